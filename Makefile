@@ -1,0 +1,46 @@
+# shale: `make` builds ./build/shale; `make test` installs, builds and runs every test with a
+# release and an ASan+UBSan binary; `make demo` installs, builds and runs the main job.
+JOBS ?= 2
+CC ?= gcc
+
+.PHONY: all build deps test test-release test-asan fuzz demo clean format
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+build:
+	@cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=$(CC) >/dev/null
+	@cmake --build build -j $(JOBS)
+
+build-asan:
+	@cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSHALE_SANITIZE=ON -DCMAKE_C_COMPILER=clang >/dev/null
+	@cmake --build build-asan -j $(JOBS)
+
+build-fuzz:
+	@cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSHALE_SANITIZE=ON -DSHALE_FUZZ=ON -DCMAKE_C_COMPILER=clang >/dev/null
+	@cmake --build build-fuzz -j $(JOBS)
+
+test-release: build
+	@cd build && ctest --output-on-failure -j $(JOBS)
+
+test-asan: build-asan
+	@cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+fuzz: build-fuzz
+	@bash tests/fuzz/run-all.sh build-fuzz/fuzz 20
+
+test: deps
+	@$(MAKE) --no-print-directory test-release
+	@$(MAKE) --no-print-directory test-asan
+	@$(MAKE) --no-print-directory fuzz
+
+demo: deps build
+	@bash scripts/demo.sh
+
+format:
+	@clang-format -i $$(git ls-files 'src/*.c' 'src/*.h' 'tests/*.c')
+
+clean:
+	rm -rf build build-asan build-fuzz

@@ -1,0 +1,122 @@
+/* Errors as values.
+ *
+ * Every fallible function returns an int: 0 on success, -1 on failure. On failure the
+ * function has recorded a ClickHouse-compatible error code and a message in the calling
+ * thread's error slot (err_set). The slot is thread-local, so worker threads never race on
+ * it; a pipeline copies a worker's error into the query with err_save / err_restore.
+ *
+ * Messages say what failed, where (file, offset, query position) and why. Nothing in shale
+ * longjmps or aborts on bad input. */
+#ifndef SHALE_BASE_ERR_H
+#define SHALE_BASE_ERR_H
+
+#include <stddef.h>
+
+/* ClickHouse error codes (src/Common/ErrorCodes.cpp), the subset shale raises. */
+enum {
+    ERR_OK = 0,
+    ERR_UNSUPPORTED_METHOD = 1,
+    ERR_CANNOT_PARSE_TEXT = 6,
+    ERR_NUMBER_OF_COLUMNS_DOESNT_MATCH = 7,
+    ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED = 27,
+    ERR_CANNOT_PARSE_QUOTED_STRING = 26,
+    ERR_ATTEMPT_TO_READ_AFTER_EOF = 32,
+    ERR_CANNOT_READ_ALL_DATA = 33,
+    ERR_TOO_MANY_ARGUMENTS_FOR_FUNCTION = 34,
+    ERR_TOO_FEW_ARGUMENTS_FOR_FUNCTION = 35,
+    ERR_BAD_ARGUMENTS = 36,
+    ERR_UNKNOWN_ELEMENT_IN_AST = 37,
+    ERR_CANNOT_PARSE_DATE = 38,
+    ERR_CANNOT_PARSE_DATETIME = 41,
+    ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH = 42,
+    ERR_ILLEGAL_TYPE_OF_ARGUMENT = 43,
+    ERR_ILLEGAL_COLUMN = 44,
+    ERR_UNKNOWN_FUNCTION = 46,
+    ERR_UNKNOWN_IDENTIFIER = 47,
+    ERR_NOT_IMPLEMENTED = 48,
+    ERR_LOGICAL_ERROR = 49,
+    ERR_UNKNOWN_TYPE = 50,
+    ERR_TYPE_MISMATCH = 53,
+    ERR_UNKNOWN_TABLE = 60,
+    ERR_SYNTAX_ERROR = 62,
+    ERR_UNKNOWN_AGGREGATE_FUNCTION = 63,
+    ERR_CANNOT_CONVERT_TYPE = 70,
+    ERR_CANNOT_OPEN_FILE = 76,
+    ERR_CANNOT_READ_FROM_FILE_DESCRIPTOR = 74,
+    ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR = 75,
+    ERR_UNKNOWN_FORMAT = 73,
+    ERR_FILE_DOESNT_EXIST = 107,
+    ERR_UNKNOWN_SETTING = 115,
+    ERR_INCORRECT_DATA = 117,
+    ERR_ILLEGAL_DIVISION = 153,
+    ERR_DECIMAL_OVERFLOW = 407,
+    ERR_TOO_DEEP_AST = 167,
+    ERR_CANNOT_COMPRESS = 260,
+    ERR_CANNOT_DECOMPRESS = 271,
+    ERR_UNKNOWN_DATABASE = 81,
+    ERR_ILLEGAL_AGGREGATION = 184,
+    ERR_NOT_AN_AGGREGATE = 215,
+    ERR_MEMORY_LIMIT_EXCEEDED = 241,
+    ERR_QUERY_WAS_CANCELLED = 394,
+    ERR_CANNOT_EXTRACT_TABLE_STRUCTURE = 636,
+    ERR_CANNOT_PARSE_NUMBER = 72,
+    ERR_ARGUMENT_OUT_OF_BOUND = 69,
+    ERR_TOO_LARGE_ARRAY_SIZE = 128,
+    ERR_UNKNOWN_COMPRESSION_METHOD = 256,
+    ERR_CANNOT_CLOSE_FILE = 77,
+    ERR_SIZES_OF_ARRAYS_DONT_MATCH = 190,
+    ERR_INVALID_JOIN_ON_EXPRESSION = 403,
+    ERR_AMBIGUOUS_COLUMN_NAME = 352,
+    ERR_DUPLICATE_COLUMN = 15,
+    ERR_TOO_MANY_ROWS_OR_BYTES = 396,
+    ERR_CANNOT_ALLOCATE_MEMORY = 173,
+    ERR_ILLEGAL_SYNTAX_FOR_DATA_TYPE = 377,
+    ERR_UNEXPECTED_AST_STRUCTURE = 223,
+    ERR_QUERY_IS_PROHIBITED = 545,
+    ERR_BAD_QUERY_PARAMETER = 457,
+    ERR_UNKNOWN_QUERY_PARAMETER = 456,
+    ERR_INCORRECT_QUERY = 80,
+    ERR_TABLE_ALREADY_EXISTS = 57,
+    ERR_VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE = 321,
+    ERR_ILLEGAL_INDEX = 127,
+    ERR_CANNOT_STAT = 97,
+    ERR_EMPTY_DATA_PASSED = 92,
+    ERR_INCORRECT_NUMBER_OF_COLUMNS = 10,
+    ERR_CANNOT_PARSE_ESCAPE_SEQUENCE = 25,
+    ERR_UNKNOWN_USER = 192,
+    ERR_TIMEOUT_EXCEEDED = 159,
+    ERR_NETWORK_ERROR = 210,
+    ERR_NO_ELEMENTS_IN_CONFIG = 139,
+};
+
+#define ERR_MSG_MAX 4096
+
+/* Records code and a printf-style message for the calling thread; always returns -1 so
+ * callers can write `return err_set(...)`. */
+int err_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prepends context ("while reading file 'x': ") to the current message; returns -1. */
+int err_prefix(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Appends context (" (in column 'x')") to the current message; returns -1. */
+int err_suffix(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+int err_code(void);
+const char *err_msg(void);
+void err_clear(void);
+
+/* ClickHouse's name for a code ("SYNTAX_ERROR"), or "UNKNOWN" for codes it has none for. */
+const char *err_name(int code);
+/* The code for a name, or -1. Accepts the numeric spelling too ("62"). */
+int err_code_by_name(const char *name);
+
+/* A copy of an error, to carry it from one thread to another. */
+typedef struct err_saved {
+    int code;
+    char msg[ERR_MSG_MAX];
+} err_saved;
+
+void err_save(err_saved *dst);
+int err_restore(const err_saved *src); /* sets the thread's error from src; returns -1 */
+
+#endif

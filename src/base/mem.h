@@ -1,0 +1,60 @@
+/* Tracked memory.
+ *
+ * Large and per-query allocations (column buffers, hash tables, arenas) go through mem_*
+ * so that a query's memory is counted, its peak reported and `max_memory_usage` enforced.
+ * Each thread has a current tracker (mem_tracker_attach); allocations made while no
+ * tracker is attached are counted only globally.
+ *
+ * Enforcement is soft by design: an allocation that crosses the limit still succeeds, but
+ * marks the tracker as exceeded with ClickHouse's message; operators poll
+ * mem_tracker_check() at block boundaries and fail the query there. So a query overshoots
+ * its limit by at most one block's allocations, and no allocation site needs an error path.
+ * If malloc itself fails the process reports and exits (Linux overcommit makes that a
+ * kernel OOM situation, not a recoverable one).
+ *
+ * Thread-safety: trackers are updated with atomics; attach is per thread. */
+#ifndef SHALE_BASE_MEM_H
+#define SHALE_BASE_MEM_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct mem_tracker {
+    _Atomic int64_t used;
+    _Atomic int64_t peak;
+    int64_t limit;                /* bytes; 0 = unlimited */
+    _Atomic int exceeded;         /* set once the limit was crossed */
+    char exceeded_msg[512];       /* written by the thread that set `exceeded` */
+    struct mem_tracker *parent;   /* charged too (e.g. the process tracker) */
+} mem_tracker;
+
+void mem_tracker_init(mem_tracker *t, int64_t limit, mem_tracker *parent);
+/* Makes t the calling thread's tracker; returns the previous one. */
+mem_tracker *mem_tracker_attach(mem_tracker *t);
+mem_tracker *mem_tracker_current(void);
+/* 0, or -1 with ERR_MEMORY_LIMIT_EXCEEDED set when the limit was crossed. */
+int mem_tracker_check(mem_tracker *t);
+/* Charges (or with a negative n, releases) bytes against the thread's tracker chain. */
+void mem_charge(int64_t n);
+
+/* The process-wide tracker, parent of every query tracker. */
+extern mem_tracker mem_global;
+
+void *mem_alloc(size_t n);              /* uninitialised; never NULL */
+void *mem_calloc(size_t n);             /* zeroed; never NULL */
+void *mem_realloc(void *p, size_t n);   /* p may be NULL */
+void mem_free(void *p);                 /* p may be NULL */
+size_t mem_size(const void *p);         /* requested size of a mem_alloc block */
+
+/* Untracked helpers for small long-lived things: exit on OOM instead of returning NULL. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* "1.50 GiB": ClickHouse's formatReadableSizeWithBinarySuffix. */
+void mem_format_binary(double bytes, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,104 @@
+/* Data types, with ClickHouse's names.
+ *
+ * Types are interned: every distinct type exists once for the life of the process, so
+ * types are compared by pointer and never freed. All functions are thread-safe.
+ *
+ * Physical layout (see column.h):
+ *   fixed-width  numbers, Bool (UInt8), Date (UInt16 days), Date32 (Int32 days),
+ *                DateTime (UInt32 seconds), DateTime64 (Int64 ticks), Enum8/16 (Int8/16),
+ *                Decimal32/64/128 (scaled Int32/64/128), UUID (UInt128), Nothing (1 byte)
+ *   FixedString  `width` bytes per value
+ *   String       bytes + offsets
+ *   Nullable(T)  null map + a column of T
+ *   Array(T)     offsets + a column of T
+ *   Tuple(...)   one column per field
+ *   LowCardinality(T) has T's layout: the type is kept for names and output, values are
+ *                stored plainly (type_phys strips it). */
+#ifndef SHALE_COLUMN_TYPE_H
+#define SHALE_COLUMN_TYPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef __int128 int128_t;
+typedef unsigned __int128 uint128_t;
+
+typedef enum type_id {
+    T_NOTHING,
+    T_UINT8, T_UINT16, T_UINT32, T_UINT64, T_UINT128,
+    T_INT8, T_INT16, T_INT32, T_INT64, T_INT128,
+    T_FLOAT32, T_FLOAT64,
+    T_BOOL,
+    T_STRING, T_FIXEDSTRING,
+    T_DATE, T_DATE32, T_DATETIME, T_DATETIME64,
+    T_ENUM8, T_ENUM16,
+    T_DECIMAL32, T_DECIMAL64, T_DECIMAL128,
+    T_UUID,
+    T_NULLABLE, T_LOWCARDINALITY, T_ARRAY, T_TUPLE,
+    T__COUNT
+} type_id;
+
+typedef struct enum_item {
+    const char *name;
+    int16_t value;
+} enum_item;
+
+typedef struct type {
+    type_id id;
+    const char *name;            /* canonical ClickHouse spelling, e.g. "DateTime64(3, 'UTC')" */
+    uint32_t width;              /* bytes per value for fixed-width layouts, else 0 */
+    uint8_t precision;           /* Decimal P */
+    uint8_t scale;               /* Decimal S; DateTime64 precision */
+    const char *tz;              /* DateTime/DateTime64 explicit time zone, or NULL */
+    const struct type *inner;    /* Nullable, LowCardinality, Array */
+    int nitems;                  /* Enum: items sorted by value */
+    const enum_item *items;
+    int nfields;                 /* Tuple */
+    const struct type *const *fields;
+    const char *const *field_names; /* NULL when unnamed */
+} type;
+
+/* Parses a ClickHouse type name (also SQL aliases such as INT, BIGINT, VARCHAR(n), DOUBLE,
+ * TEXT, BOOLEAN). Returns NULL with ERR_UNKNOWN_TYPE / ERR_SYNTAX_ERROR set on failure. */
+const type *type_parse(const char *s, size_t len);
+const type *type_parse_cstr(const char *s);
+
+const type *type_simple(type_id id); /* non-parametric types; NULL for parametric ids */
+const type *type_nullable(const type *t);   /* idempotent */
+const type *type_lowcard(const type *t);
+const type *type_array(const type *t);
+const type *type_fixedstring(uint32_t n);
+const type *type_decimal(int precision, int scale); /* picks 32/64/128 from precision */
+const type *type_datetime(const char *tz);          /* tz may be NULL */
+const type *type_datetime64(int precision, const char *tz);
+/* items need not be sorted; names are copied. 8 or 16 selects Enum8/Enum16. */
+const type *type_enum(int bits, int n, const enum_item *items);
+const type *type_tuple(int n, const type *const *fields, const char *const *names);
+
+/* Strips LowCardinality at the top level: the type whose layout the column has. */
+static inline const type *type_phys(const type *t)
+{
+    return t->id == T_LOWCARDINALITY ? t->inner : t;
+}
+/* Strips Nullable (and LowCardinality around it) at the top level. */
+const type *type_strip_nullable(const type *t);
+/* Strips LowCardinality and Nullable, in any nesting order, at the top level. */
+const type *type_base(const type *t);
+
+static inline bool type_is_nullable(const type *t) { return type_phys(t)->id == T_NULLABLE; }
+bool type_is_integer(const type *t);   /* Int*, UInt* (not Bool) */
+bool type_is_signed(const type *t);    /* signed ints, floats, decimals */
+bool type_is_float(const type *t);
+bool type_is_decimal(const type *t);
+bool type_is_number(const type *t);    /* ints, floats, Bool, decimals */
+bool type_is_string(const type *t);    /* String or FixedString */
+bool type_is_date_or_time(const type *t);
+bool type_can_be_nullable(const type *t); /* false for Array, Tuple, Nullable, LowCardinality */
+
+/* For Decimal: 10^scale as int128. */
+int128_t type_decimal_scale_multiplier(const type *t);
+
+const char *type_id_name(type_id id);
+
+#endif

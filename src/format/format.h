@@ -1,0 +1,92 @@
+/* Input and output formats.
+ *
+ * A writer turns a stream of blocks into bytes on an outstream; a reader turns bytes from
+ * an rbuf into blocks of a given schema. Both are looked up by ClickHouse's format names
+ * (case-sensitive, with ClickHouse's aliases such as TSV = TabSeparated).
+ *
+ * Ownership: fmt_writer_new borrows the outstream and copies the header; the caller closes
+ * the outstream after fmt_writer_finish. fmt_reader_new takes over the rbuf.
+ * Errors: -1 with err_set; reader errors name the source (rbuf->in->name), the row number
+ * and byte offset, and the column, as ClickHouse does ("Cannot parse input: expected ','
+ * before: 'abc': (at row 3)").
+ * Thread-safety: one writer or reader per thread; different instances are independent. */
+#ifndef SHALE_FORMAT_FORMAT_H
+#define SHALE_FORMAT_FORMAT_H
+
+#include "column/block.h"
+#include "io/stream.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Format settings (ClickHouse setting names in comments); filled from the query's
+ * settings by the caller, defaults by fmt_settings_default. */
+typedef struct fmt_settings {
+    char csv_delimiter;                 /* format_csv_delimiter (',') */
+    bool csv_crlf;                      /* output_format_csv_crlf_end_of_line */
+    bool tsv_crlf;                      /* output_format_tsv_crlf_end_of_line */
+    bool skip_unknown_fields;           /* input_format_skip_unknown_fields (true) */
+    bool null_as_default;               /* input_format_null_as_default (true) */
+    bool json_quote_64bit_integers;     /* output_format_json_quote_64bit_integers (true) */
+    bool json_quote_decimals;           /* output_format_json_quote_decimals (false) */
+    bool json_quote_denormals;          /* output_format_json_quote_denormals (false) */
+    int pretty_max_rows;                /* output_format_pretty_max_rows (10000) */
+    int pretty_max_column_pad_width;    /* output_format_pretty_max_column_pad_width (250) */
+    int pretty_max_value_width;         /* output_format_pretty_max_value_width (10000) */
+    bool pretty_row_numbers;            /* output_format_pretty_row_numbers (true) */
+    bool pretty_color;                  /* output_format_pretty_color: false when not a tty */
+    int64_t pretty_single_large_number_tip_threshold; /* 1000000 */
+    bool write_statistics;              /* output_format_write_statistics (true) */
+    int max_block_rows;                 /* rows per block produced by readers (65536) */
+    int64_t max_block_bytes;            /* bytes per block produced by readers (1 MiB..) */
+    bool schema_inference_make_columns_nullable; /* (true: infer Nullable(T) for text formats) */
+    bool try_infer_integers;            /* input_format_try_infer_integers (true) */
+    bool try_infer_dates;               /* input_format_try_infer_dates (true) */
+    bool try_infer_datetimes;           /* input_format_try_infer_datetimes (true) */
+    int64_t max_rows_to_read_for_schema_inference; /* 25000 */
+    bool with_names_use_header;         /* input_format_with_names_use_header (true) */
+    const char *timezone;               /* session time zone for DateTime text */
+} fmt_settings;
+
+void fmt_settings_default(fmt_settings *s);
+
+/* Statistics the JSON formats print at the end. */
+typedef struct fmt_stats {
+    double elapsed;
+    uint64_t rows_read;
+    uint64_t bytes_read;
+    uint64_t rows_before_limit; /* 0 = unknown */
+    bool has_rows_before_limit;
+} fmt_stats;
+
+typedef struct fmt_writer fmt_writer;
+
+/* Names a known output format? Also resolves aliases to the canonical name. */
+const char *fmt_output_canonical(const char *name);
+const char *fmt_input_canonical(const char *name);
+
+int fmt_writer_new(const char *format, const schema *header, const fmt_settings *s, outstream *out,
+                   fmt_writer **w);
+int fmt_writer_write(fmt_writer *w, const block *b);
+int fmt_writer_finish(fmt_writer *w, const fmt_stats *stats);
+void fmt_writer_free(fmt_writer *w);
+
+typedef struct fmt_reader fmt_reader;
+
+/* Reads blocks of schema s (the columns the file provides, in file order for formats
+ * without names; by name for *WithNames and JSONEachRow). */
+int fmt_reader_new(const char *format, rbuf *in, const schema *s, const fmt_settings *st, fmt_reader **r);
+/* *out = next block, or NULL at the end. */
+int fmt_reader_next(fmt_reader *r, block **out);
+void fmt_reader_free(fmt_reader *r);
+
+/* Schema inference from the start of the data (ClickHouse's rules). The rbuf is consumed;
+ * *out is a new schema owned by the caller. */
+int fmt_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schema **out);
+
+/* Format from a file name's extension (after stripping a compression extension), as
+ * ClickHouse does: ".csv" → "CSV", ".tsv" → "TSV", ".parquet" → "Parquet",
+ * ".jsonl"/".ndjson" → "JSONEachRow", ".native" → "Native", ... NULL if unknown. */
+const char *fmt_from_filename(const char *path);
+
+#endif

@@ -1,0 +1,117 @@
+/* Scalar functions: a registry of definitions and the resolved calls made from them.
+ *
+ * Resolution happens once per query at analysis time: func_resolve() looks a name up,
+ * lets the definition check argument types and pick a result type and a kernel, and
+ * returns a fn_call. Execution then calls fn_exec() on every block.
+ *
+ * The framework handles three things so that kernels don't have to (ClickHouse's
+ * "default implementations"), unless the definition opts out with a flag:
+ *   - Nullable: arguments are resolved and executed without Nullable; the result becomes
+ *     Nullable and a row is NULL when any argument row is NULL. A NULL literal argument
+ *     (Nullable(Nothing)) makes the result a NULL constant of type Nullable(Nothing).
+ *   - Constants: if all arguments are constant the kernel runs on one row and the result
+ *     is constant; otherwise constant arguments are materialised (FN_CONST_ARGS_OK keeps
+ *     them, for kernels with fast const paths).
+ *   - LowCardinality: arguments are resolved without it; with one LowCardinality argument
+ *     and all others constant the result type is LowCardinality (as in ClickHouse).
+ *
+ * Kernels receive non-Nullable, non-LowCardinality-typed arguments with exactly `rows`
+ * rows, and return a new column of call->ret's physical type with `rows` rows (they may
+ * return a constant column when FN_CONST_ARGS_OK is set and all inputs are constant).
+ * Errors: kernels and resolvers return -1 with err_set (e.g. ERR_ILLEGAL_TYPE_OF_ARGUMENT
+ * naming the function and the argument types).
+ * Thread-safety: a resolved fn_call is read-only during execution and is shared by all
+ * worker threads; any mutable scratch must live on the stack or in the output column. */
+#ifndef SHALE_FUNC_FUNC_H
+#define SHALE_FUNC_FUNC_H
+
+#include "column/column.h"
+
+#include <stdbool.h>
+
+enum {
+    FN_CASE_INSENSITIVE = 1 << 0, /* SQL-standard names: lower(), LOWER() */
+    FN_OWN_NULLS = 1 << 1,        /* kernel handles Nullable arguments itself */
+    FN_CONST_ARGS_OK = 1 << 2,    /* kernel accepts constant argument columns */
+    FN_NOT_DETERMINISTIC = 1 << 3,/* now(), rand(): never constant-folded across queries */
+    FN_OWN_LOWCARD = 1 << 4,      /* resolver sees LowCardinality argument types */
+};
+
+/* Per-query facts a function may need. */
+typedef struct func_env {
+    const char *timezone;   /* session time zone (never NULL) */
+    int64_t query_start;    /* unix seconds at query start, for now()/today() */
+} func_env;
+
+struct fn_call;
+typedef int (*fn_kernel)(const struct fn_call *call, column **args, size_t rows, column **out);
+
+typedef struct fn_call {
+    const struct func_def *def;
+    const char *name;            /* as written by the user (for messages) */
+    int nargs;
+    const type **arg_types;      /* as the kernel sees them (see above) */
+    /* Arguments known at analysis time (literals, folded constants): a constant column
+     * per argument, or NULL. Resolvers use them for things such as a format string, a
+     * regular expression, a decimal scale or a time zone name. */
+    column **const_args;
+    const type *ret;             /* set by the resolver */
+    fn_kernel exec;              /* set by the resolver */
+    void *state;                 /* resolver's compiled data, freed by def->free_state */
+    const func_env *env;
+    /* Filled by the framework: */
+    bool wrap_nullable;
+    bool wrap_lowcard;
+    bool null_result;            /* result is always NULL */
+    const type *result_type;     /* what the expression evaluates to, wrappers included */
+} fn_call;
+
+typedef struct func_def {
+    const char *name;
+    int flags;
+    /* Checks call->nargs/arg_types/const_args; sets ret, exec and optionally state.
+     * Returns -1 with an error on bad arguments. */
+    int (*resolve)(fn_call *call);
+    void (*free_state)(void *state);
+    const char *description; /* one line, shown by system.functions */
+} func_def;
+
+void func_register(const func_def *def);
+void func_register_alias(const char *alias, const char *name);
+const func_def *func_lookup(const char *name);
+/* Names of all functions, for system.functions and "maybe you meant" hints. */
+int func_count(void);
+const func_def *func_at(int i);
+void func_registry_init(void); /* registers every built-in; idempotent */
+
+/* Resolves name(arg_types...). const_args may be NULL or have NULL entries. On success
+ * *out is a new call owned by the caller (free with fn_call_free). */
+int func_resolve(const char *name, int nargs, const type *const *arg_types, column *const *const_args,
+                 const func_env *env, fn_call **out);
+/* Runs the call on argument columns of `rows` rows (they keep their owners); *out is new. */
+int fn_exec(const fn_call *call, column *const *args, size_t rows, column **out);
+void fn_call_free(fn_call *call);
+
+/* Helpers for resolvers and kernels. */
+int fn_bad_types(const fn_call *call);   /* ERR_ILLEGAL_TYPE_OF_ARGUMENT listing the types */
+int fn_bad_nargs(const fn_call *call, const char *expected); /* NUMBER_OF_ARGUMENTS_DOESNT_MATCH */
+/* The constant String argument i, or NULL when it is not a constant string. */
+const char *fn_const_str(const fn_call *call, int i, size_t *len);
+/* The constant integer argument i (any integer type); returns -1 if not a constant int. */
+int fn_const_int(const fn_call *call, int i, int64_t *v);
+
+/* Registration entry points of the built-in function families (one per source file). */
+void func_register_arith(void);
+void func_register_compare(void);
+void func_register_logic(void);
+void func_register_cond(void);
+void func_register_math(void);
+void func_register_string(void);
+void func_register_regex(void);
+void func_register_date(void);
+void func_register_conv(void);
+void func_register_array(void);
+void func_register_hash(void);
+void func_register_misc(void);
+
+#endif

@@ -1,0 +1,6 @@
+/* Built-in scalar functions: date family. */
+#include "func/func.h"
+
+void func_register_date(void)
+{
+}

@@ -1,0 +1,6 @@
+/* Built-in scalar functions: logic family. */
+#include "func/func.h"
+
+void func_register_logic(void)
+{
+}

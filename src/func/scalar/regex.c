@@ -1,0 +1,6 @@
+/* Built-in scalar functions: regex family. */
+#include "func/func.h"
+
+void func_register_regex(void)
+{
+}

@@ -1,0 +1,201 @@
+/* The abstract syntax tree of a statement.
+ *
+ * The parser produces it from SQL text; nothing in it is resolved (names, types and
+ * functions are the analyzer's job). Operators are already rewritten into ClickHouse's
+ * function names: a + b → plus(a, b), a = b → equals, a AND b AND c → and(a, b, c),
+ * NOT a → not, -a → negate, a[i] → arrayElement, a IN (…) → in(a, …), x ? a : b → if,
+ * CASE WHEN … → multiIf, CASE x WHEN … → caseWithExpression(x, w1, t1, …, else),
+ * a BETWEEN x AND y → and(greaterOrEquals(a, x), lessOrEquals(a, y)), x IS NULL →
+ * isNull(x), CAST(x AS T) and x::T → CAST(x, 'T'), [a, b] → array(a, b), (a, b) →
+ * tuple(a, b), a LIKE b → like, a NOT LIKE b → notLike, ILIKE → ilike, a || b → concat,
+ * a.b on a tuple → tupleElement only when not a qualified column (the analyzer decides),
+ * INTERVAL n UNIT → toIntervalUnit(n), count(*) → count(), count(DISTINCT x) →
+ * countDistinct(x) (sets `distinct` too).
+ *
+ * Every node records `pos`, its byte offset in the query text, for error messages.
+ * Memory: all nodes and strings live in the arena passed to the parser; the caller frees
+ * the arena. Not thread-safe (read-only after parsing, so it may be shared then). */
+#ifndef SHALE_SQL_AST_H
+#define SHALE_SQL_AST_H
+
+#include "base/arena.h"
+#include "base/buf.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum ast_kind {
+    AST_LITERAL,
+    AST_IDENT,       /* name parts: ["t", "col"] for t.col */
+    AST_ASTERISK,    /* * or t.* (qualifier = "t"); COLUMNS('re') later */
+    AST_FUNC,        /* name(args) or name(params)(args) */
+    AST_LAMBDA,      /* (x, y) -> body: params in `names`, body in args[0] */
+    AST_SUBQUERY,    /* (SELECT …) used as an expression or a table */
+    AST_PARAM,       /* {name:Type} */
+    AST_SELECT,      /* one SELECT */
+    AST_UNION,       /* SELECT … UNION ALL SELECT …: children are AST_SELECT/AST_UNION */
+    AST_TABLE,       /* table reference: a table name, a table function or a subquery */
+    AST_JOIN,        /* join clause attached to a table */
+    AST_ORDER_ITEM,  /* expr ASC|DESC NULLS FIRST|LAST (COLLATE ignored) */
+    AST_SETTING,     /* name = value (value is a literal node) */
+    /* statements */
+    AST_STMT_SELECT, /* wraps AST_SELECT / AST_UNION with FORMAT, INTO OUTFILE, SETTINGS */
+    AST_STMT_INSERT,
+    AST_STMT_SET,
+    AST_STMT_DESCRIBE,
+    AST_STMT_EXPLAIN,
+    AST_STMT_CREATE_TABLE,
+    AST_STMT_CREATE_DATABASE,
+    AST_STMT_DROP,
+    AST_STMT_TRUNCATE,
+    AST_STMT_RENAME,
+    AST_STMT_SHOW,
+    AST_STMT_USE,
+    AST_STMT_OPTIMIZE,
+    AST_STMT_SYSTEM,
+    AST_STMT_ALTER,
+    AST_STMT_CHECK,
+} ast_kind;
+
+typedef enum lit_kind {
+    LIT_NULL,
+    LIT_BOOL,   /* true / false */
+    LIT_UINT,   /* non-negative integer that fits UInt64 */
+    LIT_INT,    /* negative integer that fits Int64 */
+    LIT_FLOAT,  /* has '.', exponent, inf, nan, or does not fit 64 bits */
+    LIT_STRING,
+    LIT_ARRAY,  /* [literal, …] of constants: kept as AST_FUNC array() by the parser */
+} lit_kind;
+
+typedef struct ast ast;
+
+typedef struct ast_list {
+    int n;
+    ast **items;
+} ast_list;
+
+struct ast {
+    ast_kind kind;
+    int pos;               /* byte offset in the query */
+    int end;               /* byte offset just past the node */
+    const char *alias;     /* "AS alias", or NULL */
+
+    /* AST_LITERAL */
+    lit_kind lit;
+    uint64_t u;            /* LIT_UINT, LIT_BOOL */
+    int64_t i;             /* LIT_INT */
+    double f;              /* LIT_FLOAT */
+    const char *str;       /* LIT_STRING (unescaped, may contain NUL: use str_len) */
+    size_t str_len;
+    const char *text;      /* literal as written, for column names (numbers) */
+
+    /* AST_IDENT: parts; AST_ASTERISK: qualifier in parts when n = 1; AST_LAMBDA: params */
+    int nparts;
+    const char **parts;
+
+    /* AST_FUNC */
+    const char *name;      /* ClickHouse function name (see above) */
+    ast_list args;
+    ast_list params;       /* parametric aggregates: quantile(0.9)(x) */
+    bool has_params;
+    bool distinct;         /* count(DISTINCT x) */
+    bool is_operator;      /* came from an operator: formatting keeps the function form */
+
+    /* AST_SUBQUERY: query in `sub`; AST_PARAM: name in name, type in str */
+    ast *sub;
+
+    /* AST_SELECT */
+    ast_list with;         /* WITH expr AS x, WITH x AS (subquery): alias set on each */
+    bool select_distinct;
+    ast_list select;       /* expressions (aliases on the nodes) */
+    ast *from;             /* AST_TABLE or NULL */
+    ast *prewhere;
+    ast *where;
+    ast_list group_by;
+    bool group_by_all;
+    bool with_totals;
+    ast *having;
+    ast_list order_by;     /* AST_ORDER_ITEM */
+    ast *limit;            /* LIMIT n */
+    ast *offset;           /* OFFSET m, or LIMIT m, n */
+    ast *limit_by_limit;   /* LIMIT n BY … */
+    ast *limit_by_offset;
+    ast_list limit_by;
+    ast_list settings;     /* AST_SETTING (SELECT-level SETTINGS) */
+
+    /* AST_UNION: selects in `args`; union_all (only ALL supported; DISTINCT flagged) */
+    bool union_distinct;
+
+    /* AST_TABLE: exactly one of table_name (with database), table_func (AST_FUNC), sub
+     * (AST_SUBQUERY's query); join: the next table joined to this one (AST_JOIN). */
+    const char *database;
+    const char *table_name;
+    ast *table_func;
+    bool final;
+    ast *join;
+
+    /* AST_JOIN: kind and strictness as written; right table in `sub` (an AST_TABLE),
+     * ON expression in `on`, USING columns in `using_cols` */
+    const char *join_kind;       /* "INNER", "LEFT", "RIGHT", "FULL", "CROSS" */
+    const char *join_strictness; /* NULL, "ANY", "ALL", "SEMI", "ANTI", "ASOF" */
+    ast *on;
+    ast_list using_cols;
+
+    /* AST_ORDER_ITEM: expression in `sub` */
+    bool desc;
+    int nulls;             /* 0 = default, 1 = NULLS FIRST, -1 = NULLS LAST */
+    ast *with_fill;        /* unsupported; parsed to give a clear error */
+
+    /* AST_SETTING: name in name, value in sub */
+
+    /* Statements. AST_STMT_SELECT: query in sub; format (FORMAT x); outfile (INTO
+     * OUTFILE 'f'); settings. AST_STMT_INSERT: target table (database/table_name) or
+     * table_func (INSERT INTO FUNCTION f(…)); insert_columns; sub = SELECT, or
+     * format + inline data (insert_data, after FORMAT fmt / VALUES). AST_STMT_SET:
+     * settings. AST_STMT_DESCRIBE: sub = AST_TABLE. AST_STMT_EXPLAIN: explain_kind
+     * ("AST", "SYNTAX", "PLAN", "PIPELINE", "ESTIMATE"), sub = statement. */
+    const char *format;
+    const char *outfile;
+    ast_list insert_columns;
+    const char *insert_data;   /* inline data after FORMAT x / VALUES, up to the end */
+    size_t insert_data_len;
+    const char *explain_kind;
+    ast_list partition_by;     /* INSERT INTO FUNCTION … PARTITION BY expr */
+
+    /* DDL (issue 6 extends): CREATE TABLE name (columns) ENGINE = … ORDER BY …; stored
+     * as text spans so the catalog can persist exactly what the user wrote. */
+    bool if_not_exists;
+    bool if_exists;
+    ast_list columns;          /* column definitions: AST_IDENT-named nodes, type in str */
+    ast *engine;               /* AST_FUNC */
+    ast_list order_by_key;
+    ast_list primary_key;
+    ast *partition_key;
+    ast *as_select;
+    const char *show_what;     /* SHOW TABLES / DATABASES / CREATE TABLE */
+};
+
+/* Parses one statement starting at sql[*pos]; on success *out is the statement and *pos
+ * is just past it (and past a ';' if one follows). Returns -1 with ERR_SYNTAX_ERROR and
+ * ClickHouse's message ("Syntax error: failed at position N (line L, col C) ('excerpt'):
+ * excerpt. Expected one of: …") on bad input. An empty remainder (only spaces, comments
+ * and ';') sets *out = NULL and returns 0. max_depth bounds recursion (max_parser_depth). */
+int sql_parse_statement(arena *a, const char *sql, size_t len, size_t *pos, int max_depth, ast **out);
+
+/* Splits a script into statements without parsing them fully (for --queries-file and
+ * the REPL): finds the end of the statement starting at *pos respecting quotes,
+ * comments and inline data after FORMAT / VALUES. */
+size_t sql_statement_end(const char *sql, size_t len, size_t pos);
+
+/* Appends the ClickHouse column name of an expression: the expression formatted as
+ * ClickHouse formats it (plus(a, 1), count(), 'str', [1, 2], CAST(x, 'String')). */
+void ast_format_name(buf *out, const ast *e);
+/* Appends the statement formatted back as SQL (for EXPLAIN AST/SYNTAX, query log). */
+void ast_format_sql(buf *out, const ast *e);
+/* EXPLAIN AST: the tree in ClickHouse's indented form. */
+void ast_dump(buf *out, const ast *e, int indent);
+
+ast *ast_new(arena *a, ast_kind kind, int pos);
+void ast_list_push(arena *a, ast_list *l, ast *item);
+
+#endif
