@@ -1,0 +1,181 @@
+#include "exec/agg_hash.h"
+
+#include "base/mem.h"
+
+#include <string.h>
+
+void agg_table_init(agg_table *t)
+{
+    memset(t, 0, sizeof *t);
+    arena_init(&t->mem);
+    t->cap = 256;
+    t->slots = mem_calloc(t->cap * sizeof *t->slots);
+}
+
+static void ser(buf *out, const column *c, size_t row)
+{
+    row = col_idx(c, row);
+    const type *t = type_phys(c->type);
+    switch (t->id) {
+    case T_STRING: {
+        size_t n;
+        const char *s = col_str(c, row, &n);
+        uint32_t len = (uint32_t)n;
+        buf_append(out, &len, 4);
+        buf_append(out, s, n);
+        return;
+    }
+    case T_NULLABLE:
+        if (c->nulls.p[row]) {
+            buf_putc(out, 1);
+            return;
+        }
+        buf_putc(out, 0);
+        ser(out, c->inner, row);
+        return;
+    case T_ARRAY: {
+        const uint64_t *o = col_offs(c);
+        uint32_t len = (uint32_t)(o[row + 1] - o[row]);
+        buf_append(out, &len, 4);
+        for (uint64_t k = o[row]; k < o[row + 1]; k++)
+            ser(out, c->inner, k);
+        return;
+    }
+    case T_TUPLE:
+        for (int f = 0; f < c->nfields; f++)
+            ser(out, c->fields[f], row);
+        return;
+    default:
+        buf_append(out, c->data.p + (size_t)t->width * row, t->width);
+        return;
+    }
+}
+
+static void deser(const char **p, column *c)
+{
+    const type *t = type_phys(c->type);
+    switch (t->id) {
+    case T_STRING: {
+        uint32_t len;
+        memcpy(&len, *p, 4);
+        col_push_str(c, *p + 4, len);
+        *p += 4 + len;
+        return;
+    }
+    case T_NULLABLE:
+        if (**p) {
+            (*p)++;
+            col_push_null(c);
+            return;
+        }
+        (*p)++;
+        deser(p, c->inner);
+        col_nullable_commit(c, false);
+        return;
+    case T_ARRAY: {
+        uint32_t len;
+        memcpy(&len, *p, 4);
+        *p += 4;
+        for (uint32_t k = 0; k < len; k++)
+            deser(p, c->inner);
+        col_array_commit(c);
+        return;
+    }
+    case T_TUPLE:
+        for (int f = 0; f < c->nfields; f++)
+            deser(p, c->fields[f]);
+        c->len++;
+        return;
+    default:
+        col_push_fixed(c, *p);
+        *p += t->width;
+        return;
+    }
+}
+
+void agg_key_serialize(buf *out, column *const *keys, int nkeys, size_t row)
+{
+    for (int k = 0; k < nkeys; k++)
+        ser(out, keys[k], row);
+}
+
+void agg_key_deserialize(const char **p, column *const *keys, int nkeys)
+{
+    for (int k = 0; k < nkeys; k++)
+        deser(p, keys[k]);
+}
+
+uint64_t agg_key_hash(const char *key, size_t len)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (len * 0x100000001b3ULL);
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, key, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+        key += 8;
+        len -= 8;
+    }
+    uint64_t tail = 0;
+    memcpy(&tail, key, len);
+    h = (h ^ tail ^ ((uint64_t)len << 59)) * 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 29;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 32;
+    return h;
+}
+
+static void grow(agg_table *t)
+{
+    size_t cap = t->cap * 2;
+    agg_slot *slots = mem_calloc(cap * sizeof *slots);
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->slots[i].states)
+            continue;
+        size_t j = t->slots[i].hash & (cap - 1);
+        while (slots[j].states)
+            j = (j + 1) & (cap - 1);
+        slots[j] = t->slots[i];
+    }
+    mem_free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+}
+
+agg_slot *agg_table_find_or_insert(agg_table *t, const char *key, size_t len, uint64_t hash,
+                                   size_t state_size, size_t state_align, bool *inserted)
+{
+    size_t mask = t->cap - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+        agg_slot *s = &t->slots[i];
+        if (!s->states) {
+            s->hash = hash;
+            char *k = arena_alloc(&t->mem, len ? len : 1, 1);
+            memcpy(k, key, len);
+            s->key = k;
+            s->key_len = (uint32_t)len;
+            s->states = arena_alloc(&t->mem, state_size ? state_size : 1, state_align ? state_align : 8);
+            t->count++;
+            *inserted = true;
+            if (t->count * 2 > t->cap) {
+                grow(t);
+                /* The slot moved; find it again. */
+                for (size_t j = hash & (t->cap - 1);; j = (j + 1) & (t->cap - 1))
+                    if (t->slots[j].key == k)
+                        return &t->slots[j];
+            }
+            return s;
+        }
+        if (s->hash == hash && s->key_len == len && memcmp(s->key, key, len) == 0) {
+            *inserted = false;
+            return s;
+        }
+    }
+}
+
+void agg_table_free(agg_table *t)
+{
+    mem_free(t->slots);
+    t->slots = NULL;
+    arena_free(&t->mem);
+}

@@ -1,0 +1,38 @@
+/* agg_hash: GROUP BY's hash table — serialized keys → a row of aggregate states.
+ *
+ * Keys of any types are serialized into a compact byte string (fixed-width values as
+ * raw bytes, strings length-prefixed, NULL flags) and stored in the table's arena; the
+ * states row (plan->state_size bytes) is allocated from the arena too. One table per
+ * worker thread; tables are merged into one at the end. Not thread-safe. */
+#ifndef SHALE_EXEC_AGG_HASH_H
+#define SHALE_EXEC_AGG_HASH_H
+
+#include "base/arena.h"
+#include "column/column.h"
+
+typedef struct agg_slot {
+    uint64_t hash;
+    const char *key;
+    uint32_t key_len;
+    char *states;
+} agg_slot;
+
+typedef struct agg_table {
+    agg_slot *slots;
+    size_t cap;
+    size_t count;
+    arena mem;
+} agg_table;
+
+void agg_table_init(agg_table *t);
+/* Appends row `row` of the key columns serialized to `out`. */
+void agg_key_serialize(buf *out, column *const *keys, int nkeys, size_t row);
+/* Reads one serialized key into the key columns. */
+void agg_key_deserialize(const char **p, column *const *keys, int nkeys);
+uint64_t agg_key_hash(const char *key, size_t len);
+/* Finds or inserts the key; *inserted tells which (the caller initialises the states). */
+agg_slot *agg_table_find_or_insert(agg_table *t, const char *key, size_t len, uint64_t hash,
+                                   size_t state_size, size_t state_align, bool *inserted);
+void agg_table_free(agg_table *t);
+
+#endif

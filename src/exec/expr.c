@@ -1,0 +1,178 @@
+#include "exec/expr.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+expr *expr_col(int col, const type *t)
+{
+    expr *e = xcalloc(1, sizeof *e);
+    e->kind = EX_COL;
+    e->col = col;
+    e->type = t;
+    return e;
+}
+
+expr *expr_const(column *one_row)
+{
+    expr *e = xcalloc(1, sizeof *e);
+    e->kind = EX_CONST;
+    e->value = one_row;
+    e->type = one_row->type;
+    return e;
+}
+
+bool expr_is_const(const expr *e) { return e->kind == EX_CONST; }
+
+void expr_free(expr *e)
+{
+    if (!e)
+        return;
+    for (int i = 0; i < e->nargs; i++)
+        expr_free(e->args[i]);
+    free(e->args);
+    if (e->value)
+        col_free(e->value);
+    if (e->call)
+        fn_call_free(e->call);
+    if (e->set)
+        in_set_free(e->set);
+    free(e);
+}
+
+/* ---- IN sets: open addressing over row numbers of a values column ---- */
+
+struct in_set {
+    column *values;
+    uint32_t *slots; /* row + 1; 0 = empty */
+    size_t cap;
+    bool has_null;
+};
+
+in_set *in_set_new(const type *t)
+{
+    in_set *s = xcalloc(1, sizeof *s);
+    s->values = col_new(type_strip_nullable(t));
+    s->cap = 16;
+    s->slots = xcalloc(s->cap, sizeof *s->slots);
+    return s;
+}
+
+const type *in_set_type(const in_set *s) { return s->values->type; }
+bool in_set_has_null(const in_set *s) { return s->has_null; }
+void in_set_mark_null(in_set *s) { s->has_null = true; }
+
+static long find_slot(const in_set *s, const column *c, size_t row, uint64_t h)
+{
+    size_t mask = s->cap - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        uint32_t r = s->slots[i];
+        if (!r)
+            return -(long)i - 1;
+        if (col_equal_rows(s->values, r - 1, c, row))
+            return (long)i;
+    }
+}
+
+static void grow(in_set *s)
+{
+    size_t cap = s->cap * 2;
+    uint32_t *slots = xcalloc(cap, sizeof *slots);
+    for (size_t r = 0; r < s->values->len; r++) {
+        size_t mask = cap - 1, i = col_hash_row(s->values, r) & mask;
+        while (slots[i])
+            i = (i + 1) & mask;
+        slots[i] = (uint32_t)r + 1;
+    }
+    free(s->slots);
+    s->slots = slots;
+    s->cap = cap;
+}
+
+void in_set_add_column(in_set *s, const column *c)
+{
+    const column *vals = c;
+    if (type_phys(c->type)->id == T_NULLABLE)
+        vals = c->inner;
+    for (size_t r = 0; r < c->len; r++) {
+        if (col_is_null(c, r)) {
+            s->has_null = true;
+            continue;
+        }
+        uint64_t h = col_hash_row(vals, r);
+        long slot = find_slot(s, vals, r, h);
+        if (slot >= 0)
+            continue;
+        col_push_from(s->values, vals, r);
+        s->slots[-slot - 1] = (uint32_t)s->values->len;
+        if (s->values->len * 2 > s->cap)
+            grow(s);
+    }
+}
+
+void in_set_free(in_set *s)
+{
+    col_free(s->values);
+    free(s->slots);
+    free(s);
+}
+
+static column *eval_in(const expr *e, column *arg)
+{
+    size_t n = arg->len;
+    column *out = col_new(type_simple(T_UINT8));
+    uint8_t *d = buf_grow(&out->data, n);
+    out->len = n;
+    const column *vals = type_phys(arg->type)->id == T_NULLABLE ? arg->inner : arg;
+    for (size_t r = 0; r < n; r++) {
+        bool found;
+        if (col_is_null(arg, r))
+            found = false;
+        else
+            found = find_slot(e->set, vals, r, col_hash_row(vals, r)) >= 0;
+        d[r] = (uint8_t)(found != e->negate);
+    }
+    return out;
+}
+
+int expr_eval(const expr *e, const block *in, column **out)
+{
+    switch (e->kind) {
+    case EX_COL:
+        *out = col_ref(in->cols[e->col]);
+        return 0;
+    case EX_CONST: {
+        column *one = col_new(e->value->type);
+        col_push_from(one, e->value, 0);
+        *out = col_new_const(one, in->rows);
+        return 0;
+    }
+    case EX_IN: {
+        column *arg;
+        if (expr_eval(e->args[0], in, &arg))
+            return -1;
+        arg = col_materialize(arg);
+        *out = eval_in(e, arg);
+        col_free(arg);
+        return 0;
+    }
+    case EX_FUNC: {
+        column *stack_args[8];
+        column **args = e->nargs <= 8 ? stack_args : xcalloc((size_t)e->nargs, sizeof *args);
+        int rc = 0, done = 0;
+        for (; done < e->nargs; done++)
+            if ((rc = expr_eval(e->args[done], in, &args[done])))
+                break;
+        if (!rc)
+            rc = fn_exec(e->call, args, in->rows, out);
+        for (int i = 0; i < done; i++)
+            col_free(args[i]);
+        if (args != stack_args)
+            free(args);
+        return rc;
+    }
+    }
+    return err_set(ERR_LOGICAL_ERROR, "unknown expression kind");
+}

@@ -1,0 +1,47 @@
+/* Compiled expressions, evaluated over whole blocks.
+ *
+ * The analyzer builds an expr tree with every function resolved and every type known;
+ * expr_eval runs it over a block and returns a new column reference. Shared read-only by
+ * worker threads. Freed with expr_free (recursively). */
+#ifndef SHALE_EXEC_EXPR_H
+#define SHALE_EXEC_EXPR_H
+
+#include "column/block.h"
+#include "func/func.h"
+
+typedef struct in_set in_set;
+
+typedef enum expr_kind {
+    EX_COL,    /* input column `col` */
+    EX_CONST,  /* `value`, a one-row column */
+    EX_FUNC,   /* call(args) */
+    EX_IN,     /* args[0] [NOT] IN set */
+} expr_kind;
+
+typedef struct expr {
+    expr_kind kind;
+    const type *type;
+    int col;
+    column *value;
+    fn_call *call;
+    struct expr **args;
+    int nargs;
+    in_set *set;
+    bool negate;
+} expr;
+
+expr *expr_col(int col, const type *t);
+expr *expr_const(column *one_row);          /* takes the column */
+int expr_eval(const expr *e, const block *in, column **out);
+void expr_free(expr *e);
+bool expr_is_const(const expr *e);
+
+/* IN sets: values of one type, hashed. */
+in_set *in_set_new(const type *t);
+void in_set_add_column(in_set *s, const column *c); /* adds every non-NULL row */
+bool in_set_has_null(const in_set *s);
+void in_set_mark_null(in_set *s);
+void in_set_free(in_set *s);
+const type *in_set_type(const in_set *s);
+
+#endif

@@ -1,0 +1,38 @@
+#include "exec/query.h"
+
+#include "base/err.h"
+
+#include <time.h>
+
+double clock_monotonic(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+double clock_realtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int query_check(query_ctx *q)
+{
+    if (atomic_load_explicit(&q->cancelled, memory_order_relaxed))
+        return err_set(ERR_QUERY_WAS_CANCELLED, "Query was cancelled.");
+    if (mem_tracker_check(&q->mem))
+        return -1;
+    double limit = settings_float(q->st, "max_execution_time");
+    if (limit > 0 && clock_monotonic() - q->start_time > limit)
+        return err_set(ERR_TIMEOUT_EXCEEDED, "Timeout exceeded: elapsed %.6f seconds, maximum: %g",
+                       clock_monotonic() - q->start_time, limit);
+    return 0;
+}
+
+void query_add_read(query_ctx *q, uint64_t rows, uint64_t bytes)
+{
+    atomic_fetch_add_explicit(&q->read_rows, rows, memory_order_relaxed);
+    atomic_fetch_add_explicit(&q->read_bytes, bytes, memory_order_relaxed);
+}

@@ -1,0 +1,42 @@
+/* query_ctx: everything one running query shares between its threads: settings, the
+ * memory tracker, progress counters, cancellation, the function environment.
+ *
+ * Counters and the cancel flag are atomics (workers update them); the rest is read-only
+ * while the query runs. Created and freed by the statement runner (exec/run.c). */
+#ifndef SHALE_EXEC_QUERY_H
+#define SHALE_EXEC_QUERY_H
+
+#include "base/mem.h"
+#include "exec/settings.h"
+#include "format/format.h"
+#include "func/func.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct query_ctx {
+    settings *st;                 /* owned: session settings + the query's SETTINGS */
+    mem_tracker mem;
+    func_env env;
+    fmt_settings fmt;
+    int max_threads;
+    _Atomic uint64_t read_rows;
+    _Atomic uint64_t read_bytes;
+    _Atomic uint64_t total_rows_to_read; /* for progress; 0 = unknown */
+    _Atomic int cancelled;        /* set by Ctrl-C or a failing worker */
+    double start_time;            /* monotonic seconds */
+    char query_id[40];
+    const char *data_path;        /* the --path directory */
+    struct session *session;      /* the owning session (catalog, parameters) */
+} query_ctx;
+
+double clock_monotonic(void);
+double clock_realtime(void);
+
+/* -1 with ERR_QUERY_WAS_CANCELLED / ERR_MEMORY_LIMIT_EXCEEDED / ERR_TIMEOUT_EXCEEDED when
+ * the query must stop; operators call it once per block. */
+int query_check(query_ctx *q);
+void query_add_read(query_ctx *q, uint64_t rows, uint64_t bytes);
+
+#endif

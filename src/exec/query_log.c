@@ -1,0 +1,75 @@
+#include "exec/query_log.h"
+
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/mem.h"
+#include "column/datetime.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char QUERY_LOG_STRUCTURE[] =
+    "type Enum8('QueryStart' = 1, 'QueryFinish' = 2, 'ExceptionBeforeStart' = 3, 'ExceptionWhileProcessing' = 4), "
+    "event_date Date, event_time DateTime, query_start_time DateTime, query_duration_ms UInt64, read_rows UInt64, "
+    "read_bytes UInt64, result_rows UInt64, result_bytes UInt64, memory_usage UInt64, query String, "
+    "exception_code Int32, exception String, query_id String";
+
+static void put_escaped(buf *b, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '\t': buf_puts(b, "\\t"); break;
+        case '\n': buf_puts(b, "\\n"); break;
+        case '\\': buf_puts(b, "\\\\"); break;
+        default: buf_putc(b, *s);
+        }
+    }
+}
+
+void query_log_path(const char *data_path, char *out, size_t cap, bool make_dir)
+{
+    snprintf(out, cap, "%s/system", data_path);
+    if (make_dir)
+        mkdir(out, 0755);
+    snprintf(out, cap, "%s/system/query_log.tsv", data_path);
+}
+
+int query_log_append(const char *data_path, const query_log_entry *e)
+{
+    if (!data_path)
+        return 0;
+    char path[4096];
+    query_log_path(data_path, path, sizeof path, true);
+    buf b = {0};
+    char date[16];
+    int64_t now = (int64_t)(e->start_time + (double)e->duration_ms / 1000.0);
+    int64_t days = now >= 0 ? now / 86400 : (now - 86399) / 86400;
+    date[dt_format_date(days, date)] = 0;
+    buf_printf(&b, "%d\t%s\t%lld\t%lld\t%llu\t%llu\t%llu\t%llu\t%llu\t%lld\t", e->type, date, (long long)now,
+               (long long)e->start_time, (unsigned long long)e->duration_ms, (unsigned long long)e->read_rows,
+               (unsigned long long)e->read_bytes, (unsigned long long)e->result_rows,
+               (unsigned long long)e->result_bytes, (long long)(e->memory_usage > 0 ? e->memory_usage : 0));
+    put_escaped(&b, e->query);
+    buf_printf(&b, "\t%d\t", e->exception_code);
+    put_escaped(&b, e->exception);
+    buf_putc(&b, '\t');
+    put_escaped(&b, e->query_id);
+    buf_putc(&b, '\n');
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    int rc = 0;
+    if (fd < 0) {
+        rc = err_set(ERR_CANNOT_OPEN_FILE, "Cannot open the query log %s: %s", path, strerror(errno));
+    } else {
+        if (write(fd, b.p, b.len) != (ssize_t)b.len)
+            rc = err_set(ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR, "Cannot append to the query log %s: %s", path,
+                         strerror(errno));
+        close(fd);
+    }
+    buf_free(&b);
+    return rc;
+}
+

@@ -1,0 +1,32 @@
+/* The query log: one row per finished (or failed) query, appended to
+ * <data path>/system/query_log.tsv and readable as system.query_log with ClickHouse's
+ * column names. Appends are serialised by the session; a crash can at worst lose the
+ * last row, never corrupt earlier ones (rows are written with one write(2) each). */
+#ifndef SHALE_EXEC_QUERY_LOG_H
+#define SHALE_EXEC_QUERY_LOG_H
+
+#include "exec/query.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "exec/source.h"
+
+typedef struct query_log_entry {
+    const char *query_id;
+    const char *query;
+    int type;                /* 2 QueryFinish, 3 ExceptionBeforeStart, 4 ExceptionWhileProcessing */
+    double start_time;       /* unix seconds */
+    uint64_t duration_ms;
+    uint64_t read_rows, read_bytes;
+    uint64_t result_rows, result_bytes;
+    int64_t memory_usage;
+    int exception_code;
+    const char *exception;
+} query_log_entry;
+
+int query_log_append(const char *data_path, const query_log_entry *e);
+/* The table's structure (for structure_parse) and the log file's path. */
+extern const char QUERY_LOG_STRUCTURE[];
+void query_log_path(const char *data_path, char *out, size_t cap, bool make_dir);
+
+#endif

@@ -1,0 +1,790 @@
+/* SELECT execution: workers, thread-local aggregation or collection, and the final
+ * stage on the main thread. See select.h for the data flow. */
+#include "exec/select.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "exec/agg_hash.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+void select_plan_free(select_plan *p)
+{
+    if (!p)
+        return;
+    source_free(p->src);
+    free(p->src_cols);
+    expr_free(p->where);
+    for (int i = 0; i < p->nkeys; i++)
+        expr_free(p->keys[i]);
+    free(p->keys);
+    for (int i = 0; i < p->naggs; i++) {
+        for (int j = 0; j < p->agg_nargs[i]; j++)
+            expr_free(p->agg_args[i][j]);
+        free(p->agg_args[i]);
+        agg_call_free(p->aggs[i]);
+    }
+    free(p->aggs);
+    free(p->agg_args);
+    free(p->agg_nargs);
+    free(p->agg_offsets);
+    expr_free(p->having);
+    for (int i = 0; i < p->nout; i++)
+        expr_free(p->out[i]);
+    free(p->out);
+    schema_free(p->out_schema);
+    for (int i = 0; i < p->norder; i++)
+        expr_free(p->order[i]);
+    free(p->order);
+    free(p->order_desc);
+    free(p->order_nulls);
+    for (int i = 0; i < p->nlimit_by; i++)
+        expr_free(p->limit_by[i]);
+    free(p->limit_by);
+    free(p);
+}
+
+/* ---- shared state of one run ---- */
+
+#define STREAM_WINDOW 64
+
+typedef struct stream_slot {
+    block **blocks;
+    int n, cap;
+    bool done;
+    int task;          /* which task occupies the slot, -1 = free */
+    size_t bytes;
+} stream_slot;
+
+typedef struct run {
+    select_plan *p;
+    query_ctx *q;
+    bool streaming;
+    _Atomic int next_task;
+    _Atomic int stop;        /* enough rows (LIMIT) or an error */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    /* streaming */
+    int head;                /* the task the consumer is draining */
+    int window;
+    stream_slot slots[STREAM_WINDOW];
+    size_t slot_bytes_max;
+    /* errors */
+    bool failed;
+    err_saved err;
+} run;
+
+typedef struct worker {
+    run *r;
+    pthread_t thread;
+    agg_table table;
+    char *single;            /* states when there are no keys */
+    block **collected;
+    int ncollected, capcollected;
+} worker;
+
+static void fail(run *r)
+{
+    pthread_mutex_lock(&r->lock);
+    if (!r->failed) {
+        r->failed = true;
+        err_save(&r->err);
+    }
+    atomic_store(&r->stop, 1);
+    pthread_cond_broadcast(&r->cond);
+    pthread_mutex_unlock(&r->lock);
+}
+
+static block *filter_block(block *b, const column *mask_col)
+{
+    column *m = (column *)mask_col;
+    const column *vals = type_phys(m->type)->id == T_NULLABLE ? m->inner : m;
+    size_t n = b->rows, kept = 0;
+    uint8_t *keep = xmalloc(n ? n : 1);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t v = col_get_i64(vals, i) != 0 && !col_is_null(m, i);
+        keep[i] = v;
+        kept += v;
+    }
+    block *out;
+    if (kept == n) {
+        out = b;
+    } else {
+        out = block_new(b->ncols, kept);
+        for (int c = 0; c < b->ncols; c++)
+            out->cols[c] = col_filter(b->cols[c], keep, kept);
+        block_free(b);
+    }
+    free(keep);
+    return out;
+}
+
+/* Evaluates exprs over b into a new block. */
+static int eval_block(expr *const *ex, int n, const block *b, block **out)
+{
+    block *o = block_new(n, b->rows);
+    for (int i = 0; i < n; i++)
+        if (expr_eval(ex[i], b, &o->cols[i])) {
+            block_free(o);
+            return -1;
+        }
+    *out = o;
+    return 0;
+}
+
+static void init_states(select_plan *p, char *states)
+{
+    for (int a = 0; a < p->naggs; a++)
+        p->aggs[a]->ops.init(p->aggs[a], states + p->agg_offsets[a]);
+}
+
+static int aggregate_block(worker *w, block *b)
+{
+    select_plan *p = w->r->p;
+    int rc = -1;
+    column *keys[64] = {0};
+    column **args[64] = {0};
+    for (int k = 0; k < p->nkeys; k++)
+        if (expr_eval(p->keys[k], b, &keys[k]))
+            goto out;
+    for (int a = 0; a < p->naggs; a++) {
+        args[a] = xcalloc((size_t)p->agg_nargs[a] + 1, sizeof *args[a]);
+        for (int j = 0; j < p->agg_nargs[a]; j++)
+            if (expr_eval(p->agg_args[a][j], b, &args[a][j]))
+                goto out;
+    }
+    if (p->nkeys == 0) {
+        for (int a = 0; a < p->naggs; a++)
+            p->aggs[a]->ops.add_all(p->aggs[a], w->single + p->agg_offsets[a], args[a], b->rows);
+    } else {
+        for (int k = 0; k < p->nkeys; k++)
+            keys[k] = col_materialize(keys[k]);
+        char **states = xmalloc(sizeof *states * (b->rows ? b->rows : 1));
+        buf key = {0};
+        for (size_t i = 0; i < b->rows; i++) {
+            key.len = 0;
+            agg_key_serialize(&key, keys, p->nkeys, i);
+            uint64_t h = agg_key_hash((const char *)key.p, key.len);
+            bool inserted;
+            agg_slot *s = agg_table_find_or_insert(&w->table, (const char *)key.p, key.len, h, p->state_size,
+                                                   p->state_align, &inserted);
+            if (inserted)
+                init_states(p, s->states);
+            states[i] = s->states;
+        }
+        buf_free(&key);
+        for (int a = 0; a < p->naggs; a++)
+            p->aggs[a]->ops.add_rows(p->aggs[a], states, p->agg_offsets[a], args[a], b->rows);
+        free(states);
+    }
+    rc = 0;
+out:
+    for (int k = 0; k < p->nkeys; k++)
+        col_free(keys[k]);
+    for (int a = 0; a < p->naggs; a++) {
+        if (!args[a])
+            continue;
+        for (int j = 0; j < p->agg_nargs[a]; j++)
+            col_free(args[a][j]);
+        free(args[a]);
+    }
+    return rc;
+}
+
+/* Post-stage expressions of a non-aggregating query: output columns then ORDER BY keys. */
+static int project_block(select_plan *p, const block *b, bool with_order, block **out)
+{
+    int n = p->nout + (with_order ? p->norder : 0);
+    block *o = block_new(n, b->rows);
+    for (int i = 0; i < p->nout; i++)
+        if (expr_eval(p->out[i], b, &o->cols[i]))
+            goto bad;
+    if (with_order)
+        for (int i = 0; i < p->norder; i++)
+            if (expr_eval(p->order[i], b, &o->cols[p->nout + i]))
+                goto bad;
+    *out = o;
+    return 0;
+bad:
+    block_free(o);
+    return -1;
+}
+
+static void collect(worker *w, block *b)
+{
+    if (w->ncollected == w->capcollected) {
+        w->capcollected = w->capcollected ? w->capcollected * 2 : 16;
+        w->collected = xrealloc(w->collected, sizeof *w->collected * (size_t)w->capcollected);
+    }
+    w->collected[w->ncollected++] = b;
+}
+
+/* Streaming: hands a block of task t to the consumer, waiting while the slot is full
+ * and t is not the task being drained. Returns false when the run stopped. */
+static bool stream_push(run *r, int t, block *b)
+{
+    pthread_mutex_lock(&r->lock);
+    stream_slot *s = &r->slots[t % r->window];
+    while (!atomic_load(&r->stop) && t != r->head && s->bytes > r->slot_bytes_max)
+        pthread_cond_wait(&r->cond, &r->lock);
+    if (atomic_load(&r->stop)) {
+        pthread_mutex_unlock(&r->lock);
+        block_free(b);
+        return false;
+    }
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 8;
+        s->blocks = xrealloc(s->blocks, sizeof *s->blocks * (size_t)s->cap);
+    }
+    s->blocks[s->n++] = b;
+    s->bytes += block_bytes(b);
+    pthread_cond_broadcast(&r->cond);
+    pthread_mutex_unlock(&r->lock);
+    return true;
+}
+
+static void stream_done(run *r, int t)
+{
+    pthread_mutex_lock(&r->lock);
+    r->slots[t % r->window].done = true;
+    pthread_cond_broadcast(&r->cond);
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* Takes the next task number, or -1 when none is left (or, streaming, waits for the
+ * window to move). */
+static int take_task(run *r)
+{
+    if (!r->streaming) {
+        int t = atomic_fetch_add(&r->next_task, 1);
+        return t < r->p->src->ntasks ? t : -1;
+    }
+    pthread_mutex_lock(&r->lock);
+    int t = -1;
+    for (;;) {
+        if (atomic_load(&r->stop))
+            break;
+        int next = atomic_load(&r->next_task);
+        if (next >= r->p->src->ntasks)
+            break;
+        if (next < r->head + r->window) {
+            atomic_store(&r->next_task, next + 1);
+            stream_slot *s = &r->slots[next % r->window];
+            s->task = next;
+            s->done = false;
+            s->n = 0;
+            s->bytes = 0;
+            t = next;
+            break;
+        }
+        pthread_cond_wait(&r->cond, &r->lock);
+    }
+    pthread_mutex_unlock(&r->lock);
+    return t;
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    run *r = w->r;
+    select_plan *p = r->p;
+    mem_tracker *prev = mem_tracker_attach(&r->q->mem);
+    int t;
+    while ((t = take_task(r)) >= 0) {
+        void *it = NULL;
+        if (p->src->open(p->src, t, p->src_cols, p->nsrc_cols, r->q, &it)) {
+            fail(r);
+            break;
+        }
+        block *b;
+        bool ok = true;
+        while (ok && !atomic_load(&r->stop)) {
+            if (query_check(r->q) || p->src->next(it, &b)) {
+                ok = false;
+                break;
+            }
+            if (!b)
+                break;
+            if (p->where) {
+                column *m;
+                if (expr_eval(p->where, b, &m)) {
+                    block_free(b);
+                    ok = false;
+                    break;
+                }
+                m = col_materialize(m);
+                b = filter_block(b, m);
+                col_free(m);
+                if (b->rows == 0 && !(p->aggregate && p->nkeys == 0)) {
+                    block_free(b);
+                    continue;
+                }
+            }
+            if (p->aggregate) {
+                ok = aggregate_block(w, b) == 0;
+                block_free(b);
+            } else {
+                block *o;
+                ok = project_block(p, b, !r->streaming, &o) == 0;
+                block_free(b);
+                if (!ok)
+                    break;
+                if (r->streaming)
+                    ok = stream_push(r, t, o) || !r->failed;
+                else
+                    collect(w, o);
+            }
+        }
+        p->src->close(it);
+        if (!ok) {
+            if (!atomic_load(&r->stop) || err_code())
+                fail(r);
+            break;
+        }
+        if (r->streaming)
+            stream_done(r, t);
+    }
+    mem_tracker_attach(prev);
+    return NULL;
+}
+
+/* ---- final stage ---- */
+
+typedef struct sort_ctx {
+    column **cols;
+    int n;
+    const bool *desc;
+    const int *nulls;
+} sort_ctx;
+
+static int cmp_rows(const void *a, const void *b, void *arg)
+{
+    const sort_ctx *s = arg;
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    for (int k = 0; k < s->n; k++) {
+        int c = col_compare(s->cols[k], i, s->cols[k], j, s->nulls[k]);
+        if (c)
+            return s->desc[k] ? -c : c;
+    }
+    return (i > j) - (i < j); /* stable */
+}
+
+static block *concat_blocks(block **bs, int n, int ncols, const schema *types_from)
+{
+    block *all = NULL;
+    for (int i = 0; i < n; i++) {
+        if (!all) {
+            all = block_new(ncols, 0);
+            for (int c = 0; c < ncols; c++)
+                all->cols[c] = col_new(bs[i]->cols[c]->type);
+        }
+        block_append(all, bs[i]);
+    }
+    if (!all) {
+        all = block_new(ncols, 0);
+        for (int c = 0; c < ncols; c++)
+            all->cols[c] = col_new(types_from->types[c]);
+    }
+    return all;
+}
+
+static block *apply_permutation(block *b, const uint32_t *perm, size_t n)
+{
+    block *o = block_new(b->ncols, n);
+    for (int c = 0; c < b->ncols; c++)
+        o->cols[c] = col_gather(b->cols[c], perm, n);
+    block_free(b);
+    return o;
+}
+
+/* Distinct on the first nkey columns, keeping the first occurrence. */
+static block *distinct_rows(block *b, int nkey)
+{
+    agg_table t;
+    agg_table_init(&t);
+    uint8_t *keep = xmalloc(b->rows ? b->rows : 1);
+    size_t kept = 0;
+    buf key = {0};
+    for (int c = 0; c < nkey; c++)
+        b->cols[c] = col_materialize(b->cols[c]);
+    for (size_t i = 0; i < b->rows; i++) {
+        key.len = 0;
+        agg_key_serialize(&key, b->cols, nkey, i);
+        bool inserted;
+        agg_table_find_or_insert(&t, (const char *)key.p, key.len, agg_key_hash((const char *)key.p, key.len), 1, 1,
+                                 &inserted);
+        keep[i] = inserted;
+        kept += inserted;
+    }
+    buf_free(&key);
+    agg_table_free(&t);
+    block *o = block_new(b->ncols, kept);
+    for (int c = 0; c < b->ncols; c++)
+        o->cols[c] = col_filter(b->cols[c], keep, kept);
+    free(keep);
+    block_free(b);
+    return o;
+}
+
+static block *limit_by_rows(select_plan *p, block *b, block *keys_block)
+{
+    agg_table t;
+    agg_table_init(&t);
+    uint8_t *keep = xmalloc(b->rows ? b->rows : 1);
+    size_t kept = 0;
+    buf key = {0};
+    for (size_t i = 0; i < b->rows; i++) {
+        key.len = 0;
+        agg_key_serialize(&key, keys_block->cols, keys_block->ncols, i);
+        bool inserted;
+        agg_slot *s = agg_table_find_or_insert(&t, (const char *)key.p, key.len,
+                                               agg_key_hash((const char *)key.p, key.len), 8, 8, &inserted);
+        uint64_t *cnt = (uint64_t *)(void *)s->states;
+        if (inserted)
+            *cnt = 0;
+        uint64_t seen = (*cnt)++;
+        keep[i] = seen >= p->limit_by_offset && seen < p->limit_by_offset + p->limit_by_limit;
+        kept += keep[i];
+    }
+    buf_free(&key);
+    agg_table_free(&t);
+    block *o = block_new(b->ncols, kept);
+    for (int c = 0; c < b->ncols; c++)
+        o->cols[c] = col_filter(b->cols[c], keep, kept);
+    free(keep);
+    block_free(b);
+    return o;
+}
+
+static int emit(block_sink *sink, block *b, int ncols, size_t chunk)
+{
+    /* Drop helper columns (ORDER BY keys) and hand out blocks of at most `chunk` rows. */
+    for (int c = ncols; c < b->ncols; c++)
+        col_free(b->cols[c]);
+    b->ncols = ncols;
+    if (b->rows <= chunk)
+        return sink->write(sink, b);
+    for (size_t from = 0; from < b->rows; from += chunk) {
+        size_t n = b->rows - from < chunk ? b->rows - from : chunk;
+        if (sink->write(sink, block_slice(b, from, n))) {
+            block_free(b);
+            return -1;
+        }
+    }
+    block_free(b);
+    return 0;
+}
+
+/* Builds the post block [keys..., aggregates...] from the merged table. */
+static int finalize_aggregation(select_plan *p, agg_table *t, char *single, block **out)
+{
+    block *b = block_new(p->nkeys + p->naggs, 0);
+    for (int k = 0; k < p->nkeys; k++)
+        b->cols[k] = col_new(p->keys[k]->type);
+    for (int a = 0; a < p->naggs; a++)
+        b->cols[p->nkeys + a] = col_new(p->aggs[a]->ret);
+    int rc = 0;
+    if (p->nkeys == 0) {
+        for (int a = 0; a < p->naggs; a++)
+            if (!rc)
+                rc = p->aggs[a]->ops.finalize(p->aggs[a], single + p->agg_offsets[a], b->cols[p->nkeys + a]);
+        b->rows = 1;
+    } else {
+        for (size_t i = 0; i < t->cap && !rc; i++) {
+            agg_slot *s = &t->slots[i];
+            if (!s->states)
+                continue;
+            const char *kp = s->key;
+            agg_key_deserialize(&kp, b->cols, p->nkeys);
+            for (int a = 0; a < p->naggs && !rc; a++)
+                rc = p->aggs[a]->ops.finalize(p->aggs[a], s->states + p->agg_offsets[a], b->cols[p->nkeys + a]);
+            b->rows++;
+        }
+    }
+    *out = b;
+    return rc;
+}
+
+static void destroy_states(select_plan *p, char *states)
+{
+    for (int a = 0; a < p->naggs; a++)
+        if (p->aggs[a]->ops.destroy)
+            p->aggs[a]->ops.destroy(p->aggs[a], states + p->agg_offsets[a]);
+}
+
+static void merge_into(select_plan *p, worker *dst, worker *src)
+{
+    if (p->nkeys == 0) {
+        for (int a = 0; a < p->naggs; a++)
+            p->aggs[a]->ops.merge(p->aggs[a], dst->single + p->agg_offsets[a], src->single + p->agg_offsets[a]);
+        destroy_states(p, src->single);
+        return;
+    }
+    for (size_t i = 0; i < src->table.cap; i++) {
+        agg_slot *s = &src->table.slots[i];
+        if (!s->states)
+            continue;
+        bool inserted;
+        agg_slot *d = agg_table_find_or_insert(&dst->table, s->key, s->key_len, s->hash, p->state_size,
+                                               p->state_align, &inserted);
+        if (inserted) {
+            memcpy(d->states, s->states, p->state_size);
+        } else {
+            for (int a = 0; a < p->naggs; a++)
+                p->aggs[a]->ops.merge(p->aggs[a], d->states + p->agg_offsets[a], s->states + p->agg_offsets[a]);
+            destroy_states(p, s->states);
+        }
+    }
+}
+
+static void free_worker_states(select_plan *p, worker *w)
+{
+    if (!p->aggregate)
+        return;
+    if (p->nkeys == 0) {
+        destroy_states(p, w->single);
+    } else {
+        for (size_t i = 0; i < w->table.cap; i++)
+            if (w->table.slots[i].states)
+                destroy_states(p, w->table.slots[i].states);
+    }
+}
+
+static int consume_stream(run *r, block_sink *sink)
+{
+    select_plan *p = r->p;
+    uint64_t skipped = 0, emitted = 0;
+    int rc = 0;
+    pthread_mutex_lock(&r->lock);
+    while (r->head < p->src->ntasks) {
+        stream_slot *s = &r->slots[r->head % r->window];
+        if (r->failed)
+            break;
+        bool started = r->head < atomic_load(&r->next_task) && s->task == r->head;
+        if (!started || (s->n == 0 && !s->done)) {
+            if (!started && atomic_load(&r->stop))
+                break;
+            pthread_cond_wait(&r->cond, &r->lock);
+            continue;
+        }
+        if (s->n == 0 && s->done) {
+            s->task = -1;
+            r->head++;
+            pthread_cond_broadcast(&r->cond);
+            continue;
+        }
+        block *b = s->blocks[0];
+        memmove(s->blocks, s->blocks + 1, sizeof *s->blocks * (size_t)(s->n - 1));
+        s->n--;
+        s->bytes -= block_bytes(b);
+        pthread_cond_broadcast(&r->cond);
+        pthread_mutex_unlock(&r->lock);
+        /* OFFSET and LIMIT on the fly. */
+        if (skipped < p->offset) {
+            uint64_t skip = p->offset - skipped < b->rows ? p->offset - skipped : b->rows;
+            skipped += skip;
+            if (skip) {
+                block *rest = block_slice(b, skip, b->rows - skip);
+                block_free(b);
+                b = rest;
+            }
+        }
+        bool finished = false;
+        if (p->limit != UINT64_MAX && emitted + b->rows >= p->limit) {
+            uint64_t take = p->limit - emitted;
+            if (take < b->rows) {
+                block *head = block_slice(b, 0, take);
+                block_free(b);
+                b = head;
+            }
+            finished = true;
+        }
+        emitted += b->rows;
+        if (b->rows)
+            rc = sink->write(sink, b);
+        else
+            block_free(b);
+        pthread_mutex_lock(&r->lock);
+        if (rc || finished) {
+            atomic_store(&r->stop, 1);
+            pthread_cond_broadcast(&r->cond);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&r->lock);
+    return rc;
+}
+
+int select_run(select_plan *p, query_ctx *q, block_sink *sink)
+{
+    if (p->count_only && p->src->count_rows) {
+        int64_t n = p->src->count_rows(p->src, q);
+        if (n >= 0) {
+            column *c = col_new(type_simple(T_UINT64));
+            uint64_t v = (uint64_t)n;
+            col_push_fixed(c, &v);
+            block *b = block_new(1, 1);
+            b->cols[0] = c;
+            return sink->write(sink, b);
+        }
+    }
+    run r = {.p = p, .q = q};
+    pthread_mutex_init(&r.lock, NULL);
+    pthread_cond_init(&r.cond, NULL);
+    r.streaming = !p->aggregate && p->norder == 0 && !p->distinct && p->nlimit_by == 0;
+    int nthreads = q->max_threads > 0 ? q->max_threads : 1;
+    if (nthreads > p->src->ntasks)
+        nthreads = p->src->ntasks > 0 ? p->src->ntasks : 1;
+    r.window = nthreads * 2 < STREAM_WINDOW ? nthreads * 2 : STREAM_WINDOW;
+    r.slot_bytes_max = (64u << 20) / (size_t)r.window;
+    for (int i = 0; i < STREAM_WINDOW; i++)
+        r.slots[i].task = -1;
+    if (p->limit == 0)
+        atomic_store(&r.stop, 1);
+    worker *ws = xcalloc((size_t)nthreads, sizeof *ws);
+    for (int i = 0; i < nthreads; i++) {
+        ws[i].r = &r;
+        if (p->aggregate) {
+            agg_table_init(&ws[i].table);
+            ws[i].single = arena_alloc(&ws[i].table.mem, p->state_size ? p->state_size : 1,
+                                       p->state_align ? p->state_align : 8);
+            if (p->nkeys == 0)
+                init_states(p, ws[i].single);
+        }
+    }
+    int rc = 0;
+    if (r.streaming) {
+        for (int i = 0; i < nthreads; i++)
+            pthread_create(&ws[i].thread, NULL, worker_main, &ws[i]);
+        rc = consume_stream(&r, sink);
+        for (int i = 0; i < nthreads; i++)
+            pthread_join(ws[i].thread, NULL);
+        for (int i = 0; i < STREAM_WINDOW; i++) {
+            for (int k = 0; k < r.slots[i].n; k++)
+                block_free(r.slots[i].blocks[k]);
+            free(r.slots[i].blocks);
+        }
+    } else {
+        if (nthreads == 1) {
+            worker_main(&ws[0]);
+        } else {
+            for (int i = 0; i < nthreads; i++)
+                pthread_create(&ws[i].thread, NULL, worker_main, &ws[i]);
+            for (int i = 0; i < nthreads; i++)
+                pthread_join(ws[i].thread, NULL);
+        }
+    }
+    if (r.failed) {
+        err_restore(&r.err);
+        rc = -1;
+    }
+    if (!rc && !r.streaming)
+        rc = mem_tracker_check(&q->mem);
+
+    block *result = NULL;
+    int ncols = p->nout;
+    if (!rc && !r.streaming) {
+        if (p->aggregate) {
+            for (int i = 1; i < nthreads; i++)
+                merge_into(p, &ws[0], &ws[i]);
+            block *post;
+            rc = finalize_aggregation(p, &ws[0].table, ws[0].single, &post);
+            free_worker_states(p, &ws[0]);
+            if (!rc && p->having) {
+                column *m;
+                rc = expr_eval(p->having, post, &m);
+                if (!rc) {
+                    m = col_materialize(m);
+                    post = filter_block(post, m);
+                    col_free(m);
+                }
+            }
+            if (!rc)
+                rc = project_block(p, post, true, &result);
+            block_free(post);
+        } else {
+            block **all = NULL;
+            int n = 0;
+            for (int i = 0; i < nthreads; i++)
+                for (int k = 0; k < ws[i].ncollected; k++) {
+                    all = xrealloc(all, sizeof *all * (size_t)(n + 1));
+                    all[n++] = ws[i].collected[k];
+                }
+            schema *types = schema_new(p->nout + p->norder);
+            for (int i = 0; i < p->nout; i++)
+                schema_set(types, i, "", p->out[i]->type);
+            for (int i = 0; i < p->norder; i++)
+                schema_set(types, p->nout + i, "", p->order[i]->type);
+            result = concat_blocks(all, n, p->nout + p->norder, types);
+            schema_free(types);
+            for (int i = 0; i < n; i++)
+                block_free(all[i]);
+            free(all);
+        }
+    } else if (p->aggregate) {
+        for (int i = 0; i < nthreads; i++)
+            free_worker_states(p, &ws[i]);
+    }
+    for (int i = 0; i < nthreads; i++) {
+        if (p->aggregate)
+            agg_table_free(&ws[i].table);
+        for (int k = 0; k < ws[i].ncollected && (rc || r.streaming); k++)
+            block_free(ws[i].collected[k]);
+        free(ws[i].collected);
+    }
+    free(ws);
+    pthread_mutex_destroy(&r.lock);
+    pthread_cond_destroy(&r.cond);
+    if (rc || r.streaming) {
+        block_free(result);
+        return rc;
+    }
+
+    if (p->distinct)
+        result = distinct_rows(result, p->nout);
+    if (p->norder && result->rows > 1) {
+        sort_ctx sc = {.cols = result->cols + p->nout, .n = p->norder, .desc = p->order_desc, .nulls = p->order_nulls};
+        for (int k = 0; k < p->norder; k++)
+            result->cols[p->nout + k] = col_materialize(result->cols[p->nout + k]);
+        uint32_t *perm = xmalloc(sizeof *perm * result->rows);
+        for (size_t i = 0; i < result->rows; i++)
+            perm[i] = (uint32_t)i;
+        qsort_r(perm, result->rows, sizeof *perm, cmp_rows, &sc);
+        size_t want = result->rows;
+        if (p->nlimit_by == 0 && p->limit != UINT64_MAX && p->offset + p->limit < want)
+            want = p->offset + p->limit;
+        result = apply_permutation(result, perm, want);
+        free(perm);
+    }
+    if (p->nlimit_by) {
+        block *keys;
+        rc = eval_block(p->limit_by, p->nlimit_by, result, &keys);
+        if (rc) {
+            block_free(result);
+            return rc;
+        }
+        /* LIMIT BY expressions are evaluated over the output columns block. */
+        for (int c = 0; c < keys->ncols; c++)
+            keys->cols[c] = col_materialize(keys->cols[c]);
+        result = limit_by_rows(p, result, keys);
+        block_free(keys);
+    }
+    if (p->offset || p->limit != UINT64_MAX) {
+        size_t from = p->offset < result->rows ? p->offset : result->rows;
+        size_t n = result->rows - from;
+        if (p->limit != UINT64_MAX && p->limit < n)
+            n = p->limit;
+        if (from || n != result->rows) {
+            block *s = block_slice(result, from, n);
+            block_free(result);
+            result = s;
+        }
+    }
+    if (result->rows == 0) {
+        block_free(result);
+        return 0;
+    }
+    return emit(sink, result, ncols, 65409);
+}

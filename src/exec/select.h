@@ -1,0 +1,69 @@
+/* The executable form of one SELECT, and its runner.
+ *
+ * Data flow (see ARCHITECTURE.md):
+ *   workers (max_threads): take a read task from the source → blocks of the needed
+ *     columns → WHERE filter → either
+ *       aggregation: key and argument expressions → thread-local hash table of states, or
+ *       projection: output + ORDER BY expressions → thread-local list / ordered stream
+ *   main thread: merge thread-local states → HAVING → projection → DISTINCT →
+ *     ORDER BY (sort or top-n) → LIMIT BY → OFFSET/LIMIT → the sink.
+ * A query with neither aggregation, ORDER BY nor DISTINCT streams: blocks reach the sink
+ * in source order while workers run ahead within a memory bound.
+ *
+ * Expressions of the "pre" stage index the source block (columns in plan->src_cols
+ * order); "post" expressions index the post block: [keys..., aggregates...] when
+ * aggregating, else the pre-stage block. */
+#ifndef SHALE_EXEC_SELECT_H
+#define SHALE_EXEC_SELECT_H
+
+#include "exec/expr.h"
+#include "exec/query.h"
+#include "func/agg.h"
+#include "exec/source.h"
+
+typedef struct select_plan {
+    source *src;                 /* owned */
+    int nsrc_cols;
+    int *src_cols;               /* columns read from the source */
+    expr *where;                 /* pre stage, may be NULL */
+
+    bool aggregate;
+    int nkeys;
+    expr **keys;                 /* pre stage */
+    int naggs;
+    agg_call **aggs;
+    int *agg_nargs;
+    expr ***agg_args;            /* pre stage */
+    size_t *agg_offsets;         /* offsets of each state in a group's state row */
+    size_t state_size;
+    size_t state_align;
+
+    expr *having;                /* post stage */
+    int nout;
+    expr **out;                  /* post stage */
+    schema *out_schema;          /* names and types of the result */
+    int norder;
+    expr **order;                /* post stage */
+    bool *order_desc;
+    int *order_nulls;            /* nan/null direction: 1 = last, -1 = first */
+    bool distinct;
+    uint64_t limit;              /* UINT64_MAX = none */
+    uint64_t offset;
+    int nlimit_by;
+    expr **limit_by;             /* post stage */
+    uint64_t limit_by_limit;
+    uint64_t limit_by_offset;
+    bool count_only;             /* SELECT count() FROM src with no WHERE: use count_rows */
+} select_plan;
+
+void select_plan_free(select_plan *p);
+
+/* Receives result blocks; returns -1 to stop the query with an error. */
+typedef struct block_sink {
+    int (*write)(struct block_sink *s, block *b); /* takes b */
+    void *ctx;
+} block_sink;
+
+int select_run(select_plan *p, query_ctx *q, block_sink *sink);
+
+#endif

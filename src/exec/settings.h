@@ -1,0 +1,44 @@
+/* Settings: one registry with ClickHouse's names, types, defaults and descriptions.
+ *
+ * A `settings` value holds the current value of every registered setting (a session's,
+ * or a query's after its SETTINGS clause). Values are stored as text and as a parsed
+ * number, so each setting reads cheaply with settings_int/settings_str.
+ * Errors: settings_set returns -1 with ERR_UNKNOWN_SETTING (suggesting close names) or
+ * ERR_CANNOT_PARSE_NUMBER / ERR_BAD_ARGUMENTS for a value of the wrong type.
+ * Thread-safety: a settings value is read-only while a query runs; copy to modify. */
+#ifndef SHALE_EXEC_SETTINGS_H
+#define SHALE_EXEC_SETTINGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum setting_kind { SET_UINT, SET_INT, SET_BOOL, SET_FLOAT, SET_STRING, SET_MAXTHREADS } setting_kind;
+
+typedef struct setting_def {
+    const char *name;
+    setting_kind kind;
+    const char *def;         /* default as text ("" for auto where noted) */
+    const char *description;
+} setting_def;
+
+int settings_count(void);
+const setting_def *settings_def_at(int i);
+int settings_index(const char *name); /* -1 if unknown */
+
+typedef struct settings {
+    int n;
+    char **text;      /* current value as text */
+    double *num;      /* parsed numeric value (0 for strings) */
+    bool *changed;
+} settings;
+
+settings *settings_new(void);          /* all defaults */
+settings *settings_clone(const settings *s);
+void settings_free(settings *s);
+int settings_set(settings *s, const char *name, const char *value);
+int64_t settings_int(const settings *s, const char *name);
+double settings_float(const settings *s, const char *name);
+const char *settings_str(const settings *s, const char *name);
+bool settings_bool(const settings *s, const char *name);
+
+#endif

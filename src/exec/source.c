@@ -1,0 +1,104 @@
+#include "exec/source.h"
+
+#include "base/mem.h"
+
+#include <stdlib.h>
+
+void source_free(source *s)
+{
+    if (!s)
+        return;
+    if (s->destroy)
+        s->destroy(s);
+    schema_free(s->sch);
+    free(s);
+}
+
+/* ---- in-memory blocks ---- */
+
+typedef struct mem_source {
+    block **blocks;
+    int n;
+} mem_source;
+
+typedef struct mem_it {
+    mem_source *m;
+    int task;
+    int *cols;
+    int ncols;
+    bool done;
+} mem_it;
+
+static int mem_open(source *s, int task, const int *cols, int ncols, query_ctx *q, void **it)
+{
+    (void)q;
+    mem_it *m = xcalloc(1, sizeof *m);
+    m->m = s->impl;
+    m->task = task;
+    m->cols = xcalloc((size_t)ncols + 1, sizeof *m->cols);
+    for (int i = 0; i < ncols; i++)
+        m->cols[i] = cols[i];
+    m->ncols = ncols;
+    *it = m;
+    return 0;
+}
+
+static int mem_next(void *itp, block **out)
+{
+    mem_it *it = itp;
+    if (it->done) {
+        *out = NULL;
+        return 0;
+    }
+    it->done = true;
+    block *src = it->m->blocks[it->task];
+    block *b = block_new(it->ncols, src->rows);
+    for (int i = 0; i < it->ncols; i++)
+        b->cols[i] = col_ref(src->cols[it->cols[i]]);
+    *out = b;
+    return 0;
+}
+
+static void mem_close(void *itp)
+{
+    mem_it *it = itp;
+    free(it->cols);
+    free(it);
+}
+
+static void mem_destroy(source *s)
+{
+    mem_source *m = s->impl;
+    for (int i = 0; i < m->n; i++)
+        block_free(m->blocks[i]);
+    free(m->blocks);
+    free(m);
+}
+
+static int64_t mem_count(source *s, query_ctx *q)
+{
+    (void)q;
+    mem_source *m = s->impl;
+    int64_t n = 0;
+    for (int i = 0; i < m->n; i++)
+        n += (int64_t)m->blocks[i]->rows;
+    return n;
+}
+
+source *source_from_blocks(schema *sch, block **blocks, int nblocks)
+{
+    source *s = xcalloc(1, sizeof *s);
+    mem_source *m = xcalloc(1, sizeof *m);
+    m->blocks = blocks;
+    m->n = nblocks;
+    s->impl = m;
+    s->sch = sch;
+    s->nvisible = sch->n;
+    s->ntasks = nblocks;
+    s->open = mem_open;
+    s->next = mem_next;
+    s->close = mem_close;
+    s->destroy = mem_destroy;
+    s->count_rows = mem_count;
+    return s;
+}

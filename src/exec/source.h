@@ -1,0 +1,34 @@
+/* source: the interface storage implements for queries (defined here, below storage,
+ * so that operators depend only on it). What a table or table function offers a query — a schema and a set of read
+ * tasks that workers take one at a time (a file, a range of numbers, a row group).
+ *
+ * open() starts task `task` reading only the columns `cols` (indexes into the schema);
+ * next() returns blocks with exactly those columns in that order, NULL at the end.
+ * Different tasks may run on different threads at once; one task iterator is used by one
+ * thread. Errors: -1 with err_set naming the file/object and offset. */
+#ifndef SHALE_EXEC_SOURCE_H
+#define SHALE_EXEC_SOURCE_H
+
+#include "column/block.h"
+#include "exec/query.h"
+
+typedef struct source {
+    schema *sch;                 /* owned */
+    int nvisible;                /* columns of SELECT *; the rest are virtual (_path, _file) */
+    int ntasks;
+    uint64_t total_rows_hint;    /* for progress; 0 = unknown */
+    int (*open)(struct source *s, int task, const int *cols, int ncols, query_ctx *q, void **it);
+    int (*next)(void *it, block **out);
+    void (*close)(void *it);
+    void (*destroy)(struct source *s);
+    /* Exact row count without reading data (count() optimisation); -1 if unknown. */
+    int64_t (*count_rows)(struct source *s, query_ctx *q);
+    void *impl;
+} source;
+
+void source_free(source *s);
+
+/* A source over blocks already in memory (subquery results). Takes the blocks. */
+source *source_from_blocks(schema *sch, block **blocks, int nblocks);
+
+#endif

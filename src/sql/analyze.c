@@ -1,0 +1,992 @@
+/* SELECT analysis: AST → select_plan. See analyze.h for the rules. */
+#include "sql/analyze.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "column/text.h"
+#include "storage/tablefunc.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct actx {
+    query_ctx *q;
+    const ast *sel;
+    select_plan *p;
+    const schema *src;         /* source columns (visible + virtual) */
+    int nvisible;
+    const char *table_alias;
+    const char *table_name;
+    int *src_map;              /* source column → position in p->src_cols, -1 if unread */
+    /* aliases from WITH and the select list */
+    int naliases;
+    const char *alias_names[512];
+    const ast *alias_asts[512];
+    bool alias_active[512];    /* being expanded: refers to the column inside itself */
+    /* aggregation */
+    bool post;
+    int nkeys;
+    char *key_names[256];
+    int naggs;
+    char *agg_names[256];
+    int depth;
+} actx;
+
+static int compile(actx *c, const ast *e, expr **out);
+
+static char *name_of(const ast *e)
+{
+    buf b = {0};
+    ast_format_name(&b, e);
+    char *s = xstrdup(buf_cstr(&b));
+    buf_free(&b);
+    return s;
+}
+
+/* ---- literals ---- */
+
+static column *literal_column(const ast *e)
+{
+    column *col;
+    switch (e->lit) {
+    case LIT_NULL:
+        col = col_new(type_nullable(type_simple(T_NOTHING)));
+        col_push_null(col);
+        return col;
+    case LIT_BOOL: {
+        col = col_new(type_simple(T_BOOL));
+        uint8_t v = e->u != 0;
+        col_push_fixed(col, &v);
+        return col;
+    }
+    case LIT_UINT: {
+        uint64_t v = e->u;
+        if (v <= UINT8_MAX) {
+            uint8_t x = (uint8_t)v;
+            col = col_new(type_simple(T_UINT8));
+            col_push_fixed(col, &x);
+        } else if (v <= UINT16_MAX) {
+            uint16_t x = (uint16_t)v;
+            col = col_new(type_simple(T_UINT16));
+            col_push_fixed(col, &x);
+        } else if (v <= UINT32_MAX) {
+            uint32_t x = (uint32_t)v;
+            col = col_new(type_simple(T_UINT32));
+            col_push_fixed(col, &x);
+        } else {
+            col = col_new(type_simple(T_UINT64));
+            col_push_fixed(col, &v);
+        }
+        return col;
+    }
+    case LIT_INT: {
+        int64_t v = e->i;
+        if (v >= INT8_MIN && v <= INT8_MAX) {
+            int8_t x = (int8_t)v;
+            col = col_new(type_simple(T_INT8));
+            col_push_fixed(col, &x);
+        } else if (v >= INT16_MIN && v <= INT16_MAX) {
+            int16_t x = (int16_t)v;
+            col = col_new(type_simple(T_INT16));
+            col_push_fixed(col, &x);
+        } else if (v >= INT32_MIN && v <= INT32_MAX) {
+            int32_t x = (int32_t)v;
+            col = col_new(type_simple(T_INT32));
+            col_push_fixed(col, &x);
+        } else {
+            col = col_new(type_simple(T_INT64));
+            col_push_fixed(col, &v);
+        }
+        return col;
+    }
+    case LIT_FLOAT:
+        col = col_new(type_simple(T_FLOAT64));
+        col_push_fixed(col, &e->f);
+        return col;
+    case LIT_STRING:
+    default:
+        col = col_new(type_simple(T_STRING));
+        col_push_str(col, e->str ? e->str : "", e->str_len);
+        return col;
+    }
+}
+
+/* ---- identifiers ---- */
+
+static int find_alias(actx *c, const char *name)
+{
+    for (int i = c->naliases - 1; i >= 0; i--)
+        if (strcmp(c->alias_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static int use_source_column(actx *c, int col)
+{
+    if (c->src_map[col] < 0) {
+        c->src_map[col] = c->p->nsrc_cols;
+        c->p->src_cols = xrealloc(c->p->src_cols, sizeof(int) * (size_t)(c->p->nsrc_cols + 1));
+        c->p->src_cols[c->p->nsrc_cols++] = col;
+    }
+    return c->src_map[col];
+}
+
+static int unknown_identifier(actx *c, const char *name)
+{
+    /* Suggest close names like ClickHouse's "Maybe you meant: ['x']". */
+    char hint[512] = "";
+    size_t len = 0;
+    for (int i = 0; c->src && i < c->src->n && len < 400; i++) {
+        const char *cand = c->src->names[i];
+        size_t a = strlen(cand), b = strlen(name);
+        int diff = 0;
+        for (size_t k = 0; k < a || k < b; k++)
+            if (k >= a || k >= b || cand[k] != name[k])
+                diff++;
+        if (diff <= 2 && strcmp(cand, name) != 0)
+            len += (size_t)snprintf(hint + len, sizeof hint - len, "%s'%s'", len ? "," : "", cand);
+    }
+    if (len)
+        return err_set(ERR_UNKNOWN_IDENTIFIER, "Unknown expression identifier `%s` in scope %s. Maybe you meant: [%s].",
+                       name, "SELECT", hint);
+    return err_set(ERR_UNKNOWN_IDENTIFIER, "Unknown expression identifier `%s` in scope SELECT.", name);
+}
+
+static int compile_ident(actx *c, const ast *e, expr **out)
+{
+    const char *name = e->parts[e->nparts - 1];
+    char joined[1024];
+    if (e->nparts == 1) {
+        int a = find_alias(c, name);
+        if (a >= 0 && !c->alias_active[a]) {
+            c->alias_active[a] = true;
+            int rc = compile(c, c->alias_asts[a], out);
+            c->alias_active[a] = false;
+            return rc;
+        }
+    } else if (e->nparts == 2) {
+        const char *q = e->parts[0];
+        bool qualifier_ok = (c->table_alias && strcmp(q, c->table_alias) == 0) ||
+                            (c->table_name && strcmp(q, c->table_name) == 0);
+        if (!qualifier_ok) {
+            snprintf(joined, sizeof joined, "%s.%s", q, name);
+            name = joined;
+        }
+    }
+    if (c->post)
+        return err_set(ERR_NOT_AN_AGGREGATE,
+                       "Column `%s` is not under aggregate function and not in GROUP BY keys. In scope SELECT.", name);
+    if (c->src)
+        for (int i = 0; i < c->src->n; i++)
+            if (strcmp(c->src->names[i], name) == 0) {
+                *out = expr_col(use_source_column(c, i), c->src->types[i]);
+                return 0;
+            }
+    return unknown_identifier(c, name);
+}
+
+/* ---- functions ---- */
+
+static int fold_if_const(actx *c, expr *e, expr **out)
+{
+    bool all_const = e->nargs > 0 || e->kind == EX_FUNC;
+    for (int i = 0; i < e->nargs; i++)
+        if (e->args[i]->kind != EX_CONST)
+            all_const = false;
+    if (!all_const || (e->call && (e->call->def->flags & FN_NOT_DETERMINISTIC) && e->nargs > 0)) {
+        *out = e;
+        return 0;
+    }
+    block *one = block_new(0, 1);
+    column *v;
+    int rc = expr_eval(e, one, &v);
+    block_free(one);
+    if (rc) {
+        expr_free(e);
+        return -1;
+    }
+    v = col_materialize(v);
+    column *first = col_slice(v, 0, 1);
+    col_free(v);
+    expr_free(e);
+    *out = expr_const(first);
+    return 0;
+}
+
+static int compile_in(actx *c, const ast *e, bool negate, expr **out)
+{
+    expr *lhs;
+    if (compile(c, e->args.items[0], &lhs))
+        return -1;
+    const ast *rhs = e->args.items[1];
+    const type *t = type_strip_nullable(type_phys(lhs->type));
+    in_set *set = in_set_new(t);
+    /* Gather the right side as a column of lhs's type: a subquery's first column, a
+     * tuple of literals, or one literal. */
+    column *vals = NULL;
+    if (rhs->kind == AST_SUBQUERY) {
+        schema *sch;
+        block **bs;
+        int nb;
+        if (run_query_to_blocks(rhs->sub, c->q, &sch, &bs, &nb)) {
+            in_set_free(set);
+            expr_free(lhs);
+            return -1;
+        }
+        for (int i = 0; i < nb; i++) {
+            if (bs[i]->ncols > 0) {
+                column *src = col_materialize(col_ref(bs[i]->cols[0]));
+                column *casted = src;
+                if (src->type != t && type_strip_nullable(src->type) != t) {
+                    fn_call *call;
+                    column *targ = col_new(type_simple(T_STRING));
+                    col_push_str(targ, t->name, strlen(t->name));
+                    column *tconst = col_new_const(targ, 1);
+                    const type *ats[2] = {src->type, type_simple(T_STRING)};
+                    column *cargs[2] = {NULL, tconst};
+                    int rc = func_resolve("CAST", 2, ats, cargs, &c->q->env, &call);
+                    if (!rc) {
+                        column *ex[2] = {src, col_new_const(col_slice(tconst, 0, 1), src->len)};
+                        rc = fn_exec(call, ex, src->len, &casted);
+                        col_free(ex[1]);
+                        fn_call_free(call);
+                    }
+                    col_free(tconst);
+                    if (rc) {
+                        col_free(src);
+                        for (int k = 0; k < nb; k++)
+                            block_free(bs[k]);
+                        free(bs);
+                        schema_free(sch);
+                        in_set_free(set);
+                        expr_free(lhs);
+                        return -1;
+                    }
+                    col_free(src);
+                }
+                in_set_add_column(set, casted);
+                col_free(casted);
+            }
+            block_free(bs[i]);
+        }
+        free(bs);
+        schema_free(sch);
+    } else {
+        const ast *items[4096];
+        int n = 0;
+        if (rhs->kind == AST_FUNC && strcmp(rhs->name, "tuple") == 0) {
+            for (int i = 0; i < rhs->args.n && n < 4096; i++)
+                items[n++] = rhs->args.items[i];
+        } else {
+            items[n++] = rhs;
+        }
+        for (int i = 0; i < n; i++) {
+            expr *v;
+            if (compile(c, items[i], &v)) {
+                in_set_free(set);
+                expr_free(lhs);
+                return -1;
+            }
+            if (v->kind != EX_CONST) {
+                expr_free(v);
+                in_set_free(set);
+                expr_free(lhs);
+                return err_set(ERR_BAD_ARGUMENTS, "The right side of IN must be a constant list or a subquery");
+            }
+            column *val = col_ref(v->value);
+            if (col_is_null(val, 0)) {
+                in_set_mark_null(set);
+                col_free(val);
+                expr_free(v);
+                continue;
+            }
+            if (type_strip_nullable(val->type) != t) {
+                /* Convert the literal to the left side's type; a value that does not fit
+                 * (e.g. 300 for UInt8) simply cannot match. */
+                fn_call *call;
+                column *targ = col_new(type_simple(T_STRING));
+                col_push_str(targ, t->name, strlen(t->name));
+                column *tconst = col_new_const(targ, 1);
+                const type *ats[2] = {val->type, type_simple(T_STRING)};
+                column *cargs[2] = {val, tconst};
+                column *conv = NULL;
+                if (func_resolve("CAST", 2, ats, cargs, &c->q->env, &call) == 0) {
+                    column *ex[2] = {val, tconst};
+                    if (fn_exec(call, ex, 1, &conv))
+                        conv = NULL;
+                    fn_call_free(call);
+                }
+                err_clear();
+                col_free(tconst);
+                col_free(val);
+                val = conv;
+            }
+            if (val) {
+                vals = vals ? vals : col_new(val->type);
+                col_push_from(vals, val, 0);
+                col_free(val);
+            }
+            expr_free(v);
+        }
+        if (vals) {
+            in_set_add_column(set, vals);
+            col_free(vals);
+        }
+    }
+    expr *ex = xcalloc(1, sizeof *ex);
+    ex->kind = EX_IN;
+    ex->type = type_simple(T_UINT8);
+    ex->args = xcalloc(1, sizeof *ex->args);
+    ex->args[0] = lhs;
+    ex->nargs = 1;
+    ex->set = set;
+    ex->negate = negate;
+    *out = ex;
+    return 0;
+}
+
+static int compile_aggregate(actx *c, const ast *e, expr **out)
+{
+    if (!c->post)
+        return err_set(ERR_ILLEGAL_AGGREGATION, "Aggregate function %s is found in WHERE or in arguments of another aggregate function in query",
+                       e->name);
+    char *name = name_of(e);
+    for (int i = 0; i < c->naggs; i++)
+        if (strcmp(c->agg_names[i], name) == 0) {
+            free(name);
+            *out = expr_col(c->nkeys + i, c->p->aggs[i]->ret);
+            return 0;
+        }
+    if (c->naggs == 256) {
+        free(name);
+        return err_set(ERR_TOO_MANY_ARGUMENTS_FOR_FUNCTION, "Too many aggregate functions in one query");
+    }
+    select_plan *p = c->p;
+    int n = e->args.n;
+    expr **args = xcalloc((size_t)n + 1, sizeof *args);
+    const type **types = xcalloc((size_t)n + 1, sizeof *types);
+    c->post = false;
+    for (int i = 0; i < n; i++)
+        if (compile(c, e->args.items[i], &args[i])) {
+            c->post = true;
+            for (int k = 0; k < i; k++)
+                expr_free(args[k]);
+            free(args);
+            free(types);
+            free(name);
+            return -1;
+        } else {
+            types[i] = args[i]->type;
+        }
+    c->post = true;
+    double params[16];
+    int np = 0;
+    for (int i = 0; i < e->params.n && np < 16; i++) {
+        const ast *pa = e->params.items[i];
+        if (pa->kind != AST_LITERAL || (pa->lit != LIT_UINT && pa->lit != LIT_INT && pa->lit != LIT_FLOAT)) {
+            for (int k = 0; k < n; k++)
+                expr_free(args[k]);
+            free(args);
+            free(types);
+            free(name);
+            return err_set(ERR_BAD_ARGUMENTS, "Parameters of aggregate function %s must be numeric literals", e->name);
+        }
+        params[np++] = pa->lit == LIT_UINT ? (double)pa->u : pa->lit == LIT_INT ? (double)pa->i : pa->f;
+    }
+    agg_call *a;
+    if (agg_resolve(e->name, n, types, np, params, &a)) {
+        for (int k = 0; k < n; k++)
+            expr_free(args[k]);
+        free(args);
+        free(types);
+        free(name);
+        return -1;
+    }
+    free(types);
+    int idx = p->naggs++;
+    p->aggs = xrealloc(p->aggs, sizeof *p->aggs * (size_t)p->naggs);
+    p->agg_args = xrealloc(p->agg_args, sizeof *p->agg_args * (size_t)p->naggs);
+    p->agg_nargs = xrealloc(p->agg_nargs, sizeof *p->agg_nargs * (size_t)p->naggs);
+    p->agg_offsets = xrealloc(p->agg_offsets, sizeof *p->agg_offsets * (size_t)p->naggs);
+    p->aggs[idx] = a;
+    p->agg_args[idx] = args;
+    p->agg_nargs[idx] = n;
+    size_t align = a->state_align ? a->state_align : 8;
+    size_t off = (p->state_size + align - 1) / align * align;
+    p->agg_offsets[idx] = off;
+    p->state_size = off + a->state_size;
+    if (align > p->state_align)
+        p->state_align = align;
+    c->agg_names[c->naggs++] = name;
+    *out = expr_col(c->nkeys + idx, a->ret);
+    return 0;
+}
+
+static int compile_func(actx *c, const ast *e, expr **out)
+{
+    if (strcmp(e->name, "in") == 0 || strcmp(e->name, "globalIn") == 0)
+        return compile_in(c, e, false, out);
+    if (strcmp(e->name, "notIn") == 0 || strcmp(e->name, "globalNotIn") == 0)
+        return compile_in(c, e, true, out);
+    if (!func_lookup(e->name) && agg_exists(e->name))
+        return compile_aggregate(c, e, out);
+    if (e->has_params)
+        return err_set(ERR_UNKNOWN_AGGREGATE_FUNCTION, "Unknown aggregate function %s", e->name);
+    int n = e->args.n;
+    expr *ex = xcalloc(1, sizeof *ex);
+    ex->kind = EX_FUNC;
+    ex->args = xcalloc((size_t)n + 1, sizeof *ex->args);
+    const type **types = xcalloc((size_t)n + 1, sizeof *types);
+    column **consts = xcalloc((size_t)n + 1, sizeof *consts);
+    for (int i = 0; i < n; i++) {
+        if (compile(c, e->args.items[i], &ex->args[i])) {
+            ex->nargs = i;
+            expr_free(ex);
+            free(types);
+            free(consts);
+            return -1;
+        }
+        types[i] = ex->args[i]->type;
+        consts[i] = ex->args[i]->kind == EX_CONST ? ex->args[i]->value : NULL;
+    }
+    ex->nargs = n;
+    int rc = func_resolve(e->name, n, types, consts, &c->q->env, &ex->call);
+    free(types);
+    free(consts);
+    if (rc) {
+        expr_free(ex);
+        return -1;
+    }
+    ex->type = ex->call->result_type;
+    return fold_if_const(c, ex, out);
+}
+
+static int compile(actx *c, const ast *e, expr **out)
+{
+    if (++c->depth > 500) {
+        c->depth--;
+        return err_set(ERR_TOO_DEEP_AST, "Expression is too deep (or an alias refers to itself)");
+    }
+    int rc;
+    /* After aggregation, a whole expression equal to a GROUP BY key is that key. */
+    if (c->post && c->nkeys && e->kind != AST_LITERAL) {
+        char *name = name_of(e);
+        for (int k = 0; k < c->nkeys; k++)
+            if (strcmp(c->key_names[k], name) == 0) {
+                free(name);
+                *out = expr_col(k, c->p->keys[k]->type);
+                c->depth--;
+                return 0;
+            }
+        free(name);
+    }
+    switch (e->kind) {
+    case AST_LITERAL: *out = expr_const(literal_column(e)); rc = 0; break;
+    case AST_IDENT: rc = compile_ident(c, e, out); break;
+    case AST_FUNC: rc = compile_func(c, e, out); break;
+    case AST_SUBQUERY: {
+        schema *sch;
+        block **bs;
+        int nb;
+        rc = run_query_to_blocks(e->sub, c->q, &sch, &bs, &nb);
+        if (rc)
+            break;
+        column *v = NULL;
+        for (int i = 0; i < nb; i++) {
+            if (!v && bs[i]->rows > 0 && bs[i]->ncols > 0)
+                v = col_slice(bs[i]->cols[0], 0, 1);
+            block_free(bs[i]);
+        }
+        free(bs);
+        if (!v) {
+            /* An empty scalar subquery is NULL (or the default for non-Nullable types). */
+            const type *t = sch->n ? sch->types[0] : type_simple(T_UINT8);
+            v = col_new(type_can_be_nullable(type_phys(t)) ? type_nullable(t) : t);
+            col_push_default(v);
+        }
+        schema_free(sch);
+        *out = expr_const(v);
+        rc = 0;
+        break;
+    }
+    case AST_ASTERISK:
+        rc = err_set(ERR_UNEXPECTED_AST_STRUCTURE, "Asterisk is only allowed in the select list");
+        break;
+    case AST_LAMBDA:
+        rc = err_set(ERR_NOT_IMPLEMENTED, "Lambda functions are not supported yet");
+        break;
+    case AST_PARAM:
+        rc = err_set(ERR_UNKNOWN_QUERY_PARAMETER, "Substitution `%s` is not set", e->name);
+        break;
+    default:
+        rc = err_set(ERR_UNEXPECTED_AST_STRUCTURE, "Unexpected element in an expression");
+        break;
+    }
+    c->depth--;
+    return rc;
+}
+
+/* ---- aggregation detection ---- */
+
+static bool alias_has_aggregate(actx *c, const ast *e, int depth)
+{
+    if (!e || depth > 64)
+        return false;
+    if (e->kind == AST_IDENT && e->nparts == 1) {
+        int a = find_alias(c, e->parts[0]);
+        if (a >= 0 && c->alias_asts[a] != e)
+            return alias_has_aggregate(c, c->alias_asts[a], depth + 1);
+    }
+    if (e->kind == AST_FUNC) {
+        if (!func_lookup(e->name) && agg_exists(e->name))
+            return true;
+        for (int i = 0; i < e->args.n; i++)
+            if (alias_has_aggregate(c, e->args.items[i], depth + 1))
+                return true;
+    }
+    return false;
+}
+
+/* Replaces alias identifiers by their definitions, for naming GROUP BY keys. */
+static const ast *expand_aliases(actx *c, arena *a, const ast *e, int depth)
+{
+    if (!e || depth > 64)
+        return e;
+    if (e->kind == AST_IDENT && e->nparts == 1) {
+        int k = find_alias(c, e->parts[0]);
+        if (k >= 0 && !c->alias_active[k]) {
+            c->alias_active[k] = true;
+            const ast *r = expand_aliases(c, a, c->alias_asts[k], depth + 1);
+            c->alias_active[k] = false;
+            return r;
+        }
+        return e;
+    }
+    if (e->kind == AST_FUNC && e->args.n) {
+        ast *copy = ARENA_NEW(a, ast);
+        *copy = *e;
+        copy->alias = NULL;
+        copy->args.items = ARENA_ARRAY(a, ast *, (size_t)e->args.n);
+        for (int i = 0; i < e->args.n; i++)
+            copy->args.items[i] = (ast *)expand_aliases(c, a, e->args.items[i], depth + 1);
+        return copy;
+    }
+    return e;
+}
+
+static const ast *positional(const ast_list *select, const ast *e)
+{
+    if (e->kind == AST_LITERAL && e->lit == LIT_UINT && e->u >= 1 && e->u <= (uint64_t)select->n) {
+        const ast *item = select->items[e->u - 1];
+        if (item->kind != AST_ASTERISK)
+            return item;
+    }
+    return e;
+}
+
+static int const_u64(actx *c, const ast *e, const char *what, uint64_t *v)
+{
+    expr *x;
+    if (compile(c, e, &x))
+        return -1;
+    int rc = 0;
+    if (x->kind != EX_CONST || !type_is_integer(x->type))
+        rc = err_set(ERR_BAD_ARGUMENTS, "%s must be a constant non-negative integer", what);
+    else
+        *v = col_get_u64(x->value, 0);
+    expr_free(x);
+    return rc;
+}
+
+/* ---- tables ---- */
+
+static source *system_one(void)
+{
+    schema *sch = schema_new(1);
+    schema_set(sch, 0, "dummy", type_simple(T_UINT8));
+    block *b = block_new(1, 1);
+    b->cols[0] = col_new_defaults(type_simple(T_UINT8), 1);
+    block **bs = xcalloc(1, sizeof *bs);
+    bs[0] = b;
+    return source_from_blocks(sch, bs, 1);
+}
+
+int analyze_table(const ast *t, query_ctx *q, source **out)
+{
+    if (t->join)
+        return err_set(ERR_NOT_IMPLEMENTED, "JOIN is not supported yet");
+    if (t->sub) {
+        schema *sch;
+        block **bs;
+        int nb;
+        if (run_query_to_blocks(t->sub, q, &sch, &bs, &nb))
+            return -1;
+        *out = source_from_blocks(sch, bs, nb);
+        return 0;
+    }
+    if (t->table_func) {
+        const ast *f = t->table_func;
+        actx c = {.q = q};
+        int n = f->args.n;
+        column **args = xcalloc((size_t)n + 1, sizeof *args);
+        int rc = 0;
+        for (int i = 0; i < n && !rc; i++) {
+            expr *x;
+            const ast *arg = f->args.items[i];
+            /* file('x.csv', CSV, 'a Int32'): a bare identifier names a format. */
+            if (arg->kind == AST_IDENT && arg->nparts == 1) {
+                args[i] = col_new(type_simple(T_STRING));
+                col_push_str(args[i], arg->parts[0], strlen(arg->parts[0]));
+                continue;
+            }
+            rc = compile(&c, arg, &x);
+            if (rc)
+                break;
+            if (x->kind != EX_CONST) {
+                rc = err_set(ERR_BAD_ARGUMENTS, "Arguments of table function '%s' must be constants", f->name);
+                expr_free(x);
+                break;
+            }
+            args[i] = col_ref(x->value);
+            expr_free(x);
+        }
+        if (!rc) {
+            if (strcasecmp(f->name, "numbers") == 0)
+                rc = tablefunc_numbers(args, n, false, q, out);
+            else if (strcasecmp(f->name, "file") == 0)
+                rc = tablefunc_file(args, n, q, out);
+            else
+                rc = err_set(ERR_UNKNOWN_FUNCTION, "Unknown table function %s", f->name);
+        }
+        for (int i = 0; i < n; i++)
+            col_free(args[i]);
+        free(args);
+        return rc;
+    }
+    const char *db = t->database, *name = t->table_name;
+    if (db && strcmp(db, "system") == 0) {
+        if (strcmp(name, "one") == 0) {
+            *out = system_one();
+            return 0;
+        }
+        if (strcmp(name, "numbers") == 0)
+            return tablefunc_numbers(NULL, 0, true, q, out);
+        return system_table(name, q, out);
+    }
+    return err_set(ERR_UNKNOWN_TABLE, "Table %s.%s does not exist", db ? db : "default", name);
+}
+
+/* ---- SELECT ---- */
+
+static int add_output(select_plan *p, expr *e, const char *name, schema **names, int *cap)
+{
+    if (p->nout == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        p->out = xrealloc(p->out, sizeof *p->out * (size_t)*cap);
+    }
+    p->out[p->nout++] = e;
+    schema *s = *names;
+    schema *ns = schema_new(p->nout);
+    for (int i = 0; s && i < s->n; i++)
+        schema_set(ns, i, s->names[i], s->types[i]);
+    schema_set(ns, p->nout - 1, name, e->type);
+    schema_free(s);
+    *names = ns;
+    return 0;
+}
+
+static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
+{
+    select_plan *p = xcalloc(1, sizeof *p);
+    p->limit = UINT64_MAX;
+    actx *c = xcalloc(1, sizeof *c);
+    c->q = q;
+    c->sel = sel;
+    c->p = p;
+    arena scratch;
+    arena_init(&scratch);
+    int rc = -1;
+    int cap = 0;
+    schema *names = NULL;
+
+    if (sel->from) {
+        if (analyze_table(sel->from, q, &p->src))
+            goto done;
+        c->table_alias = sel->from->alias;
+        c->table_name = sel->from->table_name ? sel->from->table_name
+                        : sel->from->table_func ? NULL : NULL;
+    } else {
+        p->src = system_one();
+    }
+    c->src = p->src->sch;
+    c->nvisible = p->src->nvisible;
+    c->src_map = xmalloc(sizeof(int) * (size_t)(c->src->n + 1));
+    for (int i = 0; i < c->src->n; i++)
+        c->src_map[i] = -1;
+
+    /* Aliases: WITH first, then the select list. */
+    for (int i = 0; i < sel->with.n; i++) {
+        const ast *w = sel->with.items[i];
+        if (w->alias && c->naliases < 512) {
+            c->alias_names[c->naliases] = w->alias;
+            c->alias_asts[c->naliases++] = w;
+        }
+    }
+    for (int i = 0; i < sel->select.n; i++) {
+        const ast *s = sel->select.items[i];
+        if (s->alias && c->naliases < 512) {
+            c->alias_names[c->naliases] = s->alias;
+            c->alias_asts[c->naliases++] = s;
+        }
+    }
+
+    if (sel->where) {
+        if (alias_has_aggregate(c, sel->where, 0)) {
+            err_set(ERR_ILLEGAL_AGGREGATION, "Aggregate function is found in WHERE in query");
+            goto done;
+        }
+        if (compile(c, sel->where, &p->where))
+            goto done;
+    }
+
+    bool agg = sel->group_by.n > 0 || sel->having != NULL;
+    for (int i = 0; i < sel->select.n && !agg; i++)
+        agg = alias_has_aggregate(c, sel->select.items[i], 0);
+    for (int i = 0; i < sel->order_by.n && !agg; i++)
+        agg = alias_has_aggregate(c, sel->order_by.items[i]->sub, 0);
+    p->aggregate = agg;
+
+    if (agg) {
+        for (int i = 0; i < sel->group_by.n; i++) {
+            const ast *g = positional(&sel->select, sel->group_by.items[i]);
+            if (c->nkeys == 256) {
+                err_set(ERR_TOO_MANY_ARGUMENTS_FOR_FUNCTION, "Too many GROUP BY keys");
+                goto done;
+            }
+            expr *k;
+            if (compile(c, g, &k))
+                goto done;
+            p->keys = xrealloc(p->keys, sizeof *p->keys * (size_t)(c->nkeys + 1));
+            p->keys[c->nkeys] = k;
+            c->key_names[c->nkeys] = name_of(expand_aliases(c, &scratch, g, 0));
+            c->nkeys++;
+            p->nkeys = c->nkeys;
+        }
+        c->post = true;
+    }
+
+    /* Select list. */
+    for (int i = 0; i < sel->select.n; i++) {
+        const ast *s = sel->select.items[i];
+        if (s->kind == AST_ASTERISK) {
+            if (agg) {
+                err_set(ERR_NOT_AN_AGGREGATE, "Asterisk cannot be used with aggregation (columns are not under aggregate functions)");
+                goto done;
+            }
+            for (int k = 0; k < c->nvisible; k++) {
+                if (s->nparts == 1 && !((c->table_alias && strcmp(s->parts[0], c->table_alias) == 0) ||
+                                        (c->table_name && strcmp(s->parts[0], c->table_name) == 0)))
+                    continue;
+                add_output(p, expr_col(use_source_column(c, k), c->src->types[k]), c->src->names[k], &names, &cap);
+            }
+            continue;
+        }
+        expr *e;
+        const ast *target = s;
+        if (agg && s->alias) {
+            /* Match keys by the alias-expanded form. */
+            target = expand_aliases(c, &scratch, s, 0);
+        }
+        if (compile(c, target, &e))
+            goto done;
+        char *nm = s->alias ? xstrdup(s->alias) : name_of(s);
+        add_output(p, e, nm, &names, &cap);
+        free(nm);
+    }
+    if (p->nout == 0) {
+        err_set(ERR_UNEXPECTED_AST_STRUCTURE, "Empty list of columns in SELECT query");
+        goto done;
+    }
+    if (sel->having && compile(c, expand_aliases(c, &scratch, sel->having, 0), &p->having))
+        goto done;
+
+    p->distinct = sel->select_distinct;
+    p->norder = sel->order_by.n;
+    p->order = xcalloc((size_t)p->norder + 1, sizeof *p->order);
+    p->order_desc = xcalloc((size_t)p->norder + 1, sizeof *p->order_desc);
+    p->order_nulls = xcalloc((size_t)p->norder + 1, sizeof *p->order_nulls);
+    for (int i = 0; i < p->norder; i++) {
+        const ast *o = sel->order_by.items[i];
+        const ast *key = positional(&sel->select, o->sub);
+        if (agg)
+            key = expand_aliases(c, &scratch, key, 0);
+        if (compile(c, key, &p->order[i])) {
+            p->norder = i;
+            goto done;
+        }
+        p->order_desc[i] = o->desc;
+        /* ClickHouse: NULLs and NaNs last by default for ASC, first for DESC; the
+         * direction flips with DESC, so store the comparison sign before DESC applies. */
+        int nulls_last = o->nulls == 0 ? 1 : o->nulls == -1 ? 1 : 0;
+        int dir = nulls_last ? 1 : -1;
+        p->order_nulls[i] = o->desc ? -dir : dir;
+    }
+
+    if (sel->limit && const_u64(c, sel->limit, "LIMIT", &p->limit))
+        goto done;
+    if (sel->offset && const_u64(c, sel->offset, "OFFSET", &p->offset))
+        goto done;
+    if (sel->limit_by.n) {
+        if (const_u64(c, sel->limit_by_limit, "LIMIT BY", &p->limit_by_limit))
+            goto done;
+        if (sel->limit_by_offset && const_u64(c, sel->limit_by_offset, "LIMIT BY offset", &p->limit_by_offset))
+            goto done;
+        /* LIMIT BY expressions run over the output block: resolve them by output name. */
+        p->nlimit_by = sel->limit_by.n;
+        p->limit_by = xcalloc((size_t)p->nlimit_by, sizeof *p->limit_by);
+        for (int i = 0; i < p->nlimit_by; i++) {
+            const ast *k = positional(&sel->select, sel->limit_by.items[i]);
+            char *nm = k->alias ? xstrdup(k->alias) : name_of(k);
+            int idx = schema_find(names, nm);
+            free(nm);
+            if (idx < 0) {
+                p->nlimit_by = i;
+                err_set(ERR_NOT_IMPLEMENTED, "LIMIT BY expressions must be columns of the select list");
+                goto done;
+            }
+            p->limit_by[i] = expr_col(idx, names->types[idx]);
+        }
+    }
+    p->out_schema = names;
+    names = NULL;
+    p->count_only = agg && p->nkeys == 0 && p->naggs == 1 && !p->where && !p->having && p->aggs[0]->nargs == 0 &&
+                    strcasecmp(p->aggs[0]->name, "count") == 0;
+    rc = 0;
+done:
+    for (int i = 0; i < c->nkeys; i++)
+        free(c->key_names[i]);
+    for (int i = 0; i < c->naggs; i++)
+        free(c->agg_names[i]);
+    free(c->src_map);
+    free(c);
+    arena_free(&scratch);
+    schema_free(names);
+    if (rc) {
+        select_plan_free(p);
+        return -1;
+    }
+    *out = p;
+    return 0;
+}
+
+static int collect_selects(const ast *q, const ast **out, int *n)
+{
+    if (q->kind == AST_SELECT) {
+        if (*n >= 256)
+            return err_set(ERR_TOO_DEEP_AST, "Too many UNION ALL parts");
+        out[(*n)++] = q;
+        return 0;
+    }
+    if (q->kind == AST_UNION) {
+        if (q->union_distinct)
+            return err_set(ERR_NOT_IMPLEMENTED, "UNION DISTINCT is not supported yet; use UNION ALL");
+        for (int i = 0; i < q->args.n; i++)
+            if (collect_selects(q->args.items[i], out, n))
+                return -1;
+        return 0;
+    }
+    if (q->kind == AST_STMT_SELECT || q->kind == AST_SUBQUERY)
+        return collect_selects(q->sub, out, n);
+    return err_set(ERR_UNEXPECTED_AST_STRUCTURE, "Expected a SELECT query");
+}
+
+int analyze_query(const ast *query, query_ctx *q, query_plan **out)
+{
+    const ast *sels[256];
+    int n = 0;
+    if (collect_selects(query, sels, &n))
+        return -1;
+    query_plan *qp = xcalloc(1, sizeof *qp);
+    qp->parts = xcalloc((size_t)n, sizeof *qp->parts);
+    for (int i = 0; i < n; i++) {
+        if (analyze_select(sels[i], q, &qp->parts[i])) {
+            query_plan_free(qp);
+            return -1;
+        }
+        qp->nparts++;
+        if (i > 0 && qp->parts[i]->nout != qp->parts[0]->nout) {
+            query_plan_free(qp);
+            return err_set(ERR_NUMBER_OF_COLUMNS_DOESNT_MATCH,
+                           "Different number of columns in UNION ALL elements: %d and %d", qp->parts[0]->nout,
+                           qp->parts[i]->nout);
+        }
+    }
+    qp->out_schema = schema_clone(qp->parts[0]->out_schema);
+    for (int i = 1; i < n; i++)
+        for (int k = 0; k < qp->out_schema->n; k++)
+            if (qp->parts[i]->out_schema->types[k] != qp->out_schema->types[k]) {
+                err_set(ERR_NOT_IMPLEMENTED, "UNION ALL of different types (%s and %s) is not supported yet",
+                        qp->out_schema->types[k]->name, qp->parts[i]->out_schema->types[k]->name);
+                query_plan_free(qp);
+                return -1;
+            }
+    *out = qp;
+    return 0;
+}
+
+void query_plan_free(query_plan *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->nparts; i++)
+        select_plan_free(p->parts[i]);
+    free(p->parts);
+    schema_free(p->out_schema);
+    free(p);
+}
+
+int query_plan_run(query_plan *p, query_ctx *q, block_sink *sink)
+{
+    for (int i = 0; i < p->nparts; i++)
+        if (select_run(p->parts[i], q, sink))
+            return -1;
+    return 0;
+}
+
+typedef struct collect_sink {
+    block_sink base;
+    block **blocks;
+    int n;
+} collect_sink;
+
+static int collect_write(block_sink *s, block *b)
+{
+    collect_sink *c = (collect_sink *)s;
+    c->blocks = xrealloc(c->blocks, sizeof *c->blocks * (size_t)(c->n + 1));
+    c->blocks[c->n++] = b;
+    return 0;
+}
+
+int run_query_to_blocks(const ast *query, query_ctx *q, schema **sch, block ***blocks, int *nblocks)
+{
+    query_plan *p;
+    if (analyze_query(query, q, &p))
+        return -1;
+    collect_sink cs = {.base = {.write = collect_write}};
+    int rc = query_plan_run(p, q, &cs.base);
+    if (rc) {
+        for (int i = 0; i < cs.n; i++)
+            block_free(cs.blocks[i]);
+        free(cs.blocks);
+        query_plan_free(p);
+        return -1;
+    }
+    *sch = schema_clone(p->out_schema);
+    *blocks = cs.blocks;
+    *nblocks = cs.n;
+    query_plan_free(p);
+    return 0;
+}

@@ -1,0 +1,32 @@
+/* The analyzer: resolves a parsed SELECT (names, aliases, types, functions, aggregates)
+ * into an executable plan (exec/select.h).
+ *
+ * Name resolution follows ClickHouse: aliases defined anywhere in the SELECT are visible
+ * everywhere in it (and take precedence over columns of the same name, except inside
+ * their own definition); ORDER BY / GROUP BY / LIMIT BY accept positions (1-based).
+ * Errors come back as ClickHouse's (UNKNOWN_IDENTIFIER with "Maybe you meant",
+ * NOT_AN_AGGREGATE, ILLEGAL_AGGREGATION, UNKNOWN_FUNCTION, ILLEGAL_TYPE_OF_ARGUMENT). */
+#ifndef SHALE_SQL_ANALYZE_H
+#define SHALE_SQL_ANALYZE_H
+
+#include "exec/select.h"
+#include "sql/ast.h"
+
+/* A query: one or more SELECT plans whose results are concatenated (UNION ALL). */
+typedef struct query_plan {
+    int nparts;
+    select_plan **parts;
+    schema *out_schema; /* the first part's names, the common types */
+} query_plan;
+
+int analyze_query(const ast *query, query_ctx *q, query_plan **out);
+void query_plan_free(query_plan *p);
+int query_plan_run(query_plan *p, query_ctx *q, block_sink *sink);
+
+/* Runs a query into memory (subqueries, IN (SELECT …), scalar subqueries). */
+int run_query_to_blocks(const ast *query, query_ctx *q, schema **sch, block ***blocks, int *nblocks);
+
+/* Resolves a table expression (AST_TABLE: table function, system table or subquery). */
+int analyze_table(const ast *table, query_ctx *q, source **out);
+
+#endif

@@ -1,0 +1,170 @@
+/* System tables: system.settings, system.functions, system.formats, system.query_log
+ * (read from the query log file in the data directory). system.one and system.numbers
+ * are built by the analyzer. */
+#include "base/err.h"
+#include "base/mem.h"
+#include "func/agg.h"
+#include <stdio.h>
+#include "exec/query_log.h"
+#include "func/func.h"
+#include "storage/structure.h"
+
+#include <unistd.h>
+#include "storage/tablefunc.h"
+
+#include <string.h>
+
+static void push_cstr(column *c, const char *s) { col_push_str(c, s, s ? strlen(s) : 0); }
+
+static void push_u8(column *c, int v)
+{
+    uint8_t x = (uint8_t)v;
+    col_push_fixed(c, &x);
+}
+
+static source *one_block_source(schema *sch, block *b)
+{
+    block **bs = xcalloc(1, sizeof *bs);
+    bs[0] = b;
+    return source_from_blocks(sch, bs, 1);
+}
+
+static block *empty_block(const schema *sch) { return block_new_empty(sch); }
+
+static source *settings_table(query_ctx *q)
+{
+    schema *sch = schema_new(5);
+    schema_set(sch, 0, "name", type_simple(T_STRING));
+    schema_set(sch, 1, "value", type_simple(T_STRING));
+    schema_set(sch, 2, "changed", type_simple(T_UINT8));
+    schema_set(sch, 3, "description", type_simple(T_STRING));
+    schema_set(sch, 4, "type", type_simple(T_STRING));
+    block *b = empty_block(sch);
+    static const char *kinds[] = {"UInt64", "Int64", "Bool", "Float", "String", "MaxThreads"};
+    for (int i = 0; i < settings_count(); i++) {
+        const setting_def *d = settings_def_at(i);
+        push_cstr(b->cols[0], d->name);
+        char tmp[64];
+        const char *v = q->st->text[i];
+        if (d->kind == SET_MAXTHREADS && strcmp(v, "auto") == 0) {
+            snprintf(tmp, sizeof tmp, "'auto(%d)'", (int)q->st->num[i]);
+            v = tmp;
+        }
+        push_cstr(b->cols[1], v);
+        push_u8(b->cols[2], q->st->changed[i]);
+        push_cstr(b->cols[3], d->description);
+        push_cstr(b->cols[4], kinds[d->kind]);
+        b->rows++;
+    }
+    return one_block_source(sch, b);
+}
+
+static source *functions_table(void)
+{
+    func_registry_init();
+    schema *sch = schema_new(4);
+    schema_set(sch, 0, "name", type_simple(T_STRING));
+    schema_set(sch, 1, "is_aggregate", type_simple(T_UINT8));
+    schema_set(sch, 2, "case_insensitive", type_simple(T_UINT8));
+    schema_set(sch, 3, "description", type_simple(T_STRING));
+    block *b = empty_block(sch);
+    for (int i = 0; i < func_count(); i++) {
+        const func_def *d = func_at(i);
+        push_cstr(b->cols[0], d->name);
+        push_u8(b->cols[1], 0);
+        push_u8(b->cols[2], (d->flags & FN_CASE_INSENSITIVE) != 0);
+        push_cstr(b->cols[3], d->description ? d->description : "");
+        b->rows++;
+    }
+    for (int i = 0; i < agg_count(); i++) {
+        const agg_def *d = agg_at(i);
+        push_cstr(b->cols[0], d->name);
+        push_u8(b->cols[1], 1);
+        push_u8(b->cols[2], (d->flags & FN_CASE_INSENSITIVE) != 0);
+        push_cstr(b->cols[3], d->description ? d->description : "");
+        b->rows++;
+    }
+    return one_block_source(sch, b);
+}
+
+static source *formats_table(void)
+{
+    static const char *names[] = {"TabSeparated", "TSV", "TabSeparatedWithNames", "TSVWithNames",
+                                  "TabSeparatedWithNamesAndTypes", "TSVWithNamesAndTypes", "TabSeparatedRaw", "TSVRaw",
+                                  "CSV", "CSVWithNames", "CSVWithNamesAndTypes", "JSONEachRow", "JSON", "JSONCompact",
+                                  "JSONCompactEachRow", "Pretty", "PrettyCompact", "PrettyCompactMonoBlock",
+                                  "PrettySpace", "Vertical", "Markdown", "Values", "Null", "Native", "RawBLOB",
+                                  "Parquet"};
+    schema *sch = schema_new(3);
+    schema_set(sch, 0, "name", type_simple(T_STRING));
+    schema_set(sch, 1, "is_input", type_simple(T_UINT8));
+    schema_set(sch, 2, "is_output", type_simple(T_UINT8));
+    block *b = empty_block(sch);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        bool in = fmt_input_canonical(names[i]) != NULL, out = fmt_output_canonical(names[i]) != NULL;
+        if (!in && !out)
+            continue;
+        push_cstr(b->cols[0], names[i]);
+        push_u8(b->cols[1], in);
+        push_u8(b->cols[2], out);
+        b->rows++;
+    }
+    return one_block_source(sch, b);
+}
+
+int query_log_source(query_ctx *q, source **out)
+{
+    schema *sch;
+    if (structure_parse(QUERY_LOG_STRUCTURE, strlen(QUERY_LOG_STRUCTURE), &sch))
+        return -1;
+    char path[4096];
+    query_log_path(q->data_path ? q->data_path : ".", path, sizeof path, false);
+    block *all = block_new_empty(sch);
+    if (q->data_path && access(path, R_OK) == 0) {
+        instream *in;
+        if (instream_open_file(path, &in)) {
+            block_free(all);
+            schema_free(sch);
+            return -1;
+        }
+        fmt_reader *r;
+        if (fmt_reader_new("TabSeparated", rbuf_new(in, 1 << 16), sch, &q->fmt, &r)) {
+            block_free(all);
+            schema_free(sch);
+            return -1;
+        }
+        for (;;) {
+            block *b;
+            if (fmt_reader_next(r, &b)) {
+                fmt_reader_free(r);
+                block_free(all);
+                schema_free(sch);
+                return err_prefix("Reading the query log %s: ", path);
+            }
+            if (!b)
+                break;
+            block_append(all, b);
+            block_free(b);
+        }
+        fmt_reader_free(r);
+    }
+    block **bs = xcalloc(1, sizeof *bs);
+    bs[0] = all;
+    *out = source_from_blocks(sch, bs, 1);
+    return 0;
+}
+
+int system_table(const char *name, query_ctx *q, source **out)
+{
+    if (strcmp(name, "settings") == 0)
+        *out = settings_table(q);
+    else if (strcmp(name, "functions") == 0)
+        *out = functions_table();
+    else if (strcmp(name, "formats") == 0)
+        *out = formats_table();
+    else if (strcmp(name, "query_log") == 0)
+        return query_log_source(q, out);
+    else
+        return err_set(ERR_UNKNOWN_TABLE, "Table system.%s does not exist", name);
+    return 0;
+}

@@ -1,0 +1,15 @@
+/* Table functions and system tables: constructors of sources (exec/source.h).
+ * args are constant one-row columns evaluated by the analyzer. */
+#ifndef SHALE_STORAGE_TABLEFUNC_H
+#define SHALE_STORAGE_TABLEFUNC_H
+
+#include "exec/source.h"
+
+int tablefunc_numbers(column *const *args, int nargs, bool is_system_numbers, query_ctx *q, source **out);
+int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out);
+/* system.<name>; ERR_UNKNOWN_TABLE for an unknown name. */
+int system_table(const char *name, query_ctx *q, source **out);
+/* system.query_log, read from the data directory. */
+int query_log_source(query_ctx *q, source **out);
+
+#endif

@@ -1,0 +1,225 @@
+/* file(path [, format [, structure [, compression]]]): local files, one read task per
+ * file, with globs (io/glob.h), compression by extension, schema inference from the first
+ * file, and the virtual columns _path and _file. INSERT INTO FUNCTION file(...) writes
+ * through storage/tablefunc/file_write.c. */
+#include "base/err.h"
+#include "base/mem.h"
+#include "codec/stream_codec.h"
+#include "io/glob.h"
+#include "storage/tablefunc.h"
+#include "storage/structure.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct file_src {
+    char **paths;
+    size_t npaths;
+    char *format;
+    char *compression;     /* "auto" = from the extension */
+    schema *file_schema;   /* the columns the files hold */
+} file_src;
+
+typedef struct file_it {
+    fmt_reader *reader;
+    const char *path;
+    int ncols;
+    int *cols;             /* requested: index into s->sch */
+    int nfile;             /* file columns in the schema */
+    query_ctx *q;
+} file_it;
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+static int open_reader(file_src *f, const char *path, const schema *sch, const fmt_settings *fs, fmt_reader **r)
+{
+    instream *in;
+    if (instream_open_file(path, &in))
+        return -1;
+    const char *method = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(path) : f->compression;
+    if (strcmp(method, "none") != 0 && instream_decompress(in, method, &in))
+        return -1;
+    rbuf *rb = rbuf_new(in, 1 << 20);
+    if (fmt_reader_new(f->format, rb, sch, fs, r)) {
+        err_suffix(" (in file %s)", path);
+        return -1;
+    }
+    return 0;
+}
+
+static int file_open(source *s, int task, const int *cols, int ncols, query_ctx *q, void **itp)
+{
+    file_src *f = s->impl;
+    file_it *it = xcalloc(1, sizeof *it);
+    it->path = f->paths[task];
+    it->ncols = ncols;
+    it->cols = xcalloc((size_t)ncols + 1, sizeof *it->cols);
+    memcpy(it->cols, cols, sizeof *cols * (size_t)ncols);
+    it->nfile = f->file_schema->n;
+    it->q = q;
+    if (open_reader(f, it->path, f->file_schema, &q->fmt, &it->reader)) {
+        free(it->cols);
+        free(it);
+        return -1;
+    }
+    *itp = it;
+    return 0;
+}
+
+static int file_next(void *itp, block **out)
+{
+    file_it *it = itp;
+    block *b;
+    if (fmt_reader_next(it->reader, &b)) {
+        if (!strstr(err_msg(), it->path))
+            err_suffix(" (in file %s)", it->path);
+        return -1;
+    }
+    if (!b) {
+        *out = NULL;
+        return 0;
+    }
+    query_add_read(it->q, b->rows, block_bytes(b));
+    block *p = block_new(it->ncols, b->rows);
+    for (int i = 0; i < it->ncols; i++) {
+        int c = it->cols[i];
+        if (c < it->nfile) {
+            p->cols[i] = col_ref(b->cols[c]);
+        } else {
+            const char *v = c == it->nfile ? it->path : base_name(it->path);
+            column *one = col_new(type_lowcard(type_simple(T_STRING)));
+            col_push_str(one, v, strlen(v));
+            p->cols[i] = col_new_const(one, b->rows);
+        }
+    }
+    block_free(b);
+    *out = p;
+    return 0;
+}
+
+static void file_close(void *itp)
+{
+    file_it *it = itp;
+    fmt_reader_free(it->reader);
+    free(it->cols);
+    free(it);
+}
+
+static void file_destroy(source *s)
+{
+    file_src *f = s->impl;
+    for (size_t i = 0; i < f->npaths; i++)
+        free(f->paths[i]);
+    free(f->paths);
+    free(f->format);
+    free(f->compression);
+    schema_free(f->file_schema);
+    free(f);
+}
+
+static int const_string(column *c, int pos, const char **s, size_t *n)
+{
+    if (type_base(c->type)->id != T_STRING)
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+                       "Argument %d of table function 'file' must be a string literal, got %s", pos, c->type->name);
+    *s = col_str(c, 0, n);
+    return 0;
+}
+
+int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
+{
+    if (nargs < 1 || nargs > 4)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                       "Table function 'file' requires 1 to 4 arguments: path[, format[, structure[, compression]]]");
+    const char *s[4] = {0};
+    size_t n[4] = {0};
+    for (int i = 0; i < nargs; i++)
+        if (const_string(args[i], i + 1, &s[i], &n[i]))
+            return -1;
+    char *pattern = xstrndup(s[0], n[0]);
+    file_src *f = xcalloc(1, sizeof *f);
+    f->compression = nargs >= 4 ? xstrndup(s[3], n[3]) : xstrdup("auto");
+    source *src = NULL;
+    if (glob_expand_local(pattern, &f->paths, &f->npaths))
+        goto fail;
+    if (f->npaths == 0) {
+        err_set(ERR_CANNOT_EXTRACT_TABLE_STRUCTURE,
+                "Cannot extract table structure from %s format file, because there are no files with provided path. You can specify the structure manually",
+                nargs >= 2 ? s[1] : "auto");
+        goto fail;
+    }
+    if (nargs >= 2 && !(n[1] == 4 && memcmp(s[1], "auto", 4) == 0)) {
+        char *fmt = xstrndup(s[1], n[1]);
+        const char *canon = fmt_input_canonical(fmt);
+        if (!canon) {
+            err_set(ERR_UNKNOWN_FORMAT, "Unknown input format %s", fmt);
+            free(fmt);
+            goto fail;
+        }
+        free(fmt);
+        f->format = xstrdup(canon);
+    } else {
+        const char *det = fmt_from_filename(f->paths[0]);
+        if (!det) {
+            err_set(ERR_CANNOT_EXTRACT_TABLE_STRUCTURE,
+                    "Cannot detect the format of file %s from its name; specify the format explicitly: file(path, format)",
+                    f->paths[0]);
+            goto fail;
+        }
+        f->format = xstrdup(det);
+    }
+    if (nargs >= 3 && !(n[2] == 4 && memcmp(s[2], "auto", 4) == 0)) {
+        if (structure_parse(s[2], n[2], &f->file_schema))
+            goto fail;
+    } else {
+        /* Infer from the first file that has data. */
+        for (size_t i = 0; i < f->npaths && !f->file_schema; i++) {
+            instream *in;
+            if (instream_open_file(f->paths[i], &in))
+                goto fail;
+            const char *method = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(f->paths[i]) : f->compression;
+            if (strcmp(method, "none") != 0 && instream_decompress(in, method, &in))
+                goto fail;
+            rbuf *rb = rbuf_new(in, 1 << 20);
+            int rc = fmt_infer_schema(f->format, rb, &q->fmt, &f->file_schema);
+            rbuf_free(rb);
+            if (rc) {
+                if (err_code() == ERR_EMPTY_DATA_PASSED && i + 1 < f->npaths)
+                    continue;
+                err_suffix(" (while inferring the structure of file %s)", f->paths[i]);
+                goto fail;
+            }
+        }
+    }
+    src = xcalloc(1, sizeof *src);
+    int nf = f->file_schema->n;
+    src->sch = schema_new(nf + 2);
+    for (int i = 0; i < nf; i++)
+        schema_set(src->sch, i, f->file_schema->names[i], f->file_schema->types[i]);
+    schema_set(src->sch, nf, "_path", type_lowcard(type_simple(T_STRING)));
+    schema_set(src->sch, nf + 1, "_file", type_lowcard(type_simple(T_STRING)));
+    src->nvisible = nf;
+    src->ntasks = (int)f->npaths;
+    src->impl = f;
+    src->open = file_open;
+    src->next = file_next;
+    src->close = file_close;
+    src->destroy = file_destroy;
+    free(pattern);
+    *out = src;
+    return 0;
+fail:
+    free(pattern);
+    for (size_t i = 0; i < f->npaths; i++)
+        free(f->paths[i]);
+    free(f->paths);
+    free(f->format);
+    free(f->compression);
+    schema_free(f->file_schema);
+    free(f);
+    return -1;
+}
