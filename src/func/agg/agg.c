@@ -648,7 +648,9 @@ static int resolve_chain(const char *name, size_t n, int nargs, const type *cons
     /* -OrNull / -OrDefault */
     if (resolve_chain(name, rest, nargs, types, nparams, params, &inner) < 0)
         goto done;
-    flag_data fd = {.or_default = kind == CMB_ORDEFAULT};
+    size_t r2;
+    /* sumIfOrNull: only rows passing the condition count as seen. */
+    flag_data fd = {.or_default = kind == CMB_ORDEFAULT, .has_if = parse_name(name, rest, &r2) == CMB_IF};
     *out = wrap_flag(inner, nm, fd, inner->def);
     rc = 0;
 done:
