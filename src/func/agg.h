@@ -21,6 +21,7 @@
 #include "column/column.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct agg_call;
 
@@ -34,7 +35,20 @@ typedef struct agg_ops {
     /* Appends the final value of state to out (a column of a->ret's type). */
     int (*finalize)(const struct agg_call *a, void *state, column *out);
     void (*destroy)(const struct agg_call *a, void *state); /* may be NULL */
+    /* Like add_all / add_rows, but only rows with mask[i] != 0 are added. Used by -If and
+     * the Nullable wrapper so that no argument column is ever filtered or copied. */
+    void (*add_all_mask)(const struct agg_call *a, void *state, column *const *args, size_t rows,
+                         const uint8_t *mask);
+    void (*add_rows_mask)(const struct agg_call *a, char *const *states, size_t offset, column *const *args,
+                          size_t rows, const uint8_t *mask);
 } agg_ops;
+
+/* agg_def flags. */
+enum {
+    AGG_CASE_INSENSITIVE = 1 << 0, /* same bit as FN_CASE_INSENSITIVE: SUM(), Count() */
+    AGG_NULLS_KEEP_TYPE = 1 << 1,  /* Nullable arguments: NULL rows are skipped but the result
+                                      stays non-Nullable (count, uniq*, groupArray) */
+};
 
 typedef struct agg_call {
     const struct agg_def *def;
@@ -48,7 +62,7 @@ typedef struct agg_call {
     size_t state_align;
     agg_ops ops;
     void *data;                 /* resolver's data; freed with free() when not NULL */
-    const struct agg_call *nested; /* for combinators and the Nullable wrapper */
+    const struct agg_call *nested; /* for combinators and the Nullable wrapper; owned */
 } agg_call;
 
 typedef struct agg_def {
@@ -67,13 +81,29 @@ bool agg_exists(const char *name);
 int agg_count(void);
 const agg_def *agg_at(int i);
 
+/* Registers every built-in family; idempotent and thread-safe. The lookup functions call
+ * it themselves. */
+void agg_registry_init(void);
+
+/* Resolves name(params)(args). Combinator suffixes are parsed from the end of the name and
+ * may stack (sumIfOrNull = OrNull(If(sum))); count + Distinct means uniqExact. Argument
+ * types may be Nullable / LowCardinality: the Nullable wrapper is applied outermost and
+ * the chain below sees the stripped types. On success *out is owned by the caller
+ * (agg_call_free). Errors: ERR_UNKNOWN_AGGREGATE_FUNCTION, ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+ * ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, PARAMETER_OUT_OF_BOUND (12), with ClickHouse's
+ * messages. */
 int agg_resolve(const char *name, int nargs, const type *const *arg_types, int nparams, const double *params,
                 agg_call **out);
 void agg_call_free(agg_call *a);
 
+/* Convenience for callers that hold one state: allocates (mem_alloc, aligned) and inits. */
+void *agg_state_new(const agg_call *a);
+/* Destroys and frees a state from agg_state_new. */
+void agg_state_free(const agg_call *a, void *state);
+
 /* Built-in families. */
-void agg_register_basic(void);     /* count sum avg min max any anyLast argMin argMax */
+void agg_register_basic(void);     /* count sum avg min max any anyLast argMin argMax groupArray */
 void agg_register_uniq(void);      /* uniq uniqExact count(DISTINCT) */
-void agg_register_quantile(void);  /* quantile quantileExact median groupArray */
+void agg_register_quantile(void);  /* quantile quantileExact median medianExact quantiles */
 
 #endif

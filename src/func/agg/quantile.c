@@ -1,6 +1,259 @@
-/* Built-in aggregate functions: quantile family. */
-#include "func/agg.h"
+/* Built-in aggregate functions: quantile family.
+ *
+ * quantileExact(level)(x) / medianExact: all values are kept (typed, in a tracked buffer);
+ * the result is the element at index floor(level * n) (clamped to n-1) of the sorted
+ * values, of the argument's type, like ClickHouse (quantileExact(0.5) of 1..4 is 3).
+ *
+ * quantile(level)(x) / median: ClickHouse uses a reservoir sample of 8192 values and
+ * interpolates linearly between neighbours; for up to 8192 values it is exact. shale keeps
+ * the same interpolation but samples larger inputs with its own deterministic reservoir,
+ * so results over more than 8192 rows may differ slightly from ClickHouse's.
+ * The result is Float64, or the argument's type for Date/DateTime arguments.
+ * quantiles(l1, l2, ...)(x) returns Array(Float64) (one value per level). */
+#include "agg_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define RESERVOIR 8192
+
+typedef struct qstate {
+    buf vals;       /* values: raw fixed-width for exact, double for the sampler */
+    uint64_t seen;  /* values offered to the sampler */
+    uint64_t rng;
+} qstate;
+
+typedef struct qdata {
+    bool exact;
+    bool multi;     /* quantiles: Array result */
+    type_id tid;    /* physical argument type */
+    size_t width;
+    bool date_result;
+} qdata;
+
+static void q_init(const agg_call *a, void *st) { memset(st, 0, sizeof(qstate)); }
+static void q_destroy(const agg_call *a, void *st) { buf_free(&((qstate *)st)->vals); }
+
+static inline double num_at(const column *c, type_id t, size_t i)
+{
+    size_t j = col_idx(c, i);
+    const void *p = c->data.p;
+    switch (t) {
+    case T_UINT8: return ((const uint8_t *)p)[j];
+    case T_UINT16: return ((const uint16_t *)p)[j];
+    case T_UINT32: return ((const uint32_t *)p)[j];
+    case T_UINT64: return (double)((const uint64_t *)p)[j];
+    case T_INT8: return ((const int8_t *)p)[j];
+    case T_INT16: return ((const int16_t *)p)[j];
+    case T_INT32: return ((const int32_t *)p)[j];
+    case T_INT64: return (double)((const int64_t *)p)[j];
+    case T_FLOAT32: return ((const float *)p)[j];
+    case T_FLOAT64: return ((const double *)p)[j];
+    default: return 0;
+    }
+}
+
+static inline void sample_push(qstate *s, double v)
+{
+    if (s->seen < RESERVOIR) {
+        buf_append(&s->vals, &v, sizeof v);
+    } else {
+        s->rng = s->rng * 6364136223846793005ULL + 1442695040888963407ULL;
+        uint64_t r = (s->rng >> 11) % (s->seen + 1);
+        if (r < RESERVOIR)
+            memcpy(s->vals.p + r * sizeof(double), &v, sizeof v);
+    }
+    s->seen++;
+}
+
+static inline void q_row(const agg_call *a, void *st, column *const *args, size_t i)
+{
+    const qdata *d = a->data;
+    qstate *s = st;
+    if (d->exact)
+        buf_append(&s->vals, args[0]->data.p + col_idx(args[0], i) * d->width, d->width);
+    else
+        sample_push(s, num_at(args[0], d->tid, i));
+}
+AGG_ROW_OPS(q, q_row)
+
+static void q_merge(const agg_call *a, void *dst, void *src)
+{
+    const qdata *d = a->data;
+    qstate *ds = dst, *ss = src;
+    if (d->exact) {
+        buf_append(&ds->vals, ss->vals.p, ss->vals.len);
+    } else {
+        size_t n = ss->vals.len / sizeof(double);
+        for (size_t i = 0; i < n; i++) {
+            double v;
+            memcpy(&v, ss->vals.p + i * sizeof(double), sizeof v);
+            sample_push(ds, v);
+        }
+    }
+    buf_free(&ss->vals);
+}
+
+#define CMP_FN(NAME, T)                                         \
+    static int NAME(const void *x, const void *y)               \
+    {                                                           \
+        T a, b;                                                 \
+        memcpy(&a, x, sizeof a);                                \
+        memcpy(&b, y, sizeof b);                                \
+        if (a != a)                                             \
+            return b != b ? 0 : 1; /* NaN sorts last */         \
+        if (b != b)                                             \
+            return -1;                                          \
+        return a < b ? -1 : a > b;                              \
+    }
+CMP_FN(cmp_u8, uint8_t)
+CMP_FN(cmp_u16, uint16_t)
+CMP_FN(cmp_u32, uint32_t)
+CMP_FN(cmp_u64, uint64_t)
+CMP_FN(cmp_i8, int8_t)
+CMP_FN(cmp_i16, int16_t)
+CMP_FN(cmp_i32, int32_t)
+CMP_FN(cmp_i64, int64_t)
+CMP_FN(cmp_i128, int128_t)
+CMP_FN(cmp_f32, float)
+CMP_FN(cmp_f64, double)
+
+static int (*cmp_for(type_id t))(const void *, const void *)
+{
+    switch (t) {
+    case T_UINT8: return cmp_u8;
+    case T_UINT16: return cmp_u16;
+    case T_UINT32: return cmp_u32;
+    case T_UINT64: return cmp_u64;
+    case T_INT8: return cmp_i8;
+    case T_INT16: return cmp_i16;
+    case T_INT32: return cmp_i32;
+    case T_INT64: return cmp_i64;
+    case T_INT128: return cmp_i128;
+    case T_FLOAT32: return cmp_f32;
+    default: return cmp_f64;
+    }
+}
+
+static double interp(const double *v, size_t n, double level)
+{
+    if (!n)
+        return NAN;
+    double idx = level * (double)(n - 1);
+    if (idx < 0)
+        idx = 0;
+    if (idx > (double)(n - 1))
+        idx = (double)(n - 1);
+    size_t k = (size_t)idx;
+    double frac = idx - (double)k;
+    if (frac == 0 || k + 1 >= n)
+        return v[k];
+    return v[k] * (1 - frac) + v[k + 1] * frac;
+}
+
+static void push_level(const agg_call *a, qstate *s, double level, column *out)
+{
+    const qdata *d = a->data;
+    if (d->exact) {
+        size_t n = s->vals.len / d->width;
+        if (!n) {
+            col_push_default(out);
+            return;
+        }
+        size_t k = (size_t)(level * (double)n);
+        if (k >= n)
+            k = n - 1;
+        col_push_fixed(out, s->vals.p + k * d->width);
+        return;
+    }
+    double v = interp((const double *)(const void *)s->vals.p, s->vals.len / sizeof(double), level);
+    if (d->date_result) {
+        /* Date/DateTime: the interpolated value truncated back to the argument's type. */
+        uint8_t raw[8] = {0};
+        if (d->tid == T_UINT16) {
+            uint16_t x = (uint16_t)v;
+            memcpy(raw, &x, 2);
+        } else if (d->tid == T_UINT32) {
+            uint32_t x = (uint32_t)v;
+            memcpy(raw, &x, 4);
+        } else {
+            int32_t x = (int32_t)v;
+            memcpy(raw, &x, 4);
+        }
+        col_push_fixed(out, raw);
+        return;
+    }
+    col_push_fixed(out, &v);
+}
+
+static int q_finalize(const agg_call *a, void *st, column *out)
+{
+    const qdata *d = a->data;
+    qstate *s = st;
+    size_t w = d->exact ? d->width : sizeof(double);
+    /* Sorting fully is simpler than nth_element and gives the same element. */
+    qsort(s->vals.p, s->vals.len / w, w, cmp_for(d->exact ? d->tid : T_FLOAT64));
+    if (d->multi) {
+        for (int i = 0; i < a->nparams; i++)
+            push_level(a, s, a->params[i], out->inner);
+        col_array_commit(out);
+        return 0;
+    }
+    push_level(a, s, a->nparams ? a->params[0] : 0.5, out);
+    return 0;
+}
+
+static int q_resolve_common(agg_call *a, bool exact, bool multi)
+{
+    if (agg_need_args(a, 1) < 0)
+        return -1;
+    if (!multi && a->nparams > 1)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Aggregate function %s requires one level parameter or less",
+                       a->def->name);
+    for (int i = 0; i < a->nparams; i++)
+        if (!(a->params[i] >= 0 && a->params[i] <= 1))
+            return err_set(ERR_PARAMETER_OUT_OF_BOUND, "Quantile level is out of range [0..1]");
+    const type *t = type_base(a->arg_types[0]);
+    qdata d = {.exact = exact, .multi = multi, .tid = agg_tid(t), .width = type_phys(t)->width};
+    bool is_date = t->id == T_DATE || t->id == T_DATE32 || t->id == T_DATETIME;
+    bool num = type_is_integer(t) || type_is_float(t) || t->id == T_BOOL;
+    if (!num && !is_date && !(exact && (t->id == T_DATETIME64 || type_is_decimal(t))))
+        return agg_bad_type(a, 0);
+    if (exact)
+        a->ret = t;
+    else if (is_date) {
+        a->ret = t;
+        d.date_result = true;
+    } else
+        a->ret = type_simple(T_FLOAT64);
+    if (multi)
+        a->ret = type_array(a->ret);
+    qdata *p = xmalloc(sizeof *p);
+    *p = d;
+    a->data = p;
+    a->state_size = sizeof(qstate);
+    a->state_align = _Alignof(qstate);
+    a->ops = (agg_ops){.init = q_init, .merge = q_merge, .finalize = q_finalize, .destroy = q_destroy};
+    AGG_SET_ADD_OPS(a, q);
+    return 0;
+}
+
+static int quantile_resolve(agg_call *a) { return q_resolve_common(a, false, false); }
+static int quantile_exact_resolve(agg_call *a) { return q_resolve_common(a, true, false); }
+static int quantiles_resolve(agg_call *a) { return q_resolve_common(a, false, true); }
+static int quantiles_exact_resolve(agg_call *a) { return q_resolve_common(a, true, true); }
+
+static const agg_def defs[] = {
+    {"quantile", 0, quantile_resolve, "Approximate quantile (reservoir sample, interpolated)"},
+    {"quantileExact", 0, quantile_exact_resolve, "Exact quantile"},
+    {"median", 0, quantile_resolve, "Approximate median"},
+    {"medianExact", 0, quantile_exact_resolve, "Exact median"},
+    {"quantiles", 0, quantiles_resolve, "Approximate quantiles at several levels"},
+    {"quantilesExact", 0, quantiles_exact_resolve, "Exact quantiles at several levels"},
+};
 
 void agg_register_quantile(void)
 {
+    for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
+        agg_register(&defs[i]);
 }

@@ -1,0 +1,106 @@
+/* Private helpers shared by the aggregate function families (not part of the API). */
+#ifndef SHALE_FUNC_AGG_IMPL_H
+#define SHALE_FUNC_AGG_IMPL_H
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "func/agg.h"
+
+#include <string.h>
+
+#define ERR_PARAMETER_OUT_OF_BOUND 12
+
+/* Generates the four add entry points from an inline per-row function
+ * ROW(const agg_call *a, void *state, column *const *args, size_t i). Because ROW is a
+ * static inline function, the loops have no indirect call per row. */
+#define AGG_ROW_OPS(P, ROW)                                                                        \
+    static void P##_add_all(const agg_call *a, void *st, column *const *args, size_t rows)         \
+    {                                                                                              \
+        for (size_t i = 0; i < rows; i++)                                                          \
+            ROW(a, st, args, i);                                                                   \
+    }                                                                                              \
+    static void P##_add_rows(const agg_call *a, char *const *sts, size_t off, column *const *args, \
+                             size_t rows)                                                          \
+    {                                                                                              \
+        for (size_t i = 0; i < rows; i++)                                                          \
+            ROW(a, sts[i] + off, args, i);                                                         \
+    }                                                                                              \
+    static void P##_add_all_mask(const agg_call *a, void *st, column *const *args, size_t rows,    \
+                                 const uint8_t *m)                                                 \
+    {                                                                                              \
+        for (size_t i = 0; i < rows; i++)                                                          \
+            if (m[i])                                                                              \
+                ROW(a, st, args, i);                                                               \
+    }                                                                                              \
+    static void P##_add_rows_mask(const agg_call *a, char *const *sts, size_t off,                 \
+                                  column *const *args, size_t rows, const uint8_t *m)              \
+    {                                                                                              \
+        for (size_t i = 0; i < rows; i++)                                                          \
+            if (m[i])                                                                              \
+                ROW(a, sts[i] + off, args, i);                                                     \
+    }
+
+#define AGG_SET_ADD_OPS(a, P)                    \
+    do {                                         \
+        (a)->ops.add_all = P##_add_all;          \
+        (a)->ops.add_rows = P##_add_rows;        \
+        (a)->ops.add_all_mask = P##_add_all_mask; \
+        (a)->ops.add_rows_mask = P##_add_rows_mask; \
+    } while (0)
+
+/* "Illegal type T of argument for aggregate function f" (ILLEGAL_TYPE_OF_ARGUMENT). */
+static inline int agg_bad_type(const agg_call *a, int i)
+{
+    return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of argument for aggregate function %s",
+                   a->arg_types[i]->name, a->def->name);
+}
+
+static inline int agg_need_args(const agg_call *a, int n)
+{
+    if (a->nargs == n)
+        return 0;
+    if (n == 1)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Aggregate function %s requires single argument",
+                       a->def->name);
+    return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Aggregate function %s requires %d arguments",
+                   a->def->name, n);
+}
+
+static inline int agg_no_params(const agg_call *a)
+{
+    if (a->nparams == 0)
+        return 0;
+    return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Aggregate function %s cannot have parameters",
+                   a->def->name);
+}
+
+/* Number of selected rows in a mask. */
+static inline size_t agg_mask_count(const uint8_t *m, size_t rows)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rows; i++)
+        n += m[i] != 0;
+    return n;
+}
+
+/* Physical type of an argument as kernels see it (Nullable/LowCardinality stripped). */
+static inline type_id agg_tid(const type *t)
+{
+    t = type_base(t);
+    switch (t->id) {
+    case T_BOOL: return T_UINT8;
+    case T_DATE: return T_UINT16;
+    case T_DATE32: return T_INT32;
+    case T_DATETIME: return T_UINT32;
+    case T_DATETIME64: return T_INT64;
+    case T_ENUM8: return T_INT8;
+    case T_ENUM16: return T_INT16;
+    case T_DECIMAL32: return T_INT32;
+    case T_DECIMAL64: return T_INT64;
+    case T_DECIMAL128: return T_INT128;
+    case T_UUID: return T_UINT128;
+    default: return t->id;
+    }
+}
+
+#endif
