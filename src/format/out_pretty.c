@@ -206,9 +206,12 @@ static int pretty_finish(fmt_writer *w, const fmt_stats *st)
             if (right[c])
                 spaces(o, pad);
             buf_puts(o, w->header->names[c]);
-            if (!right[c] && c + 1 < nc)
-                spaces(o, pad);
-            buf_putc(o, ' ');
+            /* The last name has no padding nor trailing space. */
+            if (c + 1 < nc) {
+                if (!right[c])
+                    spaces(o, pad);
+                buf_putc(o, ' ');
+            }
         }
         buf_append(o, "\n\n", 2);
     }
@@ -223,8 +226,18 @@ static int pretty_finish(fmt_writer *w, const fmt_stats *st)
             if (full) {
                 RULE("├", "┼", "┤", "─", false);
             }
+            /* "─ " repeated over the table's width. */
             spaces(o, prefix);
-            buf_puts(o, "─ ─ ─ ─ ─ \n");
+            size_t tw = 1;
+            for (int c = 0; c < nc; c++)
+                tw += wid[c] + 3;
+            for (size_t k = 0; k < tw; k++) {
+                if (k % 2)
+                    buf_putc(o, ' ');
+                else
+                    buf_puts(o, "─");
+            }
+            buf_putc(o, '\n');
             if (full) {
                 RULE("├", "┼", "┤", "─", false);
             }
