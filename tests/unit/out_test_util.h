@@ -58,7 +58,7 @@ __attribute__((weak)) size_t dt_format_datetime64(int64_t ticks, int scale, cons
     return n;
 }
 
-static column *col_strs(const char *tname, int n, const char *const *v)
+__attribute__((unused)) static column *col_strs(const char *tname, int n, const char *const *v)
 {
     column *c = col_new(type_parse_cstr(tname));
     for (int i = 0; i < n; i++) {
@@ -73,7 +73,7 @@ static column *col_strs(const char *tname, int n, const char *const *v)
     return c;
 }
 
-static column *col_fixed(const char *tname, int n, const void *vals)
+__attribute__((unused)) static column *col_fixed(const char *tname, int n, const void *vals)
 {
     column *c = col_new(type_parse_cstr(tname));
     size_t w = type_phys(c->type)->width;
