@@ -1,0 +1,49 @@
+/* Private to the output formats: the writer object, the per-format vtable and shared
+ * helpers. Not part of the public API (see format.h). */
+#ifndef SHALE_FORMAT_OUT_INTERNAL_H
+#define SHALE_FORMAT_OUT_INTERNAL_H
+
+#include "column/text.h"
+#include "column/text_out_util.h"
+#include "format/format.h"
+
+typedef struct fmt_out_vt {
+    const char *name;                       /* canonical name */
+    int (*start)(fmt_writer *w);            /* after the header is known; may be NULL */
+    int (*write)(fmt_writer *w, const block *b);
+    int (*finish)(fmt_writer *w, const fmt_stats *st);
+    void (*free_state)(fmt_writer *w);      /* may be NULL */
+    int variant;                            /* per-family flavour (with names, compact...) */
+} fmt_out_vt;
+
+struct fmt_writer {
+    const fmt_out_vt *vt;
+    schema *header;
+    fmt_settings s;
+    text_opts to;
+    outstream *out;
+    buf b;            /* pending output, flushed in large chunks */
+    uint64_t rows;    /* rows written so far */
+    void *state;      /* per-format state */
+};
+
+#define FMT_FLUSH_AT (64 * 1024)
+
+/* Writes out all pending bytes. */
+int fmt_flush(fmt_writer *w);
+static inline int fmt_maybe_flush(fmt_writer *w) { return w->b.len >= FMT_FLUSH_AT ? fmt_flush(w) : 0; }
+
+/* Families (one file each). */
+extern const fmt_out_vt fmt_out_tsv[], fmt_out_csv[], fmt_out_json[], fmt_out_pretty[],
+    fmt_out_vertical[], fmt_out_misc[];
+
+/* Vertical writer entry points, reused by Pretty's fallback to vertical. */
+void vertical_write_rows(fmt_writer *w, const block *b, uint64_t first_row_number);
+
+/* Display width of UTF-8 text (East Asian wide characters count 2, combining marks 0). */
+size_t utf8_width(const char *s, size_t n);
+
+/* Is the type printed right-aligned in Pretty/Markdown (numbers)? */
+bool fmt_type_is_numeric(const type *t);
+
+#endif

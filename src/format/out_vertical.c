@@ -1,0 +1,51 @@
+/* Vertical: one "Row N:" section per row, names padded so values line up. */
+#include "format/out_internal.h"
+
+#include <string.h>
+
+void vertical_write_rows(fmt_writer *w, const block *b, uint64_t first)
+{
+    size_t maxw = 0;
+    for (int c = 0; c < w->header->n; c++) {
+        size_t nw = utf8_width(w->header->names[c], strlen(w->header->names[c]));
+        if (nw > maxw)
+            maxw = nw;
+    }
+    char num[48];
+    for (size_t r = 0; r < b->rows; r++) {
+        uint64_t rowno = first + r + 1;
+        if (rowno > 1)
+            buf_putc(&w->b, '\n');
+        buf_append(&w->b, "Row ", 4);
+        size_t n = text_u64(rowno, num);
+        buf_append(&w->b, num, n);
+        buf_append(&w->b, ":\n", 2);
+        for (size_t k = 0; k < n + 5; k++)
+            buf_puts(&w->b, "─");
+        buf_putc(&w->b, '\n');
+        for (int c = 0; c < b->ncols; c++) {
+            const char *nm = w->header->names[c];
+            size_t nl = strlen(nm);
+            buf_append(&w->b, nm, nl);
+            buf_putc(&w->b, ':');
+            for (size_t k = utf8_width(nm, nl); k < maxw + 1; k++)
+                buf_putc(&w->b, ' ');
+            if (col_is_null(b->cols[c], r))
+                buf_puts(&w->b, "ᴺᵁᴸᴸ");
+            else
+                text_write(&w->b, b->cols[c], r, TEXT_RAW, &w->to);
+            buf_putc(&w->b, '\n');
+        }
+    }
+}
+
+static int vertical_write(fmt_writer *w, const block *b)
+{
+    vertical_write_rows(w, b, w->rows);
+    return 0;
+}
+
+const fmt_out_vt fmt_out_vertical[] = {
+    {"Vertical", NULL, vertical_write, NULL, NULL, 0},
+    {0},
+};

@@ -1,0 +1,187 @@
+/* Output format registry and dispatch. Each family registers a table of vtables; a writer
+ * accumulates output in a buf and hands it to the outstream in chunks of ~64 KiB. */
+#include "format/out_internal.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void fmt_settings_default(fmt_settings *s)
+{
+    memset(s, 0, sizeof *s);
+    s->csv_delimiter = ',';
+    s->skip_unknown_fields = true;
+    s->null_as_default = true;
+    /* ClickHouse 26.7 prints 64-bit integers unquoted in JSON by default. */
+    s->json_quote_64bit_integers = false;
+    s->pretty_max_rows = 1000; /* 26.7's default (not 10000 any more) */
+    s->pretty_max_column_pad_width = 250;
+    s->pretty_max_value_width = 10000;
+    s->pretty_row_numbers = true;
+    s->pretty_color = false;
+    s->pretty_single_large_number_tip_threshold = 1000000;
+    s->write_statistics = true;
+    s->max_block_rows = 65536;
+    s->max_block_bytes = 1 << 20;
+    s->schema_inference_make_columns_nullable = true;
+    s->try_infer_integers = true;
+    s->try_infer_dates = true;
+    s->try_infer_datetimes = true;
+    s->max_rows_to_read_for_schema_inference = 25000;
+    s->with_names_use_header = true;
+    s->timezone = "UTC";
+}
+
+typedef struct alias {
+    const char *alias, *name;
+} alias;
+
+static const alias aliases[] = {
+    {"TSV", "TabSeparated"},
+    {"TSVWithNames", "TabSeparatedWithNames"},
+    {"TSVWithNamesAndTypes", "TabSeparatedWithNamesAndTypes"},
+    {"TSVRaw", "TabSeparatedRaw"},
+    {"Raw", "TabSeparatedRaw"},
+    {"TSVRawWithNames", "TabSeparatedRawWithNames"},
+    {"RawWithNames", "TabSeparatedRawWithNames"},
+    {"TSVRawWithNamesAndTypes", "TabSeparatedRawWithNamesAndTypes"},
+    {"RawWithNamesAndTypes", "TabSeparatedRawWithNamesAndTypes"},
+    {"JSONLines", "JSONEachRow"},
+    {"NDJSON", "JSONEachRow"},
+    {"MD", "Markdown"},
+};
+
+static const fmt_out_vt *const *families(void)
+{
+    static const fmt_out_vt *const f[] = {fmt_out_tsv, fmt_out_csv, fmt_out_json, fmt_out_pretty,
+                                          fmt_out_vertical, fmt_out_misc, NULL};
+    return f;
+}
+
+static const fmt_out_vt *lookup(const char *name)
+{
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcmp(aliases[i].alias, name) == 0)
+            name = aliases[i].name;
+    for (const fmt_out_vt *const *f = families(); *f; f++)
+        for (const fmt_out_vt *v = *f; v->name; v++)
+            if (strcmp(v->name, name) == 0)
+                return v;
+    return NULL;
+}
+
+const char *fmt_output_canonical(const char *name)
+{
+    const fmt_out_vt *v = name ? lookup(name) : NULL;
+    return v ? v->name : NULL;
+}
+
+int fmt_flush(fmt_writer *w)
+{
+    if (!w->b.len)
+        return 0;
+    int rc = w->out->write(w->out, w->b.p, w->b.len);
+    w->b.len = 0;
+    return rc;
+}
+
+int fmt_writer_new(const char *format, const schema *header, const fmt_settings *s, outstream *out,
+                   fmt_writer **wp)
+{
+    *wp = NULL;
+    const fmt_out_vt *vt = format ? lookup(format) : NULL;
+    if (!vt)
+        return err_set(ERR_UNKNOWN_FORMAT, "Unknown output format %s", format ? format : "(null)");
+    fmt_writer *w = xcalloc(1, sizeof *w);
+    w->vt = vt;
+    w->header = schema_clone(header);
+    if (s)
+        w->s = *s;
+    else
+        fmt_settings_default(&w->s);
+    text_opts_default(&w->to);
+    if (w->s.timezone)
+        w->to.tz = w->s.timezone;
+    w->to.json_quote_64bit_integers = w->s.json_quote_64bit_integers;
+    w->to.json_quote_decimals = w->s.json_quote_decimals;
+    w->to.csv_delimiter = w->s.csv_delimiter ? w->s.csv_delimiter : ',';
+    w->out = out;
+    if (vt->start && vt->start(w) < 0) {
+        fmt_writer_free(w);
+        return -1;
+    }
+    *wp = w;
+    return 0;
+}
+
+int fmt_writer_write(fmt_writer *w, const block *b)
+{
+    if (!b || !b->rows)
+        return 0;
+    if (w->vt->write(w, b) < 0)
+        return -1;
+    w->rows += b->rows;
+    return fmt_maybe_flush(w);
+}
+
+int fmt_writer_finish(fmt_writer *w, const fmt_stats *stats)
+{
+    fmt_stats zero = {0};
+    if (w->vt->finish && w->vt->finish(w, stats ? stats : &zero) < 0)
+        return -1;
+    return fmt_flush(w);
+}
+
+void fmt_writer_free(fmt_writer *w)
+{
+    if (!w)
+        return;
+    if (w->vt->free_state)
+        w->vt->free_state(w);
+    schema_free(w->header);
+    buf_free(&w->b);
+    free(w);
+}
+
+size_t utf8_width(const char *s, size_t n)
+{
+    size_t w = 0;
+    const unsigned char *p = (const unsigned char *)s, *e = p + n;
+    while (p < e) {
+        unsigned c = *p;
+        if (c < 0x80) {
+            w++;
+            p++;
+            continue;
+        }
+        unsigned cp;
+        int len;
+        if ((c & 0xE0) == 0xC0) { cp = c & 0x1F; len = 2; }
+        else if ((c & 0xF0) == 0xE0) { cp = c & 0x0F; len = 3; }
+        else if ((c & 0xF8) == 0xF0) { cp = c & 0x07; len = 4; }
+        else { w++; p++; continue; } /* stray byte: one column */
+        if (p + len > e) { w++; p++; continue; }
+        for (int k = 1; k < len; k++)
+            cp = (cp << 6) | (p[k] & 0x3F);
+        p += len;
+        if ((cp >= 0x300 && cp <= 0x36F) || (cp >= 0x200B && cp <= 0x200F) || cp == 0xFE0F)
+            continue; /* combining / zero width */
+        bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) ||
+                    (cp >= 0x3041 && cp <= 0x33FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+                    (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF) ||
+                    (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+                    (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+                    (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
+                    (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD);
+        w += wide ? 2 : 1;
+    }
+    return w;
+}
+
+bool fmt_type_is_numeric(const type *t)
+{
+    t = type_base(t);
+    return type_is_integer(t) || type_is_float(t) || type_is_decimal(t);
+}
