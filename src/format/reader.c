@@ -16,6 +16,7 @@ void rowf_clear(rowf *f)
 {
     f->n = 0;
     f->data.len = 0;
+    buf_reserve(&f->data, 1); /* data.p is never NULL, so data.p + offset is defined */
 }
 
 void rowf_add(rowf *f, size_t nstart, size_t nend, size_t start, size_t end, int kind)

@@ -4,6 +4,7 @@
 #include "column/datetime.h"
 #include "format/format.h"
 
+#include <stdio.h>
 #include <string.h>
 
 __attribute__((weak)) const tz_info *tz_get(const char *name)
