@@ -1,0 +1,511 @@
+/* Input half of text.h: one unescaped value → one appended row.
+ *
+ * Integer parsing follows ClickHouse's readIntText: digits accumulate with wrap-around
+ * in 64 bits and the result is truncated to the column width (so '300' as UInt8 is 44,
+ * exactly as ClickHouse's CSV input and CAST('300' AS UInt8) give); a '-' for an unsigned
+ * type, a non-digit or an empty value is an error. UUIDs are stored as a uint128 whose
+ * low 64 bits hold the first 16 hex digits (ClickHouse's items[0] = high half). */
+#include "column/text.h"
+
+#include "base/err.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define ERR_TOO_LARGE_STRING_SIZE 131
+#define ERR_UNKNOWN_ELEMENT_OF_ENUM 691
+
+static int bad(const char *s, size_t n, const type *t, const char *why)
+{
+    return err_set(ERR_CANNOT_PARSE_TEXT, "Cannot parse string '%.*s' as %s: %s", (int)(n > 200 ? 200 : n), s,
+                   t->name, why);
+}
+
+/* Integer text → wrapped 64-bit value. */
+static int parse_int(const char *s, size_t n, const type *t, bool is_unsigned, uint64_t *out)
+{
+    size_t i = 0;
+    bool neg = false;
+    if (i < n && (s[i] == '-' || s[i] == '+')) {
+        neg = s[i] == '-';
+        i++;
+    }
+    if (neg && is_unsigned)
+        return err_set(ERR_CANNOT_PARSE_NUMBER, "Unsigned type must not contain '-' symbol: value '%.*s' as %s",
+                       (int)(n > 200 ? 200 : n), s, t->name);
+    if (i == n)
+        return bad(s, n, t, "syntax error at begin of string");
+    uint64_t v = 0;
+    for (; i < n; i++) {
+        unsigned d = (unsigned char)s[i] - '0';
+        if (d > 9)
+            return bad(s, n, t, i == 0 || (i == 1 && (s[0] == '-' || s[0] == '+'))
+                                    ? "syntax error at begin of string"
+                                    : "syntax error at position of non-digit character");
+        v = v * 10 + d;
+    }
+    *out = neg ? (uint64_t)0 - v : v;
+    return 0;
+}
+
+static int parse_int128(const char *s, size_t n, const type *t, bool is_unsigned, uint128_t *out)
+{
+    size_t i = 0;
+    bool neg = false;
+    if (i < n && (s[i] == '-' || s[i] == '+')) {
+        neg = s[i] == '-';
+        i++;
+    }
+    if (neg && is_unsigned)
+        return err_set(ERR_CANNOT_PARSE_NUMBER, "Unsigned type must not contain '-' symbol: value '%.*s' as %s",
+                       (int)(n > 200 ? 200 : n), s, t->name);
+    if (i == n)
+        return bad(s, n, t, "syntax error at begin of string");
+    uint128_t v = 0;
+    for (; i < n; i++) {
+        unsigned d = (unsigned char)s[i] - '0';
+        if (d > 9)
+            return bad(s, n, t, "syntax error at position of non-digit character");
+        v = v * 10 + d;
+    }
+    *out = neg ? (uint128_t)0 - v : v;
+    return 0;
+}
+
+static int parse_float(const char *s, size_t n, const type *t, double *out)
+{
+    char tmp[128];
+    if (n == 0 || n >= sizeof tmp)
+        return bad(s, n, t, n ? "value too long" : "syntax error at begin of string");
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == 'x' || s[i] == 'X' || s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == 'p' || s[i] == 'P')
+            return bad(s, n, t, "syntax error");
+    memcpy(tmp, s, n);
+    tmp[n] = 0;
+    char *end;
+    double v = strtod(tmp, &end);
+    if (end != tmp + n)
+        return bad(s, n, t, end == tmp ? "syntax error at begin of string" : "syntax error");
+    *out = v;
+    return 0;
+}
+
+static int parse_bool(const char *s, size_t n, const type *t, uint8_t *out)
+{
+    static const char *const yes[] = {"true", "1", "yes", "on", "t", "y", "enable", "enabled"};
+    static const char *const no[] = {"false", "0", "no", "off", "f", "n", "disable", "disabled"};
+    for (size_t k = 0; k < sizeof yes / sizeof *yes; k++) {
+        if (strlen(yes[k]) == n && strncasecmp(s, yes[k], n) == 0) {
+            *out = 1;
+            return 0;
+        }
+        if (strlen(no[k]) == n && strncasecmp(s, no[k], n) == 0) {
+            *out = 0;
+            return 0;
+        }
+    }
+    return err_set(ERR_CANNOT_PARSE_TEXT, "Cannot parse boolean value here: '%.*s', should be true/false, 1/0 or "
+                   "on/off/enable/disable/yes/no", (int)(n > 200 ? 200 : n), s);
+}
+
+/* Decimal text → scaled integer; extra fractional digits are truncated as ClickHouse's
+ * text input does; too many integer digits is ARGUMENT_OUT_OF_BOUND. */
+static int parse_decimal(const char *s, size_t n, const type *t, int128_t *out)
+{
+    size_t i = 0;
+    bool neg = false;
+    if (i < n && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    int128_t v = 0;
+    int digits = 0, frac = 0;
+    bool any = false, dot = false;
+    int64_t exp = 0;
+    for (; i < n; i++) {
+        char c = s[i];
+        if (c >= '0' && c <= '9') {
+            any = true;
+            if (dot) {
+                if (frac >= t->scale)
+                    continue; /* truncated */
+                frac++;
+            }
+            if (v == 0 && c == '0' && !dot)
+                continue;
+            if (digits >= 38)
+                return err_set(ERR_ARGUMENT_OUT_OF_BOUND, "Too many digits in decimal value '%.*s' for %s",
+                               (int)(n > 200 ? 200 : n), s, t->name);
+            v = v * 10 + (c - '0');
+            digits++;
+        } else if (c == '.' && !dot) {
+            dot = true;
+        } else if ((c == 'e' || c == 'E') && any) {
+            uint64_t e;
+            if (parse_int(s + i + 1, n - i - 1, t, false, &e))
+                return -1;
+            exp = (int64_t)e;
+            if (exp > 76 || exp < -76)
+                return err_set(ERR_ARGUMENT_OUT_OF_BOUND, "Decimal exponent is out of range in '%.*s'",
+                               (int)(n > 200 ? 200 : n), s);
+            break;
+        } else {
+            return bad(s, n, t, any ? "syntax error" : "syntax error at begin of string");
+        }
+    }
+    if (!any)
+        return bad(s, n, t, "syntax error at begin of string");
+    int sc = frac + 0;
+    /* bring to the type's scale, applying the exponent */
+    int shift = t->scale - sc + (int)exp;
+    while (shift > 0) {
+        if (digits >= 38)
+            return err_set(ERR_ARGUMENT_OUT_OF_BOUND, "Too many digits in decimal value '%.*s' for %s",
+                           (int)(n > 200 ? 200 : n), s, t->name);
+        v *= 10;
+        if (v)
+            digits++;
+        shift--;
+    }
+    while (shift < 0) {
+        v /= 10;
+        shift++;
+    }
+    if (digits > t->precision)
+        return err_set(ERR_ARGUMENT_OUT_OF_BOUND, "Too many digits (%d > %d) in decimal value '%.*s' for %s", digits,
+                       t->precision, (int)(n > 200 ? 200 : n), s, t->name);
+    *out = neg ? -v : v;
+    return 0;
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static int parse_uuid(const char *s, size_t n, const type *t, uint128_t *out)
+{
+    uint64_t half[2] = {0, 0};
+    int k = 0;
+    if (n != 36 && n != 32)
+        return bad(s, n, t, "UUID must have 32 hex digits");
+    for (size_t i = 0; i < n; i++) {
+        if (n == 36 && (i == 8 || i == 13 || i == 18 || i == 23)) {
+            if (s[i] != '-')
+                return bad(s, n, t, "expected '-' in UUID");
+            continue;
+        }
+        int h = hexval(s[i]);
+        if (h < 0)
+            return bad(s, n, t, "not a hex digit in UUID");
+        half[k / 16] = half[k / 16] << 4 | (uint64_t)h;
+        k++;
+    }
+    *out = (uint128_t)half[1] << 64 | half[0];
+    return 0;
+}
+
+static const char *tz_for(const type *t, const text_opts *o)
+{
+    if (t->tz)
+        return t->tz;
+    return o && o->tz ? o->tz : "UTC";
+}
+
+int text_parse(column *dst, const char *s, size_t n, const text_opts *o)
+{
+    const type *t = type_phys(dst->type);
+    switch (t->id) {
+    case T_NULLABLE: {
+        if (n == 2 && s[0] == '\\' && s[1] == 'N') {
+            col_push_null(dst);
+            return 0;
+        }
+        if (text_parse(dst->inner, s, n, o))
+            return -1;
+        col_nullable_commit(dst, false);
+        return 0;
+    }
+    case T_ARRAY:
+        return text_parse_array(dst, s, n, o);
+    case T_STRING:
+        col_push_str(dst, s, n);
+        return 0;
+    case T_FIXEDSTRING:
+        if (n > t->width)
+            return err_set(ERR_TOO_LARGE_STRING_SIZE, "Too large value for %s: '%.*s'", t->name,
+                           (int)(n > 200 ? 200 : n), s);
+        col_push_str(dst, s, n);
+        return 0;
+    case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64:
+    case T_INT8: case T_INT16: case T_INT32: case T_INT64: {
+        uint64_t v;
+        bool u = t->id <= T_UINT64;
+        if (parse_int(s, n, t, u, &v))
+            return -1;
+        uint8_t b8 = (uint8_t)v;
+        uint16_t b16 = (uint16_t)v;
+        uint32_t b32 = (uint32_t)v;
+        const void *p = t->width == 1 ? (const void *)&b8 : t->width == 2 ? (const void *)&b16
+                      : t->width == 4 ? (const void *)&b32 : (const void *)&v;
+        col_push_fixed(dst, p);
+        return 0;
+    }
+    case T_UINT128: case T_INT128: {
+        uint128_t v;
+        if (parse_int128(s, n, t, t->id == T_UINT128, &v))
+            return -1;
+        col_push_fixed(dst, &v);
+        return 0;
+    }
+    case T_FLOAT32: case T_FLOAT64: {
+        double v;
+        if (parse_float(s, n, t, &v))
+            return -1;
+        if (t->id == T_FLOAT32) {
+            float f = (float)v;
+            col_push_fixed(dst, &f);
+        } else {
+            col_push_fixed(dst, &v);
+        }
+        return 0;
+    }
+    case T_BOOL: {
+        uint8_t b;
+        if (parse_bool(s, n, t, &b))
+            return -1;
+        col_push_fixed(dst, &b);
+        return 0;
+    }
+    case T_DECIMAL32: case T_DECIMAL64: case T_DECIMAL128: {
+        int128_t v;
+        if (parse_decimal(s, n, t, &v))
+            return -1;
+        int32_t v32 = (int32_t)v;
+        int64_t v64 = (int64_t)v;
+        col_push_fixed(dst, t->id == T_DECIMAL32 ? (const void *)&v32 : t->id == T_DECIMAL64 ? (const void *)&v64
+                                                                                            : (const void *)&v);
+        return 0;
+    }
+    case T_UUID: {
+        uint128_t v;
+        if (parse_uuid(s, n, t, &v))
+            return -1;
+        col_push_fixed(dst, &v);
+        return 0;
+    }
+    case T_ENUM8: case T_ENUM16: {
+        for (int k = 0; k < t->nitems; k++)
+            if (strlen(t->items[k].name) == n && memcmp(t->items[k].name, s, n) == 0) {
+                int8_t v8 = (int8_t)t->items[k].value;
+                int16_t v16 = t->items[k].value;
+                col_push_fixed(dst, t->id == T_ENUM8 ? (const void *)&v8 : (const void *)&v16);
+                return 0;
+            }
+        uint64_t num;
+        err_clear();
+        if (n && parse_int(s, n, t, false, &num) == 0) {
+            for (int k = 0; k < t->nitems; k++)
+                if ((int64_t)t->items[k].value == (int64_t)num) {
+                    int8_t v8 = (int8_t)t->items[k].value;
+                    int16_t v16 = t->items[k].value;
+                    col_push_fixed(dst, t->id == T_ENUM8 ? (const void *)&v8 : (const void *)&v16);
+                    return 0;
+                }
+        }
+        return err_set(ERR_UNKNOWN_ELEMENT_OF_ENUM, "Unknown element '%.*s' for enum %s", (int)(n > 200 ? 200 : n),
+                       s, t->name);
+    }
+    case T_DATE: case T_DATE32: {
+        int64_t days;
+        if (dt_parse_date(s, n, &days))
+            return -1;
+        if (t->id == T_DATE) {
+            uint16_t d = days < 0 ? 0 : days > 65535 ? 65535 : (uint16_t)days;
+            col_push_fixed(dst, &d);
+        } else {
+            int32_t d = days < -25567 ? -25567 : days > 120529 ? 120529 : (int32_t)days;
+            col_push_fixed(dst, &d);
+        }
+        return 0;
+    }
+    case T_DATETIME: case T_DATETIME64: {
+        const tz_info *tz = tz_get(tz_for(t, o));
+        if (!tz)
+            return -1;
+        int64_t v;
+        if (t->id == T_DATETIME) {
+            if (dt_parse_datetime(s, n, tz, false, &v))
+                return -1;
+            uint32_t u = v < 0 ? 0 : v > 4294967295LL ? 4294967295u : (uint32_t)v;
+            col_push_fixed(dst, &u);
+        } else {
+            if (dt_parse_datetime64(s, n, t->scale, tz, false, &v))
+                return -1;
+            col_push_fixed(dst, &v);
+        }
+        return 0;
+    }
+    case T_NOTHING: {
+        uint8_t z = 0;
+        col_push_fixed(dst, &z);
+        return 0;
+    }
+    default:
+        return err_set(ERR_NOT_IMPLEMENTED, "Parsing text as %s is not supported", dst->type->name);
+    }
+}
+
+/* ---- quoted literal lists: [1, 'a', NULL, [2]] ---- */
+
+static void skip_ws(const char *s, size_t n, size_t *i)
+{
+    while (*i < n && (s[*i] == ' ' || s[*i] == '\t' || s[*i] == '\n' || s[*i] == '\r'))
+        (*i)++;
+}
+
+/* Unescapes a quoted string starting at s[*i] (the quote) into out. */
+static int read_quoted(const char *s, size_t n, size_t *i, buf *out)
+{
+    char q = s[(*i)++];
+    while (*i < n) {
+        char c = s[(*i)++];
+        if (c == q) {
+            if (*i < n && s[*i] == q) { /* doubled quote */
+                buf_putc(out, q);
+                (*i)++;
+                continue;
+            }
+            return 0;
+        }
+        if (c == '\\' && *i < n) {
+            char e = s[(*i)++];
+            switch (e) {
+            case 'n': c = '\n'; break;
+            case 't': c = '\t'; break;
+            case 'r': c = '\r'; break;
+            case '0': c = '\0'; break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'a': c = '\a'; break;
+            case 'v': c = '\v'; break;
+            case 'x':
+                if (*i + 1 < n && hexval(s[*i]) >= 0 && hexval(s[*i + 1]) >= 0) {
+                    c = (char)(hexval(s[*i]) * 16 + hexval(s[*i + 1]));
+                    *i += 2;
+                } else {
+                    c = 'x';
+                }
+                break;
+            default: c = e; break;
+            }
+        }
+        buf_putc(out, c);
+    }
+    return err_set(ERR_CANNOT_PARSE_QUOTED_STRING, "Cannot parse quoted string: expected closing quote in '%.*s'",
+                   (int)(n > 200 ? 200 : n), s);
+}
+
+static int parse_list(column *dst, const char *s, size_t n, size_t *i, const text_opts *o, int depth)
+{
+    if (depth > 100)
+        return err_set(ERR_TOO_DEEP_AST, "Too deep nesting of arrays in '%.*s'", (int)(n > 200 ? 200 : n), s);
+    column *el = dst->inner;
+    const type *et = type_phys(el->type);
+    const type *base = type_base(el->type);
+    skip_ws(s, n, i);
+    if (*i >= n || s[*i] != '[')
+        return err_set(ERR_CANNOT_PARSE_TEXT, "Cannot parse array '%.*s' as %s: expected '['",
+                       (int)(n > 200 ? 200 : n), s, dst->type->name);
+    (*i)++;
+    skip_ws(s, n, i);
+    if (*i < n && s[*i] == ']') {
+        (*i)++;
+        col_array_commit(dst);
+        return 0;
+    }
+    buf tmp = {0};
+    int rc = -1;
+    for (;;) {
+        skip_ws(s, n, i);
+        if (*i >= n)
+            break;
+        if (base->id == T_ARRAY) {
+            column *target = el;
+            if (et->id == T_NULLABLE)
+                goto fail; /* Nullable(Array) cannot exist */
+            if (parse_list(target, s, n, i, o, depth + 1))
+                goto out;
+        } else if (s[*i] == '\'' || s[*i] == '"') {
+            tmp.len = 0;
+            if (read_quoted(s, n, i, &tmp))
+                goto out;
+            if (text_parse(el, (const char *)tmp.p, tmp.len, o))
+                goto out;
+        } else {
+            size_t st = *i;
+            while (*i < n && s[*i] != ',' && s[*i] != ']')
+                (*i)++;
+            size_t e = *i;
+            while (e > st && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\n' || s[e - 1] == '\r'))
+                e--;
+            if (e - st == 4 && strncasecmp(s + st, "NULL", 4) == 0) {
+                if (et->id == T_NULLABLE)
+                    col_push_null(el);
+                else
+                    col_push_default(el);
+            } else if (text_parse(el, s + st, e - st, o)) {
+                goto out;
+            }
+        }
+        skip_ws(s, n, i);
+        if (*i < n && s[*i] == ',') {
+            (*i)++;
+            continue;
+        }
+        if (*i < n && s[*i] == ']') {
+            (*i)++;
+            col_array_commit(dst);
+            rc = 0;
+            goto out;
+        }
+        break;
+    }
+fail:
+    err_set(ERR_CANNOT_PARSE_TEXT, "Cannot parse array '%.*s' as %s: expected ',' or ']'", (int)(n > 200 ? 200 : n),
+            s, dst->type->name);
+out:
+    buf_free(&tmp);
+    return rc;
+}
+
+int text_parse_array(column *dst, const char *s, size_t n, const text_opts *o)
+{
+    if (type_phys(dst->type)->id != T_ARRAY)
+        return err_set(ERR_LOGICAL_ERROR, "text_parse_array on a column of type %s", dst->type->name);
+    /* On failure the array column may hold pushed elements of the bad row; roll them back
+     * so the column stays consistent (len rows, offsets matching). */
+    size_t len0 = dst->len;
+    uint64_t inner0 = col_offs(dst)[len0];
+    size_t i = 0;
+    if (parse_list(dst, s, n, &i, o, 0) == 0) {
+        skip_ws(s, n, &i);
+        if (i == n)
+            return 0;
+        err_set(ERR_CANNOT_PARSE_TEXT, "Cannot parse array '%.*s' as %s: unexpected text after ']'",
+                (int)(n > 200 ? 200 : n), s, dst->type->name);
+    }
+    /* rollback: truncate */
+    column *cut = col_slice(dst->inner, 0, (size_t)inner0);
+    col_free(dst->inner);
+    dst->inner = cut;
+    dst->len = len0;
+    dst->offs.len = (len0 + 1) * sizeof(uint64_t);
+    return -1;
+}

@@ -1,0 +1,64 @@
+/* Private to the input formats: the reader state and the row splitters shared by
+ * reader.c (dispatch, blocks), infer.c (schema inference) and in_*.c (one per syntax).
+ * A splitter reads one row from the rbuf into a rowf (unescaped fields copied out, so no
+ * pointer into the rbuf survives a refill). Not thread-safe; one reader per thread. */
+#ifndef SHALE_FORMAT_RD_H
+#define SHALE_FORMAT_RD_H
+
+#include "column/text.h"
+#include "format/format.h"
+
+enum { FK_PLAIN, FK_QUOTED, FK_NULL, FK_ARRAY, FK_OBJECT, FK_STRING };
+
+typedef struct rowf {
+    buf data;       /* field bytes back to back (names then values for JSON) */
+    size_t *start;  /* per field: value start, end */
+    size_t *end;
+    size_t *nstart; /* JSON: name start, end */
+    size_t *nend;
+    uint8_t *kind;
+    int n, cap;
+} rowf;
+
+void rowf_clear(rowf *f);
+void rowf_add(rowf *f, size_t nstart, size_t nend, size_t start, size_t end, int kind);
+void rowf_free(rowf *f);
+
+enum { RK_CSV, RK_TSV, RK_JSON };
+
+typedef struct fmt_fmtinfo {
+    const char *name;
+    int kind;
+    bool names, types, raw;
+} fmt_fmtinfo;
+
+const fmt_fmtinfo *rd_lookup(const char *name);
+
+/* Row splitters: 0 = a row, 1 = end of data, -1 = error. `row` (1-based) is for messages. */
+int csv_split_row(rbuf *in, char delim, rowf *f, uint64_t row);
+int tsv_split_row(rbuf *in, bool raw, rowf *f, uint64_t row);
+int json_split_row(rbuf *in, rowf *f, uint64_t row);
+
+/* JSON value kinds into a column (in_json.c). */
+int json_push_value(column *c, const char *s, size_t n, int kind, const text_opts *o);
+
+/* Returns the char at pos+k, refilling; -1 at end of data, -2 on a read error. */
+static inline int rd_peek(rbuf *in, size_t k)
+{
+    if (in->pos + k >= in->end) {
+        if (rbuf_need(in, k + 1) < 0)
+            return -2;
+        if (in->pos + k >= in->end)
+            return -1;
+    }
+    return (unsigned char)in->pos[k];
+}
+
+static inline void rd_skip_bom(rbuf *in)
+{
+    if (rd_peek(in, 2) >= 0 && (unsigned char)in->pos[0] == 0xEF && (unsigned char)in->pos[1] == 0xBB &&
+        (unsigned char)in->pos[2] == 0xBF)
+        in->pos += 3;
+}
+
+#endif

@@ -1,0 +1,475 @@
+/* Input format registry and the block-producing reader loop shared by CSV, TSV and
+ * JSONEachRow (the syntax of each lives in in_*.c; inference in infer.c). */
+#include "format/rd.h"
+#include "format/split.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- rowf ---- */
+
+void rowf_clear(rowf *f)
+{
+    f->n = 0;
+    f->data.len = 0;
+    buf_reserve(&f->data, 1); /* data.p is never NULL, so data.p + offset is defined */
+}
+
+void rowf_add(rowf *f, size_t nstart, size_t nend, size_t start, size_t end, int kind)
+{
+    if (f->n == f->cap) {
+        f->cap = f->cap ? f->cap * 2 : 16;
+        f->start = xrealloc(f->start, (size_t)f->cap * sizeof(size_t));
+        f->end = xrealloc(f->end, (size_t)f->cap * sizeof(size_t));
+        f->nstart = xrealloc(f->nstart, (size_t)f->cap * sizeof(size_t));
+        f->nend = xrealloc(f->nend, (size_t)f->cap * sizeof(size_t));
+        f->kind = xrealloc(f->kind, (size_t)f->cap);
+    }
+    f->start[f->n] = start;
+    f->end[f->n] = end;
+    f->nstart[f->n] = nstart;
+    f->nend[f->n] = nend;
+    f->kind[f->n] = (uint8_t)kind;
+    f->n++;
+}
+
+void rowf_free(rowf *f)
+{
+    buf_free(&f->data);
+    free(f->start);
+    free(f->end);
+    free(f->nstart);
+    free(f->nend);
+    free(f->kind);
+    memset(f, 0, sizeof *f);
+}
+
+/* ---- registry ---- */
+
+static const fmt_fmtinfo formats[] = {
+    {"CSV", RK_CSV, false, false, false},
+    {"CSVWithNames", RK_CSV, true, false, false},
+    {"CSVWithNamesAndTypes", RK_CSV, true, true, false},
+    {"TabSeparated", RK_TSV, false, false, false},
+    {"TabSeparatedWithNames", RK_TSV, true, false, false},
+    {"TabSeparatedWithNamesAndTypes", RK_TSV, true, true, false},
+    {"TabSeparatedRaw", RK_TSV, false, false, true},
+    {"TabSeparatedRawWithNames", RK_TSV, true, false, true},
+    {"TabSeparatedRawWithNamesAndTypes", RK_TSV, true, true, true},
+    {"JSONEachRow", RK_JSON, false, false, false},
+};
+
+static const struct {
+    const char *alias, *name;
+} aliases[] = {
+    {"TSV", "TabSeparated"},
+    {"TSVWithNames", "TabSeparatedWithNames"},
+    {"TSVWithNamesAndTypes", "TabSeparatedWithNamesAndTypes"},
+    {"TSVRaw", "TabSeparatedRaw"},
+    {"Raw", "TabSeparatedRaw"},
+    {"TSVRawWithNames", "TabSeparatedRawWithNames"},
+    {"RawWithNames", "TabSeparatedRawWithNames"},
+    {"TSVRawWithNamesAndTypes", "TabSeparatedRawWithNamesAndTypes"},
+    {"RawWithNamesAndTypes", "TabSeparatedRawWithNamesAndTypes"},
+    {"JSONLines", "JSONEachRow"},
+    {"NDJSON", "JSONEachRow"},
+};
+
+const char *fmt_input_canonical(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++)
+        if (strcmp(name, aliases[i].alias) == 0)
+            name = aliases[i].name;
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+        if (strcmp(name, formats[i].name) == 0)
+            return formats[i].name;
+    return NULL;
+}
+
+const fmt_fmtinfo *rd_lookup(const char *name)
+{
+    const char *c = fmt_input_canonical(name);
+    if (!c) {
+        err_set(ERR_UNKNOWN_FORMAT, "Unknown input format %s", name ? name : "(null)");
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+        if (strcmp(c, formats[i].name) == 0)
+            return &formats[i];
+    return NULL;
+}
+
+/* ClickHouse matches a file extension case-insensitively against format names, plus a
+ * few registered extensions. Compression suffixes are stripped first. */
+const char *fmt_from_filename(const char *path)
+{
+    static const char *const comp[] = {"gz", "gzip", "zst", "zstd", "xz", "lzma", "lz4", "bz2", "br", "deflate", "z"};
+    static const struct {
+        const char *ext, *fmt;
+    } exts[] = {
+        {"csv", "CSV"}, {"tsv", "TSV"}, {"tabseparated", "TabSeparated"}, {"json", "JSON"},
+        {"jsonl", "JSONEachRow"}, {"ndjson", "JSONEachRow"}, {"jsoneachrow", "JSONEachRow"},
+        {"parquet", "Parquet"}, {"native", "Native"}, {"arrow", "Arrow"}, {"arrowstream", "ArrowStream"},
+        {"orc", "ORC"}, {"avro", "Avro"}, {"xml", "XML"}, {"values", "Values"}, {"markdown", "Markdown"},
+        {"md", "Markdown"}, {"rowbinary", "RowBinary"}, {"msgpack", "MsgPack"}, {"npy", "Npy"},
+        {"bson", "BSONEachRow"}, {"sql", "SQLInsert"}, {"csvwithnames", "CSVWithNames"},
+        {"tsvwithnames", "TSVWithNames"}, {"jsoncompacteachrow", "JSONCompactEachRow"}, {"capnp", "CapnProto"},
+        {"protobuf", "Protobuf"}, {"template", "Template"}, {"regexp", "Regexp"}, {"pretty", "Pretty"},
+        {"prettycompact", "PrettyCompact"}, {"vertical", "Vertical"}, {"tskv", "TSKV"}, {"raw", "Raw"},
+        {"rawblob", "RawBLOB"}, {"lineasstring", "LineAsString"}, {"jsonobjecteachrow", "JSONObjectEachRow"},
+    };
+    if (!path)
+        return NULL;
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    size_t len = strlen(base);
+    for (int round = 0; round < 2; round++) {
+        const char *dot = NULL;
+        for (size_t i = len; i > 0; i--)
+            if (base[i - 1] == '.') {
+                dot = base + i - 1;
+                break;
+            }
+        if (!dot || dot == base)
+            return NULL;
+        const char *ext = dot + 1;
+        size_t el = len - (size_t)(ext - base);
+        if (round == 0) {
+            bool is_comp = false;
+            for (size_t i = 0; i < sizeof comp / sizeof *comp; i++)
+                if (strlen(comp[i]) == el && strncasecmp(ext, comp[i], el) == 0)
+                    is_comp = true;
+            if (is_comp) {
+                len = (size_t)(dot - base);
+                continue;
+            }
+        }
+        for (size_t i = 0; i < sizeof exts / sizeof *exts; i++)
+            if (strlen(exts[i].ext) == el && strncasecmp(ext, exts[i].ext, el) == 0)
+                return exts[i].fmt;
+        return NULL;
+    }
+    return NULL;
+}
+
+/* ---- parallel parsing support ---- */
+
+int fmt_find_row_start(const char *format, const char *p, size_t n, size_t *offset)
+{
+    const fmt_fmtinfo *fi = rd_lookup(format);
+    if (!fi)
+        return -1;
+    if (fi->kind == RK_CSV) {
+        /* A newline after which the rest of the line has an even number of quotes is
+         * taken as a row end (see the caveat in split.h). */
+        for (size_t i = 0; i < n; i++) {
+            if (p[i] != '\n')
+                continue;
+            size_t q = 0, j = i + 1;
+            while (j < n && p[j] != '\n')
+                q += p[j++] == '"';
+            if (q % 2 == 0) {
+                *offset = i + 1;
+                return 0;
+            }
+        }
+        return 1;
+    }
+    if (fi->kind == RK_TSV) {
+        const char *nl = memchr(p, '\n', n);
+        if (!nl)
+            return 1;
+        *offset = (size_t)(nl - p) + 1;
+        return 0;
+    }
+    /* JSONEachRow: a newline followed (after blanks) by '{' */
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] != '\n')
+            continue;
+        size_t j = i + 1;
+        while (j < n && (p[j] == ' ' || p[j] == '\t' || p[j] == '\r' || p[j] == '\n'))
+            j++;
+        if (j < n && p[j] == '{') {
+            *offset = j;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* ---- the reader ---- */
+
+struct fmt_reader {
+    const fmt_fmtinfo *fi;
+    rbuf *in;
+    schema *s;
+    fmt_settings st;
+    text_opts to;
+    uint64_t row;     /* rows of data read so far */
+    bool started, done;
+    rowf f;
+    int nmap, *map;   /* file field → schema column or -1 (CSV/TSV with names) */
+    int *jcache;      /* JSON: field position → column guess */
+    int njcache;
+    uint8_t *seen;
+};
+
+int fmt_reader_new(const char *format, rbuf *in, const schema *s, const fmt_settings *st, fmt_reader **out)
+{
+    const fmt_fmtinfo *fi = rd_lookup(format);
+    if (!fi) {
+        rbuf_free(in);
+        return -1;
+    }
+    fmt_reader *r = xcalloc(1, sizeof *r);
+    r->fi = fi;
+    r->in = in;
+    r->s = schema_clone(s);
+    r->st = *st;
+    if (r->st.max_block_rows <= 0)
+        r->st.max_block_rows = 65536;
+    if (r->st.max_block_bytes <= 0)
+        r->st.max_block_bytes = 1 << 20;
+    if (!r->st.csv_delimiter)
+        r->st.csv_delimiter = ',';
+    r->to.tz = st->timezone ? st->timezone : "UTC";
+    r->to.json_quote_64bit_integers = true;
+    r->to.csv_delimiter = r->st.csv_delimiter;
+    r->seen = xcalloc((size_t)(s->n ? s->n : 1), 1);
+    *out = r;
+    return 0;
+}
+
+void fmt_reader_free(fmt_reader *r)
+{
+    if (!r)
+        return;
+    rbuf_free(r->in);
+    schema_free(r->s);
+    rowf_free(&r->f);
+    free(r->map);
+    free(r->jcache);
+    free(r->seen);
+    free(r);
+}
+
+static int split(fmt_reader *r)
+{
+    if (r->fi->kind == RK_CSV)
+        return csv_split_row(r->in, r->st.csv_delimiter, &r->f, r->row + 1);
+    if (r->fi->kind == RK_TSV)
+        return tsv_split_row(r->in, r->fi->raw, &r->f, r->row + 1);
+    return json_split_row(r->in, &r->f, r->row + 1);
+}
+
+static int read_header(fmt_reader *r)
+{
+    rd_skip_bom(r->in);
+    if (!r->fi->names)
+        return 0;
+    int rc = split(r);
+    if (rc < 0)
+        return -1;
+    if (rc == 1)
+        return 0;
+    if (r->st.with_names_use_header) {
+        r->nmap = r->f.n;
+        r->map = xcalloc((size_t)r->f.n, sizeof(int));
+        for (int i = 0; i < r->f.n; i++) {
+            char *nm = xstrndup((const char *)r->f.data.p + r->f.start[i], r->f.end[i] - r->f.start[i]);
+            r->map[i] = schema_find(r->s, nm);
+            if (r->map[i] < 0 && !r->st.skip_unknown_fields) {
+                err_set(ERR_INCORRECT_DATA, "Unknown field found in format header: '%s' at position %d", nm, i);
+                free(nm);
+                return -1;
+            }
+            free(nm);
+        }
+    }
+    if (r->fi->types) {
+        rc = split(r);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int value_error(fmt_reader *r, int col, uint64_t off)
+{
+    return err_suffix(": (at row %llu)\n: Column %d,   name: %s, type: %s, at byte offset %llu of '%s'",
+                      (unsigned long long)(r->row + 1), col, r->s->names[col], r->s->types[col]->name,
+                      (unsigned long long)off, r->in->in->name ? r->in->in->name : "");
+}
+
+static void push_missing(column *c)
+{
+    if (type_is_nullable(c->type))
+        col_push_null(c);
+    else
+        col_push_default(c);
+}
+
+/* Pushes field i of the current row into column c (CSV/TSV). */
+static int push_text_field(fmt_reader *r, column *c, int i)
+{
+    const char *s = (const char *)r->f.data.p + r->f.start[i];
+    size_t n = r->f.end[i] - r->f.start[i];
+    int kind = r->f.kind[i];
+    const type *b = type_base(c->type);
+    if (kind == FK_NULL) {
+        if (type_is_nullable(c->type))
+            col_push_null(c);
+        else if (r->st.null_as_default)
+            col_push_default(c);
+        else
+            return err_set(ERR_CANNOT_PARSE_TEXT, "Cannot insert NULL value into a column of type '%s'",
+                           c->type->name);
+        return 0;
+    }
+    if (n == 0 && r->fi->kind == RK_CSV && b->id != T_STRING && b->id != T_FIXEDSTRING) {
+        /* input_format_csv_empty_as_default */
+        push_missing(c);
+        return 0;
+    }
+    if (n == 0 && r->fi->kind == RK_TSV && b->id != T_STRING && b->id != T_FIXEDSTRING &&
+        type_is_nullable(c->type)) {
+        col_push_null(c);
+        return 0;
+    }
+    return text_parse(c, s, n, &r->to);
+}
+
+static int read_row_text(fmt_reader *r, block *b, uint64_t off)
+{
+    int ncols = r->s->n;
+    if (r->map) {
+        memset(r->seen, 0, (size_t)(ncols ? ncols : 1));
+        for (int i = 0; i < r->f.n && i < r->nmap; i++) {
+            int c = r->map[i];
+            if (c < 0)
+                continue;
+            if (push_text_field(r, b->cols[c], i))
+                return value_error(r, c, off);
+            r->seen[c] = 1;
+        }
+        if (r->f.n != r->nmap && !(r->f.n == 1 && r->f.end[0] == r->f.start[0] && r->nmap > 1))
+            return err_set(ERR_INCORRECT_DATA,
+                           "Expected %d fields but found %d: (at row %llu, byte offset %llu)", r->nmap, r->f.n,
+                           (unsigned long long)(r->row + 1), (unsigned long long)off);
+        for (int c = 0; c < ncols; c++)
+            if (!r->seen[c])
+                push_missing(b->cols[c]);
+        return 0;
+    }
+    if (r->f.n < ncols) {
+        char sep = r->fi->kind == RK_CSV ? r->st.csv_delimiter : '\t';
+        return err_set(ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED,
+                       "Cannot parse input: expected '%s' before: '\\n': (at row %llu, byte offset %llu)\n"
+                       ": Column %d,   name: %s, type: %s: the row has %d fields, %d expected",
+                       sep == '\t' ? "\\t" : (char[2]){sep, 0}, (unsigned long long)(r->row + 1),
+                       (unsigned long long)off, r->f.n, r->s->names[r->f.n], r->s->types[r->f.n]->name, r->f.n,
+                       ncols);
+    }
+    if (r->f.n > ncols)
+        return err_set(ERR_INCORRECT_DATA,
+                       "Expected end of line: (at row %llu, byte offset %llu): the row has %d fields, %d expected",
+                       (unsigned long long)(r->row + 1), (unsigned long long)off, r->f.n, ncols);
+    for (int c = 0; c < ncols; c++)
+        if (push_text_field(r, b->cols[c], c))
+            return value_error(r, c, off);
+    return 0;
+}
+
+static int read_row_json(fmt_reader *r, block *b, uint64_t off)
+{
+    int ncols = r->s->n;
+    memset(r->seen, 0, (size_t)(ncols ? ncols : 1));
+    if (r->njcache < r->f.n) {
+        r->jcache = xrealloc(r->jcache, (size_t)r->f.n * sizeof(int));
+        for (int i = r->njcache; i < r->f.n; i++)
+            r->jcache[i] = -1;
+        r->njcache = r->f.n;
+    }
+    for (int i = 0; i < r->f.n; i++) {
+        const char *nm = (const char *)r->f.data.p + r->f.nstart[i];
+        size_t nl = r->f.nend[i] - r->f.nstart[i];
+        int c = r->jcache[i];
+        if (c < 0 || strlen(r->s->names[c]) != nl || memcmp(r->s->names[c], nm, nl) != 0) {
+            c = -1;
+            for (int j = 0; j < ncols; j++)
+                if (strlen(r->s->names[j]) == nl && memcmp(r->s->names[j], nm, nl) == 0) {
+                    c = j;
+                    break;
+                }
+            r->jcache[i] = c;
+        }
+        if (c < 0) {
+            if (r->st.skip_unknown_fields)
+                continue;
+            return err_set(ERR_INCORRECT_DATA,
+                           "Unknown field found while parsing JSONEachRow format: %.*s: (at row %llu, byte offset %llu)",
+                           (int)nl, nm, (unsigned long long)(r->row + 1), (unsigned long long)off);
+        }
+        if (r->seen[c])
+            return err_set(ERR_INCORRECT_DATA,
+                           "Duplicate field found while parsing JSONEachRow format: %s: (at row %llu)",
+                           r->s->names[c], (unsigned long long)(r->row + 1));
+        r->seen[c] = 1;
+        if (json_push_value(b->cols[c], (const char *)r->f.data.p + r->f.start[i], r->f.end[i] - r->f.start[i],
+                            r->f.kind[i], &r->to))
+            return value_error(r, c, off);
+    }
+    for (int c = 0; c < ncols; c++)
+        if (!r->seen[c])
+            push_missing(b->cols[c]);
+    return 0;
+}
+
+int fmt_reader_next(fmt_reader *r, block **out)
+{
+    *out = NULL;
+    if (r->done)
+        return 0;
+    if (!r->started) {
+        r->started = true;
+        if (read_header(r))
+            return -1;
+    }
+    block *b = block_new_empty(r->s);
+    size_t rows = 0;
+    for (;;) {
+        uint64_t off = rbuf_offset(r->in);
+        int rc = split(r);
+        if (rc < 0)
+            goto fail;
+        if (rc == 1) {
+            r->done = true;
+            break;
+        }
+        if (r->fi->kind == RK_JSON ? read_row_json(r, b, off) : read_row_text(r, b, off))
+            goto fail;
+        r->row++;
+        rows++;
+        if (rows >= (size_t)r->st.max_block_rows)
+            break;
+        if ((rows & 63) == 0 && (int64_t)block_bytes(b) >= r->st.max_block_bytes)
+            break;
+    }
+    if (rows == 0) {
+        block_free(b);
+        return 0;
+    }
+    b->rows = rows;
+    *out = b;
+    return 0;
+fail:
+    block_free(b);
+    r->done = true;
+    return -1;
+}
