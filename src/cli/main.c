@@ -1,12 +1,261 @@
+/* The shale binary. `shale local` runs SQL over local files like clickhouse-local:
+ * queries from --query, --queries-file or stdin, or an interactive REPL on a terminal. */
 #include "base/err.h"
+#include "base/mem.h"
+#include "cli/repl.h"
+#include "cli/session.h"
+#include "func/agg.h"
+#include "func/func.h"
 
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#define SHALE_VERSION "0.1.0"
+
+static session *g_session;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    if (g_session) {
+        query_ctx *q = atomic_load(&g_session->current);
+        if (q) {
+            atomic_store(&q->cancelled, 1);
+            return;
+        }
+    }
+    _exit(130);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: shale local [options] [--query 'SQL']\n"
+            "\n"
+            "Runs ClickHouse SQL over local files (and, in later versions, object storage),\n"
+            "like clickhouse-local. Without --query or --queries-file, statements are read from\n"
+            "stdin, or an interactive prompt starts when stdin is a terminal.\n"
+            "\n"
+            "Options:\n"
+            "  -q, --query SQL            statements to run (several separated by ';')\n"
+            "      --queries-file FILE    read statements from FILE (may repeat)\n"
+            "  -f, --format, --output-format FMT\n"
+            "                             default output format (PrettyCompact on a terminal, else TSV)\n"
+            "      --input-format FMT     format of data on stdin, read by `table` / input()\n"
+            "  -S, --structure STRUCT     structure of data on stdin ('a UInt32, b String')\n"
+            "  -t, --time                 print the summary (rows, elapsed, processed, peak memory) after each query\n"
+            "      --progress             show progress on the terminal for long queries\n"
+            "      --path DIR             data directory (default: a temporary one, removed on exit)\n"
+            "      --param_NAME=VALUE     value of query parameter {NAME:Type}\n"
+            "      --SETTING=VALUE        any setting, e.g. --max_threads=2\n"
+            "  -T, --testmode             honour '-- { serverError CODE }' hints (for tests)\n"
+            "  -n, --multiquery           accepted for compatibility (always on)\n"
+            "  -V, --version              print the version\n"
+            "  -h, --help                 this text\n");
+}
+
+static char *read_all(FILE *f, size_t *len)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *p = xmalloc(cap);
+    size_t k;
+    while ((k = fread(p + n, 1, cap - n, f)) > 0) {
+        n += k;
+        if (n == cap) {
+            cap *= 2;
+            p = xrealloc(p, cap);
+        }
+    }
+    p[n] = 0;
+    *len = n;
+    return p;
+}
+
+static int fail_usage(const char *msg, const char *arg)
+{
+    fprintf(stderr, "Code: 36. DB::Exception: %s%s. (BAD_ARGUMENTS)\n", msg, arg ? arg : "");
+    return ERR_BAD_ARGUMENTS;
+}
+
+static int exit_code(int code) { return code == 0 ? 0 : (code % 256 ? code % 256 : 1); }
+
+static int local_main(int argc, char **argv)
+{
+    const char *queries[64];
+    int nqueries = 0;
+    const char *files[64];
+    int nfiles = 0;
+    const char *path = NULL;
+    session s;
+    const char *format = NULL, *input_format = NULL, *structure = NULL;
+    bool print_time = false, progress = false, testmode = false;
+    struct kv {
+        const char *k, *v;
+    } sets[256], params[256];
+    int nsets = 0, nparams = 0;
+
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        char name[256];
+        if (strncmp(a, "--", 2) == 0) {
+            const char *eq = strchr(a, '=');
+            size_t nlen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+            if (nlen >= sizeof name)
+                return fail_usage("Option name is too long: ", a);
+            memcpy(name, a + 2, nlen);
+            name[nlen] = 0;
+            val = eq ? eq + 1 : NULL;
+        } else if (a[0] == '-' && a[1] && !a[2]) {
+            name[0] = 0;
+            switch (a[1]) {
+            case 'q': strcpy(name, "query"); break;
+            case 'f': strcpy(name, "format"); break;
+            case 'S': strcpy(name, "structure"); break;
+            case 't': strcpy(name, "time"); break;
+            case 'T': strcpy(name, "testmode"); break;
+            case 'n': strcpy(name, "multiquery"); break;
+            case 'h': strcpy(name, "help"); break;
+            case 'V': strcpy(name, "version"); break;
+            default: return fail_usage("Unknown option ", a);
+            }
+        } else {
+            return fail_usage("Unexpected positional argument ", a);
+        }
+        bool flag = strcmp(name, "time") == 0 || strcmp(name, "progress") == 0 || strcmp(name, "testmode") == 0 ||
+                    strcmp(name, "multiquery") == 0 || strcmp(name, "help") == 0 || strcmp(name, "version") == 0 ||
+                    strcmp(name, "multiline") == 0 || strcmp(name, "echo") == 0;
+        if (!flag && !val) {
+            if (i + 1 >= argc)
+                return fail_usage("Option requires a value: ", a);
+            val = argv[++i];
+        }
+        if (strcmp(name, "query") == 0) {
+            if (nqueries < 64)
+                queries[nqueries++] = val;
+        } else if (strcmp(name, "queries-file") == 0) {
+            if (nfiles < 64)
+                files[nfiles++] = val;
+        } else if (strcmp(name, "format") == 0 || strcmp(name, "output-format") == 0) {
+            format = val;
+        } else if (strcmp(name, "input-format") == 0) {
+            input_format = val;
+        } else if (strcmp(name, "structure") == 0) {
+            structure = val;
+        } else if (strcmp(name, "path") == 0) {
+            path = val;
+        } else if (strcmp(name, "time") == 0) {
+            print_time = true;
+        } else if (strcmp(name, "progress") == 0) {
+            progress = true;
+        } else if (strcmp(name, "testmode") == 0) {
+            testmode = true;
+        } else if (strcmp(name, "multiquery") == 0 || strcmp(name, "multiline") == 0 || strcmp(name, "echo") == 0) {
+            /* accepted for compatibility */
+        } else if (strcmp(name, "help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(name, "version") == 0) {
+            printf("shale local version %s\n", SHALE_VERSION);
+            return 0;
+        } else if (strncmp(name, "param_", 6) == 0) {
+            if (nparams < 256) {
+                params[nparams].k = argv[i] + 2 + 6;
+                params[nparams++].v = val;
+            }
+            /* keep only the name part */
+        } else {
+            if (nsets < 256) {
+                sets[nsets].k = xstrdup(name);
+                sets[nsets++].v = val;
+            }
+        }
+    }
+
+    func_registry_init();
+    if (session_init(&s, path)) {
+        fprintf(stderr, "Code: %d. DB::Exception: %s. (%s)\n", err_code(), err_msg(), err_name(err_code()));
+        return exit_code(err_code());
+    }
+    g_session = &s;
+    for (int i = 0; i < nsets; i++)
+        if (settings_set(s.st, sets[i].k, sets[i].v)) {
+            fprintf(stderr, "Code: %d. DB::Exception: %s. (%s)\n", err_code(), err_msg(), err_name(err_code()));
+            session_close(&s);
+            return exit_code(err_code());
+        }
+    for (int i = 0; i < nparams; i++) {
+        char pname[256];
+        const char *eq = strchr(params[i].k, '=');
+        size_t n = eq ? (size_t)(eq - params[i].k) : strlen(params[i].k);
+        snprintf(pname, sizeof pname, "%.*s", (int)n, params[i].k);
+        session_add_param(&s, pname, params[i].v);
+    }
+    s.default_format = format;
+    s.print_summary = print_time;
+    s.progress = progress;
+    s.testmode = testmode;
+    s.input_format = input_format;
+    s.input_structure = structure;
+
+    struct sigaction sa = {0};
+    sa.sa_handler = on_sigint;
+    sigaction(SIGINT, &sa, NULL);
+
+    int status = 0;
+    for (int i = 0; i < nqueries && !status; i++)
+        status = session_run_script(&s, queries[i], strlen(queries[i]));
+    for (int i = 0; i < nfiles && !status; i++) {
+        FILE *f = strcmp(files[i], "-") == 0 ? stdin : fopen(files[i], "rb");
+        if (!f) {
+            fprintf(stderr, "Code: 76. DB::Exception: Cannot open file %s. (CANNOT_OPEN_FILE)\n", files[i]);
+            status = ERR_CANNOT_OPEN_FILE;
+            break;
+        }
+        size_t len;
+        char *text = read_all(f, &len);
+        if (f != stdin)
+            fclose(f);
+        status = session_run_script(&s, text, len);
+        free(text);
+    }
+    if (nqueries == 0 && nfiles == 0) {
+        if (isatty(0)) {
+            s.interactive = true;
+            s.print_summary = true;
+            status = repl_run(&s);
+        } else {
+            size_t len;
+            char *text = read_all(stdin, &len);
+            status = session_run_script(&s, text, len);
+            free(text);
+        }
+    }
+    g_session = NULL;
+    session_close(&s);
+    for (int i = 0; i < nsets; i++)
+        free((char *)sets[i].k);
+    return exit_code(status);
+}
 
 int main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "shale: the command line is being written\n");
+    if (argc >= 2 && strcmp(argv[1], "local") == 0)
+        return local_main(argc - 2, argv + 2);
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)) {
+        printf("Usage: shale <command> [options]\n\nCommands:\n  local     run SQL over local files (like clickhouse-local)\n\nRun 'shale local --help' for its options.\n");
+        return 0;
+    }
+    if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
+        printf("shale version %s\n", SHALE_VERSION);
+        return 0;
+    }
+    /* Like clickhouse-local invoked as a bare binary with options: treat as `local`. */
+    if (argc >= 2 && argv[1][0] == '-')
+        return local_main(argc - 1, argv + 1);
+    fprintf(stderr, "Usage: shale <command> [options]. Commands: local. Try 'shale --help'.\n");
     return 1;
 }

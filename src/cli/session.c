@@ -3,11 +3,13 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "column/datetime.h"
 #include "exec/query_log.h"
 #include "sql/analyze.h"
 #include "sql/ast.h"
 #include "storage/tablefunc.h"
 
+#include <ctype.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
