@@ -553,7 +553,7 @@ static ast *parse_function(parser *p, tok *name_tok)
     /* special forms */
     if (name_tok->kind == TK_WORD) {
         if (!strcasecmp(name, "CAST") || !strcasecmp(name, "_CAST")) {
-            ast *x = parse_expr_alias(p);
+            ast *x = parse_expr(p);
             if (!x)
                 return NULL;
             ast *f = mk_func(p, !strcasecmp(name, "CAST") ? "CAST" : "_CAST", pos);
