@@ -55,6 +55,9 @@ typedef enum ast_kind {
     AST_STMT_SYSTEM,
     AST_STMT_ALTER,
     AST_STMT_CHECK,
+    AST_COLUMN_DEF,  /* CREATE TABLE column: name in `name`, type text in `str`,
+                        default_kind + default expression in `sub`, codec (AST_FUNC list)
+                        in `codec`, comment in `comment`, nullable: 1 NULL, -1 NOT NULL */
 } ast_kind;
 
 typedef enum lit_kind {
@@ -172,7 +175,22 @@ struct ast {
     ast_list primary_key;
     ast *partition_key;
     ast *as_select;
-    const char *show_what;     /* SHOW TABLES / DATABASES / CREATE TABLE */
+    const char *show_what;     /* SHOW TABLES / DATABASES / CREATE TABLE; DROP: TABLE /
+                                  DATABASE; SHOW … LIKE pattern in `sub` (literal) */
+    /* AST_COLUMN_DEF (see above) */
+    const char *default_kind;  /* "DEFAULT", "MATERIALIZED", "ALIAS", "EPHEMERAL" or NULL */
+    ast_list codec;
+    const char *comment;       /* column or table COMMENT */
+    int nullable;
+    bool or_replace;           /* CREATE OR REPLACE */
+    bool temporary;            /* CREATE/DROP TEMPORARY TABLE */
+    /* AST_STMT_RENAME: pairs (from, to) of AST_TABLE in `args`. AST_STMT_SYSTEM /
+     * AST_STMT_ALTER: the text after SYSTEM / after the table name in `str`.
+     * AST_STMT_INSERT with VALUES: format = "Values", insert_data = the text after VALUES
+     * up to the end of the statement (not including ';'). With FORMAT x: insert_data
+     * runs from the first non-space byte after the format name to the end of the input
+     * (so sql_parse_statement consumes the rest of the input). */
+    bool bracket_syntax;       /* AST_FUNC array/tuple written as [..] / (..) */
 };
 
 /* Parses one statement starting at sql[*pos]; on success *out is the statement and *pos

@@ -1,0 +1,678 @@
+/* Formatting of ASTs: ClickHouse column names, SQL text and EXPLAIN AST trees. */
+#include "sql/ast.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ClickHouse's float text: the shortest round-trip digits, plain notation for decimal
+ * exponents in [-6, 21), exponent form ("1e21", "1e-7") otherwise, and a trailing '.'
+ * for integral values in plain notation ("1.", "10000."). */
+static void format_float(buf *out, double v)
+{
+    if (isnan(v)) {
+        buf_puts(out, signbit(v) ? "-nan" : "nan");
+        return;
+    }
+    if (isinf(v)) {
+        buf_puts(out, v < 0 ? "-inf" : "inf");
+        return;
+    }
+    if (v == 0) {
+        buf_puts(out, signbit(v) ? "-0." : "0.");
+        return;
+    }
+    char tmp[64];
+    int prec;
+    for (prec = 1; prec <= 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*e", prec - 1, v);
+        if (strtod(tmp, NULL) == v)
+            break;
+    }
+    /* tmp = [-]d[.ddd]e[+-]XX */
+    char digits[32];
+    int nd = 0;
+    const char *q = tmp;
+    bool neg = false;
+    if (*q == '-') {
+        neg = true;
+        q++;
+    }
+    for (; *q && *q != 'e'; q++)
+        if (*q != '.')
+            digits[nd++] = *q;
+    int exp10 = atoi(q + 1);
+    while (nd > 1 && digits[nd - 1] == '0')
+        nd--;
+    if (neg)
+        buf_putc(out, '-');
+    if (exp10 < -6 || exp10 >= 21) {
+        buf_putc(out, digits[0]);
+        if (nd > 1) {
+            buf_putc(out, '.');
+            buf_append(out, digits + 1, (size_t)nd - 1);
+        }
+        buf_printf(out, "e%d", exp10);
+    } else if (exp10 < 0) {
+        buf_puts(out, "0.");
+        for (int k = 0; k < -exp10 - 1; k++)
+            buf_putc(out, '0');
+        buf_append(out, digits, (size_t)nd);
+    } else {
+        for (int k = 0; k <= exp10; k++)
+            buf_putc(out, k < nd ? digits[k] : '0');
+        buf_putc(out, '.');
+        if (nd > exp10 + 1)
+            buf_append(out, digits + exp10 + 1, (size_t)(nd - exp10 - 1));
+    }
+}
+
+static void format_string(buf *out, const char *s, size_t n)
+{
+    buf_putc(out, '\'');
+    for (size_t k = 0; k < n; k++) {
+        unsigned char c = (unsigned char)s[k];
+        switch (c) {
+        case '\'': buf_puts(out, "\\'"); break;
+        case '\\': buf_puts(out, "\\\\"); break;
+        case '\n': buf_puts(out, "\\n"); break;
+        case '\t': buf_puts(out, "\\t"); break;
+        case '\r': buf_puts(out, "\\r"); break;
+        case '\b': buf_puts(out, "\\b"); break;
+        case '\f': buf_puts(out, "\\f"); break;
+        case 0: buf_puts(out, "\\0"); break;
+        default: buf_putc(out, (char)c); break;
+        }
+    }
+    buf_putc(out, '\'');
+}
+
+static void format_literal(buf *out, const ast *e)
+{
+    switch (e->lit) {
+    case LIT_NULL: buf_puts(out, "NULL"); break;
+    case LIT_BOOL: buf_puts(out, e->u ? "true" : "false"); break;
+    case LIT_UINT: buf_printf(out, "%llu", (unsigned long long)e->u); break;
+    case LIT_INT: buf_printf(out, "%lld", (long long)e->i); break;
+    case LIT_FLOAT: format_float(out, e->f); break;
+    case LIT_STRING: format_string(out, e->str, e->str_len); break;
+    case LIT_ARRAY: buf_puts(out, "[]"); break;
+    }
+}
+
+static void format_expr(buf *out, const ast *e, bool sql, bool top);
+
+static void format_list(buf *out, const ast_list *l, bool sql)
+{
+    for (int k = 0; k < l->n; k++) {
+        if (k)
+            buf_puts(out, ", ");
+        format_expr(out, l->items[k], sql, false);
+    }
+}
+
+static void format_parts(buf *out, int n, const char *const *parts)
+{
+    for (int k = 0; k < n; k++) {
+        if (k)
+            buf_putc(out, '.');
+        buf_puts(out, parts[k]);
+    }
+}
+
+static void format_expr(buf *out, const ast *e, bool sql, bool top)
+{
+    if (!e)
+        return;
+    if (e->alias && !sql) {
+        buf_puts(out, e->alias);
+        return;
+    }
+    switch (e->kind) {
+    case AST_LITERAL: format_literal(out, e); break;
+    case AST_IDENT: format_parts(out, e->nparts, e->parts); break;
+    case AST_ASTERISK:
+        if (e->nparts) {
+            format_parts(out, e->nparts, e->parts);
+            buf_putc(out, '.');
+        }
+        buf_putc(out, '*');
+        break;
+    case AST_FUNC:
+        if (e->bracket_syntax || ((!strcmp(e->name, "array") || !strcmp(e->name, "tuple")) && !e->has_params &&
+                                  (strcmp(e->name, "tuple") || e->args.n != 1))) {
+            bool arr = !strcmp(e->name, "array");
+            if (!arr && e->args.n == 1) {
+                buf_puts(out, "tuple(");
+                format_list(out, &e->args, sql);
+                buf_putc(out, ')');
+                break;
+            }
+            buf_putc(out, arr ? '[' : '(');
+            format_list(out, &e->args, sql);
+            buf_putc(out, arr ? ']' : ')');
+            break;
+        }
+        buf_puts(out, e->name);
+        if (e->has_params) {
+            buf_putc(out, '(');
+            format_list(out, &e->params, sql);
+            buf_putc(out, ')');
+        }
+        buf_putc(out, '(');
+        format_list(out, &e->args, sql);
+        buf_putc(out, ')');
+        break;
+    case AST_LAMBDA:
+        buf_puts(out, "lambda(tuple(");
+        for (int k = 0; k < e->nparts; k++) {
+            if (k)
+                buf_puts(out, ", ");
+            buf_puts(out, e->parts[k]);
+        }
+        buf_puts(out, "), ");
+        if (e->args.n)
+            format_expr(out, e->args.items[0], sql, false);
+        buf_putc(out, ')');
+        break;
+    case AST_SUBQUERY:
+        if (sql) {
+            buf_putc(out, '(');
+            ast_format_sql(out, e->sub);
+            buf_putc(out, ')');
+        } else {
+            buf_puts(out, "_subquery");
+        }
+        break;
+    case AST_PARAM: buf_printf(out, "{%s:%s}", e->name, e->str); break;
+    default:
+        ast_format_sql(out, e);
+        break;
+    }
+    if (sql && e->alias && (!top || true)) {
+        buf_puts(out, " AS ");
+        buf_puts(out, e->alias);
+    }
+}
+
+void ast_format_name(buf *out, const ast *e) { format_expr(out, e, false, true); }
+
+static void format_table(buf *out, const ast *t)
+{
+    for (; t; t = t->join ? t->join->sub : NULL) {
+        if (t->table_name) {
+            if (t->database)
+                buf_printf(out, "%s.", t->database);
+            buf_puts(out, t->table_name);
+        } else if (t->table_func) {
+            format_expr(out, t->table_func, true, true);
+        } else if (t->sub) {
+            buf_putc(out, '(');
+            ast_format_sql(out, t->sub);
+            buf_putc(out, ')');
+        }
+        if (t->alias)
+            buf_printf(out, " AS %s", t->alias);
+        if (t->final)
+            buf_puts(out, " FINAL");
+        const ast *j = t->join;
+        if (!j)
+            break;
+        if (!strcmp(j->join_kind, "CROSS"))
+            buf_puts(out, " CROSS JOIN ");
+        else
+            buf_printf(out, " %s%s%s JOIN ", j->join_kind, j->join_strictness ? " " : "",
+                       j->join_strictness ? j->join_strictness : "");
+        if (j->on || j->using_cols.n) {
+            /* the right table is printed by the next iteration; print ON/USING after it */
+            format_table(out, j->sub->join ? NULL : j->sub);
+            if (j->sub->join) {
+                const ast *r = j->sub;
+                if (r->table_name)
+                    buf_printf(out, "%s%s%s", r->database ? r->database : "", r->database ? "." : "", r->table_name);
+                else if (r->table_func)
+                    format_expr(out, r->table_func, true, true);
+                else if (r->sub) {
+                    buf_putc(out, '(');
+                    ast_format_sql(out, r->sub);
+                    buf_putc(out, ')');
+                }
+                if (r->alias)
+                    buf_printf(out, " AS %s", r->alias);
+            }
+            if (j->on) {
+                buf_puts(out, " ON ");
+                format_expr(out, j->on, true, true);
+            } else {
+                buf_puts(out, " USING (");
+                format_list(out, &j->using_cols, true);
+                buf_putc(out, ')');
+            }
+            if (!j->sub->join)
+                return;
+            t = j->sub;
+            /* continue with the next join of the right table */
+            const ast *nj = t->join;
+            (void)nj;
+            continue;
+        }
+    }
+}
+
+static void format_settings(buf *out, const ast_list *l)
+{
+    for (int k = 0; k < l->n; k++) {
+        buf_printf(out, "%s%s = ", k ? ", " : "", l->items[k]->name);
+        format_expr(out, l->items[k]->sub, true, true);
+    }
+}
+
+void ast_format_sql(buf *out, const ast *e)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case AST_SELECT:
+        if (e->with.n) {
+            buf_puts(out, "WITH ");
+            for (int k = 0; k < e->with.n; k++) {
+                const ast *w = e->with.items[k];
+                if (k)
+                    buf_puts(out, ", ");
+                if (w->kind == AST_SUBQUERY) {
+                    buf_printf(out, "%s AS (", w->alias);
+                    ast_format_sql(out, w->sub);
+                    buf_putc(out, ')');
+                } else {
+                    format_expr(out, w, true, true);
+                }
+            }
+            buf_putc(out, ' ');
+        }
+        buf_puts(out, e->select_distinct ? "SELECT DISTINCT " : "SELECT ");
+        format_list(out, &e->select, true);
+        if (e->from) {
+            buf_puts(out, " FROM ");
+            format_table(out, e->from);
+        }
+        if (e->prewhere) {
+            buf_puts(out, " PREWHERE ");
+            format_expr(out, e->prewhere, true, true);
+        }
+        if (e->where) {
+            buf_puts(out, " WHERE ");
+            format_expr(out, e->where, true, true);
+        }
+        if (e->group_by_all)
+            buf_puts(out, " GROUP BY ALL");
+        else if (e->group_by.n) {
+            buf_puts(out, " GROUP BY ");
+            format_list(out, &e->group_by, true);
+        }
+        if (e->with_totals)
+            buf_puts(out, " WITH TOTALS");
+        if (e->having) {
+            buf_puts(out, " HAVING ");
+            format_expr(out, e->having, true, true);
+        }
+        if (e->order_by.n) {
+            buf_puts(out, " ORDER BY ");
+            for (int k = 0; k < e->order_by.n; k++) {
+                const ast *o = e->order_by.items[k];
+                if (k)
+                    buf_puts(out, ", ");
+                format_expr(out, o->sub, true, true);
+                if (o->desc)
+                    buf_puts(out, " DESC");
+                if (o->nulls)
+                    buf_puts(out, o->nulls > 0 ? " NULLS FIRST" : " NULLS LAST");
+            }
+        }
+        if (e->limit_by.n) {
+            buf_puts(out, " LIMIT ");
+            if (e->limit_by_offset) {
+                format_expr(out, e->limit_by_offset, true, true);
+                buf_puts(out, ", ");
+            }
+            format_expr(out, e->limit_by_limit, true, true);
+            buf_puts(out, " BY ");
+            format_list(out, &e->limit_by, true);
+        }
+        if (e->limit) {
+            buf_puts(out, " LIMIT ");
+            if (e->offset) {
+                format_expr(out, e->offset, true, true);
+                buf_puts(out, ", ");
+            }
+            format_expr(out, e->limit, true, true);
+        } else if (e->offset) {
+            buf_puts(out, " OFFSET ");
+            format_expr(out, e->offset, true, true);
+        }
+        if (e->settings.n) {
+            buf_puts(out, " SETTINGS ");
+            format_settings(out, &e->settings);
+        }
+        break;
+    case AST_UNION:
+        for (int k = 0; k < e->args.n; k++) {
+            if (k)
+                buf_puts(out, e->union_distinct ? " UNION DISTINCT " : " UNION ALL ");
+            bool paren = e->args.items[k]->kind == AST_UNION;
+            if (paren)
+                buf_putc(out, '(');
+            ast_format_sql(out, e->args.items[k]);
+            if (paren)
+                buf_putc(out, ')');
+        }
+        break;
+    case AST_STMT_SELECT:
+        ast_format_sql(out, e->sub);
+        if (e->outfile) {
+            buf_puts(out, " INTO OUTFILE ");
+            format_string(out, e->outfile, strlen(e->outfile));
+        }
+        if (e->format)
+            buf_printf(out, " FORMAT %s", e->format);
+        if (e->settings.n) {
+            buf_puts(out, " SETTINGS ");
+            format_settings(out, &e->settings);
+        }
+        break;
+    case AST_STMT_INSERT:
+        buf_puts(out, "INSERT INTO ");
+        if (e->table_func) {
+            buf_puts(out, "FUNCTION ");
+            format_expr(out, e->table_func, true, true);
+        } else {
+            buf_printf(out, "%s%s%s", e->database ? e->database : "", e->database ? "." : "", e->table_name);
+        }
+        if (e->insert_columns.n) {
+            buf_puts(out, " (");
+            format_list(out, &e->insert_columns, true);
+            buf_putc(out, ')');
+        }
+        if (e->sub) {
+            buf_putc(out, ' ');
+            ast_format_sql(out, e->sub);
+        } else if (e->format) {
+            buf_printf(out, !strcmp(e->format, "Values") ? " VALUES" : " FORMAT %s", e->format);
+        }
+        break;
+    case AST_STMT_SET:
+        buf_puts(out, "SET ");
+        format_settings(out, &e->settings);
+        break;
+    case AST_STMT_EXPLAIN:
+        buf_printf(out, "EXPLAIN %s ", e->explain_kind);
+        ast_format_sql(out, e->sub);
+        break;
+    case AST_STMT_DESCRIBE:
+        buf_puts(out, "DESCRIBE TABLE ");
+        format_table(out, e->sub);
+        break;
+    case AST_TABLE: format_table(out, e); break;
+    case AST_STMT_USE: buf_printf(out, "USE %s", e->database); break;
+    case AST_STMT_DROP:
+        buf_printf(out, "DROP %s %s", e->show_what, e->if_exists ? "IF EXISTS " : "");
+        if (e->table_name)
+            buf_printf(out, "%s%s%s", e->database ? e->database : "", e->database ? "." : "", e->table_name);
+        else
+            buf_puts(out, e->database);
+        break;
+    case AST_STMT_SHOW: buf_printf(out, "SHOW %s", e->show_what); break;
+    case AST_STMT_SYSTEM: buf_printf(out, "SYSTEM %s", e->str); break;
+    case AST_STMT_CREATE_TABLE:
+        buf_printf(out, "CREATE TABLE %s%s%s%s", e->if_not_exists ? "IF NOT EXISTS " : "",
+                   e->database ? e->database : "", e->database ? "." : "", e->table_name);
+        if (e->columns.n) {
+            buf_puts(out, " (");
+            for (int k = 0; k < e->columns.n; k++) {
+                const ast *c = e->columns.items[k];
+                buf_printf(out, "%s%s %s", k ? ", " : "", c->name, c->str ? c->str : "");
+                if (c->default_kind) {
+                    buf_printf(out, " %s ", c->default_kind);
+                    format_expr(out, c->sub, true, true);
+                }
+            }
+            buf_putc(out, ')');
+        }
+        if (e->engine) {
+            buf_puts(out, " ENGINE = ");
+            format_expr(out, e->engine, true, true);
+        }
+        if (e->order_by_key.n) {
+            buf_puts(out, " ORDER BY (");
+            format_list(out, &e->order_by_key, true);
+            buf_putc(out, ')');
+        }
+        if (e->as_select) {
+            buf_puts(out, " AS ");
+            ast_format_sql(out, e->as_select);
+        }
+        break;
+    default:
+        if (e->kind <= AST_PARAM)
+            format_expr(out, e, true, true);
+        else
+            buf_puts(out, "<statement>");
+        break;
+    }
+}
+
+/* ---- EXPLAIN AST ---- */
+
+static void dump_line(buf *out, int indent, const char *text, int children, const char *alias)
+{
+    for (int k = 0; k < indent; k++)
+        buf_putc(out, ' ');
+    buf_puts(out, text);
+    if (alias)
+        buf_printf(out, " (alias %s)", alias);
+    if (children)
+        buf_printf(out, " (children %d)", children);
+    buf_putc(out, '\n');
+}
+
+static void dump_list(buf *out, const ast_list *l, int indent)
+{
+    dump_line(out, indent, "ExpressionList", l->n, NULL);
+    for (int k = 0; k < l->n; k++)
+        ast_dump(out, l->items[k], indent + 1);
+}
+
+static void dump_literal_value(buf *out, const ast *e)
+{
+    switch (e->lit) {
+    case LIT_NULL: buf_puts(out, "NULL"); break;
+    case LIT_BOOL: buf_printf(out, "Bool_%d", (int)e->u); break;
+    case LIT_UINT: buf_printf(out, "UInt64_%llu", (unsigned long long)e->u); break;
+    case LIT_INT: buf_printf(out, "Int64_%lld", (long long)e->i); break;
+    case LIT_FLOAT: buf_puts(out, "Float64_"); format_float(out, e->f); break;
+    case LIT_STRING: format_string(out, e->str, e->str_len); break;
+    default: break;
+    }
+}
+
+static int table_count(const ast *t)
+{
+    int n = 0;
+    for (; t; t = t->join ? t->join->sub : NULL)
+        n++;
+    return n;
+}
+
+static void dump_table_expr(buf *out, const ast *t, int indent)
+{
+    dump_line(out, indent, "TableExpression", 1, NULL);
+    buf name = {0};
+    if (t->table_name) {
+        buf_printf(&name, "TableIdentifier %s%s%s", t->database ? t->database : "", t->database ? "." : "",
+                   t->table_name);
+        dump_line(out, indent + 1, buf_cstr(&name), 0, t->alias);
+    } else if (t->table_func) {
+        ast f = *t->table_func;
+        f.alias = t->alias;
+        ast_dump(out, &f, indent + 1);
+    } else if (t->sub) {
+        dump_line(out, indent + 1, "Subquery", 1, t->alias);
+        ast_dump(out, t->sub, indent + 2);
+    }
+    buf_free(&name);
+}
+
+void ast_dump(buf *out, const ast *e, int indent)
+{
+    if (!e)
+        return;
+    buf t = {0};
+    switch (e->kind) {
+    case AST_LITERAL:
+        buf_puts(&t, "Literal ");
+        dump_literal_value(&t, e);
+        dump_line(out, indent, buf_cstr(&t), 0, e->alias);
+        break;
+    case AST_IDENT:
+        buf_puts(&t, "Identifier ");
+        format_parts(&t, e->nparts, e->parts);
+        dump_line(out, indent, buf_cstr(&t), 0, e->alias);
+        break;
+    case AST_ASTERISK: dump_line(out, indent, e->nparts ? "QualifiedAsterisk" : "Asterisk", 0, NULL); break;
+    case AST_PARAM:
+        buf_printf(&t, "QueryParameter %s:%s", e->name, e->str);
+        dump_line(out, indent, buf_cstr(&t), 0, e->alias);
+        break;
+    case AST_FUNC: {
+        bool lit_arr = e->bracket_syntax;
+        for (int k = 0; lit_arr && k < e->args.n; k++)
+            if (e->args.items[k]->kind != AST_LITERAL)
+                lit_arr = false;
+        if (lit_arr && e->args.n) {
+            buf_puts(&t, !strcmp(e->name, "array") ? "Literal Array_[" : "Literal Tuple_(");
+            for (int k = 0; k < e->args.n; k++) {
+                if (k)
+                    buf_puts(&t, ", ");
+                dump_literal_value(&t, e->args.items[k]);
+            }
+            buf_putc(&t, !strcmp(e->name, "array") ? ']' : ')');
+            dump_line(out, indent, buf_cstr(&t), 0, e->alias);
+            break;
+        }
+        buf_printf(&t, "Function %s", e->name);
+        dump_line(out, indent, buf_cstr(&t), 1 + e->has_params, e->alias);
+        dump_list(out, &e->args, indent + 1);
+        if (e->has_params)
+            dump_list(out, &e->params, indent + 1);
+        break;
+    }
+    case AST_LAMBDA: {
+        dump_line(out, indent, "Function lambda", 1, e->alias);
+        dump_line(out, indent + 1, "ExpressionList", 2, NULL);
+        dump_line(out, indent + 2, "Function tuple", 1, NULL);
+        dump_line(out, indent + 3, "ExpressionList", e->nparts, NULL);
+        for (int k = 0; k < e->nparts; k++) {
+            buf_free(&t);
+            buf_printf(&t, "Identifier %s", e->parts[k]);
+            dump_line(out, indent + 4, buf_cstr(&t), 0, NULL);
+        }
+        if (e->args.n)
+            ast_dump(out, e->args.items[0], indent + 2);
+        break;
+    }
+    case AST_SUBQUERY:
+        dump_line(out, indent, "Subquery", 1, e->alias);
+        ast_dump(out, e->sub, indent + 1);
+        break;
+    case AST_SELECT: {
+        int n = 1 + (e->with.n > 0) + (e->from != NULL) + (e->prewhere != NULL) + (e->where != NULL) +
+                (e->group_by.n > 0) + (e->having != NULL) + (e->order_by.n > 0) + (e->limit_by.n ? 2 : 0) +
+                (e->offset != NULL) + (e->limit != NULL) + (e->settings.n > 0);
+        dump_line(out, indent, "SelectQuery", n, NULL);
+        if (e->with.n)
+            dump_list(out, &e->with, indent + 1);
+        dump_list(out, &e->select, indent + 1);
+        if (e->from) {
+            dump_line(out, indent + 1, "TablesInSelectQuery", table_count(e->from), NULL);
+            const ast *j = NULL;
+            for (const ast *tb = e->from; tb; tb = tb->join ? tb->join->sub : NULL) {
+                int ch = 1 + (j != NULL);
+                dump_line(out, indent + 2, "TablesInSelectQueryElement", ch, NULL);
+                dump_table_expr(out, tb, indent + 3);
+                if (j) {
+                    int jc = (j->on != NULL) + (j->using_cols.n > 0);
+                    dump_line(out, indent + 3, "TableJoin", jc, NULL);
+                    if (j->on)
+                        ast_dump(out, j->on, indent + 4);
+                    else if (j->using_cols.n)
+                        dump_list(out, &j->using_cols, indent + 4);
+                }
+                j = tb->join;
+            }
+        }
+        if (e->prewhere)
+            ast_dump(out, e->prewhere, indent + 1);
+        if (e->where)
+            ast_dump(out, e->where, indent + 1);
+        if (e->group_by.n)
+            dump_list(out, &e->group_by, indent + 1);
+        if (e->having)
+            ast_dump(out, e->having, indent + 1);
+        if (e->order_by.n) {
+            dump_line(out, indent + 1, "ExpressionList", e->order_by.n, NULL);
+            for (int k = 0; k < e->order_by.n; k++) {
+                dump_line(out, indent + 2, "OrderByElement", 1, NULL);
+                ast_dump(out, e->order_by.items[k]->sub, indent + 3);
+            }
+        }
+        if (e->limit_by.n) {
+            ast_dump(out, e->limit_by_limit, indent + 1);
+            dump_list(out, &e->limit_by, indent + 1);
+        }
+        if (e->offset)
+            ast_dump(out, e->offset, indent + 1);
+        if (e->limit)
+            ast_dump(out, e->limit, indent + 1);
+        if (e->settings.n)
+            dump_line(out, indent + 1, "Set", 0, NULL);
+        break;
+    }
+    case AST_UNION:
+        dump_line(out, indent, "SelectWithUnionQuery", 1, NULL);
+        dump_line(out, indent + 1, "ExpressionList", e->args.n, NULL);
+        for (int k = 0; k < e->args.n; k++) {
+            const ast *c = e->args.items[k];
+            if (c->kind == AST_UNION)
+                ast_dump(out, c, indent + 2);
+            else
+                ast_dump(out, c, indent + 2);
+        }
+        break;
+    case AST_STMT_SELECT: {
+        const ast *q = e->sub;
+        if (q && q->kind == AST_SELECT) {
+            int extra = (e->format != NULL) + (e->settings.n > 0);
+            dump_line(out, indent, "SelectWithUnionQuery", 1 + extra, NULL);
+            dump_line(out, indent + 1, "ExpressionList", 1, NULL);
+            ast_dump(out, q, indent + 2);
+            if (e->format) {
+                buf_printf(&t, "Identifier %s", e->format);
+                dump_line(out, indent + 1, buf_cstr(&t), 0, NULL);
+            }
+            if (e->settings.n)
+                dump_line(out, indent + 1, "Set", 0, NULL);
+        } else {
+            ast_dump(out, q, indent);
+        }
+        break;
+    }
+    default: {
+        buf sql = {0};
+        ast_format_sql(&sql, e);
+        dump_line(out, indent, buf_cstr(&sql), 0, NULL);
+        buf_free(&sql);
+        break;
+    }
+    }
+    buf_free(&t);
+}

@@ -1,0 +1,962 @@
+/* Statement parser: SELECT (with joins, unions, CTEs) and the other statements. */
+#include "sql/parser_int.h"
+
+#include <string.h>
+#include <strings.h>
+
+ast *ast_new(arena *a, ast_kind kind, int pos)
+{
+    ast *n = ARENA_NEW(a, ast);
+    n->kind = kind;
+    n->pos = pos;
+    n->end = pos;
+    return n;
+}
+
+void ast_list_push(arena *a, ast_list *l, ast *item)
+{
+    /* capacity doubles at powers of two; old arrays stay in the arena */
+    if ((l->n & (l->n - 1)) == 0 && (l->n == 0 || l->n >= 4)) {
+        int cap = l->n ? l->n * 2 : 4;
+        ast **ni = ARENA_ARRAY(a, ast *, (size_t)cap);
+        if (l->n)
+            memcpy(ni, l->items, sizeof(ast *) * (size_t)l->n);
+        l->items = ni;
+    }
+    l->items[l->n++] = item;
+}
+
+static int prev_end(parser *p) { return p->i > 0 ? p->toks[p->i - 1].end : 0; }
+
+static bool expect_word(parser *p, const char *kw)
+{
+    if (p_accept(p, kw))
+        return true;
+    p_fail(p, kw);
+    return false;
+}
+
+static bool expect_tok(parser *p, tok_kind k, const char *what)
+{
+    if (p_accept_tok(p, k))
+        return true;
+    p_fail(p, what);
+    return false;
+}
+
+/* [db.]name into database/table_name */
+static int parse_table_name(parser *p, ast *t)
+{
+    char *a = p_ident(p);
+    if (!a)
+        return -1;
+    if (p_kind(p) == TK_DOT && (p_peek(p, 1)->kind == TK_WORD || p_peek(p, 1)->kind == TK_QIDENT)) {
+        p_adv(p);
+        t->database = a;
+        t->table_name = p_ident(p);
+    } else {
+        t->table_name = a;
+    }
+    return 0;
+}
+
+static ast *parse_settings_list(parser *p, ast_list *out)
+{
+    for (;;) {
+        int pos = p_cur(p)->start;
+        char *nm = p_ident(p);
+        if (!nm)
+            return NULL;
+        ast *s = ast_new(p->a, AST_SETTING, pos);
+        s->name = nm;
+        if (!expect_tok(p, TK_EQ, "Equals"))
+            return NULL;
+        s->sub = parse_expr(p);
+        if (!s->sub)
+            return NULL;
+        s->end = prev_end(p);
+        ast_list_push(p->a, out, s);
+        if (!p_accept_tok(p, TK_COMMA))
+            return s;
+    }
+}
+
+static ast *parse_table_elem(parser *p)
+{
+    int pos = p_cur(p)->start;
+    ast *t = ast_new(p->a, AST_TABLE, pos);
+    if (p_enter(p) < 0)
+        return NULL;
+    if (p_kind(p) == TK_LPAREN) {
+        p_adv(p);
+        ast *q = parse_select_union(p);
+        if (!q || !expect_tok(p, TK_RPAREN, "closing parenthesis")) {
+            p_leave(p);
+            return NULL;
+        }
+        t->sub = q;
+    } else if (p_is_ident(p) && p_peek(p, 1)->kind == TK_LPAREN) {
+        tok *nt = p_cur(p);
+        ast *f = mk_func(p, p_tok_text(p, nt), nt->start);
+        if (nt->kind == TK_QIDENT)
+            f->name = p_ident(p);
+        else
+            p_adv(p);
+        p_adv(p);
+        if (!p_accept_tok(p, TK_RPAREN)) {
+            if (parse_expr_list(p, &f->args, false) < 0 || !expect_tok(p, TK_RPAREN, "one of: Comma, closing parenthesis")) {
+                p_leave(p);
+                return NULL;
+            }
+        }
+        f->end = prev_end(p);
+        t->table_func = f;
+    } else if (p_is_ident(p)) {
+        if (parse_table_name(p, t) < 0) {
+            p_leave(p);
+            return NULL;
+        }
+    } else {
+        p_leave(p);
+        return p_fail(p, "one of: table, table function, subquery or list of joined tables");
+    }
+    p_leave(p);
+    if (p_accept(p, "AS")) {
+        t->alias = p_ident(p);
+        if (!t->alias)
+            return NULL;
+    } else if (p_kind(p) == TK_QIDENT || (p_kind(p) == TK_WORD && !p_is_reserved_alias(p, p_cur(p)))) {
+        t->alias = p_ident(p);
+    }
+    if (p_accept(p, "FINAL"))
+        t->final = true;
+    t->end = prev_end(p);
+    return t;
+}
+
+static ast *parse_tables(parser *p)
+{
+    ast *first = parse_table_elem(p);
+    ast *last = first;
+    while (last) {
+        int pos = p_cur(p)->start;
+        const char *kind = NULL, *strict = NULL;
+        if (p_accept_tok(p, TK_COMMA)) {
+            kind = "CROSS";
+        } else {
+            int save = p->i;
+            if (!p_accept(p, "GLOBAL"))
+                p_accept(p, "LOCAL");
+            for (int round = 0; round < 3; round++) {
+                if (!strict && (p_is(p, 0, "ANY") || p_is(p, 0, "ALL") || p_is(p, 0, "SEMI") ||
+                                p_is(p, 0, "ANTI") || p_is(p, 0, "ASOF"))) {
+                    strict = arena_strdup(p->a, p_tok_text(p, p_cur(p)));
+                    for (char *c = (char *)strict; *c; c++)
+                        *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+                    p_adv(p);
+                } else if (!kind && (p_is(p, 0, "INNER") || p_is(p, 0, "LEFT") || p_is(p, 0, "RIGHT") ||
+                                     p_is(p, 0, "FULL") || p_is(p, 0, "CROSS"))) {
+                    kind = p_is(p, 0, "INNER") ? "INNER" : p_is(p, 0, "LEFT") ? "LEFT" : p_is(p, 0, "RIGHT") ? "RIGHT"
+                           : p_is(p, 0, "FULL") ? "FULL" : "CROSS";
+                    p_adv(p);
+                    p_accept(p, "OUTER");
+                }
+            }
+            if (p_is(p, 0, "ARRAY") || p_is(p, 0, "PASTE"))
+                return p_fail(p, "JOIN (ARRAY JOIN and PASTE JOIN are not supported)");
+            if (!p_accept(p, "JOIN")) {
+                if (p->i != save)
+                    return p_fail(p, "JOIN");
+                break;
+            }
+            if (!kind)
+                kind = "INNER";
+        }
+        ast *j = ast_new(p->a, AST_JOIN, pos);
+        j->join_kind = kind;
+        j->join_strictness = strict;
+        j->sub = parse_table_elem(p);
+        if (!j->sub)
+            return NULL;
+        if (strcmp(kind, "CROSS") != 0) {
+            if (p_accept(p, "ON")) {
+                j->on = parse_expr(p);
+                if (!j->on)
+                    return NULL;
+            } else if (p_accept(p, "USING")) {
+                bool paren = p_accept_tok(p, TK_LPAREN);
+                if (parse_expr_list(p, &j->using_cols, false) < 0)
+                    return NULL;
+                if (paren && !expect_tok(p, TK_RPAREN, "closing parenthesis"))
+                    return NULL;
+            } else {
+                return p_fail(p, "one of: ON, USING");
+            }
+        }
+        j->end = prev_end(p);
+        last->join = j;
+        last = j->sub;
+    }
+    return first;
+}
+
+static ast *parse_order_list(parser *p, ast_list *out)
+{
+    for (;;) {
+        int pos = p_cur(p)->start;
+        ast *e = parse_expr_alias(p);
+        if (!e)
+            return NULL;
+        ast *o = ast_new(p->a, AST_ORDER_ITEM, pos);
+        o->sub = e;
+        if (p_accept(p, "DESC") || p_accept(p, "DESCENDING"))
+            o->desc = true;
+        else if (!p_accept(p, "ASC"))
+            p_accept(p, "ASCENDING");
+        if (p_accept(p, "NULLS")) {
+            if (p_accept(p, "FIRST"))
+                o->nulls = 1;
+            else if (p_accept(p, "LAST"))
+                o->nulls = -1;
+            else
+                return p_fail(p, "one of: FIRST, LAST");
+        }
+        if (p_accept(p, "COLLATE")) {
+            if (p_kind(p) != TK_STRING)
+                return p_fail(p, "string literal");
+            p_adv(p);
+        }
+        if (p_is(p, 0, "WITH") && p_is(p, 1, "FILL")) {
+            o->with_fill = ast_new(p->a, AST_LITERAL, p_cur(p)->start);
+            p_adv(p);
+            p_adv(p);
+            const char *kws[] = {"FROM", "TO", "STEP"};
+            for (int k = 0; k < 3; k++)
+                if (p_accept(p, kws[k]) && !parse_expr(p))
+                    return NULL;
+        }
+        o->end = prev_end(p);
+        ast_list_push(p->a, out, o);
+        if (!p_accept_tok(p, TK_COMMA))
+            return o;
+    }
+}
+
+static ast *parse_select(parser *p)
+{
+    int pos = p_cur(p)->start;
+    ast *s = ast_new(p->a, AST_SELECT, pos);
+    if (p_accept(p, "WITH")) {
+        for (;;) {
+            if (p_is_ident(p) && p_is(p, 1, "AS") && p_peek(p, 2)->kind == TK_LPAREN && p_is_select_start(p, 3)) {
+                int cpos = p_cur(p)->start;
+                char *nm = p_ident(p);
+                p_adv(p);
+                p_adv(p);
+                ast *q = parse_select_union(p);
+                if (!q || !expect_tok(p, TK_RPAREN, "closing parenthesis"))
+                    return NULL;
+                ast *sq = ast_new(p->a, AST_SUBQUERY, cpos);
+                sq->sub = q;
+                sq->alias = nm;
+                sq->end = prev_end(p);
+                ast_list_push(p->a, &s->with, sq);
+            } else {
+                ast *e = parse_expr_alias(p);
+                if (!e)
+                    return NULL;
+                if (!e->alias && e->kind != AST_SUBQUERY)
+                    return p_fail(p, "AS");
+                ast_list_push(p->a, &s->with, e);
+            }
+            if (!p_accept_tok(p, TK_COMMA))
+                break;
+        }
+    }
+    if (!expect_word(p, "SELECT"))
+        return NULL;
+    if (p_accept(p, "DISTINCT"))
+        s->select_distinct = true;
+    else if (p_is(p, 0, "ALL") && p_peek(p, 1)->kind != TK_LPAREN)
+        p_adv(p);
+    if (parse_expr_list(p, &s->select, true) < 0)
+        return NULL;
+    if (p_accept(p, "FROM")) {
+        s->from = parse_tables(p);
+        if (!s->from)
+            return NULL;
+    }
+    if (p_is(p, 0, "ARRAY") || (p_is(p, 0, "LEFT") && p_is(p, 1, "ARRAY")))
+        return p_fail(p, "one of: WHERE, GROUP BY, ORDER BY, LIMIT (ARRAY JOIN is not supported)");
+    if (p_accept(p, "PREWHERE") && !(s->prewhere = parse_expr(p)))
+        return NULL;
+    if (p_accept(p, "WHERE") && !(s->where = parse_expr(p)))
+        return NULL;
+    if (p_is(p, 0, "GROUP")) {
+        p_adv(p);
+        if (!expect_word(p, "BY"))
+            return NULL;
+        if (p_is(p, 0, "ALL") && p_peek(p, 1)->kind != TK_LPAREN) {
+            p_adv(p);
+            s->group_by_all = true;
+        } else if (parse_expr_list(p, &s->group_by, false) < 0) {
+            return NULL;
+        }
+    }
+    if (p_is(p, 0, "WITH") && p_is(p, 1, "TOTALS")) {
+        p_adv(p);
+        p_adv(p);
+        s->with_totals = true;
+    }
+    if (p_accept(p, "HAVING") && !(s->having = parse_expr(p)))
+        return NULL;
+    if (p_is(p, 0, "ORDER")) {
+        p_adv(p);
+        if (!expect_word(p, "BY") || !parse_order_list(p, &s->order_by))
+            return NULL;
+    }
+    for (int round = 0; round < 2 && p_is(p, 0, "LIMIT"); round++) {
+        p_adv(p);
+        ast *a = parse_expr(p), *b = NULL;
+        if (!a)
+            return NULL;
+        if (p_accept_tok(p, TK_COMMA)) {
+            if (!(b = parse_expr(p)))
+                return NULL;
+        } else if (p_accept(p, "OFFSET")) {
+            if (!(b = parse_expr(p)))
+                return NULL;
+            ast *t = a;
+            a = b;
+            b = t; /* normalise to (offset, limit) order */
+        }
+        /* now: b == NULL → limit a; else offset a, limit b */
+        ast *lim = b ? b : a, *off = b ? a : NULL;
+        if (p_accept(p, "BY")) {
+            if (round == 1 || s->limit_by.n)
+                return p_fail(p, "end of query");
+            s->limit_by_limit = lim;
+            s->limit_by_offset = off;
+            if (parse_expr_list(p, &s->limit_by, false) < 0)
+                return NULL;
+        } else {
+            s->limit = lim;
+            s->offset = off;
+            break;
+        }
+    }
+    if (!s->offset && p_accept(p, "OFFSET")) {
+        if (!(s->offset = parse_expr(p)))
+            return NULL;
+        if (!p_accept(p, "ROWS"))
+            p_accept(p, "ROW");
+    }
+    if (p_accept(p, "SETTINGS") && !parse_settings_list(p, &s->settings))
+        return NULL;
+    s->end = prev_end(p);
+    return s;
+}
+
+static ast *parse_select_term(parser *p)
+{
+    if (p_enter(p) < 0)
+        return NULL;
+    ast *r;
+    if (p_kind(p) == TK_LPAREN) {
+        p_adv(p);
+        r = parse_select_union(p);
+        if (r && !expect_tok(p, TK_RPAREN, "closing parenthesis"))
+            r = NULL;
+    } else {
+        r = parse_select(p);
+    }
+    p_leave(p);
+    return r;
+}
+
+ast *parse_select_union(parser *p)
+{
+    int pos = p_cur(p)->start;
+    ast *first = parse_select_term(p);
+    if (!first || !p_is(p, 0, "UNION")) {
+        if (first && (p_is(p, 0, "EXCEPT") || p_is(p, 0, "INTERSECT")))
+            return p_fail(p, "UNION (EXCEPT and INTERSECT are not supported)");
+        return first;
+    }
+    ast *u = ast_new(p->a, AST_UNION, pos);
+    ast_list_push(p->a, &u->args, first);
+    while (p_accept(p, "UNION")) {
+        if (p_accept(p, "DISTINCT"))
+            u->union_distinct = true;
+        else if (!p_accept(p, "ALL"))
+            u->union_distinct = true; /* bare UNION: union_default_mode decides; flagged */
+        ast *n = parse_select_term(p);
+        if (!n)
+            return NULL;
+        ast_list_push(p->a, &u->args, n);
+    }
+    u->end = prev_end(p);
+    return u;
+}
+
+/* INTO OUTFILE 'f' / FORMAT x / SETTINGS k = v at the end of a statement */
+static int parse_stmt_tail(parser *p, ast *st)
+{
+    if (p_is(p, 0, "INTO") && p_is(p, 1, "OUTFILE")) {
+        p_adv(p);
+        p_adv(p);
+        if (p_kind(p) != TK_STRING)
+            return p_fail(p, "string literal"), -1;
+        ast *l = mk_string(p, "", 0, 0);
+        tok *t = p_cur(p);
+        size_t n = (size_t)(t->end - t->start - 2);
+        char *d = arena_alloc(p->a, n + 1, 1);
+        d[lexer_unescape(p->s + t->start + 1, n, d)] = 0;
+        (void)l;
+        st->outfile = d;
+        p_adv(p);
+    }
+    if (p_accept(p, "FORMAT")) {
+        st->format = p_ident(p);
+        if (!st->format)
+            return -1;
+    }
+    if (p_accept(p, "SETTINGS") && !parse_settings_list(p, &st->settings))
+        return -1;
+    return 0;
+}
+
+static const char *word_upper(parser *p)
+{
+    char *w = p_tok_text(p, p_cur(p));
+    for (char *c = w; *c; c++)
+        if (*c >= 'a' && *c <= 'z')
+            *c = (char)(*c - 32);
+    return w;
+}
+
+static ast *parse_create_table(parser *p, ast *st)
+{
+    st->kind = AST_STMT_CREATE_TABLE;
+    if (p_is(p, 0, "IF") && p_is(p, 1, "NOT") && p_is(p, 2, "EXISTS")) {
+        p_adv(p), p_adv(p), p_adv(p);
+        st->if_not_exists = true;
+    }
+    if (parse_table_name(p, st) < 0)
+        return NULL;
+    if (p_accept_tok(p, TK_LPAREN)) {
+        for (;;) {
+            if (p_is(p, 0, "INDEX") || p_is(p, 0, "CONSTRAINT") || p_is(p, 0, "PROJECTION")) {
+                /* secondary indexes / constraints: skipped (not supported by the engine) */
+                int depth = 0;
+                while (p_kind(p) != TK_EOF && p_kind(p) != TK_ERROR &&
+                       !(depth == 0 && (p_kind(p) == TK_COMMA || p_kind(p) == TK_RPAREN))) {
+                    if (p_kind(p) == TK_LPAREN)
+                        depth++;
+                    if (p_kind(p) == TK_RPAREN)
+                        depth--;
+                    p_adv(p);
+                }
+            } else if (p_is(p, 0, "PRIMARY") && p_is(p, 1, "KEY")) {
+                p_adv(p), p_adv(p);
+                ast *e = parse_expr(p);
+                if (!e)
+                    return NULL;
+                if (e->kind == AST_FUNC && !strcmp(e->name, "tuple") && e->bracket_syntax)
+                    st->primary_key = e->args;
+                else
+                    ast_list_push(p->a, &st->primary_key, e);
+            } else {
+                int pos = p_cur(p)->start;
+                ast *c = ast_new(p->a, AST_COLUMN_DEF, pos);
+                c->name = p_ident(p);
+                if (!c->name)
+                    return NULL;
+                if (!p_is(p, 0, "DEFAULT") && !p_is(p, 0, "MATERIALIZED") && !p_is(p, 0, "ALIAS") &&
+                    !p_is(p, 0, "EPHEMERAL")) {
+                    char *tt = parse_type_text(p);
+                    if (!tt)
+                        return NULL;
+                    c->str = tt;
+                    c->str_len = strlen(tt);
+                }
+                for (;;) {
+                    if (p_is(p, 0, "NOT") && p_is(p, 1, "NULL")) {
+                        p_adv(p), p_adv(p);
+                        c->nullable = -1;
+                    } else if (p_accept(p, "NULL")) {
+                        c->nullable = 1;
+                    } else if (p_is(p, 0, "DEFAULT") || p_is(p, 0, "MATERIALIZED") || p_is(p, 0, "ALIAS") ||
+                               p_is(p, 0, "EPHEMERAL")) {
+                        c->default_kind = word_upper(p);
+                        p_adv(p);
+                        if (!(p_kind(p) == TK_COMMA || p_kind(p) == TK_RPAREN) && !(c->sub = parse_expr(p)))
+                            return NULL;
+                    } else if (p_is(p, 0, "CODEC") && p_peek(p, 1)->kind == TK_LPAREN) {
+                        p_adv(p), p_adv(p);
+                        if (parse_expr_list(p, &c->codec, false) < 0 || !expect_tok(p, TK_RPAREN, "closing parenthesis"))
+                            return NULL;
+                    } else if (p_accept(p, "COMMENT")) {
+                        if (p_kind(p) != TK_STRING)
+                            return p_fail(p, "string literal");
+                        ast *l = parse_expr(p);
+                        if (!l)
+                            return NULL;
+                        c->comment = l->str;
+                    } else if (p_accept(p, "TTL")) {
+                        if (!parse_expr(p))
+                            return NULL;
+                    } else if (p_is(p, 0, "PRIMARY") && p_is(p, 1, "KEY")) {
+                        p_adv(p), p_adv(p);
+                        ast *id = ast_new(p->a, AST_IDENT, pos);
+                        id->nparts = 1;
+                        id->parts = ARENA_ARRAY(p->a, const char *, 1);
+                        id->parts[0] = c->name;
+                        ast_list_push(p->a, &st->primary_key, id);
+                    } else {
+                        break;
+                    }
+                }
+                c->end = prev_end(p);
+                ast_list_push(p->a, &st->columns, c);
+            }
+            if (p_accept_tok(p, TK_COMMA))
+                continue;
+            if (!expect_tok(p, TK_RPAREN, "one of: Comma, closing parenthesis, DEFAULT, MATERIALIZED, ALIAS, "
+                                          "CODEC, COMMENT, NULL, NOT NULL"))
+                return NULL;
+            break;
+        }
+    }
+    for (;;) {
+        if (p_accept(p, "ENGINE")) {
+            p_accept_tok(p, TK_EQ);
+            int pos = p_cur(p)->start;
+            char *nm = p_ident(p);
+            if (!nm)
+                return NULL;
+            ast *e = mk_func(p, nm, pos);
+            if (p_accept_tok(p, TK_LPAREN) && !p_accept_tok(p, TK_RPAREN)) {
+                if (parse_expr_list(p, &e->args, false) < 0 || !expect_tok(p, TK_RPAREN, "closing parenthesis"))
+                    return NULL;
+            }
+            e->end = prev_end(p);
+            st->engine = e;
+        } else if (p_is(p, 0, "PARTITION") && p_is(p, 1, "BY")) {
+            p_adv(p), p_adv(p);
+            if (!(st->partition_key = parse_expr(p)))
+                return NULL;
+        } else if ((p_is(p, 0, "ORDER") || p_is(p, 0, "PRIMARY")) && p_is(p, 1, p_is(p, 0, "ORDER") ? "BY" : "KEY")) {
+            ast_list *l = p_is(p, 0, "ORDER") ? &st->order_by_key : &st->primary_key;
+            p_adv(p), p_adv(p);
+            ast *e = parse_expr(p);
+            if (!e)
+                return NULL;
+            if (e->kind == AST_FUNC && !strcmp(e->name, "tuple") && !e->has_params)
+                *l = e->args;
+            else
+                ast_list_push(p->a, l, e);
+        } else if (p_accept(p, "SETTINGS")) {
+            if (!parse_settings_list(p, &st->settings))
+                return NULL;
+        } else if (p_accept(p, "COMMENT")) {
+            if (p_kind(p) != TK_STRING)
+                return p_fail(p, "string literal");
+            ast *l = parse_expr(p);
+            if (!l)
+                return NULL;
+            st->comment = l->str;
+        } else if (p_accept(p, "AS")) {
+            if (p_is_select_start(p, 0)) {
+                if (!(st->as_select = parse_select_union(p)))
+                    return NULL;
+            } else {
+                /* CREATE TABLE t AS other [ENGINE …]: source table in `sub` */
+                ast *src = ast_new(p->a, AST_TABLE, p_cur(p)->start);
+                if (parse_table_name(p, src) < 0)
+                    return NULL;
+                st->sub = src;
+            }
+        } else {
+            break;
+        }
+    }
+    if (!st->columns.n && !st->as_select && !st->sub)
+        return p_fail(p, "one of: opening parenthesis, AS");
+    return st;
+}
+
+static ast *parse_insert(parser *p, ast *st)
+{
+    st->kind = AST_STMT_INSERT;
+    if (!expect_word(p, "INTO"))
+        return NULL;
+    if (p_accept(p, "FUNCTION")) {
+        tok *nt = p_cur(p);
+        if (!p_is_ident(p) || p_peek(p, 1)->kind != TK_LPAREN)
+            return p_fail(p, "table function");
+        ast *f = mk_func(p, p_ident(p), nt->start);
+        p_adv(p);
+        if (!p_accept_tok(p, TK_RPAREN) &&
+            (parse_expr_list(p, &f->args, false) < 0 || !expect_tok(p, TK_RPAREN, "closing parenthesis")))
+            return NULL;
+        f->end = prev_end(p);
+        st->table_func = f;
+    } else {
+        p_accept(p, "TABLE");
+        if (parse_table_name(p, st) < 0)
+            return NULL;
+    }
+    if (p_kind(p) == TK_LPAREN && !p_is_select_start(p, 1)) {
+        p_adv(p);
+        if (parse_expr_list(p, &st->insert_columns, false) < 0 || !expect_tok(p, TK_RPAREN, "closing parenthesis"))
+            return NULL;
+    }
+    if (p_is(p, 0, "PARTITION") && p_is(p, 1, "BY")) {
+        p_adv(p), p_adv(p);
+        ast *e = parse_expr(p);
+        if (!e)
+            return NULL;
+        ast_list_push(p->a, &st->partition_by, e);
+    }
+    if (p_accept(p, "SETTINGS") && !parse_settings_list(p, &st->settings))
+        return NULL;
+    if (p_is(p, 0, "VALUES")) {
+        tok *v = p_cur(p);
+        st->format = "Values";
+        /* the data: up to a ';' outside quotes and brackets, or the end */
+        lexer lx;
+        lexer_init(&lx, p->s, p->len, (size_t)v->end);
+        size_t start = lexer_skip_space(p->s, p->len, (size_t)v->end), end = start;
+        int depth = 0;
+        for (;;) {
+            tok t = lexer_next(&lx);
+            if (t.kind == TK_EOF || t.kind == TK_ERROR || (t.kind == TK_SEMI && depth <= 0))
+                break;
+            if (t.kind == TK_LPAREN || t.kind == TK_LBRACKET || t.kind == TK_LBRACE)
+                depth++;
+            if (t.kind == TK_RPAREN || t.kind == TK_RBRACKET || t.kind == TK_RBRACE)
+                depth--;
+            end = (size_t)t.end;
+        }
+        st->insert_data = p->s + start;
+        st->insert_data_len = end - start;
+        /* re-position the token stream just past the data */
+        p->ntoks = p->i;
+        lexer_init(&p->lx, p->s, p->len, end);
+        p->lx.prev = TK_RPAREN;
+        return st;
+    }
+    if (p_accept(p, "FORMAT")) {
+        tok *ft = p_cur(p);
+        st->format = p_ident(p);
+        if (!st->format)
+            return NULL;
+        (void)ft;
+        size_t e = (size_t)prev_end(p);
+        /* skip blanks and one line break; data runs to the end of the input */
+        while (e < p->len && (p->s[e] == ' ' || p->s[e] == '\t'))
+            e++;
+        if (e < p->len && p->s[e] == '\r')
+            e++;
+        if (e < p->len && p->s[e] == '\n')
+            e++;
+        st->insert_data = p->s + e;
+        st->insert_data_len = p->len - e;
+        p->ntoks = p->i;
+        lexer_init(&p->lx, p->s, p->len, p->len);
+        return st;
+    }
+    if (p_is_select_start(p, 0)) {
+        st->sub = parse_select_union(p);
+        return st->sub ? st : NULL;
+    }
+    return p_fail(p, "one of: VALUES, FORMAT, SELECT, WITH, opening parenthesis");
+}
+
+static ast *rest_as_text(parser *p, ast *st)
+{
+    tok *t = p_cur(p);
+    int start = t->start, end = start;
+    while (p_kind(p) != TK_EOF && p_kind(p) != TK_SEMI) {
+        if (p_kind(p) == TK_ERROR)
+            return p_fail(p, "");
+        end = p_cur(p)->end;
+        p_adv(p);
+    }
+    st->str = arena_strndup(p->a, p->s + start, (size_t)(end - start));
+    st->str_len = (size_t)(end - start);
+    return st;
+}
+
+static ast *parse_statement(parser *p)
+{
+    tok *t = p_cur(p);
+    int pos = t->start;
+    ast *st = ast_new(p->a, AST_STMT_SELECT, pos);
+    if (p_is_select_start(p, 0)) {
+        st->sub = parse_select_union(p);
+        if (!st->sub || parse_stmt_tail(p, st) < 0)
+            return NULL;
+        return st;
+    }
+    if (p_accept(p, "INSERT"))
+        return parse_insert(p, st);
+    if (p_accept(p, "SET")) {
+        st->kind = AST_STMT_SET;
+        return parse_settings_list(p, &st->settings) ? st : NULL;
+    }
+    if (p_accept(p, "DESCRIBE") || p_accept(p, "DESC")) {
+        st->kind = AST_STMT_DESCRIBE;
+        if (p_is(p, 0, "TABLE") && p_peek(p, 1)->kind != TK_LPAREN)
+            p_adv(p);
+        st->sub = parse_table_elem(p);
+        if (!st->sub || parse_stmt_tail(p, st) < 0)
+            return NULL;
+        return st;
+    }
+    if (p_accept(p, "EXPLAIN")) {
+        st->kind = AST_STMT_EXPLAIN;
+        static const char *const kinds[] = {"AST", "SYNTAX", "PLAN", "PIPELINE", "ESTIMATE", NULL};
+        st->explain_kind = "PLAN";
+        for (int k = 0; kinds[k]; k++)
+            if (p_accept(p, kinds[k])) {
+                st->explain_kind = kinds[k];
+                break;
+            }
+        if (p_is(p, 0, "QUERY") && p_is(p, 1, "TREE")) {
+            p_adv(p), p_adv(p);
+            st->explain_kind = "QUERY TREE";
+        }
+        /* EXPLAIN options: name = value, … */
+        if (p_is_ident(p) && p_peek(p, 1)->kind == TK_EQ && !parse_settings_list(p, &st->args))
+            return NULL;
+        if (p_enter(p) < 0)
+            return NULL;
+        st->sub = parse_statement(p);
+        p_leave(p);
+        return st->sub ? st : NULL;
+    }
+    if (p_accept(p, "CREATE")) {
+        if (p_is(p, 0, "OR") && p_is(p, 1, "REPLACE")) {
+            p_adv(p), p_adv(p);
+            st->or_replace = true;
+        }
+        if (p_accept(p, "TEMPORARY"))
+            st->temporary = true;
+        if (p_accept(p, "TABLE"))
+            return parse_create_table(p, st);
+        if (p_accept(p, "DATABASE")) {
+            st->kind = AST_STMT_CREATE_DATABASE;
+            if (p_is(p, 0, "IF") && p_is(p, 1, "NOT") && p_is(p, 2, "EXISTS")) {
+                p_adv(p), p_adv(p), p_adv(p);
+                st->if_not_exists = true;
+            }
+            if (!(st->database = p_ident(p)))
+                return NULL;
+            if (p_accept(p, "ENGINE")) {
+                p_accept_tok(p, TK_EQ);
+                int ep = p_cur(p)->start;
+                char *nm = p_ident(p);
+                if (!nm)
+                    return NULL;
+                st->engine = mk_func(p, nm, ep);
+                if (p_accept_tok(p, TK_LPAREN) && !p_accept_tok(p, TK_RPAREN) &&
+                    (parse_expr_list(p, &st->engine->args, false) < 0 || !expect_tok(p, TK_RPAREN, "closing parenthesis")))
+                    return NULL;
+            }
+            return st;
+        }
+        return p_fail(p, "one of: TABLE, DATABASE, TEMPORARY, OR REPLACE");
+    }
+    if (p_accept(p, "DROP")) {
+        st->kind = AST_STMT_DROP;
+        if (p_accept(p, "TEMPORARY"))
+            st->temporary = true;
+        if (p_is(p, 0, "TABLE") || p_is(p, 0, "DATABASE") || p_is(p, 0, "VIEW") || p_is(p, 0, "DICTIONARY")) {
+            st->show_what = word_upper(p);
+            p_adv(p);
+        } else {
+            return p_fail(p, "one of: TABLE, DATABASE, VIEW, DICTIONARY");
+        }
+        if (p_is(p, 0, "IF") && p_is(p, 1, "EXISTS")) {
+            p_adv(p), p_adv(p);
+            st->if_exists = true;
+        }
+        if (!strcmp(st->show_what, "DATABASE")) {
+            if (!(st->database = p_ident(p)))
+                return NULL;
+        } else if (parse_table_name(p, st) < 0) {
+            return NULL;
+        }
+        p_accept(p, "SYNC");
+        return st;
+    }
+    if (p_accept(p, "TRUNCATE")) {
+        st->kind = AST_STMT_TRUNCATE;
+        p_accept(p, "TABLE");
+        if (p_is(p, 0, "IF") && p_is(p, 1, "EXISTS")) {
+            p_adv(p), p_adv(p);
+            st->if_exists = true;
+        }
+        return parse_table_name(p, st) < 0 ? NULL : st;
+    }
+    if (p_accept(p, "RENAME")) {
+        st->kind = AST_STMT_RENAME;
+        if (!expect_word(p, "TABLE"))
+            return NULL;
+        for (;;) {
+            ast *from = ast_new(p->a, AST_TABLE, p_cur(p)->start);
+            if (parse_table_name(p, from) < 0 || !expect_word(p, "TO"))
+                return NULL;
+            ast *to = ast_new(p->a, AST_TABLE, p_cur(p)->start);
+            if (parse_table_name(p, to) < 0)
+                return NULL;
+            ast_list_push(p->a, &st->args, from);
+            ast_list_push(p->a, &st->args, to);
+            if (!p_accept_tok(p, TK_COMMA))
+                break;
+        }
+        st->database = st->args.items[0]->database;
+        st->table_name = st->args.items[0]->table_name;
+        return st;
+    }
+    if (p_accept(p, "SHOW")) {
+        st->kind = AST_STMT_SHOW;
+        if (p_accept(p, "TABLES")) {
+            st->show_what = "TABLES";
+            if ((p_accept(p, "FROM") || p_accept(p, "IN")) && !(st->database = p_ident(p)))
+                return NULL;
+            if (p_accept(p, "LIKE")) {
+                if (p_kind(p) != TK_STRING)
+                    return p_fail(p, "string literal");
+                st->sub = parse_expr(p);
+            }
+        } else if (p_accept(p, "DATABASES")) {
+            st->show_what = "DATABASES";
+        } else if (p_accept(p, "CREATE")) {
+            st->show_what = "CREATE TABLE";
+            if (p_accept(p, "DATABASE")) {
+                st->show_what = "CREATE DATABASE";
+                if (!(st->database = p_ident(p)))
+                    return NULL;
+            } else {
+                p_accept(p, "TABLE");
+                if (parse_table_name(p, st) < 0)
+                    return NULL;
+            }
+        } else {
+            return p_fail(p, "one of: TABLES, DATABASES, CREATE");
+        }
+        return parse_stmt_tail(p, st) < 0 ? NULL : st;
+    }
+    if (p_accept(p, "USE")) {
+        st->kind = AST_STMT_USE;
+        return (st->database = p_ident(p)) ? st : NULL;
+    }
+    if (p_accept(p, "OPTIMIZE")) {
+        st->kind = AST_STMT_OPTIMIZE;
+        if (!expect_word(p, "TABLE") || parse_table_name(p, st) < 0)
+            return NULL;
+        if (p_accept(p, "FINAL"))
+            st->final = true;
+        p_accept(p, "DEDUPLICATE");
+        return st;
+    }
+    if (p_accept(p, "SYSTEM")) {
+        st->kind = AST_STMT_SYSTEM;
+        if (p_kind(p) != TK_WORD)
+            return p_fail(p, "SYSTEM query");
+        return rest_as_text(p, st);
+    }
+    if (p_accept(p, "CHECK")) {
+        st->kind = AST_STMT_CHECK;
+        if (!expect_word(p, "TABLE") || parse_table_name(p, st) < 0)
+            return NULL;
+        return parse_stmt_tail(p, st) < 0 ? NULL : st;
+    }
+    if (p_accept(p, "ALTER")) {
+        st->kind = AST_STMT_ALTER;
+        if (!expect_word(p, "TABLE") || parse_table_name(p, st) < 0)
+            return NULL;
+        if (p_kind(p) != TK_WORD)
+            return p_fail(p, "ALTER command");
+        return rest_as_text(p, st);
+    }
+    return p_fail(p, "one of: SELECT, WITH, INSERT, SET, DESCRIBE, EXPLAIN, CREATE, DROP, TRUNCATE, RENAME, "
+                     "SHOW, USE, OPTIMIZE, SYSTEM, CHECK, ALTER");
+}
+
+int sql_parse_statement(arena *a, const char *sql, size_t len, size_t *pos, int max_depth, ast **out)
+{
+    *out = NULL;
+    size_t start = *pos;
+    /* skip empty statements */
+    for (;;) {
+        start = lexer_skip_space(sql, len, start);
+        if (start < len && sql[start] == ';')
+            start++;
+        else
+            break;
+    }
+    if (start >= len) {
+        *pos = len;
+        return 0;
+    }
+    parser p = {0};
+    p.a = a;
+    p.s = sql;
+    p.len = len;
+    p.max_depth = max_depth > 0 ? max_depth : 1000;
+    lexer_init(&p.lx, sql, len, start);
+    ast *st = parse_statement(&p);
+    if (!st) {
+        if (!p.failed)
+            p_fail(&p, "end of query");
+        return -1;
+    }
+    if (p_kind(&p) != TK_EOF && p_kind(&p) != TK_SEMI) {
+        p_fail(&p, "end of query");
+        return -1;
+    }
+    st->end = prev_end(&p);
+    if (p_kind(&p) == TK_SEMI)
+        *pos = (size_t)p_cur(&p)->end;
+    else
+        *pos = len;
+    *out = st;
+    return 0;
+}
+
+size_t sql_statement_end(const char *sql, size_t len, size_t pos)
+{
+    lexer lx;
+    lexer_init(&lx, sql, len, pos);
+    int depth = 0, ntok = 0;
+    bool insert = false, after_format = false, values = false;
+    for (;;) {
+        tok t = lexer_next(&lx);
+        if (t.kind == TK_EOF || t.kind == TK_ERROR)
+            return len;
+        if (ntok == 0 && lexer_is_word(sql, &t, "INSERT"))
+            insert = true;
+        ntok++;
+        if (after_format && (t.kind == TK_WORD || t.kind == TK_QIDENT))
+            return len; /* inline data after INSERT … FORMAT x runs to the end */
+        after_format = false;
+        if (insert && depth == 0 && !values) {
+            if (lexer_is_word(sql, &t, "FORMAT"))
+                after_format = true;
+            if (lexer_is_word(sql, &t, "VALUES"))
+                values = true;
+            if (lexer_is_word(sql, &t, "SELECT"))
+                insert = false;
+        }
+        if (t.kind == TK_LPAREN || t.kind == TK_LBRACKET || t.kind == TK_LBRACE)
+            depth++;
+        else if (t.kind == TK_RPAREN || t.kind == TK_RBRACKET || t.kind == TK_RBRACE)
+            depth--;
+        else if (t.kind == TK_SEMI && depth <= 0)
+            return (size_t)t.end;
+    }
+}
