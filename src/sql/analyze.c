@@ -918,10 +918,10 @@ int analyze_query(const ast *query, query_ctx *q, query_plan **out)
         }
         qp->nparts++;
         if (i > 0 && qp->parts[i]->nout != qp->parts[0]->nout) {
+            err_set(ERR_NUMBER_OF_COLUMNS_DOESNT_MATCH, "Different number of columns in UNION ALL elements: %d and %d",
+                    qp->parts[0]->nout, qp->parts[i]->nout);
             query_plan_free(qp);
-            return err_set(ERR_NUMBER_OF_COLUMNS_DOESNT_MATCH,
-                           "Different number of columns in UNION ALL elements: %d and %d", qp->parts[0]->nout,
-                           qp->parts[i]->nout);
+            return -1;
         }
     }
     qp->out_schema = schema_clone(qp->parts[0]->out_schema);

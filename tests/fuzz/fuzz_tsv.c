@@ -1,5 +1,4 @@
 /* libFuzzer target: infer a TSV schema from the bytes, then read every block with it. */
-#include "../unit/weak_deps.h"
 
 #include "base/err.h"
 #include "format/format.h"

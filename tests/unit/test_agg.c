@@ -23,7 +23,7 @@ static column *u64s(uint64_t from, uint64_t n)
  * and returns the one-row result column (NULL on error). */
 static column *run(const char *name, int np, const double *params, int nargs, column **args, const char **tname)
 {
-    const type *ts[8];
+    const type *ts[8] = {0};
     for (int i = 0; i < nargs; i++)
         ts[i] = args[i]->type;
     agg_call *a;

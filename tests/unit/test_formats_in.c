@@ -1,5 +1,4 @@
 #include "check.h"
-#include "weak_deps.h"
 
 #include "base/err.h"
 #include "base/mem.h"

@@ -325,7 +325,7 @@ static int binop_exec(const fn_call *c, column **args, size_t rows, column **out
                     memset(R, 0, n * 8);
                     break;
                 }
-                udiv u;
+                udiv u = {0};
                 udiv_init(&u, d);
                 if (mod)
                     for (size_t i = 0; i < n; i++) R[i] = X[i] - udiv_q(&u, X[i]) * d;
@@ -366,7 +366,7 @@ static int binop_exec(const fn_call *c, column **args, size_t rows, column **out
             }
         } else if (cb && !ca && Y[0] > 0) {
             uint64_t d = (uint64_t)Y[0];
-            udiv u;
+            udiv u = {0};
             udiv_init(&u, d);
             for (size_t i = 0; i < n; i++) {
                 int64_t x = X[i];

@@ -86,7 +86,7 @@ static int cmp_resolve(fn_call *c, cmpop op)
         const char *s = fn_const_str(c, si, &n);
         if (!s || dt->id == T_DATETIME64)
             return fn_bad_types(c);
-        int64_t days, secs;
+        int64_t days = 0, secs = 0;
         if (parse_datetime_lit(s, n, c, &days, &secs) < 0)
             return -1;
         st->has_lit[si] = true;
