@@ -2,6 +2,7 @@
 
 #include "base/err.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,12 @@ int mem_tracker_check(mem_tracker *t)
     if (t && atomic_load_explicit(&t->exceeded, memory_order_acquire))
         return err_set(ERR_MEMORY_LIMIT_EXCEEDED, "%s", t->exceeded_msg);
     return 0;
+}
+
+void mem_init(void)
+{
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
 }
 
 static void oom(size_t n)

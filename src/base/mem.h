@@ -38,6 +38,11 @@ int mem_tracker_check(mem_tracker *t);
 /* Charges (or with a negative n, releases) bytes against the thread's tracker chain. */
 void mem_charge(int64_t n);
 
+/* Tunes the allocator for column buffers: blocks allocate and free the same large sizes
+ * over and over, so they must be reused from the heap instead of mmap'd and unmapped
+ * each time (which costs a page fault per 4 KiB). Call once at startup. */
+void mem_init(void);
+
 /* The process-wide tracker, parent of every query tracker. */
 extern mem_tracker mem_global;
 

@@ -243,6 +243,7 @@ static int local_main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    mem_init();
     if (argc >= 2 && strcmp(argv[1], "local") == 0)
         return local_main(argc - 2, argv + 2);
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)) {

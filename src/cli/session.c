@@ -532,9 +532,13 @@ static int execute_one(session *s, const char *sql, size_t len, const char *stmt
     return rc ? code : 0;
 }
 
-static void print_error(int code, const char *msg)
+/* ClickHouse's layout: "Code: N. DB::Exception: message. (NAME)", adding the period
+ * only when the message does not already end with one. */
+void print_error(int code, const char *msg)
 {
-    fprintf(stderr, "Code: %d. DB::Exception: %s. (%s)\n", code, msg, err_name(code));
+    size_t n = strlen(msg);
+    fprintf(stderr, "Code: %d. DB::Exception: %s%s (%s)\n", code, msg, n && msg[n - 1] == '.' ? "" : ".",
+            err_name(code));
 }
 
 int session_run_script(session *s, const char *sql, size_t len)
