@@ -84,7 +84,7 @@ static size_t scan_quoted(const char *s, size_t len, size_t p, char q)
 
 static size_t scan_number(const char *s, size_t len, size_t p)
 {
-    if (s[p] == '0' && (s[p + 1] == 'x' || s[p + 1] == 'X') && p + 2 < len &&
+    if (s[p] == '0' && p + 2 < len && (s[p + 1] == 'x' || s[p + 1] == 'X') && p + 2 < len &&
         isxdigit((unsigned char)s[p + 2])) {
         p += 2;
         while (p < len && isxdigit((unsigned char)s[p]))
