@@ -2,7 +2,7 @@
 # Runs tests/queries/*.sql through `shale local --testmode` and compares stdout with the
 # .reference files (produced by ClickHouse through chdb; see update-references).
 set -u
-SHALE=${1:?usage: run-queries.sh path/to/shale [pattern]}
+SHALE=$(realpath "${1:?usage: run-queries.sh path/to/shale [pattern]}")
 PATTERN=${2:-}
 cd "$(dirname "$0")/queries" || exit 1
 pass=0; fail=0; failed=()

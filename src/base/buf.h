@@ -29,7 +29,7 @@ static inline void buf_reserve(buf *b, size_t extra)
 /* Grows len by n (uninitialised) and returns a pointer to the new bytes. */
 static inline void *buf_grow(buf *b, size_t n)
 {
-    buf_reserve(b, n);
+    buf_reserve(b, n ? n : 1); /* never hand out NULL + 0 */
     void *p = b->p + b->len;
     b->len += n;
     return p;

@@ -564,7 +564,10 @@ int session_run_script(session *s, const char *sql, size_t len)
         size_t line_end = stmt_end;
         while (line_end < len && sql[line_end] != '\n')
             line_end++;
-        int expected = s->testmode ? expected_error(sql + start, sql + line_end) : 0;
+        /* Only the text after the statement's end counts: an earlier line may hold the
+         * previous statement's hint. */
+        size_t hint_from = stmt_end > start ? stmt_end - 1 : start;
+        int expected = s->testmode ? expected_error(sql + hint_from, sql + line_end) : 0;
         char saved_msg[ERR_MSG_MAX];
         int saved_code = 0;
         if (parse_rc) {

@@ -299,12 +299,12 @@ column *col_materialize(column *c)
 
 column *col_slice(const column *src, size_t from, size_t n)
 {
-    column *c = col_new(src->type);
     if (src->is_const) {
         column *one = col_new(src->type);
         col_push_from(one, src, 0);
         return col_new_const(one, n);
     }
+    column *c = col_new(src->type);
     col_reserve(c, n);
     col_push_range(c, src, from, n);
     return c;

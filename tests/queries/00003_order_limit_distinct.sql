@@ -1,0 +1,12 @@
+SELECT DISTINCT number % 3 FROM numbers(20) ORDER BY 1;
+SELECT number % 4 AS a, number % 3 AS b FROM numbers(12) ORDER BY a ASC, b DESC;
+SELECT number FROM numbers(10) ORDER BY number % 3, number DESC;
+SELECT number % 3 AS k, number FROM numbers(10) ORDER BY k, number LIMIT 2 BY k;
+SELECT x FROM (SELECT number AS x FROM numbers(5)) ORDER BY x DESC;
+SELECT number FROM numbers(3) UNION ALL SELECT number + 10 FROM numbers(2);
+SELECT * FROM (SELECT number FROM numbers(3) UNION ALL SELECT number + 10 FROM numbers(2)) ORDER BY number DESC;
+SELECT number FROM numbers(10) WHERE number IN (1, 3, 5) ORDER BY number;
+SELECT number FROM numbers(10) WHERE number NOT IN (1, 3, 5) ORDER BY number;
+SELECT number FROM numbers(10) WHERE number IN (SELECT number * 2 FROM numbers(3)) ORDER BY number;
+SELECT (SELECT max(number) FROM numbers(7));
+SELECT number FROM numbers(5) ORDER BY number LIMIT 0;
