@@ -1,6 +1,554 @@
-/* Built-in scalar functions: arith family. */
+/* Arithmetic: plus, minus, multiply, divide, intDiv, intDivOrZero, modulo, moduloOrZero,
+ * negate, abs, gcd, lcm — with ClickHouse's result types (NumberTraits):
+ *   plus/multiply  float → Float64; else Int/UInt (signed if either is) of the next size
+ *                  up from the larger operand (capped at 64 bits unless 128-bit input)
+ *   minus          as plus but always signed
+ *   divide         Float64
+ *   intDiv         integer of A's size, signed if either is
+ *   modulo         float → Float64; else B's size (next size up if A is signed), A's sign
+ *   negate         signed, next size up for unsigned; abs: unsigned of the same size
+ * Date/DateTime ± integer keep the date type; Date − Date and DateTime − DateTime give
+ * Int32. Decimals: ± keep the larger scale, × adds scales, ÷ keeps the dividend's scale.
+ *
+ * Integer kernels compute in 64 bits (or 128 for 128-bit/mixed-sign cases) and narrow to
+ * the result type, which wraps in two's complement exactly like ClickHouse's native
+ * arithmetic. Constant operands stay scalars (FN_CONST_ARGS_OK) and modulo/intDiv by a
+ * constant use a precomputed multiplicative inverse instead of a hardware division. */
 #include "func/func.h"
+#include "func/scalar/num.h"
+
+#include "base/err.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+typedef enum { OP_PLUS, OP_MINUS, OP_MUL, OP_DIV, OP_INTDIV, OP_INTDIV0, OP_MOD, OP_MOD0, OP_GCD, OP_LCM } binop;
+typedef enum { K_U64, K_I64, K_F64, K_I128 } kind;
+
+typedef struct arith_state {
+    binop op;
+    kind k;
+    /* Decimal: multipliers applied to each operand before the operation (rescaling to a
+     * common scale) and for division the dividend's extra multiplier. */
+    int128_t mul_a, mul_b;
+    bool dec;
+    bool float_dec_a, float_dec_b; /* decimal operand used in a Float64 computation */
+    double fdiv_a, fdiv_b;
+} arith_state;
+
+static unsigned next_size(unsigned s) { return s < 8 ? s * 2 : s; }
+
+static const type *int_result(bool is_signed, unsigned size) { return num_int_type(is_signed, size); }
+
+static bool is_num(const type *t) { return num_is_int(t) || num_is_float(t); }
+
+static int128_t pow10_128(int n)
+{
+    int128_t m = 1;
+    while (n-- > 0)
+        m *= 10;
+    return m;
+}
+
+/* Decimal precision a plain integer occupies when mixed with a decimal. */
+static int int_decimal_precision(const type *t)
+{
+    unsigned s = num_size(t);
+    return s <= 2 ? 9 : s <= 8 ? 18 : 38;
+}
+
+static int dec_storage_precision(const type *t) { return t->id == T_DECIMAL32 ? 9 : t->id == T_DECIMAL64 ? 18 : 38; }
+
+static int binop_resolve(fn_call *c, binop op)
+{
+    if (c->nargs != 2)
+        return fn_bad_nargs(c, "2");
+    const type *a = c->arg_types[0], *b = c->arg_types[1];
+    arith_state *st = xcalloc(1, sizeof *st);
+    st->op = op;
+    c->state = st;
+    bool da = type_is_decimal(a), db = type_is_decimal(b);
+    bool ta = type_is_date_or_time(a), tb = type_is_date_or_time(b);
+    const type *rt = NULL;
+    kind k = K_I64;
+    if (ta || tb) {
+        if (ta && tb && op == OP_MINUS && a->id == b->id && a->id != T_DATETIME64) {
+            rt = type_simple(T_INT32);
+        } else if (ta && !tb && num_is_int(b) && (op == OP_PLUS || op == OP_MINUS) && a->id != T_DATETIME64) {
+            rt = a;
+        } else if (tb && !ta && num_is_int(a) && op == OP_PLUS && b->id != T_DATETIME64) {
+            rt = b;
+        } else {
+            return fn_bad_types(c);
+        }
+        k = K_I64;
+    } else if (da || db) {
+        if ((da && !db && !is_num(b)) || (db && !da && !is_num(a)) || op == OP_INTDIV || op == OP_INTDIV0 ||
+            op == OP_MOD || op == OP_MOD0 || op == OP_GCD || op == OP_LCM)
+            return fn_bad_types(c);
+        if ((!da && num_is_float(a)) || (!db && num_is_float(b))) {
+            rt = type_simple(T_FLOAT64);
+            k = K_F64;
+            st->float_dec_a = da;
+            st->float_dec_b = db;
+            st->fdiv_a = da ? (double)pow10_128(a->scale) : 1;
+            st->fdiv_b = db ? (double)pow10_128(b->scale) : 1;
+        } else {
+            int sa = da ? a->scale : 0, sb = db ? b->scale : 0;
+            int pa = da ? dec_storage_precision(a) : int_decimal_precision(a);
+            int pb = db ? dec_storage_precision(b) : int_decimal_precision(b);
+            int p = pa > pb ? pa : pb, s;
+            st->dec = true;
+            k = K_I128;
+            switch (op) {
+            case OP_PLUS: case OP_MINUS:
+                s = sa > sb ? sa : sb;
+                st->mul_a = pow10_128(s - sa);
+                st->mul_b = pow10_128(s - sb);
+                break;
+            case OP_MUL:
+                s = sa + sb;
+                st->mul_a = st->mul_b = 1;
+                break;
+            default: /* OP_DIV: result has the dividend's scale */
+                s = sa;
+                st->mul_a = pow10_128(sb);
+                st->mul_b = 1;
+                break;
+            }
+            if (s > p)
+                return err_set(ERR_ARGUMENT_OUT_OF_BOUND, "Decimal result's scale is less than argument's one");
+            rt = type_decimal(p, s);
+        }
+    } else if (is_num(a) && is_num(b)) {
+        bool fl = num_is_float(a) || num_is_float(b);
+        bool sa = !num_is_uint(a), sb = !num_is_uint(b);
+        unsigned za = num_size(a), zb = num_size(b), zmax = za > zb ? za : zb;
+        switch (op) {
+        case OP_PLUS: case OP_MUL:
+            rt = fl ? type_simple(T_FLOAT64) : int_result(sa || sb, next_size(zmax));
+            break;
+        case OP_MINUS:
+            rt = fl ? type_simple(T_FLOAT64) : int_result(true, next_size(zmax));
+            break;
+        case OP_DIV:
+            rt = type_simple(T_FLOAT64);
+            break;
+        case OP_INTDIV: case OP_INTDIV0:
+            rt = int_result(sa || sb, num_is_float(a) ? 8 : za);
+            break;
+        case OP_MOD: case OP_MOD0:
+            rt = fl ? type_simple(T_FLOAT64) : int_result(sa, sa ? next_size(zb) : zb);
+            break;
+        case OP_GCD: case OP_LCM:
+            if (fl)
+                return fn_bad_types(c);
+            rt = int_result(sa || sb, zmax);
+            break;
+        }
+        if (fl || op == OP_DIV)
+            k = K_F64;
+        else if (za == 16 || zb == 16 || num_size(rt) == 16)
+            k = K_I128;
+        else if (op == OP_PLUS || op == OP_MINUS || op == OP_MUL)
+            k = K_U64; /* wrapping arithmetic is sign-agnostic */
+        else if (!sa && !sb)
+            k = K_U64;
+        else if ((a->id == T_UINT64 && sb) || (b->id == T_UINT64 && sa))
+            k = K_I128;
+        else
+            k = K_I64;
+        if ((op == OP_INTDIV || op == OP_INTDIV0) && fl)
+            k = K_F64;
+    } else {
+        return fn_bad_types(c);
+    }
+    st->k = k;
+    c->ret = rt;
+    return 0;
+}
+
+/* ---- division by a constant: Granlund–Montgomery round-up method ---- */
+
+typedef struct udiv {
+    uint64_t d, magic;
+    int shift;   /* l - 1 */
+    int pow2;    /* log2(d) when d is a power of two, else -1 */
+} udiv;
+
+static void udiv_init(udiv *u, uint64_t d)
+{
+    u->d = d;
+    u->pow2 = (d & (d - 1)) == 0 ? __builtin_ctzll(d) : -1;
+    if (u->pow2 >= 0)
+        return;
+    int l = 64 - __builtin_clzll(d - 1); /* ceil(log2 d), d >= 3 here */
+    /* m = floor(2^64 * (2^l - d) / d) + 1, the low 64 bits of the 65-bit magic */
+    uint128_t num = ((uint128_t)(((uint128_t)1 << l) - d)) << 64;
+    u->magic = (uint64_t)(num / d) + 1;
+    u->shift = l - 1;
+}
+
+static inline uint64_t udiv_q(const udiv *u, uint64_t a)
+{
+    if (u->pow2 >= 0)
+        return a >> u->pow2;
+    uint64_t t = (uint64_t)(((uint128_t)u->magic * a) >> 64);
+    return (t + ((a - t) >> 1)) >> u->shift;
+}
+
+/* ---- kernels ---- */
+
+static int div_zero(void) { return err_set(ERR_ILLEGAL_DIVISION, "Division by zero"); }
+
+/* Loads an operand into an array of the compute type (1 value for a constant). */
+static void *load(const column *col, const type *t, size_t rows, kind k, bool *cst)
+{
+    size_t n = num_rows(col, rows);
+    *cst = col->is_const;
+    size_t w = k == K_I128 ? 16 : 8;
+    void *p = mem_alloc((n ? n : 1) * w);
+    switch (k) {
+    case K_U64: num_load_u64(t, col->data.p, n, p); break;
+    case K_I64: num_load_i64(t, col->data.p, n, p); break;
+    case K_F64: num_load_f64(t, col->data.p, n, p); break;
+    case K_I128: num_load_i128(t, col->data.p, n, p); break;
+    }
+    return p;
+}
+
+#define IDX(cst, i) ((cst) ? 0 : (i))
+
+/* Applies EXPR (with x, y) over rows with the three constness combinations so each loop
+ * is simple enough to vectorize. */
+#define LOOP3(T, EXPR)                                                              \
+    do {                                                                            \
+        const T *X_ = xa, *Y_ = xb;                                                   \
+        T *R_ = r;                                                                   \
+        if (!ca && !cb)                                                             \
+            for (size_t i = 0; i < n; i++) { T x = X_[i], y = Y_[i]; R_[i] = (EXPR); } \
+        else if (!ca) {                                                             \
+            T y = Y_[0];                                                             \
+            for (size_t i = 0; i < n; i++) { T x = X_[i]; R_[i] = (EXPR); }          \
+        } else {                                                                    \
+            T x = X_[0];                                                             \
+            for (size_t i = 0; i < n; i++) { T y = Y_[IDX(cb, i)]; R_[i] = (EXPR); } \
+        }                                                                           \
+    } while (0)
+
+static uint64_t gcd_u(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static int128_t i128_abs(int128_t v) { return v < 0 ? -v : v; }
+
+static int binop_exec(const fn_call *c, column **args, size_t rows, column **out)
+{
+    const arith_state *st = c->state;
+    bool ca, cb;
+    void *xa = load(args[0], c->arg_types[0], rows, st->k, &ca);
+    void *xb = load(args[1], c->arg_types[1], rows, st->k, &cb);
+    size_t n = rows;
+    void *r = mem_alloc((n ? n : 1) * (st->k == K_I128 ? 16 : 8));
+    int rc = 0;
+    binop op = st->op;
+    switch (st->k) {
+    case K_F64: {
+        if (st->float_dec_a)
+            for (size_t i = 0; i < num_rows(args[0], rows); i++)
+                ((double *)xa)[i] /= st->fdiv_a;
+        if (st->float_dec_b)
+            for (size_t i = 0; i < num_rows(args[1], rows); i++)
+                ((double *)xb)[i] /= st->fdiv_b;
+        switch (op) {
+        case OP_PLUS: LOOP3(double, x + y); break;
+        case OP_MINUS: LOOP3(double, x - y); break;
+        case OP_MUL: LOOP3(double, x * y); break;
+        case OP_DIV: LOOP3(double, x / y); break;
+        case OP_MOD: case OP_MOD0: LOOP3(double, (op == OP_MOD0 && y == 0) ? 0 : fmod(x, y)); break;
+        case OP_INTDIV: case OP_INTDIV0: {
+            const double *X = xa, *Y = xb;
+            double *R = r;
+            for (size_t i = 0; i < n; i++) {
+                double x = X[IDX(ca, i)], y = Y[IDX(cb, i)];
+                if (y == 0) {
+                    if (op == OP_INTDIV0) { R[i] = 0; continue; }
+                    rc = div_zero();
+                    break;
+                }
+                double q = trunc(x / y);
+                if (!isfinite(q) || q >= 9.2233720368547758e18 || q < -9.2233720368547758e18) {
+                    rc = err_set(ERR_ILLEGAL_DIVISION, "Cannot perform integer division, because it will produce infinite or too large number");
+                    break;
+                }
+                R[i] = q;
+            }
+            break;
+        }
+        default: break;
+        }
+        if (rc == 0) {
+            if (op == OP_INTDIV || op == OP_INTDIV0) {
+                /* integer result: convert through int64 */
+                int64_t *tmp = mem_alloc((n ? n : 1) * 8);
+                for (size_t i = 0; i < n; i++)
+                    tmp[i] = (int64_t)((double *)r)[i];
+                *out = num_store_i64(c->ret, tmp, n);
+                mem_free(tmp);
+            } else {
+                *out = num_store_f64(c->ret, r, n);
+            }
+        }
+        break;
+    }
+    case K_U64: {
+        switch (op) {
+        case OP_PLUS: LOOP3(uint64_t, x + y); break;
+        case OP_MINUS: LOOP3(uint64_t, x - y); break;
+        case OP_MUL: LOOP3(uint64_t, x * y); break;
+        case OP_GCD: LOOP3(uint64_t, gcd_u(x, y)); break;
+        case OP_LCM: LOOP3(uint64_t, (x && y) ? x / gcd_u(x, y) * y : 0); break;
+        default: {
+            bool mod = op == OP_MOD || op == OP_MOD0, orzero = op == OP_INTDIV0 || op == OP_MOD0;
+            const uint64_t *X = xa, *Y = xb;
+            uint64_t *R = r;
+            if (cb && !ca) {
+                uint64_t d = Y[0];
+                if (d == 0) {
+                    if (!orzero) { rc = div_zero(); break; }
+                    memset(R, 0, n * 8);
+                    break;
+                }
+                udiv u;
+                udiv_init(&u, d);
+                if (mod)
+                    for (size_t i = 0; i < n; i++) R[i] = X[i] - udiv_q(&u, X[i]) * d;
+                else
+                    for (size_t i = 0; i < n; i++) R[i] = udiv_q(&u, X[i]);
+                break;
+            }
+            for (size_t i = 0; i < n; i++) {
+                uint64_t x = X[IDX(ca, i)], y = Y[IDX(cb, i)];
+                if (y == 0) {
+                    if (!orzero) { rc = div_zero(); break; }
+                    R[i] = 0;
+                    continue;
+                }
+                R[i] = mod ? x % y : x / y;
+            }
+            break;
+        }
+        }
+        if (rc == 0)
+            *out = num_store_u64(c->ret, r, n);
+        break;
+    }
+    case K_I64: {
+        bool mod = op == OP_MOD || op == OP_MOD0, orzero = op == OP_INTDIV0 || op == OP_MOD0;
+        const int64_t *X = xa, *Y = xb;
+        int64_t *R = r;
+        if (op == OP_PLUS || op == OP_MINUS) {
+            /* Date/DateTime arithmetic */
+            if (op == OP_PLUS) LOOP3(int64_t, x + y);
+            else LOOP3(int64_t, x - y);
+        } else if (op == OP_GCD || op == OP_LCM) {
+            for (size_t i = 0; i < n; i++) {
+                int64_t x = X[IDX(ca, i)], y = Y[IDX(cb, i)];
+                uint64_t ux = x < 0 ? -(uint64_t)x : (uint64_t)x, uy = y < 0 ? -(uint64_t)y : (uint64_t)y;
+                uint64_t g = gcd_u(ux, uy);
+                R[i] = op == OP_GCD ? (int64_t)g : (ux && uy) ? (int64_t)(ux / g * uy) : 0;
+            }
+        } else if (cb && !ca && Y[0] > 0) {
+            uint64_t d = (uint64_t)Y[0];
+            udiv u;
+            udiv_init(&u, d);
+            for (size_t i = 0; i < n; i++) {
+                int64_t x = X[i];
+                uint64_t ax = x < 0 ? -(uint64_t)x : (uint64_t)x;
+                uint64_t q = udiv_q(&u, ax);
+                uint64_t v = mod ? ax - q * d : q;
+                R[i] = x < 0 ? -(int64_t)v : (int64_t)v;
+            }
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                int64_t x = X[IDX(ca, i)], y = Y[IDX(cb, i)];
+                if (y == 0) {
+                    if (!orzero) { rc = div_zero(); break; }
+                    R[i] = 0;
+                    continue;
+                }
+                if (y == -1) {
+                    if (x == INT64_MIN && !mod && !orzero) {
+                        rc = err_set(ERR_ILLEGAL_DIVISION, "Division of minimal signed number by minus one");
+                        break;
+                    }
+                    R[i] = mod ? 0 : (int64_t)(0 - (uint64_t)x);
+                    continue;
+                }
+                R[i] = mod ? x % y : x / y;
+            }
+        }
+        if (rc == 0)
+            *out = num_store_i64(c->ret, r, n);
+        break;
+    }
+    case K_I128: {
+        const int128_t *X = xa, *Y = xb;
+        int128_t *R = r;
+        bool orzero = op == OP_INTDIV0 || op == OP_MOD0;
+        for (size_t i = 0; i < n; i++) {
+            int128_t x = X[IDX(ca, i)], y = Y[IDX(cb, i)];
+            if (st->dec) {
+                x *= st->mul_a;
+                y *= st->mul_b;
+            }
+            switch (op) {
+            case OP_PLUS: R[i] = (int128_t)((uint128_t)x + (uint128_t)y); break;
+            case OP_MINUS: R[i] = (int128_t)((uint128_t)x - (uint128_t)y); break;
+            case OP_MUL: R[i] = (int128_t)((uint128_t)x * (uint128_t)y); break;
+            case OP_GCD: case OP_LCM: {
+                int128_t g = i128_abs(x), h = i128_abs(y);
+                while (h) { int128_t t = g % h; g = h; h = t; }
+                R[i] = op == OP_GCD ? g : (x && y) ? i128_abs(x) / g * i128_abs(y) : 0;
+                break;
+            }
+            default:
+                if (y == 0) {
+                    if (!orzero) { rc = div_zero(); goto done128; }
+                    R[i] = 0;
+                    break;
+                }
+                R[i] = (op == OP_MOD || op == OP_MOD0) ? x % y : x / y;
+                break;
+            }
+        }
+    done128:
+        if (rc == 0)
+            *out = num_store_i128(c->ret, r, n);
+        break;
+    }
+    }
+    mem_free(xa);
+    mem_free(xb);
+    mem_free(r);
+    return rc;
+}
+
+#define BINOP(NAME, OP)                                     \
+    static int NAME##_resolve(fn_call *c)                   \
+    {                                                       \
+        if (binop_resolve(c, OP) < 0)                       \
+            return -1;                                      \
+        c->exec = binop_exec;                               \
+        return 0;                                           \
+    }
+BINOP(plus, OP_PLUS)
+BINOP(minus, OP_MINUS)
+BINOP(multiply, OP_MUL)
+BINOP(divide, OP_DIV)
+BINOP(intdiv, OP_INTDIV)
+BINOP(intdiv0, OP_INTDIV0)
+BINOP(modulo, OP_MOD)
+BINOP(modulo0, OP_MOD0)
+BINOP(gcd, OP_GCD)
+BINOP(lcm, OP_LCM)
+
+/* ---- unary: negate, abs ---- */
+
+static int unary_exec(const fn_call *c, column **args, size_t rows, column **out)
+{
+    bool neg = c->state != NULL;
+    const type *t = c->arg_types[0];
+    size_t n = rows;
+    if (num_is_float(t) || type_is_decimal(t)) {
+        if (type_is_decimal(t) || num_size(t) == 16) {
+            int128_t *v = mem_alloc((n ? n : 1) * 16);
+            num_load_i128(t, args[0]->data.p, n, v);
+            for (size_t i = 0; i < n; i++)
+                v[i] = neg ? (int128_t)(0 - (uint128_t)v[i]) : i128_abs(v[i]);
+            *out = num_store_i128(c->ret, v, n);
+            mem_free(v);
+            return 0;
+        }
+        double *v = mem_alloc((n ? n : 1) * 8);
+        num_load_f64(t, args[0]->data.p, n, v);
+        for (size_t i = 0; i < n; i++)
+            v[i] = neg ? -v[i] : fabs(v[i]);
+        *out = num_store_f64(c->ret, v, n);
+        mem_free(v);
+        return 0;
+    }
+    if (num_size(t) == 16) {
+        int128_t *v = mem_alloc((n ? n : 1) * 16);
+        num_load_i128(t, args[0]->data.p, n, v);
+        for (size_t i = 0; i < n; i++)
+            v[i] = neg ? (int128_t)(0 - (uint128_t)v[i]) : i128_abs(v[i]);
+        *out = num_store_i128(c->ret, v, n);
+        mem_free(v);
+        return 0;
+    }
+    int64_t *v = mem_alloc((n ? n : 1) * 8);
+    if (num_is_uint(t)) {
+        num_load_u64(t, args[0]->data.p, n, (uint64_t *)v);
+    } else {
+        num_load_i64(t, args[0]->data.p, n, v);
+    }
+    for (size_t i = 0; i < n; i++)
+        v[i] = neg ? (int64_t)(0 - (uint64_t)v[i]) : (v[i] < 0 ? (int64_t)(0 - (uint64_t)v[i]) : v[i]);
+    *out = num_store_i64(c->ret, v, n);
+    mem_free(v);
+    return 0;
+}
+
+static int unary_resolve(fn_call *c, bool neg)
+{
+    if (c->nargs != 1)
+        return fn_bad_nargs(c, "1");
+    const type *t = c->arg_types[0];
+    if (type_is_decimal(t) || num_is_float(t))
+        c->ret = t;
+    else if (num_is_int(t))
+        c->ret = neg ? int_result(true, num_is_uint(t) ? next_size(num_size(t)) : num_size(t))
+                     : int_result(false, num_size(t));
+    else
+        return fn_bad_types(c);
+    c->state = neg ? (void *)1 : NULL;
+    c->exec = unary_exec;
+    return 0;
+}
+
+static int negate_resolve(fn_call *c) { return unary_resolve(c, true); }
+static int abs_resolve(fn_call *c) { return unary_resolve(c, false); }
+
+static void free_state(void *p)
+{
+    if (p != (void *)1)
+        free(p);
+}
 
 void func_register_arith(void)
 {
+    static const func_def defs[] = {
+        {"plus", FN_CONST_ARGS_OK, plus_resolve, free, "a + b"},
+        {"minus", FN_CONST_ARGS_OK, minus_resolve, free, "a - b"},
+        {"multiply", FN_CONST_ARGS_OK, multiply_resolve, free, "a * b"},
+        {"divide", FN_CONST_ARGS_OK, divide_resolve, free, "a / b (floating point)"},
+        {"intDiv", FN_CONST_ARGS_OK, intdiv_resolve, free, "integer division, rounding toward zero"},
+        {"intDivOrZero", FN_CONST_ARGS_OK, intdiv0_resolve, free, "intDiv, 0 when dividing by zero"},
+        {"modulo", FN_CONST_ARGS_OK, modulo_resolve, free, "remainder of a / b"},
+        {"moduloOrZero", FN_CONST_ARGS_OK, modulo0_resolve, free, "modulo, 0 when dividing by zero"},
+        {"gcd", FN_CONST_ARGS_OK, gcd_resolve, free, "greatest common divisor"},
+        {"lcm", FN_CONST_ARGS_OK, lcm_resolve, free, "least common multiple"},
+        {"negate", 0, negate_resolve, free_state, "-a"},
+        {"abs", FN_CASE_INSENSITIVE, abs_resolve, free_state, "absolute value"},
+    };
+    for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
+        func_register(&defs[i]);
+    func_register_alias("mod", "modulo");
 }

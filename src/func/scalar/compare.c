@@ -1,6 +1,313 @@
-/* Built-in scalar functions: compare family. */
+/* Comparisons: equals, notEquals, less, greater, lessOrEquals, greaterOrEquals → UInt8.
+ *
+ * Numbers compare mathematically across types (as ClickHouse's accurate comparison):
+ * unsigned pairs in UInt64, signed pairs in Int64, UInt64 against signed in Int128, and
+ * floats against integers in long double (64-bit mantissa, exact for every 64-bit int).
+ * Decimals are rescaled to a common scale. Dates compare with dates (Date is converted to
+ * seconds against DateTime) and with constant strings, which are parsed once at
+ * resolution ('2020-01-01', '2020-01-01 10:00:00', UTC). Strings and FixedStrings compare
+ * bytewise; arrays and tuples of equal types compare element by element. */
 #include "func/func.h"
+#include "func/scalar/num.h"
+
+#include "base/err.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { C_EQ, C_NE, C_LT, C_GT, C_LE, C_GE } cmpop;
+typedef enum { K_U64, K_I64, K_F64, K_LD, K_I128, K_STR, K_GENERIC } kind;
+
+typedef struct cmp_state {
+    cmpop op;
+    kind k;
+    int128_t mul_a, mul_b;   /* decimal rescaling / Date→seconds */
+    double fdiv_a, fdiv_b;   /* decimal against float */
+    bool has_lit[2];         /* a constant string parsed to a date value */
+    int64_t lit[2];
+} cmp_state;
+
+static bool is_num(const type *t) { return num_is_int(t) || num_is_float(t); }
+
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    unsigned yoe = (unsigned)(y - era * 400);
+    unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + (int64_t)doe - 719468;
+}
+
+/* Parses 'YYYY-MM-DD[ hh:mm:ss]' into days and seconds since the epoch (UTC). */
+static int parse_datetime_lit(const char *s, size_t n, const fn_call *c, int64_t *days, int64_t *secs)
+{
+    char b[64];
+    if (n >= sizeof b)
+        goto bad;
+    memcpy(b, s, n);
+    b[n] = 0;
+    int y, mo, d, h = 0, mi = 0, se = 0, used = 0;
+    if (sscanf(b, "%4d-%2d-%2d%n", &y, &mo, &d, &used) != 3)
+        goto bad;
+    if (b[used] && sscanf(b + used, " %2d:%2d:%2d%n", &h, &mi, &se, &used) == 3)
+        ;
+    else if (b[used])
+        goto bad;
+    if (mo < 1 || mo > 12 || d < 1 || d > 31)
+        goto bad;
+    *days = days_from_civil(y, (unsigned)mo, (unsigned)d);
+    *secs = *days * 86400 + h * 3600 + mi * 60 + se;
+    return 0;
+bad:
+    return err_set(ERR_CANNOT_PARSE_DATETIME, "Cannot parse string '%.*s' as %s: while converting '%.*s' to %s",
+                   (int)n, s, "DateTime", (int)n, s, "DateTime");
+}
+
+static int cmp_resolve(fn_call *c, cmpop op)
+{
+    if (c->nargs != 2)
+        return fn_bad_nargs(c, "2");
+    const type *a = c->arg_types[0], *b = c->arg_types[1];
+    cmp_state *st = xcalloc(1, sizeof *st);
+    c->state = st;
+    st->op = op;
+    st->mul_a = st->mul_b = 1;
+    c->ret = type_simple(T_UINT8);
+    bool da = type_is_decimal(a), db = type_is_decimal(b);
+    bool ta = type_is_date_or_time(a), tb = type_is_date_or_time(b);
+    if (type_is_string(a) && type_is_string(b)) {
+        st->k = K_STR;
+    } else if ((ta && type_is_string(b)) || (tb && type_is_string(a))) {
+        int si = ta ? 1 : 0;
+        const type *dt = ta ? a : b;
+        size_t n;
+        const char *s = fn_const_str(c, si, &n);
+        if (!s || dt->id == T_DATETIME64)
+            return fn_bad_types(c);
+        int64_t days, secs;
+        if (parse_datetime_lit(s, n, c, &days, &secs) < 0)
+            return -1;
+        st->has_lit[si] = true;
+        st->lit[si] = (dt->id == T_DATE || dt->id == T_DATE32) ? days : secs;
+        st->k = K_I64;
+    } else if (ta || tb) {
+        if (ta && tb) {
+            bool sa = a->id == T_DATETIME, sb = b->id == T_DATETIME;
+            if (a->id == T_DATETIME64 || b->id == T_DATETIME64) {
+                if (a->id != b->id || a->scale != b->scale)
+                    return fn_bad_types(c);
+            } else if (sa != sb) {
+                if (!sa) st->mul_a = 86400;
+                else st->mul_b = 86400;
+            }
+        } else if (!(ta ? num_is_int(b) : num_is_int(a))) {
+            return fn_bad_types(c);
+        }
+        st->k = K_I64;
+    } else if (da || db) {
+        if ((!da && !is_num(b)) || (!db && !is_num(a)) || (da && !db && !is_num(b) && !type_is_decimal(b)))
+            return fn_bad_types(c);
+        if ((!da && num_is_float(a)) || (!db && num_is_float(b))) {
+            st->k = K_F64;
+            st->fdiv_a = da ? (double)type_decimal_scale_multiplier(a) : 1;
+            st->fdiv_b = db ? (double)type_decimal_scale_multiplier(b) : 1;
+        } else {
+            int sa = da ? a->scale : 0, sb = db ? b->scale : 0;
+            int s = sa > sb ? sa : sb;
+            for (int i = sa; i < s; i++) st->mul_a *= 10;
+            for (int i = sb; i < s; i++) st->mul_b *= 10;
+            st->k = K_I128;
+        }
+    } else if (is_num(a) && is_num(b)) {
+        bool fa = num_is_float(a), fb = num_is_float(b);
+        bool ua = num_is_uint(a), ub = num_is_uint(b);
+        if (fa && fb)
+            st->k = K_F64;
+        else if (fa || fb)
+            st->k = (num_size(a) == 16 || num_size(b) == 16) ? K_F64 : K_LD;
+        else if (num_size(a) == 16 || num_size(b) == 16)
+            st->k = K_I128;
+        else if (ua && ub)
+            st->k = K_U64;
+        else if ((a->id == T_UINT64 && !ub) || (b->id == T_UINT64 && !ua))
+            st->k = K_I128;
+        else
+            st->k = K_I64;
+    } else if ((a->id == T_ENUM8 || a->id == T_ENUM16) && a == b) {
+        st->k = K_I64;
+    } else if (a == b && (a->id == T_ARRAY || a->id == T_TUPLE || a->id == T_UUID)) {
+        st->k = K_GENERIC;
+    } else {
+        return fn_bad_types(c);
+    }
+    return 0;
+}
+
+#define LOOPC(T, X, Y, OP)                                                              \
+    do {                                                                                \
+        const T *X_ = (const T *)(X), *Y_ = (const T *)(Y);                             \
+        if (!ca && !cb)                                                                 \
+            for (size_t i = 0; i < n; i++) r[i] = X_[i] OP Y_[i];                       \
+        else if (!ca) {                                                                 \
+            T y = Y_[0];                                                                \
+            for (size_t i = 0; i < n; i++) r[i] = X_[i] OP y;                           \
+        } else if (!cb) {                                                               \
+            T x = X_[0];                                                                \
+            for (size_t i = 0; i < n; i++) r[i] = x OP Y_[i];                           \
+        } else {                                                                        \
+            uint8_t v = X_[0] OP Y_[0];                                                 \
+            memset(r, v, n);                                                            \
+        }                                                                               \
+    } while (0)
+
+#define BYOP(T, X, Y)                                        \
+    switch (st->op) {                                        \
+    case C_EQ: LOOPC(T, X, Y, ==); break;                    \
+    case C_NE: LOOPC(T, X, Y, !=); break;                    \
+    case C_LT: LOOPC(T, X, Y, <); break;                     \
+    case C_GT: LOOPC(T, X, Y, >); break;                     \
+    case C_LE: LOOPC(T, X, Y, <=); break;                    \
+    case C_GE: LOOPC(T, X, Y, >=); break;                    \
+    }
+
+static inline bool op_result(cmpop op, int c)
+{
+    switch (op) {
+    case C_EQ: return c == 0;
+    case C_NE: return c != 0;
+    case C_LT: return c < 0;
+    case C_GT: return c > 0;
+    case C_LE: return c <= 0;
+    default: return c >= 0;
+    }
+}
+
+/* Same-type fast path: compares the native arrays directly, no conversion. */
+static bool same_type_fast(const cmp_state *st, const type *t, const void *xa, const void *xb, bool ca, bool cb,
+                           uint8_t *r, size_t n)
+{
+    switch (t->id) {
+    case T_UINT8: case T_BOOL: BYOP(uint8_t, xa, xb); return true;
+    case T_UINT16: case T_DATE: BYOP(uint16_t, xa, xb); return true;
+    case T_UINT32: case T_DATETIME: BYOP(uint32_t, xa, xb); return true;
+    case T_UINT64: BYOP(uint64_t, xa, xb); return true;
+    case T_INT8: BYOP(int8_t, xa, xb); return true;
+    case T_INT16: BYOP(int16_t, xa, xb); return true;
+    case T_INT32: case T_DATE32: BYOP(int32_t, xa, xb); return true;
+    case T_INT64: case T_DATETIME64: BYOP(int64_t, xa, xb); return true;
+    case T_FLOAT32: BYOP(float, xa, xb); return true;
+    case T_FLOAT64: BYOP(double, xa, xb); return true;
+    default: return false;
+    }
+}
+
+static void *load(const column *col, const type *t, size_t rows, kind k)
+{
+    size_t n = num_rows(col, rows);
+    size_t w = (k == K_I128 || k == K_LD) ? 16 : 8;
+    void *p = mem_alloc((n ? n : 1) * w);
+    switch (k) {
+    case K_U64: num_load_u64(t, col->data.p, n, p); break;
+    case K_I64: num_load_i64(t, col->data.p, n, p); break;
+    case K_F64: num_load_f64(t, col->data.p, n, p); break;
+    case K_LD: num_load_ld(t, col->data.p, n, p); break;
+    case K_I128: num_load_i128(t, col->data.p, n, p); break;
+    default: break;
+    }
+    return p;
+}
+
+static int cmp_exec(const fn_call *c, column **args, size_t n, column **out)
+{
+    const cmp_state *st = c->state;
+    uint8_t *r;
+    *out = num_new_u8(n, &r);
+    const type *ta = c->arg_types[0], *tb = c->arg_types[1];
+    bool ca = args[0]->is_const, cb = args[1]->is_const;
+    if (st->k == K_STR) {
+        for (size_t i = 0; i < n; i++) {
+            size_t la, lb;
+            const char *sa = col_str(args[0], i, &la), *sb = col_str(args[1], i, &lb);
+            int d;
+            if (st->op == C_EQ || st->op == C_NE) {
+                d = la != lb || memcmp(sa, sb, la) != 0;
+            } else {
+                d = memcmp(sa, sb, la < lb ? la : lb);
+                if (d == 0)
+                    d = (la > lb) - (la < lb);
+            }
+            r[i] = op_result(st->op, d);
+        }
+        return 0;
+    }
+    if (st->k == K_GENERIC) {
+        for (size_t i = 0; i < n; i++)
+            r[i] = op_result(st->op, col_compare(args[0], col_idx(args[0], i), args[1], col_idx(args[1], i), 1));
+        return 0;
+    }
+    if (ta == tb && st->mul_a == 1 && st->mul_b == 1 && !st->has_lit[0] && !st->has_lit[1] &&
+        same_type_fast(st, ta, args[0]->data.p, args[1]->data.p, ca, cb, r, n))
+        return 0;
+    void *xa, *xb;
+    int64_t la = st->lit[0], lb = st->lit[1];
+    xa = st->has_lit[0] ? NULL : load(args[0], ta, n, st->k);
+    xb = st->has_lit[1] ? NULL : load(args[1], tb, n, st->k);
+    if (st->has_lit[0]) ca = true;
+    if (st->has_lit[1]) cb = true;
+    const void *pa = xa ? xa : (const void *)&la, *pb = xb ? xb : (const void *)&lb;
+    size_t na = ca ? 1 : n, nb = cb ? 1 : n;
+    switch (st->k) {
+    case K_U64: BYOP(uint64_t, pa, pb); break;
+    case K_I64:
+        if (st->mul_a != 1) for (size_t i = 0; i < na; i++) ((int64_t *)xa)[i] *= (int64_t)st->mul_a;
+        if (st->mul_b != 1) for (size_t i = 0; i < nb; i++) ((int64_t *)xb)[i] *= (int64_t)st->mul_b;
+        BYOP(int64_t, pa, pb);
+        break;
+    case K_F64:
+        if (type_is_decimal(ta)) for (size_t i = 0; i < na; i++) ((double *)xa)[i] /= st->fdiv_a;
+        if (type_is_decimal(tb)) for (size_t i = 0; i < nb; i++) ((double *)xb)[i] /= st->fdiv_b;
+        BYOP(double, pa, pb);
+        break;
+    case K_LD: BYOP(long double, pa, pb); break;
+    case K_I128:
+        if (st->mul_a != 1) for (size_t i = 0; i < na; i++) ((int128_t *)xa)[i] *= st->mul_a;
+        if (st->mul_b != 1) for (size_t i = 0; i < nb; i++) ((int128_t *)xb)[i] *= st->mul_b;
+        BYOP(int128_t, pa, pb);
+        break;
+    default: break;
+    }
+    mem_free(xa);
+    mem_free(xb);
+    return 0;
+}
+
+#define CMP(NAME, OP)                                \
+    static int NAME##_resolve(fn_call *c)            \
+    {                                                \
+        if (cmp_resolve(c, OP) < 0)                  \
+            return -1;                               \
+        c->exec = cmp_exec;                          \
+        return 0;                                    \
+    }
+CMP(equals, C_EQ)
+CMP(not_equals, C_NE)
+CMP(less, C_LT)
+CMP(greater, C_GT)
+CMP(less_eq, C_LE)
+CMP(greater_eq, C_GE)
 
 void func_register_compare(void)
 {
+    static const func_def defs[] = {
+        {"equals", FN_CONST_ARGS_OK, equals_resolve, free, "a = b"},
+        {"notEquals", FN_CONST_ARGS_OK, not_equals_resolve, free, "a != b"},
+        {"less", FN_CONST_ARGS_OK, less_resolve, free, "a < b"},
+        {"greater", FN_CONST_ARGS_OK, greater_resolve, free, "a > b"},
+        {"lessOrEquals", FN_CONST_ARGS_OK, less_eq_resolve, free, "a <= b"},
+        {"greaterOrEquals", FN_CONST_ARGS_OK, greater_eq_resolve, free, "a >= b"},
+    };
+    for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
+        func_register(&defs[i]);
 }

@@ -1,6 +1,373 @@
-/* Built-in scalar functions: cond family. */
+/* Conditional and NULL-handling functions: if, multiIf, coalesce, ifNull, nullIf, isNull,
+ * isNotNull, assumeNotNull, toNullable, greatest, least.
+ *
+ * Branch results unify to the least supertype (func/supertype.h); each branch column is
+ * converted once and rows are then picked per row. A NULL condition counts as false.
+ * if/multiIf/coalesce/ifNull/isNull/isNotNull/assumeNotNull/toNullable handle NULLs
+ * themselves (FN_OWN_NULLS). */
 #include "func/func.h"
+#include "func/scalar/num.h"
+#include "func/supertype.h"
+
+#include "base/err.h"
+
+#include <stdlib.h>
+
+/* Truth of each row of a condition column (Nullable or not): NULL is false. */
+static void cond_truth(const column *c, const type *t, size_t n, uint8_t *out)
+{
+    const uint8_t *nulls = NULL;
+    if (type_phys(t)->id == T_NULLABLE) {
+        nulls = c->nulls.p;
+        c = c->inner;
+        t = type_strip_nullable(t);
+    }
+    t = type_phys(t);
+    bool cst = c->is_const;
+    if (t->id == T_NOTHING) {
+        memset(out, 0, n);
+        return;
+    }
+    if (t->width == 1) {
+        for (size_t i = 0; i < n; i++)
+            out[i] = c->data.p[cst ? 0 : i] != 0;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            out[i] = col_get_f64(c, i) != 0;
+    }
+    if (nulls)
+        for (size_t i = 0; i < n; i++)
+            if (nulls[cst ? 0 : i])
+                out[i] = 0;
+}
+
+static bool cond_type_ok(const type *t)
+{
+    t = type_base(t);
+    return num_is_int(t) || num_is_float(t) || t->id == T_NOTHING;
+}
+
+/* Builds a column of type rt whose row i is row i of srcs[pick[i]] (srcs have type rt). */
+static column *pick_rows(const type *rt, column **srcs, const uint8_t *pick, size_t n)
+{
+    column *r = col_new(rt);
+    const type *p = type_phys(rt);
+    if (p->width && p->id != T_NULLABLE) {
+        uint32_t w = p->width;
+        uint8_t *d = buf_grow(&r->data, n * w);
+        for (size_t i = 0; i < n; i++) {
+            const column *s = srcs[pick[i]];
+            memcpy(d + i * w, s->data.p + col_idx(s, i) * w, w);
+        }
+        r->len = n;
+        return r;
+    }
+    col_reserve(r, n);
+    for (size_t i = 0; i < n; i++)
+        col_push_from(r, srcs[pick[i]], i);
+    return r;
+}
+
+/* Converts args[idx[k]] to rt for k < m into conv[k]; -1 on error. */
+static int convert_all(const fn_call *c, column **args, const int *idx, int m, const type *rt, column **conv)
+{
+    for (int k = 0; k < m; k++) {
+        conv[k] = type_cast_super(args[idx[k]], c->arg_types[idx[k]], rt);
+        if (!conv[k]) {
+            for (int j = 0; j < k; j++)
+                col_free(conv[j]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- if / multiIf ---- */
+
+static int multiif_exec(const fn_call *c, column **args, size_t n, column **out)
+{
+    int nb = c->nargs / 2 + 1; /* branches incl. else */
+    int idx[64];
+    for (int k = 0; k < nb - 1; k++)
+        idx[k] = 2 * k + 1;
+    idx[nb - 1] = c->nargs - 1;
+    column *conv[64];
+    if (convert_all(c, args, idx, nb, c->ret, conv) < 0)
+        return -1;
+    uint8_t *pick = mem_alloc(n ? n : 1), *t = mem_alloc(n ? n : 1), *done = mem_calloc(n ? n : 1);
+    memset(pick, (uint8_t)(nb - 1), n);
+    for (int k = 0; k < nb - 1; k++) {
+        cond_truth(args[2 * k], c->arg_types[2 * k], n, t);
+        for (size_t i = 0; i < n; i++)
+            if (!done[i] && t[i]) {
+                pick[i] = (uint8_t)k;
+                done[i] = 1;
+            }
+    }
+    *out = pick_rows(c->ret, conv, pick, n);
+    for (int k = 0; k < nb; k++)
+        col_free(conv[k]);
+    mem_free(pick);
+    mem_free(t);
+    mem_free(done);
+    return 0;
+}
+
+static int multiif_resolve(fn_call *c)
+{
+    if (c->nargs < 3 || c->nargs % 2 == 0 || c->nargs > 127) {
+        if (!strcmp(c->def->name, "if"))
+            return fn_bad_nargs(c, "3");
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                       "Invalid number of arguments for function %s", c->name);
+    }
+    const type *bt[64];
+    int nb = 0;
+    for (int i = 0; i < c->nargs - 1; i += 2) {
+        if (!cond_type_ok(c->arg_types[i]))
+            return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of %s argument of function %s, must be a number",
+                           c->arg_types[i]->name, i == 0 ? "first" : "condition", c->name);
+        bt[nb++] = c->arg_types[i + 1];
+    }
+    bt[nb++] = c->arg_types[c->nargs - 1];
+    const type *rt = type_supertype(nb, bt);
+    if (!rt)
+        return -1;
+    c->ret = type_phys(rt);
+    c->exec = multiif_exec;
+    return 0;
+}
+
+/* ---- coalesce / ifNull ---- */
+
+static int coalesce_exec(const fn_call *c, column **args, size_t n, column **out)
+{
+    int idx[64];
+    for (int k = 0; k < c->nargs; k++)
+        idx[k] = k;
+    /* Convert each argument to Nullable(ret) (or ret) so rows can be picked uniformly. */
+    const type *full = type_can_be_nullable(c->ret) ? type_nullable(c->ret) : c->ret;
+    column *conv[64];
+    if (convert_all(c, args, idx, c->nargs, full, conv) < 0)
+        return -1;
+    uint8_t *pick = mem_alloc(n ? n : 1), *done = mem_calloc(n ? n : 1);
+    memset(pick, (uint8_t)(c->nargs - 1), n);
+    for (int k = 0; k < c->nargs; k++) {
+        const column *a = conv[k];
+        bool nullable = type_phys(a->type)->id == T_NULLABLE;
+        for (size_t i = 0; i < n; i++)
+            if (!done[i] && !(nullable && a->nulls.p[col_idx(a, i)])) {
+                pick[i] = (uint8_t)k;
+                done[i] = 1;
+            }
+    }
+    column *r = pick_rows(full, conv, pick, n);
+    if (full != c->ret) {
+        /* The result is not Nullable when some argument never is: take the values. */
+        column *v = col_ref(r->inner);
+        col_free(r);
+        r = v;
+    }
+    *out = r;
+    for (int k = 0; k < c->nargs; k++)
+        col_free(conv[k]);
+    mem_free(pick);
+    mem_free(done);
+    return 0;
+}
+
+static int coalesce_resolve(fn_call *c)
+{
+    if (c->nargs < 1 || c->nargs > 64)
+        return fn_bad_nargs(c, "at least 1");
+    if (!strcmp(c->def->name, "ifNull") && c->nargs != 2)
+        return fn_bad_nargs(c, "2");
+    const type *st = type_supertype(c->nargs, c->arg_types);
+    if (!st)
+        return -1;
+    st = type_phys(st);
+    bool any_not_null = false;
+    for (int i = 0; i < c->nargs; i++)
+        if (!type_is_nullable(c->arg_types[i]) && type_base(c->arg_types[i])->id != T_NOTHING)
+            any_not_null = true;
+    c->ret = any_not_null ? type_phys(type_strip_nullable(st)) : st;
+    c->exec = coalesce_exec;
+    return 0;
+}
+
+/* ---- nullIf ---- */
+
+static int nullif_exec(const fn_call *c, column **args, size_t n, column **out)
+{
+    column *eq;
+    column *a[2] = {args[0], args[1]};
+    if (fn_exec((const fn_call *)c->state, a, n, &eq) < 0)
+        return -1;
+    column *w = col_new(c->ret);
+    col_free(w->inner);
+    bool nullable = type_phys(c->arg_types[0])->id == T_NULLABLE;
+    column *src = col_materialize(col_ref(args[0]));
+    w->inner = col_clone(nullable ? src->inner : src);
+    w->inner->type = type_phys(c->ret)->inner;
+    uint8_t *nm = buf_grow(&w->nulls, n);
+    const column *ev = type_phys(eq->type)->id == T_NULLABLE ? eq->inner : eq;
+    for (size_t i = 0; i < n; i++)
+        nm[i] = (ev->data.p[col_idx(ev, i)] != 0 && !col_is_null(eq, i)) || (nullable && src->nulls.p[i]);
+    col_free(src);
+    w->len = n;
+    col_free(eq);
+    *out = w;
+    return 0;
+}
+
+static void nullif_free(void *p) { fn_call_free(p); }
+
+static int nullif_resolve(fn_call *c)
+{
+    if (c->nargs != 2)
+        return fn_bad_nargs(c, "2");
+    fn_call *eq;
+    if (func_resolve("equals", 2, c->arg_types, NULL, c->env, &eq) < 0)
+        return -1;
+    c->state = eq;
+    if (!type_can_be_nullable(c->arg_types[0]))
+        return fn_bad_types(c);
+    c->ret = type_nullable(c->arg_types[0]);
+    c->exec = nullif_exec;
+    return 0;
+}
+
+/* ---- isNull / isNotNull / assumeNotNull / toNullable ---- */
+
+static int isnull_exec(const fn_call *c, column **args, size_t n, column **out)
+{
+    bool neg = c->state != NULL;
+    uint8_t *r;
+    *out = num_new_u8(n, &r);
+    const column *a = args[0];
+    bool nullable = type_phys(c->arg_types[0])->id == T_NULLABLE;
+    for (size_t i = 0; i < n; i++)
+        r[i] = (nullable && a->nulls.p[col_idx(a, i)]) != neg;
+    return 0;
+}
+
+static int isnull_resolve(fn_call *c)
+{
+    if (c->nargs != 1)
+        return fn_bad_nargs(c, "1");
+    c->ret = type_simple(T_UINT8);
+    c->state = strcmp(c->def->name, "isNotNull") == 0 ? (void *)1 : NULL;
+    c->exec = isnull_exec;
+    return 0;
+}
+
+static int assume_exec(const fn_call *c, column **args, size_t n, column **out)
+{
+    column *a = args[0];
+    if (type_phys(c->arg_types[0])->id == T_NULLABLE)
+        *out = col_materialize(col_ref(a->inner));
+    else
+        *out = col_materialize(col_ref(a));
+    if ((*out)->refs > 1) {
+        column *cp = col_clone(*out);
+        col_free(*out);
+        *out = cp;
+    }
+    (*out)->type = c->ret;
+    return 0;
+}
+
+static int assume_resolve(fn_call *c)
+{
+    if (c->nargs != 1)
+        return fn_bad_nargs(c, "1");
+    const type *t = c->arg_types[0];
+    c->ret = type_phys(t)->id == T_NULLABLE ? type_phys(type_phys(t)->inner) : type_phys(t);
+    c->exec = assume_exec;
+    return 0;
+}
+
+static int tonullable_exec(const fn_call *c, column **args, size_t n, column **out)
+{
+    if (type_phys(c->arg_types[0])->id == T_NULLABLE || !type_can_be_nullable(c->arg_types[0])) {
+        *out = col_clone(args[0]);
+        (*out)->type = c->ret;
+        return 0;
+    }
+    column *w = col_new(c->ret);
+    col_free(w->inner);
+    w->inner = col_clone(args[0]);
+    w->inner->type = type_phys(c->arg_types[0]);
+    buf_resize_zero(&w->nulls, n);
+    w->len = n;
+    *out = w;
+    return 0;
+}
+
+static int tonullable_resolve(fn_call *c)
+{
+    if (c->nargs != 1)
+        return fn_bad_nargs(c, "1");
+    const type *t = type_phys(c->arg_types[0]);
+    c->ret = type_can_be_nullable(t) ? type_nullable(t) : t;
+    c->exec = tonullable_exec;
+    return 0;
+}
+
+/* ---- greatest / least ---- */
+
+static int minmax_exec(const fn_call *c, column **args, size_t n, column **out)
+{
+    bool greatest = c->state != NULL;
+    int idx[64];
+    for (int k = 0; k < c->nargs; k++)
+        idx[k] = k;
+    column *conv[64];
+    if (convert_all(c, args, idx, c->nargs, c->ret, conv) < 0)
+        return -1;
+    uint8_t *pick = mem_calloc(n ? n : 1);
+    for (int k = 1; k < c->nargs; k++)
+        for (size_t i = 0; i < n; i++) {
+            const column *cur = conv[pick[i]];
+            int d = col_compare(conv[k], col_idx(conv[k], i), cur, col_idx(cur, i), 1);
+            if (greatest ? d > 0 : d < 0)
+                pick[i] = (uint8_t)k;
+        }
+    *out = pick_rows(c->ret, conv, pick, n);
+    for (int k = 0; k < c->nargs; k++)
+        col_free(conv[k]);
+    mem_free(pick);
+    return 0;
+}
+
+static int minmax_resolve(fn_call *c)
+{
+    if (c->nargs < 1 || c->nargs > 64)
+        return fn_bad_nargs(c, "at least 1");
+    const type *st = type_supertype(c->nargs, c->arg_types);
+    if (!st)
+        return -1;
+    c->ret = type_phys(st);
+    c->state = strcmp(c->def->name, "greatest") == 0 ? (void *)1 : NULL;
+    c->exec = minmax_exec;
+    return 0;
+}
 
 void func_register_cond(void)
 {
+    static const func_def defs[] = {
+        {"if", FN_OWN_NULLS | FN_CASE_INSENSITIVE, multiif_resolve, NULL, "if(cond, then, else)"},
+        {"multiIf", FN_OWN_NULLS, multiif_resolve, NULL, "multiIf(c1, v1, c2, v2, ..., else)"},
+        {"coalesce", FN_OWN_NULLS | FN_CASE_INSENSITIVE, coalesce_resolve, NULL, "first non-NULL argument"},
+        {"ifNull", FN_OWN_NULLS | FN_CASE_INSENSITIVE, coalesce_resolve, NULL, "ifNull(x, alt)"},
+        {"nullIf", FN_OWN_NULLS | FN_CASE_INSENSITIVE, nullif_resolve, nullif_free, "NULL if a = b, else a"},
+        {"isNull", FN_OWN_NULLS, isnull_resolve, NULL, "1 if the value is NULL"},
+        {"isNotNull", FN_OWN_NULLS, isnull_resolve, NULL, "1 if the value is not NULL"},
+        {"assumeNotNull", FN_OWN_NULLS, assume_resolve, NULL, "the value without Nullable"},
+        {"toNullable", FN_OWN_NULLS, tonullable_resolve, NULL, "the value as Nullable"},
+        {"greatest", FN_CASE_INSENSITIVE, minmax_resolve, NULL, "the largest argument"},
+        {"least", FN_CASE_INSENSITIVE, minmax_resolve, NULL, "the smallest argument"},
+    };
+    for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
+        func_register(&defs[i]);
 }

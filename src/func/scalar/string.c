@@ -1,6 +1,639 @@
-/* Built-in scalar functions: string family. */
+/* String functions: length (also arrays), lengthUTF8/char_length, lower/upper (+UTF8
+ * variants, ASCII-only case mapping plus Cyrillic/Latin-1 2-byte letters are left as is),
+ * substring/substr/mid, substringUTF8, concat, position/locate, positionCaseInsensitive,
+ * reverse, trim/trimBoth/trimLeft/ltrim/trimRight/rtrim, startsWith, endsWith, empty,
+ * notEmpty (also arrays), repeat, like, notLike, ilike, notILike.
+ *
+ * LIKE patterns: % any sequence, _ one UTF-8 character, backslash escapes the next
+ * character. A constant pattern is classified once at resolution: exact, prefix%,
+ * %suffix, %contains% (memmem) or general (backtracking matcher). ilike lowers ASCII. */
 #include "func/func.h"
+#include "func/scalar/num.h"
+
+#include "base/err.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static bool is_str(const type *t) { return type_is_string(t); }
+
+static column *new_u64(size_t n, uint64_t **d)
+{
+    column *c = col_new(type_simple(T_UINT64));
+    *d = buf_grow(&c->data, n * 8);
+    c->len = n;
+    return c;
+}
+
+static size_t utf8_len(const char *s, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return k;
+}
+
+/* ---- length / lengthUTF8 / empty / notEmpty ---- */
+
+static int length_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    uint64_t *d;
+    *out = new_u64(n, &d);
+    const type *t = c->arg_types[0];
+    bool utf8 = c->state != NULL;
+    if (t->id == T_ARRAY) {
+        const uint64_t *o = col_offs(a[0]);
+        for (size_t i = 0; i < n; i++)
+            d[i] = o[i + 1] - o[i];
+    } else if (t->id == T_FIXEDSTRING && !utf8) {
+        for (size_t i = 0; i < n; i++)
+            d[i] = t->width;
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            size_t l;
+            const char *s = col_str(a[0], i, &l);
+            d[i] = utf8 ? utf8_len(s, l) : l;
+        }
+    }
+    return 0;
+}
+
+static int length_resolve(fn_call *c)
+{
+    if (c->nargs != 1)
+        return fn_bad_nargs(c, "1");
+    bool utf8 = strcasecmp(c->def->name, "length") != 0;
+    if (!is_str(c->arg_types[0]) && (utf8 || c->arg_types[0]->id != T_ARRAY))
+        return fn_bad_types(c);
+    c->state = utf8 ? (void *)1 : NULL;
+    c->ret = type_simple(T_UINT64);
+    c->exec = length_exec;
+    return 0;
+}
+
+static int empty_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    uint8_t *d;
+    *out = num_new_u8(n, &d);
+    bool neg = c->state != NULL;
+    const type *t = c->arg_types[0];
+    if (t->id == T_ARRAY) {
+        const uint64_t *o = col_offs(a[0]);
+        for (size_t i = 0; i < n; i++)
+            d[i] = (o[i + 1] == o[i]) != neg;
+    } else if (t->id == T_FIXEDSTRING) {
+        for (size_t i = 0; i < n; i++) {
+            size_t l;
+            const char *s = col_str(a[0], i, &l);
+            bool e = true;
+            for (size_t k = 0; k < l; k++)
+                if (s[k]) e = false;
+            d[i] = e != neg;
+        }
+    } else {
+        const uint64_t *o = col_offs(a[0]);
+        for (size_t i = 0; i < n; i++)
+            d[i] = (o[i + 1] == o[i]) != neg;
+    }
+    return 0;
+}
+
+static int empty_resolve(fn_call *c)
+{
+    if (c->nargs != 1)
+        return fn_bad_nargs(c, "1");
+    if (!is_str(c->arg_types[0]) && c->arg_types[0]->id != T_ARRAY)
+        return fn_bad_types(c);
+    c->state = strcmp(c->def->name, "notEmpty") == 0 ? (void *)1 : NULL;
+    c->ret = type_simple(T_UINT8);
+    c->exec = empty_exec;
+    return 0;
+}
+
+/* ---- per-row string → string maps ---- */
+
+typedef void (*str_map)(const char *s, size_t n, buf *out, const void *arg);
+
+static column *map_strings(const column *col, size_t n, str_map f, const void *arg)
+{
+    column *r = col_new(type_simple(T_STRING));
+    col_reserve(r, n);
+    buf tmp = {0};
+    for (size_t i = 0; i < n; i++) {
+        size_t l;
+        const char *s = col_str(col, i, &l);
+        tmp.len = 0;
+        f(s, l, &tmp, arg);
+        col_push_str(r, (const char *)tmp.p, tmp.len);
+    }
+    buf_free(&tmp);
+    return r;
+}
+
+static void map_lower(const char *s, size_t n, buf *o, const void *arg)
+{
+    char *d = buf_grow(o, n);
+    for (size_t i = 0; i < n; i++)
+        d[i] = (char)tolower((unsigned char)s[i]);
+}
+static void map_upper(const char *s, size_t n, buf *o, const void *arg)
+{
+    char *d = buf_grow(o, n);
+    for (size_t i = 0; i < n; i++)
+        d[i] = (char)toupper((unsigned char)s[i]);
+}
+/* UTF-8 case mapping for ASCII and the 2-byte Cyrillic block (а-я ↔ А-Я, ё ↔ Ё). */
+static void map_utf8(const char *s, size_t n, buf *o, bool up)
+{
+    char *d = buf_grow(o, n);
+    memcpy(d, s, n);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char b = (unsigned char)d[i];
+        if (b < 0x80) {
+            d[i] = (char)(up ? toupper(b) : tolower(b));
+        } else if (i + 1 < n && (b == 0xD0 || b == 0xD1)) {
+            unsigned cp = ((b & 0x1Fu) << 6) | ((unsigned char)d[i + 1] & 0x3Fu);
+            unsigned m = cp;
+            if (up) {
+                if (cp >= 0x430 && cp <= 0x44F) m = cp - 0x20;
+                else if (cp >= 0x450 && cp <= 0x45F) m = cp - 0x50;
+            } else {
+                if (cp >= 0x410 && cp <= 0x42F) m = cp + 0x20;
+                else if (cp >= 0x400 && cp <= 0x40F) m = cp + 0x50;
+            }
+            d[i] = (char)(0xC0 | (m >> 6));
+            d[i + 1] = (char)(0x80 | (m & 0x3F));
+            i++;
+        }
+    }
+}
+static void map_lower8(const char *s, size_t n, buf *o, const void *arg) { map_utf8(s, n, o, false); }
+static void map_upper8(const char *s, size_t n, buf *o, const void *arg) { map_utf8(s, n, o, true); }
+static void map_reverse(const char *s, size_t n, buf *o, const void *arg)
+{
+    char *d = buf_grow(o, n);
+    for (size_t i = 0; i < n; i++)
+        d[i] = s[n - 1 - i];
+}
+static void map_trim(const char *s, size_t n, buf *o, const void *arg)
+{
+    int mode = (int)(intptr_t)arg; /* 1 left, 2 right, 3 both */
+    size_t b = 0, e = n;
+    if (mode & 1) while (b < e && s[b] == ' ') b++;
+    if (mode & 2) while (e > b && s[e - 1] == ' ') e--;
+    buf_append(o, s + b, e - b);
+}
+
+typedef struct map_state {
+    str_map f;
+    const void *arg;
+} map_state;
+
+static int map_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    const map_state *m = c->state;
+    *out = map_strings(a[0], n, m->f, m->arg);
+    if (c->ret->id == T_FIXEDSTRING) {
+        column *r = col_new(c->ret);
+        for (size_t i = 0; i < n; i++) {
+            size_t l;
+            const char *s = col_str(*out, i, &l);
+            col_push_str(r, s, l);
+        }
+        col_free(*out);
+        *out = r;
+    }
+    return 0;
+}
+
+static const struct { const char *name; str_map f; intptr_t arg; } maps[] = {
+    {"lower", map_lower, 0}, {"upper", map_upper, 0}, {"lowerUTF8", map_lower8, 0}, {"upperUTF8", map_upper8, 0},
+    {"reverse", map_reverse, 0}, {"trimLeft", map_trim, 1}, {"trimRight", map_trim, 2}, {"trimBoth", map_trim, 3},
+};
+
+static int map_resolve(fn_call *c)
+{
+    if (c->nargs != 1)
+        return fn_bad_nargs(c, "1");
+    if (!is_str(c->arg_types[0]))
+        return fn_bad_types(c);
+    map_state *m = xcalloc(1, sizeof *m);
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
+        if (!strcasecmp(maps[i].name, c->def->name)) {
+            m->f = maps[i].f;
+            m->arg = (const void *)maps[i].arg;
+        }
+    c->state = m;
+    bool keep_fixed = m->f == map_lower || m->f == map_upper || m->f == map_reverse;
+    c->ret = keep_fixed && c->arg_types[0]->id == T_FIXEDSTRING ? c->arg_types[0] : type_simple(T_STRING);
+    c->exec = map_exec;
+    return 0;
+}
+
+/* ---- substring ---- */
+
+/* Byte (or code point) range of s for ClickHouse's substring(s, offset[, length]). */
+static void sub_range(int64_t len, int64_t off, bool has_len, int64_t cnt, int64_t *b, int64_t *e)
+{
+    int64_t start;
+    if (off > 0) start = off - 1;
+    else if (off < 0) start = len + off;
+    else { *b = *e = 0; return; }
+    int64_t end;
+    if (!has_len) end = len;
+    else if (cnt >= 0) end = start + cnt;
+    else end = len + cnt;
+    if (start < 0) start = 0;
+    if (end > len) end = len;
+    if (start > len) start = len;
+    if (end < start) end = start;
+    *b = start;
+    *e = end;
+}
+
+static size_t utf8_advance(const char *s, size_t n, size_t pos, int64_t k)
+{
+    while (k > 0 && pos < n) {
+        pos++;
+        while (pos < n && ((unsigned char)s[pos] & 0xC0) == 0x80)
+            pos++;
+        k--;
+    }
+    return pos;
+}
+
+static int substring_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    bool utf8 = c->state != NULL;
+    bool has_len = c->nargs == 3;
+    column *r = col_new(type_simple(T_STRING));
+    col_reserve(r, n);
+    for (size_t i = 0; i < n; i++) {
+        size_t l;
+        const char *s = col_str(a[0], i, &l);
+        int64_t off = col_get_i64(a[1], i), cnt = has_len ? col_get_i64(a[2], i) : 0;
+        if (c->arg_types[1]->id == T_UINT64 && col_get_u64(a[1], i) > (uint64_t)INT64_MAX) off = INT64_MAX;
+        int64_t b, e;
+        if (!utf8) {
+            sub_range((int64_t)l, off, has_len, cnt, &b, &e);
+            col_push_str(r, s + b, (size_t)(e - b));
+        } else {
+            int64_t cl = (int64_t)utf8_len(s, l);
+            sub_range(cl, off, has_len, cnt, &b, &e);
+            size_t pb = utf8_advance(s, l, 0, b), pe = utf8_advance(s, l, pb, e - b);
+            col_push_str(r, s + pb, pe - pb);
+        }
+    }
+    *out = r;
+    return 0;
+}
+
+static int substring_resolve(fn_call *c)
+{
+    if (c->nargs != 2 && c->nargs != 3)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                       "Number of arguments for function %s doesn't match: passed %d, should be 2 or 3", c->name, c->nargs);
+    if (!is_str(c->arg_types[0]) || !num_is_int(c->arg_types[1]) || (c->nargs == 3 && !num_is_int(c->arg_types[2])))
+        return fn_bad_types(c);
+    c->state = strcasecmp(c->def->name, "substringUTF8") == 0 ? (void *)1 : NULL;
+    c->ret = type_simple(T_STRING);
+    c->exec = substring_exec;
+    return 0;
+}
+
+/* ---- concat ---- */
+
+static int concat_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    column *r = col_new(type_simple(T_STRING));
+    col_reserve(r, n);
+    buf tmp = {0};
+    for (size_t i = 0; i < n; i++) {
+        tmp.len = 0;
+        for (int k = 0; k < c->nargs; k++) {
+            const type *t = c->arg_types[k];
+            if (is_str(t)) {
+                size_t l;
+                const char *s = col_str(a[k], i, &l);
+                buf_append(&tmp, s, l);
+            } else if (t->id == T_UINT64) {
+                buf_printf(&tmp, "%llu", (unsigned long long)col_get_u64(a[k], i));
+            } else {
+                buf_printf(&tmp, "%lld", (long long)col_get_i64(a[k], i));
+            }
+        }
+        col_push_str(r, (const char *)tmp.p, tmp.len);
+    }
+    buf_free(&tmp);
+    *out = r;
+    return 0;
+}
+
+static int concat_resolve(fn_call *c)
+{
+    for (int k = 0; k < c->nargs; k++) {
+        const type *t = c->arg_types[k];
+        /* Only strings and integers are converted here; other types need toString. */
+        if (!is_str(t) && !(num_is_int(t) && num_size(t) <= 8 && t->id != T_BOOL))
+            return fn_bad_types(c);
+    }
+    c->ret = type_simple(T_STRING);
+    c->exec = concat_exec;
+    return 0;
+}
+
+/* ---- position / startsWith / endsWith ---- */
+
+static const char *memmem_ci(const char *h, size_t hn, const char *nd, size_t nn)
+{
+    if (nn == 0)
+        return h;
+    for (size_t i = 0; i + nn <= hn; i++)
+        if (strncasecmp(h + i, nd, nn) == 0)
+            return h + i;
+    return NULL;
+}
+
+static int position_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    bool ci = c->state != NULL;
+    uint64_t *d;
+    *out = new_u64(n, &d);
+    for (size_t i = 0; i < n; i++) {
+        size_t hl, nl;
+        const char *h = col_str(a[0], i, &hl), *nd = col_str(a[1], i, &nl);
+        const char *p = ci ? memmem_ci(h, hl, nd, nl) : nl ? memmem(h, hl, nd, nl) : h;
+        d[i] = p ? (uint64_t)(p - h) + 1 : 0;
+    }
+    return 0;
+}
+
+static int position_resolve(fn_call *c)
+{
+    if (c->nargs != 2)
+        return fn_bad_nargs(c, "2");
+    if (!is_str(c->arg_types[0]) || !is_str(c->arg_types[1]))
+        return fn_bad_types(c);
+    c->state = strcmp(c->def->name, "positionCaseInsensitive") == 0 ? (void *)1 : NULL;
+    c->ret = type_simple(T_UINT64);
+    c->exec = position_exec;
+    return 0;
+}
+
+static int startsends_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    bool ends = c->state != NULL;
+    uint8_t *d;
+    *out = num_new_u8(n, &d);
+    for (size_t i = 0; i < n; i++) {
+        size_t hl, pl;
+        const char *h = col_str(a[0], i, &hl), *p = col_str(a[1], i, &pl);
+        d[i] = pl <= hl && memcmp(ends ? h + hl - pl : h, p, pl) == 0;
+    }
+    return 0;
+}
+
+static int startsends_resolve(fn_call *c)
+{
+    if (c->nargs != 2)
+        return fn_bad_nargs(c, "2");
+    if (!is_str(c->arg_types[0]) || !is_str(c->arg_types[1]))
+        return fn_bad_types(c);
+    c->state = strcmp(c->def->name, "endsWith") == 0 ? (void *)1 : NULL;
+    c->ret = type_simple(T_UINT8);
+    c->exec = startsends_exec;
+    return 0;
+}
+
+/* ---- repeat ---- */
+
+static int repeat_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    column *r = col_new(type_simple(T_STRING));
+    buf tmp = {0};
+    for (size_t i = 0; i < n; i++) {
+        size_t l;
+        const char *s = col_str(a[0], i, &l);
+        int64_t k = col_get_i64(a[1], i);
+        if (k > 0 && (uint64_t)k * l > (1u << 30)) {
+            buf_free(&tmp);
+            col_free(r);
+            return err_set(ERR_TOO_LARGE_ARRAY_SIZE, "Too large string size in function repeat");
+        }
+        tmp.len = 0;
+        for (int64_t j = 0; j < k; j++)
+            buf_append(&tmp, s, l);
+        col_push_str(r, (const char *)tmp.p, tmp.len);
+    }
+    buf_free(&tmp);
+    *out = r;
+    return 0;
+}
+
+static int repeat_resolve(fn_call *c)
+{
+    if (c->nargs != 2)
+        return fn_bad_nargs(c, "2");
+    if (!is_str(c->arg_types[0]) || !num_is_int(c->arg_types[1]))
+        return fn_bad_types(c);
+    c->ret = type_simple(T_STRING);
+    c->exec = repeat_exec;
+    return 0;
+}
+
+/* ---- LIKE ---- */
+
+typedef enum { LK_EXACT, LK_PREFIX, LK_SUFFIX, LK_CONTAINS, LK_GENERAL } like_kind;
+
+typedef struct like_state {
+    bool negate, ci, constant;
+    like_kind kind;
+    char *lit;       /* unescaped literal for the fast kinds */
+    size_t lit_len;
+    char *pat;       /* the pattern (lowered for ilike) */
+    size_t pat_len;
+} like_state;
+
+/* Backtracking matcher: O(n*m) worst case via the classic last-% restart. */
+static bool like_match(const char *s, size_t n, const char *p, size_t m)
+{
+    size_t si = 0, pi = 0, star_p = (size_t)-1, star_s = 0;
+    while (si < n) {
+        if (pi < m && p[pi] == '%') {
+            star_p = ++pi;
+            star_s = si;
+            continue;
+        }
+        if (pi < m) {
+            if (p[pi] == '_') {
+                si = utf8_advance(s, n, si, 1);
+                pi++;
+                continue;
+            }
+            char want = p[pi];
+            size_t adv = 1;
+            if (want == '\\' && pi + 1 < m) {
+                want = p[pi + 1];
+                adv = 2;
+            }
+            if (s[si] == want) {
+                si++;
+                pi += adv;
+                continue;
+            }
+        }
+        if (star_p == (size_t)-1)
+            return false;
+        pi = star_p;
+        star_s = utf8_advance(s, n, star_s, 1);
+        si = star_s;
+    }
+    while (pi < m && p[pi] == '%')
+        pi++;
+    return pi == m;
+}
+
+static void classify(like_state *st)
+{
+    const char *p = st->pat;
+    size_t m = st->pat_len;
+    size_t lead = 0, trail = 0;
+    while (lead < m && p[lead] == '%') lead++;
+    while (trail < m - lead && p[m - 1 - trail] == '%' && !(m - 1 - trail > 0 && p[m - 2 - trail] == '\\')) trail++;
+    st->lit = xmalloc(m + 1);
+    size_t k = 0;
+    for (size_t i = lead; i < m - trail; i++) {
+        if (p[i] == '%' || p[i] == '_') {
+            st->kind = LK_GENERAL;
+            return;
+        }
+        if (p[i] == '\\' && i + 1 < m - trail)
+            i++;
+        st->lit[k++] = p[i];
+    }
+    st->lit_len = k;
+    if (lead > 1 || trail > 1) { /* '%%abc' works the same as '%abc' */
+        lead = lead ? 1 : 0;
+        trail = trail ? 1 : 0;
+    }
+    st->kind = !lead && !trail ? LK_EXACT : !lead ? LK_PREFIX : !trail ? LK_SUFFIX : LK_CONTAINS;
+}
+
+static void like_free(void *p)
+{
+    like_state *st = p;
+    if (!st) return;
+    free(st->lit);
+    free(st->pat);
+    free(st);
+}
+
+static int like_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    const like_state *st = c->state;
+    uint8_t *d;
+    *out = num_new_u8(n, &d);
+    buf low = {0}, plow = {0};
+    for (size_t i = 0; i < n; i++) {
+        size_t l;
+        const char *s = col_str(a[0], i, &l);
+        if (st->ci) {
+            low.len = 0;
+            map_lower(s, l, &low, NULL);
+            s = (const char *)low.p;
+        }
+        bool r;
+        if (st->constant) {
+            switch (st->kind) {
+            case LK_EXACT: r = l == st->lit_len && memcmp(s, st->lit, l) == 0; break;
+            case LK_PREFIX: r = l >= st->lit_len && memcmp(s, st->lit, st->lit_len) == 0; break;
+            case LK_SUFFIX: r = l >= st->lit_len && memcmp(s + l - st->lit_len, st->lit, st->lit_len) == 0; break;
+            case LK_CONTAINS: r = st->lit_len == 0 || memmem(s, l, st->lit, st->lit_len) != NULL; break;
+            default: r = like_match(s, l, st->pat, st->pat_len); break;
+            }
+        } else {
+            size_t pl;
+            const char *p = col_str(a[1], i, &pl);
+            if (st->ci) {
+                plow.len = 0;
+                map_lower(p, pl, &plow, NULL);
+                p = (const char *)plow.p;
+            }
+            r = like_match(s, l, p, pl);
+        }
+        d[i] = r != st->negate;
+    }
+    buf_free(&low);
+    buf_free(&plow);
+    return 0;
+}
+
+static int like_resolve(fn_call *c)
+{
+    if (c->nargs != 2)
+        return fn_bad_nargs(c, "2");
+    if (!is_str(c->arg_types[0]) || !is_str(c->arg_types[1]))
+        return fn_bad_types(c);
+    like_state *st = xcalloc(1, sizeof *st);
+    c->state = st;
+    const char *nm = c->def->name;
+    st->negate = !strncmp(nm, "not", 3);
+    st->ci = strcasestr(nm, "ilike") != NULL;
+    size_t pl;
+    const char *p = fn_const_str(c, 1, &pl);
+    if (p) {
+        st->constant = true;
+        st->pat = xmalloc(pl + 1);
+        for (size_t i = 0; i < pl; i++)
+            st->pat[i] = st->ci ? (char)tolower((unsigned char)p[i]) : p[i];
+        st->pat_len = pl;
+        classify(st);
+    }
+    c->ret = type_simple(T_UINT8);
+    c->exec = like_exec;
+    return 0;
+}
 
 void func_register_string(void)
 {
+    static const func_def defs[] = {
+        {"length", FN_CASE_INSENSITIVE, length_resolve, NULL, "length in bytes (or array size)"},
+        {"lengthUTF8", 0, length_resolve, NULL, "length in Unicode code points"},
+        {"empty", 0, empty_resolve, NULL, "1 for an empty string or array"},
+        {"notEmpty", 0, empty_resolve, NULL, "1 for a non-empty string or array"},
+        {"lower", FN_CASE_INSENSITIVE, map_resolve, free, "ASCII lower case"},
+        {"upper", FN_CASE_INSENSITIVE, map_resolve, free, "ASCII upper case"},
+        {"lowerUTF8", 0, map_resolve, free, "lower case (ASCII and Cyrillic)"},
+        {"upperUTF8", 0, map_resolve, free, "upper case (ASCII and Cyrillic)"},
+        {"reverse", FN_CASE_INSENSITIVE, map_resolve, free, "bytes in reverse order"},
+        {"trimLeft", 0, map_resolve, free, "removes leading spaces"},
+        {"trimRight", 0, map_resolve, free, "removes trailing spaces"},
+        {"trimBoth", 0, map_resolve, free, "removes leading and trailing spaces"},
+        {"substring", FN_CASE_INSENSITIVE, substring_resolve, NULL, "substring(s, offset[, length])"},
+        {"substringUTF8", 0, substring_resolve, NULL, "substring in code points"},
+        {"concat", FN_CASE_INSENSITIVE, concat_resolve, NULL, "concatenation"},
+        {"position", FN_CASE_INSENSITIVE, position_resolve, NULL, "1-based byte position of needle, or 0"},
+        {"positionCaseInsensitive", 0, position_resolve, NULL, "position ignoring ASCII case"},
+        {"startsWith", 0, startsends_resolve, NULL, "1 if s starts with prefix"},
+        {"endsWith", 0, startsends_resolve, NULL, "1 if s ends with suffix"},
+        {"repeat", FN_CASE_INSENSITIVE, repeat_resolve, NULL, "s repeated n times"},
+        {"like", 0, like_resolve, like_free, "SQL LIKE"},
+        {"notLike", 0, like_resolve, like_free, "SQL NOT LIKE"},
+        {"ilike", 0, like_resolve, like_free, "case-insensitive LIKE"},
+        {"notILike", 0, like_resolve, like_free, "case-insensitive NOT LIKE"},
+    };
+    for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
+        func_register(&defs[i]);
+    func_register_alias("char_length", "lengthUTF8");
+    func_register_alias("CHAR_LENGTH", "lengthUTF8");
+    func_register_alias("CHARACTER_LENGTH", "lengthUTF8");
+    func_register_alias("lcase", "lower");
+    func_register_alias("ucase", "upper");
+    func_register_alias("substr", "substring");
+    func_register_alias("mid", "substring");
+    func_register_alias("locate", "position");
+    func_register_alias("ltrim", "trimLeft");
+    func_register_alias("rtrim", "trimRight");
+    func_register_alias("trim", "trimBoth");
 }

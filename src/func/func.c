@@ -1,0 +1,403 @@
+/* The scalar function registry, resolution with ClickHouse's default implementations
+ * (Nullable, constants, LowCardinality) and execution. See func.h for the contract. */
+#include "func/func.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- registry ---- */
+
+/* A name entry: a function's own name or an alias of it. Registration happens once,
+ * under pthread_once, before any lookup; afterwards the table is read-only, so lookups
+ * need no lock. */
+typedef struct fentry {
+    const char *name;
+    const func_def *def;
+} fentry;
+
+static fentry *entries;
+static int nentries, centries;
+static const func_def **defs;
+static int ndefs, cdefs;
+
+static void add_entry(const char *name, const func_def *def)
+{
+    if (nentries == centries) {
+        centries = centries ? centries * 2 : 256;
+        entries = xrealloc(entries, sizeof *entries * (size_t)centries);
+    }
+    entries[nentries].name = name;
+    entries[nentries].def = def;
+    nentries++;
+}
+
+void func_register(const func_def *def)
+{
+    if (ndefs == cdefs) {
+        cdefs = cdefs ? cdefs * 2 : 256;
+        defs = xrealloc(defs, sizeof *defs * (size_t)cdefs);
+    }
+    defs[ndefs++] = def;
+    add_entry(def->name, def);
+}
+
+static const func_def *lookup_raw(const char *name)
+{
+    for (int i = 0; i < nentries; i++)
+        if (strcmp(entries[i].name, name) == 0)
+            return entries[i].def;
+    for (int i = 0; i < nentries; i++)
+        if ((entries[i].def->flags & FN_CASE_INSENSITIVE) && strcasecmp(entries[i].name, name) == 0)
+            return entries[i].def;
+    return NULL;
+}
+
+void func_register_alias(const char *alias, const char *name)
+{
+    const func_def *d = lookup_raw(name);
+    if (d)
+        add_entry(alias, d);
+}
+
+static pthread_once_t registry_once = PTHREAD_ONCE_INIT;
+
+static void registry_init_once(void)
+{
+    func_register_arith();
+    func_register_compare();
+    func_register_logic();
+    func_register_cond();
+    func_register_math();
+    func_register_string();
+    func_register_regex();
+    func_register_date();
+    func_register_conv();
+    func_register_array();
+    func_register_hash();
+    func_register_misc();
+}
+
+void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }
+
+const func_def *func_lookup(const char *name)
+{
+    func_registry_init();
+    return lookup_raw(name);
+}
+
+int func_count(void)
+{
+    func_registry_init();
+    return ndefs;
+}
+
+const func_def *func_at(int i)
+{
+    func_registry_init();
+    return i >= 0 && i < ndefs ? defs[i] : NULL;
+}
+
+/* ---- "Maybe you meant" ---- */
+
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return 1000;
+    size_t d[65], prev;
+    for (size_t j = 0; j <= lb; j++)
+        d[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        prev = d[0];
+        d[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cur = d[j];
+            size_t sub = prev + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+            size_t m = d[j] + 1 < d[j - 1] + 1 ? d[j] + 1 : d[j - 1] + 1;
+            d[j] = m < sub ? m : sub;
+            prev = cur;
+        }
+    }
+    return d[lb];
+}
+
+static int unknown_function(const char *name)
+{
+    /* Like ClickHouse's NamePrompter: the closest names within a distance that grows
+     * with the name's length, at most two of them. */
+    size_t len = strlen(name), limit = len / 2;
+    if (limit < 1)
+        limit = 1;
+    const char *best[2] = {NULL, NULL};
+    size_t bestd[2] = {(size_t)-1, (size_t)-1};
+    for (int i = 0; i < nentries; i++) {
+        size_t dd = edit_distance(name, entries[i].name);
+        if (dd > limit || dd == 0)
+            continue;
+        if (dd < bestd[0]) {
+            best[1] = best[0], bestd[1] = bestd[0];
+            best[0] = entries[i].name, bestd[0] = dd;
+        } else if (dd < bestd[1] && strcmp(entries[i].name, best[0]) != 0) {
+            best[1] = entries[i].name, bestd[1] = dd;
+        }
+    }
+    if (!best[0])
+        return err_set(ERR_UNKNOWN_FUNCTION, "Function with name `%s` does not exist.", name);
+    if (!best[1])
+        return err_set(ERR_UNKNOWN_FUNCTION, "Function with name `%s` does not exist. Maybe you meant: ['%s'].",
+                       name, best[0]);
+    return err_set(ERR_UNKNOWN_FUNCTION, "Function with name `%s` does not exist. Maybe you meant: ['%s','%s'].",
+                   name, best[0], best[1]);
+}
+
+/* ---- resolution ---- */
+
+static bool lowcard_can_hold(const type *t)
+{
+    t = type_strip_nullable(t);
+    return type_is_number(t) || type_is_string(t) || type_is_date_or_time(t) || t->id == T_UUID;
+}
+
+int func_resolve(const char *name, int nargs, const type *const *arg_types, column *const *const_args,
+                 const func_env *env, fn_call **out)
+{
+    func_registry_init();
+    *out = NULL;
+    const func_def *def = lookup_raw(name);
+    if (!def)
+        return unknown_function(name);
+    fn_call *c = xcalloc(1, sizeof *c);
+    c->def = def;
+    c->name = xstrdup(name);
+    c->nargs = nargs;
+    c->env = env;
+    c->arg_types = xcalloc((size_t)(nargs ? nargs : 1), sizeof *c->arg_types);
+    c->const_args = xcalloc((size_t)(nargs ? nargs : 1), sizeof *c->const_args);
+    int nlowcard = 0, nnonconst = 0;
+    bool any_null_literal = false, any_nullable = false;
+    for (int i = 0; i < nargs; i++) {
+        const type *t = arg_types[i];
+        column *k = const_args ? const_args[i] : NULL;
+        if (!k)
+            nnonconst++;
+        if (t->id == T_LOWCARDINALITY && !(def->flags & FN_OWN_LOWCARD)) {
+            if (!k)
+                nlowcard++;
+            t = t->inner;
+        }
+        if (!(def->flags & FN_OWN_NULLS) && t->id == T_NULLABLE) {
+            any_nullable = true;
+            if (t->inner->id == T_NOTHING)
+                any_null_literal = true;
+            t = t->inner;
+            /* A constant Nullable argument is passed as its inner column; NULL constants
+             * are handled by null_result below. */
+            if (k) {
+                k = (k->nulls.p && k->nulls.p[0]) ? NULL : k->inner;
+            }
+        }
+        c->arg_types[i] = t;
+        c->const_args[i] = k ? col_ref(k) : NULL;
+    }
+    if (any_null_literal) {
+        c->null_result = true;
+        c->ret = c->result_type = type_nullable(type_simple(T_NOTHING));
+        *out = c;
+        return 0;
+    }
+    if (def->resolve(c) < 0) {
+        fn_call_free(c);
+        return -1;
+    }
+    const type *rt = c->ret;
+    if (any_nullable && type_can_be_nullable(rt)) {
+        c->wrap_nullable = true;
+        rt = type_nullable(rt);
+    }
+    if (nlowcard == 1 && nnonconst == 1 && lowcard_can_hold(rt) && rt->id != T_LOWCARDINALITY) {
+        c->wrap_lowcard = true;
+        rt = type_lowcard(rt);
+    }
+    c->result_type = rt;
+    *out = c;
+    return 0;
+}
+
+void fn_call_free(fn_call *call)
+{
+    if (!call)
+        return;
+    if (call->state && call->def->free_state)
+        call->def->free_state(call->state);
+    for (int i = 0; i < call->nargs; i++)
+        col_free(call->const_args[i]);
+    free(call->const_args);
+    free(call->arg_types);
+    free((char *)call->name);
+    free(call);
+}
+
+/* ---- execution ---- */
+
+/* A constant column of `rows` rows holding row 0 of c, sharing nothing with c. */
+static column *const_of(const column *c, size_t rows)
+{
+    column *one = col_slice(c, 0, 1);
+    return col_new_const(one, rows);
+}
+
+/* Zeroes fixed-width values at NULL rows so the Nullable invariant holds (the kernel
+ * computed on default arguments there, which may be anything). */
+static void zero_null_rows(column *inner, const uint8_t *nulls, size_t rows)
+{
+    const type *t = type_phys(inner->type);
+    if (!t->width || t->id == T_NULLABLE || inner->is_const)
+        return;
+    for (size_t i = 0; i < rows; i++)
+        if (nulls[i])
+            memset(inner->data.p + i * t->width, 0, t->width);
+}
+
+int fn_exec(const fn_call *call, column *const *args, size_t rows, column **out)
+{
+    *out = NULL;
+    if (call->null_result) {
+        column *one = col_new_defaults(call->result_type, 1);
+        *out = col_new_const(one, rows);
+        return 0;
+    }
+    int n = call->nargs;
+    column *local[16];
+    column **a = n <= 16 ? local : xcalloc((size_t)n, sizeof *a);
+    bool all_const = n > 0;
+    for (int i = 0; i < n; i++)
+        if (!args[i]->is_const)
+            all_const = false;
+    size_t krows = all_const ? 1 : rows;
+    uint8_t *nulls = NULL; /* OR of argument null maps, krows bytes */
+    for (int i = 0; i < n; i++) {
+        column *c = args[i];
+        bool strip_null = call->wrap_nullable && type_phys(c->type)->id == T_NULLABLE;
+        column *v;
+        if (strip_null) {
+            if (!nulls)
+                nulls = mem_calloc(krows ? krows : 1);
+            if (c->is_const) {
+                if (c->nulls.p[0])
+                    memset(nulls, 1, krows);
+                v = all_const || (call->def->flags & FN_CONST_ARGS_OK) ? const_of(c->inner, krows)
+                                                                        : col_materialize(const_of(c->inner, krows));
+            } else {
+                for (size_t r = 0; r < krows; r++)
+                    nulls[r] |= c->nulls.p[r];
+                v = col_ref(c->inner);
+            }
+        } else if (c->is_const) {
+            if (all_const)
+                v = col_slice(c, 0, 1);
+            else if (call->def->flags & FN_CONST_ARGS_OK)
+                v = col_ref(c);
+            else
+                v = col_materialize(col_ref(c));
+        } else {
+            v = col_ref(c);
+        }
+        if (all_const && v->is_const) {
+            column *m = col_slice(v, 0, 1);
+            col_free(v);
+            v = m;
+        }
+        a[i] = v;
+    }
+    column *res = NULL;
+    int rc = call->exec(call, a, krows, &res);
+    for (int i = 0; i < n; i++)
+        col_free(a[i]);
+    if (a != local)
+        free(a);
+    if (rc < 0) {
+        mem_free(nulls);
+        return -1;
+    }
+    if (call->wrap_nullable) {
+        column *w = col_new(type_nullable(call->ret));
+        col_free(w->inner);
+        if (res->is_const && !all_const)
+            res = col_materialize(res);
+        w->inner = res;
+        if (nulls) {
+            zero_null_rows(res, nulls, krows);
+            buf_append(&w->nulls, nulls, krows);
+        } else {
+            buf_resize_zero(&w->nulls, krows);
+        }
+        w->len = res->is_const ? 1 : krows;
+        if (res->is_const) {
+            res->is_const = false;
+            res->len = 1;
+        }
+        res = w;
+    }
+    mem_free(nulls);
+    if (all_const && !res->is_const)
+        res = col_new_const(res, rows);
+    res->type = call->result_type;
+    *out = res;
+    return 0;
+}
+
+/* ---- helpers ---- */
+
+int fn_bad_types(const fn_call *call)
+{
+    if (call->nargs == 1)
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of argument of function %s",
+                       call->arg_types[0]->name, call->name);
+    char list[1024];
+    size_t pos = 0;
+    for (int i = 0; i < call->nargs && pos < sizeof list; i++) {
+        const char *sep = i == 0 ? "" : i == call->nargs - 1 ? " and " : ", ";
+        pos += (size_t)snprintf(list + pos, sizeof list - pos, "%s%s", sep, call->arg_types[i]->name);
+    }
+    return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal types %s of arguments of function %s", list, call->name);
+}
+
+int fn_bad_nargs(const fn_call *call, const char *expected)
+{
+    return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                   "Number of arguments for function %s doesn't match: passed %d, should be %s", call->name,
+                   call->nargs, expected);
+}
+
+const char *fn_const_str(const fn_call *call, int i, size_t *len)
+{
+    if (i < 0 || i >= call->nargs || !call->const_args[i])
+        return NULL;
+    const column *k = call->const_args[i];
+    const type *t = type_phys(k->type);
+    if (t->id != T_STRING && t->id != T_FIXEDSTRING)
+        return NULL;
+    if (k->len == 0 && !k->is_const)
+        return NULL;
+    return col_str(k, 0, len);
+}
+
+int fn_const_int(const fn_call *call, int i, int64_t *v)
+{
+    if (i < 0 || i >= call->nargs || !call->const_args[i])
+        return -1;
+    const column *k = call->const_args[i];
+    if (!type_is_integer(type_phys(k->type)) || type_phys(k->type)->id == T_NULLABLE)
+        return -1;
+    if (k->len == 0 && !k->is_const)
+        return -1;
+    *v = col_get_i64(k, 0);
+    return 0;
+}
