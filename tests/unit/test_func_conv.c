@@ -192,6 +192,27 @@ int main(void)
     CHECK_STR(f2i("toFixedString", "String", "ab", 4), "ab\\0\\0|FixedString(4)");
     CHECK_STR(cast("CAST", "FixedString(4)", "12", "Int32"), "12|Int32");
     CHECK_STR(f1("toString", "Float64", "1.5"), "1.5|String");
+    CHECK_STR(cast("CAST", "String", "1.5", "Int32"),
+              "ERR 6: Cannot parse string '1.5' as Int32: syntax error at position 1 (parsed just '1'). Note: there "
+              "are toInt32OrZero and toInt32OrNull functions, which returns zero/NULL instead of throwing exception.");
+    const char *empty = "";
+    column *ea[1] = {scol(1, &empty)};
+    CHECK_STR(show(call("toInt32", 1, ea, 1, NULL), NULL),
+              "ERR 32: Attempt to read after eof: Cannot parse Int32 from String, because value is too short");
+    free_args(1, ea);
+    CHECK_STR(f1("toFloat64", "String", "x"),
+              "ERR 72: Cannot read floating point value here: x: Cannot parse Float64 from String");
+    CHECK_STR(cast("CAST", "String", "1.5x", "Float64"),
+              "ERR 6: Cannot parse string '1.5x' as Float64: syntax error at position 3 (parsed just '1.5'). Note: "
+              "there are toFloat64OrZero and toFloat64OrNull functions, which returns zero/NULL instead of throwing "
+              "exception.");
+    CHECK_STR(cast("CAST", "UInt8", "1", "FixedString(3)"),
+              "ERR 48: CAST AS FixedString is only implemented for types String and FixedString");
+    CHECK_STR(cast("CAST", "UUID", "00000000-0000-0000-0000-000000000001", "UInt128"), "1|UInt128");
+    CHECK_STR(cast("CAST", "UUID", "00000000-0000-0000-0000-000000000001", "UInt64"),
+              "ERR 48: Conversion between numeric types and UUID is not supported. Probably the passed UUID is "
+              "unquoted");
+    CHECK_STR(cast("CAST", "Array(UInt8)", "[1,2]", "String"), "[1,2]|String");
     CHECK_STR(cast("CAST", "String", "[1,2]", "Array(Int32)"), "[1,2]|Array(Int32)");
     /* Enum */
     CHECK_STR(cast("CAST", "Enum8('a' = 1, 'b' = 2)", "a", "String"), "a|String");

@@ -82,18 +82,28 @@ static bool conv_ok(const type *from, const type *to)
     if (to->id == T_STRING)
         return true;
     if (to->id == T_FIXEDSTRING)
-        return from->id != T_ARRAY && from->id != T_TUPLE;
+        return type_is_string(from);
     if (type_is_string(from))
         return to->id != T_TUPLE;
     if (to->id == T_ARRAY)
         return from->id == T_ARRAY && conv_ok(from->inner, to->inner);
     if (is_numeric_like(from) && is_numeric_like(to))
         return true;
+    if (from->id == T_UUID && to->id == T_UINT128)
+        return true;
     return false;
 }
 
 static int unsupported(const type *from, const type *to)
 {
+    from = type_base(from);
+    to = type_base(to);
+    if (to->id == T_FIXEDSTRING)
+        return err_set(ERR_NOT_IMPLEMENTED,
+                       "CAST AS FixedString is only implemented for types String and FixedString");
+    if ((from->id == T_UUID && is_numeric_like(to)) || (to->id == T_UUID && is_numeric_like(from)))
+        return err_set(ERR_NOT_IMPLEMENTED, "Conversion between numeric types and UUID is not supported. "
+                       "Probably the passed UUID is unquoted");
     return err_set(ERR_CANNOT_CONVERT_TYPE, "Conversion from %s to %s is not supported", from->name, to->name);
 }
 
@@ -589,6 +599,30 @@ static void parse_error_note(const conv_ctx *x, const char *s, size_t n, const t
         return;
     const char *tn = to->name;
     bool is_int = num_is_int(to) && to->id != T_BOOL;
+    int w = (int)(n > 200 ? 200 : n);
+    if (is_int && n == 0) {
+        err_set(ERR_ATTEMPT_TO_READ_AFTER_EOF,
+                "Attempt to read after eof: Cannot parse %s from String, because value is too short", tn);
+        return;
+    }
+    if (num_is_float(to)) {
+        /* The longest prefix that is a number decides between the two messages. */
+        char tmp[128];
+        size_t m = n < sizeof tmp - 1 ? n : sizeof tmp - 1;
+        memcpy(tmp, s, m);
+        tmp[m] = 0;
+        char *end = tmp;
+        if (m && !(tmp[0] == ' ' || tmp[0] == '\t' || tmp[0] == '\n'))
+            strtod(tmp, &end);
+        size_t p = (size_t)(end - tmp);
+        if (p == 0) {
+            err_set(ERR_CANNOT_PARSE_NUMBER, "Cannot read floating point value here: %.*s: Cannot parse %s from String",
+                    w, s, tn);
+            return;
+        }
+        err_set(ERR_CANNOT_PARSE_TEXT, "Cannot parse string '%.*s' as %s: syntax error at position %zu (parsed just '%.*s')",
+                w, s, tn, p, (int)p, s);
+    }
     if (is_int) {
         size_t p = 0;
         if (p < n && (s[p] == '-' || s[p] == '+'))
@@ -596,7 +630,6 @@ static void parse_error_note(const conv_ctx *x, const char *s, size_t n, const t
         size_t start = p;
         while (p < n && s[p] >= '0' && s[p] <= '9')
             p++;
-        int w = (int)(n > 200 ? 200 : n);
         if (p == start)
             err_set(ERR_CANNOT_PARSE_TEXT, "Cannot parse string '%.*s' as %s: syntax error at begin of string", w, s,
                     tn);
@@ -694,7 +727,7 @@ static int conv(const conv_ctx *x, const column *src, const type *to_full, colum
     } else if (to->id == T_STRING) {
         rc = to_string(x, src, to, &res);
     } else if (to->id == T_FIXEDSTRING) {
-        rc = type_is_string(from) ? str_to_fixed(src, to, &res) : to_string(x, src, to, &res);
+        rc = str_to_fixed(src, to, &res);
     } else if (type_is_string(from)) {
         rc = from_string(x, src, to, &res);
     } else if (to->id == T_ARRAY && from->id == T_ARRAY) {
@@ -713,6 +746,15 @@ static int conv(const conv_ctx *x, const column *src, const type *to_full, colum
         buf_append(&a->offs, src->offs.p, (n + 1) * sizeof(uint64_t));
         a->len = n;
         res = a;
+    } else if (from->id == T_UUID && to->id == T_UINT128) {
+        /* shale keeps the first 16 hex digits in the low half; ClickHouse's UInt128 value
+         * has them in the high half. */
+        res = col_new(to);
+        uint128_t *d = buf_grow(&res->data, n * 16);
+        const uint128_t *u = (const uint128_t *)(const void *)src->data.p;
+        for (size_t i = 0; i < n; i++)
+            d[i] = u[i] << 64 | u[i] >> 64;
+        res->len = n;
     } else if (is_numeric_like(from) && is_numeric_like(to)) {
         if (is_date(to))
             rc = to_datetime_family(x, src, to, &res);
@@ -814,7 +856,7 @@ static int set_state(fn_call *c, const type *target, cmode mode, const type *ret
     if (!conv_ok(from, target)) {
         if (strcmp(c->def->name, "CAST") == 0 || strcmp(c->def->name, "_CAST") == 0 ||
             strncmp(c->def->name, "accurate", 8) == 0)
-            return unsupported(type_phys(type_base(from)), type_phys(target));
+            return unsupported(from, target);
         return fn_bad_types(c);
     }
     conv_state *st = xcalloc(1, sizeof *st);
