@@ -276,7 +276,7 @@ int fn_exec(const fn_call *call, column *const *args, size_t rows, column **out)
     int n = call->nargs;
     column *local[16];
     column **a = n <= 16 ? local : xcalloc((size_t)n, sizeof *a);
-    bool all_const = n > 0;
+    bool all_const = n > 0 && !(call->def->flags & FN_NO_CONST_FOLD);
     for (int i = 0; i < n; i++)
         if (!args[i]->is_const)
             all_const = false;
@@ -302,7 +302,7 @@ int fn_exec(const fn_call *call, column *const *args, size_t rows, column **out)
         } else if (c->is_const) {
             if (all_const)
                 v = col_slice(c, 0, 1);
-            else if (call->def->flags & FN_CONST_ARGS_OK)
+            else if ((call->def->flags & FN_CONST_ARGS_OK) && !(call->def->flags & FN_NO_CONST_FOLD))
                 v = col_ref(c);
             else
                 v = col_materialize(col_ref(c));

@@ -35,6 +35,8 @@ enum {
     FN_CONST_ARGS_OK = 1 << 2,    /* kernel accepts constant argument columns */
     FN_NOT_DETERMINISTIC = 1 << 3,/* now(), rand(): never constant-folded across queries */
     FN_OWN_LOWCARD = 1 << 4,      /* resolver sees LowCardinality argument types */
+    FN_NO_CONST_FOLD = 1 << 5,    /* materialize(), rand(): runs on all rows even when all
+                                     arguments are constant; result is never constant */
 };
 
 /* Per-query facts a function may need. */

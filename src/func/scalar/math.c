@@ -1,6 +1,223 @@
-/* Built-in scalar functions: math family. */
+/* Math functions: round/roundBankers?/floor/ceil/trunc (x[, N]), sqrt, cbrt, exp, exp2,
+ * exp10, log/ln, log2, log10, sin, cos, tan, asin, acos, atan, pow/power, sign, pi(), e().
+ *
+ * Types as ClickHouse: rounding keeps the argument type (floats stay Float32/Float64,
+ * integers keep their type, N < 0 rounds integers to tens/hundreds with wrap-around on
+ * overflow, e.g. round(toUInt8(255), -1) = 4); the transcendental functions return
+ * Float64; sign returns Int8. round() on floats rounds half to even (like nearbyint, as
+ * ClickHouse does); on integers with N < 0 it rounds half away from zero. */
 #include "func/func.h"
+#include "func/scalar/num.h"
+
+#include "base/err.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <strings.h>
+
+typedef enum { R_ROUND, R_FLOOR, R_CEIL, R_TRUNC } rmode;
+
+static double round_f(double x, rmode m)
+{
+    switch (m) {
+    case R_ROUND: return nearbyint(x);
+    case R_FLOOR: return floor(x);
+    case R_CEIL: return ceil(x);
+    default: return trunc(x);
+    }
+}
+
+typedef struct round_state {
+    rmode mode;
+    int64_t digits;
+} round_state;
+
+static int round_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    const round_state *st = c->state;
+    const type *t = c->arg_types[0];
+    int64_t N = st->digits;
+    if (num_is_float(t)) {
+        double *v = mem_alloc((n ? n : 1) * 8);
+        num_load_f64(t, a[0]->data.p, n, v);
+        if (N == 0) {
+            for (size_t i = 0; i < n; i++) v[i] = round_f(v[i], st->mode);
+        } else {
+            double p = pow(10.0, (double)(N > 0 ? N : -N));
+            for (size_t i = 0; i < n; i++) {
+                if (N > 0) {
+                    double s = v[i] * p;
+                    v[i] = isfinite(s) ? round_f(s, st->mode) / p : v[i];
+                } else {
+                    v[i] = round_f(v[i] / p, st->mode) * p;
+                }
+            }
+        }
+        if (t->id == T_FLOAT32)
+            for (size_t i = 0; i < n; i++) v[i] = (float)v[i];
+        *out = num_store_f64(t, v, n);
+        mem_free(v);
+        return 0;
+    }
+    /* integers */
+    int128_t *v = mem_alloc((n ? n : 1) * 16);
+    num_load_i128(t, a[0]->data.p, n, v);
+    if (N < 0) {
+        int128_t p = 1;
+        for (int64_t k = 0; k < -N && k < 38; k++) p *= 10;
+        for (size_t i = 0; i < n; i++) {
+            int128_t x = v[i], q = x / p, r = x % p;
+            switch (st->mode) {
+            case R_ROUND:
+                if (r * 2 >= p) q++;
+                else if (r * 2 <= -p) q--;
+                break;
+            case R_FLOOR: if (r < 0) q--; break;
+            case R_CEIL: if (r > 0) q++; break;
+            default: break;
+            }
+            v[i] = q * p;
+        }
+    }
+    *out = num_store_i128(t, v, n);
+    mem_free(v);
+    return 0;
+}
+
+static int round_resolve(fn_call *c)
+{
+    if (c->nargs != 1 && c->nargs != 2)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                       "Number of arguments for function %s doesn't match: passed %d, should be 1 or 2", c->name, c->nargs);
+    const type *t = c->arg_types[0];
+    if (!num_is_int(t) && !num_is_float(t))
+        return fn_bad_types(c);
+    round_state *st = xcalloc(1, sizeof *st);
+    c->state = st;
+    const char *nm = c->def->name;
+    st->mode = !strcasecmp(nm, "floor") ? R_FLOOR : !strcasecmp(nm, "ceil") ? R_CEIL : !strcasecmp(nm, "trunc") ? R_TRUNC : R_ROUND;
+    if (c->nargs == 2 && fn_const_int(c, 1, &st->digits) < 0)
+        return err_set(ERR_ILLEGAL_COLUMN, "Scale argument for rounding functions must be constant");
+    c->ret = t->id == T_BOOL ? type_simple(T_UINT8) : t;
+    c->exec = round_exec;
+    return 0;
+}
+
+/* ---- Float64 functions of one or two arguments ---- */
+
+typedef double (*f1)(double);
+typedef double (*f2)(double, double);
+
+static double exp10_(double x) { return pow(10, x); }
+static double sign_(double x) { return (double)((x > 0) - (x < 0)); }
+
+static const struct { const char *name; f1 f; } f1s[] = {
+    {"sqrt", sqrt}, {"cbrt", cbrt}, {"exp", exp}, {"exp2", exp2}, {"exp10", exp10_}, {"log", log},
+    {"log2", log2}, {"log10", log10}, {"sin", sin}, {"cos", cos}, {"tan", tan}, {"asin", asin},
+    {"acos", acos}, {"atan", atan}, {"sinh", sinh}, {"cosh", cosh}, {"tanh", tanh}, {"erf", erf},
+    {"lgamma", lgamma}, {"tgamma", tgamma}, {"sign", sign_},
+};
+
+static int f1_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    f1 f = (f1)c->state;
+    double *v = mem_alloc((n ? n : 1) * 8);
+    num_load_f64(c->arg_types[0], a[0]->data.p, n, v);
+    if (type_is_decimal(c->arg_types[0])) {
+        double d = (double)type_decimal_scale_multiplier(c->arg_types[0]);
+        for (size_t i = 0; i < n; i++) v[i] /= d;
+    }
+    for (size_t i = 0; i < n; i++)
+        v[i] = f(v[i]);
+    *out = num_store_f64(c->ret, v, n);
+    mem_free(v);
+    return 0;
+}
+
+static int f1_resolve(fn_call *c)
+{
+    if (c->nargs != 1)
+        return fn_bad_nargs(c, "1");
+    const type *t = c->arg_types[0];
+    if (!num_is_int(t) && !num_is_float(t) && !type_is_decimal(t))
+        return fn_bad_types(c);
+    for (size_t i = 0; i < sizeof f1s / sizeof f1s[0]; i++)
+        if (!strcasecmp(f1s[i].name, c->def->name))
+            c->state = (void *)f1s[i].f;
+    c->ret = type_simple(T_FLOAT64);
+    if (!strcmp(c->def->name, "sign"))
+        c->ret = type_simple(T_INT8);
+    c->exec = f1_exec;
+    return 0;
+}
+
+static int pow_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    double *x = mem_alloc((n ? n : 1) * 8), *y = mem_alloc((n ? n : 1) * 8);
+    num_load_f64(c->arg_types[0], a[0]->data.p, n, x);
+    num_load_f64(c->arg_types[1], a[1]->data.p, n, y);
+    bool atan2_ = c->state != NULL;
+    for (size_t i = 0; i < n; i++)
+        x[i] = atan2_ ? atan2(x[i], y[i]) : pow(x[i], y[i]);
+    *out = num_store_f64(c->ret, x, n);
+    mem_free(x);
+    mem_free(y);
+    return 0;
+}
+
+static int pow_resolve(fn_call *c)
+{
+    if (c->nargs != 2)
+        return fn_bad_nargs(c, "2");
+    for (int i = 0; i < 2; i++)
+        if (!num_is_int(c->arg_types[i]) && !num_is_float(c->arg_types[i]))
+            return fn_bad_types(c);
+    c->state = !strcmp(c->def->name, "atan2") ? (void *)1 : NULL;
+    c->ret = type_simple(T_FLOAT64);
+    c->exec = pow_exec;
+    return 0;
+}
+
+static int const_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    double v = c->state ? M_PI : M_E;
+    column *one = col_new(type_simple(T_FLOAT64));
+    col_push_fixed(one, &v);
+    *out = col_new_const(one, n);
+    return 0;
+}
+
+static int const_resolve(fn_call *c)
+{
+    if (c->nargs != 0)
+        return fn_bad_nargs(c, "0");
+    c->state = !strcasecmp(c->def->name, "pi") ? (void *)1 : NULL;
+    c->ret = type_simple(T_FLOAT64);
+    c->exec = const_exec;
+    return 0;
+}
 
 void func_register_math(void)
 {
+    static const func_def rdefs[] = {
+        {"round", FN_CASE_INSENSITIVE, round_resolve, free, "rounds half to even (floats) to N digits"},
+        {"floor", FN_CASE_INSENSITIVE, round_resolve, free, "rounds down to N digits"},
+        {"ceil", FN_CASE_INSENSITIVE, round_resolve, free, "rounds up to N digits"},
+        {"trunc", FN_CASE_INSENSITIVE, round_resolve, free, "rounds toward zero to N digits"},
+        {"pow", FN_CASE_INSENSITIVE, pow_resolve, NULL, "x to the power y"},
+        {"atan2", FN_CASE_INSENSITIVE, pow_resolve, NULL, "atan2(y, x)"},
+        {"pi", FN_CASE_INSENSITIVE, const_resolve, NULL, "π"},
+        {"e", FN_CASE_INSENSITIVE, const_resolve, NULL, "Euler's number"},
+    };
+    for (size_t i = 0; i < sizeof rdefs / sizeof rdefs[0]; i++)
+        func_register(&rdefs[i]);
+    static func_def fdefs[sizeof f1s / sizeof f1s[0]];
+    for (size_t i = 0; i < sizeof f1s / sizeof f1s[0]; i++) {
+        fdefs[i] = (func_def){f1s[i].name, FN_CASE_INSENSITIVE, f1_resolve, NULL, "mathematical function"};
+        func_register(&fdefs[i]);
+    }
+    func_register_alias("ceiling", "ceil");
+    func_register_alias("truncate", "trunc");
+    func_register_alias("power", "pow");
+    func_register_alias("ln", "log");
 }
