@@ -240,6 +240,9 @@ int main(void)
     CHECK_STR(f1("toInt32OrZero", "UInt8", "5"),
               "ERR 43: Illegal type UInt8 of first argument of function toInt32OrZero. Conversion functions with "
               "postfix 'OrZero' or 'OrNull' should take String argument");
+    CHECK_STR(f1("toInt32OrNull", "Nullable(String)", "\\N;x;3"), "\\N,\\N,3|Nullable(Int32)");
+    CHECK_STR(f1("toInt32", "LowCardinality(String)", "1"), "1|LowCardinality(Int32)");
+    CHECK_STR(cast("CAST", "LowCardinality(String)", "1", "Int32"), "1|Int32");
     /* accurateCast */
     CHECK_STR(cast("accurateCast", "UInt16", "300", "UInt8"),
               "ERR 70: Value in column UInt16 cannot be safely converted into type UInt8");

@@ -260,35 +260,37 @@ static int to_int(const conv_ctx *x, const column *src, const type *to, column *
             for (size_t i = 0; i < n; i++)
                 v[i] = d[i] != 0;
         } else {
+            /* Checks first (rare failures), then one tight loop per target width. */
             for (size_t i = 0; i < n; i++) {
                 if (!isfinite(d[i])) {
-                    v[i] = 0;
+                    d[i] = 0;
                     if (nan_to_int(x, i) < 0)
                         goto fail_d;
-                    continue;
-                }
-                if (accurate && (d[i] != trunc(d[i]) || d[i] < (double)lo || d[i] > (double)hi ||
-                                 (to->id == T_UINT64 && d[i] >= 18446744073709551616.0) ||
-                                 (to->id == T_INT64 && d[i] >= 9223372036854775808.0))) {
-                    v[i] = 0;
+                } else if (accurate && (d[i] != trunc(d[i]) || d[i] < (double)lo || d[i] > (double)hi ||
+                                        (to->id == T_UINT64 && d[i] >= 18446744073709551616.0) ||
+                                        (to->id == T_INT64 && d[i] >= 9223372036854775808.0))) {
+                    d[i] = 0;
                     if (not_safe(x, i, f, to) < 0)
                         goto fail_d;
-                    continue;
                 }
-                switch (to->id) {
-                case T_UINT8: case T_UINT16: case T_INT8: case T_INT16: case T_INT32: case T_ENUM8: case T_ENUM16:
+            }
+            switch (to->id) {
+            case T_UINT8: case T_UINT16: case T_INT8: case T_INT16: case T_INT32: case T_ENUM8: case T_ENUM16:
+                for (size_t i = 0; i < n; i++)
                     v[i] = cvt32(d[i]);
-                    break;
-                case T_UINT32: case T_INT64:
+                break;
+            case T_UINT32: case T_INT64:
+                for (size_t i = 0; i < n; i++)
                     v[i] = cvt64(d[i]);
-                    break;
-                case T_UINT64:
+                break;
+            case T_UINT64:
+                for (size_t i = 0; i < n; i++)
                     v[i] = (int128_t)cvtu64(d[i]);
-                    break;
-                default:
+                break;
+            default:
+                for (size_t i = 0; i < n; i++)
                     v[i] = cvt128(d[i]);
-                    break;
-                }
+                break;
             }
         }
         mem_free(d);
