@@ -8,7 +8,7 @@ SELECT number % 3, count() FROM numbers(30) GROUP BY number % 3 ORDER BY number 
 SELECT intDiv(number, 10) AS d, countIf(number % 2 = 0), sumIf(number, number > 5) FROM numbers(30) GROUP BY d ORDER BY d;
 SELECT uniqExact(number % 7), uniq(number % 7) FROM numbers(100);
 SELECT any(number), anyLast(number) FROM (SELECT number FROM numbers(5) ORDER BY number);
-SELECT argMin(number, number % 4 + number), argMax(number, number % 4) FROM numbers(10);
+SELECT argMin(number, (number + 3) % 10), argMax(number, (number + 3) % 10) FROM numbers(10);
 SELECT count(DISTINCT number % 4) FROM numbers(100);
 SELECT number % 2 AS k, groupArray(number) FROM (SELECT number FROM numbers(6) ORDER BY number) GROUP BY k ORDER BY k;
 SELECT median(number), quantile(0.9)(number), quantileExact(0.5)(number) FROM numbers(11);
