@@ -28,6 +28,9 @@ column *col_new(const type *t)
     column *c = xcalloc(1, sizeof *c);
     c->type = t;
     c->refs = 1;
+    /* A small first allocation keeps data pointers non-NULL, so kernels may compute
+     * `data + offset` on empty columns without undefined behaviour. */
+    buf_reserve(&c->data, 16);
     const type *p = type_phys(t);
     switch (layout_of(t)) {
     case L_STRING: {
@@ -35,7 +38,10 @@ column *col_new(const type *t)
         buf_append(&c->offs, &zero, sizeof zero);
         break;
     }
-    case L_NULLABLE: c->inner = col_new(p->inner); break;
+    case L_NULLABLE:
+        buf_reserve(&c->nulls, 16);
+        c->inner = col_new(p->inner);
+        break;
     case L_ARRAY: {
         uint64_t zero = 0;
         buf_append(&c->offs, &zero, sizeof zero);

@@ -227,6 +227,7 @@ static column *cast_rows(const column *c, const type *from, const type *to, size
     if (pt->id == T_NULLABLE) {
         column *w = col_new(to);
         col_free(w->inner);
+        w->inner = NULL;
         if (pf->id == T_NULLABLE) {
             if (type_phys(pf->inner)->id == T_NOTHING) {
                 col_free(w);
@@ -259,6 +260,7 @@ static column *cast_rows(const column *c, const type *from, const type *to, size
     if (pt->id == T_ARRAY && pf->id == T_ARRAY) {
         column *r = col_new(to);
         col_free(r->inner);
+        r->inner = NULL;
         const uint64_t *o = col_offs(c);
         r->inner = cast_rows(c->inner, pf->inner, pt->inner, (size_t)o[n]);
         if (!r->inner) { col_free(r); return NULL; }
@@ -270,6 +272,7 @@ static column *cast_rows(const column *c, const type *from, const type *to, size
         column *r = col_new(to);
         for (int k = 0; k < pt->nfields; k++) {
             col_free(r->fields[k]);
+            r->fields[k] = NULL;
             r->fields[k] = cast_rows(c->fields[k], pf->fields[k], pt->fields[k], n);
             if (!r->fields[k]) { col_free(r); return NULL; }
         }

@@ -58,6 +58,47 @@ __attribute__((weak)) size_t dt_format_datetime64(int64_t ticks, int scale, cons
     return n;
 }
 
+/* Columns and blocks built by the tests are registered here and freed at exit, so that
+ * LeakSanitizer reports only leaks of the code under test. */
+static column *test_owned_cols[4096];
+static int test_owned_ncols;
+static block *test_owned_blocks[256];
+static int test_owned_nblocks;
+static schema *test_owned_schemas[64];
+static int test_owned_nschemas;
+
+static void test_owned_free(void)
+{
+    for (int i = 0; i < test_owned_ncols; i++)
+        col_free(test_owned_cols[i]);
+    for (int i = 0; i < test_owned_nblocks; i++)
+        block_free(test_owned_blocks[i]);
+    for (int i = 0; i < test_owned_nschemas; i++)
+        schema_free(test_owned_schemas[i]);
+}
+
+__attribute__((unused)) static column *test_own(column *c)
+{
+    if (test_owned_ncols == 0 && test_owned_nblocks == 0 && test_owned_nschemas == 0)
+        atexit(test_owned_free);
+    test_owned_cols[test_owned_ncols++] = c;
+    return c;
+}
+
+__attribute__((unused)) static void test_own_block(block *b)
+{
+    if (test_owned_ncols == 0 && test_owned_nblocks == 0 && test_owned_nschemas == 0)
+        atexit(test_owned_free);
+    test_owned_blocks[test_owned_nblocks++] = b;
+}
+
+__attribute__((unused)) static void test_own_schema(schema *s)
+{
+    if (test_owned_ncols == 0 && test_owned_nblocks == 0 && test_owned_nschemas == 0)
+        atexit(test_owned_free);
+    test_owned_schemas[test_owned_nschemas++] = s;
+}
+
 __attribute__((unused)) static column *col_strs(const char *tname, int n, const char *const *v)
 {
     column *c = col_new(type_parse_cstr(tname));

@@ -111,6 +111,7 @@ int main(void)
               "Row 3:\n──────\nnumber: 2\ns:      2\n");
     for (int i = 0; i < nb; i++)
         block_free(bl[i]);
+    schema_free(sc);
 
     /* UTF-8 width, multi-line values, NULL: SELECT 'é世' u, 'x\nyyy' s2, NULL n */
     schema *s2 = schema_new(3);

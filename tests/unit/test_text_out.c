@@ -87,7 +87,7 @@ int main(void)
     column *cu128 = col_fixed("UInt128", 1, u128);
     CHECK_STR(tw(cu128, 0, TEXT_CSV), "340282366920938463463374607431768211455");
     int8_t i8[] = {-128};
-    CHECK_STR(tw(col_fixed("Int8", 1, i8), 0, TEXT_TSV), "-128");
+    CHECK_STR(tw(test_own(col_fixed("Int8", 1, i8)), 0, TEXT_TSV), "-128");
 
     /* Bool */
     uint8_t bo[] = {1, 0};
@@ -103,7 +103,7 @@ int main(void)
     CHECK_STR(tw(cd, 2, TEXT_TSV), "2");
     CHECK_STR(tw(cd, 3, TEXT_TSV), "0.05");
     int128_t d128[] = {-(int128_t)12345};
-    CHECK_STR(tw(col_fixed("Decimal(38, 3)", 1, d128), 0, TEXT_TSV), "-12.345");
+    CHECK_STR(tw(test_own(col_fixed("Decimal(38, 3)", 1, d128)), 0, TEXT_TSV), "-12.345");
 
     /* UUID */
     uint128_t uu[] = {((uint128_t)0x61f0c4045cb311e7ull << 64) | 0x907ba6006ad3dba0ull};
@@ -126,9 +126,9 @@ int main(void)
     CHECK_STR(tw(cdt, 0, TEXT_CSV), "\"2020-01-02\"");
     CHECK_STR(tw(cdt, 0, TEXT_QUOTED), "'2020-01-02'");
     uint32_t dts[] = {1577934245};
-    CHECK_STR(tw(col_fixed("DateTime('UTC')", 1, dts), 0, TEXT_JSON), "\"2020-01-02 03:04:05\"");
+    CHECK_STR(tw(test_own(col_fixed("DateTime('UTC')", 1, dts)), 0, TEXT_JSON), "\"2020-01-02 03:04:05\"");
     int64_t d64[] = {1577934245120};
-    CHECK_STR(tw(col_fixed("DateTime64(3, 'UTC')", 1, d64), 0, TEXT_TSV), "2020-01-02 03:04:05.120");
+    CHECK_STR(tw(test_own(col_fixed("DateTime64(3, 'UTC')", 1, d64)), 0, TEXT_TSV), "2020-01-02 03:04:05.120");
 
     /* Nullable */
     column *cn = col_strs("Nullable(String)", 2, (const char *const[]){NULL, "x"});
