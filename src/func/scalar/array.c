@@ -27,6 +27,12 @@ static int array_exec(const fn_call *c, column **a, size_t n, column **out)
     column *cast[64];
     int k = c->nargs;
     for (int j = 0; j < k; j++) {
+        if (type_base(c->arg_types[j])->id == T_NOTHING) {
+            /* NULL literal: all defaults (NULLs). Done here because type_cast_super's
+             * Nullable(Nothing) path frees its result column twice. */
+            cast[j] = col_new_defaults(et, n);
+            continue;
+        }
         column *m = col_materialize(col_ref(a[j]));
         if (a[j]->type != et && c->arg_types[j] != et) {
             cast[j] = type_cast_super(m, c->arg_types[j], et);
