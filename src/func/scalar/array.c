@@ -1,6 +1,458 @@
-/* Built-in scalar functions: array family. */
+/* Array functions: array (the [a, b] constructor), arrayElement (a[i]), has, indexOf,
+ * countEqual, arraySum, range, arrayStringConcat, splitByChar, splitByString.
+ * (length/empty/notEmpty on arrays live in string.c.)
+ *
+ * array() takes the least supertype of its arguments (Array(Nothing) without any) and
+ * keeps Nullable elements, so it handles NULLs itself. has/indexOf/countEqual compare
+ * elements with the value after casting both to their supertype (so has([1, 2], 2.0)
+ * works); unlike ClickHouse, a Nullable searched value makes the result Nullable, and
+ * types without a supertype (Int64 vs UInt64) are an error rather than compared exactly.
+ * Kernels build results row by row with col_push_from for generic element types. */
 #include "func/func.h"
+#include "func/scalar/num.h"
+#include "func/supertype.h"
+
+#include "base/err.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- array(...) ---- */
+
+static int array_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    const type *et = c->ret->inner;
+    column *res = col_new(c->ret);
+    col_reserve(res, n);
+    column *cast[64];
+    int k = c->nargs;
+    for (int j = 0; j < k; j++) {
+        if (type_base(c->arg_types[j])->id == T_NOTHING) {
+            /* NULL literal: all defaults (NULLs). Done here because type_cast_super's
+             * Nullable(Nothing) path frees its result column twice. */
+            cast[j] = col_new_defaults(et, n);
+            continue;
+        }
+        column *m = col_materialize(col_ref(a[j]));
+        if (a[j]->type != et && c->arg_types[j] != et) {
+            cast[j] = type_cast_super(m, c->arg_types[j], et);
+            col_free(m);
+            if (!cast[j]) {
+                for (int q = 0; q < j; q++)
+                    col_free(cast[q]);
+                col_free(res);
+                return -1;
+            }
+        } else {
+            cast[j] = m;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        for (int j = 0; j < k; j++)
+            col_push_from(res->inner, cast[j], i);
+        col_array_commit(res);
+    }
+    for (int j = 0; j < k; j++)
+        col_free(cast[j]);
+    *out = res;
+    return 0;
+}
+
+static int array_resolve(fn_call *c)
+{
+    if (c->nargs > 64)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Too many arguments for function array: %d", c->nargs);
+    const type *et = type_simple(T_NOTHING);
+    if (c->nargs > 0) {
+        et = type_supertype(c->nargs, c->arg_types);
+        if (!et)
+            return -1;
+    }
+    c->ret = type_array(et);
+    c->exec = array_exec;
+    return 0;
+}
+
+/* ---- arrayElement ---- */
+
+static int element_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    const type *it = c->arg_types[1];
+    column *res = col_new(c->ret);
+    col_reserve(res, n);
+    const column *in = a[0]->inner;
+    const uint64_t *o = col_offs(a[0]);
+    bool sgn = type_is_signed(it);
+    for (size_t i = 0; i < n; i++) {
+        size_t r = col_idx(a[0], i);
+        uint64_t b = o[r], len = o[r + 1] - o[r];
+        int64_t s = sgn ? col_get_i64(a[1], col_idx(a[1], i)) : 0;
+        uint64_t u = sgn ? 0 : col_get_u64(a[1], col_idx(a[1], i));
+        bool ok = false;
+        uint64_t at = 0;
+        if (sgn && s < 0) {
+            uint64_t back = (uint64_t)0 - (uint64_t)s;
+            if (back <= len)
+                ok = true, at = len - back;
+        } else {
+            uint64_t pos = sgn ? (uint64_t)s : u;
+            if (pos >= 1 && pos <= len)
+                ok = true, at = pos - 1;
+        }
+        if (ok)
+            col_push_from(res, in, b + at);
+        else
+            col_push_default(res);
+    }
+    *out = res;
+    return 0;
+}
+
+static int element_resolve(fn_call *c)
+{
+    if (c->nargs != 2)
+        return fn_bad_nargs(c, "2");
+    const type *at = c->arg_types[0], *it = c->arg_types[1];
+    if (at->id != T_ARRAY)
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "First argument for function %s must be array, got %s instead",
+                       c->name, at->name);
+    if (!num_is_int(it) || num_size(it) > 8)
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Second argument for function %s must be integer, got %s instead",
+                       c->name, it->name);
+    c->ret = at->inner;
+    c->exec = element_exec;
+    return 0;
+}
+
+/* ---- has / indexOf / countEqual ---- */
+
+enum { SEARCH_HAS, SEARCH_INDEX, SEARCH_COUNT };
+
+typedef struct search_state {
+    int kind;
+    const type *super; /* common type of elements and the value */
+} search_state;
+
+static int search_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    const search_state *st = c->state;
+    const type *et = c->arg_types[0]->inner, *vt = c->arg_types[1];
+    column *arr = col_materialize(col_ref(a[0]));
+    column *elems = arr->inner->type == st->super ? col_ref(arr->inner) : type_cast_super(arr->inner, et, st->super);
+    column *vm = col_materialize(col_ref(a[1]));
+    column *vals = vt == st->super ? col_ref(vm) : type_cast_super(vm, vt, st->super);
+    col_free(vm);
+    if (!elems || !vals) {
+        col_free(elems);
+        col_free(vals);
+        col_free(arr);
+        return -1;
+    }
+    const uint64_t *o = col_offs(arr);
+    column *res;
+    if (st->kind == SEARCH_HAS) {
+        uint8_t *d;
+        res = num_new_u8(n, &d);
+        for (size_t i = 0; i < n; i++) {
+            d[i] = 0;
+            for (uint64_t e = o[i]; e < o[i + 1]; e++)
+                if (col_equal_rows(elems, e, vals, i)) {
+                    d[i] = 1;
+                    break;
+                }
+        }
+    } else {
+        res = col_new(type_simple(T_UINT64));
+        uint64_t *d = buf_grow(&res->data, n * 8);
+        res->len = n;
+        for (size_t i = 0; i < n; i++) {
+            d[i] = 0;
+            for (uint64_t e = o[i]; e < o[i + 1]; e++)
+                if (col_equal_rows(elems, e, vals, i)) {
+                    if (st->kind == SEARCH_INDEX) {
+                        d[i] = e - o[i] + 1;
+                        break;
+                    }
+                    d[i]++;
+                }
+        }
+    }
+    col_free(elems);
+    col_free(vals);
+    col_free(arr);
+    *out = res;
+    return 0;
+}
+
+static int search_resolve(fn_call *c)
+{
+    if (c->nargs != 2)
+        return fn_bad_nargs(c, "2");
+    if (c->arg_types[0]->id != T_ARRAY)
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "First argument for function %s must be an array.", c->name);
+    const type *pair[2] = {c->arg_types[0]->inner, c->arg_types[1]};
+    const type *sup = type_supertype(2, pair);
+    if (!sup)
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Types of array and 2nd argument of function `%s` must be "
+                       "identical up to nullability, cardinality, numeric types, or Enum and numeric type. "
+                       "Passed: %s and %s.", c->name, c->arg_types[0]->name, c->arg_types[1]->name);
+    search_state *st = xcalloc(1, sizeof *st);
+    c->state = st;
+    st->super = sup;
+    const char *nm = c->def->name;
+    st->kind = !strcmp(nm, "has") ? SEARCH_HAS : !strcmp(nm, "indexOf") ? SEARCH_INDEX : SEARCH_COUNT;
+    c->ret = type_simple(st->kind == SEARCH_HAS ? T_UINT8 : T_UINT64);
+    c->exec = search_exec;
+    return 0;
+}
+
+/* ---- arraySum ---- */
+
+static int sum_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    const type *et = type_phys(c->arg_types[0]->inner);
+    const column *in = a[0]->inner;
+    const uint64_t *o = col_offs(a[0]);
+    size_t ne = o[n] - o[0];
+    column *res = col_new(c->ret);
+    void *d = buf_grow(&res->data, n * 8);
+    res->len = n;
+    const uint8_t *p = in->data.p + o[0] * et->width;
+    if (num_is_float(et)) {
+        double *v = mem_alloc(ne * sizeof *v + 1), *r = d;
+        num_load_f64(et, p, ne, v);
+        for (size_t i = 0; i < n; i++) {
+            double s = 0;
+            for (uint64_t e = o[i]; e < o[i + 1]; e++)
+                s += v[e - o[0]];
+            r[i] = s;
+        }
+        mem_free(v);
+    } else {
+        /* two's-complement sums wrap identically for Int64 and UInt64 results */
+        uint64_t *v = mem_alloc(ne * sizeof *v + 1), *r = d;
+        if (num_is_uint(et))
+            num_load_u64(et, p, ne, v);
+        else
+            num_load_i64(et, p, ne, (int64_t *)v);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t s = 0;
+            for (uint64_t e = o[i]; e < o[i + 1]; e++)
+                s += v[e - o[0]];
+            r[i] = s;
+        }
+        mem_free(v);
+    }
+    *out = res;
+    return 0;
+}
+
+static int sum_resolve(fn_call *c)
+{
+    if (c->nargs != 1)
+        return fn_bad_nargs(c, "1");
+    const type *at = c->arg_types[0];
+    if (at->id != T_ARRAY || at->inner->id == T_NULLABLE || type_phys(at->inner)->width == 0 ||
+        !(num_is_int(type_phys(at->inner)) || num_is_float(type_phys(at->inner))) || num_size(type_phys(at->inner)) > 8)
+        return fn_bad_types(c);
+    const type *et = type_phys(at->inner);
+    c->ret = type_simple(num_is_float(et) ? T_FLOAT64 : num_is_uint(et) ? T_UINT64 : T_INT64);
+    c->exec = sum_exec;
+    return 0;
+}
+
+/* ---- range ---- */
+
+#define RANGE_MAX_ELEMENTS 500000000ull
+
+static int range_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    const type *et = c->ret->inner;
+    column *res = col_new(c->ret);
+    col_reserve(res, n);
+    int k = c->nargs;
+    buf vals = {0};
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t start = 0, end, step = 1;
+        bool uns = num_is_uint(et);
+        if (k == 1) {
+            end = col_get_i64(a[0], col_idx(a[0], i));
+        } else {
+            start = col_get_i64(a[0], col_idx(a[0], i));
+            end = col_get_i64(a[1], col_idx(a[1], i));
+            if (k == 3)
+                step = col_get_i64(a[2], col_idx(a[2], i));
+        }
+        if (step == 0)
+            return col_free(res), buf_free(&vals),
+                   err_set(ERR_BAD_ARGUMENTS, "A call to function %s overflows, investigate the values of arguments "
+                           "you are passing", c->name);
+        vals.len = 0;
+        if (uns || step > 0) {
+            for (int64_t x = start; uns ? (uint64_t)x < (uint64_t)end : x < end; x += step) {
+                if (++total > RANGE_MAX_ELEMENTS)
+                    goto too_big;
+                buf_append(&vals, &x, 8);
+                if (x > INT64_MAX - step)
+                    break;
+            }
+        } else {
+            for (int64_t x = start; x > end; x += step) {
+                if (++total > RANGE_MAX_ELEMENTS)
+                    goto too_big;
+                buf_append(&vals, &x, 8);
+                if (x < INT64_MIN - step)
+                    break;
+            }
+        }
+        column *part = num_store_i64(et, (const int64_t *)(void *)vals.p, vals.len / 8);
+        col_push_range(res->inner, part, 0, part->len);
+        col_free(part);
+        col_array_commit(res);
+    }
+    buf_free(&vals);
+    *out = res;
+    return 0;
+too_big:
+    buf_free(&vals);
+    col_free(res);
+    return err_set(ERR_BAD_ARGUMENTS, "A call to function %s would produce more than %llu array elements", c->name,
+                   (unsigned long long)RANGE_MAX_ELEMENTS);
+}
+
+static int range_resolve(fn_call *c)
+{
+    if (c->nargs < 1 || c->nargs > 3)
+        return fn_bad_nargs(c, "1, 2 or 3");
+    for (int i = 0; i < c->nargs; i++)
+        if (!num_is_int(c->arg_types[i]) || c->arg_types[i]->id == T_BOOL || num_size(c->arg_types[i]) > 8)
+            return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of argument of function %s",
+                           c->arg_types[i]->name, c->name);
+    const type *t = type_supertype(c->nargs, c->arg_types);
+    if (!t)
+        return -1;
+    c->ret = type_array(t);
+    c->exec = range_exec;
+    return 0;
+}
+
+/* ---- arrayStringConcat ---- */
+
+static int concat_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    size_t sl = 0;
+    const char *sep = c->nargs > 1 ? fn_const_str(c, 1, &sl) : "";
+    if (!sep)
+        sep = "", sl = 0;
+    column *res = col_new(type_simple(T_STRING));
+    col_reserve(res, n);
+    const column *in = a[0]->inner;
+    buf tmp = {0};
+    for (size_t i = 0; i < n; i++) {
+        size_t r = col_idx(a[0], i);
+        const uint64_t *o = col_offs(a[0]);
+        tmp.len = 0;
+        for (uint64_t e = o[r]; e < o[r + 1]; e++) {
+            if (e > o[r])
+                buf_append(&tmp, sep, sl);
+            size_t l;
+            const char *s = col_str(in, e, &l);
+            buf_append(&tmp, s, l);
+        }
+        col_push_str(res, (const char *)tmp.p, tmp.len);
+    }
+    buf_free(&tmp);
+    *out = res;
+    return 0;
+}
+
+static int concat_resolve(fn_call *c)
+{
+    if (c->nargs < 1 || c->nargs > 2)
+        return fn_bad_nargs(c, "1 or 2");
+    const type *at = c->arg_types[0];
+    if (at->id != T_ARRAY || !type_is_string(type_phys(at->inner)))
+        return fn_bad_types(c);
+    if (c->nargs == 2 && (!type_is_string(c->arg_types[1]) || !c->const_args[1]))
+        return err_set(ERR_ILLEGAL_COLUMN, "Second argument for function %s must be constant string.", c->name);
+    c->ret = type_simple(T_STRING);
+    c->exec = concat_exec;
+    return 0;
+}
+
+/* ---- splitByChar / splitByString ---- */
+
+static int split_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    size_t sl = 0;
+    const char *sep = fn_const_str(c, 0, &sl);
+    column *res = col_new(c->ret);
+    col_reserve(res, n);
+    for (size_t i = 0; i < n; i++) {
+        size_t l;
+        const char *s = col_str(a[1], i, &l);
+        if (sl == 0) {
+            /* empty separator: one element per UTF-8 character */
+            size_t b = 0;
+            while (b < l) {
+                size_t e = b + 1;
+                while (e < l && ((unsigned char)s[e] & 0xC0) == 0x80)
+                    e++;
+                col_push_str(res->inner, s + b, e - b);
+                b = e;
+            }
+        } else {
+            size_t b = 0;
+            for (;;) {
+                const char *f = l - b >= sl ? memmem(s + b, l - b, sep, sl) : NULL;
+                if (!f) {
+                    col_push_str(res->inner, s + b, l - b);
+                    break;
+                }
+                size_t at = (size_t)(f - s);
+                col_push_str(res->inner, s + b, at - b);
+                b = at + sl;
+            }
+        }
+        col_array_commit(res);
+    }
+    *out = res;
+    return 0;
+}
+
+static int split_resolve(fn_call *c)
+{
+    if (c->nargs != 2)
+        return fn_bad_nargs(c, "2");
+    if (c->arg_types[0]->id != T_STRING || c->arg_types[1]->id != T_STRING)
+        return fn_bad_types(c);
+    if (!c->const_args[0])
+        return err_set(ERR_ILLEGAL_COLUMN, "Illegal column %s of first argument of function %s. Must be constant string.",
+                       c->arg_types[0]->name, c->name);
+    size_t sl = 0;
+    fn_const_str(c, 0, &sl);
+    if (!strcmp(c->def->name, "splitByChar") && sl != 1)
+        return err_set(ERR_BAD_ARGUMENTS, "Illegal separator for function %s. Must be exactly one byte.", c->name);
+    c->ret = type_array(type_simple(T_STRING));
+    c->exec = split_exec;
+    return 0;
+}
 
 void func_register_array(void)
 {
+    static const func_def defs[] = {
+        {"array", FN_OWN_NULLS, array_resolve, NULL, "array of the arguments ([a, b])"},
+        {"arrayElement", 0, element_resolve, NULL, "element of an array by 1-based index (a[i])"},
+        {"has", 0, search_resolve, free, "1 if the array contains the value"},
+        {"indexOf", 0, search_resolve, free, "1-based position of the value in the array, or 0"},
+        {"countEqual", 0, search_resolve, free, "number of array elements equal to the value"},
+        {"arraySum", 0, sum_resolve, NULL, "sum of the array's elements"},
+        {"range", 0, range_resolve, NULL, "array of integers from start to end (exclusive) by step"},
+        {"arrayStringConcat", 0, concat_resolve, NULL, "joins an array of strings with a separator"},
+        {"splitByChar", 0, split_resolve, NULL, "splits a string by a one-byte separator"},
+        {"splitByString", 0, split_resolve, NULL, "splits a string by a separator string"},
+    };
+    for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
+        func_register(&defs[i]);
 }
