@@ -614,6 +614,42 @@ static source *system_one(void)
     return source_from_blocks(sch, bs, 1);
 }
 
+int analyze_table_args(const ast *f, query_ctx *q, column ***out)
+{
+    actx c = {.q = q};
+    int n = f->args.n;
+    column **args = xcalloc((size_t)n + 1, sizeof *args);
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        expr *x;
+        const ast *arg = f->args.items[i];
+        /* file('x.csv', CSV, 'a Int32'): a bare identifier names a format. */
+        if (arg->kind == AST_IDENT && arg->nparts == 1) {
+            args[i] = col_new(type_simple(T_STRING));
+            col_push_str(args[i], arg->parts[0], strlen(arg->parts[0]));
+            continue;
+        }
+        rc = compile(&c, arg, &x);
+        if (rc)
+            break;
+        if (x->kind != EX_CONST) {
+            rc = err_set(ERR_BAD_ARGUMENTS, "Arguments of table function '%s' must be constants", f->name);
+            expr_free(x);
+            break;
+        }
+        args[i] = col_ref(x->value);
+        expr_free(x);
+    }
+    if (rc) {
+        for (int i = 0; i < n; i++)
+            col_free(args[i]);
+        free(args);
+        return -1;
+    }
+    *out = args;
+    return 0;
+}
+
 int analyze_table(const ast *t, query_ctx *q, source **out)
 {
     if (t->join)
@@ -629,31 +665,12 @@ int analyze_table(const ast *t, query_ctx *q, source **out)
     }
     if (t->table_func) {
         const ast *f = t->table_func;
-        actx c = {.q = q};
+        column **args;
         int n = f->args.n;
-        column **args = xcalloc((size_t)n + 1, sizeof *args);
-        int rc = 0;
-        for (int i = 0; i < n && !rc; i++) {
-            expr *x;
-            const ast *arg = f->args.items[i];
-            /* file('x.csv', CSV, 'a Int32'): a bare identifier names a format. */
-            if (arg->kind == AST_IDENT && arg->nparts == 1) {
-                args[i] = col_new(type_simple(T_STRING));
-                col_push_str(args[i], arg->parts[0], strlen(arg->parts[0]));
-                continue;
-            }
-            rc = compile(&c, arg, &x);
-            if (rc)
-                break;
-            if (x->kind != EX_CONST) {
-                rc = err_set(ERR_BAD_ARGUMENTS, "Arguments of table function '%s' must be constants", f->name);
-                expr_free(x);
-                break;
-            }
-            args[i] = col_ref(x->value);
-            expr_free(x);
-        }
-        if (!rc) {
+        if (analyze_table_args(f, q, &args))
+            return -1;
+        int rc;
+        {
             if (strcasecmp(f->name, "numbers") == 0)
                 rc = tablefunc_numbers(args, n, false, q, out);
             else if (strcasecmp(f->name, "file") == 0)

@@ -26,6 +26,10 @@ int query_plan_run(query_plan *p, query_ctx *q, block_sink *sink);
 /* Runs a query into memory (subqueries, IN (SELECT …), scalar subqueries). */
 int run_query_to_blocks(const ast *query, query_ctx *q, schema **sch, block ***blocks, int *nblocks);
 
+/* Evaluates a table function's arguments to constant one-row columns (a bare identifier
+ * is taken as a string: file('x', CSV)). *args has f->args.n entries, owned by the caller. */
+int analyze_table_args(const ast *f, query_ctx *q, column ***args);
+
 /* Resolves a table expression (AST_TABLE: table function, system table or subquery). */
 int analyze_table(const ast *table, query_ctx *q, source **out);
 
