@@ -160,6 +160,9 @@ static query_ctx *query_new(session *s, const ast_list *stmt_settings, const ast
     query_ctx *q = xcalloc(1, sizeof *q);
     q->st = settings_clone(s->st);
     q->session = (struct session *)s;
+    q->nparams = s->nparams;
+    q->param_names = s->param_names;
+    q->param_values = s->param_values;
     q->data_path = s->data_path;
     q->start_time = clock_monotonic();
     snprintf(q->query_id, sizeof q->query_id, "%08x-%04x-%04x-%04x-%012x", (unsigned)getpid(),
