@@ -160,6 +160,8 @@ static query_ctx *query_new(session *s, const ast_list *stmt_settings, const ast
     query_ctx *q = xcalloc(1, sizeof *q);
     q->st = settings_clone(s->st);
     q->session = (struct session *)s;
+    q->stdin_format = s->input_format;
+    q->stdin_structure = s->input_structure;
     q->nparams = s->nparams;
     q->param_names = s->param_names;
     q->param_values = s->param_values;

@@ -815,6 +815,14 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
                 rc = tablefunc_numbers(args, n, false, q, out);
             else if (strcasecmp(f->name, "file") == 0)
                 rc = tablefunc_file(args, n, q, out);
+            else if (strcmp(f->name, "input") == 0) {
+                size_t len = 0;
+                const char *st = n >= 1 && type_base(args[0]->type)->id == T_STRING ? col_str(args[0], 0, &len) : NULL;
+                char *structure = st ? xstrndup(st, len) : NULL;
+                rc = n > 1 ? err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "input() takes at most one argument: the structure")
+                           : tablefunc_stdin(structure, q, out);
+                free(structure);
+            }
             else
                 rc = err_set(ERR_UNKNOWN_FUNCTION, "Unknown table function %s", f->name);
         }
@@ -842,6 +850,8 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
                 return 0;
             }
         }
+    if (!db && strcmp(name, "table") == 0)
+        return tablefunc_stdin(NULL, q, out);
     if (db && strcmp(db, "system") == 0) {
         if (strcmp(name, "one") == 0) {
             *out = system_one();

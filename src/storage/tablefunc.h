@@ -8,6 +8,10 @@
 
 int tablefunc_numbers(column *const *args, int nargs, bool is_system_numbers, query_ctx *q, source **out);
 int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out);
+/* Data on stdin: the table `table` and input([structure]); structure NULL = --structure
+ * or inference. */
+int tablefunc_stdin(const char *structure, query_ctx *q, source **out);
+
 /* A destination of INSERT: blocks go to write(); finish() commits (and frees), abort()
  * discards what it can (and frees). */
 typedef struct table_sink {
