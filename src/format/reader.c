@@ -61,6 +61,8 @@ static const fmt_fmtinfo formats[] = {
     {"TabSeparatedRawWithNames", RK_TSV, true, false, true},
     {"TabSeparatedRawWithNamesAndTypes", RK_TSV, true, true, true},
     {"JSONEachRow", RK_JSON, false, false, false},
+    {"Native", RK_NATIVE, false, false, false},
+    {"RawBLOB", RK_RAWBLOB, false, false, false},
 };
 
 static const struct {
@@ -165,6 +167,8 @@ int fmt_find_row_start(const char *format, const char *p, size_t n, size_t *offs
     const fmt_fmtinfo *fi = rd_lookup(format);
     if (!fi)
         return -1;
+    if (fi->kind == RK_NATIVE || fi->kind == RK_RAWBLOB)
+        return err_set(ERR_UNKNOWN_FORMAT, "Format %s cannot be split into chunks for parallel parsing", format);
     if (fi->kind == RK_CSV) {
         /* A newline after which the rest of the line has an even number of quotes is
          * taken as a row end (see the caveat in split.h). */
@@ -218,6 +222,7 @@ struct fmt_reader {
     int *jcache;      /* JSON: field position → column guess */
     int njcache;
     uint8_t *seen;
+    rd_bin *bin;      /* binary formats: their own reader */
 };
 
 int fmt_reader_new(const char *format, rbuf *in, const schema *s, const fmt_settings *st, fmt_reader **out)
@@ -230,6 +235,14 @@ int fmt_reader_new(const char *format, rbuf *in, const schema *s, const fmt_sett
     fmt_reader *r = xcalloc(1, sizeof *r);
     r->fi = fi;
     r->in = in;
+    if (fi->kind == RK_NATIVE || fi->kind == RK_RAWBLOB) {
+        if ((fi->kind == RK_NATIVE ? native_reader_new : rawblob_reader_new)(in, s, st, &r->bin)) {
+            fmt_reader_free(r);
+            return -1;
+        }
+        *out = r;
+        return 0;
+    }
     r->s = schema_clone(s);
     r->st = *st;
     if (r->st.max_block_rows <= 0)
@@ -250,6 +263,8 @@ void fmt_reader_free(fmt_reader *r)
 {
     if (!r)
         return;
+    if (r->bin)
+        r->bin->free(r->bin);
     rbuf_free(r->in);
     schema_free(r->s);
     rowf_free(&r->f);
@@ -434,6 +449,8 @@ static int read_row_json(fmt_reader *r, block *b, uint64_t off)
 int fmt_reader_next(fmt_reader *r, block **out)
 {
     *out = NULL;
+    if (r->bin)
+        return r->bin->next(r->bin, out);
     if (r->done)
         return 0;
     if (!r->started) {
