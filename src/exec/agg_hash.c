@@ -150,11 +150,15 @@ agg_slot *agg_table_find_or_insert(agg_table *t, const char *key, size_t len, ui
         agg_slot *s = &t->slots[i];
         if (!s->states) {
             s->hash = hash;
-            char *k = arena_alloc(&t->mem, len ? len : 1, 1);
+            /* Key and states share one allocation, so a probe that finds the key has the
+             * states in the same or the next cache line. */
+            size_t align = state_align ? state_align : 8;
+            size_t koff = (len + align - 1) / align * align;
+            char *k = arena_alloc(&t->mem, koff + (state_size ? state_size : 1), align);
             memcpy(k, key, len);
             s->key = k;
             s->key_len = (uint32_t)len;
-            s->states = arena_alloc(&t->mem, state_size ? state_size : 1, state_align ? state_align : 8);
+            s->states = k + koff;
             t->count++;
             *inserted = true;
             if (t->count * 2 > t->cap) {
@@ -171,6 +175,11 @@ agg_slot *agg_table_find_or_insert(agg_table *t, const char *key, size_t len, ui
             return s;
         }
     }
+}
+
+void agg_table_prefetch(const agg_table *t, uint64_t hash)
+{
+    __builtin_prefetch(&t->slots[hash & (t->cap - 1)]);
 }
 
 void agg_table_free(agg_table *t)

@@ -33,6 +33,9 @@ uint64_t agg_key_hash(const char *key, size_t len);
 /* Finds or inserts the key; *inserted tells which (the caller initialises the states). */
 agg_slot *agg_table_find_or_insert(agg_table *t, const char *key, size_t len, uint64_t hash,
                                    size_t state_size, size_t state_align, bool *inserted);
+/* Hints that the slot for `hash` is about to be probed (hides memory latency when the
+ * table is larger than the caches: probe row i while row i+k's slot is being fetched). */
+void agg_table_prefetch(const agg_table *t, uint64_t hash);
 void agg_table_free(agg_table *t);
 
 #endif
