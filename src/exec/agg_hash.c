@@ -182,6 +182,13 @@ void agg_table_prefetch(const agg_table *t, uint64_t hash)
     __builtin_prefetch(&t->slots[hash & (t->cap - 1)]);
 }
 
+void agg_table_prefetch_key(const agg_table *t, uint64_t hash)
+{
+    const agg_slot *s = &t->slots[hash & (t->cap - 1)];
+    if (s->key)
+        __builtin_prefetch(s->key);
+}
+
 void agg_table_free(agg_table *t)
 {
     mem_free(t->slots);

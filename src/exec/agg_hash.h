@@ -36,6 +36,8 @@ agg_slot *agg_table_find_or_insert(agg_table *t, const char *key, size_t len, ui
 /* Hints that the slot for `hash` is about to be probed (hides memory latency when the
  * table is larger than the caches: probe row i while row i+k's slot is being fetched). */
 void agg_table_prefetch(const agg_table *t, uint64_t hash);
+/* Second stage: the slot is cached by now; fetch the key (and states) it points to. */
+void agg_table_prefetch_key(const agg_table *t, uint64_t hash);
 void agg_table_free(agg_table *t);
 
 #endif

@@ -207,6 +207,8 @@ static int aggregate_block(worker *w, block *b, const uint8_t *mask)
         for (size_t i = 0; i < rows; i++) {
             if (i + PREFETCH < rows)
                 agg_table_prefetch(&w->table, hashes[i + PREFETCH]);
+            if (i + PREFETCH / 2 < rows)
+                agg_table_prefetch_key(&w->table, hashes[i + PREFETCH / 2]);
             bool inserted;
             agg_slot *s = agg_table_find_or_insert(&w->table, kp + koff[i], koff[i + 1] - koff[i], hashes[i],
                                                    p->state_size, p->state_align, &inserted);

@@ -83,6 +83,92 @@ int instream_open_file(const char *path, instream **out)
 
 instream *instream_from_fd(int fd, const char *name) { return &fd_in_new(fd, name, false)->base; }
 
+/* ---- a byte range of a file ---- */
+
+typedef struct range_in {
+    instream base;
+    int fd;
+    uint64_t pos, end;
+    char *name;
+} range_in;
+
+static int range_read(instream *s, void *dst, size_t cap, size_t *got)
+{
+    range_in *r = (range_in *)s;
+    size_t want = r->end - r->pos < cap ? (size_t)(r->end - r->pos) : cap;
+    if (want == 0) {
+        *got = 0;
+        return 0;
+    }
+    for (;;) {
+        ssize_t n = pread(r->fd, dst, want, (off_t)r->pos);
+        if (n >= 0) {
+            if (n == 0)
+                return err_set(ERR_CANNOT_READ_ALL_DATA,
+                               "Cannot read all data from file '%s': it ended at offset %llu, expected %llu bytes more",
+                               s->name, (unsigned long long)r->pos, (unsigned long long)(r->end - r->pos));
+            r->pos += (uint64_t)n;
+            s->offset += (uint64_t)n;
+            *got = (size_t)n;
+            return 0;
+        }
+        if (errno != EINTR)
+            return err_set(ERR_CANNOT_READ_FROM_FILE_DESCRIPTOR, "Cannot read from file '%s' at offset %llu: %s",
+                           s->name, (unsigned long long)r->pos, strerror(errno));
+    }
+}
+
+static void range_close(instream *s)
+{
+    range_in *r = (range_in *)s;
+    close(r->fd);
+    free(r->name);
+    free(r);
+}
+
+int instream_open_file_range(const char *path, uint64_t offset, uint64_t len, instream **out)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return err_set(errno == ENOENT ? ERR_FILE_DOESNT_EXIST : ERR_CANNOT_OPEN_FILE, "Cannot open file %s: %s", path,
+                       strerror(errno));
+    range_in *r = xcalloc(1, sizeof *r);
+    r->fd = fd;
+    r->pos = offset;
+    r->end = offset + len;
+    r->name = xstrdup(path);
+    r->base.read = range_read;
+    r->base.close = range_close;
+    r->base.name = r->name;
+    r->base.size_hint = len;
+    *out = &r->base;
+    return 0;
+}
+
+int file_pread(const char *path, uint64_t offset, void *dst, size_t n, size_t *got)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return err_set(ERR_CANNOT_OPEN_FILE, "Cannot open file %s: %s", path, strerror(errno));
+    size_t done = 0;
+    while (done < n) {
+        ssize_t k = pread(fd, (char *)dst + done, n - done, (off_t)(offset + done));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            close(fd);
+            return err_set(ERR_CANNOT_READ_FROM_FILE_DESCRIPTOR, "Cannot read from file '%s' at offset %llu: %s", path,
+                           (unsigned long long)(offset + done), strerror(errno));
+        }
+        if (k == 0)
+            break;
+        done += (size_t)k;
+    }
+    close(fd);
+    *got = done;
+    return 0;
+}
+
 /* ---- memory ---- */
 
 typedef struct mem_in {

@@ -34,6 +34,10 @@ typedef struct outstream {
 /* Local files. path "-" or NULL with fd: stdin/stdout. */
 int instream_open_file(const char *path, instream **out);
 instream *instream_from_fd(int fd, const char *name); /* does not close fd */
+/* Bytes [offset, offset + len) of a local file, read with pread. */
+int instream_open_file_range(const char *path, uint64_t offset, uint64_t len, instream **out);
+/* Reads up to n bytes at offset of a local file into dst; *got is what was read. */
+int file_pread(const char *path, uint64_t offset, void *dst, size_t n, size_t *got);
 instream *instream_from_memory(const void *p, size_t n, const char *name); /* borrows p */
 int outstream_open_file(const char *path, bool append, outstream **out);
 outstream *outstream_from_fd(int fd, const char *name); /* does not close fd */
