@@ -360,6 +360,16 @@ static void rowbuf_free(rowbuf *b)
     free(b->nt);
 }
 
+/* ClickHouse reports data problems found during inference as CANNOT_EXTRACT_TABLE_STRUCTURE
+ * wrapping the original INCORRECT_DATA exception. */
+static int incorrect_data(const char *format, const char *what)
+{
+    return err_set(ERR_CANNOT_EXTRACT_TABLE_STRUCTURE,
+                   "The table structure cannot be extracted from a %s format file. Error:\nCode: 117. "
+                   "DB::Exception: %s. (INCORRECT_DATA). You can specify the structure manually",
+                   format, what);
+}
+
 int fmt_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schema **out)
 {
     *out = NULL;
@@ -377,11 +387,21 @@ int fmt_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schem
     int nh = 0;
     int rc = 0;
     int64_t row = 0; /* rows read (for messages and the row limit) */
+    int nfields = -1; /* CSV/TSV: every row must have as many values as the first */
     bool have_types = false, any = false;
     rd_skip_bom(in);
 #define SPLIT(row)                                                                                         \
     (fi->kind == RK_CSV ? csv_split_row(in, delim, &f, row)                                                \
                         : fi->kind == RK_TSV ? tsv_split_row(in, fi->raw, &f, row) : json_split_row(in, &f, row))
+#define CHECK_COUNT()                                                                                      \
+    do {                                                                                                   \
+        if (nfields < 0)                                                                                   \
+            nfields = f.n;                                                                                 \
+        else if (f.n != nfields) {                                                                         \
+            incorrect_data(format, "Rows have different amount of values");                               \
+            goto fail;                                                                                     \
+        }                                                                                                  \
+    } while (0)
     if (fi->names) {
         rc = SPLIT(1);
         if (rc < 0)
@@ -414,6 +434,7 @@ int fmt_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schem
         if (rc == 1)
             goto decided;
         row = 1;
+        nfields = f.n;
         const type **t1 = rowbuf_add(&rb, fi, &f);
         if (!all_string(t1, f.n))
             goto decided;
@@ -427,11 +448,13 @@ int fmt_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schem
         if (rc == 1)
             goto decided;
         row = 2;
+        /* rows 1 and 2 may differ in length (a header is compared with the types later) */
+        nfields = f.n;
         const type **t2 = rowbuf_add(&rb, fi, &f);
-        if (all_string(t2, f.n) && f.n == nh) {
-            htypes = xcalloc((size_t)nh, sizeof *htypes);
+        if (all_string(t2, f.n)) {
+            htypes = xcalloc((size_t)f.n, sizeof *htypes);
             types_row = true;
-            for (int i = 0; i < nh && types_row; i++) {
+            for (int i = 0; i < f.n && types_row; i++) {
                 htypes[i] = type_parse((const char *)f.data.p + f.start[i], f.end[i] - f.start[i]);
                 if (!htypes[i]) {
                     err_clear(); /* not a type name: an ordinary value */
@@ -448,6 +471,7 @@ int fmt_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schem
                 goto decided;
             }
             row = 3;
+            nfields = f.n;
             rowbuf_add(&rb, fi, &f);
         }
         {
@@ -468,6 +492,11 @@ int fmt_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schem
                 if (rc == 1)
                     break;
                 row++;
+                if (nfields >= 0 && f.n != nfields) {
+                    free(chk);
+                    incorrect_data(format, "Rows have different amount of values");
+                    goto fail;
+                }
                 const type **tn = rowbuf_add(&rb, fi, &f);
                 for (int i = 0; i < nc && i < f.n; i++)
                     if (!chk[i])
@@ -481,12 +510,20 @@ int fmt_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schem
             types_row = false;
     decided:
         any = rb.n > 0;
+        if (header && rb.nt[1] != nh) {
+            char m[200];
+            snprintf(m, sizeof m, "The number of column names %d differs with the number of types %d", nh, rb.nt[1]);
+            incorrect_data(format, m);
+            goto fail;
+        }
         if (header) {
             for (int i = 0; i < nh; i++) {
                 for (int j = 0; j < i; j++)
                     if (strcmp(hnames[i], hnames[j]) == 0) {
-                        err_set(ERR_INCORRECT_DATA, "Duplicate column name found while schema inference: \"%s\"",
-                                hnames[i]);
+                        char m[300];
+                        snprintf(m, sizeof m, "Duplicate column name found while schema inference: \"%.200s\"",
+                                 hnames[i]);
+                        incorrect_data(format, m);
                         goto fail;
                     }
                 acc_add(&a, hnames[i], strlen(hnames[i]));
@@ -495,8 +532,10 @@ int fmt_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schem
             }
             have_types = types_row;
         }
+        /* Without a header, an all-String row 1 followed by more rows does not count (not
+         * even its length, as in ClickHouse): its types could only add String. */
         if (!have_types)
-            for (int i = header ? (types_row ? 2 : 1) : 0; i < rb.n; i++)
+            for (int i = header ? (types_row ? 2 : 1) : (nh && rb.n > 1 ? 1 : 0); i < rb.n; i++)
                 merge_row(&a, rb.t[i], rb.nt[i]);
     }
     if (!have_types) {
@@ -508,6 +547,8 @@ int fmt_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schem
                 break;
             any = true;
             if (fi->kind != RK_JSON) {
+                if (!fi->names)
+                    CHECK_COUNT();
                 for (int i = 0; i < f.n; i++) {
                     while (i >= a.n)
                         acc_add(&a, NULL, 0);
@@ -543,15 +584,22 @@ int fmt_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schem
         goto fail;
     }
     {
-        schema *s = schema_new(a.n);
-        for (int i = 0; i < a.n; i++) {
+        /* A column whose header name is empty is left out, as ClickHouse does (the reader
+         * then finds no column of that name and skips the field). */
+        int kept = 0;
+        for (int i = 0; i < a.n; i++)
+            kept += !(a.names[i] && !a.names[i][0]);
+        schema *s = schema_new(kept);
+        for (int i = 0, o = 0; i < a.n; i++) {
             char nm[32];
+            if (a.names[i] && !a.names[i][0])
+                continue;
             if (!a.names[i])
                 snprintf(nm, sizeof nm, "c%d", i + 1);
             const type *t = have_types ? a.types[i] : finish(a.types[i], st->schema_inference_make_columns_nullable);
             if (!t)
                 t = type_simple(T_STRING);
-            schema_set(s, i, a.names[i] ? a.names[i] : nm, t);
+            schema_set(s, o++, a.names[i] ? a.names[i] : nm, t);
         }
         *out = s;
     }
@@ -574,4 +622,5 @@ done:
     rowf_free(&f);
     return rc;
 #undef SPLIT
+#undef CHECK_COUNT
 }

@@ -416,9 +416,26 @@ static int push_text_field(fmt_reader *r, column *c, int i)
                            c->type->name);
         return 0;
     }
-    if (n == 0 && r->fi->kind == RK_CSV && b->id != T_STRING && b->id != T_FIXEDSTRING) {
-        /* input_format_csv_empty_as_default */
-        push_missing(c);
+    if (r->fi->kind == RK_CSV && kind == FK_PLAIN) {
+        /* input_format_csv_empty_as_default: an unquoted empty value is the default, NULL
+         * for Nullable(String) too (a quoted "" stays an empty string) */
+        if (n == 0 && ((b->id != T_STRING && b->id != T_FIXEDSTRING) || type_is_nullable(c->type))) {
+            push_missing(c);
+            return 0;
+        }
+        /* ClickHouse's CSV parsing of simple types skips a quote around the value, so
+         * '2020-01-01' (which inference types as Date) reads as a Date */
+        if (n >= 2 && s[0] == '\'' && s[n - 1] == '\'' && b->id != T_STRING && b->id != T_FIXEDSTRING &&
+            b->id != T_ARRAY && b->id != T_TUPLE) {
+            s++;
+            n -= 2;
+        }
+    }
+    if (kind == FK_QUOTED && type_phys(c->type)->id == T_NULLABLE) {
+        /* "\N" in quotes is the text \N, not NULL */
+        if (text_parse(c->inner, s, n, &r->to))
+            return -1;
+        col_nullable_commit(c, false);
         return 0;
     }
     if (n == 0 && r->fi->kind == RK_TSV && b->id != T_STRING && b->id != T_FIXEDSTRING &&
