@@ -160,6 +160,11 @@ static query_ctx *query_new(session *s, const ast_list *stmt_settings, const ast
     query_ctx *q = xcalloc(1, sizeof *q);
     q->st = settings_clone(s->st);
     q->session = (struct session *)s;
+    q->stdin_format = s->input_format;
+    q->stdin_structure = s->input_structure;
+    q->nparams = s->nparams;
+    q->param_names = s->param_names;
+    q->param_values = s->param_values;
     q->data_path = s->data_path;
     q->start_time = clock_monotonic();
     snprintf(q->query_id, sizeof q->query_id, "%08x-%04x-%04x-%04x-%012x", (unsigned)getpid(),
@@ -426,9 +431,45 @@ static int run_explain(session *s, query_ctx *q, const ast *stmt, stmt_result *r
     return rc;
 }
 
+static int run_insert(session *s, query_ctx *q, const ast *stmt, stmt_result *res)
+{
+    (void)s;
+    (void)res;
+    if (!stmt->table_func)
+        return err_set(ERR_NOT_IMPLEMENTED, "INSERT into tables is not supported yet; use INSERT INTO FUNCTION file(...)");
+    if (!stmt->sub)
+        return err_set(ERR_NOT_IMPLEMENTED, "INSERT INTO FUNCTION supports only INSERT ... SELECT for now");
+    const ast *f = stmt->table_func;
+    if (strcasecmp(f->name, "file") != 0)
+        return err_set(ERR_UNKNOWN_FUNCTION, "Table function %s does not support INSERT", f->name);
+    query_plan *plan;
+    if (analyze_query(stmt->sub, q, &plan))
+        return -1;
+    column **args;
+    if (analyze_table_args(f, q, &args)) {
+        query_plan_free(plan);
+        return -1;
+    }
+    table_sink *sink;
+    int rc = tablefunc_file_sink(args, f->args.n, plan->out_schema, q, &sink);
+    for (int i = 0; i < f->args.n; i++)
+        col_free(args[i]);
+    free(args);
+    if (!rc) {
+        rc = query_plan_run(plan, q, &sink->base);
+        if (rc)
+            sink->abort(sink);
+        else
+            rc = sink->finish(sink);
+    }
+    query_plan_free(plan);
+    return rc;
+}
+
 static int run_statement(session *s, query_ctx *q, const ast *stmt, stmt_result *res)
 {
     switch (stmt->kind) {
+    case AST_STMT_INSERT: return run_insert(s, q, stmt, res);
     case AST_STMT_SELECT: return run_select(s, q, stmt, res);
     case AST_STMT_SET: return apply_settings(s->st, &stmt->settings);
     case AST_STMT_DESCRIBE: return run_describe(s, q, stmt, res);
@@ -467,13 +508,6 @@ static int expected_error(const char *from, const char *to)
     return 0;
 }
 
-static const ast *statement_settings_owner(const ast *stmt)
-{
-    if (stmt->kind == AST_STMT_SELECT)
-        return stmt;
-    return NULL;
-}
-
 static int execute_one(session *s, const char *sql, size_t len, const char *stmt_text, size_t stmt_len,
                        const ast *stmt, int parse_failed)
 {
@@ -483,13 +517,15 @@ static int execute_one(session *s, const char *sql, size_t len, const char *stmt
     int rc = parse_failed ? -1 : 0;
     bool started = false;
     if (!rc) {
-        const ast *owner = statement_settings_owner(stmt);
-        if (owner) {
-            rc = apply_settings(q->st, &owner->settings);
-            /* SETTINGS inside the SELECT apply to the whole query too. */
-            if (!rc && owner->sub && owner->sub->kind == AST_SELECT)
-                rc = apply_settings(q->st, &owner->sub->settings);
-        }
+        /* The statement's SETTINGS, and those of its (last) SELECT, apply to the whole
+         * query, as in ClickHouse. */
+        if (stmt->kind != AST_STMT_SET)
+            rc = apply_settings(q->st, &stmt->settings);
+        const ast *sel = stmt->sub;
+        while (!rc && sel && (sel->kind == AST_UNION || sel->kind == AST_STMT_SELECT))
+            sel = sel->kind == AST_UNION ? (sel->args.n ? sel->args.items[sel->args.n - 1] : NULL) : sel->sub;
+        if (!rc && sel && sel->kind == AST_SELECT && stmt->kind != AST_STMT_EXPLAIN)
+            rc = apply_settings(q->st, &sel->settings);
         if (!rc)
             rc = query_prepare(s, q);
         if (!rc) {

@@ -32,7 +32,7 @@ schema *schema_clone(const schema *s)
 int schema_find(const schema *s, const char *name)
 {
     for (int i = 0; i < s->n; i++)
-        if (strcmp(s->names[i], name) == 0)
+        if (s->names[i] && strcmp(s->names[i], name) == 0)
             return i;
     return -1;
 }

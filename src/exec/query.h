@@ -28,7 +28,17 @@ typedef struct query_ctx {
     double start_time;            /* monotonic seconds */
     char query_id[40];
     const char *data_path;        /* the --path directory */
-    struct session *session;      /* the owning session (catalog, parameters) */
+    struct session *session;      /* the owning session (catalog) */
+    /* Query parameters ({name:Type} ← --param_name=value), borrowed from the session. */
+    int nparams;
+    char *const *param_names;
+    char *const *param_values;
+    /* Common table expressions in scope (WITH name AS (SELECT …)), innermost last;
+     * pointers into the statement's AST, pushed and popped by the analyzer. */
+    const char *stdin_format;     /* --input-format, for `table` / input() */
+    const char *stdin_structure;  /* --structure */
+    int nctes;
+    const void *ctes[64];
 } query_ctx;
 
 double clock_monotonic(void);

@@ -10,6 +10,14 @@ void source_free(source *s)
         return;
     if (s->destroy)
         s->destroy(s);
+    for (int i = 0; (s->col_qual || s->col_bare) && i < s->sch->n; i++) {
+        if (s->col_qual)
+            free(s->col_qual[i]);
+        if (s->col_bare)
+            free(s->col_bare[i]);
+    }
+    free(s->col_qual);
+    free(s->col_bare);
     schema_free(s->sch);
     free(s);
 }
@@ -101,4 +109,40 @@ source *source_from_blocks(schema *sch, block **blocks, int nblocks)
     s->destroy = mem_destroy;
     s->count_rows = mem_count;
     return s;
+}
+
+int source_read_all(source *s, query_ctx *q, block **out)
+{
+    int n = s->sch->n;
+    int *cols = xcalloc((size_t)n + 1, sizeof *cols);
+    for (int i = 0; i < n; i++)
+        cols[i] = i;
+    block *all = block_new_empty(s->sch);
+    int rc = 0;
+    for (int t = 0; t < s->ntasks && !rc; t++) {
+        void *it;
+        if ((rc = s->open(s, t, cols, n, q, &it)))
+            break;
+        for (;;) {
+            block *b;
+            if ((rc = query_check(q)) || (rc = s->next(it, &b)) || !b)
+                break;
+            block_append(all, b);
+            block_free(b);
+        }
+        s->close(it);
+    }
+    free(cols);
+    if (rc) {
+        block_free(all);
+        return -1;
+    }
+    *out = all;
+    return 0;
+}
+
+block *source_memory_block(source *s, int i)
+{
+    mem_source *m = s->impl;
+    return m->blocks[i];
 }

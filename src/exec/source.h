@@ -24,11 +24,20 @@ typedef struct source {
     /* Exact row count without reading data (count() optimisation); -1 if unknown. */
     int64_t (*count_rows)(struct source *s, query_ctx *q);
     void *impl;
+    /* Optional, for joined sources: per column the table qualifier (alias or table name,
+     * may be NULL) and the bare column name, so that t.col resolves. Owned. */
+    char **col_qual;
+    char **col_bare;
 } source;
+
+/* Reads every task of s, all columns, into one block (*out, owned by the caller). */
+int source_read_all(source *s, query_ctx *q, block **out);
 
 void source_free(source *s);
 
 /* A source over blocks already in memory (subquery results). Takes the blocks. */
 source *source_from_blocks(schema *sch, block **blocks, int nblocks);
+/* Block i of a source made by source_from_blocks (still owned by the source). */
+block *source_memory_block(source *s, int i);
 
 #endif

@@ -20,6 +20,8 @@ typedef struct actx {
     int nvisible;
     const char *table_alias;
     const char *table_name;
+    char *const *qual;         /* per source column qualifier (joins), or NULL */
+    char *const *bare;
     int *src_map;              /* source column → position in p->src_cols, -1 if unread */
     /* aliases from WITH and the select list */
     int naliases;
@@ -36,6 +38,7 @@ typedef struct actx {
 } actx;
 
 static int compile(actx *c, const ast *e, expr **out);
+static int compile_param(actx *c, const ast *e, expr **out);
 
 static char *name_of(const ast *e)
 {
@@ -167,6 +170,14 @@ static int compile_ident(actx *c, const ast *e, expr **out)
             c->alias_active[a] = false;
             return rc;
         }
+    } else if (e->nparts == 2 && c->qual && !c->post) {
+        for (int i = 0; c->src && i < c->src->n; i++)
+            if (c->qual[i] && strcmp(c->qual[i], e->parts[0]) == 0 && strcmp(c->bare[i], name) == 0) {
+                *out = expr_col(use_source_column(c, i), c->src->types[i]);
+                return 0;
+            }
+        snprintf(joined, sizeof joined, "%s.%s", e->parts[0], name);
+        name = joined;
     } else if (e->nparts == 2) {
         const char *q = e->parts[0];
         bool qualifier_ok = (c->table_alias && strcmp(q, c->table_alias) == 0) ||
@@ -182,6 +193,12 @@ static int compile_ident(actx *c, const ast *e, expr **out)
     if (c->src)
         for (int i = 0; i < c->src->n; i++)
             if (strcmp(c->src->names[i], name) == 0) {
+                *out = expr_col(use_source_column(c, i), c->src->types[i]);
+                return 0;
+            }
+    if (c->bare && e->nparts == 1)
+        for (int i = 0; i < c->src->n; i++)
+            if (strcmp(c->bare[i], name) == 0) {
                 *out = expr_col(use_source_column(c, i), c->src->types[i]);
                 return 0;
             }
@@ -425,8 +442,14 @@ static int compile_aggregate(actx *c, const ast *e, expr **out)
     return 0;
 }
 
+static int compile_interval_arith(actx *c, const ast *e, expr **out, bool *done);
+
 static int compile_func(actx *c, const ast *e, expr **out)
 {
+    bool done;
+    int irc = compile_interval_arith(c, e, out, &done);
+    if (done || irc)
+        return irc;
     if (strcmp(e->name, "in") == 0 || strcmp(e->name, "globalIn") == 0)
         return compile_in(c, e, false, out);
     if (strcmp(e->name, "notIn") == 0 || strcmp(e->name, "globalNotIn") == 0)
@@ -519,7 +542,7 @@ static int compile(actx *c, const ast *e, expr **out)
         rc = err_set(ERR_NOT_IMPLEMENTED, "Lambda functions are not supported yet");
         break;
     case AST_PARAM:
-        rc = err_set(ERR_UNKNOWN_QUERY_PARAMETER, "Substitution `%s` is not set", e->name);
+        rc = compile_param(c, e, out);
         break;
     default:
         rc = err_set(ERR_UNEXPECTED_AST_STRUCTURE, "Unexpected element in an expression");
@@ -527,6 +550,76 @@ static int compile(actx *c, const ast *e, expr **out)
     }
     c->depth--;
     return rc;
+}
+
+/* {name:Type}: the value of --param_name parsed as Type, like ClickHouse's substitution. */
+static int compile_param(actx *c, const ast *e, expr **out)
+{
+    for (int i = c->q->nparams - 1; i >= 0; i--) {
+        if (strcmp(c->q->param_names[i], e->name) != 0)
+            continue;
+        const type *t = type_parse(e->str, e->str_len);
+        if (!t)
+            return -1;
+        column *v = col_new(t);
+        text_opts o;
+        text_opts_default(&o);
+        o.tz = c->q->env.timezone;
+        const char *val = c->q->param_values[i];
+        size_t n = strlen(val);
+        int rc;
+        if (type_is_nullable(t) && strcmp(val, "\\N") == 0) {
+            col_push_null(v);
+            rc = 0;
+        } else if (type_phys(t)->id == T_ARRAY) {
+            rc = text_parse_array(v, val, n, &o);
+        } else {
+            rc = text_parse(v, val, n, &o);
+        }
+        if (rc) {
+            col_free(v);
+            return err_set(ERR_BAD_QUERY_PARAMETER, "Value %s cannot be parsed as %s for query parameter '%s'", val,
+                           t->name, e->name);
+        }
+        *out = expr_const(v);
+        return 0;
+    }
+    return err_set(ERR_UNKNOWN_QUERY_PARAMETER, "Substitution `%s` is not set", e->name);
+}
+
+/* d + INTERVAL n UNIT → addUNITs(d, n); d - INTERVAL … → subtractUNITs(d, n). */
+static const char *interval_unit(const ast *e)
+{
+    if (e->kind != AST_FUNC || strncmp(e->name, "toInterval", 10) != 0 || e->args.n != 1)
+        return NULL;
+    return e->name + 10;
+}
+
+static int compile_interval_arith(actx *c, const ast *e, expr **out, bool *done)
+{
+    *done = false;
+    bool plus = strcmp(e->name, "plus") == 0, minus = strcmp(e->name, "minus") == 0;
+    if ((!plus && !minus) || e->args.n != 2)
+        return 0;
+    const ast *a = e->args.items[0], *b = e->args.items[1];
+    const char *unit = interval_unit(b);
+    const ast *value = a, *iv = b;
+    if (!unit && plus && (unit = interval_unit(a))) {
+        value = b;
+        iv = a;
+    }
+    if (!unit)
+        return 0;
+    char fname[64];
+    snprintf(fname, sizeof fname, "%s%ss", plus ? "add" : "subtract", unit);
+    ast call = *e;
+    ast *args[2] = {(ast *)value, iv->args.items[0]};
+    call.name = fname;
+    call.args.n = 2;
+    call.args.items = args;
+    call.alias = NULL;
+    *done = true;
+    return compile(c, &call, out);
 }
 
 /* ---- aggregation detection ---- */
@@ -614,10 +707,93 @@ static source *system_one(void)
     return source_from_blocks(sch, bs, 1);
 }
 
+int analyze_table_args(const ast *f, query_ctx *q, column ***out)
+{
+    actx c = {.q = q};
+    int n = f->args.n;
+    column **args = xcalloc((size_t)n + 1, sizeof *args);
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        expr *x;
+        const ast *arg = f->args.items[i];
+        /* file('x.csv', CSV, 'a Int32'): a bare identifier names a format. */
+        if (arg->kind == AST_IDENT && arg->nparts == 1) {
+            args[i] = col_new(type_simple(T_STRING));
+            col_push_str(args[i], arg->parts[0], strlen(arg->parts[0]));
+            continue;
+        }
+        rc = compile(&c, arg, &x);
+        if (rc)
+            break;
+        if (x->kind != EX_CONST) {
+            rc = err_set(ERR_BAD_ARGUMENTS, "Arguments of table function '%s' must be constants", f->name);
+            expr_free(x);
+            break;
+        }
+        args[i] = col_ref(x->value);
+        expr_free(x);
+    }
+    if (rc) {
+        for (int i = 0; i < n; i++)
+            col_free(args[i]);
+        free(args);
+        return -1;
+    }
+    *out = args;
+    return 0;
+}
+
+static int analyze_one_table(const ast *t, query_ctx *q, source **out);
+
+/* Qualifier of a table element: its alias, else its table name. */
+static const char *table_qualifier(const ast *t)
+{
+    return t->alias ? t->alias : t->table_name;
+}
+
+static void set_qualifiers(source *s, const char *qual)
+{
+    if (s->col_qual)
+        return;
+    int n = s->sch->n;
+    s->col_qual = xcalloc((size_t)n + 1, sizeof *s->col_qual);
+    s->col_bare = xcalloc((size_t)n + 1, sizeof *s->col_bare);
+    for (int i = 0; i < n; i++) {
+        s->col_qual[i] = qual ? xstrdup(qual) : NULL;
+        s->col_bare[i] = xstrdup(s->sch->names[i]);
+    }
+}
+
 int analyze_table(const ast *t, query_ctx *q, source **out)
 {
-    if (t->join)
-        return err_set(ERR_NOT_IMPLEMENTED, "JOIN is not supported yet");
+    if (!t->join)
+        return analyze_one_table(t, q, out);
+    /* Joins are evaluated left-deep: ((t1 JOIN t2) JOIN t3). */
+    source *cur;
+    if (analyze_one_table(t, q, &cur))
+        return -1;
+    set_qualifiers(cur, table_qualifier(t));
+    for (const ast *j = t->join; j; j = j->sub->join) {
+        source *right;
+        if (analyze_one_table(j->sub, q, &right)) {
+            source_free(cur);
+            return -1;
+        }
+        set_qualifiers(right, table_qualifier(j->sub));
+        source *joined;
+        int rc = join_sources(cur, right, j, q, &joined);
+        source_free(cur);
+        source_free(right);
+        if (rc)
+            return -1;
+        cur = joined;
+    }
+    *out = cur;
+    return 0;
+}
+
+static int analyze_one_table(const ast *t, query_ctx *q, source **out)
+{
     if (t->sub) {
         schema *sch;
         block **bs;
@@ -629,35 +805,24 @@ int analyze_table(const ast *t, query_ctx *q, source **out)
     }
     if (t->table_func) {
         const ast *f = t->table_func;
-        actx c = {.q = q};
+        column **args;
         int n = f->args.n;
-        column **args = xcalloc((size_t)n + 1, sizeof *args);
-        int rc = 0;
-        for (int i = 0; i < n && !rc; i++) {
-            expr *x;
-            const ast *arg = f->args.items[i];
-            /* file('x.csv', CSV, 'a Int32'): a bare identifier names a format. */
-            if (arg->kind == AST_IDENT && arg->nparts == 1) {
-                args[i] = col_new(type_simple(T_STRING));
-                col_push_str(args[i], arg->parts[0], strlen(arg->parts[0]));
-                continue;
-            }
-            rc = compile(&c, arg, &x);
-            if (rc)
-                break;
-            if (x->kind != EX_CONST) {
-                rc = err_set(ERR_BAD_ARGUMENTS, "Arguments of table function '%s' must be constants", f->name);
-                expr_free(x);
-                break;
-            }
-            args[i] = col_ref(x->value);
-            expr_free(x);
-        }
-        if (!rc) {
+        if (analyze_table_args(f, q, &args))
+            return -1;
+        int rc;
+        {
             if (strcasecmp(f->name, "numbers") == 0)
                 rc = tablefunc_numbers(args, n, false, q, out);
             else if (strcasecmp(f->name, "file") == 0)
                 rc = tablefunc_file(args, n, q, out);
+            else if (strcmp(f->name, "input") == 0) {
+                size_t len = 0;
+                const char *st = n >= 1 && type_base(args[0]->type)->id == T_STRING ? col_str(args[0], 0, &len) : NULL;
+                char *structure = st ? xstrndup(st, len) : NULL;
+                rc = n > 1 ? err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "input() takes at most one argument: the structure")
+                           : tablefunc_stdin(structure, q, out);
+                free(structure);
+            }
             else
                 rc = err_set(ERR_UNKNOWN_FUNCTION, "Unknown table function %s", f->name);
         }
@@ -667,6 +832,26 @@ int analyze_table(const ast *t, query_ctx *q, source **out)
         return rc;
     }
     const char *db = t->database, *name = t->table_name;
+    if (!db)
+        for (int i = q->nctes - 1; i >= 0; i--) {
+            const ast *cte = q->ctes[i];
+            if (strcmp(cte->alias, name) == 0) {
+                schema *sch;
+                block **bs;
+                int nb;
+                /* The CTE's own scope: only the CTEs defined before it. */
+                int saved = q->nctes;
+                q->nctes = i;
+                int rc = run_query_to_blocks(cte->sub, q, &sch, &bs, &nb);
+                q->nctes = saved;
+                if (rc)
+                    return -1;
+                *out = source_from_blocks(sch, bs, nb);
+                return 0;
+            }
+        }
+    if (!db && strcmp(name, "table") == 0)
+        return tablefunc_stdin(NULL, q, out);
     if (db && strcmp(db, "system") == 0) {
         if (strcmp(name, "one") == 0) {
             *out = system_one();
@@ -677,6 +862,36 @@ int analyze_table(const ast *t, query_ctx *q, source **out)
         return system_table(name, q, out);
     }
     return err_set(ERR_UNKNOWN_TABLE, "Table %s.%s does not exist", db ? db : "default", name);
+}
+
+static void remap_cols(expr *e, const int *map)
+{
+    if (e->kind == EX_COL)
+        e->col = map[e->col];
+    for (int i = 0; i < e->nargs; i++)
+        remap_cols(e->args[i], map);
+}
+
+int analyze_expr_on(const ast *e, const source *src, query_ctx *q, expr **out)
+{
+    select_plan p = {0};
+    actx *c = xcalloc(1, sizeof *c);
+    c->q = q;
+    c->p = &p;
+    c->src = src->sch;
+    c->nvisible = src->nvisible;
+    c->qual = src->col_qual;
+    c->bare = src->col_bare;
+    c->src_map = xmalloc(sizeof(int) * (size_t)(src->sch->n + 1));
+    for (int i = 0; i < src->sch->n; i++)
+        c->src_map[i] = -1;
+    int rc = compile(c, e, out);
+    if (!rc)
+        remap_cols(*out, p.src_cols);
+    free(p.src_cols);
+    free(c->src_map);
+    free(c);
+    return rc;
 }
 
 /* ---- SELECT ---- */
@@ -712,9 +927,19 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
     int cap = 0;
     schema *names = NULL;
 
+    /* WITH name AS (SELECT …): visible as a table in this query and its subqueries. */
+    int ctes_before = q->nctes;
+    for (int i = 0; i < sel->with.n; i++) {
+        const ast *w = sel->with.items[i];
+        if (w->kind == AST_SUBQUERY && w->alias && q->nctes < 64)
+            q->ctes[q->nctes++] = w;
+    }
     if (sel->from) {
-        if (analyze_table(sel->from, q, &p->src))
+        int trc = analyze_table(sel->from, q, &p->src);
+        if (trc) {
+            q->nctes = ctes_before;
             goto done;
+        }
         c->table_alias = sel->from->alias;
         c->table_name = sel->from->table_name ? sel->from->table_name
                         : sel->from->table_func ? NULL : NULL;
@@ -723,6 +948,8 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
     }
     c->src = p->src->sch;
     c->nvisible = p->src->nvisible;
+    c->qual = p->src->col_qual;
+    c->bare = p->src->col_bare;
     c->src_map = xmalloc(sizeof(int) * (size_t)(c->src->n + 1));
     for (int i = 0; i < c->src->n; i++)
         c->src_map[i] = -1;
@@ -866,6 +1093,7 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
                     strcasecmp(p->aggs[0]->name, "count") == 0;
     rc = 0;
 done:
+    q->nctes = ctes_before;
     for (int i = 0; i < c->nkeys; i++)
         free(c->key_names[i]);
     for (int i = 0; i < c->naggs; i++)

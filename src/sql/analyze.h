@@ -26,6 +26,17 @@ int query_plan_run(query_plan *p, query_ctx *q, block_sink *sink);
 /* Runs a query into memory (subqueries, IN (SELECT …), scalar subqueries). */
 int run_query_to_blocks(const ast *query, query_ctx *q, schema **sch, block ***blocks, int *nblocks);
 
+/* Evaluates a table function's arguments to constant one-row columns (a bare identifier
+ * is taken as a string: file('x', CSV)). *args has f->args.n entries, owned by the caller. */
+int analyze_table_args(const ast *f, query_ctx *q, column ***args);
+
+/* Compiles an expression whose columns index src's schema directly (JOIN ON keys). */
+int analyze_expr_on(const ast *e, const source *src, query_ctx *q, expr **out);
+
+/* Joins two sources as the AST_JOIN j says (sql/join.c); *out is a new in-memory source
+ * whose columns are left's then right's (USING keys once), with qualifiers. */
+int join_sources(source *left, source *right, const ast *j, query_ctx *q, source **out);
+
 /* Resolves a table expression (AST_TABLE: table function, system table or subquery). */
 int analyze_table(const ast *table, query_ctx *q, source **out);
 

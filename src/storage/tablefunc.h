@@ -3,10 +3,26 @@
 #ifndef SHALE_STORAGE_TABLEFUNC_H
 #define SHALE_STORAGE_TABLEFUNC_H
 
+#include "exec/select.h"
 #include "exec/source.h"
 
 int tablefunc_numbers(column *const *args, int nargs, bool is_system_numbers, query_ctx *q, source **out);
 int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out);
+/* Data on stdin: the table `table` and input([structure]); structure NULL = --structure
+ * or inference. */
+int tablefunc_stdin(const char *structure, query_ctx *q, source **out);
+
+/* A destination of INSERT: blocks go to write(); finish() commits (and frees), abort()
+ * discards what it can (and frees). */
+typedef struct table_sink {
+    block_sink base;
+    int (*finish)(struct table_sink *s);
+    void (*abort)(struct table_sink *s);
+} table_sink;
+
+/* INSERT INTO FUNCTION file(...): sch names the columns written. */
+int tablefunc_file_sink(column *const *args, int nargs, const schema *sch, query_ctx *q, table_sink **out);
+
 /* system.<name>; ERR_UNKNOWN_TABLE for an unknown name. */
 int system_table(const char *name, query_ctx *q, source **out);
 /* system.query_log, read from the data directory. */

@@ -1,0 +1,17 @@
+SELECT a.number AS x, b.number AS y FROM numbers(5) AS a INNER JOIN numbers(2, 5) AS b ON a.number = b.number ORDER BY x;
+SELECT number, b.t FROM numbers(4) AS a LEFT JOIN (SELECT number, number * 10 AS t FROM numbers(2)) AS b USING (number) ORDER BY number;
+SELECT * FROM numbers(3) AS a JOIN (SELECT number, 'x' AS s FROM numbers(2)) AS b ON a.number = b.number ORDER BY a.number;
+SELECT count() FROM numbers(3) AS a, numbers(4) AS b;
+SELECT number FROM numbers(5) AS a LEFT ANTI JOIN numbers(2) AS b USING number ORDER BY number;
+SELECT number FROM numbers(5) AS a LEFT SEMI JOIN numbers(2) AS b USING number ORDER BY number;
+SELECT a.number, b.k FROM numbers(3) AS a RIGHT JOIN (SELECT number + 1 AS k FROM numbers(4)) AS b ON a.number = b.k ORDER BY b.k;
+SELECT a.number, b.k FROM numbers(3) AS a FULL JOIN (SELECT number + 1 AS k FROM numbers(4)) AS b ON a.number = b.k ORDER BY a.number, b.k;
+SELECT l.k, count() FROM (SELECT number % 3 AS k FROM numbers(9)) AS l JOIN (SELECT number AS k FROM numbers(2)) AS r ON l.k = r.k GROUP BY l.k ORDER BY l.k;
+SELECT a.number, b.number FROM numbers(4) AS a ANY LEFT JOIN (SELECT number % 2 AS number FROM numbers(6)) AS b ON a.number = b.number ORDER BY a.number;
+WITH t AS (SELECT number AS n FROM numbers(5)), u AS (SELECT n * 10 AS m FROM t) SELECT sum(m) FROM u;
+WITH 5 AS five SELECT five + 1;
+WITH (SELECT 7) AS s SELECT s * 2;
+WITH x AS (SELECT number FROM numbers(3)) SELECT number FROM x WHERE number IN (SELECT number FROM x WHERE number > 0) ORDER BY number;
+SELECT toDate('2020-01-31') + INTERVAL 1 MONTH, toDateTime('2020-01-01 00:00:00') - INTERVAL 1 HOUR, toDate('2020-03-01') - INTERVAL 1 DAY;
+SELECT a.number, b.number FROM numbers(3) AS a JOIN numbers(3) AS b ON a.number < b.number ORDER BY a.number, b.number;
+SELECT a.number, b.number FROM numbers(4) AS a JOIN numbers(4) AS b ON a.number = b.number AND b.number % 2 = 1 ORDER BY a.number;
