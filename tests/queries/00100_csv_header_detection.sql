@@ -39,8 +39,6 @@ SELECT * FROM file('data/hdr1.csv', CSV, 'twice UInt64, id UInt64');
 SELECT * FROM file('data/hdr1.csv', CSV, 'id UInt64');
 SELECT * FROM file('data/hdr3.csv', CSV, 'x String, y String');
 
--- setting off: the header is data
-DESCRIBE file('data/hdr1.csv') SETTINGS input_format_csv_detect_header = 0;
 
 -- TSV
 INSERT INTO FUNCTION file('data/hdr8.tsv', TSVWithNames) SELECT number AS id, 'v' || toString(number) AS v FROM numbers(2) SETTINGS engine_file_truncate_on_insert = 1;
