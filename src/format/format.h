@@ -45,6 +45,8 @@ typedef struct fmt_settings {
     bool try_infer_datetimes;           /* input_format_try_infer_datetimes (true) */
     int64_t max_rows_to_read_for_schema_inference; /* 25000 */
     bool with_names_use_header;         /* input_format_with_names_use_header (true) */
+    bool csv_detect_header;             /* input_format_csv_detect_header (true) */
+    bool tsv_detect_header;             /* input_format_tsv_detect_header (true) */
     const char *timezone;               /* session time zone for DateTime text */
 } fmt_settings;
 

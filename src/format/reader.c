@@ -217,6 +217,8 @@ struct fmt_reader {
     text_opts to;
     uint64_t row;     /* rows of data read so far */
     bool started, done;
+    bool pending;     /* f holds a data row read while looking for a header */
+    uint64_t pending_off;
     rowf f;
     int nmap, *map;   /* file field → schema column or -1 (CSV/TSV with names) */
     int *jcache;      /* JSON: field position → column guess */
@@ -283,30 +285,112 @@ static int split(fmt_reader *r)
     return json_split_row(r->in, &r->f, r->row + 1);
 }
 
-static int read_header(fmt_reader *r)
+/* Builds the file field → schema column map from the names in the current row. */
+static int map_names(fmt_reader *r)
 {
-    rd_skip_bom(r->in);
-    if (!r->fi->names)
-        return 0;
+    r->nmap = r->f.n;
+    r->map = xcalloc((size_t)(r->f.n ? r->f.n : 1), sizeof(int));
+    for (int i = 0; i < r->f.n; i++) {
+        char *nm = xstrndup((const char *)r->f.data.p + r->f.start[i], r->f.end[i] - r->f.start[i]);
+        r->map[i] = schema_find(r->s, nm);
+        if (r->map[i] < 0 && !r->st.skip_unknown_fields) {
+            err_set(ERR_INCORRECT_DATA, "Unknown field found in format header: '%s' at position %d", nm, i);
+            free(nm);
+            return -1;
+        }
+        free(nm);
+    }
+    return 0;
+}
+
+static bool field_is(const rowf *f, int i, const char *s)
+{
+    size_t n = f->end[i] - f->start[i];
+    return strlen(s) == n && memcmp(f->data.p + f->start[i], s, n) == 0;
+}
+
+/* ClickHouse's reader-side header detection (input_format_csv/tsv_detect_header) for
+ * plain CSV/TSV: the first row is a header when the set of its values is a subset of
+ * the schema's column names or contains all of them. This is what makes a file whose
+ * schema was inferred with a header (infer.c) skip that header, and it also applies to
+ * an explicit structure. A following row of type names is then checked and skipped. */
+static int detect_header(fmt_reader *r)
+{
+    uint64_t off = rbuf_offset(r->in);
     int rc = split(r);
     if (rc < 0)
         return -1;
     if (rc == 1)
         return 0;
-    if (r->st.with_names_use_header) {
-        r->nmap = r->f.n;
-        r->map = xcalloc((size_t)r->f.n, sizeof(int));
-        for (int i = 0; i < r->f.n; i++) {
-            char *nm = xstrndup((const char *)r->f.data.p + r->f.start[i], r->f.end[i] - r->f.start[i]);
-            r->map[i] = schema_find(r->s, nm);
-            if (r->map[i] < 0 && !r->st.skip_unknown_fields) {
-                err_set(ERR_INCORRECT_DATA, "Unknown field found in format header: '%s' at position %d", nm, i);
-                free(nm);
-                return -1;
-            }
-            free(nm);
+    bool vals_in_names = true, names_in_vals = true;
+    for (int i = 0; i < r->f.n && vals_in_names; i++) {
+        bool found = false;
+        for (int c = 0; c < r->s->n && !found; c++)
+            found = field_is(&r->f, i, r->s->names[c]);
+        vals_in_names = found;
+    }
+    for (int c = 0; c < r->s->n && names_in_vals; c++) {
+        bool found = false;
+        for (int i = 0; i < r->f.n && !found; i++)
+            found = field_is(&r->f, i, r->s->names[c]);
+        names_in_vals = found;
+    }
+    if (!vals_in_names && !names_in_vals) {
+        r->pending = true; /* data, not a header */
+        r->pending_off = off;
+        return 0;
+    }
+    if (r->st.with_names_use_header && map_names(r))
+        return -1;
+    int nnames = r->f.n;
+    off = rbuf_offset(r->in);
+    rc = split(r);
+    if (rc < 0)
+        return -1;
+    if (rc == 1)
+        return 0;
+    const type **ft = xcalloc((size_t)(r->f.n ? r->f.n : 1), sizeof *ft);
+    bool types = r->f.n == nnames;
+    for (int i = 0; i < r->f.n && types; i++) {
+        ft[i] = type_parse((const char *)r->f.data.p + r->f.start[i], r->f.end[i] - r->f.start[i]);
+        if (!ft[i]) {
+            err_clear(); /* not a type name: the row is data */
+            types = false;
         }
     }
+    if (types && r->map)
+        for (int i = 0; i < r->f.n; i++) {
+            int c = r->map[i];
+            if (c >= 0 && strcmp(ft[i]->name, r->s->types[c]->name) != 0) {
+                err_set(ERR_INCORRECT_DATA, "Type of '%s' must be %s, not %s: (while reading header)", r->s->names[c],
+                        r->s->types[c]->name, ft[i]->name);
+                free(ft);
+                return -1;
+            }
+        }
+    free(ft);
+    if (!types) {
+        r->pending = true;
+        r->pending_off = off;
+    }
+    return 0;
+}
+
+static int read_header(fmt_reader *r)
+{
+    rd_skip_bom(r->in);
+    if (!r->fi->names) {
+        if (r->fi->kind != RK_JSON && (r->fi->kind == RK_CSV ? r->st.csv_detect_header : r->st.tsv_detect_header))
+            return detect_header(r);
+        return 0;
+    }
+    int rc = split(r);
+    if (rc < 0)
+        return -1;
+    if (rc == 1)
+        return 0;
+    if (r->st.with_names_use_header && map_names(r))
+        return -1;
     if (r->fi->types) {
         rc = split(r);
         if (rc < 0)
@@ -347,9 +431,26 @@ static int push_text_field(fmt_reader *r, column *c, int i)
                            c->type->name);
         return 0;
     }
-    if (n == 0 && r->fi->kind == RK_CSV && b->id != T_STRING && b->id != T_FIXEDSTRING) {
-        /* input_format_csv_empty_as_default */
-        push_missing(c);
+    if (r->fi->kind == RK_CSV && kind == FK_PLAIN) {
+        /* input_format_csv_empty_as_default: an unquoted empty value is the default, NULL
+         * for Nullable(String) too (a quoted "" stays an empty string) */
+        if (n == 0 && ((b->id != T_STRING && b->id != T_FIXEDSTRING) || type_is_nullable(c->type))) {
+            push_missing(c);
+            return 0;
+        }
+        /* ClickHouse's CSV parsing of simple types skips a quote around the value, so
+         * '2020-01-01' (which inference types as Date) reads as a Date */
+        if (n >= 2 && s[0] == '\'' && s[n - 1] == '\'' && b->id != T_STRING && b->id != T_FIXEDSTRING &&
+            b->id != T_ARRAY && b->id != T_TUPLE) {
+            s++;
+            n -= 2;
+        }
+    }
+    if (kind == FK_QUOTED && type_phys(c->type)->id == T_NULLABLE) {
+        /* "\N" in quotes is the text \N, not NULL */
+        if (text_parse(c->inner, s, n, &r->to))
+            return -1;
+        col_nullable_commit(c, false);
         return 0;
     }
     if (n == 0 && r->fi->kind == RK_TSV && b->id != T_STRING && b->id != T_FIXEDSTRING &&
@@ -462,7 +563,14 @@ int fmt_reader_next(fmt_reader *r, block **out)
     size_t rows = 0;
     for (;;) {
         uint64_t off = rbuf_offset(r->in);
-        int rc = split(r);
+        int rc;
+        if (r->pending) {
+            r->pending = false;
+            off = r->pending_off;
+            rc = 0;
+        } else {
+            rc = split(r);
+        }
         if (rc < 0)
             goto fail;
         if (rc == 1) {

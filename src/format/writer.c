@@ -31,6 +31,8 @@ void fmt_settings_default(fmt_settings *s)
     s->try_infer_datetimes = true;
     s->max_rows_to_read_for_schema_inference = 25000;
     s->with_names_use_header = true;
+    s->csv_detect_header = true;
+    s->tsv_detect_header = true;
     s->timezone = "UTC";
 }
 
