@@ -150,6 +150,8 @@ static void fill_fmt_settings(query_ctx *q, bool tty)
     f->try_infer_datetimes = settings_bool(st, "input_format_try_infer_datetimes");
     f->max_rows_to_read_for_schema_inference = settings_int(st, "input_format_max_rows_to_read_for_schema_inference");
     f->with_names_use_header = settings_bool(st, "input_format_with_names_use_header");
+    f->csv_detect_header = settings_bool(st, "input_format_csv_detect_header");
+    f->tsv_detect_header = settings_bool(st, "input_format_tsv_detect_header");
     f->timezone = q->env.timezone;
     int64_t bs = settings_int(st, "max_block_size");
     f->max_block_rows = bs > 0 ? (int)bs : 65409;

@@ -47,7 +47,7 @@ static source *settings_table(query_ctx *q)
         char tmp[64];
         const char *v = q->st->text[i];
         if (d->kind == SET_MAXTHREADS && strcmp(v, "auto") == 0) {
-            snprintf(tmp, sizeof tmp, "'auto(%d)'", (int)q->st->num[i]);
+            snprintf(tmp, sizeof tmp, "auto(%d)", (int)q->st->num[i]);
             v = tmp;
         }
         push_cstr(b->cols[1], v);

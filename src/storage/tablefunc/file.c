@@ -7,14 +7,25 @@
 #include "codec/stream_codec.h"
 #include "io/glob.h"
 #include "storage/tablefunc.h"
+#include "format/split.h"
 #include "storage/structure.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+/* A read task: a whole file, or a byte range of a large uncompressed text file cut at
+ * row boundaries (parallel parsing). */
+typedef struct file_task {
+    int path;
+    uint64_t start, end;   /* end = 0: the whole file */
+} file_task;
 
 typedef struct file_src {
     char **paths;
     size_t npaths;
+    file_task *tasks;
+    int ntasks;
     char *format;
     char *compression;     /* "auto" = from the extension */
     schema *file_schema;   /* the columns the files hold */
@@ -51,17 +62,100 @@ static int open_reader(file_src *f, const char *path, const schema *sch, const f
     return 0;
 }
 
+/* The first row start at or after x (x > 0): by the convention of split.h, the row
+ * after the first row terminator at or after x - 1. Returns the file size when none. */
+static int row_boundary(const char *format, const char *path, uint64_t x, uint64_t size, uint64_t *out)
+{
+    size_t window = 64 << 10;
+    for (;;) {
+        uint64_t from = x - 1;
+        size_t want = from + window > size ? (size_t)(size - from) : window;
+        char *b = xmalloc(want + 1);
+        size_t got;
+        if (file_pread(path, from, b, want, &got)) {
+            free(b);
+            return -1;
+        }
+        size_t off;
+        int rc = fmt_find_row_start(format, b, got, &off);
+        free(b);
+        if (rc < 0)
+            return -1;
+        if (rc == 0) {
+            *out = from + off;
+            return 0;
+        }
+        if (from + got >= size) {
+            *out = size;
+            return 0;
+        }
+        window *= 4;
+    }
+}
+
+/* Formats whose files may be cut into ranges: rows end at line breaks. A *WithNames
+ * file's later ranges are read positionally with the base format. */
+static const char *splittable_base(const char *format)
+{
+    static const struct {
+        const char *fmt, *base;
+    } m[] = {{"CSV", "CSV"}, {"CSVWithNames", "CSV"}, {"CSVWithNamesAndTypes", "CSV"},
+             {"TabSeparated", "TabSeparated"}, {"TabSeparatedWithNames", "TabSeparated"},
+             {"TabSeparatedWithNamesAndTypes", "TabSeparated"}, {"TabSeparatedRaw", "TabSeparatedRaw"},
+             {"JSONEachRow", "JSONEachRow"}};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (strcmp(m[i].fmt, format) == 0)
+            return m[i].base;
+    return NULL;
+}
+
+static int open_range_reader(file_src *f, const file_task *t, const fmt_settings *fs, fmt_reader **r)
+{
+    const char *path = f->paths[t->path];
+    uint64_t size = t->end; /* the caller stored the file size in the last range's end */
+    struct stat st;
+    if (stat(path, &st) == 0)
+        size = (uint64_t)st.st_size;
+    uint64_t a = 0, b = size;
+    if (t->start > 0 && row_boundary(f->format, path, t->start, size, &a))
+        return -1;
+    if (t->end < size && row_boundary(f->format, path, t->end, size, &b))
+        return -1;
+    if (b < a)
+        b = a;
+    instream *in;
+    if (instream_open_file_range(path, a, b - a, &in))
+        return -1;
+    rbuf *rb = rbuf_new(in, 1 << 20);
+    fmt_settings local = *fs;
+    const char *format = f->format;
+    if (t->start > 0) {
+        /* Later ranges have no header: read them positionally, without detection. */
+        format = splittable_base(f->format);
+        local.csv_detect_header = false;
+        local.tsv_detect_header = false;
+    }
+    if (fmt_reader_new(format, rb, f->file_schema, &local, r)) {
+        err_suffix(" (in file %s, bytes %llu..%llu)", path, (unsigned long long)a, (unsigned long long)b);
+        return -1;
+    }
+    return 0;
+}
+
 static int file_open(source *s, int task, const int *cols, int ncols, query_ctx *q, void **itp)
 {
     file_src *f = s->impl;
     file_it *it = xcalloc(1, sizeof *it);
-    it->path = f->paths[task];
+    const file_task *t = &f->tasks[task];
+    it->path = f->paths[t->path];
     it->ncols = ncols;
     it->cols = xcalloc((size_t)ncols + 1, sizeof *it->cols);
     memcpy(it->cols, cols, sizeof *cols * (size_t)ncols);
     it->nfile = f->file_schema->n;
     it->q = q;
-    if (open_reader(f, it->path, f->file_schema, &q->fmt, &it->reader)) {
+    int orc = t->end ? open_range_reader(f, t, &q->fmt, &it->reader)
+                     : open_reader(f, it->path, f->file_schema, &q->fmt, &it->reader);
+    if (orc) {
         free(it->cols);
         free(it);
         return -1;
@@ -115,10 +209,38 @@ static void file_destroy(source *s)
     for (size_t i = 0; i < f->npaths; i++)
         free(f->paths[i]);
     free(f->paths);
+    free(f->tasks);
     free(f->format);
     free(f->compression);
     schema_free(f->file_schema);
     free(f);
+}
+
+/* One task per file, or ranges of min_chunk_bytes_for_parallel_parsing for large
+ * uncompressed text files when input_format_parallel_parsing is on. Files given an
+ * explicit structure with a *WithNames format are not cut: their header maps columns by
+ * name, which only the first range sees. */
+static void plan_tasks(file_src *f, query_ctx *q, bool explicit_structure)
+{
+    uint64_t chunk = (uint64_t)settings_int(q->st, "min_chunk_bytes_for_parallel_parsing");
+    bool parallel = settings_bool(q->st, "input_format_parallel_parsing") && chunk > 0 &&
+                    splittable_base(f->format) &&
+                    !(explicit_structure && strstr(f->format, "WithNames"));
+    for (size_t i = 0; i < f->npaths; i++) {
+        struct stat st;
+        const char *method = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(f->paths[i]) : f->compression;
+        uint64_t size = stat(f->paths[i], &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+        int n = 1;
+        if (parallel && strcmp(method, "none") == 0 && size >= 2 * chunk)
+            n = (int)((size + chunk - 1) / chunk);
+        f->tasks = xrealloc(f->tasks, sizeof *f->tasks * (size_t)(f->ntasks + n));
+        for (int k = 0; k < n; k++) {
+            file_task *t = &f->tasks[f->ntasks++];
+            t->path = (int)i;
+            t->start = n == 1 ? 0 : (uint64_t)k * chunk;
+            t->end = n == 1 ? 0 : (k == n - 1 ? size : (uint64_t)(k + 1) * chunk);
+        }
+    }
 }
 
 static int const_string(column *c, int pos, const char **s, size_t *n)
@@ -203,7 +325,8 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
     schema_set(src->sch, nf, "_path", type_lowcard(type_simple(T_STRING)));
     schema_set(src->sch, nf + 1, "_file", type_lowcard(type_simple(T_STRING)));
     src->nvisible = nf;
-    src->ntasks = (int)f->npaths;
+    plan_tasks(f, q, nargs >= 3 && !(n[2] == 4 && memcmp(s[2], "auto", 4) == 0));
+    src->ntasks = f->ntasks;
     src->impl = f;
     src->open = file_open;
     src->next = file_next;
