@@ -379,7 +379,9 @@ static size_t format_decimal(int128_t v, int scale, char *out)
 static size_t format_uuid(uint128_t v, char *out)
 {
     static const char hex[] = "0123456789abcdef";
-    uint64_t hi = (uint64_t)(v >> 64), lo = (uint64_t)v;
+    /* ClickHouse's UUID layout (and text_in.c's): the first 16 hex digits are the low
+     * 64 bits, the last 16 the high 64 bits. */
+    uint64_t hi = (uint64_t)v, lo = (uint64_t)(v >> 64);
     char h[32];
     for (int i = 0; i < 16; i++) {
         h[i] = hex[(hi >> (60 - 4 * i)) & 15];

@@ -106,7 +106,8 @@ int main(void)
     CHECK_STR(tw(test_own(col_fixed("Decimal(38, 3)", 1, d128)), 0, TEXT_TSV), "-12.345");
 
     /* UUID */
-    uint128_t uu[] = {((uint128_t)0x61f0c4045cb311e7ull << 64) | 0x907ba6006ad3dba0ull};
+    /* ClickHouse's layout: the first half of the text is the low 64 bits. */
+    uint128_t uu[] = {((uint128_t)0x907ba6006ad3dba0ull << 64) | 0x61f0c4045cb311e7ull};
     column *cuu = col_fixed("UUID", 1, uu);
     CHECK_STR(tw(cuu, 0, TEXT_TSV), "61f0c404-5cb3-11e7-907b-a6006ad3dba0");
     CHECK_STR(tw(cuu, 0, TEXT_QUOTED), "'61f0c404-5cb3-11e7-907b-a6006ad3dba0'");
