@@ -61,9 +61,11 @@ static void charge_one(mem_tracker *t, int64_t n)
             mem_format_binary((double)now, would, sizeof would);
             mem_format_binary((double)n, chunk, sizeof chunk);
             mem_format_binary((double)t->limit, max, sizeof max);
+            /* ClickHouse 26.7's wording (older releases said "Memory limit (for query)
+             * exceeded"). */
             snprintf(t->exceeded_msg, sizeof t->exceeded_msg,
-                     "Memory limit (for query) exceeded: would use %s (attempt to allocate chunk of %lld bytes), maximum: %s.",
-                     would, (long long)n, max);
+                     "Query memory limit exceeded: would use %s (attempt to allocate chunk of %s), maximum: %s.", would,
+                     chunk, max);
         }
     }
 }

@@ -14,8 +14,6 @@
 #include <string.h>
 #include <strings.h>
 
-#define ERR_TOO_LARGE_STRING_SIZE 131
-#define ERR_UNKNOWN_ELEMENT_OF_ENUM 691
 
 static int bad(const char *s, size_t n, const type *t, const char *why)
 {

@@ -138,7 +138,8 @@ static int parse_value(const setting_def *d, const char *value, double *num)
         }
         if (strcasecmp(value, "false") == 0 || strcmp(value, "0") == 0)
             return 0;
-        return err_set(ERR_CANNOT_PARSE_NUMBER, "Cannot parse boolean value '%s' for setting %s", value, d->name);
+        return err_set(ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED,
+                       "Cannot parse boolean value '%s' of setting %s: expected true, false, 1 or 0", value, d->name);
     case SET_MAXTHREADS:
         if (strcmp(value, "auto") == 0 || strcmp(value, "0") == 0 || strncmp(value, "'auto", 5) == 0) {
             long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -152,7 +153,9 @@ static int parse_value(const setting_def *d, const char *value, double *num)
         char *end;
         double v = strtod(value, &end);
         if (end == value || *end || isnan(v))
-            return err_set(ERR_CANNOT_PARSE_NUMBER, "Cannot parse value '%s' of setting %s as a number", value, d->name);
+            return err_set(ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED,
+                           "Cannot parse input: expected 'eof' before: '%s' (the value of setting %s must be a number)",
+                           end == value ? value : end, d->name);
         if (d->kind != SET_FLOAT && d->kind != SET_INT && v < 0)
             return err_set(ERR_CANNOT_PARSE_NUMBER, "Setting %s takes a non-negative value, got '%s'", d->name, value);
         if (d->kind != SET_FLOAT && v != floor(v))

@@ -17,7 +17,6 @@
 
 #include "column/column.h"
 
-#define ERR_NO_COMMON_TYPE 386
 
 const type *type_supertype(int n, const type *const *types);
 column *type_cast_super(const column *c, const type *from, const type *to);

@@ -444,8 +444,55 @@ static int compile_aggregate(actx *c, const ast *e, expr **out)
 
 static int compile_interval_arith(actx *c, const ast *e, expr **out, bool *done);
 
+/* getSetting('name'): the setting's current value as a constant of its natural type. */
+static int compile_get_setting(actx *c, const ast *e, expr **out)
+{
+    if (e->args.n != 1 || e->args.items[0]->kind != AST_LITERAL || e->args.items[0]->lit != LIT_STRING)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Function getSetting takes one constant string argument");
+    const char *name = e->args.items[0]->str;
+    int i = settings_index(name);
+    if (i < 0)
+        return err_set(ERR_UNKNOWN_SETTING, "Unknown setting '%s'", name);
+    const setting_def *d = settings_def_at(i);
+    column *v;
+    double num = c->q->st->num[i];
+    switch (d->kind) {
+    case SET_BOOL: {
+        uint8_t b = num != 0;
+        v = col_new(type_simple(T_BOOL));
+        col_push_fixed(v, &b);
+        break;
+    }
+    case SET_UINT:
+    case SET_MAXTHREADS: {
+        uint64_t u = (uint64_t)num;
+        v = col_new(type_simple(T_UINT64));
+        col_push_fixed(v, &u);
+        break;
+    }
+    case SET_INT: {
+        int64_t x = (int64_t)num;
+        v = col_new(type_simple(T_INT64));
+        col_push_fixed(v, &x);
+        break;
+    }
+    case SET_FLOAT:
+        v = col_new(type_simple(T_FLOAT64));
+        col_push_fixed(v, &num);
+        break;
+    default:
+        v = col_new(type_simple(T_STRING));
+        col_push_str(v, c->q->st->text[i], strlen(c->q->st->text[i]));
+        break;
+    }
+    *out = expr_const(v);
+    return 0;
+}
+
 static int compile_func(actx *c, const ast *e, expr **out)
 {
+    if (strcmp(e->name, "getSetting") == 0)
+        return compile_get_setting(c, e, out);
     bool done;
     int irc = compile_interval_arith(c, e, out, &done);
     if (done || irc)

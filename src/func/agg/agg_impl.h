@@ -8,7 +8,6 @@
 
 #include <string.h>
 
-#define ERR_PARAMETER_OUT_OF_BOUND 12
 
 /* Generates the four add entry points from an inline per-row function
  * ROW(const agg_call *a, void *state, column *const *args, size_t i). Because ROW is a

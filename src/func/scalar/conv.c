@@ -32,9 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ERR_TOO_LARGE_STRING_SIZE 131
-#define ERR_CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN 349
-#define ERR_UNKNOWN_ELEMENT_OF_ENUM 691
 
 typedef enum { M_CAST, M_ACCURATE, M_OR_NULL, M_OR_ZERO } cmode;
 

@@ -15,7 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ERR_FUNCTION_THROW_IF_VALUE_IS_NON_ZERO 395
 
 static column *const_string(const char *s, size_t n, size_t rows)
 {

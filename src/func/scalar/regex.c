@@ -34,7 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ERR_CANNOT_COMPILE_REGEXP 427
 
 typedef struct rx {
     pcre2_code *code; /* NULL for the empty pattern */
