@@ -545,7 +545,7 @@ static int execute_one(session *s, const char *sql, size_t len, const char *stmt
         char *text = xstrndup(stmt_text, stmt_len);
         query_log_entry e = {.query_id = q->query_id,
                              .query = text,
-                             .type = rc ? (started ? 4 : 3) : 2,
+                             .type = rc ? (started && q->started ? 4 : 3) : 2,
                              .start_time = wall_start,
                              .duration_ms = (uint64_t)(elapsed * 1000),
                              .read_rows = atomic_load(&q->read_rows),

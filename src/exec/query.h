@@ -25,6 +25,7 @@ typedef struct query_ctx {
     _Atomic uint64_t read_bytes;
     _Atomic uint64_t total_rows_to_read; /* for progress; 0 = unknown */
     _Atomic int cancelled;        /* set by Ctrl-C or a failing worker */
+    bool started;                 /* execution began (analysis succeeded): for the query log */
     double start_time;            /* monotonic seconds */
     char query_id[40];
     const char *data_path;        /* the --path directory */

@@ -255,6 +255,31 @@ bad:
     return -1;
 }
 
+static block *concat_blocks(block **bs, int n, int ncols, const schema *types_from);
+static block *sort_block(select_plan *p, block *result, size_t want);
+
+/* ORDER BY … LIMIT n without aggregation: a worker keeps only its best offset + n rows,
+ * compacting its collected blocks (sort, cut) whenever they grow past a bound, so memory
+ * stays proportional to the limit instead of the input. */
+static void maybe_compact_top(worker *w)
+{
+    select_plan *p = w->r->p;
+    if (!p->norder || p->limit == UINT64_MAX || p->distinct || p->nlimit_by)
+        return;
+    size_t want = (size_t)(p->offset + p->limit);
+    size_t rows = 0;
+    for (int i = 0; i < w->ncollected; i++)
+        rows += w->collected[i]->rows;
+    size_t bound = want * 2 > (1u << 18) ? want * 2 : (1u << 18);
+    if (rows <= bound || w->ncollected < 2)
+        return;
+    block *all = concat_blocks(w->collected, w->ncollected, p->nout + p->norder, NULL);
+    for (int i = 0; i < w->ncollected; i++)
+        block_free(w->collected[i]);
+    w->ncollected = 1;
+    w->collected[0] = sort_block(p, all, want);
+}
+
 static void collect(worker *w, block *b)
 {
     if (w->ncollected == w->capcollected) {
@@ -262,6 +287,7 @@ static void collect(worker *w, block *b)
         w->collected = xrealloc(w->collected, sizeof *w->collected * (size_t)w->capcollected);
     }
     w->collected[w->ncollected++] = b;
+    maybe_compact_top(w);
 }
 
 /* Streaming: hands a block of task t to the consumer, waiting while the slot is full
@@ -444,7 +470,29 @@ static block *concat_blocks(block **bs, int n, int ncols, const schema *types_fr
         for (int c = 0; c < ncols; c++)
             all->cols[c] = col_new(types_from->types[c]);
     }
-    return all;
+    return all; /* types_from is only needed (and may be NULL otherwise) when n == 0 */
+}
+
+static block *apply_permutation(block *b, const uint32_t *perm, size_t n);
+
+/* Sorts result ([out..., order keys...]) by the ORDER BY keys and keeps the first `want`
+ * rows. The sort is stable (ties keep input order), as ClickHouse's is for one stream. */
+static block *sort_block(select_plan *p, block *result, size_t want)
+{
+    if (result->rows <= 1)
+        return result;
+    sort_ctx sc = {.cols = result->cols + p->nout, .n = p->norder, .desc = p->order_desc, .nulls = p->order_nulls};
+    for (int k = 0; k < p->norder; k++)
+        result->cols[p->nout + k] = col_materialize(result->cols[p->nout + k]);
+    uint32_t *perm = xmalloc(sizeof *perm * result->rows);
+    for (size_t i = 0; i < result->rows; i++)
+        perm[i] = (uint32_t)i;
+    qsort_r(perm, result->rows, sizeof *perm, cmp_rows, &sc);
+    if (want > result->rows)
+        want = result->rows;
+    result = apply_permutation(result, perm, want);
+    free(perm);
+    return result;
 }
 
 static block *apply_permutation(block *b, const uint32_t *perm, size_t n)
@@ -676,9 +724,11 @@ static int consume_stream(run *r, block_sink *sink)
 
 int select_run(select_plan *p, query_ctx *q, block_sink *sink)
 {
+    q->started = true;
     if (p->count_only && p->src->count_rows) {
         int64_t n = p->src->count_rows(p->src, q);
         if (n >= 0) {
+            query_add_read(q, (uint64_t)n, 0);
             column *c = col_new(type_simple(T_UINT64));
             uint64_t v = (uint64_t)n;
             col_push_fixed(c, &v);
@@ -803,18 +853,10 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
     if (p->distinct)
         result = distinct_rows(result, p->nout);
     if (p->norder && result->rows > 1) {
-        sort_ctx sc = {.cols = result->cols + p->nout, .n = p->norder, .desc = p->order_desc, .nulls = p->order_nulls};
-        for (int k = 0; k < p->norder; k++)
-            result->cols[p->nout + k] = col_materialize(result->cols[p->nout + k]);
-        uint32_t *perm = xmalloc(sizeof *perm * result->rows);
-        for (size_t i = 0; i < result->rows; i++)
-            perm[i] = (uint32_t)i;
-        qsort_r(perm, result->rows, sizeof *perm, cmp_rows, &sc);
         size_t want = result->rows;
         if (p->nlimit_by == 0 && p->limit != UINT64_MAX && p->offset + p->limit < want)
             want = p->offset + p->limit;
-        result = apply_permutation(result, perm, want);
-        free(perm);
+        result = sort_block(p, result, want);
     }
     if (p->nlimit_by) {
         block *keys;
