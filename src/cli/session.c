@@ -3,6 +3,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "cli/progress.h"
 #include "column/datetime.h"
 #include "exec/query_log.h"
 #include "sql/analyze.h"
@@ -534,7 +535,9 @@ static int execute_one(session *s, const char *sql, size_t len, const char *stmt
             started = true;
             mem_tracker *prev = mem_tracker_attach(&q->mem);
             atomic_store(&s->current, q);
+            progress *pr = s->progress && isatty(2) ? progress_start(q) : NULL;
             rc = run_statement(s, q, stmt, &res);
+            progress_stop(pr);
             atomic_store(&s->current, NULL);
             mem_tracker_attach(prev);
         }

@@ -725,6 +725,8 @@ static int consume_stream(run *r, block_sink *sink)
 int select_run(select_plan *p, query_ctx *q, block_sink *sink)
 {
     q->started = true;
+    if (p->src->total_rows_hint)
+        atomic_fetch_add(&q->total_rows_to_read, p->src->total_rows_hint);
     if (p->count_only && p->src->count_rows) {
         int64_t n = p->src->count_rows(p->src, q);
         if (n >= 0) {
