@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Command-line behaviour of `shale local`: options, stdin data, parameters, exit codes,
+# the summary lines. Each check prints nothing on success; failures are listed.
+set -u
+SHALE=$(realpath "${1:?usage: cli-tests.sh path/to/shale}")
+pass=0; fail=0
+check() { # name, expected, actual
+  if [ "$2" == "$3" ]; then pass=$((pass+1)); else fail=$((fail+1)); printf 'FAIL %s\n  want: %q\n  got:  %q\n' "$1" "$2" "$3"; fi
+}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+check "query" "2" "$("$SHALE" local -q 'SELECT 1 + 1')"
+check "several statements" $'1\n2' "$("$SHALE" local -q 'SELECT 1; SELECT 2;')"
+check "multiple --query" $'1\n2' "$("$SHALE" local -q 'SELECT 1' -q 'SELECT 2')"
+check "stdin queries" $'3\n4' "$(printf 'SELECT 3;\nSELECT 4;\n' | "$SHALE" local)"
+printf 'SELECT 5;\n-- comment\nSELECT 6\n' > "$tmp/q.sql"
+check "queries file" $'5\n6' "$("$SHALE" local --queries-file "$tmp/q.sql")"
+check "format flag" '{"x":1}' "$("$SHALE" local --format JSONEachRow -q 'SELECT 1 AS x')"
+check "output-format flag" '"x"
+1' "$("$SHALE" local --output-format CSVWithNames -q 'SELECT 1 AS x')"
+check "setting flag" "3" "$("$SHALE" local --max_threads=3 -q "SELECT getSetting('max_threads')")"
+check "setting flag, separate value" "7" "$("$SHALE" local --max_threads 7 -q "SELECT getSetting('max_threads')")"
+check "param" $'42\tab' "$("$SHALE" local --param_x=42 --param_s=ab -q 'SELECT {x:UInt32}, {s:String}')"
+check "param array" "6" "$("$SHALE" local --param_a='[1,2,3]' -q 'SELECT arraySum({a:Array(UInt8)})')"
+check "stdin table with structure" $'b\t4' "$(printf '1\ta\n2\tb\n' | "$SHALE" local --structure 'x UInt8, s String' -q 'SELECT s, x * 2 FROM table ORDER BY x DESC LIMIT 1')"
+check "stdin table inferred" "3" "$(printf 'x,s\n1,a\n2,b\n' | "$SHALE" local --input-format CSVWithNames -q 'SELECT sum(x) FROM table')"
+check "input()" "3" "$(printf '1\n2\n' | "$SHALE" local -q "SELECT sum(x) FROM input('x UInt32')")"
+"$SHALE" local -q 'SELECT nope' 2>"$tmp/err" >/dev/null; rc=$?
+check "error exit code" "47" "$rc"
+check "error text" "Code: 47. DB::Exception: Unknown expression identifier \`nope\` in scope SELECT. (UNKNOWN_IDENTIFIER)" "$(cat "$tmp/err")"
+"$SHALE" local -q 'SELECT 1 +' 2>/dev/null >/dev/null; check "syntax error exit code" "62" "$?"
+"$SHALE" local -q 'SELECT 1; SELECT nope; SELECT 2' 2>/dev/null >"$tmp/out"; rc=$?
+check "stops at first error" "1" "$(cat "$tmp/out")"
+check "stops at first error: code" "47" "$rc"
+"$SHALE" local --no-such-option 2>/dev/null; check "unknown option" "36" "$?"
+"$SHALE" local --nosuchsetting=1 -q 'SELECT 1' 2>"$tmp/err" >/dev/null; check "unknown setting" "115" "$?"
+check "help" "Usage: shale local [options] [--query 'SQL']" "$("$SHALE" local --help | head -1)"
+"$SHALE" local --time -q 'SELECT number FROM numbers(5)' 2>"$tmp/err" >/dev/null
+check "summary line" "1" "$(grep -cE '^5 rows in set\. Elapsed: [0-9]+\.[0-9]{3} sec\. Processed 5\.00 rows, 40\.00 B \([0-9.]+ (thousand |million |billion )?rows/s\., [0-9.]+ [KMGT]?B/s\.\)$' "$tmp/err")"
+check "peak memory line" "1" "$(grep -cE '^Peak memory usage: [0-9]+\.[0-9]{2} (B|KiB|MiB|GiB)\.$' "$tmp/err")"
+"$SHALE" local --time -q 'SELECT 1' 2>"$tmp/err" >/dev/null
+check "one row" "1" "$(grep -cE '^1 row in set\. Elapsed: [0-9.]+ sec\.$' "$tmp/err")"
+mkdir -p "$tmp/data"
+"$SHALE" local --path "$tmp/data" -q 'SELECT 1' >/dev/null
+check "query log persists" "1" "$("$SHALE" local --path "$tmp/data" -q "SELECT count() FROM system.query_log WHERE query = 'SELECT 1'")"
+mkdir -p "$tmp/tmpdir"
+TMPDIR="$tmp/tmpdir" "$SHALE" local -q 'SELECT 1' >/dev/null
+check "temporary path removed" "0" "$(ls "$tmp/tmpdir" | wc -l)"
+echo "cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]
