@@ -381,15 +381,29 @@ static const char *memmem_ci(const char *h, size_t hn, const char *nd, size_t nn
     return NULL;
 }
 
+/* state bits: 1 = case-insensitive, 2 = locate (needle first, MySQL order) */
 static int position_exec(const fn_call *c, column **a, size_t n, column **out)
 {
-    bool ci = c->state != NULL;
+    uintptr_t fl = (uintptr_t)c->state;
+    bool ci = fl & 1;
+    int hi = (fl & 2) ? 1 : 0;
     uint64_t *d;
     *out = new_u64(n, &d);
     for (size_t i = 0; i < n; i++) {
         size_t hl, nl;
-        const char *h = col_str(a[0], i, &hl), *nd = col_str(a[1], i, &nl);
-        const char *p = ci ? memmem_ci(h, hl, nd, nl) : nl ? memmem(h, hl, nd, nl) : h;
+        const char *h = col_str(a[hi], i, &hl), *nd = col_str(a[1 - hi], i, &nl);
+        /* optional 1-based start position (0 acts as 1); past the end finds nothing */
+        uint64_t st = c->nargs == 3 ? col_get_u64(a[2], i) : 1;
+        if (st == 0)
+            st = 1;
+        if (st > hl + 1) {
+            d[i] = 0;
+            continue;
+        }
+        size_t off = (size_t)st - 1;
+        const char *hs = h + off;
+        size_t hn = hl - off;
+        const char *p = ci ? memmem_ci(hs, hn, nd, nl) : nl ? memmem(hs, hn, nd, nl) : hs;
         d[i] = p ? (uint64_t)(p - h) + 1 : 0;
     }
     return 0;
@@ -397,11 +411,16 @@ static int position_exec(const fn_call *c, column **a, size_t n, column **out)
 
 static int position_resolve(fn_call *c)
 {
-    if (c->nargs != 2)
-        return fn_bad_nargs(c, "2");
+    if (c->nargs != 2 && c->nargs != 3)
+        return fn_bad_nargs(c, "2 or 3");
     if (!is_str(c->arg_types[0]) || !is_str(c->arg_types[1]))
         return fn_bad_types(c);
-    c->state = strcmp(c->def->name, "positionCaseInsensitive") == 0 ? (void *)1 : NULL;
+    if (c->nargs == 3 && !(num_is_uint(type_base(c->arg_types[2])) && c->arg_types[2]->id != T_BOOL))
+        return fn_bad_types(c);
+    uintptr_t fl = strcmp(c->def->name, "positionCaseInsensitive") == 0 ? 1 : 0;
+    if (strcmp(c->def->name, "locate") == 0)
+        fl |= 2;
+    c->state = (void *)fl;
     c->ret = type_simple(T_UINT64);
     c->exec = position_exec;
     return 0;
@@ -641,6 +660,7 @@ void func_register_string(void)
         {"concat", FN_CASE_INSENSITIVE, concat_resolve, NULL, "concatenation"},
         {"position", FN_CASE_INSENSITIVE, position_resolve, NULL, "1-based byte position of needle, or 0"},
         {"positionCaseInsensitive", 0, position_resolve, NULL, "position ignoring ASCII case"},
+        {"locate", FN_CASE_INSENSITIVE, position_resolve, NULL, "locate(needle, haystack[, start]): position in MySQL order"},
         {"startsWith", 0, startsends_resolve, NULL, "1 if s starts with prefix"},
         {"endsWith", 0, startsends_resolve, NULL, "1 if s ends with suffix"},
         {"repeat", FN_CASE_INSENSITIVE, repeat_resolve, NULL, "s repeated n times"},
@@ -658,7 +678,6 @@ void func_register_string(void)
     func_register_alias("ucase", "upper");
     func_register_alias("substr", "substring");
     func_register_alias("mid", "substring");
-    func_register_alias("locate", "position");
     func_register_alias("ltrim", "trimLeft");
     func_register_alias("rtrim", "trimRight");
     func_register_alias("trim", "trimBoth");
