@@ -16,6 +16,8 @@
 
 #define ERR_TOO_LARGE_STRING_SIZE 131
 #define ERR_UNKNOWN_ELEMENT_OF_ENUM 691
+#define ERR_UNEXPECTED_DATA_AFTER_PARSED_VALUE 632
+#define ERR_CANNOT_READ_ARRAY_FROM_TEXT 130
 
 static int bad(const char *s, size_t n, const type *t, const char *why)
 {
@@ -421,7 +423,7 @@ static int parse_list(column *dst, const char *s, size_t n, size_t *i, const tex
     const type *base = type_base(el->type);
     skip_ws(s, n, i);
     if (*i >= n || s[*i] != '[')
-        return err_set(ERR_CANNOT_PARSE_TEXT, "Cannot parse array '%.*s' as %s: expected '['",
+        return err_set(ERR_CANNOT_READ_ARRAY_FROM_TEXT, "Cannot parse array '%.*s' as %s: expected '['",
                        (int)(n > 200 ? 200 : n), s, dst->type->name);
     (*i)++;
     skip_ws(s, n, i);
@@ -478,7 +480,7 @@ static int parse_list(column *dst, const char *s, size_t n, size_t *i, const tex
         break;
     }
 fail:
-    err_set(ERR_CANNOT_PARSE_TEXT, "Cannot parse array '%.*s' as %s: expected ',' or ']'", (int)(n > 200 ? 200 : n),
+    err_set(ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED, "Cannot parse array '%.*s' as %s: expected ',' or ']'", (int)(n > 200 ? 200 : n),
             s, dst->type->name);
 out:
     buf_free(&tmp);
@@ -498,7 +500,7 @@ int text_parse_array(column *dst, const char *s, size_t n, const text_opts *o)
         skip_ws(s, n, &i);
         if (i == n)
             return 0;
-        err_set(ERR_CANNOT_PARSE_TEXT, "Cannot parse array '%.*s' as %s: unexpected text after ']'",
+        err_set(ERR_UNEXPECTED_DATA_AFTER_PARSED_VALUE, "Cannot parse array '%.*s' as %s: unexpected text after ']'",
                 (int)(n > 200 ? 200 : n), s, dst->type->name);
     }
     /* rollback: truncate */
