@@ -8,6 +8,7 @@
  * resolution ('2020-01-01', '2020-01-01 10:00:00', UTC). Strings and FixedStrings compare
  * bytewise (a FixedString as if the shorter side were zero-padded); arrays and tuples of equal types compare element by element. */
 #include "func/func.h"
+#include "column/text.h"
 #include "func/scalar/num.h"
 
 #include "base/err.h"
@@ -141,6 +142,38 @@ static int cmp_resolve(fn_call *c, cmpop op)
             st->k = K_I128;
         else
             st->k = K_I64;
+    } else if (((is_num(a) && type_is_string(b)) || (is_num(b) && type_is_string(a))) &&
+               num_size(is_num(a) ? a : b) <= 8) {
+        /* A number against a constant string: the string is parsed as the number's type
+         * once (number = '1'); text that does not parse is TYPE_MISMATCH. */
+        int si = is_num(a) ? 1 : 0;
+        const type *nt = is_num(a) ? a : b;
+        size_t n;
+        const char *s = fn_const_str(c, si, &n);
+        if (!s)
+            return fn_bad_types(c);
+        column *tmp = col_new(nt);
+        text_opts o;
+        text_opts_default(&o);
+        if (text_parse(tmp, s, n, &o) < 0) {
+            col_free(tmp);
+            return err_set(ERR_TYPE_MISMATCH, "Cannot convert string '%.*s' to type %s: while executing function %s",
+                           (int)(n > 200 ? 200 : n), s, nt->name, c->name);
+        }
+        if (num_is_float(nt)) {
+            double d = nt->id == T_FLOAT32 ? (double)*(const float *)tmp->data.p : *(const double *)tmp->data.p;
+            memcpy(&st->lit[si], &d, sizeof d);
+            st->k = K_F64;
+        } else if (num_is_uint(nt)) {
+            uint64_t u = col_get_u64(tmp, 0);
+            memcpy(&st->lit[si], &u, sizeof u);
+            st->k = K_U64;
+        } else {
+            st->lit[si] = col_get_i64(tmp, 0);
+            st->k = K_I64;
+        }
+        st->has_lit[si] = true;
+        col_free(tmp);
     } else if ((a->id == T_ENUM8 || a->id == T_ENUM16) && a == b) {
         st->k = K_I64;
     } else if ((is_enum(a) && num_is_int(b)) || (is_enum(b) && num_is_int(a))) {
