@@ -419,7 +419,7 @@ static int parse_list(column *dst, const char *s, size_t n, size_t *i, const tex
     const type *base = type_base(el->type);
     skip_ws(s, n, i);
     if (*i >= n || s[*i] != '[')
-        return err_set(ERR_CANNOT_PARSE_TEXT, "Cannot parse array '%.*s' as %s: expected '['",
+        return err_set(ERR_CANNOT_READ_ARRAY_FROM_TEXT, "Cannot parse array '%.*s' as %s: expected '['",
                        (int)(n > 200 ? 200 : n), s, dst->type->name);
     (*i)++;
     skip_ws(s, n, i);
@@ -476,7 +476,7 @@ static int parse_list(column *dst, const char *s, size_t n, size_t *i, const tex
         break;
     }
 fail:
-    err_set(ERR_CANNOT_PARSE_TEXT, "Cannot parse array '%.*s' as %s: expected ',' or ']'", (int)(n > 200 ? 200 : n),
+    err_set(ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED, "Cannot parse array '%.*s' as %s: expected ',' or ']'", (int)(n > 200 ? 200 : n),
             s, dst->type->name);
 out:
     buf_free(&tmp);
@@ -496,7 +496,7 @@ int text_parse_array(column *dst, const char *s, size_t n, const text_opts *o)
         skip_ws(s, n, &i);
         if (i == n)
             return 0;
-        err_set(ERR_CANNOT_PARSE_TEXT, "Cannot parse array '%.*s' as %s: unexpected text after ']'",
+        err_set(ERR_UNEXPECTED_DATA_AFTER_PARSED_VALUE, "Cannot parse array '%.*s' as %s: unexpected text after ']'",
                 (int)(n > 200 ? 200 : n), s, dst->type->name);
     }
     /* rollback: truncate */

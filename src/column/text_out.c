@@ -144,7 +144,9 @@ static bool try_prec(double v, int prec, bool is_f32, char *s, size_t cap)
 static size_t format_float(double v, bool is_f32, char *out)
 {
     if (isnan(v)) {
-        memcpy(out, "nan", 3); /* ClickHouse prints every NaN as "nan", whatever its sign */
+        /* ClickHouse prints every NaN as "nan", whatever its sign bit (0/0 yields a
+         * negative NaN on x86). */
+        memcpy(out, "nan", 3);
         return 3;
     }
     if (isinf(v)) {

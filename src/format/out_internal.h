@@ -43,6 +43,10 @@ void vertical_write_rows(fmt_writer *w, const block *b, uint64_t first_row_numbe
 /* Display width of UTF-8 text (East Asian wide characters count 2, combining marks 0). */
 size_t utf8_width(const char *s, size_t n);
 
+/* "1.23 million": v scaled to thousands, millions, ... with two decimals (the tip that
+ * Pretty and Vertical print after large numbers). */
+void fmt_quantity(double v, char *out, size_t cap);
+
 /* Is the type printed right-aligned in Pretty/Markdown (numbers)? */
 bool fmt_type_is_numeric(const type *t);
 

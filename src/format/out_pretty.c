@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 enum { P_FULL = 0, P_COMPACT = 1, P_SPACE = 2 };
@@ -84,14 +85,16 @@ static size_t text_width(const char *s, size_t n, bool *multiline)
     return best;
 }
 
-static void quantity(double v, char *out, size_t cap)
+void fmt_quantity(double v, char *out, size_t cap)
 {
-    static const char *names[] = {"thousand", "million", "billion", "trillion", "quadrillion",
-                                  "quintillion", "sextillion", "septillion"};
+    static const char *names[] = {"thousand",   "million",    "billion",    "trillion",     "quadrillion",
+                                  "quintillion", "sextillion", "septillion", "octillion",    "nonillion",
+                                  "decillion",  "undecillion", "duodecillion", "tredecillion"};
+    const int nn = (int)(sizeof names / sizeof *names);
     double a = v < 0 ? -v : v;
     int i = -1;
     double d = 1;
-    while (i + 1 < 8 && a >= d * 1000) {
+    while (i + 1 < nn && a >= d * 1000) {
         d *= 1000;
         i++;
     }
@@ -296,9 +299,9 @@ static int pretty_finish(fmt_writer *w, const fmt_stats *st)
                 w->s.pretty_single_large_number_tip_threshold > 0) {
                 double v = atof((const char *)lines[0].p);
                 double a = v < 0 ? -v : v;
-                if (a >= (double)w->s.pretty_single_large_number_tip_threshold) {
+                if (isfinite(v) && a > (double)w->s.pretty_single_large_number_tip_threshold) {
                     char q[64];
-                    quantity(v, q, sizeof q);
+                    fmt_quantity(v, q, sizeof q);
                     buf_puts(o, " -- ");
                     buf_puts(o, q);
                 }

@@ -1,6 +1,8 @@
 /* Vertical: one "Row N:" section per row, names padded so values line up. */
 #include "format/out_internal.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void vertical_write_rows(fmt_writer *w, const block *b, uint64_t first)
@@ -32,8 +34,23 @@ void vertical_write_rows(fmt_writer *w, const block *b, uint64_t first)
                 buf_putc(&w->b, ' ');
             if (col_is_null(b->cols[c], r))
                 buf_puts(&w->b, "ᴺᵁᴸᴸ");
-            else
+            else {
+                size_t at = w->b.len;
                 text_write(&w->b, b->cols[c], r, TEXT_RAW, &w->to);
+                /* Large numbers get a readable tip, as in ClickHouse: "-- 1.50 million". */
+                if (w->s.pretty_single_large_number_tip_threshold > 0 && fmt_type_is_numeric(b->cols[c]->type)) {
+                    char tmp[64];
+                    size_t tl = w->b.len - at < sizeof tmp - 1 ? w->b.len - at : sizeof tmp - 1;
+                    memcpy(tmp, w->b.p + at, tl);
+                    tmp[tl] = 0;
+                    double v = strtod(tmp, NULL);
+                    if (isfinite(v) && fabs(v) > (double)w->s.pretty_single_large_number_tip_threshold) {
+                        fmt_quantity(v, tmp, sizeof tmp);
+                        buf_puts(&w->b, " -- ");
+                        buf_puts(&w->b, tmp);
+                    }
+                }
+            }
             buf_putc(&w->b, '\n');
         }
     }

@@ -6,11 +6,16 @@
  * Decimals are rescaled to a common scale. Dates compare with dates (Date is converted to
  * seconds against DateTime) and with constant strings, which are parsed once at
  * resolution ('2020-01-01', '2020-01-01 10:00:00', UTC). Strings and FixedStrings compare
- * bytewise; arrays and tuples of equal types compare element by element. */
+ * bytewise (a FixedString as if the shorter side were zero-padded); arrays and tuples of equal types compare element by element. */
 #include "func/func.h"
+#include "column/text.h"
 #include "func/scalar/num.h"
 
 #include "base/err.h"
+
+/* Not in base/err.h (shared header); same value as ClickHouse. */
+#ifndef ERR_UNKNOWN_ELEMENT_OF_ENUM
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +34,7 @@ typedef struct cmp_state {
 } cmp_state;
 
 static bool is_num(const type *t) { return num_is_int(t) || num_is_float(t); }
+static bool is_enum(const type *t) { return t->id == T_ENUM8 || t->id == T_ENUM16; }
 
 static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 {
@@ -135,7 +141,61 @@ static int cmp_resolve(fn_call *c, cmpop op)
             st->k = K_I128;
         else
             st->k = K_I64;
+    } else if (((is_num(a) && type_is_string(b)) || (is_num(b) && type_is_string(a))) &&
+               num_size(is_num(a) ? a : b) <= 8) {
+        /* A number against a constant string: the string is parsed as the number's type
+         * once (number = '1'); text that does not parse is TYPE_MISMATCH. */
+        int si = is_num(a) ? 1 : 0;
+        const type *nt = is_num(a) ? a : b;
+        size_t n;
+        const char *s = fn_const_str(c, si, &n);
+        if (!s)
+            return fn_bad_types(c);
+        column *tmp = col_new(nt);
+        text_opts o;
+        text_opts_default(&o);
+        if (text_parse(tmp, s, n, &o) < 0) {
+            col_free(tmp);
+            return err_set(ERR_TYPE_MISMATCH, "Cannot convert string '%.*s' to type %s: while executing function %s",
+                           (int)(n > 200 ? 200 : n), s, nt->name, c->name);
+        }
+        if (num_is_float(nt)) {
+            double d = nt->id == T_FLOAT32 ? (double)*(const float *)tmp->data.p : *(const double *)tmp->data.p;
+            memcpy(&st->lit[si], &d, sizeof d);
+            st->k = K_F64;
+        } else if (num_is_uint(nt)) {
+            uint64_t u = col_get_u64(tmp, 0);
+            memcpy(&st->lit[si], &u, sizeof u);
+            st->k = K_U64;
+        } else {
+            st->lit[si] = col_get_i64(tmp, 0);
+            st->k = K_I64;
+        }
+        st->has_lit[si] = true;
+        col_free(tmp);
     } else if ((a->id == T_ENUM8 || a->id == T_ENUM16) && a == b) {
+        st->k = K_I64;
+    } else if ((is_enum(a) && num_is_int(b)) || (is_enum(b) && num_is_int(a))) {
+        st->k = K_I64;
+    } else if ((is_enum(a) && type_is_string(b)) || (is_enum(b) && type_is_string(a))) {
+        /* Enum against a constant string: the string is looked up among the enum's
+         * names once. An unknown name makes = false and != true (ClickHouse does the
+         * same), and is an error for the ordering comparisons. */
+        int si = is_enum(a) ? 1 : 0;
+        const type *et = is_enum(a) ? a : b;
+        size_t n;
+        const char *s = fn_const_str(c, si, &n);
+        if (!s)
+            return fn_bad_types(c);
+        int64_t v = INT64_C(1) << 20; /* matches no Enum16 value */
+        for (int i = 0; i < et->nitems; i++)
+            if (strlen(et->items[i].name) == n && memcmp(et->items[i].name, s, n) == 0)
+                v = et->items[i].value;
+        if (v == INT64_C(1) << 20 && op != C_EQ && op != C_NE)
+            return err_set(ERR_UNKNOWN_ELEMENT_OF_ENUM, "Unknown element '%.*s' for enum: while converting '%.*s' to %s",
+                           (int)n, s, (int)n, s, et->name);
+        st->has_lit[si] = true;
+        st->lit[si] = v;
         st->k = K_I64;
     } else if (a == b && (a->id == T_ARRAY || a->id == T_TUPLE || a->id == T_UUID)) {
         st->k = K_GENERIC;
@@ -227,11 +287,21 @@ static int cmp_exec(const fn_call *c, column **args, size_t n, column **out)
     const type *ta = c->arg_types[0], *tb = c->arg_types[1];
     bool ca = args[0]->is_const, cb = args[1]->is_const;
     if (st->k == K_STR) {
+        /* A FixedString compares as if the shorter side were padded with zero bytes:
+         * toFixedString('hi', 3) = 'hi' and = 'hi\0'. */
+        bool pad = type_base(ta)->id == T_FIXEDSTRING || type_base(tb)->id == T_FIXEDSTRING;
         for (size_t i = 0; i < n; i++) {
             size_t la, lb;
             const char *sa = col_str(args[0], i, &la), *sb = col_str(args[1], i, &lb);
             int d;
-            if (st->op == C_EQ || st->op == C_NE) {
+            if (pad && la != lb) {
+                size_t m = la < lb ? la : lb;
+                d = memcmp(sa, sb, m);
+                const char *rest = la > lb ? sa : sb;
+                for (size_t j = m; d == 0 && j < (la > lb ? la : lb); j++)
+                    if (rest[j])
+                        d = la > lb ? 1 : -1;
+            } else if (st->op == C_EQ || st->op == C_NE) {
                 d = la != lb || memcmp(sa, sb, la) != 0;
             } else {
                 d = memcmp(sa, sb, la < lb ? la : lb);

@@ -84,6 +84,15 @@ static bool conv_ok(const type *from, const type *to)
         return to->id != T_TUPLE;
     if (to->id == T_ARRAY)
         return from->id == T_ARRAY && conv_ok(from->inner, to->inner);
+    if (to->id == T_TUPLE) {
+        /* Element-wise, between tuples of the same size. */
+        if (from->id != T_TUPLE || from->nfields != to->nfields)
+            return false;
+        for (int i = 0; i < to->nfields; i++)
+            if (!conv_ok(from->fields[i], to->fields[i]))
+                return false;
+        return true;
+    }
     if (is_numeric_like(from) && is_numeric_like(to))
         return true;
     if (from->id == T_UUID && to->id == T_UINT128)
@@ -646,6 +655,26 @@ static void parse_error_note(const conv_ctx *x, const char *s, size_t n, const t
     }
 }
 
+/* OrZero/OrNull integer parsing: a value outside the target's range is a failed row
+ * (toUInt8OrZero('300') = 0) even though the plain conversion wraps (toUInt8('300') =
+ * 44). The text is parsed again as Int128 into tmp to see the exact value. */
+static bool int_text_fits(const type *to, const char *s, size_t n, const text_opts *o, column *tmp)
+{
+    tmp->len = 0;
+    tmp->data.len = 0;
+    if (text_parse(tmp, s, n, o) < 0) {
+        err_clear();
+        return false;
+    }
+    int128_t v;
+    memcpy(&v, tmp->data.p, sizeof v);
+    unsigned bits = num_size(to) * 8;
+    if (num_is_uint(to))
+        return v >= 0 && (bits == 64 ? v <= (int128_t)UINT64_MAX : v < ((int128_t)1 << bits));
+    int128_t lim = (int128_t)1 << (bits - 1);
+    return v >= -lim && v < lim;
+}
+
 static int from_string(const conv_ctx *x, const column *src, const type *to, column **out)
 {
     text_opts o;
@@ -653,6 +682,8 @@ static int from_string(const conv_ctx *x, const column *src, const type *to, col
     o.tz = x->env && x->env->timezone ? x->env->timezone : "UTC";
     bool fixed = type_phys(src->type)->id == T_FIXEDSTRING;
     column *c = col_new(to);
+    column *wide = x->fail && num_is_int(to) && to->id != T_BOOL && num_size(to) <= 8
+                       ? col_new(type_simple(T_INT128)) : NULL;
     col_reserve(c, src->len);
     for (size_t i = 0; i < src->len; i++) {
         size_t n;
@@ -665,6 +696,10 @@ static int from_string(const conv_ctx *x, const column *src, const type *to, col
             continue;
         }
         int rc = to->id == T_ARRAY ? text_parse_array(c, s, n, &o) : text_parse(c, s, n, &o);
+        if (rc == 0 && wide && !int_text_fits(to, s, n, &o, wide)) {
+            x->fail[i] = 1;
+            continue; /* the wrapped value stays; the row becomes 0 / NULL */
+        }
         if (rc < 0) {
             if (x->fail) {
                 x->fail[i] = 1;
@@ -675,9 +710,13 @@ static int from_string(const conv_ctx *x, const column *src, const type *to, col
             }
             parse_error_note(x, s, n, to);
             col_free(c);
+            if (wide)
+                col_free(wide);
             return -1;
         }
     }
+    if (wide)
+        col_free(wide);
     *out = c;
     return 0;
 }
@@ -745,6 +784,21 @@ static int conv(const conv_ctx *x, const column *src, const type *to_full, colum
         buf_append(&a->offs, src->offs.p, (n + 1) * sizeof(uint64_t));
         a->len = n;
         res = a;
+    } else if (to->id == T_TUPLE && from->id == T_TUPLE && from->nfields == to->nfields) {
+        res = col_new(to);
+        conv_ctx y = *x;
+        y.fail = NULL;
+        y.skip = NULL;
+        for (int f = 0; f < to->nfields; f++) {
+            column *fc;
+            if (conv(&y, src->fields[f], to->fields[f], &fc) < 0) {
+                col_free(res);
+                return -1;
+            }
+            col_free(res->fields[f]);
+            res->fields[f] = fc;
+        }
+        res->len = n;
     } else if (from->id == T_UUID && to->id == T_UINT128) {
         /* shale keeps the first 16 hex digits in the low half; ClickHouse's UInt128 value
          * has them in the high half. */
@@ -905,6 +959,8 @@ static const named_conv named[] = {
     {"toUInt128", T_UINT128}, {"toInt8", T_INT8},   {"toInt16", T_INT16},     {"toInt32", T_INT32},
     {"toInt64", T_INT64},   {"toInt128", T_INT128}, {"toFloat32", T_FLOAT32}, {"toFloat64", T_FLOAT64},
     {"toBool", T_BOOL},     {"toString", T_STRING},
+    /* only their OrZero / OrNull forms live here; toDate etc. are in date.c */
+    {"toDate", T_DATE},     {"toDate32", T_DATE32}, {"toDateTime", T_DATETIME},
 };
 
 static const type *named_target(const char *name, size_t len)
@@ -1064,6 +1120,11 @@ void func_register_conv(void)
         {"toFloat32OrZero", FN_OWN_NULLS, named_resolve, conv_free, "parses Float32, 0 on error"},
         {"toFloat64OrZero", FN_OWN_NULLS, named_resolve, conv_free, "parses Float64, 0 on error"},
         {"toUInt8OrNull", FN_OWN_NULLS, named_resolve, conv_free, "parses UInt8, NULL on error"},
+        {"toDateOrNull", FN_OWN_NULLS, named_resolve, conv_free, "parses Date, NULL on error"},
+        {"toDateOrZero", FN_OWN_NULLS, named_resolve, conv_free, "parses Date, 1970-01-01 on error"},
+        {"toDate32OrNull", FN_OWN_NULLS, named_resolve, conv_free, "parses Date32, NULL on error"},
+        {"toDateTimeOrNull", FN_OWN_NULLS, named_resolve, conv_free, "parses DateTime, NULL on error"},
+        {"toDateTimeOrZero", FN_OWN_NULLS, named_resolve, conv_free, "parses DateTime, 1970-01-01 00:00:00 on error"},
         {"toUInt16OrNull", FN_OWN_NULLS, named_resolve, conv_free, "parses UInt16, NULL on error"},
         {"toUInt32OrNull", FN_OWN_NULLS, named_resolve, conv_free, "parses UInt32, NULL on error"},
         {"toUInt64OrNull", FN_OWN_NULLS, named_resolve, conv_free, "parses UInt64, NULL on error"},

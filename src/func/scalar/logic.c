@@ -2,7 +2,8 @@
  *
  * and/or/xor handle NULLs themselves (FN_OWN_NULLS) with SQL three-valued logic as in
  * ClickHouse: NULL AND 0 = 0, NULL OR 1 = 1, otherwise NULL propagates; the result is
- * Nullable(UInt8) when any argument is Nullable, else UInt8. Internally each row is a
+ * Nullable(UInt8) when any argument is Nullable, else UInt8 (Bool instead of UInt8 when
+ * some argument is a plain Bool). Internally each row is a
  * ternary value F=0 < NULL=1 < T=2, so AND is min and OR is max. Any number (or Bool)
  * is true when non-zero. not() uses the default NULL handling. */
 #include "func/func.h"
@@ -72,6 +73,7 @@ static int logic_exec(const fn_call *c, column **args, size_t n, column **out)
     column *res = num_new_u8(n, &r);
     for (size_t i = 0; i < n; i++)
         r[i] = acc[i] == 2;
+    res->type = type_strip_nullable(c->ret); /* UInt8 or Bool: same layout */
     if (c->ret->id == T_NULLABLE) {
         column *w = col_new(c->ret);
         col_free(w->inner);
@@ -93,15 +95,21 @@ static int logic_resolve(fn_call *c, lop op)
     if (c->nargs < 2)
         return err_set(ERR_TOO_FEW_ARGUMENTS_FOR_FUNCTION,
                        "Number of arguments for function \"%s\" should be at least 2: passed %d", c->name, c->nargs);
-    bool nullable = false;
+    bool nullable = false, is_bool = false;
     for (int i = 0; i < c->nargs; i++) {
         if (!truthy_type(c->arg_types[i]))
             return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type (%s) of %d argument of function %s",
                            c->arg_types[i]->name, i + 1, c->name);
         if (type_is_nullable(c->arg_types[i]))
             nullable = true;
+        /* ClickHouse returns Bool when some argument is exactly Bool (a Nullable(Bool)
+         * argument does not count): true AND 1 is Bool, toNullable(true) OR 0 is
+         * Nullable(UInt8). */
+        if (c->arg_types[i]->id == T_BOOL)
+            is_bool = true;
     }
-    c->ret = nullable ? type_nullable(type_simple(T_UINT8)) : type_simple(T_UINT8);
+    const type *rt = type_simple(is_bool ? T_BOOL : T_UINT8);
+    c->ret = nullable ? type_nullable(rt) : rt;
     c->state = (void *)(intptr_t)op;
     c->exec = logic_exec;
     return 0;
@@ -116,6 +124,7 @@ static int not_exec(const fn_call *c, column **args, size_t n, column **out)
     uint8_t *t = mem_alloc(n ? n : 1), *r;
     ternary(args[0], c->arg_types[0], n, t);
     *out = num_new_u8(n, &r);
+    (*out)->type = c->ret;
     for (size_t i = 0; i < n; i++)
         r[i] = t[i] == 0;
     mem_free(t);
@@ -128,7 +137,9 @@ static int not_resolve(fn_call *c)
         return fn_bad_nargs(c, "1");
     if (!truthy_type(c->arg_types[0]))
         return fn_bad_types(c);
-    c->ret = type_simple(T_UINT8);
+    /* not(Bool) is Bool (NULLs are stripped before resolve: NOT toNullable(true) is
+     * Nullable(Bool)). */
+    c->ret = type_simple(type_base(c->arg_types[0])->id == T_BOOL ? T_BOOL : T_UINT8);
     c->exec = not_exec;
     return 0;
 }

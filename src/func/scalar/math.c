@@ -109,10 +109,13 @@ typedef double (*f1)(double);
 typedef double (*f2)(double, double);
 
 static double exp10_(double x) { return pow(10, x); }
+/* glibc's cbrt is not correctly rounded (cbrt(27) = 3.0000000000000004); the long
+ * double one, rounded to double, gives ClickHouse's results (3, 10, 1e-100). */
+static double cbrt_(double x) { return (double)cbrtl((long double)x); }
 static double sign_(double x) { return (double)((x > 0) - (x < 0)); }
 
 static const struct { const char *name; f1 f; } f1s[] = {
-    {"sqrt", sqrt}, {"cbrt", cbrt}, {"exp", exp}, {"exp2", exp2}, {"exp10", exp10_}, {"log", log},
+    {"sqrt", sqrt}, {"cbrt", cbrt_}, {"exp", exp}, {"exp2", exp2}, {"exp10", exp10_}, {"log", log},
     {"log2", log2}, {"log10", log10}, {"sin", sin}, {"cos", cos}, {"tan", tan}, {"asin", asin},
     {"acos", acos}, {"atan", atan}, {"sinh", sinh}, {"cosh", cosh}, {"tanh", tanh}, {"erf", erf},
     {"lgamma", lgamma}, {"tgamma", tgamma}, {"sign", sign_},

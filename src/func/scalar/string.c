@@ -8,6 +8,7 @@
  * character. A constant pattern is classified once at resolution: exact, prefix%,
  * %suffix, %contains% (memmem) or general (backtracking matcher). ilike lowers ASCII. */
 #include "func/func.h"
+#include "column/text.h"
 #include "func/scalar/num.h"
 
 #include "base/err.h"
@@ -143,7 +144,39 @@ static void map_upper(const char *s, size_t n, buf *o, const void *arg)
     for (size_t i = 0; i < n; i++)
         d[i] = (char)toupper((unsigned char)s[i]);
 }
-/* UTF-8 case mapping for ASCII and the 2-byte Cyrillic block (а-я ↔ А-Я, ё ↔ Ё). */
+/* Case mapping of a code point in the 2-byte UTF-8 range (U+0080..U+07FF) whose
+ * counterpart is also 2 bytes long: Latin-1 Supplement, Latin Extended-A, Greek and
+ * Cyrillic. Other code points map to themselves. */
+static unsigned case2(unsigned cp, bool up)
+{
+    if (up) {
+        if ((cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) || (cp >= 0x3B1 && cp <= 0x3C9 && cp != 0x3C2) ||
+            (cp >= 0x430 && cp <= 0x44F))
+            return cp - 0x20;
+        if (cp == 0xFF) return 0x178;
+        if (cp >= 0x450 && cp <= 0x45F) return cp - 0x50;
+        if (((cp >= 0x100 && cp <= 0x12F) || (cp >= 0x14A && cp <= 0x177) || (cp >= 0x460 && cp <= 0x481) ||
+             (cp >= 0x48A && cp <= 0x4BF) || (cp >= 0x4D0 && cp <= 0x4FF)) && (cp & 1))
+            return cp - 1;
+        if (((cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17E)) && !(cp & 1))
+            return cp - 1;
+    } else {
+        if ((cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) || (cp >= 0x391 && cp <= 0x3A9 && cp != 0x3A2) ||
+            (cp >= 0x410 && cp <= 0x42F))
+            return cp + 0x20;
+        if (cp == 0x178) return 0xFF;
+        if (cp >= 0x400 && cp <= 0x40F) return cp + 0x50;
+        if (((cp >= 0x100 && cp <= 0x12F) || (cp >= 0x14A && cp <= 0x177) || (cp >= 0x460 && cp <= 0x481) ||
+             (cp >= 0x48A && cp <= 0x4BF) || (cp >= 0x4D0 && cp <= 0x4FF)) && !(cp & 1))
+            return cp + 1;
+        if (((cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17E)) && (cp & 1))
+            return cp + 1;
+    }
+    return cp;
+}
+
+/* UTF-8 case mapping for ASCII and the 2-byte letters of case2(); the byte length of
+ * the string never changes. */
 static void map_utf8(const char *s, size_t n, buf *o, bool up)
 {
     char *d = buf_grow(o, n);
@@ -152,16 +185,9 @@ static void map_utf8(const char *s, size_t n, buf *o, bool up)
         unsigned char b = (unsigned char)d[i];
         if (b < 0x80) {
             d[i] = (char)(up ? toupper(b) : tolower(b));
-        } else if (i + 1 < n && (b == 0xD0 || b == 0xD1)) {
+        } else if (i + 1 < n && b >= 0xC2 && b <= 0xDF && ((unsigned char)d[i + 1] & 0xC0) == 0x80) {
             unsigned cp = ((b & 0x1Fu) << 6) | ((unsigned char)d[i + 1] & 0x3Fu);
-            unsigned m = cp;
-            if (up) {
-                if (cp >= 0x430 && cp <= 0x44F) m = cp - 0x20;
-                else if (cp >= 0x450 && cp <= 0x45F) m = cp - 0x50;
-            } else {
-                if (cp >= 0x410 && cp <= 0x42F) m = cp + 0x20;
-                else if (cp >= 0x400 && cp <= 0x40F) m = cp + 0x50;
-            }
+            unsigned m = case2(cp, up);
             d[i] = (char)(0xC0 | (m >> 6));
             d[i + 1] = (char)(0x80 | (m & 0x3F));
             i++;
@@ -309,6 +335,8 @@ static int concat_exec(const fn_call *c, column **a, size_t n, column **out)
     column *r = col_new(type_simple(T_STRING));
     col_reserve(r, n);
     buf tmp = {0};
+    text_opts o;
+    text_opts_default(&o);
     for (size_t i = 0; i < n; i++) {
         tmp.len = 0;
         for (int k = 0; k < c->nargs; k++) {
@@ -317,10 +345,9 @@ static int concat_exec(const fn_call *c, column **a, size_t n, column **out)
                 size_t l;
                 const char *s = col_str(a[k], i, &l);
                 buf_append(&tmp, s, l);
-            } else if (t->id == T_UINT64) {
-                buf_printf(&tmp, "%llu", (unsigned long long)col_get_u64(a[k], i));
             } else {
-                buf_printf(&tmp, "%lld", (long long)col_get_i64(a[k], i));
+                /* Other types are concatenated as toString prints them. */
+                text_write(&tmp, a[k], i, TEXT_RAW, &o);
             }
         }
         col_push_str(r, (const char *)tmp.p, tmp.len);
@@ -334,8 +361,7 @@ static int concat_resolve(fn_call *c)
 {
     for (int k = 0; k < c->nargs; k++) {
         const type *t = c->arg_types[k];
-        /* Only strings and integers are converted here; other types need toString. */
-        if (!is_str(t) && !(num_is_int(t) && num_size(t) <= 8 && t->id != T_BOOL))
+        if (type_base(t)->id == T_NOTHING)
             return fn_bad_types(c);
     }
     c->ret = type_simple(T_STRING);
@@ -355,15 +381,29 @@ static const char *memmem_ci(const char *h, size_t hn, const char *nd, size_t nn
     return NULL;
 }
 
+/* state bits: 1 = case-insensitive, 2 = locate (needle first, MySQL order) */
 static int position_exec(const fn_call *c, column **a, size_t n, column **out)
 {
-    bool ci = c->state != NULL;
+    uintptr_t fl = (uintptr_t)c->state;
+    bool ci = fl & 1;
+    int hi = (fl & 2) ? 1 : 0;
     uint64_t *d;
     *out = new_u64(n, &d);
     for (size_t i = 0; i < n; i++) {
         size_t hl, nl;
-        const char *h = col_str(a[0], i, &hl), *nd = col_str(a[1], i, &nl);
-        const char *p = ci ? memmem_ci(h, hl, nd, nl) : nl ? memmem(h, hl, nd, nl) : h;
+        const char *h = col_str(a[hi], i, &hl), *nd = col_str(a[1 - hi], i, &nl);
+        /* optional 1-based start position (0 acts as 1); past the end finds nothing */
+        uint64_t st = c->nargs == 3 ? col_get_u64(a[2], i) : 1;
+        if (st == 0)
+            st = 1;
+        if (st > hl + 1) {
+            d[i] = 0;
+            continue;
+        }
+        size_t off = (size_t)st - 1;
+        const char *hs = h + off;
+        size_t hn = hl - off;
+        const char *p = ci ? memmem_ci(hs, hn, nd, nl) : nl ? memmem(hs, hn, nd, nl) : hs;
         d[i] = p ? (uint64_t)(p - h) + 1 : 0;
     }
     return 0;
@@ -371,11 +411,16 @@ static int position_exec(const fn_call *c, column **a, size_t n, column **out)
 
 static int position_resolve(fn_call *c)
 {
-    if (c->nargs != 2)
-        return fn_bad_nargs(c, "2");
+    if (c->nargs != 2 && c->nargs != 3)
+        return fn_bad_nargs(c, "2 or 3");
     if (!is_str(c->arg_types[0]) || !is_str(c->arg_types[1]))
         return fn_bad_types(c);
-    c->state = strcmp(c->def->name, "positionCaseInsensitive") == 0 ? (void *)1 : NULL;
+    if (c->nargs == 3 && !(num_is_uint(type_base(c->arg_types[2])) && c->arg_types[2]->id != T_BOOL))
+        return fn_bad_types(c);
+    uintptr_t fl = strcmp(c->def->name, "positionCaseInsensitive") == 0 ? 1 : 0;
+    if (strcmp(c->def->name, "locate") == 0)
+        fl |= 2;
+    c->state = (void *)fl;
     c->ret = type_simple(T_UINT64);
     c->exec = position_exec;
     return 0;
@@ -604,8 +649,8 @@ void func_register_string(void)
         {"notEmpty", 0, empty_resolve, NULL, "1 for a non-empty string or array"},
         {"lower", FN_CASE_INSENSITIVE, map_resolve, free, "ASCII lower case"},
         {"upper", FN_CASE_INSENSITIVE, map_resolve, free, "ASCII upper case"},
-        {"lowerUTF8", 0, map_resolve, free, "lower case (ASCII and Cyrillic)"},
-        {"upperUTF8", 0, map_resolve, free, "upper case (ASCII and Cyrillic)"},
+        {"lowerUTF8", 0, map_resolve, free, "lower case (ASCII, Latin-1, Latin Extended-A, Greek, Cyrillic)"},
+        {"upperUTF8", 0, map_resolve, free, "upper case (ASCII, Latin-1, Latin Extended-A, Greek, Cyrillic)"},
         {"reverse", FN_CASE_INSENSITIVE, map_resolve, free, "bytes in reverse order"},
         {"trimLeft", 0, map_resolve, free, "removes leading spaces"},
         {"trimRight", 0, map_resolve, free, "removes trailing spaces"},
@@ -615,6 +660,7 @@ void func_register_string(void)
         {"concat", FN_CASE_INSENSITIVE, concat_resolve, NULL, "concatenation"},
         {"position", FN_CASE_INSENSITIVE, position_resolve, NULL, "1-based byte position of needle, or 0"},
         {"positionCaseInsensitive", 0, position_resolve, NULL, "position ignoring ASCII case"},
+        {"locate", FN_CASE_INSENSITIVE, position_resolve, NULL, "locate(needle, haystack[, start]): position in MySQL order"},
         {"startsWith", 0, startsends_resolve, NULL, "1 if s starts with prefix"},
         {"endsWith", 0, startsends_resolve, NULL, "1 if s ends with suffix"},
         {"repeat", FN_CASE_INSENSITIVE, repeat_resolve, NULL, "s repeated n times"},
@@ -632,7 +678,6 @@ void func_register_string(void)
     func_register_alias("ucase", "upper");
     func_register_alias("substr", "substring");
     func_register_alias("mid", "substring");
-    func_register_alias("locate", "position");
     func_register_alias("ltrim", "trimLeft");
     func_register_alias("rtrim", "trimRight");
     func_register_alias("trim", "trimBoth");

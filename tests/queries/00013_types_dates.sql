@@ -1,0 +1,17 @@
+SELECT toDate('2020-02-29'), toTypeName(toDate('2020-02-29')), toDate32('1900-01-01'), toTypeName(toDate32('2020-01-01'));
+SELECT CAST('2021-03-04' AS Date), CAST('2021-03-04 05:06:07' AS DateTime), toTypeName(CAST('2021-03-04 05:06:07' AS DateTime));
+SELECT toDateTime('2021-03-04 05:06:07', 'Asia/Tokyo'), toTypeName(toDateTime('2021-03-04 05:06:07', 'Asia/Tokyo'));
+SELECT toDateTime64('2021-03-04 05:06:07.123456', 6), toTypeName(toDateTime64('2021-03-04 05:06:07.123', 3));
+SELECT toDateTime64('2021-03-04 05:06:07.5', 3, 'Europe/Moscow'), toTypeName(toDateTime64('2021-03-04 05:06:07.5', 3, 'Europe/Moscow'));
+SELECT CAST('2000-01-01 00:00:00' AS DateTime('America/New_York')), toUnixTimestamp(CAST('2000-01-01 00:00:00' AS DateTime('America/New_York')));
+SELECT toDate(0), toDateTime(0), toDate(19000), toDateTime(1600000000), toDate32(-1);
+SELECT toDate('2020-01-01') + 1, toDate('2020-03-01') - 1, toDateTime('2020-01-01 00:00:00') + 3600, toDateTime('2020-01-01 00:00:00') - 1;
+SELECT toTypeName(toDate('2020-01-01') + 1), toTypeName(toDateTime('2020-01-01 00:00:00') + 1);
+SELECT toDate('2020-03-01') - toDate('2020-02-01'), toDateTime('2020-01-02 00:00:00') - toDateTime('2020-01-01 00:00:00');
+SELECT toDate('1970-01-01'), toDate('2149-06-06'), toDate32('2299-12-31'), toDate32('1900-01-01');
+SELECT toDateTime('2106-02-07 06:28:15'), toDateTime64('1900-01-01 00:00:00', 0), toDateTime64('2299-12-31 23:59:59.999', 3);
+SELECT toDate(toDateTime('2020-05-05 23:59:59')), toDateTime(toDate('2020-05-05')), toDateTime64(toDate('2020-05-05'), 2);
+SELECT toDate('2020-02-30');
+SELECT toDateOrNull('garbage'), toDateOrZero('garbage'), toDateTimeOrNull('2020-01-01 10:00:00');
+SELECT toDateTime('2021-06-01 12:00:00', 'UTC') = toDateTime('2021-06-01 14:00:00', 'Europe/Berlin');
+SELECT toDate('2020-01-01') < toDate('2020-01-02'), toDate('2020-01-01') = '2020-01-01', toDateTime('2020-01-01 00:00:00') > '2019-12-31 23:59:59';

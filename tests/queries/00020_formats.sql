@@ -1,0 +1,22 @@
+SELECT number, toString(number) AS s, number / 4 AS f FROM numbers(3) FORMAT CSV;
+SELECT number AS n, 'a"b,c' AS s FROM numbers(2) FORMAT CSVWithNames;
+SELECT number AS n, 'x\ty' AS s FROM numbers(2) FORMAT TSVWithNames;
+SELECT number AS n, toNullable('z') AS s, [1, 2] AS a FROM numbers(2) FORMAT TSVWithNamesAndTypes;
+SELECT number AS n, 'q"u\\o' AS s, number / 3 AS f, [number, 1] AS arr, NULL AS z FROM numbers(2) FORMAT JSONEachRow SETTINGS output_format_json_quote_64bit_integers = 0;
+SELECT number AS n, toString(number) AS s, toInt64(number) - 1 AS i64 FROM numbers(2) FORMAT JSON SETTINGS output_format_write_statistics = 0, output_format_json_quote_64bit_integers = 0;
+SELECT number AS n, 0.5 AS f, nan AS x, inf AS y FROM numbers(2) FORMAT JSONCompact SETTINGS output_format_write_statistics = 0, output_format_json_quote_64bit_integers = 0;
+SELECT number AS n, 'abc' AS s, [1, 2] AS a FROM numbers(2) FORMAT Vertical;
+SELECT number AS n, 'a|b' AS s FROM numbers(3) FORMAT Markdown;
+SELECT number AS n, 'it''s' AS s, [1.5] AS a, (1, 'x') AS t, NULL AS z FROM numbers(2) FORMAT Values;
+SELECT number AS n, 'hello' AS s, NULL AS z FROM numbers(3) FORMAT PrettyCompact;
+SELECT number AS n, repeat('x', number) AS s FROM numbers(3) FORMAT Pretty;
+SELECT number AS n, number * 2 AS m FROM numbers(3) FORMAT PrettyCompactMonoBlock;
+SELECT number FROM numbers(10) FORMAT Null;
+SELECT toDate('2020-01-02') AS d, toDateTime('2020-01-02 03:04:05') AS dt, toDecimal32(1.5, 2) AS dec, true AS b FROM numbers(1) FORMAT JSONEachRow;
+SELECT toDate('2020-01-02') AS d, toDecimal32(-1.5, 3) AS dec, 'a\nb' AS s FROM numbers(1) FORMAT CSV;
+SELECT toUInt64(18446744073709551615) AS u, toInt8(-5) AS i, toFloat32(0.1) AS f FROM numbers(1) FORMAT JSONEachRow SETTINGS output_format_json_quote_64bit_integers = 0;
+SELECT 1 AS x, 'y' AS y FORMAT TabSeparatedRaw;
+SELECT 1 AS x, 'a\tb' AS y FORMAT TSVRaw;
+SELECT number AS n, toNullable(number) AS nn FROM numbers(2) FORMAT JSONCompactEachRow SETTINGS output_format_json_quote_64bit_integers = 0;
+SELECT [(1, 'a')] AS t FORMAT JSONEachRow;
+SELECT 1 FORMAT NoSuchFormat; -- { serverError UNKNOWN_FORMAT }

@@ -1,0 +1,11 @@
+SELECT 0.1 + 0.2 FORMAT CSV;
+SELECT 1 / 3 AS x, toFloat32(1 / 3) AS y FORMAT JSONEachRow;
+SELECT 1e21 AS a, 1e-7 AS b, -0. AS c FORMAT JSONEachRow;
+SELECT nan AS a, inf AS b, -inf AS c FORMAT JSONEachRow;
+SELECT nan AS a, inf AS b, -inf AS c FORMAT CSV;
+SELECT 1e100 AS a, 1.5 AS b FORMAT Values;
+SELECT 123456789012345680000. AS a, 0.000123 AS b FORMAT Vertical;
+SELECT toFloat32(3.4028235e38) AS a, toFloat32(1.17549435e-38) AS b FORMAT TSVWithNames;
+SELECT [0.1, 1e21, nan] AS arr FORMAT JSONEachRow;
+SELECT toDecimal64(1234.5678, 4) AS d FORMAT JSON SETTINGS output_format_write_statistics = 0;
+SELECT 2.5 AS x FORMAT PrettyCompact;

@@ -1,0 +1,12 @@
+SELECT toDateTime64('2021-03-04 05:06:07.123', 3, 'UTC') AS dt, toDateTime('2021-03-04 05:06:07', 'Asia/Tokyo') AS tk FORMAT JSONEachRow;
+SELECT CAST('a' AS Enum8('a' = 1)) AS e, toFixedString('ab', 3) AS fs, toLowCardinality('lc') AS lc FORMAT JSONEachRow;
+SELECT CAST('a' AS Enum8('a' = 1)) AS e, toFixedString('ab', 2) AS fs FORMAT CSV;
+SELECT toInt128(-5) AS a, toUInt128(7) AS b, toInt64(-1) AS c FORMAT JSONEachRow SETTINGS output_format_json_quote_64bit_integers = 0;
+SELECT toInt128(-5) AS a, toUInt64(7) AS b FORMAT JSON SETTINGS output_format_write_statistics = 0, output_format_json_quote_64bit_integers = 0;
+SELECT [[1, 2], []] AS a, ('x', [NULL, 1]) AS t FORMAT CSV;
+SELECT [[1, 2], []] AS a, ('x', [NULL, 1]) AS t FORMAT TSV;
+SELECT CAST(NULL AS Nullable(String)) AS s, CAST(NULL AS Nullable(Int32)) AS i FORMAT CSV;
+SELECT CAST(NULL AS Nullable(String)) AS s FORMAT Vertical;
+SELECT toDate32('1900-01-01') AS d, toDate('2149-06-06') AS e FORMAT JSONCompactEachRow;
+SELECT toDecimal128('-12345678901234567890.123', 3) AS d FORMAT JSONEachRow;
+SELECT 'ünï' AS s, '\x01\x1f' AS c FORMAT JSONEachRow;

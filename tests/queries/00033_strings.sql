@@ -1,0 +1,17 @@
+SELECT length('hello'), length(''), lower('HeLLo'), upper('HeLLo'), reverse('abc'), reverse('');
+SELECT substring('hello', 2), substring('hello', 2, 3), substring('hello', -3), substring('hello', 0), substring('hello', 10), substr('hello', 1, 1), mid('hello', 3, 10);
+SELECT concat('a', 'b'), concat('', ''), concat('a', NULL), concat(toNullable('a'), 'b');
+SELECT position('hello', 'l'), position('hello', 'z'), position('hello', ''), locate('hello', 'o'), positionCaseInsensitive('HELLO', 'l');
+SELECT 'hello' LIKE 'h%', 'hello' LIKE '_ello', 'hello' LIKE 'H%', 'hello' ILIKE 'H%', 'hello' NOT LIKE '%z%', 'a%b' LIKE 'a\\%b', 'a_b' LIKE 'a\\_b';
+SELECT like('abc', '%b%'), notLike('abc', '%b%'), ilike('ABC', 'a%'), notILike('ABC', 'a%');
+SELECT match('hello123', '\\d+'), match('hello', '^h.*o$'), match('hello', 'x');
+SELECT replaceAll('a.b.c', '.', '-'), replaceOne('aaa', 'a', 'b'), replaceRegexpAll('a1b22c', '\\d+', '#'), replaceRegexpOne('a1b2', '\\d', 'X');
+SELECT trim('  x  '), trimLeft('  x  '), trimRight('  x  '), ltrim(' a'), rtrim('a ');
+SELECT splitByChar(',', 'a,b,,c'), splitByChar(',', ''), splitByString('::', 'a::b'), length(splitByChar(' ', 'a b c'));
+SELECT startsWith('hello', 'he'), startsWith('hello', 'lo'), endsWith('hello', 'lo'), endsWith('', '');
+SELECT toString(123), toString(-1.5), toString([1, 2]), toString((1, 'a')), toString(toDateTime('2020-01-01 10:00:00'));
+SELECT toFixedString('abc', 3), length(toFixedString('a', 4)), toLowCardinality('x') = 'x';
+SELECT repeat('ab', 3), repeat('x', 0);
+SELECT empty(''), notEmpty(''), empty('a'), lengthUTF8('привет'), length('привет'), substringUTF8('привет', 2, 3);
+SELECT concat(number, '-', toString(number * 2)) FROM numbers(3);
+SELECT position('abc', 'b', 3), lower(NULL), upper(toNullable('a'));

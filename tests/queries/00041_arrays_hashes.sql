@@ -1,0 +1,11 @@
+SELECT [1, 2, 3] AS a, a[1], a[3], a[4], a[-3], length(a), has(a, 3), has(a, 5), arraySum(a);
+SELECT [] AS a, length(a), arraySum([0]), has(['x', 'y'], 'y');
+SELECT [number, number * 2] FROM numbers(3);
+SELECT arraySum([number, 10]) FROM numbers(3);
+SELECT length(groupArray(number)) FROM numbers(5);
+SELECT indexOf([5, 6, 7], 6), countEqual([1, 1, 2], 1), range(4), range(1, 7, 2), arrayStringConcat(['a', 'b'], '-');
+SELECT cityHash64('hello'), cityHash64(''), cityHash64(1), cityHash64('a', 'b');
+SELECT sipHash64('hello'), sipHash64(''), sipHash64(123);
+SELECT xxHash64('hello'), xxHash64('');
+SELECT cityHash64(number) FROM numbers(3);
+SELECT sipHash64(toString(number)) % 100 FROM numbers(3);

@@ -1,0 +1,18 @@
+SELECT * FROM file('data/t_1.csv', CSVWithNames) ORDER BY a;
+SELECT * FROM file('data/t_{1,2}.csv', CSVWithNames) ORDER BY a;
+SELECT a, b, _file FROM file('data/t_*.csv', CSVWithNames) ORDER BY a;
+SELECT count(), _file FROM file('data/t_?.csv', CSVWithNames) GROUP BY _file ORDER BY _file;
+DESCRIBE file('data/t_1.csv', CSVWithNames);
+SELECT * FROM file('data/t.tsv', TSV) ORDER BY c1;
+DESCRIBE file('data/t.tsv', TSV);
+SELECT * FROM file('data/tn.tsv', TSVWithNames);
+DESCRIBE file('data/tn.tsv', TSVWithNames);
+SELECT * FROM file('data/t.jsonl', JSONEachRow) ORDER BY id;
+DESCRIBE file('data/t.jsonl', JSONEachRow);
+SELECT id, s, f FROM file('data/t.jsonl') WHERE f IS NULL;
+SELECT * FROM file('data/u.csv', CSV, 'x UInt32, y String') ORDER BY x;
+SELECT * FROM file('data/u.csv.gz', CSV, 'x UInt32, y String') ORDER BY x;
+SELECT * FROM file('data/u.csv.zst', CSV, 'x UInt32, y String') ORDER BY x;
+SELECT sum(c1), _file FROM file('data/u.csv*', CSV) GROUP BY _file ORDER BY _file;
+SELECT count() FROM file('data/u.csv.gz');
+SELECT toTypeName(a), toTypeName(b) FROM file('data/t_1.csv', CSVWithNames) LIMIT 1;
