@@ -122,9 +122,17 @@ void in_set_free(in_set *s)
 static column *eval_in(const expr *e, column *arg)
 {
     size_t n = arg->len;
-    column *out = col_new(type_simple(T_UINT8));
+    bool nullable = type_phys(e->type)->id == T_NULLABLE;
+    column *res = col_new(e->type);
+    column *out = nullable ? res->inner : res;
     uint8_t *d = buf_grow(&out->data, n);
     out->len = n;
+    if (nullable) {
+        uint8_t *nl = buf_grow(&res->nulls, n);
+        for (size_t r = 0; r < n; r++)
+            nl[r] = col_is_null(arg, r);
+        res->len = n;
+    }
     const column *vals = type_phys(arg->type)->id == T_NULLABLE ? arg->inner : arg;
     for (size_t r = 0; r < n; r++) {
         bool found;
@@ -132,9 +140,9 @@ static column *eval_in(const expr *e, column *arg)
             found = false;
         else
             found = find_slot(e->set, vals, r, col_hash_row(vals, r)) >= 0;
-        d[r] = (uint8_t)(found != e->negate);
+        d[r] = col_is_null(arg, r) ? 0 : (uint8_t)(found != e->negate);
     }
-    return out;
+    return res;
 }
 
 int expr_eval(const expr *e, const block *in, column **out)

@@ -239,6 +239,14 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
     if (compile(c, e->args.items[0], &lhs))
         return -1;
     const ast *rhs = e->args.items[1];
+    if (type_base(lhs->type)->id == T_NOTHING) {
+        /* NULL IN (…) is NULL (transform_null_in = 0). */
+        expr_free(lhs);
+        column *v = col_new(type_nullable(type_simple(T_NOTHING)));
+        col_push_null(v);
+        *out = expr_const(v);
+        return 0;
+    }
     const type *t = type_strip_nullable(type_phys(lhs->type));
     in_set *set = in_set_new(t);
     /* Gather the right side as a column of lhs's type: a subquery's first column, a
@@ -355,7 +363,8 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
     }
     expr *ex = xcalloc(1, sizeof *ex);
     ex->kind = EX_IN;
-    ex->type = type_simple(T_UINT8);
+    /* A NULL on the left gives NULL, so a Nullable left side makes the result Nullable. */
+    ex->type = type_is_nullable(lhs->type) ? type_nullable(type_simple(T_UINT8)) : type_simple(T_UINT8);
     ex->args = xcalloc(1, sizeof *ex->args);
     ex->args[0] = lhs;
     ex->nargs = 1;
@@ -862,6 +871,8 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
                 rc = tablefunc_numbers(args, n, false, q, out);
             else if (strcasecmp(f->name, "file") == 0)
                 rc = tablefunc_file(args, n, q, out);
+            else if (strcmp(f->name, "format") == 0)
+                rc = tablefunc_format(args, n, q, out);
             else if (strcmp(f->name, "input") == 0) {
                 size_t len = 0;
                 const char *st = n >= 1 && type_base(args[0]->type)->id == T_STRING ? col_str(args[0], 0, &len) : NULL;
@@ -1088,12 +1099,45 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
         goto done;
 
     p->distinct = sel->select_distinct;
-    p->norder = sel->order_by.n;
+    /* ORDER BY ALL: every select item in order (unless a column is called "all"). */
+    ast_list order_by = sel->order_by;
+    ast_list all_items = {0};
+    if (order_by.n == 1 && order_by.items[0]->sub && order_by.items[0]->sub->kind == AST_IDENT &&
+        order_by.items[0]->sub->nparts == 1 && strcasecmp(order_by.items[0]->sub->parts[0], "all") == 0 &&
+        schema_find(c->src, order_by.items[0]->sub->parts[0]) < 0 && find_alias(c, order_by.items[0]->sub->parts[0]) < 0) {
+        const ast *tmpl = order_by.items[0];
+        for (int i = 0; i < sel->select.n; i++) {
+            if (sel->select.items[i]->kind == AST_ASTERISK)
+                continue;
+            ast *o = ARENA_NEW(&scratch, ast);
+            *o = *tmpl;
+            ast *pos = ARENA_NEW(&scratch, ast);
+            pos->kind = AST_LITERAL;
+            pos->lit = LIT_UINT;
+            pos->u = (uint64_t)i + 1;
+            o->sub = pos;
+            ast_list_push(&scratch, &all_items, o);
+        }
+        if (all_items.n == 0) /* SELECT * ORDER BY ALL: the source's visible columns */
+            for (int i = 0; i < c->nvisible; i++) {
+                ast *o = ARENA_NEW(&scratch, ast);
+                *o = *tmpl;
+                ast *id = ARENA_NEW(&scratch, ast);
+                id->kind = AST_IDENT;
+                id->nparts = 1;
+                id->parts = ARENA_ARRAY(&scratch, const char *, 1);
+                id->parts[0] = c->src->names[i];
+                o->sub = id;
+                ast_list_push(&scratch, &all_items, o);
+            }
+        order_by = all_items;
+    }
+    p->norder = order_by.n;
     p->order = xcalloc((size_t)p->norder + 1, sizeof *p->order);
     p->order_desc = xcalloc((size_t)p->norder + 1, sizeof *p->order_desc);
     p->order_nulls = xcalloc((size_t)p->norder + 1, sizeof *p->order_nulls);
     for (int i = 0; i < p->norder; i++) {
-        const ast *o = sel->order_by.items[i];
+        const ast *o = order_by.items[i];
         const ast *key = positional(&sel->select, o->sub);
         if (agg)
             key = expand_aliases(c, &scratch, key, 0);

@@ -684,6 +684,15 @@ static ast *parse_function(parser *p, tok *name_tok)
     }
     if (f->distinct)
         f->name = arena_printf(p->a, "%sDistinct", f->name);
+    if (p_is(p, 0, "FILTER") && p_peek(p, 1)->kind == TK_LPAREN && p_is(p, 2, "WHERE")) {
+        /* agg(x) FILTER (WHERE cond) is aggIf(x, cond), as in ClickHouse. */
+        p_adv(p), p_adv(p), p_adv(p);
+        ast *cond = parse_expr(p);
+        if (!cond || !expect_tok(p, TK_RPAREN, "closing parenthesis"))
+            return NULL;
+        f->name = arena_printf(p->a, "%sIf", f->name);
+        ast_list_push(p->a, &f->args, cond);
+    }
     if (p_is(p, 0, "OVER"))
         return p_fail(p, "window functions are not supported: end of function call");
     f->end = prev_end(p);

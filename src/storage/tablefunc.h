@@ -11,6 +11,8 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out);
 /* Data on stdin: the table `table` and input([structure]); structure NULL = --structure
  * or inference. */
 int tablefunc_stdin(const char *structure, query_ctx *q, source **out);
+/* format(format, [structure,] data): the data argument parsed as a table. */
+int tablefunc_format(column *const *args, int nargs, query_ctx *q, source **out);
 
 /* A destination of INSERT: blocks go to write(); finish() commits (and frees), abort()
  * discards what it can (and frees). */

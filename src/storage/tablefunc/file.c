@@ -12,7 +12,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* A read task: a whole file, or a byte range of a large uncompressed text file cut at
  * row boundaries (parallel parsing). */
@@ -268,11 +270,35 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
     source *src = NULL;
     if (glob_expand_local(pattern, &f->paths, &f->npaths))
         goto fail;
+    bool has_structure = nargs >= 3 && !(n[2] == 4 && memcmp(s[2], "auto", 4) == 0);
+    bool has_format = nargs >= 2 && !(n[1] == 4 && memcmp(s[1], "auto", 4) == 0);
     if (f->npaths == 0) {
-        err_set(ERR_CANNOT_EXTRACT_TABLE_STRUCTURE,
-                "Cannot extract table structure from %s format file, because there are no files with provided path. You can specify the structure manually",
-                nargs >= 2 ? s[1] : "auto");
-        goto fail;
+        /* ClickHouse's behaviour: a missing literal path is an error; a glob that matches
+         * nothing reads as empty when the structure is known. */
+        char abs[4096];
+        if (pattern[0] == '/' || !getcwd(abs, sizeof abs))
+            snprintf(abs, sizeof abs, "%s", pattern);
+        else
+            snprintf(abs + strlen(abs), sizeof abs - strlen(abs), "/%s", pattern);
+        if (!glob_has_magic(pattern)) {
+            if (has_structure)
+                err_set(ERR_FILE_DOESNT_EXIST, "File %s doesn't exist", abs);
+            else
+                err_set(ERR_CANNOT_STAT,
+                        "Cannot stat file %s: No such file or directory: The table structure cannot be extracted from a %.*s format file. You can specify the structure manually: (in file/uri %s)",
+                        abs, has_format ? (int)n[1] : 4, has_format ? s[1] : "auto", abs);
+            goto fail;
+        }
+        if (!has_structure) {
+            if (has_format)
+                err_set(ERR_CANNOT_EXTRACT_TABLE_STRUCTURE,
+                        "Cannot extract table structure from %.*s format file, because there are no files with provided path. You can specify the structure manually",
+                        (int)n[1], s[1]);
+            else
+                err_set(ERR_CANNOT_EXTRACT_TABLE_STRUCTURE,
+                        "The data format cannot be detected by the contents of the files, because there are no files with provided path. You can specify the format manually");
+            goto fail;
+        }
     }
     if (nargs >= 2 && !(n[1] == 4 && memcmp(s[1], "auto", 4) == 0)) {
         char *fmt = xstrndup(s[1], n[1]);
@@ -285,7 +311,7 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
         free(fmt);
         f->format = xstrdup(canon);
     } else {
-        const char *det = fmt_from_filename(f->paths[0]);
+        const char *det = fmt_from_filename(f->npaths ? f->paths[0] : pattern);
         if (!det) {
             err_set(ERR_CANNOT_EXTRACT_TABLE_STRUCTURE,
                     "Cannot detect the format of file %s from its name; specify the format explicitly: file(path, format)",
@@ -294,7 +320,7 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
         }
         f->format = xstrdup(det);
     }
-    if (nargs >= 3 && !(n[2] == 4 && memcmp(s[2], "auto", 4) == 0)) {
+    if (has_structure) {
         if (structure_parse(s[2], n[2], &f->file_schema))
             goto fail;
     } else {
@@ -325,7 +351,7 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
     schema_set(src->sch, nf, "_path", type_lowcard(type_simple(T_STRING)));
     schema_set(src->sch, nf + 1, "_file", type_lowcard(type_simple(T_STRING)));
     src->nvisible = nf;
-    plan_tasks(f, q, nargs >= 3 && !(n[2] == 4 && memcmp(s[2], "auto", 4) == 0));
+    plan_tasks(f, q, has_structure);
     src->ntasks = f->ntasks;
     src->impl = f;
     src->open = file_open;

@@ -1,7 +1,8 @@
-/* The data on standard input, as the table `table` and the table function
- * input([structure]) of `shale local` (--input-format, --structure). The input is read
- * into memory once per process (so that schema inference and several statements can see
- * it), then parsed as one read task. */
+/* Data held in memory as a table: the data on standard input, as the table `table` and
+ * the table function input([structure]) of `shale local` (--input-format, --structure),
+ * and format(format, [structure,] data). Standard input is read into memory once per
+ * process (so that schema inference and several statements can see it), then parsed as
+ * one read task. */
 #include "base/err.h"
 #include "base/mem.h"
 #include "codec/stream_codec.h"
@@ -50,6 +51,9 @@ static int load_stdin(void)
 typedef struct stdin_src {
     char *format;
     schema *file_schema;
+    const char *data; /* stdin_data, or `owned` */
+    size_t len;
+    char *owned;
 } stdin_src;
 
 typedef struct stdin_it {
@@ -68,7 +72,7 @@ static int st_open(source *s, int task, const int *cols, int ncols, query_ctx *q
     memcpy(it->cols, cols, sizeof *cols * (size_t)ncols);
     it->ncols = ncols;
     it->q = q;
-    rbuf *rb = rbuf_new(instream_from_memory(stdin_data, stdin_len, "stdin"), 1 << 20);
+    rbuf *rb = rbuf_new(instream_from_memory(ss->data, ss->len, ss->owned ? "format()" : "stdin"), 1 << 20);
     if (fmt_reader_new(ss->format, rb, ss->file_schema, &q->fmt, &it->r)) {
         free(it->cols);
         free(it);
@@ -109,34 +113,34 @@ static void st_destroy(source *s)
 {
     stdin_src *ss = s->impl;
     free(ss->format);
+    free(ss->owned);
     schema_free(ss->file_schema);
     free(ss);
 }
 
-int tablefunc_stdin(const char *structure, query_ctx *q, source **out)
+/* A source over data in memory; takes `owned` (may be NULL when data is stdin's). */
+static int memory_data_source(const char *fmt_name, const char *data, size_t len, char *owned, const char *structure,
+                              const char *what, query_ctx *q, source **out)
 {
-    if (isatty(0) && !stdin_loaded)
-        return err_set(ERR_BAD_ARGUMENTS,
-                       "The table `table` (and input()) reads data from stdin, but stdin is a terminal; pipe data in");
-    if (load_stdin())
-        return -1;
-    const char *fmt_name = q->stdin_format ? q->stdin_format : "TabSeparated";
     const char *canon = fmt_input_canonical(fmt_name);
-    if (!canon)
+    if (!canon) {
+        free(owned);
         return err_set(ERR_UNKNOWN_FORMAT, "Unknown input format %s", fmt_name);
+    }
     stdin_src *ss = xcalloc(1, sizeof *ss);
     ss->format = xstrdup(canon);
-    if (!structure)
-        structure = q->stdin_structure;
+    ss->data = data;
+    ss->len = len;
+    ss->owned = owned;
     int rc;
     if (structure && *structure) {
         rc = structure_parse(structure, strlen(structure), &ss->file_schema);
     } else {
-        rbuf *rb = rbuf_new(instream_from_memory(stdin_data, stdin_len, "stdin"), 1 << 20);
+        rbuf *rb = rbuf_new(instream_from_memory(data, len, what), 1 << 20);
         rc = fmt_infer_schema(canon, rb, &q->fmt, &ss->file_schema);
         rbuf_free(rb);
         if (rc)
-            err_suffix(" (while inferring the structure of the data on stdin; pass --structure)");
+            err_suffix(" (while inferring the structure of %s)", what);
     }
     if (rc) {
         st_destroy(&(source){.impl = ss});
@@ -153,4 +157,38 @@ int tablefunc_stdin(const char *structure, query_ctx *q, source **out)
     s->destroy = st_destroy;
     *out = s;
     return 0;
+}
+
+int tablefunc_stdin(const char *structure, query_ctx *q, source **out)
+{
+    if (isatty(0) && !stdin_loaded)
+        return err_set(ERR_BAD_ARGUMENTS,
+                       "The table `table` (and input()) reads data from stdin, but stdin is a terminal; pipe data in");
+    if (load_stdin())
+        return -1;
+    return memory_data_source(q->stdin_format ? q->stdin_format : "TabSeparated", stdin_data, stdin_len, NULL,
+                              structure ? structure : q->stdin_structure, "the data on stdin (pass --structure)", q,
+                              out);
+}
+
+int tablefunc_format(column *const *args, int nargs, query_ctx *q, source **out)
+{
+    if (nargs < 2 || nargs > 3)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                       "Table function 'format' requires 2 or 3 arguments: format, [structure,] data");
+    const char *s[3];
+    size_t n[3];
+    for (int i = 0; i < nargs; i++) {
+        if (type_base(args[i]->type)->id != T_STRING)
+            return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Argument %d of table function 'format' must be a string", i + 1);
+        s[i] = col_str(args[i], 0, &n[i]);
+    }
+    char *fmt = xstrndup(s[0], n[0]);
+    char *structure = nargs == 3 ? xstrndup(s[1], n[1]) : NULL;
+    size_t dn = n[nargs - 1];
+    char *data = xstrndup(s[nargs - 1], dn);
+    int rc = memory_data_source(fmt, data, dn, data, structure, "the data of format()", q, out);
+    free(fmt);
+    free(structure);
+    return rc;
 }
