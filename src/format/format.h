@@ -80,6 +80,9 @@ typedef struct fmt_reader fmt_reader;
 int fmt_reader_new(const char *format, rbuf *in, const schema *s, const fmt_settings *st, fmt_reader **r);
 /* *out = next block, or NULL at the end. */
 int fmt_reader_next(fmt_reader *r, block **out);
+/* Only columns with needed[i] are parsed; the others come back as constant defaults (the
+ * row structure is still checked). Text formats only; binary formats ignore it. */
+void fmt_reader_select(fmt_reader *r, const bool *needed);
 void fmt_reader_free(fmt_reader *r);
 
 /* Schema inference from the start of the data (ClickHouse's rules). The rbuf is consumed;

@@ -224,8 +224,20 @@ struct fmt_reader {
     int *jcache;      /* JSON: field position → column guess */
     int njcache;
     uint8_t *seen;
+    uint8_t *skip;    /* columns the caller does not need: not parsed, NULL = parse all */
     rd_bin *bin;      /* binary formats: their own reader */
 };
+
+void fmt_reader_select(fmt_reader *r, const bool *needed)
+{
+    if (r->bin || !r->s)
+        return;
+    int n = r->s->n;
+    free(r->skip);
+    r->skip = xcalloc((size_t)n + 1, 1);
+    for (int c = 0; c < n; c++)
+        r->skip[c] = !needed[c];
+}
 
 int fmt_reader_new(const char *format, rbuf *in, const schema *s, const fmt_settings *st, fmt_reader **out)
 {
@@ -263,6 +275,8 @@ int fmt_reader_new(const char *format, rbuf *in, const schema *s, const fmt_sett
 
 void fmt_reader_free(fmt_reader *r)
 {
+    if (r)
+        free(r->skip);
     if (!r)
         return;
     if (r->bin)
@@ -470,16 +484,18 @@ static int read_row_text(fmt_reader *r, block *b, uint64_t off)
             int c = r->map[i];
             if (c < 0)
                 continue;
+            r->seen[c] = 1;
+            if (r->skip && r->skip[c])
+                continue;
             if (push_text_field(r, b->cols[c], i))
                 return value_error(r, c, off);
-            r->seen[c] = 1;
         }
         if (r->f.n != r->nmap && !(r->f.n == 1 && r->f.end[0] == r->f.start[0] && r->nmap > 1))
             return err_set(ERR_INCORRECT_DATA,
                            "Expected %d fields but found %d: (at row %llu, byte offset %llu)", r->nmap, r->f.n,
                            (unsigned long long)(r->row + 1), (unsigned long long)off);
         for (int c = 0; c < ncols; c++)
-            if (!r->seen[c])
+            if (!r->seen[c] && !(r->skip && r->skip[c]))
                 push_missing(b->cols[c]);
         return 0;
     }
@@ -497,7 +513,7 @@ static int read_row_text(fmt_reader *r, block *b, uint64_t off)
                        "Expected end of line: (at row %llu, byte offset %llu): the row has %d fields, %d expected",
                        (unsigned long long)(r->row + 1), (unsigned long long)off, r->f.n, ncols);
     for (int c = 0; c < ncols; c++)
-        if (push_text_field(r, b->cols[c], c))
+        if (!(r->skip && r->skip[c]) && push_text_field(r, b->cols[c], c))
             return value_error(r, c, off);
     return 0;
 }
@@ -537,12 +553,14 @@ static int read_row_json(fmt_reader *r, block *b, uint64_t off)
                            "Duplicate field found while parsing JSONEachRow format: %s: (at row %llu)",
                            r->s->names[c], (unsigned long long)(r->row + 1));
         r->seen[c] = 1;
+        if (r->skip && r->skip[c])
+            continue;
         if (json_push_value(b->cols[c], (const char *)r->f.data.p + r->f.start[i], r->f.end[i] - r->f.start[i],
                             r->f.kind[i], &r->to))
             return value_error(r, c, off);
     }
     for (int c = 0; c < ncols; c++)
-        if (!r->seen[c])
+        if (!r->seen[c] && !(r->skip && r->skip[c]))
             push_missing(b->cols[c]);
     return 0;
 }
@@ -591,6 +609,12 @@ int fmt_reader_next(fmt_reader *r, block **out)
         return 0;
     }
     b->rows = rows;
+    if (r->skip)
+        for (int c = 0; c < b->ncols; c++)
+            if (r->skip[c]) { /* unread columns: a constant default stands in */
+                col_free(b->cols[c]);
+                b->cols[c] = col_new_const(col_new_defaults(r->s->types[c], 1), rows);
+            }
     *out = b;
     return 0;
 fail:

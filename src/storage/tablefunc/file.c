@@ -162,6 +162,13 @@ static int file_open(source *s, int task, const int *cols, int ncols, query_ctx 
         free(it);
         return -1;
     }
+    /* Parse only the columns the query reads. */
+    bool *needed = xcalloc((size_t)it->nfile + 1, sizeof *needed);
+    for (int i = 0; i < ncols; i++)
+        if (cols[i] < it->nfile)
+            needed[cols[i]] = true;
+    fmt_reader_select(it->reader, needed);
+    free(needed);
     *itp = it;
     return 0;
 }
