@@ -5,6 +5,30 @@
 
 #include "base/err.h"
 
+/* Advances *k past bytes that are not the delimiter or a line break, refilling the buffer
+ * as needed (offsets from in->pos survive a refill). Returns the stopping byte, -1 at the
+ * end of the stream, -2 on a read error. */
+static int scan_unquoted(rbuf *in, size_t *k, char delim)
+{
+    for (;;) {
+        const char *b = in->pos, *e = in->end;
+        size_t j = *k;
+        while (b + j < e) {
+            char ch = b[j];
+            if (ch == delim || ch == '\n' || ch == '\r')
+                break;
+            j++;
+        }
+        *k = j;
+        if (b + j < e)
+            return (unsigned char)b[j];
+        if (in->eof)
+            return -1;
+        if (rbuf_fill(in) < 0)
+            return -2;
+    }
+}
+
 int csv_split_row(rbuf *in, char delim, rowf *f, uint64_t row)
 {
     rowf_clear(f);
@@ -50,15 +74,11 @@ int csv_split_row(rbuf *in, char delim, rowf *f, uint64_t row)
             while ((c = rd_peek(in, k)) == ' ' || (c == '\t' && delim != '\t'))
                 k++;
         } else {
-            for (;;) {
-                c = rd_peek(in, k);
-                if (c < 0 || c == delim || c == '\n' || c == '\r')
-                    break;
-                buf_putc(&f->data, (char)c);
-                k++;
-            }
+            size_t fs = k;
+            c = scan_unquoted(in, &k, delim);
             if (c == -2)
                 return -1;
+            buf_append(&f->data, in->pos + fs, k - fs);
             while (f->data.len > st && (f->data.p[f->data.len - 1] == ' ' || f->data.p[f->data.len - 1] == '\t'))
                 f->data.len--;
             if (f->data.len - st == 2 && f->data.p[st] == '\\' && f->data.p[st + 1] == 'N')
