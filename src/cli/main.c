@@ -177,15 +177,21 @@ static int local_main(int argc, char **argv)
 
     func_registry_init();
     if (session_init(&s, path)) {
-        fprintf(stderr, "Code: %d. DB::Exception: %s. (%s)\n", err_code(), err_msg(), err_name(err_code()));
-        return exit_code(err_code());
+        int code = err_code();
+        print_error(code, err_msg());
+        for (int k = 0; k < nsets; k++)
+            free((char *)sets[k].k);
+        return exit_code(code);
     }
     g_session = &s;
     for (int i = 0; i < nsets; i++)
         if (settings_set(s.st, sets[i].k, sets[i].v)) {
-            fprintf(stderr, "Code: %d. DB::Exception: %s. (%s)\n", err_code(), err_msg(), err_name(err_code()));
+            int code = err_code();
+            print_error(code, err_msg());
             session_close(&s);
-            return exit_code(err_code());
+            for (int k = 0; k < nsets; k++)
+                free((char *)sets[k].k);
+            return exit_code(code);
         }
     for (int i = 0; i < nparams; i++) {
         char pname[256];

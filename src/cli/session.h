@@ -35,5 +35,7 @@ void session_close(session *s);
  * it. Returns 0, or the ClickHouse code of the error that stopped it. */
 int session_run_script(session *s, const char *sql, size_t len);
 void session_add_param(session *s, const char *name, const char *value);
+/* Prints an error in ClickHouse's layout to stderr: "Code: N. DB::Exception: …. (NAME)". */
+void print_error(int code, const char *msg);
 
 #endif

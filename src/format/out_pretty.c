@@ -271,7 +271,7 @@ static int pretty_finish(fmt_writer *w, const fmt_stats *st)
                     spaces(o, wid[c] + 2);
                     continue;
                 }
-                const char *s = (const char *)L->p + pos[c];
+                const char *s = L->p ? (const char *)L->p + pos[c] : "";
                 const char *nl = memchr(s, '\n', L->len - pos[c]);
                 size_t n = nl ? (size_t)(nl - s) : L->len - pos[c];
                 size_t cw = utf8_width(s, n);

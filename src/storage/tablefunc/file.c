@@ -152,7 +152,8 @@ static int file_open(source *s, int task, const int *cols, int ncols, query_ctx 
     it->path = f->paths[t->path];
     it->ncols = ncols;
     it->cols = xcalloc((size_t)ncols + 1, sizeof *it->cols);
-    memcpy(it->cols, cols, sizeof *cols * (size_t)ncols);
+    if (ncols)
+        memcpy(it->cols, cols, sizeof *cols * (size_t)ncols);
     it->nfile = f->file_schema->n;
     it->q = q;
     int orc = t->end ? open_range_reader(f, t, &q->fmt, &it->reader)

@@ -69,7 +69,8 @@ static int st_open(source *s, int task, const int *cols, int ncols, query_ctx *q
     stdin_src *ss = s->impl;
     stdin_it *it = xcalloc(1, sizeof *it);
     it->cols = xcalloc((size_t)ncols + 1, sizeof *it->cols);
-    memcpy(it->cols, cols, sizeof *cols * (size_t)ncols);
+    if (ncols)
+        memcpy(it->cols, cols, sizeof *cols * (size_t)ncols);
     it->ncols = ncols;
     it->q = q;
     rbuf *rb = rbuf_new(instream_from_memory(ss->data, ss->len, ss->owned ? "format()" : "stdin"), 1 << 20);
