@@ -71,6 +71,7 @@ typedef struct run {
     int window;
     stream_slot slots[STREAM_WINDOW];
     size_t slot_bytes_max;
+    size_t two_level_threshold;
     /* errors */
     bool failed;
     err_saved err;
@@ -84,7 +85,14 @@ typedef struct worker {
     block **collected;
     int ncollected, capcollected;
     buf keybuf;              /* serialized GROUP BY keys of the current block */
+    agg_table *buckets;      /* two-level: NBUCKETS tables by the hash's top bits, or NULL */
 } worker;
+
+/* Two-level aggregation: past group_by_two_level_threshold keys a worker's table is split
+ * into NBUCKETS tables by the top bits of the key hash. Bucket b of every worker holds the
+ * same keys, so the final merge and finalisation run bucket by bucket on all threads. */
+#define NBUCKETS 256
+#define BUCKET_OF(h) ((size_t)((h) >> 56))
 
 static void fail(run *r)
 {
@@ -162,6 +170,27 @@ static void init_states(select_plan *p, char *states)
         p->aggs[a]->ops.init(p->aggs[a], states + p->agg_offsets[a]);
 }
 
+/* Moves every group of the worker's table into NBUCKETS tables (keys are copied, states
+ * moved by value: their ownership of any heap data moves with them). */
+static void convert_two_level(worker *w)
+{
+    select_plan *p = w->r->p;
+    w->buckets = xcalloc(NBUCKETS, sizeof *w->buckets);
+    for (int b = 0; b < NBUCKETS; b++)
+        agg_table_init(&w->buckets[b]);
+    for (size_t i = 0; i < w->table.cap; i++) {
+        agg_slot *s = &w->table.slots[i];
+        if (!s->states)
+            continue;
+        bool inserted;
+        agg_slot *d = agg_table_find_or_insert(&w->buckets[BUCKET_OF(s->hash)], s->key, s->key_len, s->hash,
+                                               p->state_size, p->state_align, &inserted);
+        memcpy(d->states, s->states, p->state_size);
+    }
+    agg_table_free(&w->table);
+    agg_table_init(&w->table);
+}
+
 static int aggregate_block(worker *w, block *b, const uint8_t *mask)
 {
     select_plan *p = w->r->p;
@@ -204,23 +233,29 @@ static int aggregate_block(worker *w, block *b, const uint8_t *mask)
         const char *kp = (const char *)key->p;
         for (size_t i = 0; i < rows; i++)
             hashes[i] = agg_key_hash(kp + koff[i], koff[i + 1] - koff[i]);
+        agg_table *bk = w->buckets;
+#define TABLE_FOR(h) (bk ? &bk[BUCKET_OF(h)] : &w->table)
         for (size_t i = 0; i < rows; i++) {
             if (i + PREFETCH < rows)
-                agg_table_prefetch(&w->table, hashes[i + PREFETCH]);
+                agg_table_prefetch(TABLE_FOR(hashes[i + PREFETCH]), hashes[i + PREFETCH]);
             if (i + PREFETCH / 2 < rows)
-                agg_table_prefetch_key(&w->table, hashes[i + PREFETCH / 2]);
+                agg_table_prefetch_key(TABLE_FOR(hashes[i + PREFETCH / 2]), hashes[i + PREFETCH / 2]);
             bool inserted;
-            agg_slot *s = agg_table_find_or_insert(&w->table, kp + koff[i], koff[i + 1] - koff[i], hashes[i],
+            agg_slot *s = agg_table_find_or_insert(TABLE_FOR(hashes[i]), kp + koff[i], koff[i + 1] - koff[i], hashes[i],
                                                    p->state_size, p->state_align, &inserted);
             if (inserted)
                 init_states(p, s->states);
             states[i] = s->states;
         }
+#undef TABLE_FOR
         free(koff);
         free(hashes);
         for (int a = 0; a < p->naggs; a++)
             p->aggs[a]->ops.add_rows(p->aggs[a], states, p->agg_offsets[a], args[a], b->rows);
         free(states);
+        /* Only now: the states pointers of this block point into the current table. */
+        if (!w->buckets && w->table.count > w->r->two_level_threshold)
+            convert_two_level(w);
     }
     rc = 0;
 out:
@@ -582,33 +617,30 @@ static int emit(block_sink *sink, block *b, int ncols, size_t chunk)
     return 0;
 }
 
-/* Builds the post block [keys..., aggregates...] from the merged table. */
-static int finalize_aggregation(select_plan *p, agg_table *t, char *single, block **out)
+static block *new_post_block(select_plan *p)
 {
     block *b = block_new(p->nkeys + p->naggs, 0);
     for (int k = 0; k < p->nkeys; k++)
         b->cols[k] = col_new(p->keys[k]->type);
     for (int a = 0; a < p->naggs; a++)
         b->cols[p->nkeys + a] = col_new(p->aggs[a]->ret);
+    return b;
+}
+
+/* Appends every group of t to the post block b ([keys..., aggregates...]). */
+static int finalize_table(select_plan *p, agg_table *t, block *b)
+{
     int rc = 0;
-    if (p->nkeys == 0) {
-        for (int a = 0; a < p->naggs; a++)
-            if (!rc)
-                rc = p->aggs[a]->ops.finalize(p->aggs[a], single + p->agg_offsets[a], b->cols[p->nkeys + a]);
-        b->rows = 1;
-    } else {
-        for (size_t i = 0; i < t->cap && !rc; i++) {
-            agg_slot *s = &t->slots[i];
-            if (!s->states)
-                continue;
-            const char *kp = s->key;
-            agg_key_deserialize(&kp, b->cols, p->nkeys);
-            for (int a = 0; a < p->naggs && !rc; a++)
-                rc = p->aggs[a]->ops.finalize(p->aggs[a], s->states + p->agg_offsets[a], b->cols[p->nkeys + a]);
-            b->rows++;
-        }
+    for (size_t i = 0; i < t->cap && !rc; i++) {
+        agg_slot *s = &t->slots[i];
+        if (!s->states)
+            continue;
+        const char *kp = s->key;
+        agg_key_deserialize(&kp, b->cols, p->nkeys);
+        for (int a = 0; a < p->naggs && !rc; a++)
+            rc = p->aggs[a]->ops.finalize(p->aggs[a], s->states + p->agg_offsets[a], b->cols[p->nkeys + a]);
+        b->rows++;
     }
-    *out = b;
     return rc;
 }
 
@@ -619,21 +651,23 @@ static void destroy_states(select_plan *p, char *states)
             p->aggs[a]->ops.destroy(p->aggs[a], states + p->agg_offsets[a]);
 }
 
-static void merge_into(select_plan *p, worker *dst, worker *src)
+static void destroy_table_states(select_plan *p, agg_table *t)
 {
-    if (p->nkeys == 0) {
-        for (int a = 0; a < p->naggs; a++)
-            p->aggs[a]->ops.merge(p->aggs[a], dst->single + p->agg_offsets[a], src->single + p->agg_offsets[a]);
-        destroy_states(p, src->single);
-        return;
-    }
-    for (size_t i = 0; i < src->table.cap; i++) {
-        agg_slot *s = &src->table.slots[i];
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->slots[i].states)
+            destroy_states(p, t->slots[i].states);
+}
+
+/* Merges src's groups into dst; src's states are consumed (merged and destroyed, or moved). */
+static void merge_tables(select_plan *p, agg_table *dst, agg_table *src)
+{
+    for (size_t i = 0; i < src->cap; i++) {
+        agg_slot *s = &src->slots[i];
         if (!s->states)
             continue;
         bool inserted;
-        agg_slot *d = agg_table_find_or_insert(&dst->table, s->key, s->key_len, s->hash, p->state_size,
-                                               p->state_align, &inserted);
+        agg_slot *d = agg_table_find_or_insert(dst, s->key, s->key_len, s->hash, p->state_size, p->state_align,
+                                               &inserted);
         if (inserted) {
             memcpy(d->states, s->states, p->state_size);
         } else {
@@ -641,6 +675,7 @@ static void merge_into(select_plan *p, worker *dst, worker *src)
                 p->aggs[a]->ops.merge(p->aggs[a], d->states + p->agg_offsets[a], s->states + p->agg_offsets[a]);
             destroy_states(p, s->states);
         }
+        s->states = NULL; /* consumed */
     }
 }
 
@@ -650,11 +685,105 @@ static void free_worker_states(select_plan *p, worker *w)
         return;
     if (p->nkeys == 0) {
         destroy_states(p, w->single);
-    } else {
-        for (size_t i = 0; i < w->table.cap; i++)
-            if (w->table.slots[i].states)
-                destroy_states(p, w->table.slots[i].states);
+        return;
     }
+    destroy_table_states(p, &w->table);
+    for (int b = 0; w->buckets && b < NBUCKETS; b++)
+        destroy_table_states(p, &w->buckets[b]);
+}
+
+/* The final merge of a two-level aggregation: thread k merges and finalises the buckets
+ * b with b % nthreads == k, into blocks[b]. */
+typedef struct merge_job {
+    select_plan *p;
+    query_ctx *q;
+    worker *ws;
+    int nworkers;
+    int k, nthreads;
+    block **blocks;
+    int rc;
+    err_saved err;
+} merge_job;
+
+static void *merge_buckets(void *arg)
+{
+    merge_job *j = arg;
+    mem_tracker *prev = mem_tracker_attach(&j->q->mem);
+    for (int b = j->k; b < NBUCKETS && !j->rc; b += j->nthreads) {
+        agg_table *dst = &j->ws[0].buckets[b];
+        for (int w = 1; w < j->nworkers; w++)
+            merge_tables(j->p, dst, &j->ws[w].buckets[b]);
+        j->blocks[b] = new_post_block(j->p);
+        if (finalize_table(j->p, dst, j->blocks[b])) {
+            j->rc = -1;
+            err_save(&j->err);
+        }
+        destroy_table_states(j->p, dst);
+        agg_table_free(dst);
+        agg_table_init(dst);
+    }
+    mem_tracker_attach(prev);
+    return NULL;
+}
+
+/* Merges the workers' states and builds the post block [keys..., aggregates...]. */
+static int merge_and_finalize(select_plan *p, query_ctx *q, worker *ws, int n, block **out)
+{
+    block *b = new_post_block(p);
+    if (p->nkeys == 0) {
+        int rc = 0;
+        for (int i = 1; i < n; i++) {
+            for (int a = 0; a < p->naggs; a++)
+                p->aggs[a]->ops.merge(p->aggs[a], ws[0].single + p->agg_offsets[a], ws[i].single + p->agg_offsets[a]);
+            destroy_states(p, ws[i].single);
+        }
+        for (int a = 0; a < p->naggs && !rc; a++)
+            rc = p->aggs[a]->ops.finalize(p->aggs[a], ws[0].single + p->agg_offsets[a], b->cols[a]);
+        destroy_states(p, ws[0].single);
+        b->rows = 1;
+        *out = b;
+        return rc;
+    }
+    bool two_level = false;
+    for (int i = 0; i < n; i++)
+        two_level |= ws[i].buckets != NULL;
+    if (!two_level) {
+        for (int i = 1; i < n; i++)
+            merge_tables(p, &ws[0].table, &ws[i].table);
+        int rc = finalize_table(p, &ws[0].table, b);
+        destroy_table_states(p, &ws[0].table);
+        *out = b;
+        return rc;
+    }
+    for (int i = 0; i < n; i++)
+        if (!ws[i].buckets)
+            convert_two_level(&ws[i]);
+    int nthreads = q->max_threads > 1 ? q->max_threads : 1;
+    block **blocks = xcalloc(NBUCKETS, sizeof *blocks);
+    merge_job *jobs = xcalloc((size_t)nthreads, sizeof *jobs);
+    pthread_t *th = xcalloc((size_t)nthreads, sizeof *th);
+    for (int k = 0; k < nthreads; k++) {
+        jobs[k] = (merge_job){.p = p, .q = q, .ws = ws, .nworkers = n, .k = k, .nthreads = nthreads, .blocks = blocks};
+        if (k > 0)
+            pthread_create(&th[k], NULL, merge_buckets, &jobs[k]);
+    }
+    merge_buckets(&jobs[0]);
+    for (int k = 1; k < nthreads; k++)
+        pthread_join(th[k], NULL);
+    int rc = 0;
+    for (int k = 0; k < nthreads && !rc; k++)
+        if (jobs[k].rc)
+            rc = err_restore(&jobs[k].err);
+    for (int bk = 0; bk < NBUCKETS; bk++) {
+        if (blocks[bk] && !rc)
+            block_append(b, blocks[bk]);
+        block_free(blocks[bk]);
+    }
+    free(blocks);
+    free(jobs);
+    free(th);
+    *out = b;
+    return rc;
 }
 
 static int consume_stream(run *r, block_sink *sink)
@@ -740,6 +869,8 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
         }
     }
     run r = {.p = p, .q = q};
+    int64_t tl = settings_int(q->st, "group_by_two_level_threshold");
+    r.two_level_threshold = tl > 0 ? (size_t)tl : SIZE_MAX;
     pthread_mutex_init(&r.lock, NULL);
     pthread_cond_init(&r.cond, NULL);
     r.streaming = !p->aggregate && p->norder == 0 && !p->distinct && p->nlimit_by == 0;
@@ -796,11 +927,8 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
     int ncols = p->nout;
     if (!rc && !r.streaming) {
         if (p->aggregate) {
-            for (int i = 1; i < nthreads; i++)
-                merge_into(p, &ws[0], &ws[i]);
             block *post;
-            rc = finalize_aggregation(p, &ws[0].table, ws[0].single, &post);
-            free_worker_states(p, &ws[0]);
+            rc = merge_and_finalize(p, q, ws, nthreads, &post);
             if (!rc && p->having) {
                 column *m;
                 rc = expr_eval(p->having, post, &m);
@@ -837,8 +965,12 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
             free_worker_states(p, &ws[i]);
     }
     for (int i = 0; i < nthreads; i++) {
-        if (p->aggregate)
+        if (p->aggregate) {
             agg_table_free(&ws[i].table);
+            for (int b = 0; ws[i].buckets && b < NBUCKETS; b++)
+                agg_table_free(&ws[i].buckets[b]);
+            free(ws[i].buckets);
+        }
         for (int k = 0; k < ws[i].ncollected && (rc || r.streaming); k++)
             block_free(ws[i].collected[k]);
         buf_free(&ws[i].keybuf);
