@@ -261,6 +261,14 @@ static int128_t i128_abs(int128_t v) { return v < 0 ? -v : v; }
  * which is C's (and ClickHouse's) truncating division. Anything else, and 128-bit,
  * decimal and date operands, takes the generic path below. */
 
+/* On x86-64 the division kernels are also compiled for AVX2 (4 lanes instead of SSE2's
+ * 2) and picked at load time by the CPU (an ifunc); elsewhere they are compiled once. */
+#if defined(__x86_64__) && defined(__linux__) && !defined(SHALE_NO_CLONES)
+#define NUM_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define NUM_SIMD_CLONES
+#endif
+
 typedef struct udiv32 {
     uint32_t d, magic;
     int shift;
@@ -299,7 +307,7 @@ static void udiv32_init(udiv32 *u, uint64_t d)
  * 0 or 1 (constant-folded), NEG(x) says whether x is negative, ABS(x) is |x| as uint64_t.
  * A negative row's result is negated as (v ^ s) - s with s = all ones, which vectorizes. */
 #define DEF_DIV(TA, TR, SIGNED, NEG, ABS)                                                        \
-    static void div_##TA##_##TR(bool mod, const TA *restrict a, const udiv *u, const udiv32 *v, \
+    NUM_SIMD_CLONES static void div_##TA##_##TR(bool mod, const TA *restrict a, const udiv *u, const udiv32 *v, \
                                 TR *restrict r, size_t n)                                        \
     {                                                                                            \
         uint64_t sg[NUM_CHUNK];                                                                  \
