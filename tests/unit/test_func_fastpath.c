@@ -215,5 +215,32 @@ int main(void)
         col_free(r);
         free_args(2, a);
     }
+    /* and / or / not over whole chunks and a tail (logic.c's byte loops) */
+    {
+        long long x[ROWS], y[ROWS];
+        for (int i = 0; i < ROWS; i++) {
+            x[i] = i % 3;
+            y[i] = (i / 3) % 2 * 5;
+        }
+        column *a[2] = {icol("UInt8", ROWS, x), icol("Nullable(UInt8)", ROWS, y)};
+        for (int i = 0; i < ROWS; i += 7)
+            a[1]->nulls.p[i] = 1;
+        const char *tn;
+        column *ra = call("and", 2, a, ROWS, &tn), *ro = call("or", 2, a, ROWS, &tn), *rn = call("not", 1, a, ROWS, &tn);
+        int bad = 0;
+        for (int i = 0; i < ROWS; i++) {
+            bool nul = i % 7 == 0, tx = x[i] != 0, ty = y[i] != 0;
+            const char *wa = (!tx || (!nul && !ty)) ? "0" : nul ? "NULL" : "1";
+            const char *wo = (tx || (!nul && ty)) ? "1" : nul ? "NULL" : "0";
+            bad += strcmp(val(ra, (size_t)i), wa) != 0;
+            bad += strcmp(val(ro, (size_t)i), wo) != 0;
+            bad += col_get_i64(rn, (size_t)i) != !tx;
+        }
+        CHECK(bad == 0);
+        col_free(ra);
+        col_free(ro);
+        col_free(rn);
+        free_args(2, a);
+    }
     return check_done("func_fastpath");
 }
