@@ -602,7 +602,7 @@ static int binop_exec(const fn_call *c, column **args, size_t rows, column **out
                 uint64_t ax = x < 0 ? -(uint64_t)x : (uint64_t)x;
                 uint64_t q = udiv_q(&u, ax);
                 uint64_t v = mod ? ax - q * d : q;
-                R[i] = x < 0 ? -(int64_t)v : (int64_t)v;
+                R[i] = (int64_t)(x < 0 ? 0 - v : v); /* wraps for INT64_MIN / 1, no UB */
             }
         } else {
             for (size_t i = 0; i < n; i++) {
