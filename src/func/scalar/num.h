@@ -11,6 +11,20 @@
 
 #include <string.h>
 
+/* GCC at -O2 uses its "very cheap" vectorizer cost model: a loop is vectorized only when
+ * its trip count is a known multiple of the vector length and no runtime alias check is
+ * needed. NUM_FOR(i, n, BODY) runs BODY for i in [0, n) as fixed NUM_CHUNK-row chunks
+ * plus a scalar tail, so (with restrict-qualified pointers) the chunk loop vectorizes
+ * under gcc -O2 as well as clang. */
+#define NUM_CHUNK 64
+#define NUM_FOR(i, n, BODY)                                                                      \
+    do {                                                                                         \
+        size_t b_ = 0, n_ = (n);                                                                 \
+        for (; b_ + NUM_CHUNK <= n_; b_ += NUM_CHUNK)                                            \
+            for (size_t i = b_; i < b_ + NUM_CHUNK; i++) { BODY; }                               \
+        for (size_t i = b_; i < n_; i++) { BODY; }                                               \
+    } while (0)
+
 /* Rows to load: a constant column holds one. */
 static inline size_t num_rows(const column *c, size_t rows) { return c->is_const ? 1 : rows; }
 

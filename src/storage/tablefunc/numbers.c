@@ -7,6 +7,7 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct numbers_src {
     uint64_t start, count;      /* count = UINT64_MAX: unbounded */
@@ -38,6 +39,25 @@ static int num_open(source *s, int task, const int *cols, int ncols, query_ctx *
     return 0;
 }
 
+/* d[k] = start + k, four values per step in two 16-byte vectors (SSE2 / NEON
+ * registers); gcc -O2 does not vectorize the plain loop. */
+typedef uint64_t u64x2 __attribute__((vector_size(16)));
+
+static void fill_iota(uint64_t *restrict d, uint64_t n, uint64_t start)
+{
+    u64x2 v0 = {start, start + 1}, v1 = {start + 2, start + 3};
+    const u64x2 step = {4, 4};
+    uint64_t b = 0;
+    for (; b + 4 <= n; b += 4) {
+        memcpy(d + b, &v0, sizeof v0);
+        memcpy(d + b + 2, &v1, sizeof v1);
+        v0 += step;
+        v1 += step;
+    }
+    for (; b < n; b++)
+        d[b] = start + b;
+}
+
 static int num_next(void *itp, block **out)
 {
     numbers_it *i = itp;
@@ -50,8 +70,7 @@ static int num_next(void *itp, block **out)
     if (i->want_col) {
         column *c = col_new(type_simple(T_UINT64));
         uint64_t *d = buf_grow(&c->data, n * sizeof(uint64_t));
-        for (uint64_t k = 0; k < n; k++)
-            d[k] = i->next + k;
+        fill_iota(d, n, i->next);
         c->len = n;
         b->cols[0] = c;
     }
