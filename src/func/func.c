@@ -82,6 +82,7 @@ static void registry_init_once(void)
     func_register_array();
     func_register_hash();
     func_register_misc();
+    func_register_bits();
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }

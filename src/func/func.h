@@ -115,5 +115,6 @@ void func_register_conv(void);
 void func_register_array(void);
 void func_register_hash(void);
 void func_register_misc(void);
+void func_register_bits(void);
 
 #endif

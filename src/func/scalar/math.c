@@ -1,4 +1,4 @@
-/* Math functions: round/roundBankers?/floor/ceil/trunc (x[, N]), sqrt, cbrt, exp, exp2,
+/* Math functions: round/roundBankers/floor/ceil/trunc (x[, N]), sqrt, cbrt, exp, exp2,
  * exp10, log/ln, log2, log10, sin, cos, tan, asin, acos, atan, pow/power, sign, pi(), e().
  *
  * Types as ClickHouse: rounding keeps the argument type (floats stay Float32/Float64,
@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <strings.h>
 
-typedef enum { R_ROUND, R_FLOOR, R_CEIL, R_TRUNC } rmode;
+typedef enum { R_ROUND, R_FLOOR, R_CEIL, R_TRUNC, R_BANKERS } rmode;
 
 static double round_f(double x, rmode m)
 {
     switch (m) {
-    case R_ROUND: return nearbyint(x);
+    case R_ROUND: case R_BANKERS: return nearbyint(x);
     case R_FLOOR: return floor(x);
     case R_CEIL: return ceil(x);
     default: return trunc(x);
@@ -72,6 +72,10 @@ static int round_exec(const fn_call *c, column **a, size_t n, column **out)
                 if (r * 2 >= p) q++;
                 else if (r * 2 <= -p) q--;
                 break;
+            case R_BANKERS: /* half to even */
+                if (r * 2 > p || (r * 2 == p && (q & 1))) q++;
+                else if (r * 2 < -p || (r * 2 == -p && (q & 1))) q--;
+                break;
             case R_FLOOR: if (r < 0) q--; break;
             case R_CEIL: if (r > 0) q++; break;
             default: break;
@@ -95,7 +99,7 @@ static int round_resolve(fn_call *c)
     round_state *st = xcalloc(1, sizeof *st);
     c->state = st;
     const char *nm = c->def->name;
-    st->mode = !strcasecmp(nm, "floor") ? R_FLOOR : !strcasecmp(nm, "ceil") ? R_CEIL : !strcasecmp(nm, "trunc") ? R_TRUNC : R_ROUND;
+    st->mode = !strcasecmp(nm, "floor") ? R_FLOOR : !strcasecmp(nm, "ceil") ? R_CEIL : !strcasecmp(nm, "trunc") ? R_TRUNC : !strcmp(nm, "roundBankers") ? R_BANKERS : R_ROUND;
     if (c->nargs == 2 && fn_const_int(c, 1, &st->digits) < 0)
         return err_set(ERR_ILLEGAL_COLUMN, "Scale argument for rounding functions must be constant");
     c->ret = t->id == T_BOOL ? type_simple(T_UINT8) : t;
@@ -204,6 +208,7 @@ void func_register_math(void)
 {
     static const func_def rdefs[] = {
         {"round", FN_CASE_INSENSITIVE, round_resolve, free, "rounds half to even (floats) to N digits"},
+        {"roundBankers", 0, round_resolve, free, "rounds half to even (also integers) to N digits"},
         {"floor", FN_CASE_INSENSITIVE, round_resolve, free, "rounds down to N digits"},
         {"ceil", FN_CASE_INSENSITIVE, round_resolve, free, "rounds up to N digits"},
         {"trunc", FN_CASE_INSENSITIVE, round_resolve, free, "rounds toward zero to N digits"},

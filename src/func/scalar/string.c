@@ -16,6 +16,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static bool is_str(const type *t) { return type_is_string(t); }
 
@@ -640,8 +641,11 @@ static int like_resolve(fn_call *c)
     return 0;
 }
 
+static void func_register_string_more(void);
+
 void func_register_string(void)
 {
+    func_register_string_more();
     static const func_def defs[] = {
         {"length", FN_CASE_INSENSITIVE, length_resolve, NULL, "length in bytes (or array size)"},
         {"lengthUTF8", 0, length_resolve, NULL, "length in Unicode code points"},
@@ -681,4 +685,379 @@ void func_register_string(void)
     func_register_alias("ltrim", "trimLeft");
     func_register_alias("rtrim", "trimRight");
     func_register_alias("trim", "trimBoth");
+}
+
+/* ==== leftPad/rightPad(+UTF8), left/right(+UTF8), concatWithSeparator, hex/unhex,
+ * base64Encode/base64Decode/tryBase64Decode, countSubstrings ==== */
+
+/* Byte offset of the k-th character (UTF-8 or bytes) of s, clamped to n. */
+static size_t char_off(const char *s, size_t n, size_t k, bool utf8)
+{
+    if (!utf8)
+        return k < n ? k : n;
+    size_t i = 0;
+    while (i < n && k > 0) {
+        i++;
+        while (i < n && ((unsigned char)s[i] & 0xC0) == 0x80) i++;
+        k--;
+    }
+    return i;
+}
+
+enum { PAD_LEFT = 1, PAD_UTF8 = 2 };
+
+static int pad_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    int fl = (int)(intptr_t)c->state;
+    bool utf8 = fl & PAD_UTF8, left = fl & PAD_LEFT;
+    column *res = col_new(type_simple(T_STRING));
+    col_reserve(res, n);
+    buf tmp = {0};
+    for (size_t i = 0; i < n; i++) {
+        size_t l, pl = 1;
+        const char *s = col_str(a[0], i, &l), *p = " ";
+        if (c->nargs == 3) {
+            p = col_str(a[2], i, &pl);
+            if (pl == 0)
+                p = " ", pl = 1;
+        }
+        int64_t want = col_get_i64(a[1], i);
+        if (want < 0)
+            want = 0;
+        size_t have = utf8 ? utf8_len(s, l) : l;
+        tmp.len = 0;
+        if ((size_t)want <= have) {
+            col_push_str(res, s, char_off(s, l, (size_t)want, utf8));
+            continue;
+        }
+        if (!left)
+            buf_append(&tmp, s, l);
+        size_t need = (size_t)want - have, pchars = utf8 ? utf8_len(p, pl) : pl;
+        while (need > 0) {
+            size_t take = need < pchars ? need : pchars;
+            buf_append(&tmp, p, char_off(p, pl, take, utf8));
+            need -= take;
+        }
+        if (left)
+            buf_append(&tmp, s, l);
+        col_push_str(res, (const char *)tmp.p, tmp.len);
+    }
+    buf_free(&tmp);
+    *out = res;
+    return 0;
+}
+
+static int pad_resolve(fn_call *c)
+{
+    if (c->nargs != 2 && c->nargs != 3)
+        return fn_bad_nargs(c, "2 or 3");
+    if (!is_str(c->arg_types[0]) || !num_is_int(c->arg_types[1]) || (c->nargs == 3 && !is_str(c->arg_types[2])))
+        return fn_bad_types(c);
+    const char *nm = c->def->name;
+    int fl = (!strncmp(nm, "left", 4) ? PAD_LEFT : 0) | (strstr(nm, "UTF8") ? PAD_UTF8 : 0);
+    c->state = (void *)(intptr_t)fl;
+    c->ret = type_simple(T_STRING);
+    c->exec = pad_exec;
+    return 0;
+}
+
+static int leftright_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    int fl = (int)(intptr_t)c->state;
+    bool utf8 = fl & PAD_UTF8, left = fl & PAD_LEFT;
+    column *res = col_new(type_simple(T_STRING));
+    col_reserve(res, n);
+    for (size_t i = 0; i < n; i++) {
+        size_t l;
+        const char *s = col_str(a[0], i, &l);
+        int64_t k = col_get_i64(a[1], i);
+        size_t chars = utf8 ? utf8_len(s, l) : l, from, to;
+        size_t ak = k < 0 ? (size_t)(-(k + 1)) + 1 : (size_t)k;
+        size_t keep = k >= 0 ? (ak < chars ? ak : chars) : (ak < chars ? chars - ak : 0);
+        if (left) {
+            from = 0;
+            to = char_off(s, l, keep, utf8);
+        } else {
+            from = char_off(s, l, chars - keep, utf8);
+            to = l;
+        }
+        col_push_str(res, s + from, to - from);
+    }
+    *out = res;
+    return 0;
+}
+
+static int leftright_resolve(fn_call *c)
+{
+    if (c->nargs != 2)
+        return fn_bad_nargs(c, "2");
+    if (!is_str(c->arg_types[0]) || !num_is_int(c->arg_types[1]))
+        return fn_bad_types(c);
+    const char *nm = c->def->name;
+    int fl = (!strncmp(nm, "left", 4) ? PAD_LEFT : 0) | (strstr(nm, "UTF8") ? PAD_UTF8 : 0);
+    c->state = (void *)(intptr_t)fl;
+    c->ret = type_simple(T_STRING);
+    c->exec = leftright_exec;
+    return 0;
+}
+
+static int cws_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    column *res = col_new(type_simple(T_STRING));
+    col_reserve(res, n);
+    buf tmp = {0};
+    for (size_t i = 0; i < n; i++) {
+        size_t sl;
+        const char *sep = col_str(a[0], i, &sl);
+        tmp.len = 0;
+        for (int j = 1; j < c->nargs; j++) {
+            size_t l;
+            const char *s = col_str(a[j], i, &l);
+            if (j > 1)
+                buf_append(&tmp, sep, sl);
+            buf_append(&tmp, s, l);
+        }
+        col_push_str(res, (const char *)tmp.p, tmp.len);
+    }
+    buf_free(&tmp);
+    *out = res;
+    return 0;
+}
+
+static int cws_resolve(fn_call *c)
+{
+    if (c->nargs < 1)
+        return fn_bad_nargs(c, "at least 1");
+    for (int j = 0; j < c->nargs; j++)
+        if (!is_str(c->arg_types[j]))
+            return fn_bad_types(c);
+    c->ret = type_simple(T_STRING);
+    c->exec = cws_exec;
+    return 0;
+}
+
+static int hex_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    static const char dig[] = "0123456789ABCDEF";
+    const type *t = c->arg_types[0];
+    column *res = col_new(type_simple(T_STRING));
+    col_reserve(res, n);
+    buf tmp = {0};
+    for (size_t i = 0; i < n; i++) {
+        size_t l;
+        const unsigned char *s;
+        unsigned char be[16];
+        tmp.len = 0;
+        if (is_str(t)) {
+            s = (const unsigned char *)col_str(a[0], i, &l);
+            for (size_t k = 0; k < l; k++) {
+                char h[2] = {dig[s[k] >> 4], dig[s[k] & 15]};
+                buf_append(&tmp, h, 2);
+            }
+        } else if (num_is_int(t)) {
+            /* big-endian without leading zero bytes (at least one byte) */
+            const unsigned char *p = a[0]->data.p + i * t->width;
+            size_t w = t->width;
+            for (size_t k = 0; k < w; k++) be[k] = p[w - 1 - k];
+            size_t k = 0;
+            while (k + 1 < w && be[k] == 0) k++;
+            for (; k < w; k++) {
+                char h[2] = {dig[be[k] >> 4], dig[be[k] & 15]};
+                buf_append(&tmp, h, 2);
+            }
+        } else {
+            /* floats: the bytes in memory order */
+            const unsigned char *p = a[0]->data.p + i * t->width;
+            for (size_t k = 0; k < t->width; k++) {
+                char h[2] = {dig[p[k] >> 4], dig[p[k] & 15]};
+                buf_append(&tmp, h, 2);
+            }
+        }
+        col_push_str(res, (const char *)tmp.p, tmp.len);
+    }
+    buf_free(&tmp);
+    *out = res;
+    return 0;
+}
+
+static int hex_resolve(fn_call *c)
+{
+    if (c->nargs != 1)
+        return fn_bad_nargs(c, "1");
+    const type *t = c->arg_types[0];
+    if (!is_str(t) && !num_is_int(t) && !num_is_float(t))
+        return fn_bad_types(c);
+    c->ret = type_simple(T_STRING);
+    c->exec = hex_exec;
+    return 0;
+}
+
+static int hexval(int ch)
+{
+    return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : 0;
+}
+
+static int unhex_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    column *res = col_new(type_simple(T_STRING));
+    col_reserve(res, n);
+    buf tmp = {0};
+    for (size_t i = 0; i < n; i++) {
+        size_t l;
+        const char *s = col_str(a[0], i, &l);
+        tmp.len = 0;
+        size_t k = 0;
+        if (l % 2) { /* odd length: the first digit stands alone */
+            unsigned char b = (unsigned char)hexval(s[0]);
+            buf_append(&tmp, &b, 1);
+            k = 1;
+        }
+        for (; k + 1 < l + 1 && k < l; k += 2) {
+            unsigned char b = (unsigned char)(hexval(s[k]) * 16 + hexval(s[k + 1]));
+            buf_append(&tmp, &b, 1);
+        }
+        col_push_str(res, (const char *)tmp.p, tmp.len);
+    }
+    buf_free(&tmp);
+    *out = res;
+    return 0;
+}
+
+static int b64val(int ch)
+{
+    return ch >= 'A' && ch <= 'Z' ? ch - 'A' : ch >= 'a' && ch <= 'z' ? ch - 'a' + 26 : ch >= '0' && ch <= '9' ? ch - '0' + 52
+         : ch == '+' ? 62 : ch == '/' ? 63 : -1;
+}
+
+/* Decodes padded base64; returns false on invalid input. */
+static bool b64_decode(const char *s, size_t l, buf *o)
+{
+    if (l % 4)
+        return false;
+    for (size_t k = 0; k < l; k += 4) {
+        int v[4], pad = 0;
+        for (int q = 0; q < 4; q++) {
+            if (s[k + q] == '=' && k + 4 == l && q >= 2) {
+                v[q] = 0, pad++;
+                continue;
+            }
+            if (pad || (v[q] = b64val((unsigned char)s[k + q])) < 0)
+                return false;
+        }
+        unsigned char b[3] = {(unsigned char)(v[0] << 2 | v[1] >> 4), (unsigned char)(v[1] << 4 | v[2] >> 2),
+                              (unsigned char)(v[2] << 6 | v[3])};
+        buf_append(o, b, (size_t)(3 - pad));
+    }
+    return true;
+}
+
+static int b64_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    int mode = (int)(intptr_t)c->state; /* 0 encode, 1 decode, 2 try decode */
+    column *res = col_new(type_simple(T_STRING));
+    col_reserve(res, n);
+    buf tmp = {0};
+    for (size_t i = 0; i < n; i++) {
+        size_t l;
+        const unsigned char *s = (const unsigned char *)col_str(a[0], i, &l);
+        tmp.len = 0;
+        if (mode == 0) {
+            for (size_t k = 0; k < l; k += 3) {
+                unsigned v = (unsigned)s[k] << 16 | (k + 1 < l ? (unsigned)s[k + 1] << 8 : 0) | (k + 2 < l ? s[k + 2] : 0);
+                char q[4] = {al[v >> 18 & 63], al[v >> 12 & 63], k + 1 < l ? al[v >> 6 & 63] : '=', k + 2 < l ? al[v & 63] : '='};
+                buf_append(&tmp, q, 4);
+            }
+        } else if (!b64_decode((const char *)s, l, &tmp)) {
+            if (mode == 1) {
+                buf_free(&tmp);
+                col_free(res);
+                return err_set(ERR_INCORRECT_DATA, "Failed to %s base64 string '%.*s'", "decode", (int)(l > 64 ? 64 : l),
+                               (const char *)s);
+            }
+            tmp.len = 0;
+        }
+        col_push_str(res, (const char *)tmp.p, tmp.len);
+    }
+    buf_free(&tmp);
+    *out = res;
+    return 0;
+}
+
+static int str1_resolve(fn_call *c)
+{
+    if (c->nargs != 1)
+        return fn_bad_nargs(c, "1");
+    if (!is_str(c->arg_types[0]))
+        return fn_bad_types(c);
+    const char *nm = c->def->name;
+    c->ret = type_simple(T_STRING);
+    if (!strcmp(nm, "unhex")) {
+        c->exec = unhex_exec;
+    } else {
+        c->exec = b64_exec;
+        c->state = (void *)(intptr_t)(!strcmp(nm, "base64Encode") ? 0 : !strcmp(nm, "base64Decode") ? 1 : 2);
+    }
+    return 0;
+}
+
+static int countsub_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    uint64_t *d;
+    column *res = new_u64(n, &d);
+    for (size_t i = 0; i < n; i++) {
+        size_t l, nl;
+        const char *s = col_str(a[0], i, &l), *nd = col_str(a[1], i, &nl);
+        uint64_t cnt = 0;
+        if (nl > 0) {
+            size_t b = 0;
+            const char *f;
+            while (b + nl <= l && (f = memmem(s + b, l - b, nd, nl))) {
+                cnt++;
+                b = (size_t)(f - s) + nl; /* non-overlapping */
+            }
+        }
+        d[i] = cnt;
+    }
+    *out = res;
+    return 0;
+}
+
+static int countsub_resolve(fn_call *c)
+{
+    if (c->nargs != 2)
+        return fn_bad_nargs(c, "2");
+    if (!is_str(c->arg_types[0]) || !is_str(c->arg_types[1]))
+        return fn_bad_types(c);
+    c->ret = type_simple(T_UINT64);
+    c->exec = countsub_exec;
+    return 0;
+}
+
+static void func_register_string_more(void)
+{
+    static const func_def defs[] = {
+        {"leftPad", FN_CASE_INSENSITIVE, pad_resolve, NULL, "pads a string on the left to a length"},
+        {"rightPad", FN_CASE_INSENSITIVE, pad_resolve, NULL, "pads a string on the right to a length"},
+        {"leftPadUTF8", 0, pad_resolve, NULL, "leftPad in code points"},
+        {"rightPadUTF8", 0, pad_resolve, NULL, "rightPad in code points"},
+        {"left", FN_CASE_INSENSITIVE, leftright_resolve, NULL, "first n bytes (negative: all but the last -n)"},
+        {"right", FN_CASE_INSENSITIVE, leftright_resolve, NULL, "last n bytes (negative: all but the first -n)"},
+        {"leftUTF8", 0, leftright_resolve, NULL, "left in code points"},
+        {"rightUTF8", 0, leftright_resolve, NULL, "right in code points"},
+        {"concatWithSeparator", 0, cws_resolve, NULL, "concatWithSeparator(sep, s1, s2, ...)"},
+        {"hex", FN_CASE_INSENSITIVE, hex_resolve, NULL, "hexadecimal representation"},
+        {"unhex", FN_CASE_INSENSITIVE, str1_resolve, NULL, "bytes from hexadecimal digits"},
+        {"base64Encode", 0, str1_resolve, NULL, "base64 encoding"},
+        {"base64Decode", 0, str1_resolve, NULL, "base64 decoding (error on invalid input)"},
+        {"tryBase64Decode", 0, str1_resolve, NULL, "base64 decoding ('' on invalid input)"},
+        {"countSubstrings", 0, countsub_resolve, NULL, "number of non-overlapping occurrences"},
+    };
+    for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
+        func_register(&defs[i]);
+    func_register_alias("lpad", "leftPad");
+    func_register_alias("rpad", "rightPad");
+    func_register_alias("concat_ws", "concatWithSeparator");
+    func_register_alias("TO_BASE64", "base64Encode");
+    func_register_alias("FROM_BASE64", "base64Decode");
 }

@@ -1,0 +1,1 @@
+SELECT has([NULL, 1], NULL);
