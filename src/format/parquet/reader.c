@@ -148,6 +148,7 @@ typedef struct pq_node {
     int nch;
     int leaf;                /* N_LEAF: leaf index (column chunk order) */
     int def, rep;            /* levels at this node (inclusive) */
+    const char *unsupported; /* non-NULL: the column cannot be read (a type name) */
 } pq_node;
 
 enum { N_LEAF, N_TUPLE, N_LIST };
@@ -276,6 +277,9 @@ static pq_node *make_tuple(build_ctx *b, pq_node *n)
         fn[i] = b->m->schema[n->ch[i]->el].name;
     }
     n->t = type_tuple(n->nch, ft, fn);
+    for (int i = 0; i < n->nch; i++)
+        if (n->ch[i]->unsupported)
+            n->unsupported = n->ch[i]->unsupported;
     return n;
 }
 
@@ -326,9 +330,7 @@ static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_re
         const type *t = l->nullable ? type_nullable(vt) : vt;
         n->t = r == PQ_REPEATED ? type_array(t) : t;
         n->repeated = r == PQ_REPEATED;
-    } else if (is_map(e)) {
-        return err_set(ERR_NOT_IMPLEMENTED, "unsupported: column %s (Map)", b->path), NULL;
-    } else if (is_list(e) && e->num_children == 1 && r != PQ_REPEATED) {
+    } else if ((is_list(e) || is_map(e)) && e->num_children == 1 && r != PQ_REPEATED) {
         n = new_node(b, el, N_LIST);
         if (b->pos >= b->m->nschema)
             return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: the schema tree has fewer elements than it says"),
@@ -339,7 +341,7 @@ static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_re
         /* The 3-level form: repeated group with a single field which is the element. The
          * legacy forms (a repeated primitive, a group of several fields, or a group named
          * "array" / "<list>_tuple") make the repeated field itself the element. */
-        bool three = re->num_children == 1 && re->type < 0 && strcmp(re->name, "array") != 0 &&
+        bool three = !is_map(e) && re->num_children == 1 && re->type < 0 && strcmp(re->name, "array") != 0 &&
                      !(strlen(re->name) == strlen(e->name) + 6 && strncmp(re->name, e->name, strlen(e->name)) == 0 &&
                        strcmp(re->name + strlen(e->name), "_tuple") == 0);
         pq_node *elem;
@@ -364,7 +366,12 @@ static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_re
         n->ch = arena_zalloc(&b->s->a, sizeof *n->ch, 8);
         n->ch[0] = elem;
         n->nch = 1;
+        n->unsupported = elem->unsupported;
         n->t = type_array(elem->t);
+        /* Maps parse as Array(Tuple(key, value)), which is how they are stored; shale has
+         * no Map type yet, so reading one is refused (see pq_node.unsupported). */
+        if (is_map(e))
+            n->unsupported = "Map";
     } else {
         if (e->num_children == 0)
             return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: group %s has no fields", b->path), NULL;
@@ -459,10 +466,10 @@ static void chunk_rd_free(chunk_rd *c)
     pq_codec_free(&c->codec);
 }
 
-static inline uint128_t bswap128(const uint8_t *p)
+static inline uint64_t be64(const uint8_t *p)
 {
-    uint128_t v = 0;
-    for (int i = 0; i < 16; i++)
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
         v = v << 8 | p[i];
     return v;
 }
@@ -527,8 +534,10 @@ static void conv_fixed(const pq_leaf *l, const uint8_t *p, size_t count, column 
             buf_append(&dst->data, p, n * count);
         } else if (t->id == T_UUID) {
             uint128_t *o = buf_grow(&dst->data, 16 * count);
+            /* shale's UUID keeps the high half in the first 8 bytes; Parquet stores the 16
+             * bytes big-endian */
             for (size_t i = 0; i < count; i++)
-                o[i] = bswap128(p + i * 16);
+                o[i] = (uint128_t)be64(p + i * 16 + 8) << 64 | be64(p + i * 16);
         } else if (t->id == T_FLOAT32) {
             float *o = buf_grow(&dst->data, 4 * count);
             for (size_t i = 0; i < count; i++)
@@ -1027,28 +1036,29 @@ static column *assemble(const pq_leaf *l, column *vals, const uint8_t *defs, con
     size_t vi = 0;
     for (size_t i = 0; i < n; i++) {
         int r = reps ? reps[i] : 0, d = defs ? defs[i] : md;
-        for (int j = 1; j <= k; j++) {
-            /* a list at depth j opens when this entry starts a new element of its parent */
-            if (j > r && (j == 1 || d >= l->rep_def[j - 2])) {
-                uint64_t e = arr[j]->len;
-                buf_append(&arr[j - 1]->offs, &e, 8);
-                arr[j - 1]->len++;
-            }
-            if (j >= (r ? r : 1) && d >= l->rep_def[j - 1]) {
-                /* one more element in the open list: the leaf slot or the next list */
-                if (j == k) {
-                    if (d == md) {
-                        col_push_from(leaf, vals, vi++);
-                    } else if (l->nullable)
-                        col_push_null(leaf);
-                    else
-                        col_push_default(leaf);
-                }
-                uint64_t *ends = (uint64_t *)(void *)arr[j - 1]->offs.p;
-                ends[arr[j - 1]->len] = arr[j]->len;
-            } else
+        /* lists at depths deeper than r open (when their parent has an element here);
+         * lists at depths <= r continue */
+        bool reach = true;
+        for (int j = r + 1; j <= k; j++) {
+            if (j > 1 && d < l->rep_def[j - 2]) {
+                reach = false;
                 break;
+            }
+            uint64_t e = arr[j]->len;
+            buf_append(&arr[j - 1]->offs, &e, 8);
+            arr[j - 1]->len++;
+            if (j >= 2)
+                ((uint64_t *)(void *)arr[j - 2]->offs.p)[arr[j - 2]->len] = arr[j - 1]->len;
         }
+        if (!reach || d < l->rep_def[k - 1])
+            continue;
+        if (d == md)
+            col_push_from(leaf, vals, vi++);
+        else if (l->nullable)
+            col_push_null(leaf);
+        else
+            col_push_default(leaf);
+        ((uint64_t *)(void *)arr[k - 1]->offs.p)[arr[k - 1]->len] = leaf->len;
     }
     if (k == 0) {
         col_free(top);
@@ -1189,6 +1199,10 @@ static int read_row_group(pq_rd *r)
     for (int i = 0; i < r->ncols; i++) {
         pq_col *pc = &r->cols[i];
         column *c;
+        if (pc->needed && pc->node && pc->node->unsupported) {
+            block_free(b);
+            return err_set(ERR_NOT_IMPLEMENTED, "unsupported: column %s (%s)", r->out_s->names[i], pc->node->unsupported);
+        }
         if (!pc->needed || !pc->node) {
             c = col_new_const(col_new_defaults(pc->want, 1), rows);
         } else {
@@ -1354,10 +1368,16 @@ int parquet_infer_schema(rbuf *in, const fmt_settings *st, schema **out)
     pq_schema *s = NULL;
     int rc = open_file(in, &f, &m, &s);
     if (!rc) {
-        schema *o = schema_new(s->ntop);
-        for (int i = 0; i < s->ntop; i++)
-            schema_set(o, i, m->schema[s->top[i]->el].name, s->top[i]->t);
-        *out = o;
+        for (int i = 0; i < s->ntop && !rc; i++)
+            if (s->top[i]->unsupported)
+                rc = err_set(ERR_NOT_IMPLEMENTED, "unsupported: column %s (%s)", m->schema[s->top[i]->el].name,
+                             s->top[i]->unsupported);
+        if (!rc) {
+            schema *o = schema_new(s->ntop);
+            for (int i = 0; i < s->ntop; i++)
+                schema_set(o, i, m->schema[s->top[i]->el].name, s->top[i]->t);
+            *out = o;
+        }
     }
     schema_free_(s);
     pq_meta_free(m);
