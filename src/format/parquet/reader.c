@@ -1052,7 +1052,10 @@ static column *assemble(const pq_leaf *l, column *vals, const uint8_t *defs, con
         }
         if (!reach || d < l->rep_def[k - 1])
             continue;
-        if (d == md)
+        if (d == md && l->nullable) {
+            col_push_from(leaf->inner, vals, vi++);
+            col_nullable_commit(leaf, false);
+        } else if (d == md)
             col_push_from(leaf, vals, vi++);
         else if (l->nullable)
             col_push_null(leaf);
