@@ -68,7 +68,7 @@ static int pf_open(rbuf *in, pq_file *f)
         if (got == 0 && in->pos == in->end)
             break;
     }
-    f->mem = b.p ? b.p : xmalloc(1);
+    f->mem = b.p ? b.p : mem_alloc(1);
     f->size = b.len;
     return 0;
 }

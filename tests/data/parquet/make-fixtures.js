@@ -41,6 +41,10 @@ if (chdb) {
   for (const c of ['none', 'snappy', 'zstd', 'gzip', 'lz4', 'brotli'])
     ch(`ch_${c}.parquet`, `${base}, output_format_parquet_compression_method = '${c}'`);
   ch('ch_arrow_encoder.parquet', `${base}, output_format_parquet_use_custom_encoder = 0, output_format_parquet_compression_method = 'zstd'`);
+  // A tiny file for the truncation / corruption unit test.
+  const tiny = path.join(dir, 'ch_tiny.parquet');
+  if (fs.existsSync(tiny)) fs.unlinkSync(tiny);
+  chdb.query(`INSERT INTO FUNCTION file('${tiny}') SELECT number::Int32 a, if(number % 2, NULL, toString(number)) s, [number] arr, (number, 'x')::Tuple(p UInt8, q String) t FROM numbers(12) SETTINGS output_format_parquet_compression_method = 'snappy'`);
   ch('ch_v1_pages.parquet', `${base}, output_format_parquet_version = '1.0', output_format_parquet_compression_method = 'snappy'`);
 }
 
