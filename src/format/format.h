@@ -83,6 +83,9 @@ int fmt_reader_next(fmt_reader *r, block **out);
 /* Only columns with needed[i] are parsed; the others come back as constant defaults (the
  * row structure is still checked). Text formats only; binary formats ignore it. */
 void fmt_reader_select(fmt_reader *r, const bool *needed);
+/* The total number of rows without reading the data (Parquet: from the footer).
+ * Returns 0 with *rows set, or -1 when the format cannot tell (no error is set). */
+int fmt_reader_count_rows(fmt_reader *r, int64_t *rows);
 void fmt_reader_free(fmt_reader *r);
 
 /* Schema inference from the start of the data (ClickHouse's rules). The rbuf is consumed;

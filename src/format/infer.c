@@ -376,8 +376,10 @@ int fmt_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schem
     const fmt_fmtinfo *fi = rd_lookup(format);
     if (!fi)
         return -1;
-    if (fi->kind == RK_NATIVE || fi->kind == RK_RAWBLOB)
-        return (fi->kind == RK_NATIVE ? native_infer_schema : rawblob_infer_schema)(in, st, out);
+    if (fi->kind == RK_NATIVE || fi->kind == RK_RAWBLOB || fi->kind == RK_PARQUET)
+        return (fi->kind == RK_NATIVE    ? native_infer_schema
+                : fi->kind == RK_RAWBLOB ? rawblob_infer_schema
+                                         : parquet_infer_schema)(in, st, out);
     char delim = st->csv_delimiter ? st->csv_delimiter : ',';
     int64_t maxrows = st->max_rows_to_read_for_schema_inference > 0 ? st->max_rows_to_read_for_schema_inference
                                                                      : 25000;

@@ -24,19 +24,25 @@ void rowf_clear(rowf *f);
 void rowf_add(rowf *f, size_t nstart, size_t nend, size_t start, size_t end, int kind);
 void rowf_free(rowf *f);
 
-enum { RK_CSV, RK_TSV, RK_JSON, RK_NATIVE, RK_RAWBLOB };
+enum { RK_CSV, RK_TSV, RK_JSON, RK_NATIVE, RK_RAWBLOB, RK_PARQUET };
 
 /* Binary input formats keep their own state behind this interface (native.c,
  * in_rawblob.c); they borrow the reader's rbuf. Constructors return -1 with err_set. */
 typedef struct rd_bin {
     int (*next)(struct rd_bin *r, block **out);
     void (*free)(struct rd_bin *r);
+    /* Optional: only columns with needed[i] are decoded (others: constant defaults). */
+    void (*select)(struct rd_bin *r, const bool *needed);
+    /* Optional: the total row count without reading data; -1 if unknown. */
+    int (*count_rows)(struct rd_bin *r, int64_t *rows);
 } rd_bin;
 
 int native_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin **out);
 int native_infer_schema(rbuf *in, const fmt_settings *st, schema **out);
 int rawblob_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin **out);
 int rawblob_infer_schema(rbuf *in, const fmt_settings *st, schema **out);
+int parquet_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin **out);
+int parquet_infer_schema(rbuf *in, const fmt_settings *st, schema **out);
 
 typedef struct fmt_fmtinfo {
     const char *name;

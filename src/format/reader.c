@@ -63,6 +63,7 @@ static const fmt_fmtinfo formats[] = {
     {"JSONEachRow", RK_JSON, false, false, false},
     {"Native", RK_NATIVE, false, false, false},
     {"RawBLOB", RK_RAWBLOB, false, false, false},
+    {"Parquet", RK_PARQUET, false, false, false},
 };
 
 static const struct {
@@ -167,7 +168,7 @@ int fmt_find_row_start(const char *format, const char *p, size_t n, size_t *offs
     const fmt_fmtinfo *fi = rd_lookup(format);
     if (!fi)
         return -1;
-    if (fi->kind == RK_NATIVE || fi->kind == RK_RAWBLOB)
+    if (fi->kind == RK_NATIVE || fi->kind == RK_RAWBLOB || fi->kind == RK_PARQUET)
         return err_set(ERR_UNKNOWN_FORMAT, "Format %s cannot be split into chunks for parallel parsing", format);
     if (fi->kind == RK_CSV) {
         /* A newline after which the rest of the line has an even number of quotes is
@@ -230,7 +231,12 @@ struct fmt_reader {
 
 void fmt_reader_select(fmt_reader *r, const bool *needed)
 {
-    if (r->bin || !r->s)
+    if (r->bin) {
+        if (r->bin->select)
+            r->bin->select(r->bin, needed);
+        return;
+    }
+    if (!r->s)
         return;
     int n = r->s->n;
     free(r->skip);
@@ -249,8 +255,10 @@ int fmt_reader_new(const char *format, rbuf *in, const schema *s, const fmt_sett
     fmt_reader *r = xcalloc(1, sizeof *r);
     r->fi = fi;
     r->in = in;
-    if (fi->kind == RK_NATIVE || fi->kind == RK_RAWBLOB) {
-        if ((fi->kind == RK_NATIVE ? native_reader_new : rawblob_reader_new)(in, s, st, &r->bin)) {
+    if (fi->kind == RK_NATIVE || fi->kind == RK_RAWBLOB || fi->kind == RK_PARQUET) {
+        if ((fi->kind == RK_NATIVE    ? native_reader_new
+             : fi->kind == RK_RAWBLOB ? rawblob_reader_new
+                                      : parquet_reader_new)(in, s, st, &r->bin)) {
             fmt_reader_free(r);
             return -1;
         }
@@ -271,6 +279,13 @@ int fmt_reader_new(const char *format, rbuf *in, const schema *s, const fmt_sett
     r->seen = xcalloc((size_t)(s->n ? s->n : 1), 1);
     *out = r;
     return 0;
+}
+
+int fmt_reader_count_rows(fmt_reader *r, int64_t *rows)
+{
+    if (r->bin && r->bin->count_rows)
+        return r->bin->count_rows(r->bin, rows);
+    return -1;
 }
 
 void fmt_reader_free(fmt_reader *r)

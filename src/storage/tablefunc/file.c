@@ -213,6 +213,28 @@ static void file_close(void *itp)
     free(it);
 }
 
+/* count() without reading data, for formats whose metadata knows the row count
+ * (Parquet's footer; fmt_reader_count_rows). -1 (unknown) for every other format. */
+static int64_t file_count_rows(source *s, query_ctx *q)
+{
+    file_src *f = s->impl;
+    int64_t total = 0;
+    for (size_t i = 0; i < f->npaths; i++) {
+        fmt_reader *r;
+        int64_t n = -1;
+        if (open_reader(f, f->paths[i], f->file_schema, &q->fmt, &r)) {
+            err_clear();
+            return -1;
+        }
+        int rc = fmt_reader_count_rows(r, &n);
+        fmt_reader_free(r);
+        if (rc)
+            return -1;
+        total += n;
+    }
+    return total;
+}
+
 static void file_destroy(source *s)
 {
     file_src *f = s->impl;
@@ -366,6 +388,8 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
     src->next = file_next;
     src->close = file_close;
     src->destroy = file_destroy;
+    if (strcmp(f->format, "Parquet") == 0) /* only Parquet can answer from metadata */
+        src->count_rows = file_count_rows;
     free(pattern);
     *out = src;
     return 0;

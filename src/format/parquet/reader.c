@@ -1,0 +1,1389 @@
+/* Parquet reader (see reader.h). */
+#include "format/parquet/reader.h"
+#include "format/parquet/decode.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "codec/stream_codec.h"
+#include "func/func.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+enum { PQ_BLOCK_ROWS = 65409, PQ_MAX_DEPTH = 32 };
+
+/* ---- the file: positioned reads from a local file or from memory ---- */
+
+typedef struct pq_file {
+    const char *name;
+    char *path;          /* local file for pread, or NULL */
+    uint8_t *mem;        /* whole file in memory, or NULL */
+    uint64_t size;
+} pq_file;
+
+static int pf_read(pq_file *f, uint64_t off, size_t n, uint8_t *dst)
+{
+    if (off > f->size || n > f->size - off)
+        return err_set(ERR_INCORRECT_DATA,
+                       "Malformed Parquet file %s: byte range %llu..%llu is outside the file (%llu bytes)", f->name,
+                       (unsigned long long)off, (unsigned long long)(off + n), (unsigned long long)f->size);
+    if (f->mem) {
+        memcpy(dst, f->mem + off, n);
+        return 0;
+    }
+    size_t got;
+    if (file_pread(f->path, off, dst, n, &got))
+        return -1;
+    if (got != n)
+        return err_set(ERR_CANNOT_READ_ALL_DATA, "Cannot read all data from %s: %zu of %zu bytes at offset %llu",
+                       f->name, got, n, (unsigned long long)off);
+    return 0;
+}
+
+static int pf_open(rbuf *in, pq_file *f)
+{
+    memset(f, 0, sizeof *f);
+    f->name = in->in && in->in->name ? in->in->name : "(stream)";
+    struct stat st;
+    /* A local uncompressed file that nothing has been read from: positioned reads. */
+    if (in->in && in->in->name && in->in->offset == 0 && in->pos == in->end &&
+        strcmp(codec_method_from_path(in->in->name), "none") == 0 && stat(in->in->name, &st) == 0 &&
+        S_ISREG(st.st_mode)) {
+        f->path = xstrdup(in->in->name);
+        f->size = (uint64_t)st.st_size;
+        return 0;
+    }
+    buf b = {0};
+    for (;;) {
+        buf_append(&b, in->pos, (size_t)(in->end - in->pos));
+        in->pos = in->end;
+        long got = rbuf_fill(in);
+        if (got < 0) {
+            buf_free(&b);
+            return -1;
+        }
+        if (got == 0 && in->pos == in->end)
+            break;
+    }
+    f->mem = b.p ? b.p : mem_alloc(1);
+    f->size = b.len;
+    return 0;
+}
+
+static void pf_close(pq_file *f)
+{
+    free(f->path);
+    if (f->mem)
+        mem_free(f->mem);
+    f->path = NULL;
+    f->mem = NULL;
+}
+
+static pq_meta *read_meta(pq_file *f)
+{
+    if (f->size < 12)
+        return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: %llu bytes is too small for a Parquet file",
+                       f->name, (unsigned long long)f->size),
+               NULL;
+    /* One read of the tail usually holds the whole footer. */
+    size_t tail = f->size < (64 << 10) ? (size_t)f->size : (64 << 10);
+    uint8_t *b = xmalloc(tail);
+    if (pf_read(f, f->size - tail, tail, b)) {
+        free(b);
+        return NULL;
+    }
+    uint8_t head[4] = {0};
+    if (memcmp(b + tail - 4, "PAR1", 4) != 0 || pf_read(f, 0, 4, head) || memcmp(head, "PAR1", 4) != 0) {
+        bool enc = memcmp(b + tail - 4, "PARE", 4) == 0;
+        free(b);
+        if (enc)
+            return err_set(ERR_NOT_IMPLEMENTED, "Encrypted Parquet file %s is not supported", f->name), NULL;
+        return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: no PAR1 magic bytes at its start and end",
+                       f->name),
+               NULL;
+    }
+    uint32_t flen;
+    memcpy(&flen, b + tail - 8, 4);
+    if ((uint64_t)flen + 12 > f->size) {
+        free(b);
+        return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: footer length %u exceeds the file size %llu",
+                       f->name, flen, (unsigned long long)f->size),
+               NULL;
+    }
+    uint64_t foff = f->size - 8 - flen;
+    const uint8_t *fp;
+    if ((size_t)flen + 8 <= tail) {
+        fp = b + tail - 8 - flen;
+    } else {
+        free(b);
+        b = xmalloc(flen ? flen : 1);
+        if (pf_read(f, foff, flen, b)) {
+            free(b);
+            return NULL;
+        }
+        fp = b;
+    }
+    pq_meta *m = pq_meta_decode(fp, flen, foff, f->name);
+    free(b);
+    return m;
+}
+
+pq_meta *parquet_read_meta_mem(const uint8_t *p, size_t n, const char *name)
+{
+    pq_file f = {.name = name, .mem = (uint8_t *)(uintptr_t)p, .size = n};
+    return read_meta(&f);
+}
+
+/* ---- schema tree → shale types ---- */
+
+typedef struct pq_node {
+    int el;                  /* schema element index */
+    int kind;                /* N_LEAF, N_TUPLE, N_LIST */
+    bool repeated;           /* a repeated leaf or struct outside LIST: an Array level */
+    const type *t;           /* ClickHouse's type for this node */
+    struct pq_node **ch;     /* N_TUPLE: fields; N_LIST: [0] = element */
+    int nch;
+    int leaf;                /* N_LEAF: leaf index (column chunk order) */
+    int def, rep;            /* levels at this node (inclusive) */
+    const char *unsupported; /* non-NULL: the column cannot be read (a type name) */
+} pq_node;
+
+enum { N_LEAF, N_TUPLE, N_LIST };
+
+typedef struct pq_leaf {
+    const pq_schema_el *e;
+    const type *vt;          /* value type (not Nullable) */
+    bool nullable;
+    int max_def, max_rep;
+    int nrep;
+    int rep_def[PQ_MAX_DEPTH]; /* def level of each repeated ancestor (outermost first) */
+    const char *name;        /* dotted path for messages */
+} pq_leaf;
+
+typedef struct pq_schema {
+    arena a;
+    pq_node **top;           /* top-level columns */
+    int ntop;
+    pq_leaf *leaves;
+    int nleaves;
+} pq_schema;
+
+static bool is_list(const pq_schema_el *e) { return e->converted == PQ_CT_LIST || e->logical == PQ_LT_LIST; }
+static bool is_map(const pq_schema_el *e)
+{
+    return e->converted == PQ_CT_MAP || e->converted == PQ_CT_MAP_KEY_VALUE || e->logical == PQ_LT_MAP;
+}
+
+static const type *leaf_type(const pq_schema_el *e, const char *col)
+{
+    int ct = e->converted, lt = e->logical;
+    bool dec = lt == PQ_LT_DECIMAL || ct == PQ_CT_DECIMAL;
+    int prec = lt == PQ_LT_DECIMAL ? e->lt_precision : e->precision;
+    int scale = lt == PQ_LT_DECIMAL ? e->lt_scale : e->scale;
+    if (dec) {
+        if (prec < 1 || prec > 38 || scale < 0 || scale > prec)
+            return err_set(ERR_NOT_IMPLEMENTED, "unsupported: column %s (Decimal(%d, %d))", col, prec, scale), NULL;
+        return type_decimal(prec, scale);
+    }
+    switch (e->type) {
+    case PQ_BOOLEAN: return type_simple(T_BOOL);
+    case PQ_INT32:
+    case PQ_INT64: {
+        int bits = 0;
+        bool sig = true;
+        if (lt == PQ_LT_INTEGER)
+            bits = e->lt_bits, sig = e->lt_signed;
+        else if (ct >= PQ_CT_UINT_8 && ct <= PQ_CT_UINT_64)
+            bits = 8 << (ct - PQ_CT_UINT_8), sig = false;
+        else if (ct >= PQ_CT_INT_8 && ct <= PQ_CT_INT_64)
+            bits = 8 << (ct - PQ_CT_INT_8), sig = true;
+        if (bits) {
+            static const type_id s[] = {T_INT8, T_INT16, T_INT32, T_INT64}, u[] = {T_UINT8, T_UINT16, T_UINT32, T_UINT64};
+            int k = bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : 3;
+            return type_simple(sig ? s[k] : u[k]);
+        }
+        if (lt == PQ_LT_DATE || ct == PQ_CT_DATE)
+            return type_simple(T_DATE32);
+        if (e->type == PQ_INT64) {
+            int unit = lt == PQ_LT_TIMESTAMP ? e->lt_unit
+                       : ct == PQ_CT_TIMESTAMP_MILLIS ? PQ_UNIT_MILLIS
+                       : ct == PQ_CT_TIMESTAMP_MICROS ? PQ_UNIT_MICROS : 0;
+            if (unit)
+                return type_datetime64(unit * 3, "UTC");
+            return type_simple(T_INT64);
+        }
+        return type_simple(T_INT32);
+    }
+    case PQ_INT96: return type_datetime64(9, NULL);
+    case PQ_FLOAT: return type_simple(T_FLOAT32);
+    case PQ_DOUBLE: return type_simple(T_FLOAT64);
+    case PQ_BYTE_ARRAY: return type_simple(T_STRING);
+    case PQ_FIXED_LEN_BYTE_ARRAY:
+        if (e->type_length <= 0)
+            return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: column %s has FIXED_LEN_BYTE_ARRAY of length %d",
+                           col, e->type_length),
+                   NULL;
+        if (lt == PQ_LT_UUID && e->type_length == 16)
+            return type_simple(T_UUID);
+        if (lt == PQ_LT_FLOAT16 && e->type_length == 2)
+            return type_simple(T_FLOAT32);
+        return type_fixedstring((uint32_t)e->type_length);
+    }
+    return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: column %s has physical type %d", col, e->type), NULL;
+}
+
+typedef struct build_ctx {
+    const pq_meta *m;
+    pq_schema *s;
+    int pos;                 /* next schema element */
+    int leafcap;
+    int rep_def[PQ_MAX_DEPTH];
+    int nrep;
+    char path[1024];
+} build_ctx;
+
+static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool in_list_rep);
+
+static pq_node *new_node(build_ctx *b, int el, int kind)
+{
+    pq_node *n = arena_zalloc(&b->s->a, sizeof *n, 8);
+    n->el = el;
+    n->kind = kind;
+    n->leaf = -1;
+    return n;
+}
+
+/* Skips the subtree at b->pos (for element counting in error paths). */
+static pq_node *parse_children(build_ctx *b, pq_node *n, int cnt, int def, int rep, int depth)
+{
+    n->ch = arena_zalloc(&b->s->a, (size_t)(cnt ? cnt : 1) * sizeof *n->ch, 8);
+    for (int i = 0; i < cnt; i++) {
+        if (!(n->ch[i] = parse_node(b, def, rep, depth + 1, false)))
+            return NULL;
+        n->nch++;
+    }
+    return n;
+}
+
+static pq_node *make_tuple(build_ctx *b, pq_node *n)
+{
+    const type **ft = arena_zalloc(&b->s->a, (size_t)(n->nch + 1) * sizeof *ft, 8);
+    const char **fn = arena_zalloc(&b->s->a, (size_t)(n->nch + 1) * sizeof *fn, 8);
+    for (int i = 0; i < n->nch; i++) {
+        ft[i] = n->ch[i]->t;
+        fn[i] = b->m->schema[n->ch[i]->el].name;
+    }
+    n->t = type_tuple(n->nch, ft, fn);
+    for (int i = 0; i < n->nch; i++)
+        if (n->ch[i]->unsupported)
+            n->unsupported = n->ch[i]->unsupported;
+    return n;
+}
+
+static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_required)
+{
+    if (depth > PQ_MAX_DEPTH || b->nrep >= PQ_MAX_DEPTH)
+        return err_set(ERR_NOT_IMPLEMENTED, "unsupported: Parquet schema nested deeper than %d levels", PQ_MAX_DEPTH),
+               NULL;
+    if (b->pos >= b->m->nschema)
+        return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: the schema tree has fewer elements than it says"),
+               NULL;
+    int el = b->pos++;
+    const pq_schema_el *e = &b->m->schema[el];
+    size_t plen = strlen(b->path);
+    snprintf(b->path + plen, sizeof b->path - plen, "%s%s", plen ? "." : "", e->name);
+    int r = e->repetition < 0 ? PQ_REQUIRED : e->repetition;
+    if (as_required)
+        r = PQ_REPEATED; /* the repeated level of a LIST treated as its element */
+    if (r != PQ_REQUIRED)
+        def++;
+    if (r == PQ_REPEATED) {
+        rep++;
+        b->rep_def[b->nrep++] = def;
+    }
+    pq_node *n;
+    if (e->num_children == 0 && e->type >= 0) {
+        n = new_node(b, el, N_LEAF);
+        const type *vt = leaf_type(e, b->path);
+        if (!vt)
+            return NULL;
+        if (b->s->nleaves == b->leafcap) {
+            b->leafcap = b->leafcap ? b->leafcap * 2 : 16;
+            pq_leaf *nl = arena_zalloc(&b->s->a, (size_t)b->leafcap * sizeof *nl, 8);
+            if (b->s->nleaves)
+                memcpy(nl, b->s->leaves, (size_t)b->s->nleaves * sizeof *nl);
+            b->s->leaves = nl;
+        }
+        pq_leaf *l = &b->s->leaves[b->s->nleaves];
+        l->e = e;
+        l->vt = vt;
+        l->nullable = r == PQ_OPTIONAL && type_can_be_nullable(vt);
+        l->max_def = def;
+        l->max_rep = rep;
+        l->nrep = b->nrep;
+        memcpy(l->rep_def, b->rep_def, sizeof l->rep_def);
+        l->name = arena_strdup(&b->s->a, b->path);
+        n->leaf = b->s->nleaves++;
+        const type *t = l->nullable ? type_nullable(vt) : vt;
+        n->t = r == PQ_REPEATED ? type_array(t) : t;
+        n->repeated = r == PQ_REPEATED;
+    } else if ((is_list(e) || is_map(e)) && e->num_children == 1 && r != PQ_REPEATED) {
+        n = new_node(b, el, N_LIST);
+        if (b->pos >= b->m->nschema)
+            return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: the schema tree has fewer elements than it says"),
+                   NULL;
+        const pq_schema_el *re = &b->m->schema[b->pos];
+        if (re->repetition != PQ_REPEATED)
+            return err_set(ERR_NOT_IMPLEMENTED, "unsupported: column %s (LIST without a repeated field)", b->path), NULL;
+        /* The 3-level form: repeated group with a single field which is the element. The
+         * legacy forms (a repeated primitive, a group of several fields, or a group named
+         * "array" / "<list>_tuple") make the repeated field itself the element. */
+        bool three = !is_map(e) && re->num_children == 1 && re->type < 0 && strcmp(re->name, "array") != 0 &&
+                     !(strlen(re->name) == strlen(e->name) + 6 && strncmp(re->name, e->name, strlen(e->name)) == 0 &&
+                       strcmp(re->name + strlen(e->name), "_tuple") == 0);
+        pq_node *elem;
+        if (three) {
+            b->pos++;
+            b->rep_def[b->nrep++] = def + 1;
+            size_t pl2 = strlen(b->path);
+            elem = parse_node(b, def + 1, rep + 1, depth + 1, false);
+            b->path[pl2] = 0;
+            b->nrep--;
+        } else {
+            elem = parse_node(b, def, rep, depth + 1, true);
+            if (elem && elem->kind == N_LEAF) {
+                /* the element itself is the repeated leaf: its type is the value type */
+                elem->repeated = false;
+                elem->t = elem->t->inner;
+            } else if (elem)
+                elem->repeated = false, elem->t = elem->t->inner;
+        }
+        if (!elem)
+            return NULL;
+        n->ch = arena_zalloc(&b->s->a, sizeof *n->ch, 8);
+        n->ch[0] = elem;
+        n->nch = 1;
+        n->unsupported = elem->unsupported;
+        n->t = type_array(elem->t);
+        /* Maps parse as Array(Tuple(key, value)), which is how they are stored; shale has
+         * no Map type yet, so reading one is refused (see pq_node.unsupported). */
+        if (is_map(e))
+            n->unsupported = "Map";
+    } else {
+        if (e->num_children == 0)
+            return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: group %s has no fields", b->path), NULL;
+        n = new_node(b, el, N_TUPLE);
+        if (!parse_children(b, n, e->num_children, def, rep, depth))
+            return NULL;
+        make_tuple(b, n);
+        if (r == PQ_REPEATED) {
+            n->repeated = true;
+            n->t = type_array(n->t);
+        }
+    }
+    n->def = def;
+    n->rep = rep;
+    if (r == PQ_REPEATED)
+        b->nrep--;
+    b->path[plen] = 0;
+    return n;
+}
+
+static void schema_free_(pq_schema *s)
+{
+    if (!s)
+        return;
+    arena_free(&s->a);
+    free(s);
+}
+
+static pq_schema *schema_build(const pq_meta *m)
+{
+    pq_schema *s = xcalloc(1, sizeof *s);
+    arena_init(&s->a);
+    build_ctx b = {.m = m, .s = s, .pos = 1};
+    const pq_schema_el *root = &m->schema[0];
+    int n = root->num_children;
+    if (n > m->nschema) {
+        err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: the root has %d fields but the schema %d elements", n,
+                m->nschema);
+        schema_free_(s);
+        return NULL;
+    }
+    s->top = arena_zalloc(&s->a, (size_t)(n + 1) * sizeof *s->top, 8);
+    for (int i = 0; i < n; i++) {
+        b.nrep = 0;
+        b.path[0] = 0;
+        if (!(s->top[i] = parse_node(&b, 0, 0, 0, false))) {
+            schema_free_(s);
+            return NULL;
+        }
+        s->ntop++;
+    }
+    if (b.pos != m->nschema) {
+        err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: %d schema elements but the tree uses %d", m->nschema, b.pos);
+        schema_free_(s);
+        return NULL;
+    }
+    for (int g = 0; g < m->nrgs; g++)
+        if (m->rgs[g].ncols != s->nleaves) {
+            err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: row group %d has %d columns, the schema %d", g,
+                    m->rgs[g].ncols, s->nleaves);
+            schema_free_(s);
+            return NULL;
+        }
+    return s;
+}
+
+/* ---- column chunks → levels and dense values ---- */
+
+typedef struct chunk_rd {
+    buf raw;          /* the chunk's bytes */
+    buf page;         /* decompressed page */
+    buf tmp;          /* physical values of a page before conversion */
+    buf idx;          /* dictionary indices */
+    buf defs, reps;   /* levels of the whole chunk */
+    column *dict;     /* dictionary converted to the value type */
+    column *vals;     /* dense values of the chunk */
+    pq_codec_ctx codec;
+} chunk_rd;
+
+static void chunk_rd_free(chunk_rd *c)
+{
+    buf_free(&c->raw);
+    buf_free(&c->page);
+    buf_free(&c->tmp);
+    buf_free(&c->idx);
+    buf_free(&c->defs);
+    buf_free(&c->reps);
+    if (c->dict)
+        col_free(c->dict);
+    if (c->vals)
+        col_free(c->vals);
+    pq_codec_free(&c->codec);
+}
+
+static inline uint64_t be64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* Big-endian two's complement of n bytes → int128. */
+static int128_t be_int(const uint8_t *p, size_t n)
+{
+    if (n == 0)
+        return 0;
+    uint128_t v = (p[0] & 0x80) ? ~(uint128_t)0 : 0;
+    for (size_t i = 0; i < n; i++)
+        v = v << 8 | p[i];
+    return (int128_t)v;
+}
+
+static void push_decimal(column *dst, int128_t v)
+{
+    const type *t = type_phys(dst->type);
+    if (t->id == T_DECIMAL32) {
+        int32_t x = (int32_t)v;
+        buf_append(&dst->data, &x, 4);
+    } else if (t->id == T_DECIMAL64) {
+        int64_t x = (int64_t)v;
+        buf_append(&dst->data, &x, 8);
+    } else
+        buf_append(&dst->data, &v, 16);
+    dst->len++;
+}
+
+static float half_to_float(uint16_t h)
+{
+    uint32_t s = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 31, m = h & 1023, f;
+    if (e == 0) {
+        if (m == 0)
+            f = s;
+        else { /* subnormal */
+            int k = -1;
+            do {
+                k++;
+                m <<= 1;
+            } while (!(m & 1024));
+            f = s | (uint32_t)(127 - 15 - k) << 23 | (m & 1023) << 13;
+        }
+    } else if (e == 31)
+        f = s | 0x7f800000u | m << 13;
+    else
+        f = s | (e + 127 - 15) << 23 | m << 13;
+    float r;
+    memcpy(&r, &f, 4);
+    return r;
+}
+
+/* Appends count fixed-width physical values (p, width w) converted to dst's type. */
+static void conv_fixed(const pq_leaf *l, const uint8_t *p, size_t count, column *dst)
+{
+    const type *t = type_phys(dst->type);
+    int phys = l->e->type;
+    size_t w = t->width;
+    if (phys == PQ_FIXED_LEN_BYTE_ARRAY) {
+        size_t n = (size_t)l->e->type_length;
+        if (t->id == T_FIXEDSTRING) {
+            buf_append(&dst->data, p, n * count);
+        } else if (t->id == T_UUID) {
+            uint128_t *o = buf_grow(&dst->data, 16 * count);
+            /* shale's UUID keeps the high half in the first 8 bytes; Parquet stores the 16
+             * bytes big-endian */
+            for (size_t i = 0; i < count; i++)
+                o[i] = (uint128_t)be64(p + i * 16 + 8) << 64 | be64(p + i * 16);
+        } else if (t->id == T_FLOAT32) {
+            float *o = buf_grow(&dst->data, 4 * count);
+            for (size_t i = 0; i < count; i++)
+                o[i] = half_to_float((uint16_t)(p[i * 2] | p[i * 2 + 1] << 8));
+        } else {
+            for (size_t i = 0; i < count; i++)
+                push_decimal(dst, be_int(p + i * n, n > 16 ? 16 : n));
+            return;
+        }
+        dst->len += count;
+        return;
+    }
+    if (phys == PQ_INT96) {
+        int64_t *o = buf_grow(&dst->data, 8 * count);
+        for (size_t i = 0; i < count; i++) {
+            uint64_t nanos;
+            uint32_t day;
+            memcpy(&nanos, p + i * 12, 8);
+            memcpy(&day, p + i * 12 + 8, 4);
+            o[i] = ((int64_t)day - 2440588) * 86400000000000LL + (int64_t)nanos;
+        }
+        dst->len += count;
+        return;
+    }
+    size_t pw = phys == PQ_INT32 || phys == PQ_FLOAT ? 4 : phys == PQ_BOOLEAN ? 1 : 8;
+    if (pw == w) {
+        buf_append(&dst->data, p, w * count);
+    } else if (phys == PQ_INT32) { /* narrower or wider integer types */
+        const int32_t *s = (const int32_t *)(const void *)p;
+        uint8_t *o = buf_grow(&dst->data, w * count);
+        switch (w) {
+        case 1: for (size_t i = 0; i < count; i++) o[i] = (uint8_t)s[i]; break;
+        case 2: for (size_t i = 0; i < count; i++) ((uint16_t *)(void *)o)[i] = (uint16_t)s[i]; break;
+        case 8:
+            if (type_is_signed(t))
+                for (size_t i = 0; i < count; i++) ((int64_t *)(void *)o)[i] = s[i];
+            else
+                for (size_t i = 0; i < count; i++) ((uint64_t *)(void *)o)[i] = (uint32_t)s[i];
+            break;
+        default: memset(o, 0, w * count);
+        }
+    } else if (phys == PQ_INT64) {
+        const int64_t *s = (const int64_t *)(const void *)p;
+        uint8_t *o = buf_grow(&dst->data, w * count);
+        switch (w) {
+        case 1: for (size_t i = 0; i < count; i++) o[i] = (uint8_t)s[i]; break;
+        case 2: for (size_t i = 0; i < count; i++) ((uint16_t *)(void *)o)[i] = (uint16_t)s[i]; break;
+        case 4: for (size_t i = 0; i < count; i++) ((uint32_t *)(void *)o)[i] = (uint32_t)s[i]; break;
+        case 16: for (size_t i = 0; i < count; i++) ((int128_t *)(void *)o)[i] = s[i]; break;
+        default: memset(o, 0, w * count);
+        }
+    } else {
+        memset(buf_grow(&dst->data, w * count), 0, w * count);
+    }
+    dst->len += count;
+}
+
+/* Appends count values in String layout (data, ends) converted to dst's type. */
+static void conv_bytes(const pq_leaf *l, const uint8_t *data, const uint64_t *ends, uint64_t start, size_t count,
+                       column *dst)
+{
+    const type *t = type_phys(dst->type);
+    if (t->id == T_STRING) {
+        uint64_t base = dst->data.len;
+        buf_append(&dst->data, data + start, (size_t)(ends[count - 1] - start));
+        uint64_t *o = buf_grow(&dst->offs, count * 8);
+        for (size_t i = 0; i < count; i++)
+            o[i] = base + ends[i] - start;
+        dst->len += count;
+        return;
+    }
+    uint64_t s = start;
+    for (size_t i = 0; i < count; i++) {
+        size_t n = (size_t)(ends[i] - s);
+        if (t->id == T_FIXEDSTRING)
+            col_push_str(dst, (const char *)data + s, n);
+        else
+            push_decimal(dst, be_int(data + s + (n > 16 ? n - 16 : 0), n > 16 ? 16 : n));
+        s = ends[i];
+    }
+    (void)l;
+}
+
+static int page_err(const pq_leaf *l, const char *file, uint64_t off)
+{
+    err_prefix("Malformed Parquet file %s: column %s, page at byte %llu: ", file, l->name, (unsigned long long)off);
+    return -1;
+}
+
+/* Decodes `nv` non-null values of a data page into c->vals. */
+static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *p, size_t n, size_t nv)
+{
+    int phys = l->e->type;
+    size_t pw = phys == PQ_INT32 || phys == PQ_FLOAT ? 4 : phys == PQ_INT64 || phys == PQ_DOUBLE ? 8
+                : phys == PQ_INT96 ? 12 : phys == PQ_FIXED_LEN_BYTE_ARRAY ? (size_t)l->e->type_length : 1;
+    column *dst = c->vals;
+    if (nv == 0)
+        return 0;
+    switch (enc) {
+    case PQ_PLAIN:
+        if (phys == PQ_BOOLEAN) {
+            c->tmp.len = 0;
+            uint8_t *o = buf_grow(&c->tmp, nv);
+            if (pq_plain_bool(p, n, o, nv))
+                return -1;
+            conv_fixed(l, o, nv, dst);
+            return 0;
+        }
+        if (phys == PQ_BYTE_ARRAY) {
+            size_t used;
+            if (type_phys(dst->type)->id == T_STRING)
+                return pq_plain_byte_array(p, n, nv, &dst->data, &dst->offs, &used) ? -1 : (dst->len += nv, 0);
+            buf d = {0}, o = {0};
+            int rc = pq_plain_byte_array(p, n, nv, &d, &o, &used);
+            if (!rc)
+                conv_bytes(l, d.p, (const uint64_t *)(const void *)o.p, 0, nv, dst);
+            buf_free(&d);
+            buf_free(&o);
+            return rc;
+        }
+        if (n / pw < nv)
+            return err_set(ERR_INCORRECT_DATA, "PLAIN data has %zu bytes for %zu values of %zu bytes", n, nv, pw);
+        conv_fixed(l, p, nv, dst);
+        return 0;
+    case PQ_PLAIN_DICTIONARY:
+    case PQ_RLE_DICTIONARY: {
+        if (!c->dict)
+            return err_set(ERR_INCORRECT_DATA, "dictionary-encoded page without a dictionary page");
+        if (n < 1)
+            return err_set(ERR_INCORRECT_DATA, "dictionary page data is empty");
+        c->idx.len = 0;
+        uint32_t *ix = buf_grow(&c->idx, nv * 4);
+        if (pq_rle_u32(p + 1, n - 1, p[0], ix, nv))
+            return -1;
+        size_t dn = c->dict->len;
+        uint32_t bad = 0;
+        for (size_t i = 0; i < nv; i++)
+            bad |= ix[i] >= dn;
+        if (bad) {
+            for (size_t i = 0; i < nv; i++)
+                if (ix[i] >= dn)
+                    return err_set(ERR_INCORRECT_DATA, "dictionary index %u out of range (dictionary of %zu values)",
+                                   ix[i], dn);
+        }
+        const type *t = type_phys(dst->type);
+        if (t->id == T_STRING) {
+            const uint64_t *o = col_offs(c->dict);
+            const uint8_t *d = c->dict->data.p;
+            size_t total = 0;
+            for (size_t i = 0; i < nv; i++)
+                total += (size_t)(o[ix[i] + 1] - o[ix[i]]);
+            buf_reserve(&dst->data, total + 16);
+            uint64_t *oo = buf_grow(&dst->offs, nv * 8);
+            uint8_t *w = dst->data.p + dst->data.len;
+            uint64_t at = dst->data.len;
+            for (size_t i = 0; i < nv; i++) {
+                uint64_t a = o[ix[i]], len = o[ix[i] + 1] - a;
+                /* short strings: a fixed 16-byte copy is cheaper than a memcpy call */
+                if (len <= 16 && a + 16 <= c->dict->data.cap)
+                    memcpy(w, d + a, 16);
+                else
+                    memcpy(w, d + a, len);
+                w += len;
+                at += len;
+                oo[i] = at;
+            }
+            dst->data.len = at;
+        } else {
+            size_t w = t->width;
+            uint8_t *o = buf_grow(&dst->data, w * nv);
+            const uint8_t *d = c->dict->data.p;
+            switch (w) {
+            case 1: for (size_t i = 0; i < nv; i++) o[i] = d[ix[i]]; break;
+            case 2: for (size_t i = 0; i < nv; i++) ((uint16_t *)(void *)o)[i] = ((const uint16_t *)(const void *)d)[ix[i]]; break;
+            case 4: for (size_t i = 0; i < nv; i++) ((uint32_t *)(void *)o)[i] = ((const uint32_t *)(const void *)d)[ix[i]]; break;
+            case 8: for (size_t i = 0; i < nv; i++) ((uint64_t *)(void *)o)[i] = ((const uint64_t *)(const void *)d)[ix[i]]; break;
+            default: for (size_t i = 0; i < nv; i++) memcpy(o + i * w, d + (size_t)ix[i] * w, w);
+            }
+        }
+        dst->len += nv;
+        return 0;
+    }
+    case PQ_RLE:
+        if (phys != PQ_BOOLEAN)
+            break;
+        {
+            if (n < 4)
+                return err_set(ERR_INCORRECT_DATA, "RLE boolean data cut off");
+            uint32_t len;
+            memcpy(&len, p, 4);
+            if (len > n - 4)
+                return err_set(ERR_INCORRECT_DATA, "RLE boolean length %u exceeds the page", len);
+            c->tmp.len = 0;
+            uint8_t *o = buf_grow(&c->tmp, nv);
+            if (pq_rle_u8(p + 4, len, 1, o, nv))
+                return -1;
+            conv_fixed(l, o, nv, dst);
+            return 0;
+        }
+    case PQ_DELTA_BINARY_PACKED: {
+        if (phys != PQ_INT32 && phys != PQ_INT64)
+            break;
+        c->tmp.len = 0;
+        void *o = buf_grow(&c->tmp, nv * pw);
+        size_t used;
+        if (pq_delta_binary(p, n, (int)pw, o, nv, &used))
+            return -1;
+        conv_fixed(l, o, nv, dst);
+        return 0;
+    }
+    case PQ_DELTA_LENGTH_BYTE_ARRAY:
+    case PQ_DELTA_BYTE_ARRAY: {
+        if (phys != PQ_BYTE_ARRAY && phys != PQ_FIXED_LEN_BYTE_ARRAY)
+            break;
+        buf d = {0}, o = {0};
+        int rc = enc == PQ_DELTA_BYTE_ARRAY ? pq_delta_byte_array(p, n, nv, &d, &o)
+                                            : pq_delta_length_byte_array(p, n, nv, &d, &o);
+        if (!rc) {
+            if (phys == PQ_FIXED_LEN_BYTE_ARRAY) {
+                const uint64_t *e = (const uint64_t *)(const void *)o.p;
+                for (size_t i = 0; i < nv && !rc; i++)
+                    if (e[i] - (i ? e[i - 1] : 0) != pw)
+                        rc = err_set(ERR_INCORRECT_DATA, "FIXED_LEN_BYTE_ARRAY value of the wrong length");
+                if (!rc)
+                    conv_fixed(l, d.p, nv, dst);
+            } else
+                conv_bytes(l, d.p ? d.p : (const uint8_t *)"", (const uint64_t *)(const void *)o.p, 0, nv, dst);
+        }
+        buf_free(&d);
+        buf_free(&o);
+        return rc;
+    }
+    case PQ_BYTE_STREAM_SPLIT: {
+        if (phys == PQ_BOOLEAN || phys == PQ_BYTE_ARRAY)
+            break;
+        c->tmp.len = 0;
+        uint8_t *o = buf_grow(&c->tmp, nv * pw);
+        if (pq_byte_stream_split(p, n, (int)pw, o, nv))
+            return -1;
+        conv_fixed(l, o, nv, dst);
+        return 0;
+    }
+    default:
+        break;
+    }
+    return err_set(ERR_NOT_IMPLEMENTED, "unsupported encoding %d for physical type %d", enc, phys);
+}
+
+/* Reads a whole column chunk: levels into c->defs/reps, non-null values into c->vals. */
+static int read_chunk(chunk_rd *c, pq_file *f, const pq_leaf *l, const pq_chunk *ch, int64_t rg_rows)
+{
+    c->defs.len = c->reps.len = 0;
+    if (c->dict) {
+        col_free(c->dict);
+        c->dict = NULL;
+    }
+    if (c->vals)
+        col_free(c->vals);
+    c->vals = col_new(l->vt);
+    if (!ch->has_meta)
+        return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s has no metadata", f->name, l->name);
+    if (ch->file_path)
+        return err_set(ERR_NOT_IMPLEMENTED, "unsupported: column %s is stored in another file (%s)", l->name,
+                       ch->file_path);
+    const pq_column_meta *m = &ch->meta;
+    if (m->type != l->e->type)
+        return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s has type %d in the schema, %d in the chunk",
+                       f->name, l->name, l->e->type, m->type);
+    int64_t start = m->data_page_offset;
+    if (m->dictionary_page_offset > 0 && m->dictionary_page_offset < start)
+        start = m->dictionary_page_offset;
+    if (start < 0 || m->total_compressed_size < 0 || (uint64_t)start > f->size ||
+        (uint64_t)m->total_compressed_size > f->size - (uint64_t)start)
+        return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s chunk at %lld (+%lld bytes) is outside the file",
+                       f->name, l->name, (long long)start, (long long)m->total_compressed_size);
+    size_t clen = (size_t)m->total_compressed_size;
+    c->raw.len = 0;
+    buf_reserve(&c->raw, clen + 16);
+    if (pf_read(f, (uint64_t)start, clen, c->raw.p))
+        return -1;
+    c->raw.len = clen;
+    size_t pos = 0;
+    int64_t values = 0;
+    int dbw = 0, rbw = 0;
+    while ((1 << dbw) <= l->max_def)
+        dbw++;
+    while ((1 << rbw) <= l->max_rep)
+        rbw++;
+    if (m->num_values < 0)
+        return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s has %lld values", f->name, l->name,
+                       (long long)m->num_values);
+    while (values < m->num_values) {
+        uint64_t poff = (uint64_t)start + pos;
+        pq_page_header h;
+        size_t used;
+        int hr = pq_page_header_decode(c->raw.p + pos, clen - pos, poff, f->name, &h, &used);
+        if (hr == 1)
+            return err_set(ERR_INCORRECT_DATA,
+                           "Malformed Parquet file %s: column %s: page header at byte %llu runs past the chunk end "
+                           "(%lld of %lld values read)",
+                           f->name, l->name, (unsigned long long)poff, (long long)values, (long long)m->num_values);
+        if (hr < 0)
+            return err_suffix(" (column %s)", l->name);
+        pos += used;
+        if ((size_t)h.compressed_size > clen - pos)
+            return err_set(ERR_INCORRECT_DATA,
+                           "Malformed Parquet file %s: column %s: page at byte %llu of %d bytes runs past the chunk end",
+                           f->name, l->name, (unsigned long long)poff, h.compressed_size);
+        const uint8_t *body = c->raw.p + pos;
+        pos += (size_t)h.compressed_size;
+        if (h.type == PQ_PAGE_INDEX)
+            continue;
+        if (h.type != PQ_PAGE_DATA && h.type != PQ_PAGE_DATA_V2 && h.type != PQ_PAGE_DICTIONARY)
+            continue; /* unknown page kinds are skipped, as the spec allows */
+        /* v2 levels are never compressed: they precede the compressed values */
+        size_t lv = 0;
+        if (h.type == PQ_PAGE_DATA_V2) {
+            lv = (size_t)h.def_len + (size_t)h.rep_len;
+            if (lv > (size_t)h.compressed_size || lv > (size_t)h.uncompressed_size)
+                return page_err(l, f->name, poff),
+                       err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s: page at byte %llu: level "
+                                                   "lengths exceed the page", f->name, l->name, (unsigned long long)poff);
+        }
+        const uint8_t *d;
+        size_t dn = (size_t)h.uncompressed_size;
+        bool compressed = m->codec != PQ_UNCOMPRESSED && !(h.type == PQ_PAGE_DATA_V2 && !h.is_compressed);
+        if (compressed) {
+            c->page.len = 0;
+            buf_reserve(&c->page, dn + 16);
+            if (lv)
+                memcpy(c->page.p, body, lv);
+            if (pq_decompress(&c->codec, m->codec, body + lv, (size_t)h.compressed_size - lv, c->page.p + lv, dn - lv))
+                return page_err(l, f->name, poff);
+            d = c->page.p;
+        } else {
+            if ((size_t)h.compressed_size != dn)
+                return err_set(ERR_INCORRECT_DATA,
+                               "Malformed Parquet file %s: column %s: uncompressed page at byte %llu has sizes %d and %d",
+                               f->name, l->name, (unsigned long long)poff, h.compressed_size, h.uncompressed_size);
+            d = body;
+        }
+        if (h.type == PQ_PAGE_DICTIONARY) {
+            if (c->dict)
+                return page_err(l, f->name, poff), err_set(ERR_INCORRECT_DATA,
+                                                           "Malformed Parquet file %s: column %s: a second dictionary page at byte %llu",
+                                                           f->name, l->name, (unsigned long long)poff);
+            column *save = c->vals;
+            c->vals = col_new(l->vt);
+            int rc = decode_values(c, l, PQ_PLAIN, d, dn, (size_t)h.num_values);
+            c->dict = c->vals;
+            c->vals = save;
+            if (rc)
+                return page_err(l, f->name, poff);
+            /* room for the 16-byte copies of the string gather */
+            buf_reserve(&c->dict->data, 16);
+            continue;
+        }
+        size_t nv = (size_t)h.num_values;
+        if ((int64_t)nv > m->num_values - values)
+            return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s: page at byte %llu has more values than the chunk",
+                           f->name, l->name, (unsigned long long)poff);
+        const uint8_t *q = d, *qe = d + dn;
+        uint8_t *reps = l->max_rep ? buf_grow(&c->reps, nv) : NULL;
+        uint8_t *defs = l->max_def ? buf_grow(&c->defs, nv) : NULL;
+        if (h.type == PQ_PAGE_DATA_V2) {
+            if (l->max_rep && pq_rle_u8(q, (size_t)h.rep_len, rbw, reps, nv))
+                return page_err(l, f->name, poff);
+            q += h.rep_len;
+            if (l->max_def && pq_rle_u8(q, (size_t)h.def_len, dbw, defs, nv))
+                return page_err(l, f->name, poff);
+            q += h.def_len;
+        } else {
+            for (int k = 0; k < 2; k++) {
+                uint8_t *dstl = k == 0 ? reps : defs;
+                int bw = k == 0 ? rbw : dbw;
+                if (!dstl)
+                    continue;
+                if ((k == 0 ? h.rep_encoding : h.def_encoding) != PQ_RLE)
+                    return err_set(ERR_NOT_IMPLEMENTED, "unsupported: column %s uses level encoding %d", l->name,
+                                   k == 0 ? h.rep_encoding : h.def_encoding);
+                uint32_t len;
+                if (qe - q < 4)
+                    return page_err(l, f->name, poff), err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s: levels cut off in the page at byte %llu", f->name, l->name, (unsigned long long)poff);
+                memcpy(&len, q, 4);
+                q += 4;
+                if (len > (size_t)(qe - q))
+                    return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s: level length %u exceeds the page at byte %llu",
+                                   f->name, l->name, len, (unsigned long long)poff);
+                if (pq_rle_u8(q, len, bw, dstl, nv))
+                    return page_err(l, f->name, poff);
+                q += len;
+            }
+        }
+        size_t present = nv;
+        if (defs) {
+            present = 0;
+            uint8_t md = (uint8_t)l->max_def;
+            for (size_t i = 0; i < nv; i++)
+                present += defs[i] == md;
+            for (size_t i = 0; i < nv; i++)
+                if (defs[i] > md)
+                    return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s: definition level %d above the maximum %d",
+                                   f->name, l->name, defs[i], md);
+        }
+        if (reps) {
+            for (size_t i = 0; i < nv; i++)
+                if (reps[i] > l->max_rep)
+                    return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s: repetition level %d above the maximum %d",
+                                   f->name, l->name, reps[i], l->max_rep);
+        }
+        if (decode_values(c, l, h.encoding, q, (size_t)(qe - q), present))
+            return page_err(l, f->name, poff);
+        values += (int64_t)nv;
+    }
+    if (l->max_rep == 0 && values != rg_rows)
+        return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s has %lld values in a row group of %lld rows",
+                       f->name, l->name, (long long)values, (long long)rg_rows);
+    return 0;
+}
+
+/* ---- levels → columns ---- */
+
+/* A flat leaf's column: the dense values spread over the rows where def == max_def. */
+static column *expand(const pq_leaf *l, column *vals, const uint8_t *defs, size_t n)
+{
+    const type *t = l->nullable ? type_nullable(l->vt) : l->vt;
+    if (!defs)
+        return col_ref(vals);
+    column *c = col_new(t);
+    column *v = l->nullable ? c->inner : c;
+    uint8_t md = (uint8_t)l->max_def;
+    if (l->nullable) {
+        uint8_t *nm = buf_grow(&c->nulls, n);
+        for (size_t i = 0; i < n; i++)
+            nm[i] = defs[i] != md;
+    }
+    const type *p = type_phys(l->vt);
+    if (p->id == T_STRING) {
+        const uint64_t *so = col_offs(vals);
+        buf_append(&v->data, vals->data.p, vals->data.len);
+        uint64_t *o = buf_grow(&v->offs, n * 8);
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            k += defs[i] == md;
+            o[i] = so[k];
+        }
+    } else {
+        size_t w = p->width;
+        uint8_t *o = buf_grow(&v->data, n * w);
+        const uint8_t *s = vals->data.p;
+        size_t k = 0;
+#define EXPAND(T)                                                                                            \
+    for (size_t i = 0; i < n; i++) {                                                                         \
+        T x = ((const T *)(const void *)s)[k < vals->len ? k : 0];                                           \
+        bool pr = defs[i] == md;                                                                             \
+        ((T *)(void *)o)[i] = pr ? x : 0;                                                                    \
+        k += pr;                                                                                             \
+    }
+        if (vals->len == 0)
+            memset(o, 0, n * w);
+        else if (w == 1) { EXPAND(uint8_t) }
+        else if (w == 2) { EXPAND(uint16_t) }
+        else if (w == 4) { EXPAND(uint32_t) }
+        else if (w == 8) { EXPAND(uint64_t) }
+        else if (w == 16) { EXPAND(uint128_t) }
+        else
+            for (size_t i = 0; i < n; i++) {
+                if (defs[i] == md)
+                    memcpy(o + i * w, s + (k++) * w, w);
+                else
+                    memset(o + i * w, 0, w);
+            }
+#undef EXPAND
+    }
+    v->len = n;
+    c->len = n;
+    return c;
+}
+
+/* A leaf under repeated levels: Array^k(value) from repetition and definition levels. */
+static column *assemble(const pq_leaf *l, column *vals, const uint8_t *defs, const uint8_t *reps, size_t n)
+{
+    int k = l->nrep;
+    const type *vt = l->nullable ? type_nullable(l->vt) : l->vt;
+    const type *ts[PQ_MAX_DEPTH + 1];
+    ts[k] = vt;
+    for (int j = k - 1; j >= 0; j--)
+        ts[j] = type_array(ts[j + 1]);
+    column *top = col_new(ts[0]);
+    column *arr[PQ_MAX_DEPTH + 1];
+    arr[0] = top;
+    for (int j = 1; j <= k; j++)
+        arr[j] = arr[j - 1]->inner;
+    column *leaf = arr[k];
+    uint8_t md = (uint8_t)l->max_def;
+    size_t vi = 0;
+    for (size_t i = 0; i < n; i++) {
+        int r = reps ? reps[i] : 0, d = defs ? defs[i] : md;
+        /* lists at depths deeper than r open (when their parent has an element here);
+         * lists at depths <= r continue */
+        bool reach = true;
+        for (int j = r + 1; j <= k; j++) {
+            if (j > 1 && d < l->rep_def[j - 2]) {
+                reach = false;
+                break;
+            }
+            uint64_t e = arr[j]->len;
+            buf_append(&arr[j - 1]->offs, &e, 8);
+            arr[j - 1]->len++;
+            if (j >= 2)
+                ((uint64_t *)(void *)arr[j - 2]->offs.p)[arr[j - 2]->len] = arr[j - 1]->len;
+        }
+        if (!reach || d < l->rep_def[k - 1])
+            continue;
+        if (d == md && l->nullable) {
+            col_push_from(leaf->inner, vals, vi++);
+            col_nullable_commit(leaf, false);
+        } else if (d == md)
+            col_push_from(leaf, vals, vi++);
+        else if (l->nullable)
+            col_push_null(leaf);
+        else
+            col_push_default(leaf);
+        ((uint64_t *)(void *)arr[k - 1]->offs.p)[arr[k - 1]->len] = leaf->len;
+    }
+    if (k == 0) {
+        col_free(top);
+        return NULL;
+    }
+    return top;
+}
+
+/* ---- reader ---- */
+
+typedef struct pq_col {       /* an output column */
+    pq_node *node;            /* NULL: not in the file (defaults) */
+    const type *want;         /* the type the caller asked for */
+    bool needed;
+} pq_col;
+
+typedef struct pq_rd {
+    rd_bin base;
+    pq_file f;
+    pq_meta *m;
+    pq_schema *s;
+    schema *out_s;
+    pq_col *cols;
+    int ncols;
+    int rg;                   /* next row group */
+    block *cur;               /* the current row group, whole */
+    size_t cur_pos;
+    chunk_rd *chunks;         /* per leaf */
+    func_env env;
+} pq_rd;
+
+static column *build_node(pq_rd *r, const pq_node *n, size_t rows, int r_above);
+
+/* Tuple of children built at the same array depth: peel `depth` array levels of every
+ * child, zip the inner columns, and wrap again with the first child's offsets. */
+static column *zip(const type *tt, column **kids, int nk, int depth)
+{
+    if (depth == 0) {
+        column *c = col_new(tt);
+        for (int i = 0; i < nk; i++) {
+            col_free(c->fields[i]);
+            c->fields[i] = kids[i];
+        }
+        c->len = nk ? kids[0]->len : 0;
+        return c;
+    }
+    column **in = xmalloc((size_t)(nk + 1) * sizeof *in);
+    for (int i = 0; i < nk; i++)
+        in[i] = col_ref(kids[i]->inner);
+    column *inner = zip(tt->inner ? tt->inner : tt, in, nk, depth - 1);
+    free(in);
+    column *c = col_new(type_array(inner->type));
+    col_free(c->inner);
+    c->inner = inner;
+    c->offs.len = 0;
+    buf_append(&c->offs, kids[0]->offs.p, kids[0]->offs.len);
+    c->len = kids[0]->len;
+    for (int i = 0; i < nk; i++)
+        col_free(kids[i]);
+    return c;
+}
+
+static column *build_node(pq_rd *r, const pq_node *n, size_t rows, int r_above)
+{
+    if (n->kind == N_LEAF) {
+        const pq_leaf *l = &r->s->leaves[n->leaf];
+        chunk_rd *c = &r->chunks[n->leaf];
+        size_t nv = l->max_def ? c->defs.len : l->max_rep ? c->reps.len : c->vals->len;
+        if (l->nrep == 0)
+            return expand(l, c->vals, l->max_def ? c->defs.p : NULL, nv);
+        return assemble(l, c->vals, l->max_def ? c->defs.p : NULL, l->max_rep ? c->reps.p : NULL, nv);
+    }
+    if (n->kind == N_LIST)
+        return build_node(r, n->ch[0], rows, r_above + 1);
+    int depth = r_above + (n->repeated ? 1 : 0);
+    column **kids = xmalloc((size_t)n->nch * sizeof *kids);
+    for (int i = 0; i < n->nch; i++)
+        if (!(kids[i] = build_node(r, n->ch[i], rows, depth))) {
+            for (int j = 0; j < i; j++)
+                col_free(kids[j]);
+            free(kids);
+            return NULL;
+        }
+    const type *tt = n->t;
+    for (int j = 0; j < depth - r_above; j++)
+        tt = tt->inner;
+    /* the tuple type at the innermost level */
+    const type *inner_t = n->repeated ? n->t->inner : n->t;
+    (void)tt;
+    column *c = zip(inner_t, kids, n->nch, depth);
+    free(kids);
+    return c;
+}
+
+static void leaves_of(const pq_node *n, bool *need)
+{
+    if (n->kind == N_LEAF)
+        need[n->leaf] = true;
+    for (int i = 0; i < n->nch; i++)
+        leaves_of(n->ch[i], need);
+}
+
+static int cast_to(pq_rd *r, column *src, const type *t, column **out)
+{
+    fn_call *call;
+    column *targ = col_new(type_simple(T_STRING));
+    col_push_str(targ, t->name, strlen(t->name));
+    column *tconst = col_new_const(targ, 1);
+    const type *ats[2] = {src->type, type_simple(T_STRING)};
+    column *cargs[2] = {NULL, tconst};
+    int rc = func_resolve("CAST", 2, ats, cargs, &r->env, &call);
+    if (!rc) {
+        column *ex[2] = {src, col_new_const(col_slice(tconst, 0, 1), src->len)};
+        rc = fn_exec(call, ex, src->len, out);
+        col_free(ex[1]);
+        fn_call_free(call);
+    }
+    col_free(tconst);
+    return rc;
+}
+
+static int read_row_group(pq_rd *r)
+{
+    const pq_row_group *g = &r->m->rgs[r->rg];
+    size_t rows = (size_t)g->num_rows;
+    bool *need = xcalloc((size_t)r->s->nleaves + 1, 1);
+    for (int i = 0; i < r->ncols; i++)
+        if (r->cols[i].needed && r->cols[i].node)
+            leaves_of(r->cols[i].node, need);
+    int rc = 0;
+    for (int i = 0; i < r->s->nleaves && !rc; i++)
+        if (need[i])
+            rc = read_chunk(&r->chunks[i], &r->f, &r->s->leaves[i], &g->cols[i], g->num_rows);
+    free(need);
+    if (rc)
+        return -1;
+    block *b = block_new(r->ncols, rows);
+    for (int i = 0; i < r->ncols; i++) {
+        pq_col *pc = &r->cols[i];
+        column *c;
+        if (pc->needed && pc->node && pc->node->unsupported) {
+            block_free(b);
+            return err_set(ERR_NOT_IMPLEMENTED, "unsupported: column %s (%s)", r->out_s->names[i], pc->node->unsupported);
+        }
+        if (!pc->needed || !pc->node) {
+            c = col_new_const(col_new_defaults(pc->want, 1), rows);
+        } else {
+            c = build_node(r, pc->node, rows, 0);
+            if (c && c->len != rows) {
+                col_free(c);
+                c = NULL;
+                err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s has a different number of rows than its row group",
+                        r->f.name, r->out_s->names[i]);
+            }
+            if (c && c->type != pc->want) {
+                column *cc;
+                if (cast_to(r, c, pc->want, &cc)) {
+                    err_suffix(" (while converting column %s from %s to %s)", r->out_s->names[i], c->type->name,
+                               pc->want->name);
+                    col_free(c);
+                    c = NULL;
+                } else {
+                    col_free(c);
+                    c = cc;
+                }
+            }
+        }
+        if (!c) {
+            block_free(b);
+            return -1;
+        }
+        b->cols[i] = c;
+    }
+    for (int i = 0; i < r->s->nleaves; i++) { /* release chunk memory early */
+        chunk_rd *c = &r->chunks[i];
+        if (c->vals) {
+            col_free(c->vals);
+            c->vals = NULL;
+        }
+    }
+    r->cur = b;
+    r->cur_pos = 0;
+    return 0;
+}
+
+static int pq_next(rd_bin *bp, block **out)
+{
+    pq_rd *r = (pq_rd *)bp;
+    *out = NULL;
+    for (;;) {
+        if (r->cur && r->cur_pos < r->cur->rows) {
+            size_t n = r->cur->rows - r->cur_pos;
+            if (n > PQ_BLOCK_ROWS)
+                n = PQ_BLOCK_ROWS;
+            if (r->cur_pos == 0 && n == r->cur->rows) {
+                *out = r->cur;
+                r->cur = NULL;
+            } else {
+                *out = block_slice(r->cur, r->cur_pos, n);
+                r->cur_pos += n;
+            }
+            return 0;
+        }
+        if (r->cur) {
+            block_free(r->cur);
+            r->cur = NULL;
+        }
+        if (r->rg >= r->m->nrgs)
+            return 0;
+        if (r->m->rgs[r->rg].num_rows == 0) {
+            r->rg++;
+            continue;
+        }
+        int rc = read_row_group(r);
+        r->rg++;
+        if (rc)
+            return -1;
+    }
+}
+
+static void pq_free(rd_bin *bp)
+{
+    pq_rd *r = (pq_rd *)bp;
+    if (r->cur)
+        block_free(r->cur);
+    if (r->s && r->chunks)
+        for (int i = 0; i < r->s->nleaves; i++)
+            chunk_rd_free(&r->chunks[i]);
+    free(r->chunks);
+    free(r->cols);
+    schema_free(r->out_s);
+    schema_free_(r->s);
+    pq_meta_free(r->m);
+    pf_close(&r->f);
+    free(r);
+}
+
+static void pq_select(rd_bin *bp, const bool *needed)
+{
+    pq_rd *r = (pq_rd *)bp;
+    for (int i = 0; i < r->ncols; i++)
+        r->cols[i].needed = needed[i];
+}
+
+static int pq_count_rows(rd_bin *bp, int64_t *rows)
+{
+    pq_rd *r = (pq_rd *)bp;
+    int64_t n = 0;
+    for (int i = 0; i < r->m->nrgs; i++)
+        n += r->m->rgs[i].num_rows;
+    *rows = n;
+    return 0;
+}
+
+static int open_file(rbuf *in, pq_file *f, pq_meta **m, pq_schema **s)
+{
+    if (pf_open(in, f))
+        return -1;
+    if (!(*m = read_meta(f)))
+        return -1;
+    if (!(*s = schema_build(*m))) {
+        err_prefix("%s: ", f->name);
+        return -1;
+    }
+    return 0;
+}
+
+int parquet_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin **out)
+{
+    (void)st;
+    *out = NULL;
+    pq_rd *r = xcalloc(1, sizeof *r);
+    r->base.next = pq_next;
+    r->base.free = pq_free;
+    r->base.select = pq_select;
+    r->base.count_rows = pq_count_rows;
+    r->env.timezone = st && st->timezone ? st->timezone : "UTC";
+    if (open_file(in, &r->f, &r->m, &r->s)) {
+        pq_free(&r->base);
+        return -1;
+    }
+    r->chunks = xcalloc((size_t)r->s->nleaves + 1, sizeof *r->chunks);
+    r->out_s = schema_clone(s);
+    r->ncols = s->n;
+    r->cols = xcalloc((size_t)s->n + 1, sizeof *r->cols);
+    for (int i = 0; i < s->n; i++) {
+        pq_col *c = &r->cols[i];
+        c->want = s->types[i];
+        c->needed = true;
+        for (int k = 0; k < r->s->ntop && !c->node; k++)
+            if (strcmp(r->m->schema[r->s->top[k]->el].name, s->names[i]) == 0)
+                c->node = r->s->top[k];
+        for (int k = 0; k < r->s->ntop && !c->node; k++)
+            if (strcasecmp(r->m->schema[r->s->top[k]->el].name, s->names[i]) == 0)
+                c->node = r->s->top[k];
+    }
+    *out = &r->base;
+    return 0;
+}
+
+int parquet_infer_schema(rbuf *in, const fmt_settings *st, schema **out)
+{
+    (void)st;
+    *out = NULL;
+    pq_file f;
+    pq_meta *m = NULL;
+    pq_schema *s = NULL;
+    int rc = open_file(in, &f, &m, &s);
+    if (!rc) {
+        for (int i = 0; i < s->ntop && !rc; i++)
+            if (s->top[i]->unsupported)
+                rc = err_set(ERR_NOT_IMPLEMENTED, "unsupported: column %s (%s)", m->schema[s->top[i]->el].name,
+                             s->top[i]->unsupported);
+        if (!rc) {
+            schema *o = schema_new(s->ntop);
+            for (int i = 0; i < s->ntop; i++)
+                schema_set(o, i, m->schema[s->top[i]->el].name, s->top[i]->t);
+            *out = o;
+        }
+    }
+    schema_free_(s);
+    pq_meta_free(m);
+    pf_close(&f);
+    return rc;
+}
