@@ -565,29 +565,27 @@ static void conv_fixed(const pq_leaf *l, const uint8_t *p, size_t count, column 
     size_t pw = phys == PQ_INT32 || phys == PQ_FLOAT ? 4 : phys == PQ_BOOLEAN ? 1 : 8;
     if (pw == w) {
         buf_append(&dst->data, p, w * count);
-    } else if (phys == PQ_INT32) { /* narrower or wider integer types */
-        const int32_t *s = (const int32_t *)(const void *)p;
+    } else if (phys == PQ_INT32 || phys == PQ_INT64) { /* narrower or wider integer types */
+        /* Page values need not be aligned: load them through memcpy. */
         uint8_t *o = buf_grow(&dst->data, w * count);
-        switch (w) {
-        case 1: for (size_t i = 0; i < count; i++) o[i] = (uint8_t)s[i]; break;
-        case 2: for (size_t i = 0; i < count; i++) ((uint16_t *)(void *)o)[i] = (uint16_t)s[i]; break;
-        case 8:
-            if (type_is_signed(t))
-                for (size_t i = 0; i < count; i++) ((int64_t *)(void *)o)[i] = s[i];
-            else
-                for (size_t i = 0; i < count; i++) ((uint64_t *)(void *)o)[i] = (uint32_t)s[i];
-            break;
-        default: memset(o, 0, w * count);
-        }
-    } else if (phys == PQ_INT64) {
-        const int64_t *s = (const int64_t *)(const void *)p;
-        uint8_t *o = buf_grow(&dst->data, w * count);
-        switch (w) {
-        case 1: for (size_t i = 0; i < count; i++) o[i] = (uint8_t)s[i]; break;
-        case 2: for (size_t i = 0; i < count; i++) ((uint16_t *)(void *)o)[i] = (uint16_t)s[i]; break;
-        case 4: for (size_t i = 0; i < count; i++) ((uint32_t *)(void *)o)[i] = (uint32_t)s[i]; break;
-        case 16: for (size_t i = 0; i < count; i++) ((int128_t *)(void *)o)[i] = s[i]; break;
-        default: memset(o, 0, w * count);
+        bool wide = phys == PQ_INT64, sgn = type_is_signed(t);
+        for (size_t i = 0; i < count; i++) {
+            int64_t v;
+            if (wide) {
+                memcpy(&v, p + 8 * i, 8);
+            } else {
+                int32_t v32;
+                memcpy(&v32, p + 4 * i, 4);
+                v = sgn ? (int64_t)v32 : (int64_t)(uint32_t)v32;
+            }
+            switch (w) {
+            case 1: o[i] = (uint8_t)v; break;
+            case 2: { uint16_t x = (uint16_t)v; memcpy(o + 2 * i, &x, 2); break; }
+            case 4: { uint32_t x = (uint32_t)v; memcpy(o + 4 * i, &x, 4); break; }
+            case 8: memcpy(o + 8 * i, &v, 8); break;
+            case 16: { int128_t x = v; memcpy(o + 16 * i, &x, 16); break; }
+            default: memset(o + (size_t)w * i, 0, w);
+            }
         }
     } else {
         memset(buf_grow(&dst->data, w * count), 0, w * count);
@@ -712,8 +710,8 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
             switch (w) {
             case 1: for (size_t i = 0; i < nv; i++) o[i] = d[ix[i]]; break;
             case 2: for (size_t i = 0; i < nv; i++) ((uint16_t *)(void *)o)[i] = ((const uint16_t *)(const void *)d)[ix[i]]; break;
-            case 4: for (size_t i = 0; i < nv; i++) ((uint32_t *)(void *)o)[i] = ((const uint32_t *)(const void *)d)[ix[i]]; break;
-            case 8: for (size_t i = 0; i < nv; i++) ((uint64_t *)(void *)o)[i] = ((const uint64_t *)(const void *)d)[ix[i]]; break;
+            case 4: for (size_t i = 0; i < nv; i++) memcpy(o + 4 * i, d + 4 * (size_t)ix[i], 4); break;
+            case 8: for (size_t i = 0; i < nv; i++) memcpy(o + 8 * i, d + 8 * (size_t)ix[i], 8); break;
             default: for (size_t i = 0; i < nv; i++) memcpy(o + i * w, d + (size_t)ix[i] * w, w);
             }
         }

@@ -742,8 +742,11 @@ static int uniq_exec(const fn_call *c, column **a, size_t n, column **out)
     for (int j = 0; j < k; j++) {
         const uint64_t *o = col_offs(a[j]);
         for (size_t i = 0; i < n; i++)
-            if (o[i + 1] - o[i] != o0[i + 1] - o0[i])
+            if (o[i + 1] - o[i] != o0[i + 1] - o0[i]) {
+                for (int m = 0; m < j; m++)
+                    col_free(cols[m]);
                 return err_set(ERR_SIZES_OF_ARRAYS_DONT_MATCH, "Lengths of all arrays passed to %s must be equal.", c->name);
+            }
         cols[j] = col_ref(a[j]->inner); /* equal lengths: element positions line up */
     }
     column *res = col_new(c->ret);
