@@ -365,13 +365,16 @@ int s3_head(s3_client *c, const char *key, uint64_t *size, char **etag)
         *size = resp.content_length >= 0 ? (uint64_t)resp.content_length : 0;
         if (etag)
             *etag = resp.etag[0] ? xstrdup(resp.etag) : NULL;
-    } else if (resp.status == 404) {
-        /* HEAD has no body: say what S3 would have said */
-        err_set(ERR_S3_ERROR, "The specified key does not exist. (NoSuchKey): HTTP 404 for HEAD %s/%s%s%s",
-                c->u.endpoint, c->u.virtual_host ? "" : c->u.bucket, c->u.virtual_host ? "" : "/", key);
-    } else if (resp.status == 403 && !strstr(err_msg(), "(")) {
-        err_set(ERR_S3_ERROR, "Access denied (AccessDenied or a bad signature; HEAD has no error body): HTTP 403 for HEAD %s/%s%s%s",
-                c->u.endpoint, c->u.virtual_host ? "" : c->u.bucket, c->u.virtual_host ? "" : "/", key);
+    } else if (resp.status >= 400 && resp.status < 500) {
+        /* HEAD has no body to say why: ask again with a one-byte GET, whose error body
+         * carries S3's code and message (SignatureDoesNotMatch, NoSuchKey, ...). */
+        err_saved head_err;
+        err_save(&head_err);
+        s3_call get = {.method = "GET", .key = key, .has_range = true, .from = 0, .to = 0};
+        http_response r2;
+        if (s3_do(c, &get, &r2) == 0 || r2.status == 416)
+            err_restore(&head_err);
+        http_response_free(&r2);
     }
     http_response_free(&resp);
     return rc;
