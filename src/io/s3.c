@@ -66,7 +66,12 @@ int s3_url_parse(const char *url, s3_url *out)
     if (alen == 0)
         return err_set(ERR_BAD_ARGUMENTS, "Bad S3 URL '%s': no host", url);
     const char *path = slash ? slash + 1 : "";
-    size_t plen = strcspn(path, "?#");
+    /* A '?' starts a query only for versionId (as in ClickHouse); otherwise it is a glob
+     * character of the key. */
+    size_t plen = strlen(path);
+    const char *qm = strstr(path, "?versionId=");
+    if (qm)
+        plen = (size_t)(qm - path);
     /* host without a default port, as curl sends it */
     size_t hlen = alen;
     const char *colon = memchr(auth, ':', alen);

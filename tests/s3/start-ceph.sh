@@ -7,12 +7,13 @@
 set -euo pipefail
 D=${1:-${TMPDIR:-/tmp}/rgw}
 PORT=${2:-7480}
+MON_PORT=${3:-3300}
 rm -rf "$D"; mkdir -p "$D"/{mon,osd,rgw,run,log}
 FSID=$(uuidgen); C="$D/ceph.conf"
 cat > "$C" <<CONF
 [global]
 fsid = $FSID
-mon host = v2:127.0.0.1:3300
+mon host = v2:127.0.0.1:$MON_PORT
 public network = 127.0.0.0/8
 auth cluster required = none
 auth service required = none
@@ -47,7 +48,7 @@ rgw frontends = beast endpoint=127.0.0.1:$PORT
 rgw data = $D/rgw
 rgw dns name = s3.localhost
 CONF
-monmaptool --create --fsid "$FSID" --addv a '[v2:127.0.0.1:3300]' "$D/monmap" >/dev/null
+monmaptool --create --fsid "$FSID" --addv a "[v2:127.0.0.1:$MON_PORT]" "$D/monmap" >/dev/null
 ceph-mon -c "$C" --mkfs -i a --monmap "$D/monmap"
 ceph-mon -c "$C" -i a
 OSDUUID=$(uuidgen)

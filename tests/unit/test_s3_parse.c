@@ -44,6 +44,10 @@ int main(void)
     CHECK_STR(u.key, "");
     s3_url_free(&u);
 
+    CHECK(s3_url_parse("http://h:1/bkt/k1{0..9}?.csv", &u) == 0);
+    CHECK_STR(u.key, "k1{0..9}?.csv");
+    s3_url_free(&u);
+
     CHECK(s3_url_parse("ftp://x/b/k", &u) == -1 && err_code() == ERR_BAD_ARGUMENTS);
     CHECK(s3_url_parse("http://host/", &u) == -1);
     CHECK(s3_url_parse("no-scheme", &u) == -1);
