@@ -8,6 +8,7 @@ PKGS=(
   libedit-dev zlib1g-dev libzstd-dev liblz4-dev liblzma-dev libbz2-dev libdeflate-dev
   libxxhash-dev libpcre2-dev libsnappy-dev libbrotli-dev libssl-dev libcurl4-openssl-dev
   python3 nodejs npm tzdata
+  ceph-mon ceph-osd radosgw ceph-common
 )
 
 missing=()

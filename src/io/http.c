@@ -1,0 +1,341 @@
+/* HTTP requests with retries on libcurl; see http.h. */
+#include "io/http.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "io/xml.h"
+
+#include <curl/curl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+void http_headers_add(http_headers *h, const char *name, const char *value)
+{
+    h->v = xrealloc(h->v, sizeof *h->v * (size_t)(h->n + 1));
+    size_t len = strlen(name) + strlen(value) + 3;
+    h->v[h->n] = xmalloc(len);
+    snprintf(h->v[h->n], len, "%s: %s", name, value);
+    h->n++;
+}
+
+void http_headers_free(http_headers *h)
+{
+    for (int i = 0; i < h->n; i++)
+        free(h->v[i]);
+    free(h->v);
+    h->v = NULL;
+    h->n = 0;
+}
+
+void http_response_free(http_response *resp) { buf_free(&resp->body); }
+
+/* ---- one easy handle per thread ---- */
+
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static pthread_key_t g_key;
+
+static void free_handle(void *h) { curl_easy_cleanup(h); }
+
+static void global_init(void)
+{
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    pthread_key_create(&g_key, free_handle);
+}
+
+static CURL *thread_handle(void)
+{
+    pthread_once(&g_once, global_init);
+    CURL *h = pthread_getspecific(g_key);
+    if (!h) {
+        h = curl_easy_init();
+        pthread_setspecific(g_key, h);
+    } else {
+        curl_easy_reset(h); /* options go, the connection cache stays */
+    }
+    return h;
+}
+
+uint64_t http_backoff_ms(int attempt, uint64_t cap_ms)
+{
+    static _Thread_local unsigned seed;
+    if (!seed)
+        seed = (unsigned)time(NULL) ^ (unsigned)(uintptr_t)&seed;
+    uint64_t max = 100;
+    for (int i = 0; i < attempt && max < cap_ms; i++)
+        max *= 2;
+    if (max > cap_ms)
+        max = cap_ms;
+    return max ? (uint64_t)rand_r(&seed) % (max + 1) : 0;
+}
+
+bool http_s3_error_text(const char *body, size_t n, buf *out)
+{
+    char *code = xml_text(body, body + n, "Code");
+    if (!code)
+        return false;
+    char *msg = xml_text(body, body + n, "Message");
+    if (msg && *msg)
+        buf_printf(out, "%s (%s)", msg, code);
+    else
+        buf_printf(out, "%s", code);
+    free(code);
+    free(msg);
+    return true;
+}
+
+/* ---- one attempt ---- */
+
+typedef struct attempt {
+    const http_request *r;
+    http_response *resp;
+    CURL *h;
+    long status;            /* of the final response, once known */
+    bool error_body;        /* status >= 300: collect the body for the message */
+    buf err;
+    uint64_t expect_from;   /* the first byte this attempt must deliver */
+    uint64_t got;           /* bytes delivered by this attempt */
+    uint64_t want;          /* bytes this attempt may deliver (UINT64_MAX: all) */
+    bool range_checked;
+    bool callback_failed;
+    err_saved cb_err;
+} attempt;
+
+static size_t on_header(char *p, size_t size, size_t n, void *ctx)
+{
+    attempt *a = ctx;
+    size_t len = size * n;
+    if (len >= 5 && memcmp(p, "HTTP/", 5) == 0) {
+        /* a new response (after 100 Continue or a redirect): forget earlier headers */
+        a->resp->content_length = -1;
+        a->resp->total_size = 0;
+        a->resp->etag[0] = 0;
+        return len;
+    }
+    const char *colon = memchr(p, ':', len);
+    if (!colon)
+        return len;
+    size_t nl = (size_t)(colon - p);
+    const char *v = colon + 1;
+    const char *end = p + len;
+    while (v < end && (*v == ' ' || *v == '\t'))
+        v++;
+    while (end > v && (end[-1] == '\r' || end[-1] == '\n' || end[-1] == ' '))
+        end--;
+    size_t vl = (size_t)(end - v);
+    char val[160];
+    if (vl >= sizeof val)
+        vl = sizeof val - 1;
+    memcpy(val, v, vl);
+    val[vl] = 0;
+    if (nl == 14 && strncasecmp(p, "content-length", 14) == 0) {
+        a->resp->content_length = strtoll(val, NULL, 10);
+    } else if (nl == 13 && strncasecmp(p, "content-range", 13) == 0) {
+        const char *slash = strchr(val, '/');
+        if (slash && slash[1] != '*')
+            a->resp->total_size = strtoull(slash + 1, NULL, 10);
+        /* "bytes a-b/N": check that the server starts where we asked */
+        unsigned long long from = 0;
+        if (sscanf(val, "bytes %llu-", &from) == 1 && from != a->expect_from)
+            a->range_checked = false;
+        else
+            a->range_checked = true;
+    } else if (nl == 4 && strncasecmp(p, "etag", 4) == 0) {
+        snprintf(a->resp->etag, sizeof a->resp->etag, "%s", val);
+    }
+    return len;
+}
+
+static size_t on_body(char *p, size_t size, size_t n, void *ctx)
+{
+    attempt *a = ctx;
+    size_t len = size * n;
+    if (!a->status)
+        curl_easy_getinfo(a->h, CURLINFO_RESPONSE_CODE, &a->status);
+    if (a->status >= 300) {
+        a->error_body = true;
+        if (a->err.len < (64 << 10))
+            buf_append(&a->err, p, len);
+        return len;
+    }
+    if (a->r->has_range || a->expect_from > 0) {
+        if (a->status == 206 && !a->range_checked)
+            return 0; /* Content-Range does not start where asked: fail, retry */
+        if (a->status == 200 && a->expect_from > 0)
+            return 0; /* server ignored Range on a resumed request */
+    }
+    size_t take = len;
+    if (a->got + take > a->want)
+        take = (size_t)(a->want - a->got); /* a 200 to a ranged request: stop at the end */
+    if (take) {
+        if (a->r->on_data) {
+            if (a->r->on_data(a->r->data_ctx, p, take)) {
+                a->callback_failed = true;
+                err_save(&a->cb_err);
+                return 0;
+            }
+        } else {
+            buf_append(&a->resp->body, p, take);
+        }
+    }
+    a->got += take;
+    a->resp->delivered += take;
+    if (a->r->counters)
+        atomic_fetch_add(&a->r->counters->bytes_in, len);
+    return len;
+}
+
+static void count_request(const http_request *r)
+{
+    http_counters *c = r->counters;
+    if (!c)
+        return;
+    const char *m = r->method;
+    if (strcmp(m, "GET") == 0)
+        atomic_fetch_add(&c->get, 1);
+    else if (strcmp(m, "HEAD") == 0)
+        atomic_fetch_add(&c->head, 1);
+    else if (strcmp(m, "PUT") == 0)
+        atomic_fetch_add(&c->put, 1);
+    else if (strcmp(m, "POST") == 0)
+        atomic_fetch_add(&c->post, 1);
+    else if (strcmp(m, "DELETE") == 0)
+        atomic_fetch_add(&c->del, 1);
+    if (r->body_len)
+        atomic_fetch_add(&c->bytes_out, r->body_len);
+}
+
+enum { ATT_OK, ATT_RETRY, ATT_FAIL };
+
+/* Fewer bytes than Content-Length announced (or than the range asked for, when a server
+ * answered 200 to a ranged request and we stopped at the range's end). */
+static bool short_body(const attempt *a, const http_response *resp)
+{
+    int64_t expected = resp->content_length;
+    if (a->want != UINT64_MAX && (expected < 0 || a->want < (uint64_t)expected))
+        expected = resp->content_length < 0 ? -1 : (int64_t)a->want;
+    return expected >= 0 && a->got < (uint64_t)expected;
+}
+
+/* One attempt; ATT_RETRY leaves a message in the thread's error slot for the final error. */
+static int run_attempt(const http_request *r, http_response *resp, uint64_t from, bool ranged, uint64_t to)
+{
+    CURL *h = thread_handle();
+    attempt a = {.r = r, .resp = resp, .h = h, .expect_from = from, .want = UINT64_MAX};
+    resp->content_length = -1;
+    resp->total_size = 0;
+    resp->etag[0] = 0;
+    resp->status = 0;
+    char range[64];
+    const char *range_arg = NULL;
+    if (ranged) {
+        if (to == UINT64_MAX)
+            snprintf(range, sizeof range, "bytes=%llu-", (unsigned long long)from);
+        else
+            snprintf(range, sizeof range, "bytes=%llu-%llu", (unsigned long long)from, (unsigned long long)to);
+        range_arg = range;
+        if (to != UINT64_MAX)
+            a.want = to - from + 1;
+    }
+    http_headers hs = {0};
+    if (r->prepare) {
+        if (r->prepare(r->prepare_ctx, r->method, range_arg, &hs)) {
+            http_headers_free(&hs);
+            return ATT_FAIL;
+        }
+    } else if (range_arg) {
+        http_headers_add(&hs, "Range", range_arg);
+    }
+    struct curl_slist *list = NULL;
+    for (int i = 0; i < hs.n; i++)
+        list = curl_slist_append(list, hs.v[i]);
+    list = curl_slist_append(list, "Expect:"); /* no 100-continue round trip */
+    if (r->body_len || strcmp(r->method, "POST") == 0 || strcmp(r->method, "PUT") == 0)
+        list = curl_slist_append(list, "Content-Type:");
+    curl_easy_setopt(h, CURLOPT_URL, r->url);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, list);
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
+    curl_easy_setopt(h, CURLOPT_BUFFERSIZE, 512L * 1024);
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, r->connect_timeout_ms > 0 ? r->connect_timeout_ms : 10000L);
+    long stall = r->stall_timeout_ms > 0 ? r->stall_timeout_ms : 30000L;
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, (stall + 999) / 1000);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, &a);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &a);
+    if (strcmp(r->method, "HEAD") == 0) {
+        curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+    } else if (strcmp(r->method, "GET") != 0) {
+        curl_easy_setopt(h, CURLOPT_POSTFIELDS, r->body ? r->body : "");
+        curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)r->body_len);
+        curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, r->method);
+    }
+    count_request(r);
+    CURLcode rc = curl_easy_perform(h);
+    curl_slist_free_all(list);
+    http_headers_free(&hs);
+    long status = 0;
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    resp->status = status;
+    int out;
+    if (a.callback_failed) {
+        err_restore(&a.cb_err);
+        out = ATT_FAIL;
+    } else if (status >= 300 || (rc == CURLE_OK && status < 200)) {
+        buf msg = {0};
+        if (!http_s3_error_text((const char *)a.err.p, a.err.len, &msg))
+            buf_printf(&msg, "HTTP status %ld", status);
+        bool retry = status >= 500 || status == 429 || status == 408 || status == 0;
+        err_set(ERR_S3_ERROR, "%s: HTTP %ld for %s %s", buf_cstr(&msg), status, r->method, r->url);
+        buf_free(&msg);
+        out = retry ? ATT_RETRY : ATT_FAIL;
+        /* 404 for HEAD and NoSuchKey etc. are definitive */
+    } else if (rc != CURLE_OK) {
+        err_set(ERR_NETWORK_ERROR, "%s for %s %s (after %llu bytes of the body)", curl_easy_strerror(rc), r->method,
+                r->url, (unsigned long long)a.got);
+        out = ATT_RETRY;
+    } else if (strcmp(r->method, "HEAD") != 0 && short_body(&a, resp)) {
+        err_set(ERR_CANNOT_READ_ALL_DATA, "Truncated body for %s %s: got %llu of the bytes expected", r->method, r->url,
+                (unsigned long long)a.got);
+        out = ATT_RETRY;
+    } else {
+        out = ATT_OK;
+    }
+    if (out != ATT_OK || !resp->total_size) {
+        if (status == 200 && resp->content_length >= 0 && !ranged)
+            resp->total_size = (uint64_t)resp->content_length;
+    }
+    buf_free(&a.err);
+    return out;
+}
+
+int http_run(const http_request *r, http_response *resp)
+{
+    int retries = r->max_retries < 0 ? 0 : r->max_retries == 0 ? 8 : r->max_retries;
+    uint64_t cap = r->max_backoff_ms ? r->max_backoff_ms : 5000;
+    bool is_get = strcmp(r->method, "GET") == 0;
+    for (int k = 0;; k++) {
+        /* resume after the bytes already delivered */
+        uint64_t from = (r->has_range ? r->range_from : 0) + resp->delivered;
+        bool ranged = r->has_range || (is_get && resp->delivered > 0);
+        uint64_t to = r->has_range ? r->range_to : UINT64_MAX;
+        if (r->has_range && from > to)
+            return 0;
+        int st = run_attempt(r, resp, from, ranged, to);
+        if (st == ATT_OK)
+            return 0;
+        if (st == ATT_FAIL || k >= retries)
+            return k ? err_suffix(" (after %d retries)", k) : -1;
+        if (r->counters)
+            atomic_fetch_add(&r->counters->retries, 1);
+        uint64_t ms = http_backoff_ms(k, cap);
+        if (ms)
+            usleep((useconds_t)(ms * 1000));
+    }
+}

@@ -1,0 +1,91 @@
+/* An S3 client: URLs, credentials, signed requests and the object operations shale uses,
+ * on io/http.h (retries) and io/sigv4.h (signing).
+ *
+ * URLs: path-style "http(s)://host[:port]/bucket/key" (any custom endpoint) and the AWS
+ * forms "https://bucket.s3[.-]region.amazonaws.com/key" (virtual-hosted) and
+ * "https://s3.region.amazonaws.com/bucket/key". Credentials: explicit key/secret[/token],
+ * NOSIGN (anonymous), or AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN;
+ * region from the host, else AWS_REGION, else us-east-1. Reads are signed with
+ * UNSIGNED-PAYLOAD, writes with the payload's SHA-256.
+ *
+ * Ownership: an s3_client owns copies of its URL parts and credentials; it borrows the
+ * counters, which must outlive it. Thread-safety: a client is immutable after s3_client_new
+ * and may be used from many threads at once. Errors: -1 with err_set; messages name the
+ * bucket/key/URL and S3's code and message, never the secret or the token. */
+#ifndef SHALE_IO_S3_H
+#define SHALE_IO_S3_H
+
+#include "io/http.h"
+#include "io/stream.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct s3_url {
+    char *endpoint;    /* "http://127.0.0.1:7480" or "https://bucket.s3.eu-west-1.amazonaws.com" */
+    char *host;        /* Host header: "127.0.0.1:7480" (default ports dropped) */
+    char *bucket;
+    char *key;         /* may be "" and may hold glob characters */
+    char *region;      /* from the host for AWS, else NULL */
+    bool virtual_host; /* the bucket is in the host name */
+} s3_url;
+
+int s3_url_parse(const char *url, s3_url *out);
+void s3_url_free(s3_url *u);
+
+typedef struct s3_creds {
+    const char *key_id;  /* NULL with secret NULL: from the environment */
+    const char *secret;
+    const char *token;   /* may be NULL */
+    bool nosign;
+} s3_creds;
+
+typedef struct s3_client s3_client;
+
+/* Copies what it needs from u and creds (resolving the environment). */
+s3_client *s3_client_new(const s3_url *u, const s3_creds *creds, http_counters *counters);
+void s3_client_free(s3_client *c);
+const s3_url *s3_client_url(const s3_client *c);
+/* "http://host:port/bucket/key" for messages and the _path column's bucket/key part. */
+char *s3_object_url(const s3_client *c, const char *key);
+
+typedef struct s3_object {
+    char *key;
+    uint64_t size;
+    char *etag;        /* with its quotes, as S3 sends it */
+} s3_object;
+
+void s3_objects_free(s3_object *o, size_t n);
+
+/* Parses one ListObjectsV2 page, appending to objs and n; next is the continuation token
+ * (malloc'ed) when the listing is truncated, else NULL. */
+int s3_parse_list_page(const char *xml, size_t len, s3_object **objs, size_t *n, char **next);
+
+/* Every object whose key starts with prefix, all pages (continuation tokens). */
+int s3_list(s3_client *c, const char *prefix, s3_object **objs, size_t *n);
+/* Size and ETag of a key; ERR_S3_ERROR with "NoSuchKey"-like text when missing. */
+int s3_head(s3_client *c, const char *key, uint64_t *size, char **etag);
+/* Bytes [from, to] (inclusive) to on_data; etag (may be NULL) is sent as If-Match so a
+ * changed object fails instead of mixing versions. */
+int s3_get_range(s3_client *c, const char *key, const char *etag, uint64_t from, uint64_t to, http_data_fn on_data,
+                 void *ctx);
+int s3_put(s3_client *c, const char *key, const void *data, size_t n);
+int s3_multipart_create(s3_client *c, const char *key, char **upload_id);
+/* *etag is malloc'ed. */
+int s3_multipart_part(s3_client *c, const char *key, const char *upload_id, int part, const void *data, size_t n,
+                      char **etag);
+int s3_multipart_complete(s3_client *c, const char *key, const char *upload_id, char *const *etags, int nparts);
+int s3_multipart_abort(s3_client *c, const char *key, const char *upload_id);
+/* Deletes up to 1000 keys per request, as many requests as needed. */
+int s3_delete_objects(s3_client *c, char *const *keys, size_t n);
+
+/* A sequential stream over an object of known size, fetched in `piece` byte ranged GETs,
+ * the next piece prefetched by a background thread while the current one is consumed.
+ * The stream borrows c (which must outlive it); etag may be NULL. */
+int instream_open_s3(s3_client *c, const char *key, uint64_t size, const char *etag, size_t piece, instream **out);
+
+/* The literal part of a glob before its first '*', '?' or '{' (the listing prefix). */
+size_t s3_glob_prefix_len(const char *pattern);
+
+#endif

@@ -1,0 +1,328 @@
+/* s3(url [, NOSIGN | key, secret [, token]] [, format] [, structure] [, compression]):
+ * objects in S3 (or any S3-compatible server), one read task per object, read through a
+ * prefetching stream of ranged GETs (io/s3.h). Globs in the key are matched against a
+ * listing of the glob's literal prefix. Format and compression come from the key's
+ * extension when omitted; the schema is inferred from the first object. Virtual columns:
+ * _path ("bucket/key"), _file (the key's last segment), _size. */
+#include "base/err.h"
+#include "base/mem.h"
+#include "codec/stream_codec.h"
+#include "format/split.h"
+#include "io/glob.h"
+#include "io/s3.h"
+#include "storage/structure.h"
+#include "storage/tablefunc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define S3_PIECE (8u << 20)
+
+typedef struct s3_src {
+    http_counters counters; /* before client: the client points at it */
+    s3_client *client;
+    s3_object *objs;
+    size_t nobjs;
+    char *format;
+    char *compression;
+    schema *file_schema;
+} s3_src;
+
+typedef struct s3_it {
+    fmt_reader *reader;
+    const s3_object *obj;
+    char *path;            /* bucket/key */
+    int ncols;
+    int *cols;
+    int nfile;
+    query_ctx *q;
+} s3_it;
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+static int open_stream(s3_src *f, const s3_object *o, rbuf **out)
+{
+    instream *in;
+    if (instream_open_s3(f->client, o->key, o->size, o->etag, S3_PIECE, &in))
+        return -1;
+    const char *method = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(o->key) : f->compression;
+    if (strcmp(method, "none") != 0 && instream_decompress(in, method, &in))
+        return -1;
+    *out = rbuf_new(in, 1 << 20);
+    return 0;
+}
+
+static int s3_open(source *s, int task, const int *cols, int ncols, query_ctx *q, void **itp)
+{
+    s3_src *f = s->impl;
+    s3_it *it = xcalloc(1, sizeof *it);
+    it->obj = &f->objs[task];
+    size_t len = strlen(s3_client_url(f->client)->bucket) + strlen(it->obj->key) + 2;
+    it->path = xmalloc(len);
+    snprintf(it->path, len, "%s/%s", s3_client_url(f->client)->bucket, it->obj->key);
+    it->ncols = ncols;
+    it->cols = xcalloc((size_t)ncols + 1, sizeof *it->cols);
+    memcpy(it->cols, cols, sizeof *cols * (size_t)ncols);
+    it->nfile = f->file_schema->n;
+    it->q = q;
+    rbuf *rb;
+    if (open_stream(f, it->obj, &rb) || fmt_reader_new(f->format, rb, f->file_schema, &q->fmt, &it->reader)) {
+        err_suffix(" (in object %s)", it->path);
+        free(it->path);
+        free(it->cols);
+        free(it);
+        return -1;
+    }
+    bool *needed = xcalloc((size_t)it->nfile + 1, sizeof *needed);
+    for (int i = 0; i < ncols; i++)
+        if (cols[i] < it->nfile)
+            needed[cols[i]] = true;
+    fmt_reader_select(it->reader, needed);
+    free(needed);
+    *itp = it;
+    return 0;
+}
+
+static int s3_next(void *itp, block **out)
+{
+    s3_it *it = itp;
+    block *b;
+    if (fmt_reader_next(it->reader, &b)) {
+        if (!strstr(err_msg(), it->path))
+            err_suffix(" (in object %s)", it->path);
+        return -1;
+    }
+    if (!b) {
+        *out = NULL;
+        return 0;
+    }
+    query_add_read(it->q, b->rows, block_bytes(b));
+    block *p = block_new(it->ncols, b->rows);
+    for (int i = 0; i < it->ncols; i++) {
+        int c = it->cols[i];
+        if (c < it->nfile) {
+            p->cols[i] = col_ref(b->cols[c]);
+        } else if (c < it->nfile + 2) {
+            const char *v = c == it->nfile ? it->path : base_name(it->path);
+            column *one = col_new(type_lowcard(type_simple(T_STRING)));
+            col_push_str(one, v, strlen(v));
+            p->cols[i] = col_new_const(one, b->rows);
+        } else {
+            column *one = col_new(type_nullable(type_simple(T_UINT64)));
+            uint64_t sz = it->obj->size;
+            col_push_fixed(one->inner, &sz);
+            col_nullable_commit(one, false);
+            p->cols[i] = col_new_const(one, b->rows);
+        }
+    }
+    block_free(b);
+    *out = p;
+    return 0;
+}
+
+static void s3_close(void *itp)
+{
+    s3_it *it = itp;
+    fmt_reader_free(it->reader);
+    free(it->path);
+    free(it->cols);
+    free(it);
+}
+
+static void src_free(s3_src *f)
+{
+    s3_client_free(f->client);
+    s3_objects_free(f->objs, f->nobjs);
+    free(f->format);
+    free(f->compression);
+    schema_free(f->file_schema);
+    free(f);
+}
+
+static void s3_destroy(source *s) { src_free(s->impl); }
+
+static bool is_format_name(const char *s) { return strcmp(s, "auto") == 0 || fmt_input_canonical(s) != NULL; }
+
+/* ClickHouse's reading of the positional arguments (TableFunctionS3): NOSIGN or key/secret
+ * [/token] after the URL, told apart from format/structure by whether an argument names a
+ * format. Fills a[0..6] = url, key, secret, token, format, structure, compression. */
+static int split_args(char **v, int n, const char **a, bool *nosign)
+{
+    for (int i = 0; i < 7; i++)
+        a[i] = NULL;
+    a[0] = v[0];
+    *nosign = n >= 2 && strcasecmp(v[1], "NOSIGN") == 0;
+    enum { KEY = 1, SECRET, TOKEN, FORMAT, STRUCTURE, COMPRESSION };
+    static const int layouts[][7] = {
+        /* 0: url, format, structure, compression */
+        {FORMAT, STRUCTURE, COMPRESSION},
+        /* 1: url, NOSIGN, format, structure, compression */
+        {-1, FORMAT, STRUCTURE, COMPRESSION},
+        /* 2: url, key, secret, format, structure, compression */
+        {KEY, SECRET, FORMAT, STRUCTURE, COMPRESSION},
+        /* 3: url, key, secret, token, format, structure, compression */
+        {KEY, SECRET, TOKEN, FORMAT, STRUCTURE, COMPRESSION},
+    };
+    static const int maxn[] = {4, 5, 6, 7};
+    int layout;
+    if (n == 1 || (n >= 2 && !*nosign && is_format_name(v[1]) && n <= 4))
+        layout = 0;
+    else if (*nosign)
+        layout = 1;
+    else if (n == 3 || (n >= 4 && is_format_name(v[3])))
+        layout = 2;
+    else
+        layout = 3;
+    if (n == 2 && !*nosign && !is_format_name(v[1]))
+        return err_set(ERR_BAD_ARGUMENTS, "Unknown format %s in table function s3", v[1]);
+    if (n > maxn[layout])
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                       "Table function 's3' requires 1 to 7 arguments: url [, NOSIGN | access_key_id, "
+                       "secret_access_key [, session_token]] [, format] [, structure] [, compression_method]");
+    for (int i = 1; i < n; i++) {
+        int role = layouts[layout][i - 1];
+        if (role > 0)
+            a[role] = v[i];
+    }
+    return 0;
+}
+
+int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
+{
+    if (nargs < 1 || nargs > 7)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                       "Table function 's3' requires 1 to 7 arguments: url [, NOSIGN | access_key_id, "
+                       "secret_access_key [, session_token]] [, format] [, structure] [, compression_method]");
+    char *v[7] = {0};
+    for (int i = 0; i < nargs; i++) {
+        if (type_base(args[i]->type)->id != T_STRING) {
+            for (int k = 0; k < i; k++)
+                free(v[k]);
+            return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Argument %d of table function 's3' must be a string literal",
+                           i + 1);
+        }
+        size_t n;
+        const char *s = col_str(args[i], 0, &n);
+        v[i] = xstrndup(s, n);
+    }
+    const char *a[7];
+    bool nosign;
+    s3_src *f = NULL;
+    s3_url u = {0};
+    int rc = -1;
+    if (split_args(v, nargs, a, &nosign))
+        goto out;
+    if (s3_url_parse(a[0], &u))
+        goto out;
+    f = xcalloc(1, sizeof *f);
+    s3_creds cr = {.key_id = a[1], .secret = a[2], .token = a[3], .nosign = nosign};
+    f->client = s3_client_new(&u, &cr, &f->counters);
+    f->compression = xstrdup(a[6] ? a[6] : "auto");
+    bool has_structure = a[5] && strcmp(a[5], "auto") != 0;
+    bool has_format = a[4] && strcmp(a[4], "auto") != 0;
+    if (glob_has_magic(u.key)) {
+        size_t pl = s3_glob_prefix_len(u.key);
+        char *prefix = xstrndup(u.key, pl);
+        s3_object *all;
+        size_t n;
+        int lrc = s3_list(f->client, prefix, &all, &n);
+        free(prefix);
+        if (lrc)
+            goto out;
+        f->objs = xcalloc(n + 1, sizeof *f->objs);
+        for (size_t i = 0; i < n; i++) {
+            if (glob_match(u.key, all[i].key) && all[i].key[strlen(all[i].key) - 1] != '/') {
+                f->objs[f->nobjs++] = all[i];
+            } else {
+                free(all[i].key);
+                free(all[i].etag);
+            }
+        }
+        free(all);
+        if (f->nobjs == 0 && !has_structure) {
+            err_set(ERR_CANNOT_EXTRACT_TABLE_STRUCTURE,
+                    "Cannot extract table structure from %s format file, because there are no files with provided "
+                    "path in S3 or all files are empty. You can specify table structure manually (pattern '%s' in bucket '%s')",
+                    has_format ? a[4] : "auto", u.key, u.bucket);
+            goto out;
+        }
+    } else {
+        f->objs = xcalloc(1, sizeof *f->objs);
+        uint64_t size;
+        char *etag = NULL;
+        if (s3_head(f->client, u.key, &size, &etag)) {
+            err_prefix("Cannot read object '%s' in bucket '%s': ", u.key, u.bucket);
+            goto out;
+        }
+        f->objs[0] = (s3_object){.key = xstrdup(u.key), .size = size, .etag = etag};
+        f->nobjs = 1;
+    }
+    if (has_format) {
+        const char *canon = fmt_input_canonical(a[4]);
+        if (!canon) {
+            err_set(ERR_UNKNOWN_FORMAT, "Unknown input format %s", a[4]);
+            goto out;
+        }
+        f->format = xstrdup(canon);
+    } else {
+        const char *det = fmt_from_filename(f->nobjs ? f->objs[0].key : u.key);
+        if (!det) {
+            err_set(ERR_CANNOT_EXTRACT_TABLE_STRUCTURE,
+                    "Cannot detect the format of '%s' from its name; specify the format explicitly: s3(url, format)",
+                    f->nobjs ? f->objs[0].key : u.key);
+            goto out;
+        }
+        f->format = xstrdup(det);
+    }
+    if (has_structure) {
+        if (structure_parse(a[5], strlen(a[5]), &f->file_schema))
+            goto out;
+    } else {
+        for (size_t i = 0; i < f->nobjs && !f->file_schema; i++) {
+            rbuf *rb;
+            if (open_stream(f, &f->objs[i], &rb))
+                goto out;
+            int irc = fmt_infer_schema(f->format, rb, &q->fmt, &f->file_schema);
+            rbuf_free(rb);
+            if (irc) {
+                if (err_code() == ERR_EMPTY_DATA_PASSED && i + 1 < f->nobjs)
+                    continue;
+                err_suffix(" (while inferring the structure of %s/%s)", u.bucket, f->objs[i].key);
+                goto out;
+            }
+        }
+    }
+    source *src = xcalloc(1, sizeof *src);
+    int nf = f->file_schema->n;
+    src->sch = schema_new(nf + 3);
+    for (int i = 0; i < nf; i++)
+        schema_set(src->sch, i, f->file_schema->names[i], f->file_schema->types[i]);
+    schema_set(src->sch, nf, "_path", type_lowcard(type_simple(T_STRING)));
+    schema_set(src->sch, nf + 1, "_file", type_lowcard(type_simple(T_STRING)));
+    schema_set(src->sch, nf + 2, "_size", type_nullable(type_simple(T_UINT64)));
+    src->nvisible = nf;
+    src->ntasks = (int)f->nobjs;
+    src->impl = f;
+    src->open = s3_open;
+    src->next = s3_next;
+    src->close = s3_close;
+    src->destroy = s3_destroy;
+    *out = src;
+    f = NULL;
+    rc = 0;
+out:
+    if (f)
+        src_free(f);
+    s3_url_free(&u);
+    for (int i = 0; i < nargs; i++) {
+        if (v[i]) /* the secret must not linger in freed memory */
+            memset(v[i], 0, strlen(v[i]));
+        free(v[i]);
+    }
+    return rc;
+}
