@@ -75,6 +75,8 @@ uint64_t http_backoff_ms(int attempt, uint64_t cap_ms)
 
 bool http_s3_error_text(const char *body, size_t n, buf *out)
 {
+    if (!body || !n)
+        return false;
     char *code = xml_text(body, body + n, "Code");
     if (!code)
         return false;

@@ -67,7 +67,8 @@ static int s3_open(source *s, int task, const int *cols, int ncols, query_ctx *q
     snprintf(it->path, len, "%s/%s", s3_client_url(f->client)->bucket, it->obj->key);
     it->ncols = ncols;
     it->cols = xcalloc((size_t)ncols + 1, sizeof *it->cols);
-    memcpy(it->cols, cols, sizeof *cols * (size_t)ncols);
+    if (ncols)
+        memcpy(it->cols, cols, sizeof *cols * (size_t)ncols);
     it->nfile = f->file_schema->n;
     it->q = q;
     rbuf *rb;
