@@ -150,27 +150,33 @@ agg_slot *agg_table_find_or_insert(agg_table *t, const char *key, size_t len, ui
         agg_slot *s = &t->slots[i];
         if (!s->states) {
             s->hash = hash;
-            /* Key and states share one allocation, so a probe that finds the key has the
-             * states in the same or the next cache line. */
-            size_t align = state_align ? state_align : 8;
-            size_t koff = (len + align - 1) / align * align;
-            char *k = arena_alloc(&t->mem, koff + (state_size ? state_size : 1), align);
-            memcpy(k, key, len);
-            s->key = k;
             s->key_len = (uint32_t)len;
-            s->states = k + koff;
+            size_t align = state_align ? state_align : 8;
+            if (len <= AGG_INLINE_KEY) {
+                memcpy(s->key.inline_key, key, len);
+                s->states = arena_alloc(&t->mem, state_size ? state_size : 1, align);
+            } else {
+                /* Key and states share one allocation, so a probe that finds the key has
+                 * the states in the same or the next cache line. */
+                size_t koff = (len + align - 1) / align * align;
+                char *k = arena_alloc(&t->mem, koff + (state_size ? state_size : 1), align);
+                memcpy(k, key, len);
+                s->key.ptr = k;
+                s->states = k + koff;
+            }
             t->count++;
             *inserted = true;
             if (t->count * 2 > t->cap) {
+                char *states = s->states;
                 grow(t);
-                /* The slot moved; find it again. */
+                /* The slot moved; find it again by its (unique) states pointer. */
                 for (size_t j = hash & (t->cap - 1);; j = (j + 1) & (t->cap - 1))
-                    if (t->slots[j].key == k)
+                    if (t->slots[j].states == states)
                         return &t->slots[j];
             }
             return s;
         }
-        if (s->hash == hash && s->key_len == len && memcmp(s->key, key, len) == 0) {
+        if (s->hash == hash && s->key_len == len && memcmp(agg_slot_key(s), key, len) == 0) {
             *inserted = false;
             return s;
         }
@@ -185,8 +191,8 @@ void agg_table_prefetch(const agg_table *t, uint64_t hash)
 void agg_table_prefetch_key(const agg_table *t, uint64_t hash)
 {
     const agg_slot *s = &t->slots[hash & (t->cap - 1)];
-    if (s->key)
-        __builtin_prefetch(s->key);
+    if (s->states)
+        __builtin_prefetch(s->key_len <= AGG_INLINE_KEY ? s->states : s->key.ptr);
 }
 
 void agg_table_free(agg_table *t)

@@ -10,12 +10,26 @@
 #include "base/arena.h"
 #include "column/column.h"
 
+/* Keys of up to AGG_INLINE_KEY bytes live in the slot itself, so the comparison that
+ * confirms a hash match touches no other memory; longer keys live in the arena, with the
+ * states row right after them. An empty slot has states == NULL. */
+#define AGG_INLINE_KEY 16
+
 typedef struct agg_slot {
     uint64_t hash;
-    const char *key;
     uint32_t key_len;
+    uint32_t unused;
+    union {
+        char inline_key[AGG_INLINE_KEY];
+        const char *ptr;
+    } key;
     char *states;
 } agg_slot;
+
+static inline const char *agg_slot_key(const agg_slot *s)
+{
+    return s->key_len <= AGG_INLINE_KEY ? s->key.inline_key : s->key.ptr;
+}
 
 typedef struct agg_table {
     agg_slot *slots;

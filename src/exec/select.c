@@ -183,7 +183,7 @@ static void convert_two_level(worker *w)
         if (!s->states)
             continue;
         bool inserted;
-        agg_slot *d = agg_table_find_or_insert(&w->buckets[BUCKET_OF(s->hash)], s->key, s->key_len, s->hash,
+        agg_slot *d = agg_table_find_or_insert(&w->buckets[BUCKET_OF(s->hash)], agg_slot_key(s), s->key_len, s->hash,
                                                p->state_size, p->state_align, &inserted);
         memcpy(d->states, s->states, p->state_size);
     }
@@ -635,7 +635,7 @@ static int finalize_table(select_plan *p, agg_table *t, block *b)
         agg_slot *s = &t->slots[i];
         if (!s->states)
             continue;
-        const char *kp = s->key;
+        const char *kp = agg_slot_key(s);
         agg_key_deserialize(&kp, b->cols, p->nkeys);
         for (int a = 0; a < p->naggs && !rc; a++)
             rc = p->aggs[a]->ops.finalize(p->aggs[a], s->states + p->agg_offsets[a], b->cols[p->nkeys + a]);
@@ -666,7 +666,7 @@ static void merge_tables(select_plan *p, agg_table *dst, agg_table *src)
         if (!s->states)
             continue;
         bool inserted;
-        agg_slot *d = agg_table_find_or_insert(dst, s->key, s->key_len, s->hash, p->state_size, p->state_align,
+        agg_slot *d = agg_table_find_or_insert(dst, agg_slot_key(s), s->key_len, s->hash, p->state_size, p->state_align,
                                                &inserted);
         if (inserted) {
             memcpy(d->states, s->states, p->state_size);

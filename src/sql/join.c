@@ -261,7 +261,7 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
                 size_t mask = ht.cap - 1;
                 for (size_t i = h & mask; ht.slots[i].states; i = (i + 1) & mask) {
                     agg_slot *s = &ht.slots[i];
-                    if (s->hash == h && s->key_len == key.len && memcmp(s->key, key.p, key.len) == 0) {
+                    if (s->hash == h && s->key_len == key.len && memcmp(agg_slot_key(s), key.p, key.len) == 0) {
                         first = ((uint32_t *)(void *)s->states)[0];
                         break;
                     }
