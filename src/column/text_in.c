@@ -216,6 +216,9 @@ static const char *tz_for(const type *t, const text_opts *o)
     return o && o->tz ? o->tz : "UTC";
 }
 
+static void skip_ws(const char *s, size_t n, size_t *i);
+static int parse_tuple(column *dst, const char *s, size_t n, size_t *i, const text_opts *o, int depth);
+
 int text_parse(column *dst, const char *s, size_t n, const text_opts *o)
 {
     const type *t = type_phys(dst->type);
@@ -355,6 +358,16 @@ int text_parse(column *dst, const char *s, size_t n, const text_opts *o)
         col_push_fixed(dst, &z);
         return 0;
     }
+    case T_TUPLE: {
+        size_t i = 0;
+        if (parse_tuple(dst, s, n, &i, o, 0))
+            return -1;
+        skip_ws(s, n, &i);
+        if (i != n)
+            return err_set(ERR_UNEXPECTED_DATA_AFTER_PARSED_VALUE, "Cannot parse tuple '%.*s' as %s: unexpected text after ')'",
+                           (int)(n > 200 ? 200 : n), s, dst->type->name);
+        return 0;
+    }
     default:
         return err_set(ERR_NOT_IMPLEMENTED, "Parsing text as %s is not supported", dst->type->name);
     }
@@ -410,13 +423,49 @@ static int read_quoted(const char *s, size_t n, size_t *i, buf *out)
                    (int)(n > 200 ? 200 : n), s);
 }
 
+static int parse_list(column *dst, const char *s, size_t n, size_t *i, const text_opts *o, int depth);
+
+/* One element of a quoted-style list or tuple: a nested array or tuple, a quoted string,
+ * NULL, or a bare token up to the next ',', ']' or ')'. */
+static int parse_elem(column *el, const char *s, size_t n, size_t *i, const text_opts *o, int depth, buf *tmp)
+{
+    const type *et = type_phys(el->type);
+    const type *base = type_base(el->type);
+    skip_ws(s, n, i);
+    if (base->id == T_ARRAY) {
+        if (et->id == T_NULLABLE)
+            return err_set(ERR_CANNOT_READ_ARRAY_FROM_TEXT, "Nullable(Array) cannot exist");
+        return parse_list(el, s, n, i, o, depth + 1);
+    }
+    if (base->id == T_TUPLE)
+        return parse_tuple(el, s, n, i, o, depth + 1);
+    if (*i < n && (s[*i] == '\'' || s[*i] == '"')) {
+        tmp->len = 0;
+        if (read_quoted(s, n, i, tmp))
+            return -1;
+        return text_parse(el, (const char *)tmp->p, tmp->len, o);
+    }
+    size_t st = *i;
+    while (*i < n && s[*i] != ',' && s[*i] != ']' && s[*i] != ')')
+        (*i)++;
+    size_t e = *i;
+    while (e > st && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\n' || s[e - 1] == '\r'))
+        e--;
+    if (e - st == 4 && strncasecmp(s + st, "NULL", 4) == 0) {
+        if (et->id == T_NULLABLE)
+            col_push_null(el);
+        else
+            col_push_default(el);
+        return 0;
+    }
+    return text_parse(el, s + st, e - st, o);
+}
+
 static int parse_list(column *dst, const char *s, size_t n, size_t *i, const text_opts *o, int depth)
 {
     if (depth > 100)
         return err_set(ERR_TOO_DEEP_AST, "Too deep nesting of arrays in '%.*s'", (int)(n > 200 ? 200 : n), s);
     column *el = dst->inner;
-    const type *et = type_phys(el->type);
-    const type *base = type_base(el->type);
     skip_ws(s, n, i);
     if (*i >= n || s[*i] != '[')
         return err_set(ERR_CANNOT_READ_ARRAY_FROM_TEXT, "Cannot parse array '%.*s' as %s: expected '['",
@@ -434,34 +483,8 @@ static int parse_list(column *dst, const char *s, size_t n, size_t *i, const tex
         skip_ws(s, n, i);
         if (*i >= n)
             break;
-        if (base->id == T_ARRAY) {
-            column *target = el;
-            if (et->id == T_NULLABLE)
-                goto fail; /* Nullable(Array) cannot exist */
-            if (parse_list(target, s, n, i, o, depth + 1))
-                goto out;
-        } else if (s[*i] == '\'' || s[*i] == '"') {
-            tmp.len = 0;
-            if (read_quoted(s, n, i, &tmp))
-                goto out;
-            if (text_parse(el, (const char *)tmp.p, tmp.len, o))
-                goto out;
-        } else {
-            size_t st = *i;
-            while (*i < n && s[*i] != ',' && s[*i] != ']')
-                (*i)++;
-            size_t e = *i;
-            while (e > st && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\n' || s[e - 1] == '\r'))
-                e--;
-            if (e - st == 4 && strncasecmp(s + st, "NULL", 4) == 0) {
-                if (et->id == T_NULLABLE)
-                    col_push_null(el);
-                else
-                    col_push_default(el);
-            } else if (text_parse(el, s + st, e - st, o)) {
-                goto out;
-            }
-        }
+        if (parse_elem(el, s, n, i, o, depth, &tmp))
+            goto out;
         skip_ws(s, n, i);
         if (*i < n && s[*i] == ',') {
             (*i)++;
@@ -475,10 +498,56 @@ static int parse_list(column *dst, const char *s, size_t n, size_t *i, const tex
         }
         break;
     }
-fail:
     err_set(ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED, "Cannot parse array '%.*s' as %s: expected ',' or ']'", (int)(n > 200 ? 200 : n),
             s, dst->type->name);
 out:
+    buf_free(&tmp);
+    return rc;
+}
+
+/* (v1, v2, …): one value per field, as ClickHouse writes tuples in text formats. */
+static int parse_tuple(column *dst, const char *s, size_t n, size_t *i, const text_opts *o, int depth)
+{
+    if (depth > 100)
+        return err_set(ERR_TOO_DEEP_AST, "Too deep nesting in '%.*s'", (int)(n > 200 ? 200 : n), s);
+    skip_ws(s, n, i);
+    if (*i >= n || s[*i] != '(')
+        return err_set(ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED, "Cannot parse tuple '%.*s' as %s: expected '('",
+                       (int)(n > 200 ? 200 : n), s, dst->type->name);
+    (*i)++;
+    buf tmp = {0};
+    int rc = -1;
+    size_t len0 = dst->len;
+    for (int f = 0; f < dst->nfields; f++) {
+        if (f > 0) {
+            skip_ws(s, n, i);
+            if (*i >= n || s[*i] != ',') {
+                err_set(ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED, "Cannot parse tuple '%.*s' as %s: expected ','",
+                        (int)(n > 200 ? 200 : n), s, dst->type->name);
+                goto out;
+            }
+            (*i)++;
+        }
+        if (parse_elem(dst->fields[f], s, n, i, o, depth, &tmp))
+            goto out;
+    }
+    skip_ws(s, n, i);
+    if (*i >= n || s[*i] != ')') {
+        err_set(ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED, "Cannot parse tuple '%.*s' as %s: expected ')'",
+                (int)(n > 200 ? 200 : n), s, dst->type->name);
+        goto out;
+    }
+    (*i)++;
+    dst->len++;
+    rc = 0;
+out:
+    if (rc) /* keep the fields aligned: drop what this row pushed */
+        for (int f = 0; f < dst->nfields; f++)
+            if (dst->fields[f]->len > len0) {
+                column *cut = col_slice(dst->fields[f], 0, len0);
+                col_free(dst->fields[f]);
+                dst->fields[f] = cut;
+            }
     buf_free(&tmp);
     return rc;
 }

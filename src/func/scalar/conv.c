@@ -81,7 +81,7 @@ static bool conv_ok(const type *from, const type *to)
     if (to->id == T_FIXEDSTRING)
         return type_is_string(from);
     if (type_is_string(from))
-        return to->id != T_TUPLE;
+        return true; /* text_parse reads every type, tuples included */
     if (to->id == T_ARRAY)
         return from->id == T_ARRAY && conv_ok(from->inner, to->inner);
     if (to->id == T_TUPLE) {
