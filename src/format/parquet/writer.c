@@ -961,10 +961,26 @@ static int64_t page_bytes(const leaf *l)
     return b;
 }
 
+/* The column holding the leaf's values (the same object for every row). */
+static const column *leaf_column(const leaf *l, const column *c)
+{
+    int fd = 0;
+    for (;;) {
+        const type *t = type_phys(c->type);
+        if (t->id == T_NULLABLE || t->id == T_ARRAY)
+            c = c->inner;
+        else if (t->id == T_TUPLE)
+            c = c->fields[l->fieldpath[fd++]];
+        else
+            return c;
+    }
+}
+
 static int write_leaf(pq_w *p, leaf *l, const column *top, size_t rows)
 {
     l->defs.len = l->reps.len = l->vidx.len = 0;
-    const column *lc = shred(l, top, top->type, 0, rows, 0, 0, 0, 0, 0);
+    shred(l, top, top->type, 0, rows, 0, 0, 0, 0, 0);
+    const column *lc = leaf_column(l, top);
     convert(l, lc);
     size_t nlev = l->max_def || l->max_rep ? (l->max_def ? l->defs.len : l->reps.len) : l->vidx.len / 4;
     size_t nvals = l->vidx.len / 4;
