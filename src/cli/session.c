@@ -154,6 +154,9 @@ static void fill_fmt_settings(query_ctx *q, bool tty)
     f->csv_detect_header = settings_bool(st, "input_format_csv_detect_header");
     f->tsv_detect_header = settings_bool(st, "input_format_tsv_detect_header");
     f->timezone = q->env.timezone;
+    f->parquet_row_group_rows = settings_int(st, "output_format_parquet_row_group_size");
+    f->parquet_row_group_bytes = settings_int(st, "output_format_parquet_row_group_size_bytes");
+    f->parquet_compression = settings_str(st, "output_format_parquet_compression_method");
     int64_t bs = settings_int(st, "max_block_size");
     f->max_block_rows = bs > 0 ? (int)bs : 65409;
 }

@@ -52,6 +52,7 @@ static const setting_def defs[] = {
     {"output_format_csv_crlf_end_of_line", SET_BOOL, "0", "Use CRLF line endings in CSV."},
     {"output_format_tsv_crlf_end_of_line", SET_BOOL, "0", "Use CRLF line endings in TSV."},
     {"output_format_parquet_row_group_size", SET_UINT, "1000000", "Target row group size in rows."},
+    {"output_format_parquet_row_group_size_bytes", SET_UINT, "536870912", "Target row group size in bytes (uncompressed)."},
     {"output_format_parquet_compression_method", SET_STRING, "zstd", "Compression for Parquet output."},
     {"engine_file_truncate_on_insert", SET_BOOL, "0", "Truncate the file before INSERT INTO FUNCTION file."},
     {"engine_file_allow_create_multiple_files", SET_BOOL, "0", "Create a new file per insert when the file exists."},

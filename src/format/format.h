@@ -48,6 +48,10 @@ typedef struct fmt_settings {
     bool csv_detect_header;             /* input_format_csv_detect_header (true) */
     bool tsv_detect_header;             /* input_format_tsv_detect_header (true) */
     const char *timezone;               /* session time zone for DateTime text */
+    int64_t parquet_row_group_rows;     /* output_format_parquet_row_group_size (1000000) */
+    int64_t parquet_row_group_bytes;    /* output_format_parquet_row_group_size_bytes (512 MiB) */
+    const char *parquet_compression;    /* output_format_parquet_compression_method ("zstd");
+                                           points at a string that outlives the writer */
 } fmt_settings;
 
 void fmt_settings_default(fmt_settings *s);

@@ -34,6 +34,9 @@ void fmt_settings_default(fmt_settings *s)
     s->csv_detect_header = true;
     s->tsv_detect_header = true;
     s->timezone = "UTC";
+    s->parquet_row_group_rows = 1000000;
+    s->parquet_row_group_bytes = 512ll << 20;
+    s->parquet_compression = "zstd";
 }
 
 typedef struct alias {
@@ -58,7 +61,7 @@ static const alias aliases[] = {
 static const fmt_out_vt *const *families(void)
 {
     static const fmt_out_vt *const f[] = {fmt_out_tsv, fmt_out_csv, fmt_out_json, fmt_out_pretty,
-                                          fmt_out_vertical, fmt_out_misc, fmt_out_native, NULL};
+                                          fmt_out_vertical, fmt_out_misc, fmt_out_native, fmt_out_parquet, NULL};
     return f;
 }
 

@@ -1,0 +1,27 @@
+-- Parquet writer: files written by INSERT INTO FUNCTION file read back as ClickHouse reads its own.
+INSERT INTO FUNCTION file('data/w_ints.parquet') SELECT toInt8(number % 200 - 100) i8, toUInt8(number % 256) u8, toInt16(number * 7 - 30000) i16, toUInt16(number * 13) u16, toInt32(number * 100003 - 5) i32, toUInt32(number * 4000000) u32, toInt64(number * 1000000007 - 2) i64, toUInt64(number * 18000000000000000) u64, toFloat32(number / 3) f32, number / 7 - 50 f64, number % 3 = 0 b FROM numbers(1000) SETTINGS engine_file_truncate_on_insert = 1;
+DESCRIBE file('data/w_ints.parquet');
+SELECT * FROM file('data/w_ints.parquet') ORDER BY i32 LIMIT 10;
+SELECT sum(i8), sum(u8), sum(i16), sum(u16), sum(i32), sum(u32), sum(i64), sum(u64), round(sum(f32), 1), round(sum(f64), 3), countIf(b) FROM file('data/w_ints.parquet');
+INSERT INTO FUNCTION file('data/w_str.parquet') SELECT toString(number % 37) s, toFixedString(toString(number % 100), 3) fs, toLowCardinality(toString(number % 4)) lc, CAST(if(number % 2, 'a', 'b') AS Enum8('a' = 1, 'b' = 2)) e, CAST('61f0c404-5cb3-11e7-907b-a6006ad3dba0' AS UUID) u FROM numbers(500) SETTINGS engine_file_truncate_on_insert = 1;
+DESCRIBE file('data/w_str.parquet');
+SELECT s, count() FROM file('data/w_str.parquet') GROUP BY s ORDER BY s LIMIT 5;
+SELECT * FROM file('data/w_str.parquet') LIMIT 3;
+INSERT INTO FUNCTION file('data/w_time.parquet') SELECT toDate('2020-01-01') + number d, toDate32('1950-01-01') + number * 10 d32, toDateTime('2021-03-04 05:06:07') + number * 3600 dt, toDateTime64('2021-03-04 05:06:07.123', 3) dt3, toDateTime64('2021-03-04 05:06:07.123456', 6) dt6, toDateTime64('2021-03-04 05:06:07.123456789', 9) dt9, toDecimal32(number / 8 - 20, 3) dec32, toDecimal64(number * 1.25 - 300, 6) dec64, toDecimal128(number / 3 - 100, 12) dec128 FROM numbers(300) SETTINGS engine_file_truncate_on_insert = 1;
+DESCRIBE file('data/w_time.parquet');
+SELECT * FROM file('data/w_time.parquet') ORDER BY d DESC LIMIT 5;
+INSERT INTO FUNCTION file('data/w_nested.parquet') SELECT if(number % 3 = 0, NULL, number) n, if(number % 5 = 0, NULL, toString(number)) ns, range(number % 4) a, [if(number % 2 = 0, NULL, number), number] an, [range(number % 3), []] aa, (number, toString(number))::Tuple(a UInt64, b String) t FROM numbers(200) SETTINGS engine_file_truncate_on_insert = 1;
+SELECT toTypeName(n), toTypeName(ns), toTypeName(a), toTypeName(an), toTypeName(aa), toTypeName(tupleElement(t, 1)), toTypeName(tupleElement(t, 2)) FROM file('data/w_nested.parquet') LIMIT 1;
+SELECT * FROM file('data/w_nested.parquet') LIMIT 8;
+SELECT count(n), count(ns), sum(length(a)), sum(length(an)) FROM file('data/w_nested.parquet');
+INSERT INTO FUNCTION file('data/w_rg.parquet') SELECT number, toString(number % 10) s FROM numbers(25000) SETTINGS engine_file_truncate_on_insert = 1, output_format_parquet_row_group_size = 10000, output_format_parquet_compression_method = 'snappy';
+SELECT count(), sum(number), uniqExact(s) FROM file('data/w_rg.parquet');
+SELECT number FROM file('data/w_rg.parquet') WHERE number BETWEEN 19998 AND 20001 ORDER BY number;
+INSERT INTO FUNCTION file('data/w_lz4.parquet') SELECT number, toString(number) s FROM numbers(1000) SETTINGS engine_file_truncate_on_insert = 1, output_format_parquet_compression_method = 'lz4';
+SELECT count(), sum(toUInt64(s)) FROM file('data/w_lz4.parquet');
+INSERT INTO FUNCTION file('data/w_gzip.parquet') SELECT number, toString(number) s FROM numbers(1000) SETTINGS engine_file_truncate_on_insert = 1, output_format_parquet_compression_method = 'gzip';
+SELECT count(), sum(toUInt64(s)) FROM file('data/w_gzip.parquet');
+INSERT INTO FUNCTION file('data/w_none.parquet') SELECT number, toString(number) s FROM numbers(1000) SETTINGS engine_file_truncate_on_insert = 1, output_format_parquet_compression_method = 'none';
+SELECT count(), sum(toUInt64(s)) FROM file('data/w_none.parquet');
+INSERT INTO FUNCTION file('data/w_empty.parquet') SELECT number FROM numbers(0) SETTINGS engine_file_truncate_on_insert = 1;
+SELECT count() FROM file('data/w_empty.parquet');
