@@ -3,7 +3,7 @@
 JOBS ?= 2
 CC ?= gcc
 
-.PHONY: all build deps test test-release test-asan fuzz demo clean format
+.PHONY: all build build-asan build-clang build-fuzz deps test test-release test-asan fuzz demo clean format
 
 all: build
 
@@ -17,6 +17,11 @@ build:
 build-asan:
 	@cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSHALE_SANITIZE=ON -DCMAKE_C_COMPILER=clang >/dev/null
 	@cmake --build build-asan -j $(JOBS)
+
+# A Release build with clang too, so both compilers' warnings stay errors.
+build-clang:
+	@cmake -S . -B build-clang -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang >/dev/null
+	@cmake --build build-clang -j $(JOBS)
 
 build-fuzz:
 	@cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSHALE_SANITIZE=ON -DSHALE_FUZZ=ON -DCMAKE_C_COMPILER=clang >/dev/null
@@ -32,6 +37,7 @@ fuzz: build-fuzz
 	@bash tests/fuzz/run-all.sh build-fuzz/fuzz 20
 
 test: deps
+	@$(MAKE) --no-print-directory build-clang
 	@$(MAKE) --no-print-directory test-release
 	@$(MAKE) --no-print-directory test-asan
 	@$(MAKE) --no-print-directory fuzz
@@ -43,4 +49,4 @@ format:
 	@clang-format -i $$(git ls-files 'src/*.c' 'src/*.h' 'tests/*.c')
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-clang
