@@ -1685,3 +1685,208 @@ int parquet_infer_schema(rbuf *in, const fmt_settings *st, schema **out)
     pf_close(&f);
     return rc;
 }
+
+/* ---- row-group statistics (filter push-down) ---- */
+
+enum { PV_NONE, PV_INT, PV_FLT, PV_STR };
+
+typedef struct pq_val {
+    int kind;
+    int128_t i;
+    long double d;
+    const uint8_t *s;
+    size_t n;
+} pq_val;
+
+/* A statistics bound of leaf l as a comparable value (PV_NONE when unusable). */
+static pq_val stat_val(const pq_leaf *l, const uint8_t *p, uint32_t n, bool legacy)
+{
+    pq_val v = {.kind = PV_NONE};
+    const type *vt = l->vt;
+    if (type_is_decimal(vt) || vt->id == T_BOOL)
+        return v;
+    bool uns = vt->id == T_UINT8 || vt->id == T_UINT16 || vt->id == T_UINT32 || vt->id == T_UINT64;
+    /* the deprecated min/max fields were written in signed order whatever the type */
+    if (legacy && (uns || l->e->type == PQ_BYTE_ARRAY))
+        return v;
+    switch (l->e->type) {
+    case PQ_INT32: {
+        if (n != 4)
+            return v;
+        int32_t x;
+        memcpy(&x, p, 4);
+        v.kind = PV_INT;
+        v.i = uns ? (int128_t)(uint32_t)x : (int128_t)x;
+        return v;
+    }
+    case PQ_INT64: {
+        if (n != 8)
+            return v;
+        int64_t x;
+        memcpy(&x, p, 8);
+        v.kind = PV_INT;
+        v.i = uns ? (int128_t)(uint64_t)x : (int128_t)x;
+        return v;
+    }
+    case PQ_FLOAT:
+    case PQ_DOUBLE: {
+        double d;
+        if (l->e->type == PQ_FLOAT && n == 4) {
+            float f;
+            memcpy(&f, p, 4);
+            d = f;
+        } else if (l->e->type == PQ_DOUBLE && n == 8)
+            memcpy(&d, p, 8);
+        else
+            return v;
+        if (d != d)
+            return v;
+        v.kind = PV_FLT;
+        v.d = d;
+        return v;
+    }
+    case PQ_BYTE_ARRAY:
+        if (vt->id != T_STRING)
+            return v;
+        v.kind = PV_STR;
+        v.s = p;
+        v.n = n;
+        return v;
+    }
+    return v;
+}
+
+/* Row i of a constant column as a comparable value. */
+static pq_val const_val(const column *c, size_t i)
+{
+    pq_val v = {.kind = PV_NONE};
+    const type *t = type_phys(c->type);
+    if (t->id == T_NULLABLE)
+        return v; /* the analyzer passes plain values */
+    const uint8_t *p = c->data.p;
+    switch (t->id) {
+#define IV(ID, T)                                                                                            \
+    case ID: {                                                                                               \
+        T x;                                                                                                 \
+        memcpy(&x, p + i * sizeof x, sizeof x);                                                              \
+        v.kind = PV_INT;                                                                                     \
+        v.i = (int128_t)x;                                                                                   \
+        return v;                                                                                            \
+    }
+        IV(T_UINT8, uint8_t) IV(T_UINT16, uint16_t) IV(T_UINT32, uint32_t) IV(T_UINT64, uint64_t)
+        IV(T_INT8, int8_t) IV(T_INT16, int16_t) IV(T_INT32, int32_t) IV(T_INT64, int64_t)
+        IV(T_INT128, int128_t) IV(T_DATE, uint16_t) IV(T_DATE32, int32_t) IV(T_DATETIME, uint32_t)
+        IV(T_DATETIME64, int64_t)
+#undef IV
+    case T_FLOAT32: {
+        float f;
+        memcpy(&f, p + i * 4, 4);
+        if (f != f)
+            return v;
+        v.kind = PV_FLT;
+        v.d = f;
+        return v;
+    }
+    case T_FLOAT64: {
+        double d;
+        memcpy(&d, p + i * 8, 8);
+        if (d != d)
+            return v;
+        v.kind = PV_FLT;
+        v.d = d;
+        return v;
+    }
+    case T_STRING: {
+        size_t n;
+        const char *s = col_str(c, i, &n);
+        v.kind = PV_STR;
+        v.s = (const uint8_t *)s;
+        v.n = n;
+        return v;
+    }
+    default:
+        return v;
+    }
+}
+
+/* Compares a with b: -1, 0, 1, or 2 when they cannot be compared. upper: a is a string
+ * maximum that may have been truncated, so a value with a as its prefix may exceed it. */
+static int cmp_val(const pq_val *a, const pq_val *b, bool upper)
+{
+    if (a->kind == PV_NONE || b->kind == PV_NONE)
+        return 2;
+    if (a->kind == PV_STR || b->kind == PV_STR) {
+        if (a->kind != b->kind)
+            return 2;
+        size_t m = a->n < b->n ? a->n : b->n;
+        int c = m ? memcmp(a->s, b->s, m) : 0;
+        if (upper && c == 0 && a->n <= b->n)
+            return 1;
+        if (c)
+            return c < 0 ? -1 : 1;
+        return a->n < b->n ? -1 : a->n > b->n;
+    }
+    if (a->kind == PV_INT && b->kind == PV_INT)
+        return a->i < b->i ? -1 : a->i > b->i;
+    long double x = a->kind == PV_INT ? (long double)a->i : a->d;
+    long double y = b->kind == PV_INT ? (long double)b->i : b->d;
+    return x < y ? -1 : x > y;
+}
+
+bool parquet_rg_may_match(const parquet_file *pf, int rg, const char *col, const type *want, int op,
+                          const column *vals)
+{
+    if (rg < 0 || rg >= pf->m->nrgs || !vals || vals->len == 0)
+        return true;
+    const pq_node *n = find_top(pf->m, pf->s, col);
+    if (!n || n->kind != N_LEAF || n->repeated || n->unsupported)
+        return true;
+    const pq_leaf *l = &pf->s->leaves[n->leaf];
+    if (l->max_rep || type_strip_nullable(want) != l->vt)
+        return true; /* read with a conversion: the file's order may differ */
+    const pq_row_group *g = &pf->m->rgs[rg];
+    const pq_chunk *ch = &g->cols[n->leaf];
+    if (!ch->has_meta)
+        return true;
+    const pq_stats *st = &ch->meta.stats;
+    /* Every comparison with NULL is NULL: a row group of NULLs only matches nothing. */
+    if (st->null_count >= 0 && g->num_rows > 0 && st->null_count >= g->num_rows)
+        return false;
+    pq_val lo = st->has_min ? stat_val(l, st->min, st->min_len, st->legacy) : (pq_val){.kind = PV_NONE};
+    pq_val hi = st->has_max ? stat_val(l, st->max, st->max_len, st->legacy) : (pq_val){.kind = PV_NONE};
+    if (lo.kind == PV_NONE && hi.kind == PV_NONE)
+        return true;
+    bool may = false;
+    for (size_t i = 0; i < vals->len && !may; i++) {
+        pq_val c = const_val(vals, i);
+        if (c.kind == PV_NONE)
+            return true;
+        int cl = cmp_val(&lo, &c, false), ch2 = cmp_val(&hi, &c, true);
+        switch (op) {
+        case PQF_EQ:
+        case PQF_IN:
+            may = (cl == 2 || cl <= 0) && (ch2 == 2 || ch2 >= 0);
+            break;
+        case PQF_LT: may = cl == 2 || cl < 0; break;
+        case PQF_LE: may = cl == 2 || cl <= 0; break;
+        case PQF_GT: may = ch2 == 2 || ch2 > 0; break;
+        case PQF_GE: may = ch2 == 2 || ch2 >= 0; break;
+        case PQF_NE:
+        case PQF_NOT_IN:
+            /* only exact integer bounds can show that every value is excluded (float
+             * columns may hold NaN, string bounds may be truncated) */
+            if (lo.kind != PV_INT || hi.kind != PV_INT || c.kind != PV_INT || lo.i != hi.i)
+                return true;
+            if (lo.i == c.i)
+                return false; /* the only value there is (besides NULLs) is excluded */
+            if (op == PQF_NE)
+                return true;
+            break; /* NOT IN: try the next excluded value */
+        default:
+            return true;
+        }
+    }
+    if (op == PQF_NOT_IN)
+        return true;
+    return may;
+}
