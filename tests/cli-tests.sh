@@ -43,6 +43,18 @@ check "one row" "1" "$(grep -cE '^1 row in set\. Elapsed: [0-9.]+ sec\.$' "$tmp/
 mkdir -p "$tmp/data"
 "$SHALE" local --path "$tmp/data" -q 'SELECT 1' >/dev/null
 check "query log persists" "1" "$("$SHALE" local --path "$tmp/data" -q "SELECT count() FROM system.query_log WHERE query = 'SELECT 1'")"
+# Parquet filter push-down: row groups whose statistics exclude the WHERE are not read
+# (read_rows in the query log counts only the row groups read; 8 groups of 1000 rows).
+pq="$(dirname "$SHALE")/../tests/data/parquet/ch_row_groups.parquet"
+[ -f "$pq" ] || pq="$(cd "$(dirname "$0")" && pwd)/data/parquet/ch_row_groups.parquet"
+mkdir -p "$tmp/pqlog"
+"$SHALE" local --path "$tmp/pqlog" -q "SELECT count() FROM file('$pq') WHERE id = 4321 /*on*/; SELECT count() FROM file('$pq') WHERE id = 4321 /*off*/ SETTINGS input_format_parquet_filter_push_down = 0; SELECT count() FROM file('$pq') WHERE ni = 3 /*nulls*/; SELECT count() FROM file('$pq') WHERE s IN ('k000001', 'k007000') /*in*/" >"$tmp/out"
+check "parquet push-down results" $'1\n1\n5\n2' "$(cat "$tmp/out")"
+pqlog() { "$SHALE" local --path "$tmp/pqlog" -q "SELECT read_rows FROM system.query_log WHERE type = 'QueryFinish' AND query LIKE '%/*$1*/%'"; }
+check "parquet push-down skips row groups" "1000" "$(pqlog on)"
+check "parquet push-down off reads all" "8000" "$(pqlog off)"
+check "parquet push-down skips all-NULL row groups" "5000" "$(pqlog nulls)"
+check "parquet push-down with IN" "2000" "$(pqlog in)"
 mkdir -p "$tmp/tmpdir"
 TMPDIR="$tmp/tmpdir" "$SHALE" local -q 'SELECT 1' >/dev/null
 check "temporary path removed" "0" "$(ls "$tmp/tmpdir" | wc -l)"

@@ -78,6 +78,7 @@ static const setting_def defs[] = {
     {"max_insert_block_size", SET_UINT, "1048449", "Rows per block formed for insertion."},
     {"s3_throw_on_zero_files_match", SET_BOOL, "0", "Throw when an s3 glob matches nothing."},
     {"input_format_parquet_filter_push_down", SET_BOOL, "1", "Skip row groups using Parquet statistics."},
+    {"input_format_parquet_local_file_min_bytes_for_seek", SET_UINT, "8192", "Parquet: needed column chunks of a row group closer than this are fetched with one read."},
     {"schema_inference_use_cache_for_file", SET_BOOL, "1", "Cache inferred schemas of files."},
     {"schema_inference_use_cache_for_s3", SET_BOOL, "1", "Cache inferred schemas of S3 objects."},
     {"output_format_pretty_single_large_number_tip_threshold", SET_UINT, "1000000", "Readable tip for a single large number in Pretty output (0 = off)."},

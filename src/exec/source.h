@@ -12,6 +12,16 @@
 #include "column/block.h"
 #include "exec/query.h"
 
+/* A conjunct of the WHERE clause of the form `column op constant(s)` (filter push-down).
+ * vals: the constant (IN / NOT IN: the list), NULLs left out, of a number type when the
+ * column is a number, else converted to the column's type without Nullable. */
+typedef enum src_filter_op { SF_EQ, SF_NE, SF_LT, SF_LE, SF_GT, SF_GE, SF_IN, SF_NOT_IN } src_filter_op;
+typedef struct src_filter {
+    int col;                     /* index into the source schema */
+    src_filter_op op;
+    column *vals;                /* owned by the caller */
+} src_filter;
+
 typedef struct source {
     schema *sch;                 /* owned */
     int nvisible;                /* columns of SELECT *; the rest are virtual (_path, _file) */
@@ -24,6 +34,11 @@ typedef struct source {
     /* Exact row count without reading data (count() optimisation); -1 if unknown. */
     int64_t (*count_rows)(struct source *s, query_ctx *q);
     void *impl;
+    /* Optional hint, called once before any open(): every row the query keeps satisfies
+     * all of f[0..n). The source may skip data that cannot match (Parquet row groups by
+     * statistics) and must return everything that might; rows it returns are still
+     * filtered by WHERE. It copies what it keeps (f is the caller's). */
+    void (*set_filter)(struct source *s, const src_filter *f, int n, query_ctx *q);
     /* Optional, for joined sources: per column the table qualifier (alias or table name,
      * may be NULL) and the bare column name, so that t.col resolves. Owned. */
     char **col_qual;

@@ -35,6 +35,11 @@ typedef struct actx {
     int naggs;
     char *agg_names[256];
     int depth;
+    /* IN with a literal list: the expression and its values (for filter push-down) */
+    int nin;
+    expr *in_ex[64];
+    column *in_vals[64];       /* NULL: not usable */
+    bool in_overflow;          /* more than 64: no IN push-down */
 } actx;
 
 static int compile(actx *c, const ast *e, expr **out);
@@ -251,7 +256,7 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
     in_set *set = in_set_new(t);
     /* Gather the right side as a column of lhs's type: a subquery's first column, a
      * tuple of literals, or one literal. */
-    column *vals = NULL;
+    column *vals = NULL, *lit = NULL;
     if (rhs->kind == AST_SUBQUERY) {
         schema *sch;
         block **bs;
@@ -358,10 +363,24 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
         }
         if (vals) {
             in_set_add_column(set, vals);
-            col_free(vals);
+            lit = vals;
         }
     }
     expr *ex = xcalloc(1, sizeof *ex);
+    /* Recorded even without usable values: a later IN may reuse a freed one's address,
+     * and the newest record for an address is the one that counts. */
+    if (c->nin < 64) {
+        if (lit && in_set_has_null(set)) {
+            col_free(lit);
+            lit = NULL;
+        }
+        c->in_ex[c->nin] = ex;
+        c->in_vals[c->nin++] = lit;
+    } else {
+        c->in_overflow = true;
+        if (lit)
+            col_free(lit);
+    }
     ex->kind = EX_IN;
     /* A NULL on the left gives NULL, so a Nullable left side makes the result Nullable. */
     ex->type = type_is_nullable(lhs->type) ? type_nullable(type_simple(T_UINT8)) : type_simple(T_UINT8);
@@ -973,6 +992,113 @@ static int add_output(select_plan *p, expr *e, const char *name, schema **names,
     return 0;
 }
 
+/* ---- filter push-down: WHERE conjuncts `column op constant` for the source ---- */
+
+/* A constant converted to type t (NULL when it does not convert). Takes v. */
+static column *const_to(actx *c, column *v, const type *t)
+{
+    if (v->type == t)
+        return v;
+    fn_call *call;
+    column *targ = col_new(type_simple(T_STRING));
+    col_push_str(targ, t->name, strlen(t->name));
+    column *tconst = col_new_const(targ, 1);
+    const type *ats[2] = {v->type, type_simple(T_STRING)};
+    column *cargs[2] = {v, tconst};
+    column *conv = NULL;
+    if (func_resolve("CAST", 2, ats, cargs, &c->q->env, &call) == 0) {
+        column *ex[2] = {v, tconst};
+        if (fn_exec(call, ex, 1, &conv))
+            conv = NULL;
+        fn_call_free(call);
+    }
+    err_clear();
+    col_free(tconst);
+    col_free(v);
+    if (conv && conv->is_const)
+        conv = col_materialize(conv);
+    return conv;
+}
+
+static bool plain_number(const type *t)
+{
+    return type_is_number(t) && !type_is_decimal(t) && t->id != T_BOOL;
+}
+
+static void add_filter(actx *c, src_filter **fl, int *n, int col, src_filter_op op, const column *value)
+{
+    column *v = col_ref((column *)(uintptr_t)value);
+    if (v->is_const)
+        v = col_materialize(v);
+    if (v->len != 1 || col_is_null(v, 0) || type_base(v->type)->id == T_NOTHING) {
+        col_free(v);
+        return;
+    }
+    const type *colt = type_base(c->src->types[col]);
+    const type *ct = type_base(v->type);
+    /* Numbers compare by value across types; anything else is compared in the column's
+     * type, as ClickHouse converts the constant. */
+    const type *target = plain_number(colt) && plain_number(ct) ? ct : colt;
+    if (!(v = const_to(c, v, target)))
+        return;
+    *fl = xrealloc(*fl, sizeof **fl * (size_t)(*n + 1));
+    (*fl)[(*n)++] = (src_filter){.col = col, .op = op, .vals = v};
+}
+
+static void extract_filters(actx *c, const expr *e, src_filter **fl, int *n)
+{
+    if (e->kind == EX_FUNC && e->call && strcmp(e->call->def->name, "and") == 0) {
+        for (int i = 0; i < e->nargs; i++)
+            extract_filters(c, e->args[i], fl, n);
+        return;
+    }
+    if (e->kind == EX_FUNC && e->call && e->nargs == 2) {
+        static const struct {
+            const char *name;
+            src_filter_op op, flipped;
+        } ops[] = {{"equals", SF_EQ, SF_EQ}, {"notEquals", SF_NE, SF_NE}, {"less", SF_LT, SF_GT},
+                   {"lessOrEquals", SF_LE, SF_GE}, {"greater", SF_GT, SF_LT}, {"greaterOrEquals", SF_GE, SF_LE}};
+        for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+            if (strcmp(e->call->def->name, ops[k].name) == 0) {
+                const expr *a = e->args[0], *b = e->args[1];
+                if (a->kind == EX_COL && b->kind == EX_CONST)
+                    add_filter(c, fl, n, c->p->src_cols[a->col], ops[k].op, b->value);
+                else if (b->kind == EX_COL && a->kind == EX_CONST)
+                    add_filter(c, fl, n, c->p->src_cols[b->col], ops[k].flipped, a->value);
+                return;
+            }
+        return;
+    }
+    if (e->kind == EX_IN && e->args[0]->kind == EX_COL && !c->in_overflow &&
+        !settings_bool(c->q->st, "transform_null_in"))
+        for (int i = c->nin - 1; i >= 0; i--)
+            if (c->in_ex[i] == e) {
+                if (!c->in_vals[i] || c->in_vals[i]->len == 0)
+                    break;
+                src_filter f = {.col = c->p->src_cols[e->args[0]->col], .op = e->negate ? SF_NOT_IN : SF_IN,
+                                .vals = col_ref(c->in_vals[i])};
+                *fl = xrealloc(*fl, sizeof **fl * (size_t)(*n + 1));
+                (*fl)[(*n)++] = f;
+                break;
+            }
+}
+
+/* Hands the source the WHERE conjuncts it may use to skip data (source.set_filter). */
+static void push_filters(actx *c)
+{
+    select_plan *p = c->p;
+    if (!p->where || !p->src->set_filter)
+        return;
+    src_filter *fl = NULL;
+    int n = 0;
+    extract_filters(c, p->where, &fl, &n);
+    if (n)
+        p->src->set_filter(p->src, fl, n, c->q);
+    for (int i = 0; i < n; i++)
+        col_free(fl[i].vals);
+    free(fl);
+}
+
 static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
 {
     select_plan *p = xcalloc(1, sizeof *p);
@@ -1184,9 +1310,13 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
     names = NULL;
     p->count_only = agg && p->nkeys == 0 && p->naggs == 1 && !p->where && !p->having && p->aggs[0]->nargs == 0 &&
                     strcasecmp(p->aggs[0]->name, "count") == 0;
+    push_filters(c);
     rc = 0;
 done:
     q->nctes = ctes_before;
+    for (int i = 0; i < c->nin; i++)
+        if (c->in_vals[i])
+            col_free(c->in_vals[i]);
     for (int i = 0; i < c->nkeys; i++)
         free(c->key_names[i]);
     for (int i = 0; i < c->naggs; i++)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdatomic.h>
 #include <sys/stat.h>
 
 enum { PQ_BLOCK_ROWS = 65409, PQ_MAX_DEPTH = 32 };
@@ -441,14 +442,21 @@ static pq_schema *schema_build(const pq_meta *m)
 /* ---- column chunks → levels and dense values ---- */
 
 typedef struct chunk_rd {
-    buf raw;          /* the chunk's bytes */
+    buf raw;          /* the chunk's bytes when read on its own */
     buf page;         /* decompressed page */
     buf tmp;          /* physical values of a page before conversion */
     buf idx;          /* dictionary indices */
-    buf defs, reps;   /* levels of the whole chunk */
+    buf defs, reps;   /* levels of the pages decoded and not yet handed out */
     column *dict;     /* dictionary converted to the value type */
-    column *vals;     /* dense values of the chunk */
+    column *vals;     /* dense values of the pages decoded and not yet handed out */
     pq_codec_ctx codec;
+    /* the chunk being decoded */
+    const uint8_t *data;
+    size_t clen, pos;          /* bytes, next page header */
+    uint64_t start;            /* file offset of data */
+    int64_t values, nvalues;   /* values (levels) decoded so far, in the chunk */
+    int dbw, rbw;              /* level bit widths */
+    size_t lpos, vpos;         /* streaming: levels and dense values already handed out */
 } chunk_rd;
 
 static void chunk_rd_free(chunk_rd *c)
@@ -784,17 +792,9 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
     return err_set(ERR_NOT_IMPLEMENTED, "unsupported encoding %d for physical type %d", enc, phys);
 }
 
-/* Reads a whole column chunk: levels into c->defs/reps, non-null values into c->vals. */
-static int read_chunk(chunk_rd *c, pq_file *f, const pq_leaf *l, const pq_chunk *ch, int64_t rg_rows)
+/* Checks a chunk's metadata and returns its byte range in the file. */
+static int chunk_locate(const pq_file *f, const pq_leaf *l, const pq_chunk *ch, uint64_t *startp, size_t *lenp)
 {
-    c->defs.len = c->reps.len = 0;
-    if (c->dict) {
-        col_free(c->dict);
-        c->dict = NULL;
-    }
-    if (c->vals)
-        col_free(c->vals);
-    c->vals = col_new(l->vt);
     if (!ch->has_meta)
         return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s has no metadata", f->name, l->name);
     if (ch->file_path)
@@ -811,32 +811,57 @@ static int read_chunk(chunk_rd *c, pq_file *f, const pq_leaf *l, const pq_chunk 
         (uint64_t)m->total_compressed_size > f->size - (uint64_t)start)
         return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s chunk at %lld (+%lld bytes) is outside the file",
                        f->name, l->name, (long long)start, (long long)m->total_compressed_size);
-    size_t clen = (size_t)m->total_compressed_size;
-    c->raw.len = 0;
-    buf_reserve(&c->raw, clen + 16);
-    if (pf_read(f, (uint64_t)start, clen, c->raw.p))
-        return -1;
-    c->raw.len = clen;
-    size_t pos = 0;
-    int64_t values = 0;
-    int dbw = 0, rbw = 0;
-    while ((1 << dbw) <= l->max_def)
-        dbw++;
-    while ((1 << rbw) <= l->max_rep)
-        rbw++;
     if (m->num_values < 0)
         return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s has %lld values", f->name, l->name,
                        (long long)m->num_values);
-    while (values < m->num_values) {
-        uint64_t poff = (uint64_t)start + pos;
+    *startp = (uint64_t)start;
+    *lenp = (size_t)m->total_compressed_size;
+    return 0;
+}
+
+/* Starts decoding a chunk whose bytes are data[0..len) (file offset start). */
+static void chunk_begin(chunk_rd *c, const pq_leaf *l, const pq_chunk *ch, const uint8_t *data, size_t len,
+                        uint64_t start)
+{
+    c->defs.len = c->reps.len = 0;
+    if (c->dict) {
+        col_free(c->dict);
+        c->dict = NULL;
+    }
+    if (c->vals)
+        col_free(c->vals);
+    c->vals = col_new(l->vt);
+    c->data = data;
+    c->clen = len;
+    c->start = start;
+    c->pos = 0;
+    c->values = 0;
+    c->nvalues = ch->meta.num_values;
+    c->lpos = c->vpos = 0;
+    c->dbw = c->rbw = 0;
+    while ((1 << c->dbw) <= l->max_def)
+        c->dbw++;
+    while ((1 << c->rbw) <= l->max_rep)
+        c->rbw++;
+}
+
+/* Decodes the next data page of the chunk, appending its levels to c->defs/reps and its
+ * non-null values to c->vals. Returns 1 after a data page, 0 at the end of the chunk. */
+static int chunk_page(chunk_rd *c, pq_file *f, const pq_leaf *l, int codec)
+{
+    size_t clen = c->clen;
+    int dbw = c->dbw, rbw = c->rbw;
+    while (c->values < c->nvalues) {
+        size_t pos = c->pos;
+        uint64_t poff = c->start + pos;
         pq_page_header h;
         size_t used;
-        int hr = pq_page_header_decode(c->raw.p + pos, clen - pos, poff, f->name, &h, &used);
+        int hr = pq_page_header_decode(c->data + pos, clen - pos, poff, f->name, &h, &used);
         if (hr == 1)
             return err_set(ERR_INCORRECT_DATA,
                            "Malformed Parquet file %s: column %s: page header at byte %llu runs past the chunk end "
                            "(%lld of %lld values read)",
-                           f->name, l->name, (unsigned long long)poff, (long long)values, (long long)m->num_values);
+                           f->name, l->name, (unsigned long long)poff, (long long)c->values, (long long)c->nvalues);
         if (hr < 0)
             return err_suffix(" (column %s)", l->name);
         pos += used;
@@ -844,8 +869,9 @@ static int read_chunk(chunk_rd *c, pq_file *f, const pq_leaf *l, const pq_chunk 
             return err_set(ERR_INCORRECT_DATA,
                            "Malformed Parquet file %s: column %s: page at byte %llu of %d bytes runs past the chunk end",
                            f->name, l->name, (unsigned long long)poff, h.compressed_size);
-        const uint8_t *body = c->raw.p + pos;
+        const uint8_t *body = c->data + pos;
         pos += (size_t)h.compressed_size;
+        c->pos = pos;
         if (h.type == PQ_PAGE_INDEX)
             continue;
         if (h.type != PQ_PAGE_DATA && h.type != PQ_PAGE_DATA_V2 && h.type != PQ_PAGE_DICTIONARY)
@@ -861,13 +887,13 @@ static int read_chunk(chunk_rd *c, pq_file *f, const pq_leaf *l, const pq_chunk 
         }
         const uint8_t *d;
         size_t dn = (size_t)h.uncompressed_size;
-        bool compressed = m->codec != PQ_UNCOMPRESSED && !(h.type == PQ_PAGE_DATA_V2 && !h.is_compressed);
+        bool compressed = codec != PQ_UNCOMPRESSED && !(h.type == PQ_PAGE_DATA_V2 && !h.is_compressed);
         if (compressed) {
             c->page.len = 0;
             buf_reserve(&c->page, dn + 16);
             if (lv)
                 memcpy(c->page.p, body, lv);
-            if (pq_decompress(&c->codec, m->codec, body + lv, (size_t)h.compressed_size - lv, c->page.p + lv, dn - lv))
+            if (pq_decompress(&c->codec, codec, body + lv, (size_t)h.compressed_size - lv, c->page.p + lv, dn - lv))
                 return page_err(l, f->name, poff);
             d = c->page.p;
         } else {
@@ -894,7 +920,7 @@ static int read_chunk(chunk_rd *c, pq_file *f, const pq_leaf *l, const pq_chunk 
             continue;
         }
         size_t nv = (size_t)h.num_values;
-        if ((int64_t)nv > m->num_values - values)
+        if ((int64_t)nv > c->nvalues - c->values)
             return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s: page at byte %llu has more values than the chunk",
                            f->name, l->name, (unsigned long long)poff);
         const uint8_t *q = d, *qe = d + dn;
@@ -948,11 +974,23 @@ static int read_chunk(chunk_rd *c, pq_file *f, const pq_leaf *l, const pq_chunk 
         }
         if (decode_values(c, l, h.encoding, q, (size_t)(qe - q), present))
             return page_err(l, f->name, poff);
-        values += (int64_t)nv;
+        c->values += (int64_t)nv;
+        return 1;
     }
-    if (l->max_rep == 0 && values != rg_rows)
+    return 0;
+}
+
+/* Reads a whole column chunk: levels into c->defs/reps, non-null values into c->vals. */
+static int read_chunk(chunk_rd *c, pq_file *f, const pq_leaf *l, const pq_chunk *ch, int64_t rg_rows)
+{
+    int rc;
+    while ((rc = chunk_page(c, f, l, ch->meta.codec)) == 1)
+        ;
+    if (rc < 0)
+        return -1;
+    if (l->max_rep == 0 && c->values != rg_rows)
         return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s has %lld values in a row group of %lld rows",
-                       f->name, l->name, (long long)values, (long long)rg_rows);
+                       f->name, l->name, (long long)c->values, (long long)rg_rows);
     return 0;
 }
 
@@ -1081,17 +1119,86 @@ typedef struct pq_rd {
     pq_file f;
     pq_meta *m;
     pq_schema *s;
+    parquet_file *shared;     /* borrowed footer (m, s, f.path belong to it), or NULL */
     schema *out_s;
     pq_col *cols;
     int ncols;
-    int rg;                   /* next row group */
-    block *cur;               /* the current row group, whole */
+    int rg_first, rg, rg_end; /* the range to read, the next row group */
+    uint64_t min_seek;        /* coalesce chunk ranges separated by fewer bytes */
+    bool *need;               /* per leaf: decoded for the current row group */
+    bool streaming;           /* current row group decoded page by page (flat columns) */
+    int64_t rg_rows, rg_left; /* streaming: rows of the row group, not yet returned */
+    block *cur;               /* whole-row-group mode: the current row group */
     size_t cur_pos;
+    buf *ranges;              /* bytes of the coalesced ranges of the current row group */
+    int nranges, cap_ranges;
     chunk_rd *chunks;         /* per leaf */
     func_env env;
 } pq_rd;
 
+struct parquet_file {
+    pq_file f;
+    pq_meta *m;
+    pq_schema *s;
+    char *name;
+    _Atomic uint64_t reads;   /* positioned reads of column data, for tests */
+};
+
 static column *build_node(pq_rd *r, const pq_node *n, size_t rows, int r_above);
+
+/* Streaming: levels (or values, without levels) decoded and not yet handed out. */
+static size_t pending_rows(const pq_leaf *l, const chunk_rd *c)
+{
+    return l->max_def ? c->defs.len - c->lpos : c->vals->len - c->vpos;
+}
+
+/* Streaming: decodes pages until `rows` rows are pending, first dropping what was handed
+ * out (so at most one block plus one page stays in memory per column). */
+static int fill_rows(pq_rd *r, const pq_leaf *l, chunk_rd *c, size_t rows, int codec)
+{
+    if (c->vpos) {
+        size_t left = c->vals->len - c->vpos;
+        column *rest = left ? col_slice(c->vals, c->vpos, left) : col_new(l->vt);
+        col_free(c->vals);
+        c->vals = rest;
+        c->vpos = 0;
+    }
+    if (c->lpos) {
+        memmove(c->defs.p, c->defs.p + c->lpos, c->defs.len - c->lpos);
+        c->defs.len -= c->lpos;
+        c->lpos = 0;
+    }
+    while (pending_rows(l, c) < rows) {
+        int rc = chunk_page(c, &r->f, l, codec);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            return err_set(ERR_INCORRECT_DATA,
+                           "Malformed Parquet file %s: column %s has %lld values in a row group of %lld rows", r->f.name,
+                           l->name, (long long)c->values, (long long)r->rg_rows);
+    }
+    return 0;
+}
+
+/* Streaming: the next `rows` rows of a flat leaf (fill_rows made them pending). */
+static column *take_rows(const pq_leaf *l, chunk_rd *c, size_t rows)
+{
+    const uint8_t *defs = l->max_def ? c->defs.p + c->lpos : NULL;
+    size_t k = rows;
+    if (defs) {
+        uint8_t md = (uint8_t)l->max_def;
+        k = 0;
+        for (size_t i = 0; i < rows; i++)
+            k += defs[i] == md;
+    }
+    column *v = c->vpos == 0 && k == c->vals->len ? col_ref(c->vals) : col_slice(c->vals, c->vpos, k);
+    column *out = expand(l, v, defs, rows);
+    col_free(v);
+    if (defs)
+        c->lpos += rows;
+    c->vpos += k;
+    return out;
+}
 
 /* Tuple of children built at the same array depth: peel `depth` array levels of every
  * child, zip the inner columns, and wrap again with the first child's offsets. */
@@ -1127,6 +1234,8 @@ static column *build_node(pq_rd *r, const pq_node *n, size_t rows, int r_above)
     if (n->kind == N_LEAF) {
         const pq_leaf *l = &r->s->leaves[n->leaf];
         chunk_rd *c = &r->chunks[n->leaf];
+        if (r->streaming)
+            return take_rows(l, c, rows);
         size_t nv = l->max_def ? c->defs.len : l->max_rep ? c->reps.len : c->vals->len;
         if (l->nrep == 0)
             return expand(l, c->vals, l->max_def ? c->defs.p : NULL, nv);
@@ -1181,21 +1290,67 @@ static int cast_to(pq_rd *r, column *src, const type *t, column **out)
     return rc;
 }
 
-static int read_row_group(pq_rd *r)
+/* Reads the column chunks the query needs of row group r->rg: their byte ranges sorted,
+ * ranges separated by at most r->min_seek bytes merged into one read, and each chunk
+ * started over its part of the buffer. */
+static int load_rg(pq_rd *r, const pq_row_group *g)
 {
-    const pq_row_group *g = &r->m->rgs[r->rg];
-    size_t rows = (size_t)g->num_rows;
-    bool *need = xcalloc((size_t)r->s->nleaves + 1, 1);
-    for (int i = 0; i < r->ncols; i++)
-        if (r->cols[i].needed && r->cols[i].node)
-            leaves_of(r->cols[i].node, need);
-    int rc = 0;
-    for (int i = 0; i < r->s->nleaves && !rc; i++)
-        if (need[i])
-            rc = read_chunk(&r->chunks[i], &r->f, &r->s->leaves[i], &g->cols[i], g->num_rows);
-    free(need);
-    if (rc)
-        return -1;
+    int nl = r->s->nleaves;
+    int *ord = xmalloc(sizeof *ord * (size_t)(nl + 1));
+    uint64_t *st = xmalloc(sizeof *st * (size_t)(nl + 1));
+    size_t *ln = xmalloc(sizeof *ln * (size_t)(nl + 1));
+    int n = 0, rc = 0;
+    for (int i = 0; i < nl && !rc; i++)
+        if (r->need[i]) {
+            rc = chunk_locate(&r->f, &r->s->leaves[i], &g->cols[i], &st[i], &ln[i]);
+            ord[n++] = i;
+        }
+    for (int k = 1; k < n; k++) /* few columns: insertion sort by offset */
+        for (int j = k; j > 0 && st[ord[j]] < st[ord[j - 1]]; j--) {
+            int t = ord[j];
+            ord[j] = ord[j - 1];
+            ord[j - 1] = t;
+        }
+    r->nranges = 0;
+    for (int k = 0; k < n && !rc;) {
+        uint64_t a = st[ord[k]], e = a + ln[ord[k]];
+        int k2 = k + 1;
+        while (k2 < n && st[ord[k2]] <= e + r->min_seek) {
+            uint64_t e2 = st[ord[k2]] + ln[ord[k2]];
+            if (e2 > e)
+                e = e2;
+            k2++;
+        }
+        if (r->nranges == r->cap_ranges) {
+            r->cap_ranges = r->cap_ranges ? r->cap_ranges * 2 : 8;
+            r->ranges = xrealloc(r->ranges, sizeof *r->ranges * (size_t)r->cap_ranges);
+            memset(r->ranges + r->nranges, 0, sizeof *r->ranges * (size_t)(r->cap_ranges - r->nranges));
+        }
+        buf *rb = &r->ranges[r->nranges++];
+        rb->len = 0;
+        buf_reserve(rb, (size_t)(e - a) + 16);
+        if (pf_read(&r->f, a, (size_t)(e - a), rb->p)) {
+            rc = -1;
+            break;
+        }
+        if (r->shared)
+            atomic_fetch_add(&r->shared->reads, 1);
+        rb->len = (size_t)(e - a);
+        for (int j = k; j < k2; j++) {
+            int i = ord[j];
+            chunk_begin(&r->chunks[i], &r->s->leaves[i], &g->cols[i], rb->p + (st[i] - a), ln[i], st[i]);
+        }
+        k = k2;
+    }
+    free(ord);
+    free(st);
+    free(ln);
+    return rc;
+}
+
+/* Builds a block of `rows` rows from the decoded chunks (whole or streamed). */
+static int build_block(pq_rd *r, size_t rows, block **out)
+{
     block *b = block_new(r->ncols, rows);
     for (int i = 0; i < r->ncols; i++) {
         pq_col *pc = &r->cols[i];
@@ -1233,15 +1388,75 @@ static int read_row_group(pq_rd *r)
         }
         b->cols[i] = c;
     }
-    for (int i = 0; i < r->s->nleaves; i++) { /* release chunk memory early */
+    *out = b;
+    return 0;
+}
+
+/* Starts row group r->rg: reads its chunks and either decodes them whole (columns with
+ * repeated levels, whose rows span pages) or prepares page-by-page streaming. */
+static int start_row_group(pq_rd *r)
+{
+    const pq_row_group *g = &r->m->rgs[r->rg];
+    int nl = r->s->nleaves;
+    if (!r->need)
+        r->need = xcalloc((size_t)nl + 1, 1);
+    memset(r->need, 0, (size_t)nl + 1);
+    for (int i = 0; i < r->ncols; i++)
+        if (r->cols[i].needed && r->cols[i].node && !r->cols[i].node->unsupported)
+            leaves_of(r->cols[i].node, r->need);
+    bool flat = true;
+    for (int i = 0; i < nl; i++)
+        if (r->need[i] && r->s->leaves[i].max_rep)
+            flat = false;
+    r->rg_rows = g->num_rows;
+    if (load_rg(r, g))
+        return -1;
+    if (flat) {
+        r->streaming = true;
+        r->rg_left = g->num_rows;
+        return 0;
+    }
+    r->streaming = false;
+    for (int i = 0; i < nl; i++)
+        if (r->need[i] && read_chunk(&r->chunks[i], &r->f, &r->s->leaves[i], &g->cols[i], g->num_rows))
+            return -1;
+    int rc = build_block(r, (size_t)g->num_rows, &r->cur);
+    for (int i = 0; i < nl; i++) { /* release chunk memory early */
         chunk_rd *c = &r->chunks[i];
         if (c->vals) {
             col_free(c->vals);
             c->vals = NULL;
         }
     }
-    r->cur = b;
     r->cur_pos = 0;
+    return rc;
+}
+
+/* Streaming: the next block of the current row group. */
+static int next_streamed(pq_rd *r, block **out)
+{
+    const pq_row_group *g = &r->m->rgs[r->rg];
+    size_t rows = r->rg_left > PQ_BLOCK_ROWS ? PQ_BLOCK_ROWS : (size_t)r->rg_left;
+    int nl = r->s->nleaves;
+    for (int i = 0; i < nl; i++)
+        if (r->need[i] && fill_rows(r, &r->s->leaves[i], &r->chunks[i], rows, g->cols[i].meta.codec))
+            return -1;
+    if (build_block(r, rows, out))
+        return -1;
+    r->rg_left -= (int64_t)rows;
+    if (r->rg_left == 0)
+        for (int i = 0; i < nl; i++) {
+            chunk_rd *c = &r->chunks[i];
+            if (!r->need[i])
+                continue;
+            if (pending_rows(&r->s->leaves[i], c) || c->values < c->nvalues)
+                return block_free(*out), *out = NULL,
+                       err_set(ERR_INCORRECT_DATA,
+                               "Malformed Parquet file %s: column %s has %lld values in a row group of %lld rows",
+                               r->f.name, r->s->leaves[i].name, (long long)c->nvalues, (long long)r->rg_rows);
+            col_free(c->vals);
+            c->vals = NULL;
+        }
     return 0;
 }
 
@@ -1250,6 +1465,8 @@ static int pq_next(rd_bin *bp, block **out)
     pq_rd *r = (pq_rd *)bp;
     *out = NULL;
     for (;;) {
+        if (r->streaming && r->rg_left > 0)
+            return next_streamed(r, out);
         if (r->cur && r->cur_pos < r->cur->rows) {
             size_t n = r->cur->rows - r->cur_pos;
             if (n > PQ_BLOCK_ROWS)
@@ -1267,14 +1484,19 @@ static int pq_next(rd_bin *bp, block **out)
             block_free(r->cur);
             r->cur = NULL;
         }
-        if (r->rg >= r->m->nrgs)
+        if (r->streaming) {
+            r->streaming = false;
+            r->rg++;
+        }
+        if (r->rg >= r->rg_end)
             return 0;
         if (r->m->rgs[r->rg].num_rows == 0) {
             r->rg++;
             continue;
         }
-        int rc = read_row_group(r);
-        r->rg++;
+        int rc = start_row_group(r);
+        if (!r->streaming)
+            r->rg++;
         if (rc)
             return -1;
     }
@@ -1290,10 +1512,16 @@ static void pq_free(rd_bin *bp)
             chunk_rd_free(&r->chunks[i]);
     free(r->chunks);
     free(r->cols);
+    free(r->need);
+    for (int i = 0; i < r->cap_ranges; i++)
+        buf_free(&r->ranges[i]);
+    free(r->ranges);
     schema_free(r->out_s);
-    schema_free_(r->s);
-    pq_meta_free(r->m);
-    pf_close(&r->f);
+    if (!r->shared) {
+        schema_free_(r->s);
+        pq_meta_free(r->m);
+        pf_close(&r->f);
+    }
     free(r);
 }
 
@@ -1308,7 +1536,7 @@ static int pq_count_rows(rd_bin *bp, int64_t *rows)
 {
     pq_rd *r = (pq_rd *)bp;
     int64_t n = 0;
-    for (int i = 0; i < r->m->nrgs; i++)
+    for (int i = r->rg_first; i < r->rg_end; i++)
         n += r->m->rgs[i].num_rows;
     *rows = n;
     return 0;
@@ -1327,20 +1555,25 @@ static int open_file(rbuf *in, pq_file *f, pq_meta **m, pq_schema **s)
     return 0;
 }
 
-int parquet_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin **out)
+static const pq_node *find_top(const pq_meta *m, const pq_schema *ps, const char *name)
 {
-    (void)st;
-    *out = NULL;
-    pq_rd *r = xcalloc(1, sizeof *r);
+    for (int k = 0; k < ps->ntop; k++)
+        if (strcmp(m->schema[ps->top[k]->el].name, name) == 0)
+            return ps->top[k];
+    for (int k = 0; k < ps->ntop; k++)
+        if (strcasecmp(m->schema[ps->top[k]->el].name, name) == 0)
+            return ps->top[k];
+    return NULL;
+}
+
+/* The reader over an opened file: m, s and f set; everything else from here. */
+static void reader_init(pq_rd *r, const schema *s, const fmt_settings *st)
+{
     r->base.next = pq_next;
     r->base.free = pq_free;
     r->base.select = pq_select;
     r->base.count_rows = pq_count_rows;
     r->env.timezone = st && st->timezone ? st->timezone : "UTC";
-    if (open_file(in, &r->f, &r->m, &r->s)) {
-        pq_free(&r->base);
-        return -1;
-    }
     r->chunks = xcalloc((size_t)r->s->nleaves + 1, sizeof *r->chunks);
     r->out_s = schema_clone(s);
     r->ncols = s->n;
@@ -1349,12 +1582,79 @@ int parquet_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin
         pq_col *c = &r->cols[i];
         c->want = s->types[i];
         c->needed = true;
-        for (int k = 0; k < r->s->ntop && !c->node; k++)
-            if (strcmp(r->m->schema[r->s->top[k]->el].name, s->names[i]) == 0)
-                c->node = r->s->top[k];
-        for (int k = 0; k < r->s->ntop && !c->node; k++)
-            if (strcasecmp(r->m->schema[r->s->top[k]->el].name, s->names[i]) == 0)
-                c->node = r->s->top[k];
+        c->node = (pq_node *)(uintptr_t)find_top(r->m, r->s, s->names[i]);
+    }
+    r->rg_first = r->rg = 0;
+    r->rg_end = r->m->nrgs;
+    r->min_seek = PARQUET_DEFAULT_MIN_BYTES_FOR_SEEK;
+}
+
+int parquet_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin **out)
+{
+    *out = NULL;
+    pq_rd *r = xcalloc(1, sizeof *r);
+    r->base.free = pq_free;
+    if (open_file(in, &r->f, &r->m, &r->s)) {
+        pq_free(&r->base);
+        return -1;
+    }
+    reader_init(r, s, st);
+    *out = &r->base;
+    return 0;
+}
+
+int parquet_file_open(const char *path, parquet_file **out)
+{
+    *out = NULL;
+    instream *in;
+    if (instream_open_file(path, &in))
+        return -1;
+    rbuf *rb = rbuf_new(in, 1 << 16);
+    parquet_file *pf = xcalloc(1, sizeof *pf);
+    int rc = open_file(rb, &pf->f, &pf->m, &pf->s);
+    pf->name = xstrdup(path);
+    pf->f.name = pf->name; /* the stream's name goes with the stream */
+    rbuf_free(rb);
+    if (rc) {
+        parquet_file_free(pf);
+        return -1;
+    }
+    *out = pf;
+    return 0;
+}
+
+void parquet_file_free(parquet_file *pf)
+{
+    if (!pf)
+        return;
+    schema_free_(pf->s);
+    pq_meta_free(pf->m);
+    pf_close(&pf->f);
+    free(pf->name);
+    free(pf);
+}
+
+int parquet_file_row_groups(const parquet_file *pf) { return pf->m->nrgs; }
+
+int64_t parquet_file_row_group_rows(const parquet_file *pf, int rg) { return pf->m->rgs[rg].num_rows; }
+
+uint64_t parquet_file_reads(parquet_file *pf) { return atomic_load(&pf->reads); }
+
+int parquet_reader_open(parquet_file *pf, const schema *s, const fmt_settings *st, const parquet_read_opts *o,
+                        rd_bin **out)
+{
+    pq_rd *r = xcalloc(1, sizeof *r);
+    r->shared = pf;
+    r->f = pf->f;
+    r->m = pf->m;
+    r->s = pf->s;
+    reader_init(r, s, st);
+    if (o) {
+        int a = o->rg_first < 0 ? 0 : o->rg_first > r->m->nrgs ? r->m->nrgs : o->rg_first;
+        int e = o->rg_count < 0 || o->rg_count > r->m->nrgs - a ? r->m->nrgs : a + o->rg_count;
+        r->rg_first = r->rg = a;
+        r->rg_end = e;
+        r->min_seek = o->min_bytes_for_seek;
     }
     *out = &r->base;
     return 0;
@@ -1384,4 +1684,209 @@ int parquet_infer_schema(rbuf *in, const fmt_settings *st, schema **out)
     pq_meta_free(m);
     pf_close(&f);
     return rc;
+}
+
+/* ---- row-group statistics (filter push-down) ---- */
+
+enum { PV_NONE, PV_INT, PV_FLT, PV_STR };
+
+typedef struct pq_val {
+    int kind;
+    int128_t i;
+    long double d;
+    const uint8_t *s;
+    size_t n;
+} pq_val;
+
+/* A statistics bound of leaf l as a comparable value (PV_NONE when unusable). */
+static pq_val stat_val(const pq_leaf *l, const uint8_t *p, uint32_t n, bool legacy)
+{
+    pq_val v = {.kind = PV_NONE};
+    const type *vt = l->vt;
+    if (type_is_decimal(vt) || vt->id == T_BOOL)
+        return v;
+    bool uns = vt->id == T_UINT8 || vt->id == T_UINT16 || vt->id == T_UINT32 || vt->id == T_UINT64;
+    /* the deprecated min/max fields were written in signed order whatever the type */
+    if (legacy && (uns || l->e->type == PQ_BYTE_ARRAY))
+        return v;
+    switch (l->e->type) {
+    case PQ_INT32: {
+        if (n != 4)
+            return v;
+        int32_t x;
+        memcpy(&x, p, 4);
+        v.kind = PV_INT;
+        v.i = uns ? (int128_t)(uint32_t)x : (int128_t)x;
+        return v;
+    }
+    case PQ_INT64: {
+        if (n != 8)
+            return v;
+        int64_t x;
+        memcpy(&x, p, 8);
+        v.kind = PV_INT;
+        v.i = uns ? (int128_t)(uint64_t)x : (int128_t)x;
+        return v;
+    }
+    case PQ_FLOAT:
+    case PQ_DOUBLE: {
+        double d;
+        if (l->e->type == PQ_FLOAT && n == 4) {
+            float f;
+            memcpy(&f, p, 4);
+            d = f;
+        } else if (l->e->type == PQ_DOUBLE && n == 8)
+            memcpy(&d, p, 8);
+        else
+            return v;
+        if (d != d)
+            return v;
+        v.kind = PV_FLT;
+        v.d = d;
+        return v;
+    }
+    case PQ_BYTE_ARRAY:
+        if (vt->id != T_STRING)
+            return v;
+        v.kind = PV_STR;
+        v.s = p;
+        v.n = n;
+        return v;
+    }
+    return v;
+}
+
+/* Row i of a constant column as a comparable value. */
+static pq_val const_val(const column *c, size_t i)
+{
+    pq_val v = {.kind = PV_NONE};
+    const type *t = type_phys(c->type);
+    if (t->id == T_NULLABLE)
+        return v; /* the analyzer passes plain values */
+    const uint8_t *p = c->data.p;
+    switch (t->id) {
+#define IV(ID, T)                                                                                            \
+    case ID: {                                                                                               \
+        T x;                                                                                                 \
+        memcpy(&x, p + i * sizeof x, sizeof x);                                                              \
+        v.kind = PV_INT;                                                                                     \
+        v.i = (int128_t)x;                                                                                   \
+        return v;                                                                                            \
+    }
+        IV(T_UINT8, uint8_t) IV(T_UINT16, uint16_t) IV(T_UINT32, uint32_t) IV(T_UINT64, uint64_t)
+        IV(T_INT8, int8_t) IV(T_INT16, int16_t) IV(T_INT32, int32_t) IV(T_INT64, int64_t)
+        IV(T_INT128, int128_t) IV(T_DATE, uint16_t) IV(T_DATE32, int32_t) IV(T_DATETIME, uint32_t)
+        IV(T_DATETIME64, int64_t)
+#undef IV
+    case T_FLOAT32: {
+        float f;
+        memcpy(&f, p + i * 4, 4);
+        if (f != f)
+            return v;
+        v.kind = PV_FLT;
+        v.d = f;
+        return v;
+    }
+    case T_FLOAT64: {
+        double d;
+        memcpy(&d, p + i * 8, 8);
+        if (d != d)
+            return v;
+        v.kind = PV_FLT;
+        v.d = d;
+        return v;
+    }
+    case T_STRING: {
+        size_t n;
+        const char *s = col_str(c, i, &n);
+        v.kind = PV_STR;
+        v.s = (const uint8_t *)s;
+        v.n = n;
+        return v;
+    }
+    default:
+        return v;
+    }
+}
+
+/* Compares a with b: -1, 0, 1, or 2 when they cannot be compared. upper: a is a string
+ * maximum that may have been truncated, so a value with a as its prefix may exceed it. */
+static int cmp_val(const pq_val *a, const pq_val *b, bool upper)
+{
+    if (a->kind == PV_NONE || b->kind == PV_NONE)
+        return 2;
+    if (a->kind == PV_STR || b->kind == PV_STR) {
+        if (a->kind != b->kind)
+            return 2;
+        size_t m = a->n < b->n ? a->n : b->n;
+        int c = m ? memcmp(a->s, b->s, m) : 0;
+        if (upper && c == 0 && a->n <= b->n)
+            return 1;
+        if (c)
+            return c < 0 ? -1 : 1;
+        return a->n < b->n ? -1 : a->n > b->n;
+    }
+    if (a->kind == PV_INT && b->kind == PV_INT)
+        return a->i < b->i ? -1 : a->i > b->i;
+    long double x = a->kind == PV_INT ? (long double)a->i : a->d;
+    long double y = b->kind == PV_INT ? (long double)b->i : b->d;
+    return x < y ? -1 : x > y;
+}
+
+bool parquet_rg_may_match(const parquet_file *pf, int rg, const char *col, const type *want, int op,
+                          const column *vals)
+{
+    if (rg < 0 || rg >= pf->m->nrgs || !vals || vals->len == 0)
+        return true;
+    const pq_node *n = find_top(pf->m, pf->s, col);
+    if (!n || n->kind != N_LEAF || n->repeated || n->unsupported)
+        return true;
+    const pq_leaf *l = &pf->s->leaves[n->leaf];
+    if (l->max_rep || type_strip_nullable(want) != l->vt)
+        return true; /* read with a conversion: the file's order may differ */
+    const pq_row_group *g = &pf->m->rgs[rg];
+    const pq_chunk *ch = &g->cols[n->leaf];
+    if (!ch->has_meta)
+        return true;
+    const pq_stats *st = &ch->meta.stats;
+    /* Every comparison with NULL is NULL: a row group of NULLs only matches nothing. */
+    if (st->null_count >= 0 && g->num_rows > 0 && st->null_count >= g->num_rows)
+        return false;
+    pq_val lo = st->has_min ? stat_val(l, st->min, st->min_len, st->legacy) : (pq_val){.kind = PV_NONE};
+    pq_val hi = st->has_max ? stat_val(l, st->max, st->max_len, st->legacy) : (pq_val){.kind = PV_NONE};
+    if (lo.kind == PV_NONE && hi.kind == PV_NONE)
+        return true;
+    bool may = false;
+    for (size_t i = 0; i < vals->len && !may; i++) {
+        pq_val c = const_val(vals, i);
+        if (c.kind == PV_NONE)
+            return true;
+        int cl = cmp_val(&lo, &c, false), ch2 = cmp_val(&hi, &c, true);
+        switch (op) {
+        case PQF_EQ:
+        case PQF_IN:
+            may = (cl == 2 || cl <= 0) && (ch2 == 2 || ch2 >= 0);
+            break;
+        case PQF_LT: may = cl == 2 || cl < 0; break;
+        case PQF_LE: may = cl == 2 || cl <= 0; break;
+        case PQF_GT: may = ch2 == 2 || ch2 > 0; break;
+        case PQF_GE: may = ch2 == 2 || ch2 >= 0; break;
+        case PQF_NE:
+        case PQF_NOT_IN:
+            /* only exact integer bounds can show that every value is excluded (float
+             * columns may hold NaN, string bounds may be truncated) */
+            if (lo.kind != PV_INT || hi.kind != PV_INT || c.kind != PV_INT || lo.i != hi.i)
+                return true;
+            if (lo.i == c.i)
+                return false; /* the only value there is (besides NULLs) is excluded */
+            if (op == PQF_NE)
+                return true;
+            break; /* NOT IN: try the next excluded value */
+        default:
+            return true;
+        }
+    }
+    if (op == PQF_NOT_IN)
+        return true;
+    return may;
 }

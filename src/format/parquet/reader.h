@@ -3,9 +3,21 @@
  *
  * The reader reads the file with positioned reads when the rbuf is over a local file
  * (only the footer and the column chunks of the selected columns), and otherwise reads the
- * whole stream into memory first. Row groups are read one after another; each selected
- * column chunk is decoded whole and handed out in blocks of at most 65409 rows.
- * Errors: -1 with err_set naming the file, column and byte offset. Not thread-safe. */
+ * whole stream into memory first. The chunks a row group needs are read with few reads:
+ * their byte ranges sorted, and ranges closer than min_bytes_for_seek merged. Columns
+ * without repeated levels are decoded page by page into blocks of at most 65409 rows, so
+ * memory stays near one block plus one page per column whatever the row group size;
+ * Array columns (rows spanning pages) decode their row group whole and hand it out in
+ * blocks of the same size.
+ *
+ * Parallel reading (storage/tablefunc/file.c): parquet_file_open reads and decodes one
+ * file's footer once; parquet_reader_open then opens readers over any range of its row
+ * groups, on any threads, sharing that footer. parquet_rg_may_match tests a simple
+ * predicate against a row group's min/max statistics (filter push-down).
+ *
+ * Errors: -1 with err_set naming the file, column and byte offset. A reader is not
+ * thread-safe; a parquet_file is read-only after opening and may be shared by readers on
+ * different threads (it must outlive them). */
 #ifndef SHALE_FORMAT_PARQUET_READER_H
 #define SHALE_FORMAT_PARQUET_READER_H
 
@@ -17,5 +29,42 @@ int parquet_infer_schema(rbuf *in, const fmt_settings *st, schema **out);
 
 /* Reads and decodes the footer of a Parquet file held in memory (tests, fuzzing). */
 pq_meta *parquet_read_meta_mem(const uint8_t *p, size_t n, const char *name);
+
+/* ClickHouse's input_format_parquet_local_file_min_bytes_for_seek default. */
+#define PARQUET_DEFAULT_MIN_BYTES_FOR_SEEK 8192
+
+/* One file's decoded footer and schema. */
+typedef struct parquet_file parquet_file;
+
+/* Reads the footer of the file at path (positioned reads for a local regular file, else
+ * the whole stream is read into memory). Returns -1 with err_set on a bad file. */
+int parquet_file_open(const char *path, parquet_file **out);
+void parquet_file_free(parquet_file *pf);
+int parquet_file_row_groups(const parquet_file *pf);
+int64_t parquet_file_row_group_rows(const parquet_file *pf, int rg);
+/* Positioned reads of column data done so far by readers of pf (tests of coalescing). */
+uint64_t parquet_file_reads(parquet_file *pf);
+
+typedef struct parquet_read_opts {
+    int rg_first, rg_count;       /* row groups to read; rg_count < 0: to the end */
+    uint64_t min_bytes_for_seek;  /* gaps below this between needed chunks are read through */
+} parquet_read_opts;
+
+/* A reader over row groups of pf (all of them when o is NULL), producing schema s
+ * (columns matched by name, converted to s's types). The reader borrows pf. */
+int parquet_reader_open(parquet_file *pf, const schema *s, const fmt_settings *st, const parquet_read_opts *o,
+                        rd_bin **out);
+
+/* Predicates for parquet_rg_may_match: column op constant(s). */
+enum { PQF_EQ, PQF_NE, PQF_LT, PQF_LE, PQF_GT, PQF_GE, PQF_IN, PQF_NOT_IN };
+
+/* May some row of row group rg satisfy `col op vals`? vals holds one constant (IN / NOT
+ * IN: the list), non-NULL, of a number type or of col's type without Nullable; `want` is
+ * the type the query reads col as. Rows where col is NULL never satisfy (SQL
+ * comparisons with NULL are NULL). Answers true whenever the statistics cannot decide:
+ * no statistics, legacy statistics of an order that may differ (unsigned, strings),
+ * NaN, a type conversion, a nested column, an unknown column. */
+bool parquet_rg_may_match(const parquet_file *pf, int rg, const char *col, const type *want, int op,
+                          const column *vals);
 
 #endif

@@ -1,5 +1,7 @@
 /* file(path [, format [, structure [, compression]]]): local files, one read task per
- * file, with globs (io/glob.h), compression by extension, schema inference from the first
+ * file (per row group for uncompressed Parquet files, whose footers are read once when
+ * the tasks are planned; with filter push-down, row groups whose statistics cannot match
+ * the WHERE are skipped without reading), with globs (io/glob.h), compression by extension, schema inference from the first
  * file, and the virtual columns _path and _file. INSERT INTO FUNCTION file(...) writes
  * through storage/tablefunc/file_write.c. */
 #include "base/err.h"
@@ -8,6 +10,7 @@
 #include "io/glob.h"
 #include "storage/tablefunc.h"
 #include "format/split.h"
+#include "format/parquet/reader.h"
 #include "storage/structure.h"
 
 #include <stdlib.h>
@@ -21,6 +24,7 @@
 typedef struct file_task {
     int path;
     uint64_t start, end;   /* end = 0: the whole file */
+    int rg;                /* >= 0: this row group of a Parquet file (pq[path]) */
 } file_task;
 
 typedef struct file_src {
@@ -31,10 +35,16 @@ typedef struct file_src {
     char *format;
     char *compression;     /* "auto" = from the extension */
     schema *file_schema;   /* the columns the files hold */
+    parquet_file **pq;     /* per path: the decoded footer of a Parquet file, or NULL */
+    uint64_t pq_min_seek;  /* input_format_parquet_local_file_min_bytes_for_seek */
+    src_filter *filters;   /* push-down hints (set_filter), values owned */
+    int nfilters;
 } file_src;
 
 typedef struct file_it {
     fmt_reader *reader;
+    rd_bin *pq;            /* a Parquet row group's reader (reader is NULL then) */
+    bool skipped;          /* the row group cannot match the filters: no rows */
     const char *path;
     int ncols;
     int *cols;             /* requested: index into s->sch */
@@ -144,6 +154,47 @@ static int open_range_reader(file_src *f, const file_task *t, const fmt_settings
     return 0;
 }
 
+/* Needed file columns of an iterator, as a bool per file column (caller frees). */
+static bool *needed_cols(const file_it *it)
+{
+    bool *needed = xcalloc((size_t)it->nfile + 1, sizeof *needed);
+    for (int i = 0; i < it->ncols; i++)
+        if (it->cols[i] < it->nfile)
+            needed[it->cols[i]] = true;
+    return needed;
+}
+
+static bool rg_may_match(const file_src *f, const file_task *t)
+{
+    for (int i = 0; i < f->nfilters; i++) {
+        const src_filter *sf = &f->filters[i];
+        if (!parquet_rg_may_match(f->pq[t->path], t->rg, f->file_schema->names[sf->col],
+                                  f->file_schema->types[sf->col], (int)sf->op, sf->vals))
+            return false;
+    }
+    return true;
+}
+
+static int open_row_group(file_src *f, const file_task *t, file_it *it, void **itp)
+{
+    if (!rg_may_match(f, t)) {
+        it->skipped = true;
+        *itp = it;
+        return 0;
+    }
+    parquet_read_opts o = {.rg_first = t->rg, .rg_count = 1, .min_bytes_for_seek = f->pq_min_seek};
+    if (parquet_reader_open(f->pq[t->path], f->file_schema, &it->q->fmt, &o, &it->pq)) {
+        free(it->cols);
+        free(it);
+        return -1;
+    }
+    bool *needed = needed_cols(it);
+    it->pq->select(it->pq, needed);
+    free(needed);
+    *itp = it;
+    return 0;
+}
+
 static int file_open(source *s, int task, const int *cols, int ncols, query_ctx *q, void **itp)
 {
     file_src *f = s->impl;
@@ -156,6 +207,8 @@ static int file_open(source *s, int task, const int *cols, int ncols, query_ctx 
         memcpy(it->cols, cols, sizeof *cols * (size_t)ncols);
     it->nfile = f->file_schema->n;
     it->q = q;
+    if (t->rg >= 0)
+        return open_row_group(f, t, it, itp);
     int orc = t->end ? open_range_reader(f, t, &q->fmt, &it->reader)
                      : open_reader(f, it->path, f->file_schema, &q->fmt, &it->reader);
     if (orc) {
@@ -178,7 +231,11 @@ static int file_next(void *itp, block **out)
 {
     file_it *it = itp;
     block *b;
-    if (fmt_reader_next(it->reader, &b)) {
+    if (it->skipped) {
+        *out = NULL;
+        return 0;
+    }
+    if (it->pq ? it->pq->next(it->pq, &b) : fmt_reader_next(it->reader, &b)) {
         if (!strstr(err_msg(), it->path))
             err_suffix(" (in file %s)", it->path);
         return -1;
@@ -208,6 +265,8 @@ static int file_next(void *itp, block **out)
 static void file_close(void *itp)
 {
     file_it *it = itp;
+    if (it->pq)
+        it->pq->free(it->pq);
     fmt_reader_free(it->reader);
     free(it->cols);
     free(it);
@@ -220,6 +279,11 @@ static int64_t file_count_rows(source *s, query_ctx *q)
     file_src *f = s->impl;
     int64_t total = 0;
     for (size_t i = 0; i < f->npaths; i++) {
+        if (f->pq && f->pq[i]) {
+            for (int g = 0; g < parquet_file_row_groups(f->pq[i]); g++)
+                total += parquet_file_row_group_rows(f->pq[i], g);
+            continue;
+        }
         fmt_reader *r;
         int64_t n = -1;
         if (open_reader(f, f->paths[i], f->file_schema, &q->fmt, &r)) {
@@ -238,14 +302,55 @@ static int64_t file_count_rows(source *s, query_ctx *q)
 static void file_destroy(source *s)
 {
     file_src *f = s->impl;
-    for (size_t i = 0; i < f->npaths; i++)
+    for (size_t i = 0; i < f->npaths; i++) {
         free(f->paths[i]);
+        if (f->pq)
+            parquet_file_free(f->pq[i]);
+    }
+    free(f->pq);
+    for (int i = 0; i < f->nfilters; i++)
+        col_free(f->filters[i].vals);
+    free(f->filters);
     free(f->paths);
     free(f->tasks);
     free(f->format);
     free(f->compression);
     schema_free(f->file_schema);
     free(f);
+}
+
+/* Parquet: one task per non-empty row group of each uncompressed local file, whose
+ * footer is read here once and kept for the tasks (and count()). Other files (compressed,
+ * not regular): one task reading the whole stream. */
+static int plan_parquet(file_src *f, query_ctx *q)
+{
+    f->pq = xcalloc(f->npaths + 1, sizeof *f->pq);
+    f->pq_min_seek = (uint64_t)settings_int(q->st, "input_format_parquet_local_file_min_bytes_for_seek");
+    for (size_t i = 0; i < f->npaths; i++) {
+        struct stat st;
+        const char *method = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(f->paths[i]) : f->compression;
+        bool local = strcmp(method, "none") == 0 && stat(f->paths[i], &st) == 0 && S_ISREG(st.st_mode);
+        int n = 1;
+        if (local) {
+            if (parquet_file_open(f->paths[i], &f->pq[i])) {
+                if (!strstr(err_msg(), f->paths[i]))
+                    err_suffix(" (in file %s)", f->paths[i]);
+                return -1;
+            }
+            n = 0;
+            for (int g = 0; g < parquet_file_row_groups(f->pq[i]); g++)
+                n += parquet_file_row_group_rows(f->pq[i], g) > 0;
+        }
+        f->tasks = xrealloc(f->tasks, sizeof *f->tasks * (size_t)(f->ntasks + n + 1));
+        if (!local) {
+            f->tasks[f->ntasks++] = (file_task){.path = (int)i, .rg = -1};
+            continue;
+        }
+        for (int g = 0; g < parquet_file_row_groups(f->pq[i]); g++)
+            if (parquet_file_row_group_rows(f->pq[i], g) > 0)
+                f->tasks[f->ntasks++] = (file_task){.path = (int)i, .rg = g};
+    }
+    return 0;
 }
 
 /* One task per file, or ranges of min_chunk_bytes_for_parallel_parsing for large
@@ -271,7 +376,24 @@ static void plan_tasks(file_src *f, query_ctx *q, bool explicit_structure)
             t->path = (int)i;
             t->start = n == 1 ? 0 : (uint64_t)k * chunk;
             t->end = n == 1 ? 0 : (k == n - 1 ? size : (uint64_t)(k + 1) * chunk);
+            t->rg = -1;
         }
+    }
+}
+
+/* Keeps the filters on file columns for row-group skipping, when
+ * input_format_parquet_filter_push_down is on. */
+static void file_set_filter(source *s, const src_filter *fl, int n, query_ctx *q)
+{
+    file_src *f = s->impl;
+    if (!settings_bool(q->st, "input_format_parquet_filter_push_down"))
+        return;
+    for (int i = 0; i < n; i++) {
+        if (fl[i].col < 0 || fl[i].col >= f->file_schema->n)
+            continue; /* _path, _file */
+        f->filters = xrealloc(f->filters, sizeof *f->filters * (size_t)(f->nfilters + 1));
+        f->filters[f->nfilters] = fl[i];
+        f->filters[f->nfilters++].vals = col_ref(fl[i].vals);
     }
 }
 
@@ -381,15 +503,26 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
     schema_set(src->sch, nf, "_path", type_lowcard(type_simple(T_STRING)));
     schema_set(src->sch, nf + 1, "_file", type_lowcard(type_simple(T_STRING)));
     src->nvisible = nf;
-    plan_tasks(f, q, has_structure);
+    if (strcmp(f->format, "Parquet") == 0) {
+        if (plan_parquet(f, q)) {
+            src->impl = f;
+            src->destroy = file_destroy;
+            source_free(src);
+            free(pattern);
+            return -1;
+        }
+    } else
+        plan_tasks(f, q, has_structure);
     src->ntasks = f->ntasks;
     src->impl = f;
     src->open = file_open;
     src->next = file_next;
     src->close = file_close;
     src->destroy = file_destroy;
-    if (strcmp(f->format, "Parquet") == 0) /* only Parquet can answer from metadata */
+    if (strcmp(f->format, "Parquet") == 0) { /* only Parquet can answer from metadata */
         src->count_rows = file_count_rows;
+        src->set_filter = file_set_filter;
+    }
     free(pattern);
     *out = src;
     return 0;

@@ -46,6 +46,17 @@ if (chdb) {
   if (fs.existsSync(tiny)) fs.unlinkSync(tiny);
   chdb.query(`INSERT INTO FUNCTION file('${tiny}') SELECT number::Int32 a, if(number % 2, NULL, toString(number)) s, [number] arr, (number, 'x')::Tuple(p UInt8, q String) t FROM numbers(12) SETTINGS output_format_parquet_compression_method = 'snappy'`);
   ch('ch_v1_pages.parquet', `${base}, output_format_parquet_version = '1.0', output_format_parquet_compression_method = 'snappy'`);
+  // Many small row groups (parallel reading, filter push-down by statistics): sorted keys,
+  // unsigned values above 2^31, strings, a column NULL in whole row groups, dates.
+  const rgp = path.join(dir, 'ch_row_groups.parquet');
+  if (fs.existsSync(rgp)) fs.unlinkSync(rgp);
+  chdb.query(`INSERT INTO FUNCTION file('${rgp}') SELECT number id, (number - 10000)::Int32 i32,
+    (number * 500000)::UInt32 u32, concat('k', leftPad(toString(number), 6, '0')) s,
+    if(intDiv(number, 1000) % 3 = 1, NULL, number % 1000)::Nullable(Int64) ni,
+    number / 4 f64, toDate('2020-01-01') + intDiv(number, 100) d
+    FROM numbers(8000)
+    SETTINGS output_format_parquet_row_group_size = 1000, output_format_parquet_compression_method = 'zstd'`);
+  console.log('wrote ch_row_groups.parquet');
 }
 
 async function duckdb() {
