@@ -341,6 +341,8 @@ int s3_list(s3_client *c, const char *prefix, s3_object **objs, size_t *n)
             q[nq++] = (sigv4_kv){"continuation-token", token};
         s3_call call = {.method = "GET", .q = q, .nq = nq};
         http_response resp;
+        if (c->counters)
+            atomic_fetch_add(&c->counters->list, 1);
         int rc = s3_do(c, &call, &resp);
         free(token);
         token = NULL;
@@ -527,7 +529,14 @@ int s3_delete_objects(s3_client *c, char *const *keys, size_t n)
     return 0;
 }
 
-/* ---- prefetching stream ---- */
+/* ---- reading stream: parallel ranged GETs, delivered in order ----
+ *
+ * Pieces k = 0..npieces-1 are fetched by nthreads workers into a ring of nslots =
+ * nthreads + 1 buffers: a worker claims the next piece (in order) only once the reader
+ * has consumed the piece that last used its slot (k < cur + nslots), so at most nslots
+ * pieces are in memory and the reader never waits on a piece that nobody claimed (a
+ * failed fetch stops further claims, but every claimed piece before it completes). With
+ * nthreads = 0 the reader fetches each piece itself (synchronous reads). */
 
 enum { SLOT_EMPTY, SLOT_READY, SLOT_FAILED };
 
@@ -535,6 +544,7 @@ typedef struct slot {
     uint8_t *p;
     size_t len;
     int state;
+    err_saved err;
 } slot;
 
 typedef struct s3_in {
@@ -546,15 +556,18 @@ typedef struct s3_in {
     uint64_t size;
     size_t piece;
     uint64_t npieces;
-    slot slots[2];
+    int nslots;
+    slot *slots;
+    int nthreads;
+    int nstarted;
+    pthread_t *threads;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    bool stop;
-    err_saved err;
-    pthread_t thread;
-    bool started;
-    uint64_t cur;  /* piece being consumed */
-    size_t pos;    /* within it */
+    bool stop;           /* close(): workers quit, transfers are cut short */
+    bool failed;         /* a fetch failed: no more claims */
+    uint64_t next_fetch; /* next piece to claim */
+    uint64_t cur;        /* piece being consumed */
+    size_t pos;          /* within it */
 } s3_in;
 
 typedef struct fill_ctx {
@@ -570,49 +583,63 @@ static int fill(void *ctx, const void *p, size_t n)
         return err_set(ERR_S3_ERROR, "Server sent more bytes than asked for in a ranged GET of %s", f->in->url);
     memcpy(f->s->p + f->s->len, p, n);
     f->s->len += n;
+    if (f->in->nthreads == 0)
+        return 0;
     pthread_mutex_lock(&f->in->mu);
     bool stop = f->in->stop;
     pthread_mutex_unlock(&f->in->mu);
     return stop ? err_set(ERR_QUERY_WAS_CANCELLED, "cancelled") : 0;
 }
 
-static void *prefetch_main(void *arg)
+/* Fetches piece k into s (no lock held); 0 or -1 with err_set. */
+static int fetch_piece(s3_in *in, uint64_t k, slot *s)
+{
+    uint64_t from = k * in->piece;
+    uint64_t to = from + in->piece - 1 < in->size - 1 ? from + in->piece - 1 : in->size - 1;
+    size_t want = (size_t)(to - from + 1);
+    if (!s->p)
+        s->p = xmalloc(in->piece);
+    s->len = 0;
+    fill_ctx fc = {.s = s, .cap = want, .in = in};
+    int rc = s3_get_range(in->c, in->key, in->etag, from, to, fill, &fc);
+    if (!rc && s->len != want)
+        rc = err_set(ERR_CANNOT_READ_ALL_DATA,
+                     "Object %s is shorter than listed: got %zu of %zu bytes at offset %llu (did it change?)", in->url,
+                     s->len, want, (unsigned long long)from);
+    return rc;
+}
+
+static void *fetch_main(void *arg)
 {
     s3_in *in = arg;
-    for (uint64_t k = 0; k < in->npieces; k++) {
-        slot *s = &in->slots[k % 2];
-        pthread_mutex_lock(&in->mu);
-        while (s->state != SLOT_EMPTY && !in->stop)
+    pthread_mutex_lock(&in->mu);
+    for (;;) {
+        while (!in->stop && !in->failed && in->next_fetch < in->npieces &&
+               in->next_fetch >= in->cur + (uint64_t)in->nslots)
             pthread_cond_wait(&in->cv, &in->mu);
-        bool stop = in->stop;
-        pthread_mutex_unlock(&in->mu);
-        if (stop)
+        if (in->stop || in->failed || in->next_fetch >= in->npieces)
             break;
-        uint64_t from = k * in->piece;
-        uint64_t to = from + in->piece - 1 < in->size - 1 ? from + in->piece - 1 : in->size - 1;
-        size_t want = (size_t)(to - from + 1);
-        if (!s->p)
-            s->p = xmalloc(in->piece);
-        s->len = 0;
-        fill_ctx fc = {.s = s, .cap = want, .in = in};
-        int rc = s3_get_range(in->c, in->key, in->etag, from, to, fill, &fc);
-        if (!rc && s->len != want)
-            rc = err_set(ERR_CANNOT_READ_ALL_DATA,
-                         "Object %s is shorter than listed: got %zu of %zu bytes at offset %llu (did it change?)",
-                         in->url, s->len, want, (unsigned long long)from);
-        pthread_mutex_lock(&in->mu);
-        if (rc) {
-            err_save(&in->err);
-            s->state = SLOT_FAILED;
-        } else {
-            s->state = SLOT_READY;
-        }
-        pthread_cond_broadcast(&in->cv);
+        uint64_t k = in->next_fetch++;
+        slot *s = &in->slots[k % (uint64_t)in->nslots];
         pthread_mutex_unlock(&in->mu);
+        int rc = fetch_piece(in, k, s);
         if (rc)
-            break;
+            err_save(&s->err);
+        pthread_mutex_lock(&in->mu);
+        s->state = rc ? SLOT_FAILED : SLOT_READY;
+        if (rc)
+            in->failed = true;
+        pthread_cond_broadcast(&in->cv);
     }
+    pthread_mutex_unlock(&in->mu);
     return NULL;
+}
+
+static uint64_t elapsed_ns(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (uint64_t)((t1.tv_sec - t0->tv_sec) * 1000000000LL + (t1.tv_nsec - t0->tv_nsec));
 }
 
 static int s3_in_read(instream *base, void *dst, size_t cap, size_t *got)
@@ -620,16 +647,40 @@ static int s3_in_read(instream *base, void *dst, size_t cap, size_t *got)
     s3_in *in = (s3_in *)base;
     *got = 0;
     while (*got < cap && in->cur < in->npieces) {
-        slot *s = &in->slots[in->cur % 2];
-        pthread_mutex_lock(&in->mu);
-        while (s->state == SLOT_EMPTY)
-            pthread_cond_wait(&in->cv, &in->mu);
-        int st = s->state;
-        pthread_mutex_unlock(&in->mu);
+        slot *s = &in->slots[in->cur % (uint64_t)in->nslots];
+        int st;
+        if (in->nthreads == 0) {
+            if (s->state == SLOT_EMPTY) {
+                struct timespec t0;
+                clock_gettime(CLOCK_MONOTONIC, &t0);
+                int rc = fetch_piece(in, in->cur, s);
+                if (in->c->counters)
+                    atomic_fetch_add(&in->c->counters->wait_ns, elapsed_ns(&t0));
+                if (rc) {
+                    err_save(&s->err);
+                    s->state = SLOT_FAILED;
+                } else {
+                    s->state = SLOT_READY;
+                }
+            }
+            st = s->state;
+        } else {
+            pthread_mutex_lock(&in->mu);
+            if (s->state == SLOT_EMPTY) {
+                struct timespec t0;
+                clock_gettime(CLOCK_MONOTONIC, &t0);
+                while (s->state == SLOT_EMPTY)
+                    pthread_cond_wait(&in->cv, &in->mu);
+                if (in->c->counters)
+                    atomic_fetch_add(&in->c->counters->wait_ns, elapsed_ns(&t0));
+            }
+            st = s->state;
+            pthread_mutex_unlock(&in->mu);
+        }
         if (st == SLOT_FAILED) {
             if (*got)
-                return 0; /* deliver what we have; the error comes with the next read */
-            return err_restore(&in->err);
+                break; /* deliver what we have; the error comes with the next read */
+            return err_restore(&s->err);
         }
         size_t n = s->len - in->pos;
         if (n > cap - *got)
@@ -638,12 +689,15 @@ static int s3_in_read(instream *base, void *dst, size_t cap, size_t *got)
         *got += n;
         in->pos += n;
         if (in->pos == s->len) {
-            pthread_mutex_lock(&in->mu);
+            if (in->nthreads)
+                pthread_mutex_lock(&in->mu);
             s->state = SLOT_EMPTY;
-            pthread_cond_broadcast(&in->cv);
-            pthread_mutex_unlock(&in->mu);
             in->cur++;
             in->pos = 0;
+            if (in->nthreads) {
+                pthread_cond_broadcast(&in->cv);
+                pthread_mutex_unlock(&in->mu);
+            }
         }
     }
     in->base.offset += *got;
@@ -653,24 +707,28 @@ static int s3_in_read(instream *base, void *dst, size_t cap, size_t *got)
 static void s3_in_close(instream *base)
 {
     s3_in *in = (s3_in *)base;
-    if (in->started) {
+    if (in->nstarted) {
         pthread_mutex_lock(&in->mu);
         in->stop = true;
         pthread_cond_broadcast(&in->cv);
         pthread_mutex_unlock(&in->mu);
-        pthread_join(in->thread, NULL);
+        for (int i = 0; i < in->nstarted; i++)
+            pthread_join(in->threads[i], NULL);
     }
     pthread_mutex_destroy(&in->mu);
     pthread_cond_destroy(&in->cv);
-    free(in->slots[0].p);
-    free(in->slots[1].p);
+    for (int i = 0; i < in->nslots; i++)
+        free(in->slots[i].p);
+    free(in->slots);
+    free(in->threads);
     free(in->key);
     free(in->etag);
     free(in->url);
     free(in);
 }
 
-int instream_open_s3(s3_client *c, const char *key, uint64_t size, const char *etag, size_t piece, instream **out)
+int instream_open_s3_opts(s3_client *c, const char *key, uint64_t size, const char *etag, const s3_read_opts *o,
+                          instream **out)
 {
     s3_in *in = xcalloc(1, sizeof *in);
     in->c = c;
@@ -678,25 +736,43 @@ int instream_open_s3(s3_client *c, const char *key, uint64_t size, const char *e
     in->etag = etag ? xstrdup(etag) : NULL;
     in->url = s3_object_url(c, key);
     in->size = size;
-    if (piece == 0)
-        piece = 8 << 20;
-    if (size && size < piece)
-        piece = (size_t)size; /* small objects: one buffer of their size */
+    size_t piece = o->piece ? o->piece : 10u << 20;
+    int threads = o->threads > 0 ? o->threads : 1;
+    if (size <= 2 * (uint64_t)piece) {
+        /* small objects: one background prefetch, one buffer of their size if it fits */
+        threads = 1;
+        if (size && size < piece)
+            piece = (size_t)size;
+    }
     in->piece = piece;
     in->npieces = size ? (size + piece - 1) / piece : 0;
+    if (o->sync)
+        threads = 0;
+    if ((uint64_t)threads > in->npieces)
+        threads = (int)in->npieces;
+    in->nthreads = threads;
+    in->nslots = threads + 1;
+    in->slots = xcalloc((size_t)in->nslots, sizeof *in->slots);
+    in->threads = xcalloc((size_t)threads + 1, sizeof *in->threads);
     pthread_mutex_init(&in->mu, NULL);
     pthread_cond_init(&in->cv, NULL);
     in->base.read = s3_in_read;
     in->base.close = s3_in_close;
     in->base.name = in->url;
     in->base.size_hint = size;
-    if (in->npieces) {
-        if (pthread_create(&in->thread, NULL, prefetch_main, in) != 0) {
+    for (int i = 0; i < threads; i++) {
+        if (pthread_create(&in->threads[i], NULL, fetch_main, in) != 0) {
             s3_in_close(&in->base);
-            return err_set(ERR_S3_ERROR, "Cannot start the prefetch thread for %s", key);
+            return err_set(ERR_S3_ERROR, "Cannot start a download thread for %s", key);
         }
-        in->started = true;
+        in->nstarted++;
     }
     *out = &in->base;
     return 0;
+}
+
+int instream_open_s3(s3_client *c, const char *key, uint64_t size, const char *etag, size_t piece, instream **out)
+{
+    s3_read_opts o = {.piece = piece ? piece : 8u << 20, .threads = 1};
+    return instream_open_s3_opts(c, key, size, etag, &o, out);
 }

@@ -82,8 +82,23 @@ int s3_delete_objects(s3_client *c, char *const *keys, size_t n);
 
 /* A sequential stream over an object of known size, fetched in `piece` byte ranged GETs,
  * the next piece prefetched by a background thread while the current one is consumed.
- * The stream borrows c (which must outlive it); etag may be NULL. */
+ * The stream borrows c (which must outlive it); etag may be NULL. Same as
+ * instream_open_s3_opts with threads = 1. */
 int instream_open_s3(s3_client *c, const char *key, uint64_t size, const char *etag, size_t piece, instream **out);
+
+/* How an object is read (ClickHouse's settings): objects larger than 2 × piece
+ * (max_download_buffer_size) are fetched by `threads` (max_download_threads) concurrent
+ * ranged GETs of `piece` bytes, delivered in order, at most threads + 1 pieces in memory;
+ * smaller ones are prefetched by one background thread; sync (remote_filesystem_read_method
+ * = 'read') fetches each piece in the reading thread when it is needed. Time the reader
+ * spends waiting for data is added to the client's counters (wait_ns). */
+typedef struct s3_read_opts {
+    size_t piece;  /* 0: 10 MiB */
+    int threads;   /* <= 0: 1 */
+    bool sync;
+} s3_read_opts;
+int instream_open_s3_opts(s3_client *c, const char *key, uint64_t size, const char *etag, const s3_read_opts *o,
+                          instream **out);
 
 /* The literal part of a glob before its first '*', '?' or '{' (the listing prefix). */
 size_t s3_glob_prefix_len(const char *pattern);

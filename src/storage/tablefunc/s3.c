@@ -17,11 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define S3_PIECE (8u << 20)
-
 typedef struct s3_src {
-    http_counters counters; /* before client: the client points at it */
-    s3_client *client;
+    s3_client *client;      /* counts into the query's io counters */
+    s3_read_opts ropts;     /* max_download_threads, max_download_buffer_size, remote_filesystem_read_method */
     s3_object *objs;
     size_t nobjs;
     char *format;
@@ -48,7 +46,7 @@ static const char *base_name(const char *p)
 static int open_stream(s3_src *f, const s3_object *o, rbuf **out)
 {
     instream *in;
-    if (instream_open_s3(f->client, o->key, o->size, o->etag, S3_PIECE, &in))
+    if (instream_open_s3_opts(f->client, o->key, o->size, o->etag, &f->ropts, &in))
         return -1;
     const char *method = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(o->key) : f->compression;
     if (strcmp(method, "none") != 0 && instream_decompress(in, method, &in))
@@ -222,7 +220,10 @@ int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
         goto out;
     f = xcalloc(1, sizeof *f);
     s3_creds cr = {.key_id = a[1], .secret = a[2], .token = a[3], .nosign = nosign};
-    f->client = s3_client_new(&u, &cr, &f->counters);
+    f->client = s3_client_new(&u, &cr, &q->io);
+    f->ropts.piece = (size_t)settings_int(q->st, "max_download_buffer_size");
+    f->ropts.threads = (int)settings_int(q->st, "max_download_threads");
+    f->ropts.sync = strcmp(settings_str(q->st, "remote_filesystem_read_method"), "read") == 0;
     f->compression = xstrdup(a[6] ? a[6] : "auto");
     bool has_structure = a[5] && strcmp(a[5], "auto") != 0;
     bool has_format = a[4] && strcmp(a[4], "auto") != 0;
