@@ -471,7 +471,8 @@ static int run_insert(session *s, query_ctx *q, const ast *stmt, stmt_result *re
     if (!stmt->sub)
         return err_set(ERR_NOT_IMPLEMENTED, "INSERT INTO FUNCTION supports only INSERT ... SELECT for now");
     const ast *f = stmt->table_func;
-    if (strcasecmp(f->name, "file") != 0)
+    bool to_s3 = strcasecmp(f->name, "s3") == 0;
+    if (strcasecmp(f->name, "file") != 0 && !to_s3)
         return err_set(ERR_UNKNOWN_FUNCTION, "Table function %s does not support INSERT", f->name);
     query_plan *plan;
     if (analyze_query(stmt->sub, q, &plan))
@@ -482,7 +483,7 @@ static int run_insert(session *s, query_ctx *q, const ast *stmt, stmt_result *re
         return -1;
     }
     table_sink *sink;
-    int rc = tablefunc_file_sink(args, f->args.n, plan->out_schema, q, &sink);
+    int rc = (to_s3 ? tablefunc_s3_sink : tablefunc_file_sink)(args, f->args.n, plan->out_schema, q, &sink);
     for (int i = 0; i < f->args.n; i++)
         col_free(args[i]);
     free(args);

@@ -8,11 +8,14 @@
 
 #include <openssl/evp.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+
+typedef struct s3_out s3_out;
 
 struct s3_client {
     s3_url u;
@@ -775,4 +778,202 @@ int instream_open_s3(s3_client *c, const char *key, uint64_t size, const char *e
 {
     s3_read_opts o = {.piece = piece ? piece : 8u << 20, .threads = 1};
     return instream_open_s3_opts(c, key, size, etag, &o, out);
+}
+
+/* ---- writing stream: PUT or parallel multipart upload ---- */
+
+typedef struct s3_part {
+    s3_out *out;
+    int num;          /* 1-based */
+    buf data;
+    char *etag;
+    int rc;
+    err_saved err;
+    pthread_t thread;
+    bool running;     /* a thread was started and not yet joined */
+    _Atomic bool done;
+} s3_part;
+
+struct s3_out {
+    outstream base;
+    s3_client *c;
+    char *key;
+    char *url;
+    s3_write_opts o;
+    buf cur;
+    char *upload_id;
+    s3_part **parts;
+    int nparts;
+    int joined;       /* parts [0, joined) are finished and checked */
+    bool failed;
+    err_saved err;
+};
+
+static void *part_main(void *arg)
+{
+    s3_part *p = arg;
+    p->rc = s3_multipart_part(p->out->c, p->out->key, p->out->upload_id, p->num, p->data.p, p->data.len, &p->etag);
+    if (p->rc)
+        err_save(&p->err);
+    atomic_store(&p->done, true);
+    return NULL;
+}
+
+/* Waits for the oldest part in flight; -1 (with its error) if it failed. */
+static int join_oldest(s3_out *w)
+{
+    s3_part *p = w->parts[w->joined++];
+    if (p->running) {
+        pthread_join(p->thread, NULL);
+        p->running = false;
+    }
+    buf_free(&p->data);
+    if (p->rc && !w->failed) {
+        w->failed = true;
+        w->err = p->err;
+    }
+    return p->rc ? -1 : 0;
+}
+
+static uint64_t part_size(const s3_out *w, int num)
+{
+    uint64_t sz = w->o.min_part;
+    for (uint64_t k = (uint64_t)(num - 1) / w->o.threshold; k > 0 && sz < w->o.max_part; k--)
+        sz *= w->o.factor;
+    return sz < w->o.max_part ? sz : w->o.max_part;
+}
+
+static int launch_part(s3_out *w)
+{
+    if (!w->upload_id && s3_multipart_create(w->c, w->key, &w->upload_id))
+        return -1;
+    if (w->nparts == 10000)
+        return err_set(ERR_S3_ERROR, "Cannot write %s: more than 10000 parts (raise s3_min_upload_part_size)", w->url);
+    while (w->nparts - w->joined >= w->o.max_inflight)
+        if (join_oldest(w))
+            return err_restore(&w->err);
+    s3_part *p = xcalloc(1, sizeof *p);
+    p->out = w;
+    p->num = w->nparts + 1;
+    p->data = w->cur;
+    memset(&w->cur, 0, sizeof w->cur);
+    w->parts = xrealloc(w->parts, sizeof *w->parts * (size_t)(w->nparts + 1));
+    w->parts[w->nparts++] = p;
+    if (pthread_create(&p->thread, NULL, part_main, p) != 0) {
+        part_main(p); /* no thread: upload it here */
+    } else {
+        p->running = true;
+    }
+    return 0;
+}
+
+static int s3_out_write(outstream *base, const void *src, size_t n)
+{
+    s3_out *w = (s3_out *)base;
+    if (w->failed)
+        return err_restore(&w->err);
+    buf_append(&w->cur, src, n);
+    w->base.offset += n;
+    uint64_t limit = w->upload_id ? part_size(w, w->nparts + 1) : w->o.max_single;
+    if (w->cur.len > limit || (w->upload_id && w->cur.len == limit))
+        return launch_part(w);
+    /* a part that finished early reports its failure without waiting for the next launch */
+    if (w->joined < w->nparts && atomic_load(&w->parts[w->joined]->done))
+        return join_oldest(w) ? err_restore(&w->err) : 0;
+    return 0;
+}
+
+static void s3_out_free(s3_out *w)
+{
+    for (int i = 0; i < w->nparts; i++) {
+        buf_free(&w->parts[i]->data);
+        free(w->parts[i]->etag);
+        free(w->parts[i]);
+    }
+    free(w->parts);
+    buf_free(&w->cur);
+    free(w->upload_id);
+    free(w->key);
+    free(w->url);
+    free(w);
+}
+
+void outstream_s3_abort(outstream *base)
+{
+    s3_out *w = (s3_out *)base;
+    err_saved keep;
+    err_save(&keep);
+    while (w->joined < w->nparts)
+        join_oldest(w);
+    if (w->upload_id)
+        s3_multipart_abort(w->c, w->key, w->upload_id); /* best effort: the error is already set */
+    err_restore(&keep);
+    s3_out_free(w);
+}
+
+static int s3_out_close(outstream *base)
+{
+    s3_out *w = (s3_out *)base;
+    int rc = 0;
+    if (!w->upload_id) {
+        rc = s3_put(w->c, w->key, w->cur.p, w->cur.len);
+        if (rc)
+            err_prefix("Cannot write object %s: ", w->url);
+        s3_out_free(w);
+        return rc;
+    }
+    if (w->failed || (w->cur.len && launch_part(w))) {
+        if (w->failed)
+            err_restore(&w->err);
+        outstream_s3_abort(base);
+        return -1;
+    }
+    while (w->joined < w->nparts)
+        if (join_oldest(w))
+            rc = -1;
+    if (rc) {
+        err_restore(&w->err);
+        outstream_s3_abort(base);
+        return -1;
+    }
+    char **etags = xcalloc((size_t)w->nparts, sizeof *etags);
+    for (int i = 0; i < w->nparts; i++)
+        etags[i] = w->parts[i]->etag;
+    rc = s3_multipart_complete(w->c, w->key, w->upload_id, etags, w->nparts);
+    free(etags);
+    if (rc) {
+        err_prefix("Cannot complete the upload of %s: ", w->url);
+        outstream_s3_abort(base);
+        return -1;
+    }
+    s3_out_free(w);
+    return 0;
+}
+
+int outstream_open_s3(s3_client *c, const char *key, const s3_write_opts *o, outstream **out)
+{
+    s3_out *w = xcalloc(1, sizeof *w);
+    w->c = c;
+    w->key = xstrdup(key);
+    w->url = s3_object_url(c, key);
+    w->o = *o;
+    if (!w->o.min_part)
+        w->o.min_part = 16u << 20;
+    if (!w->o.max_part)
+        w->o.max_part = 5ull << 30;
+    if (w->o.max_part < w->o.min_part)
+        w->o.max_part = w->o.min_part;
+    if (w->o.factor < 1)
+        w->o.factor = 2;
+    if (!w->o.threshold)
+        w->o.threshold = 500;
+    if (!w->o.max_single)
+        w->o.max_single = 32u << 20;
+    if (w->o.max_inflight <= 0)
+        w->o.max_inflight = 20;
+    w->base.write = s3_out_write;
+    w->base.close = s3_out_close;
+    w->base.name = w->url;
+    *out = &w->base;
+    return 0;
 }
