@@ -43,10 +43,13 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
-static int open_stream(s3_src *f, const s3_object *o, rbuf **out)
+/* Schema inference reads only the start of an object: synchronous 1 MiB pieces, so that
+ * no download runs ahead of what the inference needs. */
+static int open_stream(s3_src *f, const s3_object *o, bool infer, rbuf **out)
 {
     instream *in;
-    if (instream_open_s3_opts(f->client, o->key, o->size, o->etag, &f->ropts, &in))
+    s3_read_opts small = {.piece = 1u << 20, .threads = 1, .sync = true};
+    if (instream_open_s3_opts(f->client, o->key, o->size, o->etag, infer ? &small : &f->ropts, &in))
         return -1;
     const char *method = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(o->key) : f->compression;
     if (strcmp(method, "none") != 0 && instream_decompress(in, method, &in))
@@ -70,7 +73,7 @@ static int s3_open(source *s, int task, const int *cols, int ncols, query_ctx *q
     it->nfile = f->file_schema->n;
     it->q = q;
     rbuf *rb;
-    if (open_stream(f, it->obj, &rb) || fmt_reader_new(f->format, rb, f->file_schema, &q->fmt, &it->reader)) {
+    if (open_stream(f, it->obj, false, &rb) || fmt_reader_new(f->format, rb, f->file_schema, &q->fmt, &it->reader)) {
         err_suffix(" (in object %s)", it->path);
         free(it->path);
         free(it->cols);
@@ -287,7 +290,7 @@ int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
     } else {
         for (size_t i = 0; i < f->nobjs && !f->file_schema; i++) {
             rbuf *rb;
-            if (open_stream(f, &f->objs[i], &rb))
+            if (open_stream(f, &f->objs[i], true, &rb))
                 goto out;
             int irc = fmt_infer_schema(f->format, rb, &q->fmt, &f->file_schema);
             rbuf_free(rb);
