@@ -74,16 +74,105 @@ module.exports = [
       duckdb: 'SELECT count(*) FROM range(1000000000) t(number) WHERE number % 7 = 3',
     },
   },
-  {
-    name: 'posts_q1',
-    title: 'top-5 OwnerDisplayName over a posts-like Parquet set',
-    // TODO(next issue): add data(ctx) generating a deterministic posts-like Parquet set into
-    // bench/data/posts/ (via chdb: INSERT INTO FUNCTION file(..., Parquet)), and the SQL:
-    //   shale/clickhouse: SELECT OwnerDisplayName, count() AS c FROM file('{path}', Parquet)
-    //                     WHERE OwnerDisplayName != '' GROUP BY OwnerDisplayName
-    //                     ORDER BY c DESC LIMIT 5
-    //   duckdb:           the same over read_parquet('{path}') with count(*)
-    // then drop `todo` once shale reads Parquet.
-    todo: 'needs Parquet input in shale; data set and SQL are filled in by the next issue',
-  },
 ];
+
+// ---- the posts set (issue 3): 189 monthly Parquet files written by ClickHouse ----------------
+
+const { spawnSync } = require('child_process');
+
+// Generates (or reuses) bench/data/posts-<scale>/by_month/*.parquet with lib/gen-posts.js.
+function postsSet(ctx) {
+  const dir = path.join(ctx.dataDir, `posts-${ctx.scale}`);
+  const done = path.join(dir, '.complete');
+  if (!fs.existsSync(done)) {
+    ctx.log(`generating the posts set (${ctx.scale} rows, 189 Parquet files) with chdb...`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    const r = spawnSync(process.execPath, [path.join(ctx.benchDir, 'lib', 'gen-posts.js'), '--rows', String(ctx.scale),
+      '--out', dir], { stdio: ['ignore', 'inherit', 'inherit'] });
+    if (r.status !== 0) throw new Error('gen-posts.js failed');
+    fs.writeFileSync(done, '');
+  } else ctx.log(`reusing ${path.relative(ctx.repo, dir)}`);
+  const files = fs.readdirSync(path.join(dir, 'by_month')).filter((f) => f.endsWith('.parquet'));
+  const bytes = files.reduce((a, f) => a + fs.statSync(path.join(dir, 'by_month', f)).size, 0);
+  return { dir, files, bytes };
+}
+
+function postsDescription(p, where) {
+  return `the posts-like set of issue 3 at scale ${p.scale.toLocaleString('en-US')} rows: ${p.files.length} monthly ` +
+    `Parquet files (${(p.bytes / 2 ** 20).toFixed(1)} MiB) written by ClickHouse with bench/lib/gen-posts.js, ${where}.`;
+}
+
+// One radosgw per harness run (tests/s3/start-ceph.sh), the posts set uploaded once, stopped at exit.
+let s3state = null;
+const S3_PORT = 17580, S3_MON_PORT = 13580;
+function postsOnS3(ctx) {
+  const p = postsSet(ctx);
+  if (s3state) return { ...p, ep: s3state.ep };
+  const rgw = path.join(require('os').tmpdir(), `bench-rgw-${process.pid}`);
+  ctx.log('starting radosgw for the S3 benchmarks...');
+  const st = spawnSync('timeout', ['120', path.join(ctx.repo, 'tests', 's3', 'start-ceph.sh'), rgw, String(S3_PORT),
+    String(S3_MON_PORT)], { encoding: 'utf8' });
+  ctx.atExit(() => { spawnSync(path.join(ctx.repo, 'tests', 's3', 'stop-ceph.sh'), [rgw]); });
+  if (st.status !== 0) throw new Error(`radosgw could not start: ${(st.stderr || '').split('\n').slice(-3).join(' ')}`);
+  const ep = `http://127.0.0.1:${S3_PORT}`;
+  const curl = ['-sf', '--aws-sigv4', 'aws:amz:us-east-1:s3', '--user', 'TESTKEY:TESTSECRET', '-H',
+    'x-amz-content-sha256: UNSIGNED-PAYLOAD'];
+  if (spawnSync('curl', [...curl, '-X', 'PUT', `${ep}/posts`]).status !== 0) throw new Error('cannot create bucket posts');
+  ctx.log(`uploading ${p.files.length} files to ${ep}/posts/by_month/ ...`);
+  const up = spawnSync('bash', ['-c', `cd '${p.dir}/by_month' && ls *.parquet | xargs -P 4 -I{} curl ${curl.map((a) => `'${a}'`).join(' ')} ` +
+    `-T {} '${ep}/posts/by_month/{}' -o /dev/null`]);
+  if (up.status !== 0) throw new Error('upload to radosgw failed');
+  s3state = { ep };
+  return { ...p, ep };
+}
+
+const Q1 = (src) => `SELECT OwnerDisplayName, count() AS c FROM ${src} WHERE OwnerDisplayName NOT IN ('', 'anon') ` +
+  'GROUP BY OwnerDisplayName ORDER BY c DESC, OwnerDisplayName LIMIT 5';
+const Q1_DUCK = (src) => `SELECT OwnerDisplayName, count(*) AS c FROM ${src} WHERE OwnerDisplayName NOT IN ('', 'anon') ` +
+  'GROUP BY OwnerDisplayName ORDER BY c DESC, OwnerDisplayName LIMIT 5';
+const Q2 = (src) => `SELECT count(), sum(Score), max(CreationDate) FROM ${src}`;
+// DuckDB's TIMESTAMP prints like ClickHouse's DateTime64(3) only via strftime
+const Q2_DUCK = (src) => `SELECT count(*), sum(Score), strftime(max(CreationDate), '%Y-%m-%d %H:%M:%S.%g') FROM ${src}`;
+const Q3 = (src) => `SELECT * FROM ${src} FORMAT Null`;
+const LOCAL = "file('{dir}/by_month/*.parquet', Parquet)";
+const DUCK = "read_parquet('{dir}/by_month/*.parquet')";
+const S3SRC = "s3('{ep}/posts/by_month/*.parquet', 'TESTKEY', 'TESTSECRET', 'Parquet')";
+
+function localData(ctx) {
+  const p = postsSet(ctx);
+  return { description: postsDescription({ ...p, scale: ctx.scale }, 'read from local disk (page cache)'), vars: { dir: p.dir } };
+}
+function s3Data(ctx) {
+  const p = postsOnS3(ctx);
+  return {
+    description: postsDescription({ ...p, scale: ctx.scale }, `served by a local Ceph radosgw 16.2 (memstore) at ${p.ep}`),
+    vars: { dir: p.dir, ep: p.ep },
+  };
+}
+const ch = (sql, t) => `${sql} SETTINGS max_threads = ${t}`;
+
+const posts = [];
+for (const t of [1, 2]) {
+  posts.push({
+    name: `posts_q1_t${t}`, threads: t, data: localData,
+    title: `top-5 OwnerDisplayName over the posts Parquet set, local files, max_threads ${t}`,
+    sql: { shale: Q1(LOCAL), clickhouse: ch(Q1(LOCAL), t), duckdb: Q1_DUCK(DUCK) },
+  });
+  posts.push({
+    name: `posts_q1_s3_t${t}`, threads: t, data: s3Data,
+    title: `top-5 OwnerDisplayName over the posts Parquet set via s3() from radosgw, max_threads ${t}`,
+    sql: { shale: Q1(S3SRC), clickhouse: ch(Q1(S3SRC), t) },
+  });
+}
+posts.push(
+  { name: 'posts_q2', data: localData, title: 'count(), sum(Score), max(CreationDate) over the posts set, local files',
+    sql: { shale: Q2(LOCAL), clickhouse: ch(Q2(LOCAL), '{threads}'), duckdb: Q2_DUCK(DUCK) } },
+  { name: 'posts_q2_s3', data: s3Data, title: 'count(), sum(Score), max(CreationDate) over the posts set via s3()',
+    sql: { shale: Q2(S3SRC), clickhouse: ch(Q2(S3SRC), '{threads}') } },
+  { name: 'posts_q3', data: localData, title: 'SELECT * FORMAT Null over the posts set, local files (every column decoded)',
+    sql: { shale: Q3(LOCAL), clickhouse: `SELECT * FROM ${LOCAL} SETTINGS max_threads = {threads} FORMAT Null`,
+      duckdb: `SELECT count(*) FROM (SELECT * FROM ${DUCK})` } },
+  { name: 'posts_q3_s3', data: s3Data, title: 'SELECT * FORMAT Null over the posts set via s3()',
+    sql: { shale: Q3(S3SRC), clickhouse: `SELECT * FROM ${S3SRC} SETTINGS max_threads = {threads} FORMAT Null` } },
+);
+module.exports.push(...posts);

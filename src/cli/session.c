@@ -99,6 +99,32 @@ static void readable_size_decimal(double v, char *out, size_t cap)
     snprintf(out, cap, "%.2f %s", v, units[u]);
 }
 
+/* "S3: 12 GET, 1 LIST, 0 HEAD requests, 24.03 MB received, 0 retries, 0.12 s waiting",
+ * only for queries that talked to object storage. */
+static void print_io_summary(http_counters *io)
+{
+    uint64_t list = atomic_load(&io->list), get = atomic_load(&io->get), head = atomic_load(&io->head);
+    uint64_t put = atomic_load(&io->put), post = atomic_load(&io->post), del = atomic_load(&io->del);
+    if (!get && !head && !put && !post && !del)
+        return;
+    get = get > list ? get - list : 0;
+    char in[64];
+    readable_size_decimal((double)atomic_load(&io->bytes_in), in, sizeof in);
+    fprintf(stderr, "S3: %llu GET, %llu LIST, %llu HEAD", (unsigned long long)get, (unsigned long long)list,
+            (unsigned long long)head);
+    if (put || post || del)
+        fprintf(stderr, ", %llu PUT, %llu POST, %llu DELETE", (unsigned long long)put, (unsigned long long)post,
+                (unsigned long long)del);
+    fprintf(stderr, " requests, %s received", in);
+    if (put || post) {
+        char out[64];
+        readable_size_decimal((double)atomic_load(&io->bytes_out), out, sizeof out);
+        fprintf(stderr, ", %s sent", out);
+    }
+    fprintf(stderr, ", %llu retries, %.2f s waiting\n", (unsigned long long)atomic_load(&io->retries),
+            (double)atomic_load(&io->wait_ns) / 1e9);
+}
+
 static void print_summary(query_ctx *q, uint64_t result_rows, bool has_result, double elapsed)
 {
     if (!has_result)
@@ -118,7 +144,9 @@ static void print_summary(query_ctx *q, uint64_t result_rows, bool has_result, d
     fprintf(stderr, "\n");
     char mem[64];
     mem_format_binary((double)atomic_load(&q->mem.peak), mem, sizeof mem);
-    fprintf(stderr, "Peak memory usage: %s.\n\n", mem);
+    fprintf(stderr, "Peak memory usage: %s.\n", mem);
+    print_io_summary(&q->io);
+    fprintf(stderr, "\n");
 }
 
 /* ---- query context ---- */
@@ -446,7 +474,8 @@ static int run_insert(session *s, query_ctx *q, const ast *stmt, stmt_result *re
     if (!stmt->sub)
         return err_set(ERR_NOT_IMPLEMENTED, "INSERT INTO FUNCTION supports only INSERT ... SELECT for now");
     const ast *f = stmt->table_func;
-    if (strcasecmp(f->name, "file") != 0)
+    bool to_s3 = strcasecmp(f->name, "s3") == 0;
+    if (strcasecmp(f->name, "file") != 0 && !to_s3)
         return err_set(ERR_UNKNOWN_FUNCTION, "Table function %s does not support INSERT", f->name);
     query_plan *plan;
     if (analyze_query(stmt->sub, q, &plan))
@@ -457,7 +486,7 @@ static int run_insert(session *s, query_ctx *q, const ast *stmt, stmt_result *re
         return -1;
     }
     table_sink *sink;
-    int rc = tablefunc_file_sink(args, f->args.n, plan->out_schema, q, &sink);
+    int rc = (to_s3 ? tablefunc_s3_sink : tablefunc_file_sink)(args, f->args.n, plan->out_schema, q, &sink);
     for (int i = 0; i < f->args.n; i++)
         col_free(args[i]);
     free(args);
@@ -560,7 +589,8 @@ static int execute_one(session *s, const char *sql, size_t len, const char *stmt
                              .result_bytes = res.bytes,
                              .memory_usage = atomic_load(&q->mem.peak),
                              .exception_code = code,
-                             .exception = rc ? err_msg() : ""};
+                             .exception = rc ? err_msg() : "",
+                             .io = &q->io};
         char saved[ERR_MSG_MAX];
         snprintf(saved, sizeof saved, "%s", err_msg());
         if (query_log_append(s->data_path, &e))

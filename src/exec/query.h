@@ -10,6 +10,7 @@
 #include "exec/settings.h"
 #include "format/format.h"
 #include "func/func.h"
+#include "io/http.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -25,6 +26,7 @@ typedef struct query_ctx {
     _Atomic uint64_t read_bytes;
     _Atomic uint64_t total_rows_to_read; /* for progress; 0 = unknown */
     _Atomic int cancelled;        /* set by Ctrl-C or a failing worker */
+    http_counters io;             /* object-storage requests of this query (s3(), INSERT INTO s3) */
     bool started;                 /* execution began (analysis succeeded): for the query log */
     double start_time;            /* monotonic seconds */
     char query_id[40];

@@ -16,7 +16,53 @@ const char QUERY_LOG_STRUCTURE[] =
     "type Enum8('QueryStart' = 1, 'QueryFinish' = 2, 'ExceptionBeforeStart' = 3, 'ExceptionWhileProcessing' = 4), "
     "event_date Date, event_time DateTime, query_start_time DateTime, query_duration_ms UInt64, read_rows UInt64, "
     "read_bytes UInt64, result_rows UInt64, result_bytes UInt64, memory_usage UInt64, query String, "
-    "exception_code Int32, exception String, query_id String";
+    "exception_code Int32, exception String, query_id String, `ProfileEvents.Names` Array(String), "
+    "`ProfileEvents.Values` Array(UInt64)";
+
+/* ClickHouse's ProfileEvents names for the counters shale keeps. */
+static void put_profile_events(buf *b, const http_counters *io)
+{
+    uint64_t get = 0, list = 0, head = 0, put = 0, post = 0, in = 0, out = 0, retries = 0, wait_us = 0;
+    if (io) {
+        list = atomic_load(&io->list);
+        get = atomic_load(&io->get);
+        get = get > list ? get - list : 0;
+        head = atomic_load(&io->head);
+        put = atomic_load(&io->put);
+        post = atomic_load(&io->post);
+        in = atomic_load(&io->bytes_in);
+        out = atomic_load(&io->bytes_out);
+        retries = atomic_load(&io->retries);
+        wait_us = atomic_load(&io->wait_ns) / 1000;
+    }
+    struct {
+        const char *name;
+        uint64_t v;
+    } ev[] = {{"S3GetObject", get},         {"S3ListObjects", list},          {"S3HeadObject", head},
+              {"S3PutObject", put},         {"S3PostRequests", post},
+              {"ReadBufferFromS3Bytes", in}, {"WriteBufferFromS3Bytes", out}, {"S3Retries", retries},
+              {"RemoteFSPrefetchedReadsWaitMicroseconds", wait_us}};
+    /* S3PutObject counts PUT attempts, UploadPart included; S3PostRequests counts
+     * CreateMultipartUpload, CompleteMultipartUpload and DeleteObjects. */
+    int n = (int)(sizeof ev / sizeof ev[0]);
+    buf_putc(b, '[');
+    bool first = true;
+    for (int i = 0; i < n; i++) {
+        if (!ev[i].v)
+            continue;
+        buf_printf(b, "%s'%s'", first ? "" : ",", ev[i].name);
+        first = false;
+    }
+    buf_puts(b, "]\t[");
+    first = true;
+    for (int i = 0; i < n; i++) {
+        if (!ev[i].v)
+            continue;
+        buf_printf(b, "%s%llu", first ? "" : ",", (unsigned long long)ev[i].v);
+        first = false;
+    }
+    buf_putc(b, ']');
+}
 
 static void put_escaped(buf *b, const char *s)
 {
@@ -58,6 +104,8 @@ int query_log_append(const char *data_path, const query_log_entry *e)
     put_escaped(&b, e->exception);
     buf_putc(&b, '\t');
     put_escaped(&b, e->query_id);
+    buf_putc(&b, '\t');
+    put_profile_events(&b, e->io);
     buf_putc(&b, '\n');
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     int rc = 0;

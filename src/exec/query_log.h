@@ -22,6 +22,9 @@ typedef struct query_log_entry {
     int64_t memory_usage;
     int exception_code;
     const char *exception;
+    /* ProfileEvents (ClickHouse's Map(String, UInt64), stored as its Names/Values array
+     * aliases): the non-zero counters of the query's object-storage I/O; may be NULL. */
+    const http_counters *io;
 } query_log_entry;
 
 int query_log_append(const char *data_path, const query_log_entry *e);

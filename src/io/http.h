@@ -30,6 +30,8 @@ typedef struct http_counters {
     _Atomic uint64_t get, head, put, post, del; /* attempts by method */
     _Atomic uint64_t bytes_in, bytes_out;
     _Atomic uint64_t retries;
+    _Atomic uint64_t list;    /* ListObjectsV2 requests (also counted in get) */
+    _Atomic uint64_t wait_ns; /* time readers waited for object data */
 } http_counters;
 
 typedef struct http_headers {

@@ -8,11 +8,14 @@
 
 #include <openssl/evp.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+
+typedef struct s3_out s3_out;
 
 struct s3_client {
     s3_url u;
@@ -341,6 +344,8 @@ int s3_list(s3_client *c, const char *prefix, s3_object **objs, size_t *n)
             q[nq++] = (sigv4_kv){"continuation-token", token};
         s3_call call = {.method = "GET", .q = q, .nq = nq};
         http_response resp;
+        if (c->counters)
+            atomic_fetch_add(&c->counters->list, 1);
         int rc = s3_do(c, &call, &resp);
         free(token);
         token = NULL;
@@ -527,7 +532,14 @@ int s3_delete_objects(s3_client *c, char *const *keys, size_t n)
     return 0;
 }
 
-/* ---- prefetching stream ---- */
+/* ---- reading stream: parallel ranged GETs, delivered in order ----
+ *
+ * Pieces k = 0..npieces-1 are fetched by nthreads workers into a ring of nslots =
+ * nthreads + 1 buffers: a worker claims the next piece (in order) only once the reader
+ * has consumed the piece that last used its slot (k < cur + nslots), so at most nslots
+ * pieces are in memory and the reader never waits on a piece that nobody claimed (a
+ * failed fetch stops further claims, but every claimed piece before it completes). With
+ * nthreads = 0 the reader fetches each piece itself (synchronous reads). */
 
 enum { SLOT_EMPTY, SLOT_READY, SLOT_FAILED };
 
@@ -535,6 +547,7 @@ typedef struct slot {
     uint8_t *p;
     size_t len;
     int state;
+    err_saved err;
 } slot;
 
 typedef struct s3_in {
@@ -546,15 +559,18 @@ typedef struct s3_in {
     uint64_t size;
     size_t piece;
     uint64_t npieces;
-    slot slots[2];
+    int nslots;
+    slot *slots;
+    int nthreads;
+    int nstarted;
+    pthread_t *threads;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    bool stop;
-    err_saved err;
-    pthread_t thread;
-    bool started;
-    uint64_t cur;  /* piece being consumed */
-    size_t pos;    /* within it */
+    bool stop;           /* close(): workers quit, transfers are cut short */
+    bool failed;         /* a fetch failed: no more claims */
+    uint64_t next_fetch; /* next piece to claim */
+    uint64_t cur;        /* piece being consumed */
+    size_t pos;          /* within it */
 } s3_in;
 
 typedef struct fill_ctx {
@@ -570,49 +586,63 @@ static int fill(void *ctx, const void *p, size_t n)
         return err_set(ERR_S3_ERROR, "Server sent more bytes than asked for in a ranged GET of %s", f->in->url);
     memcpy(f->s->p + f->s->len, p, n);
     f->s->len += n;
+    if (f->in->nthreads == 0)
+        return 0;
     pthread_mutex_lock(&f->in->mu);
     bool stop = f->in->stop;
     pthread_mutex_unlock(&f->in->mu);
     return stop ? err_set(ERR_QUERY_WAS_CANCELLED, "cancelled") : 0;
 }
 
-static void *prefetch_main(void *arg)
+/* Fetches piece k into s (no lock held); 0 or -1 with err_set. */
+static int fetch_piece(s3_in *in, uint64_t k, slot *s)
+{
+    uint64_t from = k * in->piece;
+    uint64_t to = from + in->piece - 1 < in->size - 1 ? from + in->piece - 1 : in->size - 1;
+    size_t want = (size_t)(to - from + 1);
+    if (!s->p)
+        s->p = xmalloc(in->piece);
+    s->len = 0;
+    fill_ctx fc = {.s = s, .cap = want, .in = in};
+    int rc = s3_get_range(in->c, in->key, in->etag, from, to, fill, &fc);
+    if (!rc && s->len != want)
+        rc = err_set(ERR_CANNOT_READ_ALL_DATA,
+                     "Object %s is shorter than listed: got %zu of %zu bytes at offset %llu (did it change?)", in->url,
+                     s->len, want, (unsigned long long)from);
+    return rc;
+}
+
+static void *fetch_main(void *arg)
 {
     s3_in *in = arg;
-    for (uint64_t k = 0; k < in->npieces; k++) {
-        slot *s = &in->slots[k % 2];
-        pthread_mutex_lock(&in->mu);
-        while (s->state != SLOT_EMPTY && !in->stop)
+    pthread_mutex_lock(&in->mu);
+    for (;;) {
+        while (!in->stop && !in->failed && in->next_fetch < in->npieces &&
+               in->next_fetch >= in->cur + (uint64_t)in->nslots)
             pthread_cond_wait(&in->cv, &in->mu);
-        bool stop = in->stop;
-        pthread_mutex_unlock(&in->mu);
-        if (stop)
+        if (in->stop || in->failed || in->next_fetch >= in->npieces)
             break;
-        uint64_t from = k * in->piece;
-        uint64_t to = from + in->piece - 1 < in->size - 1 ? from + in->piece - 1 : in->size - 1;
-        size_t want = (size_t)(to - from + 1);
-        if (!s->p)
-            s->p = xmalloc(in->piece);
-        s->len = 0;
-        fill_ctx fc = {.s = s, .cap = want, .in = in};
-        int rc = s3_get_range(in->c, in->key, in->etag, from, to, fill, &fc);
-        if (!rc && s->len != want)
-            rc = err_set(ERR_CANNOT_READ_ALL_DATA,
-                         "Object %s is shorter than listed: got %zu of %zu bytes at offset %llu (did it change?)",
-                         in->url, s->len, want, (unsigned long long)from);
-        pthread_mutex_lock(&in->mu);
-        if (rc) {
-            err_save(&in->err);
-            s->state = SLOT_FAILED;
-        } else {
-            s->state = SLOT_READY;
-        }
-        pthread_cond_broadcast(&in->cv);
+        uint64_t k = in->next_fetch++;
+        slot *s = &in->slots[k % (uint64_t)in->nslots];
         pthread_mutex_unlock(&in->mu);
+        int rc = fetch_piece(in, k, s);
         if (rc)
-            break;
+            err_save(&s->err);
+        pthread_mutex_lock(&in->mu);
+        s->state = rc ? SLOT_FAILED : SLOT_READY;
+        if (rc)
+            in->failed = true;
+        pthread_cond_broadcast(&in->cv);
     }
+    pthread_mutex_unlock(&in->mu);
     return NULL;
+}
+
+static uint64_t elapsed_ns(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (uint64_t)((t1.tv_sec - t0->tv_sec) * 1000000000LL + (t1.tv_nsec - t0->tv_nsec));
 }
 
 static int s3_in_read(instream *base, void *dst, size_t cap, size_t *got)
@@ -620,16 +650,40 @@ static int s3_in_read(instream *base, void *dst, size_t cap, size_t *got)
     s3_in *in = (s3_in *)base;
     *got = 0;
     while (*got < cap && in->cur < in->npieces) {
-        slot *s = &in->slots[in->cur % 2];
-        pthread_mutex_lock(&in->mu);
-        while (s->state == SLOT_EMPTY)
-            pthread_cond_wait(&in->cv, &in->mu);
-        int st = s->state;
-        pthread_mutex_unlock(&in->mu);
+        slot *s = &in->slots[in->cur % (uint64_t)in->nslots];
+        int st;
+        if (in->nthreads == 0) {
+            if (s->state == SLOT_EMPTY) {
+                struct timespec t0;
+                clock_gettime(CLOCK_MONOTONIC, &t0);
+                int rc = fetch_piece(in, in->cur, s);
+                if (in->c->counters)
+                    atomic_fetch_add(&in->c->counters->wait_ns, elapsed_ns(&t0));
+                if (rc) {
+                    err_save(&s->err);
+                    s->state = SLOT_FAILED;
+                } else {
+                    s->state = SLOT_READY;
+                }
+            }
+            st = s->state;
+        } else {
+            pthread_mutex_lock(&in->mu);
+            if (s->state == SLOT_EMPTY) {
+                struct timespec t0;
+                clock_gettime(CLOCK_MONOTONIC, &t0);
+                while (s->state == SLOT_EMPTY)
+                    pthread_cond_wait(&in->cv, &in->mu);
+                if (in->c->counters)
+                    atomic_fetch_add(&in->c->counters->wait_ns, elapsed_ns(&t0));
+            }
+            st = s->state;
+            pthread_mutex_unlock(&in->mu);
+        }
         if (st == SLOT_FAILED) {
             if (*got)
-                return 0; /* deliver what we have; the error comes with the next read */
-            return err_restore(&in->err);
+                break; /* deliver what we have; the error comes with the next read */
+            return err_restore(&s->err);
         }
         size_t n = s->len - in->pos;
         if (n > cap - *got)
@@ -638,12 +692,15 @@ static int s3_in_read(instream *base, void *dst, size_t cap, size_t *got)
         *got += n;
         in->pos += n;
         if (in->pos == s->len) {
-            pthread_mutex_lock(&in->mu);
+            if (in->nthreads)
+                pthread_mutex_lock(&in->mu);
             s->state = SLOT_EMPTY;
-            pthread_cond_broadcast(&in->cv);
-            pthread_mutex_unlock(&in->mu);
             in->cur++;
             in->pos = 0;
+            if (in->nthreads) {
+                pthread_cond_broadcast(&in->cv);
+                pthread_mutex_unlock(&in->mu);
+            }
         }
     }
     in->base.offset += *got;
@@ -653,24 +710,28 @@ static int s3_in_read(instream *base, void *dst, size_t cap, size_t *got)
 static void s3_in_close(instream *base)
 {
     s3_in *in = (s3_in *)base;
-    if (in->started) {
+    if (in->nstarted) {
         pthread_mutex_lock(&in->mu);
         in->stop = true;
         pthread_cond_broadcast(&in->cv);
         pthread_mutex_unlock(&in->mu);
-        pthread_join(in->thread, NULL);
+        for (int i = 0; i < in->nstarted; i++)
+            pthread_join(in->threads[i], NULL);
     }
     pthread_mutex_destroy(&in->mu);
     pthread_cond_destroy(&in->cv);
-    free(in->slots[0].p);
-    free(in->slots[1].p);
+    for (int i = 0; i < in->nslots; i++)
+        free(in->slots[i].p);
+    free(in->slots);
+    free(in->threads);
     free(in->key);
     free(in->etag);
     free(in->url);
     free(in);
 }
 
-int instream_open_s3(s3_client *c, const char *key, uint64_t size, const char *etag, size_t piece, instream **out)
+int instream_open_s3_opts(s3_client *c, const char *key, uint64_t size, const char *etag, const s3_read_opts *o,
+                          instream **out)
 {
     s3_in *in = xcalloc(1, sizeof *in);
     in->c = c;
@@ -678,25 +739,241 @@ int instream_open_s3(s3_client *c, const char *key, uint64_t size, const char *e
     in->etag = etag ? xstrdup(etag) : NULL;
     in->url = s3_object_url(c, key);
     in->size = size;
-    if (piece == 0)
-        piece = 8 << 20;
-    if (size && size < piece)
-        piece = (size_t)size; /* small objects: one buffer of their size */
+    size_t piece = o->piece ? o->piece : 10u << 20;
+    int threads = o->threads > 0 ? o->threads : 1;
+    if (size <= 2 * (uint64_t)piece) {
+        /* small objects: one background prefetch, one buffer of their size if it fits */
+        threads = 1;
+        if (size && size < piece)
+            piece = (size_t)size;
+    }
     in->piece = piece;
     in->npieces = size ? (size + piece - 1) / piece : 0;
+    if (o->sync)
+        threads = 0;
+    if ((uint64_t)threads > in->npieces)
+        threads = (int)in->npieces;
+    in->nthreads = threads;
+    in->nslots = threads + 1;
+    in->slots = xcalloc((size_t)in->nslots, sizeof *in->slots);
+    in->threads = xcalloc((size_t)threads + 1, sizeof *in->threads);
     pthread_mutex_init(&in->mu, NULL);
     pthread_cond_init(&in->cv, NULL);
     in->base.read = s3_in_read;
     in->base.close = s3_in_close;
     in->base.name = in->url;
     in->base.size_hint = size;
-    if (in->npieces) {
-        if (pthread_create(&in->thread, NULL, prefetch_main, in) != 0) {
+    for (int i = 0; i < threads; i++) {
+        if (pthread_create(&in->threads[i], NULL, fetch_main, in) != 0) {
             s3_in_close(&in->base);
-            return err_set(ERR_S3_ERROR, "Cannot start the prefetch thread for %s", key);
+            return err_set(ERR_S3_ERROR, "Cannot start a download thread for %s", key);
         }
-        in->started = true;
+        in->nstarted++;
     }
     *out = &in->base;
+    return 0;
+}
+
+int instream_open_s3(s3_client *c, const char *key, uint64_t size, const char *etag, size_t piece, instream **out)
+{
+    s3_read_opts o = {.piece = piece ? piece : 8u << 20, .threads = 1};
+    return instream_open_s3_opts(c, key, size, etag, &o, out);
+}
+
+/* ---- writing stream: PUT or parallel multipart upload ---- */
+
+typedef struct s3_part {
+    s3_out *out;
+    int num;          /* 1-based */
+    buf data;
+    char *etag;
+    int rc;
+    err_saved err;
+    pthread_t thread;
+    bool running;     /* a thread was started and not yet joined */
+    _Atomic bool done;
+} s3_part;
+
+struct s3_out {
+    outstream base;
+    s3_client *c;
+    char *key;
+    char *url;
+    s3_write_opts o;
+    buf cur;
+    char *upload_id;
+    s3_part **parts;
+    int nparts;
+    int joined;       /* parts [0, joined) are finished and checked */
+    bool failed;
+    err_saved err;
+};
+
+static void *part_main(void *arg)
+{
+    s3_part *p = arg;
+    p->rc = s3_multipart_part(p->out->c, p->out->key, p->out->upload_id, p->num, p->data.p, p->data.len, &p->etag);
+    if (p->rc)
+        err_save(&p->err);
+    atomic_store(&p->done, true);
+    return NULL;
+}
+
+/* Waits for the oldest part in flight; -1 (with its error) if it failed. */
+static int join_oldest(s3_out *w)
+{
+    s3_part *p = w->parts[w->joined++];
+    if (p->running) {
+        pthread_join(p->thread, NULL);
+        p->running = false;
+    }
+    buf_free(&p->data);
+    if (p->rc && !w->failed) {
+        w->failed = true;
+        w->err = p->err;
+    }
+    return p->rc ? -1 : 0;
+}
+
+static uint64_t part_size(const s3_out *w, int num)
+{
+    uint64_t sz = w->o.min_part;
+    for (uint64_t k = (uint64_t)(num - 1) / w->o.threshold; k > 0 && sz < w->o.max_part; k--)
+        sz *= w->o.factor;
+    return sz < w->o.max_part ? sz : w->o.max_part;
+}
+
+static int launch_part(s3_out *w)
+{
+    if (!w->upload_id && s3_multipart_create(w->c, w->key, &w->upload_id))
+        return -1;
+    if (w->nparts == 10000)
+        return err_set(ERR_S3_ERROR, "Cannot write %s: more than 10000 parts (raise s3_min_upload_part_size)", w->url);
+    while (w->nparts - w->joined >= w->o.max_inflight)
+        if (join_oldest(w))
+            return err_restore(&w->err);
+    s3_part *p = xcalloc(1, sizeof *p);
+    p->out = w;
+    p->num = w->nparts + 1;
+    p->data = w->cur;
+    memset(&w->cur, 0, sizeof w->cur);
+    w->parts = xrealloc(w->parts, sizeof *w->parts * (size_t)(w->nparts + 1));
+    w->parts[w->nparts++] = p;
+    if (pthread_create(&p->thread, NULL, part_main, p) != 0) {
+        part_main(p); /* no thread: upload it here */
+    } else {
+        p->running = true;
+    }
+    return 0;
+}
+
+static int s3_out_write(outstream *base, const void *src, size_t n)
+{
+    s3_out *w = (s3_out *)base;
+    if (w->failed)
+        return err_restore(&w->err);
+    buf_append(&w->cur, src, n);
+    w->base.offset += n;
+    uint64_t limit = w->upload_id ? part_size(w, w->nparts + 1) : w->o.max_single;
+    if (w->cur.len > limit || (w->upload_id && w->cur.len == limit))
+        return launch_part(w);
+    /* a part that finished early reports its failure without waiting for the next launch */
+    if (w->joined < w->nparts && atomic_load(&w->parts[w->joined]->done))
+        return join_oldest(w) ? err_restore(&w->err) : 0;
+    return 0;
+}
+
+static void s3_out_free(s3_out *w)
+{
+    for (int i = 0; i < w->nparts; i++) {
+        buf_free(&w->parts[i]->data);
+        free(w->parts[i]->etag);
+        free(w->parts[i]);
+    }
+    free(w->parts);
+    buf_free(&w->cur);
+    free(w->upload_id);
+    free(w->key);
+    free(w->url);
+    free(w);
+}
+
+void outstream_s3_abort(outstream *base)
+{
+    s3_out *w = (s3_out *)base;
+    err_saved keep;
+    err_save(&keep);
+    while (w->joined < w->nparts)
+        join_oldest(w);
+    if (w->upload_id)
+        s3_multipart_abort(w->c, w->key, w->upload_id); /* best effort: the error is already set */
+    err_restore(&keep);
+    s3_out_free(w);
+}
+
+static int s3_out_close(outstream *base)
+{
+    s3_out *w = (s3_out *)base;
+    int rc = 0;
+    if (!w->upload_id) {
+        rc = s3_put(w->c, w->key, w->cur.p, w->cur.len);
+        if (rc)
+            err_prefix("Cannot write object %s: ", w->url);
+        s3_out_free(w);
+        return rc;
+    }
+    if (w->failed || (w->cur.len && launch_part(w))) {
+        if (w->failed)
+            err_restore(&w->err);
+        outstream_s3_abort(base);
+        return -1;
+    }
+    while (w->joined < w->nparts)
+        if (join_oldest(w))
+            rc = -1;
+    if (rc) {
+        err_restore(&w->err);
+        outstream_s3_abort(base);
+        return -1;
+    }
+    char **etags = xcalloc((size_t)w->nparts, sizeof *etags);
+    for (int i = 0; i < w->nparts; i++)
+        etags[i] = w->parts[i]->etag;
+    rc = s3_multipart_complete(w->c, w->key, w->upload_id, etags, w->nparts);
+    free(etags);
+    if (rc) {
+        err_prefix("Cannot complete the upload of %s: ", w->url);
+        outstream_s3_abort(base);
+        return -1;
+    }
+    s3_out_free(w);
+    return 0;
+}
+
+int outstream_open_s3(s3_client *c, const char *key, const s3_write_opts *o, outstream **out)
+{
+    s3_out *w = xcalloc(1, sizeof *w);
+    w->c = c;
+    w->key = xstrdup(key);
+    w->url = s3_object_url(c, key);
+    w->o = *o;
+    if (!w->o.min_part)
+        w->o.min_part = 16u << 20;
+    if (!w->o.max_part)
+        w->o.max_part = 5ull << 30;
+    if (w->o.max_part < w->o.min_part)
+        w->o.max_part = w->o.min_part;
+    if (w->o.factor < 1)
+        w->o.factor = 2;
+    if (!w->o.threshold)
+        w->o.threshold = 500;
+    if (!w->o.max_single)
+        w->o.max_single = 32u << 20;
+    if (w->o.max_inflight <= 0)
+        w->o.max_inflight = 20;
+    w->base.write = s3_out_write;
+    w->base.close = s3_out_close;
+    w->base.name = w->url;
+    *out = &w->base;
     return 0;
 }

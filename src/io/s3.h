@@ -82,8 +82,43 @@ int s3_delete_objects(s3_client *c, char *const *keys, size_t n);
 
 /* A sequential stream over an object of known size, fetched in `piece` byte ranged GETs,
  * the next piece prefetched by a background thread while the current one is consumed.
- * The stream borrows c (which must outlive it); etag may be NULL. */
+ * The stream borrows c (which must outlive it); etag may be NULL. Same as
+ * instream_open_s3_opts with threads = 1. */
 int instream_open_s3(s3_client *c, const char *key, uint64_t size, const char *etag, size_t piece, instream **out);
+
+/* How an object is read (ClickHouse's settings): objects larger than 2 × piece
+ * (max_download_buffer_size) are fetched by `threads` (max_download_threads) concurrent
+ * ranged GETs of `piece` bytes, delivered in order, at most threads + 1 pieces in memory;
+ * smaller ones are prefetched by one background thread; sync (remote_filesystem_read_method
+ * = 'read') fetches each piece in the reading thread when it is needed. Time the reader
+ * spends waiting for data is added to the client's counters (wait_ns). */
+typedef struct s3_read_opts {
+    size_t piece;  /* 0: 10 MiB */
+    int threads;   /* <= 0: 1 */
+    bool sync;
+} s3_read_opts;
+int instream_open_s3_opts(s3_client *c, const char *key, uint64_t size, const char *etag, const s3_read_opts *o,
+                          instream **out);
+
+/* A write stream that becomes the object `key` when closed successfully: one PUT if at
+ * most max_single bytes were written, else a multipart upload whose parts are uploaded
+ * concurrently (at most max_inflight at a time, each a buffer held in memory) while
+ * writing continues. Part n (1-based) is min_part × factor^((n-1) / threshold) bytes,
+ * capped at max_part, so that 10 000 parts reach 5 TiB; the first part holds whatever
+ * was buffered when the output outgrew max_single. A failed part upload fails the next
+ * write() or close(); close() failing and outstream_s3_abort() abort the multipart upload,
+ * so no partial object becomes visible. Borrows c. */
+typedef struct s3_write_opts {
+    uint64_t min_part;     /* 0: 16 MiB */
+    uint64_t max_part;     /* 0: 5 GiB */
+    uint64_t factor;       /* 0: 2 */
+    uint64_t threshold;    /* 0: 500 */
+    uint64_t max_single;   /* 0: 32 MiB */
+    int max_inflight;      /* <= 0: 20 */
+} s3_write_opts;
+int outstream_open_s3(s3_client *c, const char *key, const s3_write_opts *o, outstream **out);
+/* Gives up: waits for the parts in flight, aborts the multipart upload, frees s. */
+void outstream_s3_abort(outstream *s);
 
 /* The literal part of a glob before its first '*', '?' or '{' (the listing prefix). */
 size_t s3_glob_prefix_len(const char *pattern);

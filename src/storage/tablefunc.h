@@ -26,6 +26,9 @@ typedef struct table_sink {
 
 /* INSERT INTO FUNCTION file(...): sch names the columns written. */
 int tablefunc_file_sink(column *const *args, int nargs, const schema *sch, query_ctx *q, table_sink **out);
+/* INSERT INTO FUNCTION s3(url [, NOSIGN | key, secret [, token]] [, format [, structure
+ * [, compression]]]): one object, PUT or multipart (io/s3.h); abort() aborts the upload. */
+int tablefunc_s3_sink(column *const *args, int nargs, const schema *sch, query_ctx *q, table_sink **out);
 
 /* system.<name>; ERR_UNKNOWN_TABLE for an unknown name. */
 int system_table(const char *name, query_ctx *q, source **out);

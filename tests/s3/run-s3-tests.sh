@@ -87,5 +87,51 @@ check_has "glob without match names the pattern" "data/*.parquet" "$(q "SELECT *
 check "glob without match, structure given" "0" \
   "$(q "SELECT count() FROM s3('$EP/bkt/data/*.nothing', $K, 'CSV', 'a Int32')")"
 
+# Parallel download: 1 MiB pieces, 3 threads (the big object is > 2 pieces); synchronous reads.
+same "parallel ranged GETs, small pieces" "s3('$EP/bkt/big/big.csv', $K) SETTINGS max_download_buffer_size = 1048576, max_download_threads = 3" \
+  "file('$L/big.csv')" "SELECT count(), sum(c1), sum(length(c2)), sum(c3) FROM __SRC__"
+same "synchronous reads" "s3('$EP/bkt/big/big.csv', $K) SETTINGS remote_filesystem_read_method = 'read', max_download_buffer_size = 3000000" \
+  "file('$L/big.csv')" "SELECT count(), sum(c1), sum(length(c2)), sum(c3) FROM __SRC__"
+same "byte-exact parallel download" "s3('$EP/bkt/big/big.csv', $K, 'RawBLOB') SETTINGS max_download_buffer_size = 1000000, max_download_threads = 4" \
+  "file('$L/big.csv', 'RawBLOB')" "SELECT sipHash64(raw_blob), length(raw_blob) FROM __SRC__"
+# I/O counters: the --time line and system.query_log's ProfileEvents.
+P="$tmp/path"; mkdir -p "$P"
+out=$("$SHALE" local --path "$P" --time -q "SELECT count() FROM s3('$EP/bkt/big/big.csv', $K, 'CSV', 'a UInt64, b String, c UInt8') SETTINGS max_download_buffer_size = 1048576" 2>&1 >/dev/null)
+nget=$(( ($(stat -c %s "$L/big.csv") + 1048575) / 1048576 ))
+check_has "--time S3 line" "S3: $nget GET, 0 LIST, 1 HEAD requests" "$out"
+check "query_log ProfileEvents" "$nget	1	$(stat -c %s "$L/big.csv")" "$("$SHALE" local --path "$P" -q "SELECT ProfileEvents.Values[indexOf(ProfileEvents.Names, 'S3GetObject')], ProfileEvents.Values[indexOf(ProfileEvents.Names, 'S3HeadObject')], ProfileEvents.Values[indexOf(ProfileEvents.Names, 'ReadBufferFromS3Bytes')] FROM system.query_log WHERE query LIKE '%big.csv%' AND type = 'QueryFinish'" 2>&1)"
+# 1100 objects + 1 GET to infer the schema from the first
+out=$("$SHALE" local --time -q "SELECT count() FROM s3('$EP/bkt/many/*.csv', $K)" 2>&1 >/dev/null)
+check_has "--time LIST count" "S3: 1101 GET, 2 LIST, 0 HEAD requests" "$out"
+
+# INSERT INTO FUNCTION s3: write, read back, compare with the same rows written by file().
+W="SELECT number AS id, toString(number * 13) AS s, number % 97 AS g FROM numbers"
+q "INSERT INTO FUNCTION s3('$EP/bkt/out/small.csv', $K, 'CSVWithNames') $W(1000)" >/dev/null
+q "INSERT INTO FUNCTION file('$L/small.csv', 'CSVWithNames') $W(1000)" >/dev/null
+check "insert: single PUT, byte-exact" "$(cat "$L/small.csv")" "$(s3c "$EP/bkt/out/small.csv")"
+same "insert: read back" "s3('$EP/bkt/out/small.csv', $K)" "file('$L/small.csv')" "SELECT count(), sum(id), sum(length(s)), sum(g) FROM __SRC__"
+check_has "insert: existing object refused" "already exists" \
+  "$(q "INSERT INTO FUNCTION s3('$EP/bkt/out/small.csv', $K, 'CSVWithNames') SELECT 1 AS id")"
+q "INSERT INTO FUNCTION s3('$EP/bkt/out/small.csv', $K, 'CSVWithNames') SELECT 7 AS id SETTINGS s3_truncate_on_insert = 1" >/dev/null
+check "insert: s3_truncate_on_insert replaces" "7" "$(q "SELECT * FROM s3('$EP/bkt/out/small.csv', $K)")"
+# Multipart: 5 MiB parts (radosgw's minimum), growing every 2 parts, 4 in flight.
+MP="SETTINGS s3_min_upload_part_size = 5242880, s3_max_single_part_upload_size = 5242880, s3_upload_part_size_multiply_parts_count_threshold = 2, s3_max_inflight_parts_for_one_file = 4"
+out=$("$SHALE" local --time -q "INSERT INTO FUNCTION s3('$EP/bkt/out/big.tsv', $K, 'TSV') $W(3000000) $MP" 2>&1)
+check_has "insert: multipart requests" "S3: 0 GET, 1 LIST, 0 HEAD, 6 PUT, 2 POST" "$out"
+q "INSERT INTO FUNCTION file('$L/big.tsv', 'TSV') $W(3000000)" >/dev/null
+check "insert: multipart, byte-exact" "$(md5sum < "$L/big.tsv" | cut -c1-32)" "$(s3c "$EP/bkt/out/big.tsv" | md5sum | cut -c1-32)"
+check_has "insert: multipart ETag" '-6"' "$(s3c -I "$EP/bkt/out/big.tsv" | grep -i etag)"
+q "INSERT INTO FUNCTION s3('$EP/bkt/out/big.csv.gz', $K, 'CSV') $W(1000000) $MP" >/dev/null
+q "INSERT INTO FUNCTION file('$L/big2.csv', 'CSV') $W(1000000)" >/dev/null
+same "insert: compressed by extension" "s3('$EP/bkt/out/big.csv.gz', $K, 'CSV')" "file('$L/big2.csv', 'CSV')" \
+  "SELECT count(), sum(c1), sum(length(c2)), sum(c3) FROM __SRC__"
+out=$(q "INSERT INTO FUNCTION s3('$EP/bkt/out/fail.tsv', $K, 'TSV') SELECT number, toString(number * 13), throwIf(number = 2900000) FROM numbers(3000000) $MP, max_block_size = 65536")
+check_has "insert: failure reported" "throwIf" "$out"
+check "insert: failed multipart upload aborted, no object" "404" \
+  "$(curl -s -o /dev/null -w '%{http_code}' --aws-sigv4 aws:amz:us-east-1:s3 --user TESTKEY:TESTSECRET -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -I "$EP/bkt/out/fail.tsv")"
+check_has "insert: no multipart upload left" "</ListMultipartUploadsResult>" "$(s3c "$EP/bkt?uploads=")"
+[[ "$(s3c "$EP/bkt?uploads=")" == *"<Upload>"* ]] && { fail=$((fail+1)); echo "FAIL: an aborted upload is still listed"; }
+check_has "insert: glob refused" "must name one object" "$(q "INSERT INTO FUNCTION s3('$EP/bkt/out/*.csv', $K, 'CSV') SELECT 1")"
+
 echo "s3 integration: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

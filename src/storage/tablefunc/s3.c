@@ -17,11 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define S3_PIECE (8u << 20)
-
 typedef struct s3_src {
-    http_counters counters; /* before client: the client points at it */
-    s3_client *client;
+    s3_client *client;      /* counts into the query's io counters */
+    s3_read_opts ropts;     /* max_download_threads, max_download_buffer_size, remote_filesystem_read_method */
     s3_object *objs;
     size_t nobjs;
     char *format;
@@ -45,10 +43,13 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
-static int open_stream(s3_src *f, const s3_object *o, rbuf **out)
+/* Schema inference reads only the start of an object: synchronous 1 MiB pieces, so that
+ * no download runs ahead of what the inference needs. */
+static int open_stream(s3_src *f, const s3_object *o, bool infer, rbuf **out)
 {
     instream *in;
-    if (instream_open_s3(f->client, o->key, o->size, o->etag, S3_PIECE, &in))
+    s3_read_opts small = {.piece = 1u << 20, .threads = 1, .sync = true};
+    if (instream_open_s3_opts(f->client, o->key, o->size, o->etag, infer ? &small : &f->ropts, &in))
         return -1;
     const char *method = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(o->key) : f->compression;
     if (strcmp(method, "none") != 0 && instream_decompress(in, method, &in))
@@ -72,7 +73,7 @@ static int s3_open(source *s, int task, const int *cols, int ncols, query_ctx *q
     it->nfile = f->file_schema->n;
     it->q = q;
     rbuf *rb;
-    if (open_stream(f, it->obj, &rb) || fmt_reader_new(f->format, rb, f->file_schema, &q->fmt, &it->reader)) {
+    if (open_stream(f, it->obj, false, &rb) || fmt_reader_new(f->format, rb, f->file_schema, &q->fmt, &it->reader)) {
         err_suffix(" (in object %s)", it->path);
         free(it->path);
         free(it->cols);
@@ -222,7 +223,10 @@ int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
         goto out;
     f = xcalloc(1, sizeof *f);
     s3_creds cr = {.key_id = a[1], .secret = a[2], .token = a[3], .nosign = nosign};
-    f->client = s3_client_new(&u, &cr, &f->counters);
+    f->client = s3_client_new(&u, &cr, &q->io);
+    f->ropts.piece = (size_t)settings_int(q->st, "max_download_buffer_size");
+    f->ropts.threads = (int)settings_int(q->st, "max_download_threads");
+    f->ropts.sync = strcmp(settings_str(q->st, "remote_filesystem_read_method"), "read") == 0;
     f->compression = xstrdup(a[6] ? a[6] : "auto");
     bool has_structure = a[5] && strcmp(a[5], "auto") != 0;
     bool has_format = a[4] && strcmp(a[4], "auto") != 0;
@@ -286,7 +290,7 @@ int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
     } else {
         for (size_t i = 0; i < f->nobjs && !f->file_schema; i++) {
             rbuf *rb;
-            if (open_stream(f, &f->objs[i], &rb))
+            if (open_stream(f, &f->objs[i], true, &rb))
                 goto out;
             int irc = fmt_infer_schema(f->format, rb, &q->fmt, &f->file_schema);
             rbuf_free(rb);
@@ -322,6 +326,204 @@ out:
     s3_url_free(&u);
     for (int i = 0; i < nargs; i++) {
         if (v[i]) /* the secret must not linger in freed memory */
+            memset(v[i], 0, strlen(v[i]));
+        free(v[i]);
+    }
+    return rc;
+}
+
+/* ---- INSERT INTO FUNCTION s3(url [, NOSIGN | key, secret [, token]] [, format] [, structure] [, compression]) ---- */
+
+/* Between the compressor (which closes what it wraps) and the S3 stream: closing it
+ * completes the object unless the insert is being abandoned, when it aborts the upload. */
+typedef struct abort_guard {
+    outstream base;
+    outstream *raw;
+    bool aborting;
+} abort_guard;
+
+static int guard_write(outstream *s, const void *src, size_t n)
+{
+    abort_guard *g = (abort_guard *)s;
+    int rc = g->raw->write(g->raw, src, n);
+    g->base.offset = g->raw->offset;
+    return rc;
+}
+
+static int guard_close(outstream *s)
+{
+    abort_guard *g = (abort_guard *)s;
+    int rc = 0;
+    if (g->aborting)
+        outstream_s3_abort(g->raw);
+    else
+        rc = g->raw->close(g->raw);
+    free(g);
+    return rc;
+}
+
+typedef struct s3_sink {
+    table_sink base;
+    s3_client *client;
+    abort_guard *guard; /* owned by os (the compressor) or os itself */
+    outstream *os;      /* what the writer writes to */
+    fmt_writer *w;
+} s3_sink;
+
+static int s3_sink_write(block_sink *s, block *b)
+{
+    s3_sink *k = (s3_sink *)s;
+    int rc = fmt_writer_write(k->w, b);
+    block_free(b);
+    return rc;
+}
+
+static void s3_sink_close(s3_sink *k, bool abandon)
+{
+    err_saved e;
+    err_save(&e);
+    k->guard->aborting = abandon;
+    k->os->close(k->os);
+    err_restore(&e);
+    s3_client_free(k->client);
+    free(k);
+}
+
+static int s3_sink_finish(table_sink *s)
+{
+    s3_sink *k = (s3_sink *)s;
+    fmt_stats st = {0};
+    int rc = fmt_writer_finish(k->w, &st);
+    fmt_writer_free(k->w);
+    if (rc) {
+        s3_sink_close(k, true);
+        return -1;
+    }
+    rc = k->os->close(k->os); /* a failed completion aborts the upload itself */
+    s3_client_free(k->client);
+    free(k);
+    return rc;
+}
+
+static void s3_sink_abort(table_sink *s)
+{
+    s3_sink *k = (s3_sink *)s;
+    fmt_writer_free(k->w);
+    s3_sink_close(k, true);
+}
+
+int tablefunc_s3_sink(column *const *args, int nargs, const schema *sch, query_ctx *q, table_sink **out)
+{
+    if (nargs < 1 || nargs > 7)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                       "Table function 's3' requires 1 to 7 arguments: url [, NOSIGN | access_key_id, "
+                       "secret_access_key [, session_token]] [, format] [, structure] [, compression_method]");
+    char *v[7] = {0};
+    for (int i = 0; i < nargs; i++) {
+        if (type_base(args[i]->type)->id != T_STRING) {
+            for (int k = 0; k < i; k++)
+                free(v[k]);
+            return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Argument %d of table function 's3' must be a string literal",
+                           i + 1);
+        }
+        size_t n;
+        const char *s = col_str(args[i], 0, &n);
+        v[i] = xstrndup(s, n);
+    }
+    const char *a[7];
+    bool nosign;
+    s3_url u = {0};
+    s3_client *client = NULL;
+    int rc = -1;
+    if (split_args(v, nargs, a, &nosign) || s3_url_parse(a[0], &u))
+        goto out;
+    if (!u.key[0] || u.key[strlen(u.key) - 1] == '/' || glob_has_magic(u.key)) {
+        err_set(ERR_BAD_ARGUMENTS, "Cannot write to S3 URL %s: it must name one object (no globs, not a directory)", a[0]);
+        goto out;
+    }
+    const char *format;
+    if (a[4] && strcmp(a[4], "auto") != 0) {
+        format = fmt_output_canonical(a[4]);
+        if (!format) {
+            err_set(ERR_UNKNOWN_FORMAT, "Unknown output format %s", a[4]);
+            goto out;
+        }
+    } else {
+        const char *det = fmt_from_filename(u.key);
+        format = det ? fmt_output_canonical(det) : NULL;
+        if (!format) {
+            err_set(ERR_BAD_ARGUMENTS, "Cannot detect the output format from the key %s; pass the format explicitly",
+                    u.key);
+            goto out;
+        }
+    }
+    const char *method = NULL;
+    if (!a[6] || strcmp(a[6], "auto") == 0)
+        method = codec_method_from_path(u.key);
+    else if (codec_method_canonical(a[6], &method))
+        goto out;
+    s3_creds cr = {.key_id = a[1], .secret = a[2], .token = a[3], .nosign = nosign};
+    client = s3_client_new(&u, &cr, &q->io);
+    if (!settings_bool(q->st, "s3_truncate_on_insert")) {
+        /* ClickHouse refuses to replace an object unless told to; a listing of the key as
+         * prefix also reports a missing bucket. */
+        s3_object *objs;
+        size_t n;
+        if (s3_list(client, u.key, &objs, &n))
+            goto out;
+        bool exists = false;
+        for (size_t i = 0; i < n; i++)
+            exists |= strcmp(objs[i].key, u.key) == 0;
+        s3_objects_free(objs, n);
+        if (exists) {
+            err_set(ERR_BAD_ARGUMENTS,
+                    "Object in bucket %s with key %s already exists. If you want to overwrite it, enable setting "
+                    "s3_truncate_on_insert, if you want to create a new file on each insert, enable setting "
+                    "s3_create_new_file_on_insert",
+                    u.bucket, u.key);
+            goto out;
+        }
+    }
+    s3_write_opts wo = {.min_part = (uint64_t)settings_int(q->st, "s3_min_upload_part_size"),
+                        .max_part = (uint64_t)settings_int(q->st, "s3_max_upload_part_size"),
+                        .factor = (uint64_t)settings_int(q->st, "s3_upload_part_size_multiply_factor"),
+                        .threshold = (uint64_t)settings_int(q->st, "s3_upload_part_size_multiply_parts_count_threshold"),
+                        .max_single = (uint64_t)settings_int(q->st, "s3_max_single_part_upload_size"),
+                        .max_inflight = (int)settings_int(q->st, "s3_max_inflight_parts_for_one_file")};
+    outstream *raw;
+    if (outstream_open_s3(client, u.key, &wo, &raw))
+        goto out;
+    abort_guard *g = xcalloc(1, sizeof *g);
+    g->raw = raw;
+    g->base.write = guard_write;
+    g->base.close = guard_close;
+    g->base.name = raw->name;
+    outstream *os = &g->base;
+    if (strcmp(method, "none") != 0 && outstream_compress(os, method, 0, &os)) {
+        g->aborting = true;
+        guard_close(&g->base);
+        goto out;
+    }
+    s3_sink *k = xcalloc(1, sizeof *k);
+    k->client = client;
+    k->guard = g;
+    k->os = os;
+    if (fmt_writer_new(format, sch, &q->fmt, os, &k->w)) {
+        s3_sink_close(k, true);
+        client = NULL;
+        goto out;
+    }
+    client = NULL;
+    k->base.base.write = s3_sink_write;
+    k->base.finish = s3_sink_finish;
+    k->base.abort = s3_sink_abort;
+    *out = &k->base;
+    rc = 0;
+out:
+    s3_client_free(client);
+    s3_url_free(&u);
+    for (int i = 0; i < nargs; i++) {
+        if (v[i])
             memset(v[i], 0, strlen(v[i]));
         free(v[i]);
     }
