@@ -35,7 +35,10 @@ static int convert(const char *format, const void *p, size_t n, const schema *s,
     fmt_settings_default(&st);
     schema *sch = NULL;
     if (!s) {
-        if (fmt_infer_schema(format, mem_rbuf(p, n), &st, &sch))
+        rbuf *in = mem_rbuf(p, n);
+        int irc = fmt_infer_schema(format, in, &st, &sch);
+        rbuf_free(in);
+        if (irc)
             return -1;
         s = sch;
     }
@@ -146,7 +149,7 @@ static pq_meta *write_numbers(int rows, int distinct, const fmt_settings *st, bu
     schema *s = schema_new(2);
     schema_set(s, 0, "number", type_simple(T_UINT64));
     schema_set(s, 1, "s", type_simple(T_STRING));
-    pq->len = 0;
+    buf_free(pq); /* convert() hands back a new buffer */
     int rc = convert("TSV", tsv.p, tsv.len, s, "Parquet", st, pq, NULL);
     CHECK(rc == 0);
     schema_free(s);

@@ -414,7 +414,7 @@ static int cmp_kind(int kind, const uint8_t *a, size_t an, const uint8_t *b, siz
         __attribute__((fallthrough));
     default: {
         size_t m = an < bn ? an : bn;
-        int c = memcmp(a, b, m);
+        int c = m ? memcmp(a, b, m) : 0; /* empty strings may come with a NULL pointer */
         return c ? (c > 0) - (c < 0) : (an > bn) - (an < bn);
     }
     }
