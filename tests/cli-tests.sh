@@ -27,7 +27,7 @@ check "stdin table inferred" "3" "$(printf 'x,s\n1,a\n2,b\n' | "$SHALE" local --
 check "input()" "3" "$(printf '1\n2\n' | "$SHALE" local -q "SELECT sum(x) FROM input('x UInt32')")"
 "$SHALE" local -q 'SELECT nope' 2>"$tmp/err" >/dev/null; rc=$?
 check "error exit code" "47" "$rc"
-check "error text" "Code: 47. DB::Exception: Unknown expression identifier \`nope\` in scope SELECT. (UNKNOWN_IDENTIFIER)" "$(cat "$tmp/err")"
+check "error text" "Code: 47. DB::Exception: Unknown expression identifier \`nope\` in scope SELECT nope. (UNKNOWN_IDENTIFIER)" "$(cat "$tmp/err")"
 "$SHALE" local -q 'SELECT 1 +' 2>/dev/null >/dev/null; check "syntax error exit code" "62" "$?"
 "$SHALE" local -q 'SELECT 1; SELECT nope; SELECT 2' 2>/dev/null >"$tmp/out"; rc=$?
 check "stops at first error" "1" "$(cat "$tmp/out")"

@@ -547,6 +547,8 @@ static int execute_one(session *s, const char *sql, size_t len, const char *stmt
                        const ast *stmt, int parse_failed)
 {
     query_ctx *q = query_new(s, NULL, NULL);
+    q->sql_text = sql;
+    q->sql_len = len;
     double wall_start = clock_realtime();
     stmt_result res = {0};
     int rc = parse_failed ? -1 : 0;

@@ -38,6 +38,8 @@ typedef struct query_ctx {
     char *const *param_values;
     /* Common table expressions in scope (WITH name AS (SELECT …)), innermost last;
      * pointers into the statement's AST, pushed and popped by the analyzer. */
+    const char *sql_text;         /* the script the statement came from (AST offsets index it) */
+    size_t sql_len;
     const char *stdin_format;     /* --input-format, for `table` / input() */
     const char *stdin_structure;  /* --structure */
     int nctes;

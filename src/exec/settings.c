@@ -234,7 +234,7 @@ int settings_set(settings *s, const char *name, const char *value)
                 if (edit_distance(name, defs[k].name) == best)
                     len += (size_t)snprintf(hint + len, sizeof hint - len, "%s'%s'", len ? ", " : "", defs[k].name);
         if (len)
-            return err_set(ERR_UNKNOWN_SETTING, "Unknown setting '%s'. Maybe you meant: [%s]", name, hint);
+            return err_set(ERR_UNKNOWN_SETTING, "Unknown setting '%s': Maybe you meant [%s]", name, hint);
         return err_set(ERR_UNKNOWN_SETTING, "Unknown setting '%s'", name);
     }
     double num;

@@ -149,6 +149,8 @@ static int unknown_function(const char *name)
             best[1] = entries[i].name, bestd[1] = dd;
         }
     }
+    if (best[1] && bestd[1] > bestd[0]) /* only the closest distance is suggested */
+        best[1] = NULL;
     if (!best[0])
         return err_set(ERR_UNKNOWN_FUNCTION, "Function with name `%s` does not exist.", name);
     if (!best[1])

@@ -142,8 +142,35 @@ static int use_source_column(actx *c, int col)
     return c->src_map[col];
 }
 
+/* The SELECT being analysed, as ClickHouse names it in messages ("In scope SELECT …"):
+ * its text on one line. */
+static void scope_text(actx *c, char *out, size_t cap)
+{
+    out[0] = 0;
+    if (!c->sel || !c->q->sql_text || c->sel->end <= c->sel->pos || (size_t)c->sel->end > c->q->sql_len) {
+        snprintf(out, cap, "SELECT");
+        return;
+    }
+    size_t n = 0;
+    bool space = false;
+    for (int i = c->sel->pos; i < c->sel->end && n + 1 < cap; i++) {
+        char ch = c->q->sql_text[i];
+        if (ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r') {
+            space = n > 0;
+            continue;
+        }
+        if (space && n + 2 < cap)
+            out[n++] = ' ';
+        space = false;
+        out[n++] = ch;
+    }
+    out[n] = 0;
+}
+
 static int unknown_identifier(actx *c, const char *name)
 {
+    char scope[1024];
+    scope_text(c, scope, sizeof scope);
     /* Suggest close names like ClickHouse's "Maybe you meant: ['x']". */
     char hint[512] = "";
     size_t len = 0;
@@ -159,8 +186,8 @@ static int unknown_identifier(actx *c, const char *name)
     }
     if (len)
         return err_set(ERR_UNKNOWN_IDENTIFIER, "Unknown expression identifier `%s` in scope %s. Maybe you meant: [%s].",
-                       name, "SELECT", hint);
-    return err_set(ERR_UNKNOWN_IDENTIFIER, "Unknown expression identifier `%s` in scope SELECT.", name);
+                       name, scope, hint);
+    return err_set(ERR_UNKNOWN_IDENTIFIER, "Unknown expression identifier `%s` in scope %s.", name, scope);
 }
 
 static int compile_ident(actx *c, const ast *e, expr **out)
@@ -555,6 +582,16 @@ static int compile_func(actx *c, const ast *e, expr **out)
     free(types);
     free(consts);
     if (rc) {
+        const char *m = err_msg(), *at = strstr(m, "does not exist.");
+        if (err_code() == ERR_UNKNOWN_FUNCTION && at) {
+            /* ClickHouse names the scope: "… does not exist. In scope SELECT …. Maybe …" */
+            char scope[1024], head[ERR_MSG_MAX], tail[ERR_MSG_MAX];
+            scope_text(c, scope, sizeof scope);
+            size_t hl = (size_t)(at - m) + strlen("does not exist.");
+            snprintf(head, sizeof head, "%.*s", (int)hl, m);
+            snprintf(tail, sizeof tail, "%s", m + hl);
+            err_set(ERR_UNKNOWN_FUNCTION, "%s In scope %s.%s", head, scope, tail);
+        }
         expr_free(ex);
         return -1;
     }
