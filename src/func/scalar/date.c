@@ -408,6 +408,18 @@ static int unixts_resolve(fn_call *call)
 
 enum { C_DATE, C_DATE32, C_DATETIME, C_DATETIME64 };
 
+static bool dig2(const char *s) { return s[0] >= '0' && s[0] <= '9' && s[1] >= '0' && s[1] <= '9'; }
+
+/* YYYY-MM-DD (optionally followed by a time) whose month or day is out of range. */
+static bool bad_ymd(const char *s, size_t n)
+{
+    if (n < 10 || (n > 10 && s[10] != ' ' && s[10] != 'T') || !dig2(s) || !dig2(s + 2) || !dig2(s + 5) ||
+        !dig2(s + 8) || s[4] != s[7] || (s[4] != '-' && s[4] != '/'))
+        return false;
+    int m = (s[5] - '0') * 10 + (s[6] - '0'), d = (s[8] - '0') * 10 + (s[9] - '0');
+    return m < 1 || m > 12 || d < 1 || d > 31;
+}
+
 /* Parses every string row as the target; errors name the value. */
 static int conv_from_string(const fn_call *call, const column *c, size_t rows, int target, int64_t *v)
 {
@@ -416,6 +428,12 @@ static int conv_from_string(const fn_call *call, const column *c, size_t rows, i
         size_t n;
         const char *s = col_str(c, i, &n);
         int rc;
+        if ((target == C_DATE || target == C_DATE32) && bad_ymd(s, n)) {
+            /* ClickHouse reads YYYY-MM-DD with a month outside 1..12 or a day outside
+             * 1..31 as the type's default (a day past the month's end rolls over). */
+            v[i] = target == C_DATE ? 0 : -25567;
+            continue;
+        }
         if (target == C_DATE || target == C_DATE32) {
             rc = dt_parse_date(s, n, &v[i]);
             if (rc < 0 && n > 10 && (s[10] == ' ' || s[10] == 'T')) {
