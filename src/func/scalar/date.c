@@ -1396,20 +1396,24 @@ static int sti_exec(const fn_call *call, column **args, size_t rows, column **ou
     int64_t *v = mem_alloc((rows ? rows : 1) * sizeof *v);
     int unit = st->op;
     int64_t n = st->mode;
-    if (unit == U_MINUTE)
-        load_utc(c, st->tz, v, rows); /* minutes count from the epoch in UTC */
-    else
-        load_local(c, st->tz, v, rows);
+    load_local(c, st->tz, v, rows);
     type_id rid = type_phys(call->ret)->id;
     for (size_t i = 0; i < rows; i++) {
         int64_t loc = v[i], r;
-        if (unit == U_HOUR || unit == U_SECOND) {
-            /* hours and seconds count from the start of the local day (as ClickHouse) */
-            int64_t day0 = floordiv(loc, 86400) * 86400, step = (unit == U_HOUR ? 3600 : 1) * n;
-            r = tz_local_to_utc(st->tz, day0 + (loc - day0) / step * step);
-        } else if (unit < U_HOUR) {
-            int64_t step = 60 * n;
-            r = floordiv(loc, step) * step;
+        if (unit <= U_HOUR) {
+            /* Seconds (minutes) count from the epoch when the zone's offset is a whole
+             * number of hours (minutes), as ClickHouse's date library does; otherwise,
+             * and always for hours, from the start of the local day. */
+            int64_t day0 = floordiv(loc, 86400) * 86400;
+            int64_t unit_s = unit == U_HOUR ? 3600 : unit == U_MINUTE ? 60 : 1, step = unit_s * n;
+            int64_t off = loc - tz_local_to_utc(st->tz, loc);
+            int64_t whole = unit == U_SECOND ? 3600 : 60;
+            if (unit != U_HOUR && off % whole == 0) {
+                int64_t utc = loc - off;
+                r = floordiv(utc, step) * step;
+            } else {
+                r = tz_local_to_utc(st->tz, day0 + (loc - day0) / step * step);
+            }
         } else {
             int64_t days = trunc_days_unit(floordiv(loc, 86400), unit, n);
             r = (rid == T_DATE || rid == T_DATE32) ? days : tz_local_to_utc(st->tz, days * 86400);
