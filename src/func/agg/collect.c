@@ -554,33 +554,133 @@ static inline void kahan_add(kahan_state *s, double x)
     s->sum = t;
 }
 
-static inline void kahan_row(const agg_call *a, void *st, column *const *args, size_t i)
+/* Folds the Kahan pair (fs, fc) into s; the same float steps as ClickHouse's merge. */
+static void kahan_fold(kahan_state *s, double fs, double fc)
 {
-    const column *c = args[0];
+    double raw = s->sum + fs;
+    double rhs = raw - s->sum;
+    double comps = ((fs - rhs) + (s->sum - (raw - rhs))) + s->comp + fc;
+    s->sum = raw + comps;
+    s->comp = comps - (s->sum - raw);
+}
+
+static inline double kahan_val(const column *c, size_t i) { return col_get_f64(c, col_idx(c, i)); }
+
+static inline void kahan_dec_add(kahan_state *s, const column *c, size_t i)
+{
+    const type *t = type_phys(c->type);
+    size_t k = col_idx(c, i);
+    s->dec += t->id == T_DECIMAL32 ? COL_DATA(c, int32_t)[k]
+              : t->id == T_DECIMAL64 ? COL_DATA(c, int64_t)[k]
+                                     : COL_DATA(c, int128_t)[k];
+}
+
+/* One state, whole block: like ClickHouse, four interleaved Kahan lanes over the largest
+ * multiple of 4 rows, folded into the state, then the remaining rows one by one (this
+ * decides the last bits of the result). mask may be NULL. */
+static void kahan_block(const agg_call *a, kahan_state *s, const column *c, size_t rows, const uint8_t *m)
+{
     if (a->data) {
-        const type *t = type_phys(c->type);
-        size_t k = col_idx(c, i);
-        ((kahan_state *)st)->dec += t->id == T_DECIMAL32 ? COL_DATA(c, int32_t)[k]
-                                    : t->id == T_DECIMAL64 ? COL_DATA(c, int64_t)[k]
-                                                           : COL_DATA(c, int128_t)[k];
+        for (size_t i = 0; i < rows; i++)
+            if (!m || m[i])
+                kahan_dec_add(s, c, i);
         return;
     }
-    kahan_add(st, col_get_f64(c, col_idx(c, i)));
+    kahan_state lane[4] = {{0}};
+    size_t un = rows / 4 * 4;
+    for (size_t i = 0; i < un; i += 4)
+        for (size_t l = 0; l < 4; l++)
+            if (!m || m[i + l])
+                kahan_add(&lane[l], kahan_val(c, i + l));
+    for (size_t l = 0; l < 4; l++)
+        kahan_fold(s, lane[l].sum, lane[l].comp);
+    for (size_t i = un; i < rows; i++)
+        if (!m || m[i])
+            kahan_add(s, kahan_val(c, i));
 }
-AGG_ROW_OPS(kahan, kahan_row)
+
+static void kahan_add_all(const agg_call *a, void *st, column *const *args, size_t rows)
+{
+    kahan_block(a, st, args[0], rows, NULL);
+}
+
+static void kahan_add_all_mask(const agg_call *a, void *st, column *const *args, size_t rows, const uint8_t *m)
+{
+    kahan_block(a, st, args[0], rows, m);
+}
+
+/* GROUP BY: ClickHouse's results match running the block's masked four-lane loop once
+ * per group (as -If does), so that is what happens here, state by state, when a block
+ * touches at most 64 groups; with more, rows are added one by one (linear time; the last
+ * bits may then differ from ClickHouse's). */
+static void kahan_rows(const agg_call *a, char *const *sts, size_t off, column *const *args, size_t rows,
+                       const uint8_t *m)
+{
+    if (!rows)
+        return;
+    char *seen[64];
+    int nseen = 0;
+    for (size_t i = 0; i < rows && nseen <= 64; i++) {
+        if (m && !m[i])
+            continue;
+        int k = 0;
+        while (k < nseen && seen[k] != sts[i])
+            k++;
+        if (k == nseen) {
+            if (nseen == 64) {
+                nseen = 65;
+                break;
+            }
+            seen[nseen++] = sts[i];
+        }
+    }
+    if (nseen > 64) {
+        for (size_t i = 0; i < rows; i++) {
+            if (m && !m[i])
+                continue;
+            kahan_state *st = (kahan_state *)(sts[i] + off);
+            if (a->data)
+                kahan_dec_add(st, args[0], i);
+            else
+                kahan_add(st, kahan_val(args[0], i));
+        }
+        return;
+    }
+    uint8_t *mask = mem_alloc(rows);
+    uint8_t *done = mem_calloc(rows);
+    for (size_t i = 0; i < rows; i++) {
+        if (done[i] || (m && !m[i]))
+            continue;
+        char *st = sts[i];
+        for (size_t j = i; j < rows; j++) {
+            mask[j] = sts[j] == st && (!m || m[j]);
+            done[j] |= mask[j];
+        }
+        memset(mask, 0, i);
+        kahan_block(a, (kahan_state *)(st + off), args[0], rows, mask);
+    }
+    mem_free(mask);
+    mem_free(done);
+}
+
+static void kahan_add_rows(const agg_call *a, char *const *sts, size_t off, column *const *args, size_t rows)
+{
+    kahan_rows(a, sts, off, args, rows, NULL);
+}
+
+static void kahan_add_rows_mask(const agg_call *a, char *const *sts, size_t off, column *const *args, size_t rows,
+                                const uint8_t *m)
+{
+    kahan_rows(a, sts, off, args, rows, m);
+}
 
 static void kahan_init(const agg_call *a, void *st) { memset(st, 0, sizeof(kahan_state)); }
 
 static void kahan_merge(const agg_call *a, void *dst, void *src)
 {
     kahan_state *d = dst, *s = src;
-    double raw = d->sum + s->sum;
-    double rhs = raw - d->sum;
-    double corr = (s->sum - rhs) + (d->sum - (raw - rhs));
-    double comp = corr - (d->comp + s->comp);
-    kahan_state r = {raw, 0, d->dec + s->dec};
-    kahan_add(&r, -comp);
-    *d = r;
+    kahan_fold(d, s->sum, s->comp);
+    d->dec += s->dec;
 }
 
 static int kahan_finalize(const agg_call *a, void *st, column *out)

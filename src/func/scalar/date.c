@@ -1306,8 +1306,10 @@ static int week_resolve(fn_call *call)
     if (call->nargs >= 2) {
         int64_t md;
         if (fn_const_int(call, 1, &md) < 0)
-            return err_set(ERR_ILLEGAL_COLUMN, "Illegal type %s of second argument of function %s. Must be constant UInt8.",
-                           call->arg_types[1]->name, call->name);
+            return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+                           "A value of illegal type was provided as 2nd argument 'week_mode' to function '%s'. "
+                           "Expected: const UInt8, got: %s",
+                           call->name, call->arg_types[1]->name);
         st->mode = (int)md;
     }
     if (pick_tz(call, call->nargs == 3 ? 2 : -1, st) < 0)
@@ -1418,7 +1420,7 @@ static int sti_exec(const fn_call *call, column **args, size_t rows, column **ou
             int64_t days = trunc_days_unit(floordiv(loc, 86400), unit, n);
             r = (rid == T_DATE || rid == T_DATE32) ? days : tz_local_to_utc(st->tz, days * 86400);
         }
-        if (rid == T_DATE)
+        if (rid == T_DATE && type_phys(c->type)->id != T_DATE32)
             r = clamp64(r, 0, 65535);
         else if (rid == T_DATETIME)
             r = clamp64(r, 0, UINT32_MAX);
@@ -1445,13 +1447,13 @@ static int sti_resolve(fn_call *call)
             return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "First argument for function %s must be constant string: name of datepart", call->name);
         st->op = unit_by_name(u, n);
         if (st->op < U_SECOND)
-            return err_set(ERR_BAD_ARGUMENTS, "Invalid value of first argument of function %s: %.*s", call->name, (int)n, u);
+            return err_set(ERR_BAD_ARGUMENTS, "%.*s doesn't look like datepart name in %s", (int)n, u, call->name);
         st->mode = 1;
     } else {
         st->op = interval_unit_of(call->arg_types[1]);
         column *iv = call->const_args ? call->const_args[1] : NULL;
         if (st->op < 0 || !iv)
-            return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of argument of function %s. Should be an interval of time",
+            return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of 2nd argument of function %s, expected a time interval",
                            call->arg_types[1]->name, call->name);
         if (st->op < U_SECOND)
             return err_set(ERR_NOT_IMPLEMENTED, "Sub-second intervals are not supported by %s", call->name);
@@ -1467,8 +1469,9 @@ static int sti_resolve(fn_call *call)
         return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal interval kind for argument data type %s", t->name);
     if (pick_tz(call, call->nargs == 3 ? 2 : -1, st) < 0)
         return -1;
+    /* dateTrunc keeps Date32; toStartOfInterval gives Date (wrapping, as ClickHouse) */
     if (st->op > U_DAY)
-        call->ret = type_simple(t->id == T_DATE32 ? T_DATE32 : T_DATE);
+        call->ret = type_simple(t->id == T_DATE32 && trunc ? T_DATE32 : T_DATE);
     else
         call->ret = type_datetime(is_dt(t) || call->nargs == 3 ? st->tzname : NULL);
     call->exec = sti_exec;
