@@ -7,8 +7,12 @@
  * the session zone (env->timezone). Date/Date32 values are civil days and need no zone,
  * except when turned into a DateTime.
  *
- * `d + INTERVAL n DAY` has no Interval type here: the analyzer is expected to rewrite it
- * into addDays(d, n) (and subtract* for minus); toIntervalX is not provided.
+ * `d + INTERVAL n DAY` has no Interval type here: the analyzer rewrites it into
+ * addDays(d, n) (and subtract* for minus). toIntervalSecond..toIntervalYear exist for
+ * toStartOfInterval: they return a one-field named tuple Tuple(IntervalDay Int64) (so
+ * toTypeName and a bare SELECT INTERVAL 1 DAY print differently from ClickHouse's
+ * IntervalDay / 1). Also toWeek/toYearWeek (MySQL week modes), dateTrunc, age and
+ * fromUnixTimestamp/FROM_UNIXTIME.
  *
  * Results and overflow follow ClickHouse 26.7 (checked with chdb): start-of functions
  * returning Date saturate to 1970-01-01..2149-06-06; addX/subtractX and conversions from
