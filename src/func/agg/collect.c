@@ -15,7 +15,9 @@
  * equal counts may differ from ClickHouse's; counts that differ order exactly.
  *
  * sumKahan(x): Float64 Kahan-compensated sum of numbers (an exact Decimal(38, S) sum
- * for Decimal arguments).
+ * for Decimal arguments), with ClickHouse's batch loop (four interleaved lanes) and merge
+ * step, so single-block results match to the last bit; over many blocks the last bits
+ * depend on block boundaries and thread merges and may differ.
  *
  * States own their memory (mem_*), released by destroy. */
 #include "agg_impl.h"
