@@ -48,6 +48,8 @@ static void reg_all(void)
     agg_register_quantile();
     void agg_register_stats(void);
     agg_register_stats();
+    void agg_register_collect(void);
+    agg_register_collect();
 }
 
 void agg_registry_init(void) { pthread_once(&reg_once, reg_all); }

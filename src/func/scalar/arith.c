@@ -34,7 +34,25 @@ typedef struct arith_state {
     bool dec;
     bool float_dec_a, float_dec_b; /* decimal operand used in a Float64 computation */
     double fdiv_a, fdiv_b;
+    fn_call *dt64;      /* DateTime64 ± integer: addSeconds/subtractSeconds(dt, n) */
+    bool dt64_swap;     /* n + dt: the arguments are swapped */
 } arith_state;
+
+static void arith_free(void *p)
+{
+    arith_state *st = p;
+    if (st && st->dt64)
+        fn_call_free(st->dt64);
+    free(st);
+}
+
+/* DateTime64 ± integer adds whole seconds (as ClickHouse does), via addSeconds. */
+static int dt64_exec(const fn_call *c, column **args, size_t n, column **out)
+{
+    const arith_state *st = c->state;
+    column *a[2] = {args[st->dt64_swap], args[!st->dt64_swap]};
+    return fn_exec(st->dt64, a, n, out);
+}
 
 static unsigned next_size(unsigned s) { return s < 8 ? s * 2 : s; }
 
@@ -71,6 +89,16 @@ static int binop_resolve(fn_call *c, binop op)
     bool ta = type_is_date_or_time(a), tb = type_is_date_or_time(b);
     const type *rt = NULL;
     kind k = K_I64;
+    if ((ta && !tb && a->id == T_DATETIME64 && num_is_int(b) && (op == OP_PLUS || op == OP_MINUS)) ||
+        (tb && !ta && b->id == T_DATETIME64 && num_is_int(a) && op == OP_PLUS)) {
+        st->dt64_swap = tb;
+        const type *at[2] = {tb ? b : a, tb ? a : b};
+        if (func_resolve(op == OP_PLUS ? "addSeconds" : "subtractSeconds", 2, at, NULL, c->env, &st->dt64) < 0)
+            return -1;
+        c->ret = type_phys(st->dt64->result_type);
+        c->exec = dt64_exec;
+        return 0;
+    }
     if (ta || tb) {
         if (ta && tb && op == OP_MINUS && a->id == b->id && a->id != T_DATETIME64) {
             rt = type_simple(T_INT32);
@@ -674,7 +702,8 @@ static int binop_exec(const fn_call *c, column **args, size_t rows, column **out
     {                                                       \
         if (binop_resolve(c, OP) < 0)                       \
             return -1;                                      \
-        c->exec = binop_exec;                               \
+        if (!c->exec) /* DateTime64 ± n set its own */      \
+            c->exec = binop_exec;                           \
         return 0;                                           \
     }
 BINOP(plus, OP_PLUS)
@@ -764,8 +793,8 @@ static void free_state(void *p)
 void func_register_arith(void)
 {
     static const func_def defs[] = {
-        {"plus", FN_CONST_ARGS_OK, plus_resolve, free, "a + b"},
-        {"minus", FN_CONST_ARGS_OK, minus_resolve, free, "a - b"},
+        {"plus", FN_CONST_ARGS_OK, plus_resolve, arith_free, "a + b"},
+        {"minus", FN_CONST_ARGS_OK, minus_resolve, arith_free, "a - b"},
         {"multiply", FN_CONST_ARGS_OK, multiply_resolve, free, "a * b"},
         {"divide", FN_CONST_ARGS_OK, divide_resolve, free, "a / b (floating point)"},
         {"intDiv", FN_CONST_ARGS_OK, intdiv_resolve, free, "integer division, rounding toward zero"},

@@ -1,4 +1,4 @@
-/* Conditional and NULL-handling functions: if, multiIf, coalesce, ifNull, nullIf, isNull,
+/* Conditional and NULL-handling functions: if, multiIf, caseWithExpression, coalesce, ifNull, nullIf, isNull,
  * isNotNull, assumeNotNull, toNullable, greatest, least.
  *
  * Branch results unify to the least supertype (func/supertype.h); each branch column is
@@ -135,6 +135,94 @@ static int multiif_resolve(fn_call *c)
         return -1;
     c->ret = type_phys(rt);
     c->exec = multiif_exec;
+    return 0;
+}
+
+/* ---- caseWithExpression ----
+ * CASE x WHEN w1 THEN t1 ... ELSE e END. Each WHEN is compared with x through a resolved
+ * equals() call (which converts both sides to a common type); the first true comparison
+ * picks its THEN, else the ELSE (NULL when the query has none). A NULL comparison is
+ * false. The result type is the supertype of the THEN values and the ELSE. */
+
+typedef struct case_state {
+    int nw;          /* number of WHEN branches */
+    fn_call **eq;    /* equals(x, w_k) */
+} case_state;
+
+static void case_free(void *p)
+{
+    case_state *st = p;
+    if (!st)
+        return;
+    for (int k = 0; k < st->nw; k++)
+        if (st->eq[k])
+            fn_call_free(st->eq[k]);
+    free(st->eq);
+    free(st);
+}
+
+static int case_exec(const fn_call *c, column **args, size_t n, column **out)
+{
+    const case_state *st = c->state;
+    int nb = st->nw + 1;
+    int idx[64];
+    for (int k = 0; k < st->nw; k++)
+        idx[k] = 2 * k + 2;
+    idx[nb - 1] = c->nargs - 1;
+    column *conv[64];
+    if (convert_all(c, args, idx, nb, c->ret, conv) < 0)
+        return -1;
+    uint8_t *pick = mem_alloc(n ? n : 1), *t = mem_alloc(n ? n : 1), *done = mem_calloc(n ? n : 1);
+    memset(pick, (uint8_t)(nb - 1), n);
+    int rc = 0;
+    for (int k = 0; k < st->nw; k++) {
+        column *eq;
+        column *a[2] = {args[0], args[2 * k + 1]};
+        if (fn_exec(st->eq[k], a, n, &eq) < 0) {
+            rc = -1;
+            break;
+        }
+        cond_truth(eq, eq->type, n, t);
+        col_free(eq);
+        for (size_t i = 0; i < n; i++)
+            if (!done[i] && t[i]) {
+                pick[i] = (uint8_t)k;
+                done[i] = 1;
+            }
+    }
+    if (rc == 0)
+        *out = pick_rows(c->ret, conv, pick, n);
+    for (int k = 0; k < nb; k++)
+        col_free(conv[k]);
+    mem_free(pick);
+    mem_free(t);
+    mem_free(done);
+    return rc;
+}
+
+static int case_resolve(fn_call *c)
+{
+    if (c->nargs < 4 || c->nargs % 2 != 0 || c->nargs > 127)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                       "Invalid number of arguments for function %s", c->name);
+    case_state *st = xcalloc(1, sizeof *st);
+    st->nw = (c->nargs - 2) / 2;
+    st->eq = xcalloc((size_t)st->nw, sizeof *st->eq);
+    c->state = st;
+    const type *bt[64];
+    int nb = 0;
+    for (int k = 0; k < st->nw; k++) {
+        const type *et[2] = {c->arg_types[0], c->arg_types[2 * k + 1]};
+        if (func_resolve("equals", 2, et, NULL, c->env, &st->eq[k]) < 0)
+            return -1;
+        bt[nb++] = c->arg_types[2 * k + 2];
+    }
+    bt[nb++] = c->arg_types[c->nargs - 1];
+    const type *rt = type_supertype(nb, bt);
+    if (!rt)
+        return -1;
+    c->ret = type_phys(rt);
+    c->exec = case_exec;
     return 0;
 }
 
@@ -358,6 +446,7 @@ void func_register_cond(void)
     static const func_def defs[] = {
         {"if", FN_OWN_NULLS | FN_CASE_INSENSITIVE, multiif_resolve, NULL, "if(cond, then, else)"},
         {"multiIf", FN_OWN_NULLS, multiif_resolve, NULL, "multiIf(c1, v1, c2, v2, ..., else)"},
+        {"caseWithExpression", FN_OWN_NULLS, case_resolve, case_free, "CASE x WHEN w THEN t ... ELSE e END"},
         {"coalesce", FN_OWN_NULLS | FN_CASE_INSENSITIVE, coalesce_resolve, NULL, "first non-NULL argument"},
         {"ifNull", FN_OWN_NULLS | FN_CASE_INSENSITIVE, coalesce_resolve, NULL, "ifNull(x, alt)"},
         {"nullIf", FN_OWN_NULLS | FN_CASE_INSENSITIVE, nullif_resolve, nullif_free, "NULL if a = b, else a"},

@@ -7,8 +7,12 @@
  * the session zone (env->timezone). Date/Date32 values are civil days and need no zone,
  * except when turned into a DateTime.
  *
- * `d + INTERVAL n DAY` has no Interval type here: the analyzer is expected to rewrite it
- * into addDays(d, n) (and subtract* for minus); toIntervalX is not provided.
+ * `d + INTERVAL n DAY` has no Interval type here: the analyzer rewrites it into
+ * addDays(d, n) (and subtract* for minus). toIntervalSecond..toIntervalYear exist for
+ * toStartOfInterval: they return a one-field named tuple Tuple(IntervalDay Int64) (so
+ * toTypeName and a bare SELECT INTERVAL 1 DAY print differently from ClickHouse's
+ * IntervalDay / 1). Also toWeek/toYearWeek (MySQL week modes), dateTrunc, age and
+ * fromUnixTimestamp/FROM_UNIXTIME.
  *
  * Results and overflow follow ClickHouse 26.7 (checked with chdb): start-of functions
  * returning Date saturate to 1970-01-01..2149-06-06; addX/subtractX and conversions from
@@ -408,6 +412,18 @@ static int unixts_resolve(fn_call *call)
 
 enum { C_DATE, C_DATE32, C_DATETIME, C_DATETIME64 };
 
+static bool dig2(const char *s) { return s[0] >= '0' && s[0] <= '9' && s[1] >= '0' && s[1] <= '9'; }
+
+/* YYYY-MM-DD (optionally followed by a time) whose month or day is out of range. */
+static bool bad_ymd(const char *s, size_t n)
+{
+    if (n < 10 || (n > 10 && s[10] != ' ' && s[10] != 'T') || !dig2(s) || !dig2(s + 2) || !dig2(s + 5) ||
+        !dig2(s + 8) || s[4] != s[7] || (s[4] != '-' && s[4] != '/'))
+        return false;
+    int m = (s[5] - '0') * 10 + (s[6] - '0'), d = (s[8] - '0') * 10 + (s[9] - '0');
+    return m < 1 || m > 12 || d < 1 || d > 31;
+}
+
 /* Parses every string row as the target; errors name the value. */
 static int conv_from_string(const fn_call *call, const column *c, size_t rows, int target, int64_t *v)
 {
@@ -416,6 +432,12 @@ static int conv_from_string(const fn_call *call, const column *c, size_t rows, i
         size_t n;
         const char *s = col_str(c, i, &n);
         int rc;
+        if ((target == C_DATE || target == C_DATE32) && bad_ymd(s, n)) {
+            /* ClickHouse reads YYYY-MM-DD with a month outside 1..12 or a day outside
+             * 1..31 as the type's default (a day past the month's end rolls over). */
+            v[i] = target == C_DATE ? 0 : -25567;
+            continue;
+        }
         if (target == C_DATE || target == C_DATE32) {
             rc = dt_parse_date(s, n, &v[i]);
             if (rc < 0 && n > 10 && (s[10] == ' ' || s[10] == 'T')) {
@@ -1214,6 +1236,398 @@ static int fmt_resolve(fn_call *call)
     return 0;
 }
 
+/* ---------------------------------------------------------------- weeks, intervals, age */
+
+/* MySQL's week numbering (ClickHouse toWeek/toYearWeek). Mode bits after normalisation:
+ * 1 = Monday first, 2 = week of the week-year (1..53, never 0), 4 = week 1 is the first
+ * week containing the first weekday (else the first with 4+ days in the year). */
+static bool leap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+static int calc_week(int64_t days, int mode, int64_t *year_out)
+{
+    int fmt = mode & 7;
+    if (!(fmt & 1))
+        fmt ^= 4;
+    bool monday_first = fmt & 1, week_year = fmt & 2, first_weekday = fmt & 4;
+    int64_t y;
+    unsigned m, d;
+    civil(days, &y, &m, &d);
+    int64_t first = dt_days_from_civil(y, 1, 1);
+    /* weekday of Jan 1: 0 = first day of the week */
+    int wd = monday_first ? (int)(((first + 3) % 7 + 7) % 7) : (int)(((first + 4) % 7 + 7) % 7);
+    *year_out = y;
+    if (m == 1 && (int)d <= 7 - wd) {
+        if (!week_year && ((first_weekday && wd != 0) || (!first_weekday && wd >= 4)))
+            return 0;
+        week_year = true;
+        (*year_out)--;
+        int ylen = leap(*year_out) ? 366 : 365;
+        first -= ylen;
+        wd = (wd + 53 * 7 - ylen) % 7;
+    }
+    int64_t n;
+    if ((first_weekday && wd != 0) || (!first_weekday && wd >= 4))
+        n = days - (first + (7 - wd));
+    else
+        n = days - (first - wd);
+    if (week_year && n >= 52 * 7) {
+        wd = (int)((wd + (leap(*year_out) ? 366 : 365)) % 7);
+        if ((!first_weekday && wd < 4) || (first_weekday && wd == 0)) {
+            (*year_out)++;
+            return 1;
+        }
+    }
+    return (int)(n / 7 + 1);
+}
+
+static int week_exec(const fn_call *call, column **args, size_t rows, column **out)
+{
+    const dstate *st = call->state;
+    int64_t *v = mem_alloc((rows ? rows : 1) * sizeof *v);
+    load_local(args[0], st->tz, v, rows);
+    bool yw = st->op != 0;
+    for (size_t i = 0; i < rows; i++) {
+        int64_t y;
+        int w = calc_week(floordiv(v[i], 86400), yw ? st->mode | 2 : st->mode, &y);
+        v[i] = yw ? y * 100 + w : w;
+    }
+    *out = store(call->ret, v, rows);
+    mem_free(v);
+    return 0;
+}
+
+static int week_resolve(fn_call *call)
+{
+    if (call->nargs < 1 || call->nargs > 3)
+        return fn_bad_nargs(call, "1, 2 or 3");
+    const type *t = call->arg_types[0];
+    if (!is_date(t) && !is_dt(t))
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+                       "Illegal type %s of first argument of function %s. Must be Date, Date32, DateTime or DateTime64.",
+                       t->name, call->name);
+    dstate *st = new_state(call);
+    st->op = strcmp(call->def->name, "toYearWeek") == 0;
+    if (call->nargs >= 2) {
+        int64_t md;
+        if (fn_const_int(call, 1, &md) < 0)
+            return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+                           "A value of illegal type was provided as 2nd argument 'week_mode' to function '%s'. "
+                           "Expected: const UInt8, got: %s",
+                           call->name, call->arg_types[1]->name);
+        st->mode = (int)md;
+    }
+    if (pick_tz(call, call->nargs == 3 ? 2 : -1, st) < 0)
+        return -1;
+    call->ret = type_simple(st->op ? T_UINT32 : T_UINT8);
+    call->exec = week_exec;
+    return 0;
+}
+
+/* toIntervalDay(n) etc. There is no Interval type in shale, so an interval is a
+ * one-field named tuple, Tuple(IntervalDay Int64): the unit travels in the type, which is
+ * what toStartOfInterval reads. `d + INTERVAL ...` never gets here (the analyzer rewrites
+ * it to addDays(d, n)). */
+static const char *const interval_units[] = {"Nanosecond", "Microsecond", "Millisecond", "Second", "Minute", "Hour",
+                                             "Day", "Week", "Month", "Quarter", "Year"};
+
+static int interval_exec(const fn_call *call, column **args, size_t rows, column **out)
+{
+    int64_t *v = mem_alloc((rows ? rows : 1) * sizeof *v);
+    for (size_t i = 0; i < rows; i++)
+        v[i] = col_get_i64(args[0], i);
+    column *r = col_new_defaults(call->ret, rows);
+    col_free(r->fields[0]);
+    r->fields[0] = store(type_simple(T_INT64), v, rows);
+    mem_free(v);
+    *out = r;
+    return 0;
+}
+
+static int interval_resolve(fn_call *call)
+{
+    if (call->nargs != 1)
+        return fn_bad_nargs(call, "1");
+    const type *t = call->arg_types[0];
+    if (!type_is_integer(t) && t->id != T_BOOL)
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of argument of function %s", t->name, call->name);
+    char nm[32];
+    snprintf(nm, sizeof nm, "Interval%s", call->def->name + 10);
+    const type *f = type_simple(T_INT64);
+    const char *names[1] = {nm};
+    call->ret = type_tuple(1, &f, names);
+    call->exec = interval_exec;
+    return 0;
+}
+
+/* The unit (U_*) of an interval type made by interval_resolve, or -1. */
+static int interval_unit_of(const type *t)
+{
+    t = type_phys(t);
+    if (t->id != T_TUPLE || t->nfields != 1 || !t->field_names || strncmp(t->field_names[0], "Interval", 8) != 0)
+        return -1;
+    for (int u = 0; u <= U_YEAR; u++)
+        if (!strcmp(t->field_names[0] + 8, interval_units[u]))
+            return u;
+    return -1;
+}
+
+static int64_t trunc_days_unit(int64_t days, int unit, int64_t n)
+{
+    int64_t y;
+    unsigned m, d;
+    switch (unit) {
+    case U_DAY: return floordiv(days, n) * n;
+    case U_WEEK: return n == 1 ? days - (weekday_mon1(days) - 1) : 4 + floordiv(days - 4, 7 * n) * 7 * n;
+    case U_MONTH:
+    case U_QUARTER: {
+        civil(days, &y, &m, &d);
+        int64_t mn = (y - 1970) * 12 + (m - 1), k = unit == U_QUARTER ? 3 * n : n;
+        mn = floordiv(mn, k) * k;
+        int64_t ny = 1970 + floordiv(mn, 12);
+        return dt_days_from_civil(ny, (unsigned)(mn - floordiv(mn, 12) * 12) + 1, 1);
+    }
+    default:
+        civil(days, &y, &m, &d);
+        return dt_days_from_civil(floordiv(y, n) * n, 1, 1);
+    }
+}
+
+/* toStartOfInterval(d, INTERVAL n unit[, tz]) and dateTrunc('unit', d[, tz]) share this
+ * kernel: st->op = unit, st->mode = n. Units of a day or less give a DateTime (seconds
+ * floored in local time), longer units a Date (Date32 for Date32 arguments). */
+static int sti_exec(const fn_call *call, column **args, size_t rows, column **out)
+{
+    const dstate *st = call->state;
+    const column *c = args[st->scale]; /* the date argument's index */
+    int64_t *v = mem_alloc((rows ? rows : 1) * sizeof *v);
+    int unit = st->op;
+    int64_t n = st->mode;
+    load_local(c, st->tz, v, rows);
+    type_id rid = type_phys(call->ret)->id;
+    for (size_t i = 0; i < rows; i++) {
+        int64_t loc = v[i], r;
+        if (unit <= U_HOUR) {
+            /* Seconds (minutes) count from the epoch when the zone's offset is a whole
+             * number of hours (minutes), as ClickHouse's date library does; otherwise,
+             * and always for hours, from the start of the local day. */
+            int64_t day0 = floordiv(loc, 86400) * 86400;
+            int64_t unit_s = unit == U_HOUR ? 3600 : unit == U_MINUTE ? 60 : 1, step = unit_s * n;
+            int64_t off = loc - tz_local_to_utc(st->tz, loc);
+            int64_t whole = unit == U_SECOND ? 3600 : 60;
+            if (unit != U_HOUR && off % whole == 0) {
+                int64_t utc = loc - off;
+                r = floordiv(utc, step) * step;
+            } else {
+                r = tz_local_to_utc(st->tz, day0 + (loc - day0) / step * step);
+            }
+        } else {
+            int64_t days = trunc_days_unit(floordiv(loc, 86400), unit, n);
+            r = (rid == T_DATE || rid == T_DATE32) ? days : tz_local_to_utc(st->tz, days * 86400);
+        }
+        if (rid == T_DATE && type_phys(c->type)->id != T_DATE32)
+            r = clamp64(r, 0, 65535);
+        else if (rid == T_DATETIME)
+            r = clamp64(r, 0, UINT32_MAX);
+        v[i] = r;
+    }
+    *out = store(call->ret, v, rows);
+    mem_free(v);
+    return 0;
+}
+
+static int sti_resolve(fn_call *call)
+{
+    bool trunc = strcmp(call->def->name, "dateTrunc") == 0;
+    if (call->nargs < 2 || call->nargs > 3)
+        return fn_bad_nargs(call, "2 or 3");
+    dstate *st = new_state(call);
+    int darg = trunc ? 1 : 0;
+    st->scale = darg;
+    const type *t = call->arg_types[darg];
+    if (trunc) {
+        size_t n;
+        const char *u = fn_const_str(call, 0, &n);
+        if (!u)
+            return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "First argument for function %s must be constant string: name of datepart", call->name);
+        st->op = unit_by_name(u, n);
+        if (st->op < U_SECOND)
+            return err_set(ERR_BAD_ARGUMENTS, "%.*s doesn't look like datepart name in %s", (int)n, u, call->name);
+        st->mode = 1;
+    } else {
+        st->op = interval_unit_of(call->arg_types[1]);
+        column *iv = call->const_args ? call->const_args[1] : NULL;
+        if (st->op < 0 || !iv)
+            return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of 2nd argument of function %s, expected a time interval",
+                           call->arg_types[1]->name, call->name);
+        if (st->op < U_SECOND)
+            return err_set(ERR_NOT_IMPLEMENTED, "Sub-second intervals are not supported by %s", call->name);
+        int64_t k = col_get_i64(iv->fields[0], 0);
+        if (k <= 0)
+            return err_set(ERR_ARGUMENT_OUT_OF_BOUND, "Value for second argument of function %s must be positive", call->name);
+        st->mode = (int)(k > INT32_MAX ? INT32_MAX : k);
+    }
+    if (!is_date(t) && !is_dt(t))
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of argument of function %s. Should be a date or a date with time",
+                       t->name, call->name);
+    if (is_date(t) && st->op < U_DAY && !trunc)
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal interval kind for argument data type %s", t->name);
+    if (pick_tz(call, call->nargs == 3 ? 2 : -1, st) < 0)
+        return -1;
+    /* dateTrunc keeps Date32; toStartOfInterval gives Date (wrapping, as ClickHouse) */
+    if (st->op > U_DAY)
+        call->ret = type_simple(t->id == T_DATE32 && trunc ? T_DATE32 : T_DATE);
+    else
+        call->ret = type_datetime(is_dt(t) || call->nargs == 3 ? st->tzname : NULL);
+    call->exec = sti_exec;
+    return 0;
+}
+
+/* age('unit', a, b[, tz]): whole units elapsed from a to b, counting a unit only when the
+ * smaller components of b have reached those of a (unlike dateDiff, which counts
+ * boundaries). */
+static int age_exec(const fn_call *call, column **args, size_t rows, column **out)
+{
+    const dstate *st = call->state;
+    int64_t *a = mem_alloc((rows ? rows : 1) * sizeof *a), *b = mem_alloc((rows ? rows : 1) * sizeof *b);
+    load_local(args[1], st->tz, a, rows);
+    load_local(args[2], st->tz, b, rows);
+    int unit = st->op;
+    for (size_t i = 0; i < rows; i++) {
+        int64_t x = a[i], y = b[i], r;
+        if (unit <= U_HOUR) {
+            int64_t step = unit == U_SECOND ? 1 : unit == U_MINUTE ? 60 : 3600;
+            r = (y - x) / step;
+        } else if (unit <= U_WEEK) {
+            int64_t dx = floordiv(x, 86400), dy = floordiv(y, 86400);
+            int64_t tx = x - dx * 86400, ty = y - dy * 86400;
+            r = dy - dx;
+            if (r > 0 && ty < tx)
+                r--;
+            else if (r < 0 && ty > tx)
+                r++;
+            if (unit == U_WEEK)
+                r /= 7;
+        } else {
+            int64_t dx = floordiv(x, 86400), dy = floordiv(y, 86400);
+            int64_t yx, yy;
+            unsigned mx, my, ddx, ddy;
+            civil(dx, &yx, &mx, &ddx);
+            civil(dy, &yy, &my, &ddy);
+            int64_t kx = (int64_t)ddx * 86400 + (x - dx * 86400), ky = (int64_t)ddy * 86400 + (y - dy * 86400);
+            r = (yy * 12 + my) - (yx * 12 + mx);
+            if (r > 0 && ky < kx)
+                r--;
+            else if (r < 0 && ky > kx)
+                r++;
+            if (unit == U_QUARTER)
+                r /= 3;
+            else if (unit == U_YEAR)
+                r /= 12;
+        }
+        a[i] = r;
+    }
+    *out = store(call->ret, a, rows);
+    mem_free(a);
+    mem_free(b);
+    return 0;
+}
+
+static int age_resolve(fn_call *call)
+{
+    if (call->nargs < 3 || call->nargs > 4)
+        return fn_bad_nargs(call, "3 or 4");
+    size_t n;
+    const char *u = fn_const_str(call, 0, &n);
+    if (!u)
+        return err_set(ERR_ILLEGAL_COLUMN, "First argument for function %s (unit) must be a constant String", call->name);
+    for (int k = 1; k <= 2; k++) {
+        const type *t = call->arg_types[k];
+        if (!is_date(t) && !is_dt(t))
+            return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of argument of function %s. Should be a date or a date with time",
+                           t->name, call->name);
+    }
+    dstate *st = new_state(call);
+    st->op = unit_by_name(u, n);
+    if (st->op < U_SECOND)
+        return err_set(ERR_BAD_ARGUMENTS, "Function %s does not support '%.*s' unit", call->name, (int)n, u);
+    /* The zone: explicit, else the first DateTime argument's, else the session's. */
+    const char *z = NULL;
+    for (int k = 1; k <= 2 && !z; k++)
+        if (is_dt(call->arg_types[k]))
+            z = call->arg_types[k]->tz;
+    if (call->nargs == 4) {
+        if (pick_tz(call, 3, st) < 0)
+            return -1;
+    } else {
+        st->tz = tz_get(z ? z : call->env && call->env->timezone ? call->env->timezone : tz_default_name());
+        if (!st->tz)
+            return -1;
+    }
+    call->ret = type_simple(T_INT64);
+    call->exec = age_exec;
+    return 0;
+}
+
+/* fromUnixTimestamp(n) = toDateTime(n); fromUnixTimestamp(n, fmt[, tz]) =
+ * formatDateTime(toDateTime(n), fmt[, tz]). */
+typedef struct chain_state {
+    fn_call *to_dt, *fmt;
+} chain_state;
+
+static void chain_free(void *p)
+{
+    chain_state *c = p;
+    if (!c)
+        return;
+    if (c->to_dt)
+        fn_call_free(c->to_dt);
+    if (c->fmt)
+        fn_call_free(c->fmt);
+    free(c);
+}
+
+static int fromunix_exec(const fn_call *call, column **args, size_t rows, column **out)
+{
+    const chain_state *cs = call->state;
+    column *dt;
+    if (fn_exec(cs->to_dt, args, rows, &dt) < 0)
+        return -1;
+    if (!cs->fmt) {
+        *out = dt;
+        return 0;
+    }
+    column *fa[3] = {dt, call->nargs > 1 ? args[1] : NULL, call->nargs > 2 ? args[2] : NULL};
+    int rc = fn_exec(cs->fmt, fa, rows, out);
+    col_free(dt);
+    return rc;
+}
+
+static int fromunix_resolve(fn_call *call)
+{
+    if (call->nargs < 1 || call->nargs > 3)
+        return fn_bad_nargs(call, "1, 2 or 3");
+    const type *t = call->arg_types[0];
+    if (call->nargs == 1 && !type_is_integer(t))
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+                       "Illegal type %s of first argument of function %s when arguments size is 1. Should be integer",
+                       t->name, call->name);
+    chain_state *cs = xcalloc(1, sizeof *cs);
+    call->state = cs;
+    if (func_resolve("toDateTime", 1, &t, NULL, call->env, &cs->to_dt) < 0)
+        return -1;
+    call->ret = type_phys(cs->to_dt->result_type);
+    if (call->nargs > 1) {
+        const type *ft[3] = {cs->to_dt->result_type, call->arg_types[1], call->nargs > 2 ? call->arg_types[2] : NULL};
+        column *fc[3] = {NULL, call->const_args ? call->const_args[1] : NULL,
+                         call->const_args && call->nargs > 2 ? call->const_args[2] : NULL};
+        if (func_resolve("formatDateTime", call->nargs, ft, fc, call->env, &cs->fmt) < 0)
+            return -1;
+        call->ret = type_phys(cs->fmt->result_type);
+    }
+    call->exec = fromunix_exec;
+    return 0;
+}
+
 /* ---------------------------------------------------------------- registration */
 
 static func_def xdef_defs[sizeof xdefs / sizeof xdefs[0]];
@@ -1255,6 +1669,23 @@ void func_register_date(void)
     }
     for (size_t i = 0; i < sizeof misc_defs / sizeof misc_defs[0]; i++)
         func_register(&misc_defs[i]);
+    static const func_def more_defs[] = {
+        {"toWeek", 0, week_resolve, dstate_free, "Week number (MySQL modes 0..7)"},
+        {"toYearWeek", 0, week_resolve, dstate_free, "Year and week number as YYYYWW"},
+        {"toStartOfInterval", 0, sti_resolve, dstate_free, "toStartOfInterval(d, INTERVAL n unit[, tz])"},
+        {"dateTrunc", 0, sti_resolve, dstate_free, "dateTrunc('unit', d[, tz])"},
+        {"age", 0, age_resolve, dstate_free, "age('unit', a, b[, tz]): whole units elapsed"},
+        {"fromUnixTimestamp", 0, fromunix_resolve, chain_free, "fromUnixTimestamp(n[, format[, tz]])"},
+    };
+    for (size_t i = 0; i < sizeof more_defs / sizeof more_defs[0]; i++)
+        func_register(&more_defs[i]);
+    static func_def iv_defs[11];
+    static char iv_names[11][32];
+    for (int u = U_SECOND; u <= U_YEAR; u++) {
+        snprintf(iv_names[u], sizeof iv_names[u], "toInterval%s", interval_units[u]);
+        iv_defs[u] = (func_def){iv_names[u], 0, interval_resolve, NULL, "An interval (a one-field named tuple here)"};
+        func_register(&iv_defs[u]);
+    }
     static const char *const aliases[][2] = {
         {"YEAR", "toYear"}, {"MONTH", "toMonth"}, {"DAY", "toDayOfMonth"}, {"DAYOFMONTH", "toDayOfMonth"},
         {"DAYOFWEEK", "toDayOfWeek"}, {"DAYOFYEAR", "toDayOfYear"}, {"HOUR", "toHour"}, {"MINUTE", "toMinute"},
@@ -1264,7 +1695,8 @@ void func_register_date(void)
         {"date_sub", "dateSub"}, {"DATE_SUB", "dateSub"}, {"timestampSub", "dateSub"}, {"timestamp_sub", "dateSub"},
         {"timeZone", "timezone"}, {"toTimezone", "toTimeZone"}, {"DATE_FORMAT", "formatDateTime"},
         {"current_timestamp", "now"}, {"CURRENT_TIMESTAMP", "now"}, {"curdate", "today"}, {"current_date", "today"},
-        {"CURRENT_DATE", "today"}, {"toStartOfFiveMinute", "toStartOfFiveMinutes"}, {"FROM_UNIXTIME", "toDateTime"},
+        {"CURRENT_DATE", "today"}, {"toStartOfFiveMinute", "toStartOfFiveMinutes"}, {"FROM_UNIXTIME", "fromUnixTimestamp"},
+        {"date_trunc", "dateTrunc"}, {"DATE_TRUNC", "dateTrunc"}, {"DATETRUNC", "dateTrunc"},
     };
     for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
         func_register_alias(aliases[i][0], aliases[i][1]);

@@ -203,18 +203,25 @@ static void map_reverse(const char *s, size_t n, buf *o, const void *arg)
     for (size_t i = 0; i < n; i++)
         d[i] = s[n - 1 - i];
 }
+/* The characters trim removes: spaces, or the bytes of the optional second argument. */
+typedef struct trim_set {
+    int mode; /* 1 left, 2 right, 3 both */
+    bool drop[256];
+} trim_set;
+
 static void map_trim(const char *s, size_t n, buf *o, const void *arg)
 {
-    int mode = (int)(intptr_t)arg; /* 1 left, 2 right, 3 both */
+    const trim_set *t = arg;
     size_t b = 0, e = n;
-    if (mode & 1) while (b < e && s[b] == ' ') b++;
-    if (mode & 2) while (e > b && s[e - 1] == ' ') e--;
+    if (t->mode & 1) while (b < e && t->drop[(uint8_t)s[b]]) b++;
+    if (t->mode & 2) while (e > b && t->drop[(uint8_t)s[e - 1]]) e--;
     buf_append(o, s + b, e - b);
 }
 
 typedef struct map_state {
     str_map f;
     const void *arg;
+    trim_set trim;
 } map_state;
 
 static int map_exec(const fn_call *c, column **a, size_t n, column **out)
@@ -241,17 +248,35 @@ static const struct { const char *name; str_map f; intptr_t arg; } maps[] = {
 
 static int map_resolve(fn_call *c)
 {
-    if (c->nargs != 1)
-        return fn_bad_nargs(c, "1");
-    if (!is_str(c->arg_types[0]))
-        return fn_bad_types(c);
     map_state *m = xcalloc(1, sizeof *m);
+    c->state = m;
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
         if (!strcasecmp(maps[i].name, c->def->name)) {
             m->f = maps[i].f;
             m->arg = (const void *)maps[i].arg;
         }
-    c->state = m;
+    bool trim = m->f == map_trim;
+    if (c->nargs != 1 && !(trim && c->nargs == 2))
+        return fn_bad_nargs(c, trim ? "1 or 2" : "1");
+    if (!is_str(c->arg_types[0]))
+        return fn_bad_types(c);
+    if (trim) {
+        /* trimBoth(s[, chars]): the characters must be a constant String. */
+        m->trim.mode = (int)(intptr_t)m->arg;
+        m->arg = &m->trim;
+        const char *chars = " ";
+        size_t nc = 1;
+        if (c->nargs == 2) {
+            chars = fn_const_str(c, 1, &nc);
+            if (!chars || c->arg_types[1]->id != T_STRING)
+                return err_set(ERR_ILLEGAL_COLUMN,
+                               "A value of illegal type was provided as 2nd argument 'trim_character' to function "
+                               "'%s'. Expected: const String, got: %s",
+                               c->def->name, c->arg_types[1]->name);
+        }
+        for (size_t i = 0; i < nc; i++)
+            m->trim.drop[(uint8_t)chars[i]] = true;
+    }
     bool keep_fixed = m->f == map_lower || m->f == map_upper || m->f == map_reverse;
     c->ret = keep_fixed && c->arg_types[0]->id == T_FIXEDSTRING ? c->arg_types[0] : type_simple(T_STRING);
     c->exec = map_exec;
@@ -806,16 +831,23 @@ static int cws_exec(const fn_call *c, column **a, size_t n, column **out)
     column *res = col_new(type_simple(T_STRING));
     col_reserve(res, n);
     buf tmp = {0};
+    text_opts o;
+    text_opts_default(&o);
     for (size_t i = 0; i < n; i++) {
         size_t sl;
         const char *sep = col_str(a[0], i, &sl);
         tmp.len = 0;
         for (int j = 1; j < c->nargs; j++) {
-            size_t l;
-            const char *s = col_str(a[j], i, &l);
             if (j > 1)
                 buf_append(&tmp, sep, sl);
-            buf_append(&tmp, s, l);
+            if (is_str(c->arg_types[j])) {
+                size_t l;
+                const char *s = col_str(a[j], i, &l);
+                buf_append(&tmp, s, l);
+            } else {
+                /* Other types are joined as toString prints them (as in concat). */
+                text_write(&tmp, a[j], i, TEXT_RAW, &o);
+            }
         }
         col_push_str(res, (const char *)tmp.p, tmp.len);
     }
@@ -828,11 +860,149 @@ static int cws_resolve(fn_call *c)
 {
     if (c->nargs < 1)
         return fn_bad_nargs(c, "at least 1");
-    for (int j = 0; j < c->nargs; j++)
-        if (!is_str(c->arg_types[j]))
+    if (!is_str(c->arg_types[0]))
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of first argument of function %s",
+                       c->arg_types[0]->name, c->name);
+    for (int j = 1; j < c->nargs; j++)
+        if (type_base(c->arg_types[j])->id == T_NOTHING)
             return fn_bad_types(c);
     c->ret = type_simple(T_STRING);
     c->exec = cws_exec;
+    return 0;
+}
+
+/* ---- format('{} and {1}', ...) ----
+ * The pattern (a constant) compiles once into pieces: literal text (with {{ and }}
+ * unescaped) and argument references. Arguments print as toString does. Errors follow
+ * ClickHouse's parser: manual ({0}) and automatic ({}) numbering can't mix (ClickHouse gives
+ * the same message whichever came first). */
+
+typedef struct fmt_piece {
+    int arg;        /* argument index (1-based in the call), or -1 for literal text */
+    size_t off, len;/* literal text in fmt_state.lit */
+} fmt_piece;
+
+typedef struct fmt_state {
+    char *lit;
+    fmt_piece *p;
+    int np;
+} fmt_state;
+
+static void fmt_free(void *v)
+{
+    fmt_state *st = v;
+    if (!st)
+        return;
+    free(st->lit);
+    free(st->p);
+    free(st);
+}
+
+static int format_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    const fmt_state *st = c->state;
+    column *res = col_new(type_simple(T_STRING));
+    col_reserve(res, n);
+    buf tmp = {0};
+    text_opts o;
+    text_opts_default(&o);
+    for (size_t i = 0; i < n; i++) {
+        tmp.len = 0;
+        for (int k = 0; k < st->np; k++) {
+            const fmt_piece *p = &st->p[k];
+            if (p->arg < 0) {
+                buf_append(&tmp, st->lit + p->off, p->len);
+            } else if (is_str(c->arg_types[p->arg])) {
+                size_t l;
+                const char *s = col_str(a[p->arg], i, &l);
+                buf_append(&tmp, s, l);
+            } else {
+                text_write(&tmp, a[p->arg], i, TEXT_RAW, &o);
+            }
+        }
+        col_push_str(res, (const char *)tmp.p, tmp.len);
+    }
+    buf_free(&tmp);
+    *out = res;
+    return 0;
+}
+
+static int format_resolve(fn_call *c)
+{
+    if (c->nargs < 2)
+        return fn_bad_nargs(c, "at least 2");
+    if (!is_str(c->arg_types[0]))
+        return fn_bad_types(c);
+    size_t pl;
+    const char *pat = fn_const_str(c, 0, &pl);
+    if (!pat)
+        return err_set(ERR_ILLEGAL_COLUMN, "Argument at index 0 for function %s must be constant", c->name);
+    for (int k = 1; k < c->nargs; k++)
+        if (type_base(c->arg_types[k])->id == T_NOTHING && !type_is_nullable(c->arg_types[k]))
+            return fn_bad_types(c);
+    fmt_state *st = xcalloc(1, sizeof *st);
+    c->state = st;
+    st->lit = xmalloc(pl + 1);
+    st->p = xcalloc(pl + 1, sizeof *st->p);
+    size_t nlit = 0, lit_start = 0, start = 0;
+    bool open = false;
+    int mode = 0; /* 1 automatic, 2 manual */
+    int next_auto = 0, nvals = c->nargs - 1;
+    for (size_t i = 0; i < pl; i++) {
+        char ch = pat[i];
+        if ((ch == '{' || ch == '}') && i + 1 < pl && pat[i + 1] == ch) {
+            if (!open)
+                st->lit[nlit++] = ch;
+            i++;
+            continue;
+        }
+        if (ch == '{') {
+            if (open)
+                return err_set(ERR_BAD_ARGUMENTS, "Two open curly braces without close one at position %zu", i);
+            if (nlit > lit_start)
+                st->p[st->np++] = (fmt_piece){-1, lit_start, nlit - lit_start};
+            lit_start = nlit;
+            start = i + 1;
+            open = true;
+        } else if (ch == '}') {
+            if (!open)
+                return err_set(ERR_BAD_ARGUMENTS, "Closed curly brace without open one at position %zu", i);
+            open = false;
+            int idx;
+            if (i == start) {
+                if (mode == 2)
+                    return err_set(ERR_BAD_ARGUMENTS,
+                                   "Cannot switch from automatic field numbering to manual field specification");
+                mode = 1;
+                idx = next_auto++;
+            } else {
+                if (mode == 1)
+                    return err_set(ERR_BAD_ARGUMENTS,
+                                   "Cannot switch from automatic field numbering to manual field specification");
+                mode = 2;
+                uint64_t v = 0;
+                for (size_t j = start; j < i; j++) {
+                    if (pat[j] < '0' || pat[j] > '9' || v > 1000000)
+                        return err_set(ERR_BAD_ARGUMENTS, "Not a number in curly braces at position %zu", start);
+                    v = v * 10 + (uint64_t)(pat[j] - '0');
+                }
+                if (v >= (uint64_t)nvals)
+                    return err_set(ERR_BAD_ARGUMENTS, "Too big number for arguments, must be at most %d", nvals - 1);
+                idx = (int)v;
+            }
+            if (idx >= nvals)
+                return err_set(ERR_BAD_ARGUMENTS, "Not enough arguments to fill the placeholders in the format string");
+            st->p[st->np++] = (fmt_piece){idx + 1, 0, 0};
+        } else if (!open) {
+            st->lit[nlit++] = ch;
+        }
+    }
+    if (open)
+        return err_set(ERR_BAD_ARGUMENTS, "Last open curly brace is not closed");
+    if (nlit > lit_start)
+        st->p[st->np++] = (fmt_piece){-1, lit_start, nlit - lit_start};
+    c->ret = type_simple(T_STRING);
+    c->exec = format_exec;
     return 0;
 }
 
@@ -1045,7 +1215,8 @@ static void func_register_string_more(void)
         {"right", FN_CASE_INSENSITIVE, leftright_resolve, NULL, "last n bytes (negative: all but the first -n)"},
         {"leftUTF8", 0, leftright_resolve, NULL, "left in code points"},
         {"rightUTF8", 0, leftright_resolve, NULL, "right in code points"},
-        {"concatWithSeparator", 0, cws_resolve, NULL, "concatWithSeparator(sep, s1, s2, ...)"},
+        {"concatWithSeparator", 0, cws_resolve, NULL, "concatWithSeparator(sep, x1, x2, ...)"},
+        {"format", 0, format_resolve, fmt_free, "format('{} and {1}', a, b)"},
         {"hex", FN_CASE_INSENSITIVE, hex_resolve, NULL, "hexadecimal representation"},
         {"unhex", FN_CASE_INSENSITIVE, str1_resolve, NULL, "bytes from hexadecimal digits"},
         {"base64Encode", 0, str1_resolve, NULL, "base64 encoding"},

@@ -1,0 +1,3 @@
+SELECT toWeek(toDate('2020-01-05')), toWeek(toDate('2020-01-05'), 1), toYearWeek(toDate('2020-01-05')), toTypeName(toWeek(toDate('2020-01-05'))), toTypeName(toYearWeek(toDate('2020-01-05')));
+SELECT d, toWeek(d, 0), toWeek(d, 1), toWeek(d, 2), toWeek(d, 3), toWeek(d, 4), toWeek(d, 5), toWeek(d, 6), toWeek(d, 7), toYearWeek(d), toYearWeek(d, 1), toYearWeek(d, 3), toYearWeek(d, 6) FROM (SELECT toDate('2016-12-20') + number * 3 AS d FROM numbers(150));
+SELECT toWeek(toDateTime('2021-01-01 23:00:00'), 3), toYearWeek(toDateTime('2021-01-03 10:00:00', 'Asia/Tokyo'), 0), toWeek(toDate32('1999-12-31'), 5);
