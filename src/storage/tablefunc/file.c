@@ -12,6 +12,7 @@
 #include "format/split.h"
 #include "format/parquet/reader.h"
 #include "storage/structure.h"
+#include "storage/tablefunc/read_common.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -51,12 +52,6 @@ typedef struct file_it {
     int nfile;             /* file columns in the schema */
     query_ctx *q;
 } file_it;
-
-static const char *base_name(const char *p)
-{
-    const char *s = strrchr(p, '/');
-    return s ? s + 1 : p;
-}
 
 static int open_reader(file_src *f, const char *path, const schema *sch, const fmt_settings *fs, fmt_reader **r)
 {
@@ -154,16 +149,6 @@ static int open_range_reader(file_src *f, const file_task *t, const fmt_settings
     return 0;
 }
 
-/* Needed file columns of an iterator, as a bool per file column (caller frees). */
-static bool *needed_cols(const file_it *it)
-{
-    bool *needed = xcalloc((size_t)it->nfile + 1, sizeof *needed);
-    for (int i = 0; i < it->ncols; i++)
-        if (it->cols[i] < it->nfile)
-            needed[it->cols[i]] = true;
-    return needed;
-}
-
 static bool rg_may_match(const file_src *f, const file_task *t)
 {
     for (int i = 0; i < f->nfilters; i++) {
@@ -188,7 +173,7 @@ static int open_row_group(file_src *f, const file_task *t, file_it *it, void **i
         free(it);
         return -1;
     }
-    bool *needed = needed_cols(it);
+    bool *needed = read_needed(it->cols, it->ncols, it->nfile);
     it->pq->select(it->pq, needed);
     free(needed);
     *itp = it;
@@ -202,9 +187,7 @@ static int file_open(source *s, int task, const int *cols, int ncols, query_ctx 
     const file_task *t = &f->tasks[task];
     it->path = f->paths[t->path];
     it->ncols = ncols;
-    it->cols = xcalloc((size_t)ncols + 1, sizeof *it->cols);
-    if (ncols)
-        memcpy(it->cols, cols, sizeof *cols * (size_t)ncols);
+    it->cols = read_cols_copy(cols, ncols);
     it->nfile = f->file_schema->n;
     it->q = q;
     if (t->rg >= 0)
@@ -217,12 +200,7 @@ static int file_open(source *s, int task, const int *cols, int ncols, query_ctx 
         return -1;
     }
     /* Parse only the columns the query reads. */
-    bool *needed = xcalloc((size_t)it->nfile + 1, sizeof *needed);
-    for (int i = 0; i < ncols; i++)
-        if (cols[i] < it->nfile)
-            needed[cols[i]] = true;
-    fmt_reader_select(it->reader, needed);
-    free(needed);
+    read_select_columns(it->reader, cols, ncols, it->nfile);
     *itp = it;
     return 0;
 }
@@ -245,20 +223,7 @@ static int file_next(void *itp, block **out)
         return 0;
     }
     query_add_read(it->q, b->rows, block_bytes(b));
-    block *p = block_new(it->ncols, b->rows);
-    for (int i = 0; i < it->ncols; i++) {
-        int c = it->cols[i];
-        if (c < it->nfile) {
-            p->cols[i] = col_ref(b->cols[c]);
-        } else {
-            const char *v = c == it->nfile ? it->path : base_name(it->path);
-            column *one = col_new(type_lowcard(type_simple(T_STRING)));
-            col_push_str(one, v, strlen(v));
-            p->cols[i] = col_new_const(one, b->rows);
-        }
-    }
-    block_free(b);
-    *out = p;
+    *out = read_project(b, it->cols, it->ncols, it->nfile, it->path, -1);
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "io/s3.h"
 #include "storage/structure.h"
 #include "storage/tablefunc.h"
+#include "storage/tablefunc/read_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,12 +38,6 @@ typedef struct s3_it {
     query_ctx *q;
 } s3_it;
 
-static const char *base_name(const char *p)
-{
-    const char *s = strrchr(p, '/');
-    return s ? s + 1 : p;
-}
-
 /* Schema inference reads only the start of an object: synchronous 1 MiB pieces, so that
  * no download runs ahead of what the inference needs. */
 static int open_stream(s3_src *f, const s3_object *o, bool infer, rbuf **out)
@@ -67,9 +62,7 @@ static int s3_open(source *s, int task, const int *cols, int ncols, query_ctx *q
     it->path = xmalloc(len);
     snprintf(it->path, len, "%s/%s", s3_client_url(f->client)->bucket, it->obj->key);
     it->ncols = ncols;
-    it->cols = xcalloc((size_t)ncols + 1, sizeof *it->cols);
-    if (ncols)
-        memcpy(it->cols, cols, sizeof *cols * (size_t)ncols);
+    it->cols = read_cols_copy(cols, ncols);
     it->nfile = f->file_schema->n;
     it->q = q;
     rbuf *rb;
@@ -80,12 +73,7 @@ static int s3_open(source *s, int task, const int *cols, int ncols, query_ctx *q
         free(it);
         return -1;
     }
-    bool *needed = xcalloc((size_t)it->nfile + 1, sizeof *needed);
-    for (int i = 0; i < ncols; i++)
-        if (cols[i] < it->nfile)
-            needed[cols[i]] = true;
-    fmt_reader_select(it->reader, needed);
-    free(needed);
+    read_select_columns(it->reader, cols, ncols, it->nfile);
     *itp = it;
     return 0;
 }
@@ -104,26 +92,7 @@ static int s3_next(void *itp, block **out)
         return 0;
     }
     query_add_read(it->q, b->rows, block_bytes(b));
-    block *p = block_new(it->ncols, b->rows);
-    for (int i = 0; i < it->ncols; i++) {
-        int c = it->cols[i];
-        if (c < it->nfile) {
-            p->cols[i] = col_ref(b->cols[c]);
-        } else if (c < it->nfile + 2) {
-            const char *v = c == it->nfile ? it->path : base_name(it->path);
-            column *one = col_new(type_lowcard(type_simple(T_STRING)));
-            col_push_str(one, v, strlen(v));
-            p->cols[i] = col_new_const(one, b->rows);
-        } else {
-            column *one = col_new(type_nullable(type_simple(T_UINT64)));
-            uint64_t sz = it->obj->size;
-            col_push_fixed(one->inner, &sz);
-            col_nullable_commit(one, false);
-            p->cols[i] = col_new_const(one, b->rows);
-        }
-    }
-    block_free(b);
-    *out = p;
+    *out = read_project(b, it->cols, it->ncols, it->nfile, it->path, (int64_t)it->obj->size);
     return 0;
 }
 
