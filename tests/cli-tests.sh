@@ -58,5 +58,7 @@ check "parquet push-down with IN" "2000" "$(pqlog in)"
 mkdir -p "$tmp/tmpdir"
 TMPDIR="$tmp/tmpdir" "$SHALE" local -q 'SELECT 1' >/dev/null
 check "temporary path removed" "0" "$(ls "$tmp/tmpdir" | wc -l)"
+"$SHALE" local --path "$tmp/data" -q "SELECT 1 FROM s3('http://127.0.0.1:9/bkt/k.csv', 'AKIDEXAMPLE', 'wJalrXUtnFEMIsecret', 'CSV', 'a Int32')" >/dev/null 2>&1
+check "s3 secret masked in the query log" "1" "$("$SHALE" local --path "$tmp/data" -q "SELECT count() FROM system.query_log WHERE query LIKE '%AKIDEXAMPLE%[HIDDEN]%' AND query NOT LIKE '%wJalrXUtnFEMIsecret%'")"
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

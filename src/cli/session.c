@@ -3,6 +3,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "cli/mask.h"
 #include "cli/progress.h"
 #include "column/datetime.h"
 #include "exec/query_log.h"
@@ -579,7 +580,8 @@ static int execute_one(session *s, const char *sql, size_t len, const char *stmt
     double elapsed = clock_monotonic() - q->start_time;
     int code = rc ? (err_code() ? err_code() : ERR_LOGICAL_ERROR) : 0;
     if (settings_bool(s->st, "log_queries") && !(stmt && stmt->kind == AST_STMT_SET)) {
-        char *text = xstrndup(stmt_text, stmt_len);
+        /* The logged text hides secrets (s3 keys), as ClickHouse's query log does. */
+        char *text = mask_secrets(stmt_text, stmt_len, (size_t)(stmt_text - sql), stmt);
         query_log_entry e = {.query_id = q->query_id,
                              .query = text,
                              .type = rc ? (started && q->started ? 4 : 3) : 2,
