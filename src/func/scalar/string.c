@@ -20,6 +20,19 @@
 
 static bool is_str(const type *t) { return type_is_string(t); }
 
+/* Appends row i of c (of type t) as toString prints it: strings as they are, other types
+ * as text (concat, concatWithSeparator and format all join their arguments this way). */
+static void append_as_text(buf *out, const type *t, const column *c, size_t i, const text_opts *o)
+{
+    if (is_str(t)) {
+        size_t l;
+        const char *s = col_str(c, i, &l);
+        buf_append(out, s, l);
+    } else {
+        text_write(out, c, i, TEXT_RAW, o);
+    }
+}
+
 static column *new_u64(size_t n, uint64_t **d)
 {
     column *c = col_new(type_simple(T_UINT64));
@@ -366,15 +379,7 @@ static int concat_exec(const fn_call *c, column **a, size_t n, column **out)
     for (size_t i = 0; i < n; i++) {
         tmp.len = 0;
         for (int k = 0; k < c->nargs; k++) {
-            const type *t = c->arg_types[k];
-            if (is_str(t)) {
-                size_t l;
-                const char *s = col_str(a[k], i, &l);
-                buf_append(&tmp, s, l);
-            } else {
-                /* Other types are concatenated as toString prints them. */
-                text_write(&tmp, a[k], i, TEXT_RAW, &o);
-            }
+            append_as_text(&tmp, c->arg_types[k], a[k], i, &o);
         }
         col_push_str(r, (const char *)tmp.p, tmp.len);
     }
@@ -840,14 +845,7 @@ static int cws_exec(const fn_call *c, column **a, size_t n, column **out)
         for (int j = 1; j < c->nargs; j++) {
             if (j > 1)
                 buf_append(&tmp, sep, sl);
-            if (is_str(c->arg_types[j])) {
-                size_t l;
-                const char *s = col_str(a[j], i, &l);
-                buf_append(&tmp, s, l);
-            } else {
-                /* Other types are joined as toString prints them (as in concat). */
-                text_write(&tmp, a[j], i, TEXT_RAW, &o);
-            }
+            append_as_text(&tmp, c->arg_types[j], a[j], i, &o);
         }
         col_push_str(res, (const char *)tmp.p, tmp.len);
     }
@@ -910,15 +908,10 @@ static int format_exec(const fn_call *c, column **a, size_t n, column **out)
         tmp.len = 0;
         for (int k = 0; k < st->np; k++) {
             const fmt_piece *p = &st->p[k];
-            if (p->arg < 0) {
+            if (p->arg < 0)
                 buf_append(&tmp, st->lit + p->off, p->len);
-            } else if (is_str(c->arg_types[p->arg])) {
-                size_t l;
-                const char *s = col_str(a[p->arg], i, &l);
-                buf_append(&tmp, s, l);
-            } else {
-                text_write(&tmp, a[p->arg], i, TEXT_RAW, &o);
-            }
+            else
+                append_as_text(&tmp, c->arg_types[p->arg], a[p->arg], i, &o);
         }
         col_push_str(res, (const char *)tmp.p, tmp.len);
     }
