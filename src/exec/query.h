@@ -31,7 +31,8 @@ typedef struct query_ctx {
     double start_time;            /* monotonic seconds */
     char query_id[40];
     const char *data_path;        /* the --path directory */
-    struct session *session;      /* the owning session (catalog) */
+    struct session *session;      /* the owning session */
+    struct catalog *catalog;      /* databases and tables (storage/catalog.h) */
     /* Query parameters ({name:Type} ← --param_name=value), borrowed from the session. */
     int nparams;
     char *const *param_names;

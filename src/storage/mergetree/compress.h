@@ -1,0 +1,109 @@
+/* ClickHouse's compressed-block format and column codecs, as MergeTree parts store them.
+ *
+ * A compressed file (<column>.bin) is a sequence of blocks, each:
+ *   16 bytes  CityHash128 v1.0.2 of the rest of the block (method byte onwards),
+ *             low 64 bits first
+ *    1 byte   method (0x02 NONE, 0x82 LZ4/LZ4HC, 0x90 ZSTD, 0x91 Multiple, 0x92 Delta,
+ *             0x93 T64, 0x94 DoubleDelta, 0x95 Gorilla, …)
+ *    4 bytes  compressed size, little-endian, including this 9-byte header
+ *    4 bytes  uncompressed size
+ *   data
+ * A codec chain (CODEC(Delta(4), ZSTD(1))) is written as method Multiple with the list of
+ * methods; the reader needs only the bytes (every parameter a decoder needs is inside).
+ *
+ * Marks address a position as (offset of the block in the compressed file, offset in the
+ * block's uncompressed data).
+ *
+ * Thread-safety: codecs are immutable after parsing and may be shared; writers and readers
+ * belong to one thread. Errors: -1 with err_set; decompression errors are
+ * ERR_CHECKSUM_DOESNT_MATCH / ERR_CORRUPTED_DATA / ERR_UNKNOWN_COMPRESSION_METHOD naming the
+ * file (`where`) and the byte offset of the block. */
+#ifndef SHALE_STORAGE_MERGETREE_COMPRESS_H
+#define SHALE_STORAGE_MERGETREE_COMPRESS_H
+
+#include "base/buf.h"
+#include "column/type.h"
+#include "sql/ast.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* CityHash v1.0.2 (the version ClickHouse freezes for checksums). */
+typedef struct u128 {
+    uint64_t lo, hi;
+} u128;
+u128 cityhash128_v102(const void *data, size_t len);
+u128 cityhash128_v102_seed(const void *data, size_t len, u128 seed);
+uint64_t cityhash64_v102(const void *data, size_t len);
+
+/* ClickHouse's HashingWriteBuffer checksum of a stream of bytes (checksums.txt): the bytes
+ * are hashed in 2048-byte blocks, each seeded with the previous block's hash. */
+typedef struct mt_hasher {
+    u128 state;
+    size_t fill;
+    uint64_t total;
+    uint8_t block[2048];
+} mt_hasher;
+void mt_hasher_init(mt_hasher *h);
+void mt_hasher_update(mt_hasher *h, const void *p, size_t n);
+u128 mt_hasher_final(const mt_hasher *h);
+
+/* A parsed codec chain. */
+typedef struct mt_codec mt_codec;
+
+/* From a column's CODEC(...) arguments (NULL = the table default, LZ4), for values of
+ * type t (Delta/DoubleDelta/Gorilla/T64 take their width from it when not given, and are
+ * refused for types they cannot encode, as ClickHouse refuses them). Names and arguments
+ * are checked: ZSTD(level 1..22), LZ4HC(level), Delta(1|2|4|8), …; errors are
+ * ERR_UNKNOWN_CODEC / ERR_ILLEGAL_CODEC_PARAMETER / ERR_BAD_ARGUMENTS naming the codec. */
+int mt_codec_from_ast(const ast_list *args, const type *t, mt_codec **out);
+/* By text, e.g. "LZ4" or "Delta(4), ZSTD(1)" (the part's default_compression_codec). */
+int mt_codec_parse(const char *text, const type *t, mt_codec **out);
+void mt_codec_free(mt_codec *c);
+/* "CODEC(Delta(4), ZSTD(1))" — as ClickHouse prints it in SHOW CREATE TABLE. */
+const char *mt_codec_text(const mt_codec *c);
+
+/* Compresses n bytes into one block appended to out. */
+void mt_compress_block(const mt_codec *c, const void *src, size_t n, buf *out);
+/* Reads the header of the block at p: *compressed_size (with header) and
+ * *uncompressed_size. -1 when fewer than 25 bytes are available or sizes are absurd. */
+int mt_block_header(const uint8_t *p, size_t avail, uint32_t *compressed_size, uint32_t *uncompressed_size,
+                    const char *where, uint64_t offset);
+/* Checks the checksum and decompresses the block at p (avail >= its compressed size),
+ * appending its bytes to out. offset: the block's position in the file, for messages. */
+int mt_decompress_block(const uint8_t *p, size_t avail, buf *out, const char *where, uint64_t offset);
+
+/* Writes a compressed file: data is buffered and compressed into blocks of at most
+ * max_block bytes; mt_cwriter_granule_end() closes the current block once it holds at
+ * least min_block bytes (ClickHouse's min/max_compress_block_size: 65536 / 1048576). */
+typedef struct mt_cwriter mt_cwriter;
+int mt_cwriter_open(const char *path, const mt_codec *c, size_t min_block, size_t max_block, mt_cwriter **out);
+void mt_cwriter_write(mt_cwriter *w, const void *p, size_t n);
+int mt_cwriter_granule_end(mt_cwriter *w);
+/* The current position as a mark. */
+void mt_cwriter_mark(const mt_cwriter *w, uint64_t *compressed_offset, uint64_t *uncompressed_offset);
+/* Flushes, fsyncs and closes; fills what checksums.txt records. Frees w either way. */
+typedef struct mt_file_checksum {
+    uint64_t file_size;
+    u128 file_hash;
+    bool is_compressed;
+    uint64_t uncompressed_size;
+    u128 uncompressed_hash;
+} mt_file_checksum;
+int mt_cwriter_finish(mt_cwriter *w, mt_file_checksum *sum);
+void mt_cwriter_abort(mt_cwriter *w); /* closes without syncing; the caller removes the file */
+
+/* Reads a compressed file: seek to a mark, then read decompressed bytes. Reads the file
+ * with pread in chunks; never holds more than one block plus a read-ahead buffer. */
+typedef struct mt_creader mt_creader;
+int mt_creader_open(const char *path, mt_creader **out);
+int mt_creader_seek(mt_creader *r, uint64_t compressed_offset, uint64_t uncompressed_offset);
+/* Reads exactly n bytes (ERR_CANNOT_READ_ALL_DATA at the end of the file). */
+int mt_creader_read(mt_creader *r, void *dst, size_t n);
+/* Reads up to n bytes; *got = 0 at the end of the file. */
+int mt_creader_read_some(mt_creader *r, void *dst, size_t n, size_t *got);
+bool mt_creader_eof(mt_creader *r);
+void mt_creader_close(mt_creader *r);
+
+#endif

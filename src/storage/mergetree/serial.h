@@ -1,0 +1,78 @@
+/* Column serialization in MergeTree Wide parts, byte-compatible with ClickHouse.
+ *
+ * A column is stored as one or more substreams, each its own file pair
+ * (<stream>.bin compressed data, <stream>.mrk2 marks):
+ *   T (numbers, dates, enums, decimals, UUID)  <name>          values, little-endian
+ *   String                                     <name>          varuint length + bytes
+ *   FixedString(n)                             <name>          n bytes each
+ *   Nullable(T)                                <name>.null     UInt8 null map, then T's streams
+ *   Array(T)                                   <name>.size0    UInt64 sizes, then T's streams
+ *                                                              (nested arrays: .size1, …)
+ *   Tuple(a T, b U)                            <name>.a / <name>.1 …  each field's streams
+ *   LowCardinality(T)                          <name>.dict     the shared dictionary
+ *                                              <name>          keys (with per-chunk headers)
+ * File names escape the column name as ClickHouse's escapeForFileName does (every byte
+ * that is not [A-Za-z0-9_] becomes %XX).
+ *
+ * A writer serializes granules one after another (rows [from, from+n) of a column); a
+ * reader deserializes n rows at a time after mt_serial_read_start() at the part's start or
+ * at a granule's marks. The byte I/O of each stream goes through mt_byte_sink/mt_byte_src
+ * (the part writer puts compression behind them).
+ *
+ * Ownership: mt_serial owns its stream names and state. Not thread-safe (one per column
+ * per writer/reader). Errors: -1 with err_set (ERR_CANNOT_READ_ALL_DATA,
+ * ERR_INCORRECT_DATA naming the stream and row). */
+#ifndef SHALE_STORAGE_MERGETREE_SERIAL_H
+#define SHALE_STORAGE_MERGETREE_SERIAL_H
+
+#include "base/buf.h"
+#include "column/column.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where a stream's bytes go / come from. */
+typedef struct mt_byte_sink {
+    void (*write)(void *ctx, const void *p, size_t n);
+    void *ctx;
+} mt_byte_sink;
+typedef struct mt_byte_src {
+    /* reads exactly n bytes; -1 with err_set at the end of data */
+    int (*read)(void *ctx, void *dst, size_t n);
+    void *ctx;
+} mt_byte_src;
+
+typedef struct mt_serial mt_serial;
+
+/* The substreams of column `name` of type t (see above). */
+mt_serial *mt_serial_new(const char *name, const type *t);
+void mt_serial_free(mt_serial *s);
+int mt_serial_nstreams(const mt_serial *s);
+/* File name of stream k without extension ("Tags.size0"); in the order the writer first
+ * touches them (ClickHouse's enumerateStreams order). */
+const char *mt_serial_stream_name(const mt_serial *s, int k);
+
+/* Writing: prefix once at the part's start, then granules, then suffix once at the end.
+ * sinks[k] is stream k's sink. The part writer takes marks of every stream before each
+ * granule. */
+void mt_serial_write_prefix(mt_serial *s, mt_byte_sink *sinks);
+void mt_serial_write(mt_serial *s, const column *c, size_t from, size_t n, mt_byte_sink *sinks);
+void mt_serial_write_suffix(mt_serial *s, mt_byte_sink *sinks);
+
+/* Reading: read_start at the part's start (prefix) or after every stream was moved to a
+ * granule's marks (at_part_start = false: the reader keeps the prefix it read before);
+ * read appends n rows to c (a column of the type). */
+int mt_serial_read_start(mt_serial *s, mt_byte_src *srcs, bool at_part_start);
+int mt_serial_read(mt_serial *s, column *c, size_t n, mt_byte_src *srcs);
+
+/* One value in ClickHouse's binary form (serializeBinary) — primary.idx, minmax_*.idx,
+ * partition.dat: numbers little-endian, String varuint length + bytes, Nullable a UInt8
+ * null flag then the value, LowCardinality as its inner type. */
+void mt_value_write(const column *c, size_t row, buf *out);
+/* Appends one value read from p (n bytes available) to c; *used = bytes consumed. */
+int mt_value_read(column *c, const uint8_t *p, size_t n, size_t *used);
+
+/* escapeForFileName: appends the escaped form of name. */
+void mt_escape_file_name(const char *name, buf *out);
+
+#endif

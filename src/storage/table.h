@@ -1,0 +1,99 @@
+/* Tables: what the catalog (storage/catalog.h) keeps per table, and the interface every
+ * table engine (MergeTree family, Memory, Null) implements.
+ *
+ * A table is created from a CREATE TABLE statement; its canonical text (what SHOW CREATE
+ * TABLE prints) is persisted by the catalog and parsed again at every start, so engines
+ * take everything they need (keys, settings, codecs) from the parsed statement.
+ *
+ * Ownership: the catalog owns tables; queries take a reference (table_ref / table_unref)
+ * for as long as they use one, so DROP waits for nothing and frees the table when the last
+ * query is done. Engines must make read(), insert() and the introspection calls safe to
+ * run from several queries at once (they run on different threads in the server).
+ * Errors: -1 with err_set, naming the table (db.name) and, for data, the part and file. */
+#ifndef SHALE_STORAGE_TABLE_H
+#define SHALE_STORAGE_TABLE_H
+
+#include "base/arena.h"
+#include "exec/source.h"
+#include "sql/ast.h"
+#include "storage/tablefunc.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+typedef struct table_column {
+    const char *name;
+    const type *type;
+    const char *default_kind; /* NULL, "DEFAULT", "MATERIALIZED", "ALIAS", "EPHEMERAL" */
+    const ast *default_expr;  /* NULL when none */
+    const ast_list *codec;    /* the CODEC(...) arguments, or NULL */
+    const char *comment;      /* NULL when none */
+} table_column;
+
+struct table_engine;
+
+typedef struct table {
+    char *database;
+    char *name;
+    char *create_sql;         /* canonical CREATE TABLE text (SHOW CREATE TABLE) */
+    arena a;                  /* holds `create` and the strings of `cols` */
+    const ast *create;        /* create_sql parsed: columns, engine, keys, settings */
+    int ncols;                /* all declared columns, in declaration order */
+    table_column *cols;
+    schema *sch;              /* stored columns (not ALIAS / EPHEMERAL), in declaration order:
+                                 what insert() receives and read() offers */
+    char *data_dir;           /* <path>/data/<database>/<name>/ (ends with '/') */
+    const struct table_engine *engine;
+    void *impl;               /* the engine's state */
+    _Atomic int refs;
+} table;
+
+/* The rows of system.parts for one table are appended through this (see mergetree). */
+typedef struct table_engine {
+    const char *name;         /* "MergeTree", "ReplacingMergeTree", "Memory", … */
+    bool has_data_dir;        /* the catalog creates data_dir before open() and removes it on DROP */
+    bool supports_final;
+    /* Checks the statement (keys, settings, engine arguments) and prepares t->impl;
+     * `created` is true for CREATE (false when the catalog loads the table at start, when
+     * the engine also recovers: removes tmp_ directories, loads parts). */
+    int (*open)(table *t, bool created, query_ctx *q);
+    /* A source over the table's current data (a snapshot: later inserts are not seen). */
+    int (*read)(table *t, bool final, query_ctx *q, source **out);
+    /* A sink taking blocks with exactly t->sch's columns (defaults already computed by the
+     * caller). finish() makes everything written visible atomically per part and durable. */
+    int (*insert)(table *t, query_ctx *q, table_sink **out);
+    int (*truncate)(table *t, query_ctx *q);
+    /* OPTIMIZE TABLE t [PARTITION p] [FINAL] [DEDUPLICATE]: stmt is the statement. */
+    int (*optimize)(table *t, const ast *stmt, query_ctx *q);
+    /* CHECK TABLE: one row per part (part_path, is_passed, message) appended to *out
+     * (a block of (String, UInt8, String) created by the caller). */
+    int (*check)(table *t, query_ctx *q, block *out);
+    /* ALTER TABLE t <text>: stmt->str holds the text after the table name
+     * (ATTACH PART 'name', DETACH PART, DROP PARTITION …). */
+    int (*alter)(table *t, const ast *stmt, query_ctx *q);
+    /* Stops background work and frees t->impl; the data stays on disk. */
+    void (*close)(table *t);
+} table_engine;
+
+/* Engines by name (case-sensitive, as ClickHouse), NULL if unknown. */
+const table_engine *table_engine_find(const char *name);
+
+/* Implementations. */
+extern const table_engine engine_memory;
+extern const table_engine engine_null;
+extern const table_engine engine_mergetree;           /* MergeTree */
+extern const table_engine engine_replacing_mergetree; /* ReplacingMergeTree([ver]) */
+extern const table_engine engine_summing_mergetree;   /* SummingMergeTree([cols]) */
+
+static inline table *table_ref(table *t)
+{
+    atomic_fetch_add(&t->refs, 1);
+    return t;
+}
+/* Drops a reference; the last one closes the engine and frees the table. */
+void table_unref(table *t);
+
+/* "db.name", for messages (a static per-thread buffer). */
+const char *table_full_name(const table *t);
+
+#endif
