@@ -75,6 +75,13 @@ static const setting_def defs[] = {
     {"prefer_column_name_to_alias", SET_BOOL, "0", "Prefer column names to aliases."},
     {"optimize_on_insert", SET_BOOL, "1", "Apply the engine's merge logic to inserted blocks."},
     {"insert_deduplicate", SET_BOOL, "1", "Deduplicate retried inserts of identical blocks."},
+    {"insert_deduplication_token", SET_STRING, "", "Deduplicate inserts by this token instead of the data's hash."},
+    {"max_partitions_per_insert_block", SET_UINT, "100", "Maximum partitions in one inserted block (0 = unlimited)."},
+    {"background_pool_size", SET_UINT, "16", "Threads merging parts of a MergeTree table (capped by cores)."},
+    {"max_insert_memory_usage", SET_UINT, "0",
+     "Memory budget of an INSERT into MergeTree; with max_insert_threads = 0 and min_insert_block_size_bytes = 0 it "
+     "picks threads = cores / 2 and block bytes = budget / (3 x threads) (shale)."},
+    {"optimize_throw_if_noop", SET_BOOL, "0", "OPTIMIZE throws when it merged nothing."},
     {"max_insert_block_size", SET_UINT, "1048449", "Rows per block formed for insertion."},
     {"s3_throw_on_zero_files_match", SET_BOOL, "0", "Throw when an s3 glob matches nothing."},
     {"s3_truncate_on_insert", SET_BOOL, "0", "INSERT INTO FUNCTION s3 replaces an existing object."},

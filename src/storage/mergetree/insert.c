@@ -1,0 +1,594 @@
+/* INSERT into a MergeTree table.
+ *
+ * The sink squashes incoming blocks into insert blocks (min_insert_block_size_rows /
+ * _bytes, 0 disables a threshold) and hands each to one of max_insert_threads writer
+ * threads through a bounded queue, so that reading the source, sorting and compressing
+ * overlap and memory stays bounded (at most threads + 1 insert blocks in flight). A writer
+ * splits its block by partition, sorts each piece by the sorting key (stable), optionally
+ * collapses it (optimize_on_insert, Replacing/Summing), and writes it as a new part with
+ * a fresh block number: tmp_insert_… directory, fsync, rename.
+ *
+ * Deduplication (insert_deduplicate with non_replicated_deduplication_window > 0): the ID
+ * of each part's data (partition ID + a hash of the rows, or insert_deduplication_token)
+ * is remembered in dedup.log; a part whose ID is already there is skipped. */
+#include "storage/mergetree/mt.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "sql/analyze.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- deduplication log ---- */
+
+void mt_dedup_load(mt_table *m)
+{
+    buf b = {0};
+    if (mt_read_small_file(m->t->data_dir, "dedup.log", &b)) {
+        err_clear();
+        buf_free(&b);
+        return;
+    }
+    const char *p = (const char *)b.p, *end = p + b.len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            break; /* a torn last line: never acknowledged */
+        if (nl > p) {
+            m->dedup = xrealloc(m->dedup, sizeof *m->dedup * (size_t)(m->ndedup + 1));
+            m->dedup[m->ndedup++] = xstrndup(p, (size_t)(nl - p));
+        }
+        p = nl + 1;
+    }
+    buf_free(&b);
+}
+
+static bool dedup_has_locked(mt_table *m, const char *id)
+{
+    for (int i = m->ndedup - 1; i >= 0; i--)
+        if (!strcmp(m->dedup[i], id))
+            return true;
+    return false;
+}
+
+/* Records id (under the lock, after the part was committed). */
+static void dedup_add_locked(mt_table *m, const char *id)
+{
+    m->dedup = xrealloc(m->dedup, sizeof *m->dedup * (size_t)(m->ndedup + 1));
+    m->dedup[m->ndedup++] = xstrdup(id);
+    uint64_t window = m->set.non_replicated_deduplication_window;
+    char *path = mt_sprintf("%sdedup.log", m->t->data_dir);
+    if ((uint64_t)m->ndedup > window * 2) {
+        /* Rewrite keeping the newest `window` IDs. */
+        int drop = m->ndedup - (int)window;
+        for (int i = 0; i < drop; i++)
+            free(m->dedup[i]);
+        memmove(m->dedup, m->dedup + drop, sizeof *m->dedup * (size_t)(m->ndedup - drop));
+        m->ndedup -= drop;
+        buf all = {0};
+        for (int i = 0; i < m->ndedup; i++)
+            buf_printf(&all, "%s\n", m->dedup[i]);
+        char *tmp = mt_sprintf("%sdedup.log.tmp", m->t->data_dir);
+        char *dir = xstrdup(m->t->data_dir);
+        if (!mt_write_small_file(dir, "dedup.log.tmp", all.p, all.len, NULL))
+            rename(tmp, path);
+        err_clear();
+        free(tmp);
+        free(dir);
+        buf_free(&all);
+    } else {
+        int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            char *line = mt_sprintf("%s\n", id);
+            ssize_t w = write(fd, line, strlen(line));
+            (void)w;
+            fsync(fd);
+            close(fd);
+            free(line);
+        }
+    }
+    free(path);
+}
+
+static char *block_hash_id(const char *partition_id, const block *b)
+{
+    /* A hash of every column's bytes: the same rows in the same order give the same ID. */
+    mt_hasher h;
+    mt_hasher_init(&h);
+    for (int c = 0; c < b->ncols; c++) {
+        buf v = {0};
+        for (size_t r = 0; r < b->rows; r++)
+            mt_value_write(b->cols[c], r, &v);
+        mt_hasher_update(&h, v.p, v.len);
+        buf_free(&v);
+    }
+    u128 x = mt_hasher_final(&h);
+    return mt_sprintf("%s_%016" PRIx64 "%016" PRIx64, partition_id, x.hi, x.lo);
+}
+
+/* ---- writing one sorted piece as a part ---- */
+
+typedef struct insert_opts {
+    bool dedup;
+    const char *token;     /* insert_deduplication_token, or NULL */
+    bool optimize_on_insert;
+    int part_seq;          /* parts written by this insert (token suffix) */
+} insert_opts;
+
+static int write_part(mt_table *m, block *b, const block *partition, const char *partition_id, insert_opts *o)
+{
+    char *dedup_id = NULL;
+    if (o->dedup && m->set.non_replicated_deduplication_window > 0) {
+        dedup_id = o->token ? mt_sprintf("%s_%s_%d", partition_id, o->token, o->part_seq++)
+                            : block_hash_id(partition_id, b);
+        pthread_mutex_lock(&m->lock);
+        bool seen = dedup_has_locked(m, dedup_id);
+        pthread_mutex_unlock(&m->lock);
+        if (seen) {
+            free(dedup_id);
+            return 0; /* an identical insert was committed before: skip, with success */
+        }
+    }
+    pthread_mutex_lock(&m->lock);
+    int64_t blk = m->next_block++;
+    uint64_t seq = ++m->tmp_seq;
+    pthread_mutex_unlock(&m->lock);
+    char *tmp = mt_sprintf("tmp_insert_%s_%" PRId64 "_%" PRIu64, partition_id, blk, seq);
+    mt_part_writer *w;
+    int rc = mt_part_writer_open(m, tmp, &w);
+    if (!rc) {
+        rc = mt_part_writer_write(w, b);
+        if (!rc)
+            rc = mt_part_writer_finish(w, partition);
+        if (rc) {
+            mt_part_writer_abort(w);
+        } else {
+            char *dir = xstrdup(mt_part_writer_dir(w));
+            mt_part_writer_free(w);
+            rc = mt_commit_part(m, dir, partition_id, blk, blk, 0, NULL, 0, NULL);
+            if (rc)
+                mt_remove_tree(dir);
+            free(dir);
+        }
+    }
+    if (!rc && dedup_id) {
+        pthread_mutex_lock(&m->lock);
+        dedup_add_locked(m, dedup_id);
+        pthread_mutex_unlock(&m->lock);
+    }
+    free(dedup_id);
+    free(tmp);
+    return rc;
+}
+
+static int sort_and_write(mt_table *m, block *b, const block *partition, const char *partition_id, insert_opts *o)
+{
+    column **keys = xcalloc((size_t)m->sort.n + 1, sizeof *keys);
+    if (mt_key_eval(&m->sort, b, keys)) {
+        free(keys);
+        return -1;
+    }
+    uint32_t *perm = mt_sort_perm(keys, m->sort.n, b->rows);
+    for (int k = 0; k < m->sort.n; k++)
+        col_free(keys[k]);
+    free(keys);
+    block *sorted;
+    if (o->optimize_on_insert && m->kind != MT_PLAIN) {
+        sorted = mt_collapse_sorted(m, block_slice(b, 0, b->rows), perm);
+    } else {
+        bool identity = true;
+        for (size_t r = 0; r < b->rows && identity; r++)
+            identity = perm[r] == r;
+        if (identity) {
+            sorted = block_slice(b, 0, b->rows);
+        } else {
+            sorted = block_new(b->ncols, b->rows);
+            for (int c = 0; c < b->ncols; c++)
+                sorted->cols[c] = col_gather(b->cols[c], perm, b->rows);
+        }
+    }
+    free(perm);
+    if (!sorted)
+        return -1;
+    int rc = write_part(m, sorted, partition, partition_id, o);
+    block_free(sorted);
+    return rc;
+}
+
+/* Splits b by partition (in first-appearance order) and writes each piece. */
+static int write_block(mt_table *m, block *b, insert_opts *o, int64_t max_partitions)
+{
+    if (!b->rows)
+        return 0;
+    if (!m->part_key.n)
+        return sort_and_write(m, b, NULL, "all", o);
+    column **pk = xcalloc((size_t)m->part_key.n + 1, sizeof *pk);
+    if (mt_key_eval(&m->part_key, b, pk)) {
+        free(pk);
+        return -1;
+    }
+    /* Group rows: the partitions of one block are few, so a short list of representative
+     * rows with a last-hit cache is enough. */
+    uint32_t *group = xmalloc(sizeof *group * b->rows);
+    uint32_t *reps = NULL;
+    size_t ngroups = 0, last = 0;
+    int rc = 0;
+    for (size_t r = 0; r < b->rows && !rc; r++) {
+        size_t g = SIZE_MAX;
+        for (size_t k = 0; k < ngroups && g == SIZE_MAX; k++) {
+            size_t cand = (last + k) % ngroups;
+            bool eq = true;
+            for (int i = 0; i < m->part_key.n && eq; i++)
+                eq = col_equal_rows(pk[i], r, pk[i], reps[cand]);
+            if (eq)
+                g = cand;
+        }
+        if (g == SIZE_MAX) {
+            if (max_partitions > 0 && (int64_t)ngroups >= max_partitions)
+                rc = err_set(ERR_TOO_MANY_PARTS,
+                             "Too many partitions for single INSERT block (more than %" PRId64
+                             "). The limit is controlled by 'max_partitions_per_insert_block' setting",
+                             max_partitions);
+            reps = xrealloc(reps, sizeof *reps * (ngroups + 1));
+            reps[ngroups] = (uint32_t)r;
+            g = ngroups++;
+        }
+        group[r] = (uint32_t)g;
+        last = g;
+    }
+    for (size_t g = 0; g < ngroups && !rc; g++) {
+        block *piece;
+        if (ngroups == 1) {
+            piece = block_slice(b, 0, b->rows);
+        } else {
+            uint32_t *rows = xmalloc(sizeof *rows * b->rows);
+            size_t n = 0;
+            for (size_t r = 0; r < b->rows; r++)
+                if (group[r] == g)
+                    rows[n++] = (uint32_t)r;
+            piece = block_new(b->ncols, n);
+            for (int c = 0; c < b->ncols; c++)
+                piece->cols[c] = col_gather(b->cols[c], rows, n);
+            free(rows);
+        }
+        block *pval = block_new(m->part_key.n, 1);
+        for (int i = 0; i < m->part_key.n; i++)
+            pval->cols[i] = col_slice(pk[i], reps[g], 1);
+        char *pid = mt_partition_id(&m->part_key, pval->cols, 0);
+        rc = sort_and_write(m, piece, pval, pid, o);
+        free(pid);
+        block_free(pval);
+        block_free(piece);
+    }
+    for (int i = 0; i < m->part_key.n; i++)
+        col_free(pk[i]);
+    free(pk);
+    free(group);
+    free(reps);
+    return rc;
+}
+
+/* ---- the sink ---- */
+
+#define QUEUE_MAX 64
+
+typedef struct mt_sink {
+    table_sink base;
+    mt_table *m;
+    query_ctx *q;
+    block *acc;
+    uint64_t min_rows, min_bytes;
+    insert_opts opts;
+    int64_t max_partitions;
+    /* writer threads */
+    int nthreads;
+    pthread_t threads[QUEUE_MAX];
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    block *queue[QUEUE_MAX];
+    int qhead, qlen, qcap;
+    bool closing;
+    int failed;
+    int errcode;
+    char errmsg[ERR_MSG_MAX];
+} mt_sink;
+
+/* Waits while the partition has too many parts (parts_to_delay_insert), refuses above
+ * parts_to_throw_insert (TOO_MANY_PARTS), as ClickHouse does. */
+static int check_parts_count(mt_table *m)
+{
+    pthread_mutex_lock(&m->lock);
+    int worst = 0, cur = 0;
+    const char *pid = NULL;
+    for (int i = 0; i < m->nparts; i++) {
+        const mt_part *p = m->parts[i];
+        if (p->state != PART_ACTIVE)
+            continue;
+        if (!pid || strcmp(pid, p->partition_id)) {
+            pid = p->partition_id;
+            cur = 0;
+        }
+        if (++cur > worst)
+            worst = cur;
+    }
+    pthread_cond_broadcast(&m->cond); /* wake the merger */
+    pthread_mutex_unlock(&m->lock);
+    if ((uint64_t)worst >= m->set.parts_to_throw_insert)
+        return err_set(ERR_TOO_MANY_PARTS,
+                       "Too many parts (%d with average size of a part). Merges are processing significantly slower "
+                       "than inserts",
+                       worst);
+    if ((uint64_t)worst >= m->set.parts_to_delay_insert) {
+        /* Linear in how far past the delay threshold, up to max_delay_to_insert. */
+        double span = (double)(m->set.parts_to_throw_insert - m->set.parts_to_delay_insert);
+        double frac = span > 0 ? (double)((uint64_t)worst - m->set.parts_to_delay_insert) / span : 1;
+        double delay = frac * (double)m->set.max_delay_to_insert;
+        struct timespec ts = {(time_t)delay, (long)((delay - (double)(time_t)delay) * 1e9)};
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+
+static int process(mt_sink *s, block *b)
+{
+    int rc = check_parts_count(s->m);
+    if (!rc)
+        rc = write_block(s->m, b, &s->opts, s->max_partitions);
+    block_free(b);
+    return rc;
+}
+
+static void *writer_main(void *arg)
+{
+    mt_sink *s = arg;
+    mem_tracker *prev = mem_tracker_attach(&s->q->mem);
+    for (;;) {
+        pthread_mutex_lock(&s->lock);
+        while (!s->qlen && !s->closing)
+            pthread_cond_wait(&s->cond, &s->lock);
+        if (!s->qlen) {
+            pthread_mutex_unlock(&s->lock);
+            break;
+        }
+        block *b = s->queue[s->qhead];
+        s->qhead = (s->qhead + 1) % QUEUE_MAX;
+        s->qlen--;
+        bool skip = s->failed;
+        pthread_cond_broadcast(&s->cond);
+        pthread_mutex_unlock(&s->lock);
+        if (skip) {
+            block_free(b);
+            continue;
+        }
+        if (process(s, b)) {
+            pthread_mutex_lock(&s->lock);
+            if (!s->failed) {
+                s->failed = 1;
+                s->errcode = err_code();
+                snprintf(s->errmsg, sizeof s->errmsg, "%s", err_msg());
+            }
+            atomic_store(&s->q->cancelled, 1);
+            pthread_mutex_unlock(&s->lock);
+        }
+    }
+    mem_tracker_attach(prev);
+    return NULL;
+}
+
+static int enqueue(mt_sink *s, block *b)
+{
+    if (s->nthreads == 0)
+        return process(s, b);
+    pthread_mutex_lock(&s->lock);
+    while (s->qlen >= s->qcap && !s->failed)
+        pthread_cond_wait(&s->cond, &s->lock);
+    if (s->failed) {
+        int code = s->errcode;
+        pthread_mutex_unlock(&s->lock);
+        block_free(b);
+        return err_set(code, "%s", s->errmsg);
+    }
+    s->queue[(s->qhead + s->qlen) % QUEUE_MAX] = b;
+    s->qlen++;
+    pthread_cond_broadcast(&s->cond);
+    pthread_mutex_unlock(&s->lock);
+    return 0;
+}
+
+static bool squash_full(const mt_sink *s, const block *b)
+{
+    return (s->min_rows && b->rows >= s->min_rows) || (s->min_bytes && block_bytes(b) >= s->min_bytes) ||
+           (!s->min_rows && !s->min_bytes);
+}
+
+static int sink_write(block_sink *bs, block *b)
+{
+    mt_sink *s = (mt_sink *)bs;
+    if (!b->rows) {
+        block_free(b);
+        return 0;
+    }
+    if (!s->acc && squash_full(s, b))
+        return enqueue(s, b);
+    if (!s->acc) {
+        s->acc = b;
+    } else {
+        block_append(s->acc, b);
+        block_free(b);
+    }
+    if (squash_full(s, s->acc)) {
+        block *full = s->acc;
+        s->acc = NULL;
+        return enqueue(s, full);
+    }
+    return 0;
+}
+
+static int stop_threads(mt_sink *s)
+{
+    pthread_mutex_lock(&s->lock);
+    s->closing = true;
+    pthread_cond_broadcast(&s->cond);
+    pthread_mutex_unlock(&s->lock);
+    for (int i = 0; i < s->nthreads; i++)
+        pthread_join(s->threads[i], NULL);
+    s->nthreads = 0;
+    if (s->failed)
+        return err_set(s->errcode, "%s", s->errmsg);
+    return 0;
+}
+
+static void sink_destroy(mt_sink *s)
+{
+    block_free(s->acc);
+    for (int i = 0; i < s->qlen; i++)
+        block_free(s->queue[(s->qhead + i) % QUEUE_MAX]);
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->cond);
+    free(s);
+}
+
+static int sink_finish(table_sink *ts)
+{
+    mt_sink *s = (mt_sink *)ts;
+    int rc = 0;
+    if (s->acc) {
+        block *b = s->acc;
+        s->acc = NULL;
+        rc = enqueue(s, b);
+    }
+    int rc2 = stop_threads(s);
+    sink_destroy(s);
+    return rc ? rc : rc2;
+}
+
+static void sink_abort(table_sink *ts)
+{
+    mt_sink *s = (mt_sink *)ts;
+    char saved[ERR_MSG_MAX];
+    int code = err_code();
+    snprintf(saved, sizeof saved, "%s", err_msg());
+    pthread_mutex_lock(&s->lock);
+    s->failed = s->failed ? s->failed : 2;
+    pthread_mutex_unlock(&s->lock);
+    stop_threads(s);
+    sink_destroy(s);
+    err_set(code, "%s", saved);
+}
+
+/* The guide's rule when max_insert_threads = 0 and min_insert_block_size_bytes = 0 and a
+ * memory budget is given: threads ≈ cores / 2, bytes = budget / (3 × threads). */
+static void auto_tune(mt_sink *s, query_ctx *q, int *threads)
+{
+    int64_t budget = settings_int(q->st, "max_insert_memory_usage");
+    if (budget <= 0 || settings_int(q->st, "max_insert_threads") != 0 ||
+        settings_int(q->st, "min_insert_block_size_bytes") != 0)
+        return;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int t = (int)(ncpu / 2 > 0 ? ncpu / 2 : 1);
+    *threads = t;
+    s->min_bytes = (uint64_t)budget / (3u * (uint64_t)t);
+    s->min_rows = 0;
+}
+
+int mt_insert(table *t, query_ctx *q, table_sink **out)
+{
+    mt_table *m = t->impl;
+    mt_sink *s = xcalloc(1, sizeof *s);
+    s->base.base.write = sink_write;
+    s->base.base.ctx = s;
+    s->base.finish = sink_finish;
+    s->base.abort = sink_abort;
+    s->m = m;
+    s->q = q;
+    s->min_rows = (uint64_t)settings_int(q->st, "min_insert_block_size_rows");
+    s->min_bytes = (uint64_t)settings_int(q->st, "min_insert_block_size_bytes");
+    s->opts.dedup = settings_bool(q->st, "insert_deduplicate");
+    const char *token = settings_str(q->st, "insert_deduplication_token");
+    s->opts.token = token && *token ? token : NULL;
+    s->opts.optimize_on_insert = settings_bool(q->st, "optimize_on_insert");
+    s->max_partitions = settings_int(q->st, "max_partitions_per_insert_block");
+    int threads = (int)settings_int(q->st, "max_insert_threads");
+    auto_tune(s, q, &threads);
+    if (threads < 1)
+        threads = 1;
+    if (threads > QUEUE_MAX / 2)
+        threads = QUEUE_MAX / 2;
+    s->qcap = threads;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->cond, NULL);
+    for (int i = 0; i < threads; i++) {
+        if (pthread_create(&s->threads[s->nthreads], NULL, writer_main, s) == 0)
+            s->nthreads++;
+    }
+    *out = &s->base;
+    return 0;
+}
+
+/* ---- partitions named in statements ---- */
+
+int mt_partition_id_from_text(mt_table *m, const char *text, query_ctx *q, char **out)
+{
+    /* Evaluate the literal as `SELECT <text>` and cast its values to the key types. */
+    arena a;
+    arena_init(&a);
+    char *sql = mt_sprintf("SELECT %s", text);
+    size_t pos = 0;
+    ast *st = NULL;
+    int rc = sql_parse_statement(&a, sql, strlen(sql), &pos, 1000, &st);
+    if (!rc && (!st || st->kind != AST_STMT_SELECT || !st->sub || st->sub->kind != AST_SELECT ||
+                st->sub->select.n != 1))
+        rc = err_set(ERR_SYNTAX_ERROR, "Cannot parse the partition value %s", text);
+    column **vals = NULL;
+    int nvals = 0;
+    if (!rc) {
+        const ast *e = st->sub->select.items[0];
+        const ast_list *items = e->kind == AST_FUNC && !strcmp(e->name, "tuple") ? &e->args : NULL;
+        nvals = items ? items->n : 1;
+        if (nvals != m->part_key.n)
+            rc = err_set(ERR_INVALID_PARTITION_VALUE, "Wrong number of fields in the partition expression: %d, must be: %d",
+                         nvals, m->part_key.n);
+        vals = xcalloc((size_t)nvals + 1, sizeof *vals);
+        source fake = {.sch = m->t->sch, .nvisible = m->t->sch->n};
+        block *empty = block_new_empty(m->t->sch);
+        empty->rows = 1;
+        for (int i = 0; i < nvals && !rc; i++) {
+            const ast *v = items ? items->items[i] : e;
+            /* CAST(v AS key type) */
+            ast *cast = ast_new(&a, AST_FUNC, v->pos);
+            cast->name = "CAST";
+            ast_list_push(&a, &cast->args, (ast *)v);
+            ast *ty = ast_new(&a, AST_LITERAL, v->pos);
+            ty->lit = LIT_STRING;
+            ty->str = m->part_key.types[i]->name;
+            ty->str_len = strlen(ty->str);
+            ast_list_push(&a, &cast->args, ty);
+            expr *ex;
+            rc = analyze_expr_on(cast, &fake, q, &ex);
+            if (!rc) {
+                rc = expr_eval(ex, empty, &vals[i]);
+                expr_free(ex);
+                if (!rc && vals[i]->is_const)
+                    vals[i] = col_materialize(vals[i]);
+            }
+        }
+        empty->rows = 0;
+        block_free(empty);
+    }
+    if (!rc)
+        *out = mt_partition_id(&m->part_key, vals, 0);
+    for (int i = 0; vals && i < nvals; i++)
+        col_free(vals[i]);
+    free(vals);
+    free(sql);
+    arena_free(&a);
+    return rc;
+}

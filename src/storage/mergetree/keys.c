@@ -1,0 +1,274 @@
+/* Sorting, primary and partition keys: compiling their expressions against the table's
+ * columns, evaluating them over blocks, the stable sort of an insert block, and
+ * ClickHouse's partition IDs. */
+#include "storage/mergetree/mt.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "column/datetime.h"
+#include "sql/analyze.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mt_key_compile(mt_table *m, const ast_list *exprs, mt_key *out, query_ctx *q)
+{
+    memset(out, 0, sizeof *out);
+    int n = exprs ? exprs->n : 0;
+    out->exprs = xcalloc((size_t)n + 1, sizeof *out->exprs);
+    out->types = xcalloc((size_t)n + 1, sizeof *out->types);
+    out->names = xcalloc((size_t)n + 1, sizeof *out->names);
+    out->src_col = xcalloc((size_t)n + 1, sizeof *out->src_col);
+    source fake = {.sch = m->t->sch, .nvisible = m->t->sch->n};
+    for (int i = 0; i < n; i++) {
+        const ast *e = exprs->items[i];
+        if (analyze_expr_on(e, &fake, q, &out->exprs[i])) {
+            out->n = i;
+            mt_key_free(out);
+            return -1;
+        }
+        out->n = i + 1;
+        out->types[i] = out->exprs[i]->type;
+        buf nm = {0};
+        ast_format_name(&nm, e);
+        out->names[i] = xstrdup(buf_cstr(&nm));
+        buf_free(&nm);
+        out->src_col[i] = e->kind == AST_IDENT && e->nparts == 1 ? schema_find(m->t->sch, e->parts[0]) : -1;
+    }
+    return 0;
+}
+
+void mt_key_free(mt_key *k)
+{
+    for (int i = 0; i < k->n; i++) {
+        expr_free(k->exprs[i]);
+        free(k->names[i]);
+    }
+    free(k->exprs);
+    free(k->types);
+    free(k->names);
+    free(k->src_col);
+    memset(k, 0, sizeof *k);
+}
+
+int mt_key_eval(const mt_key *k, const block *b, column **out)
+{
+    for (int i = 0; i < k->n; i++) {
+        if (k->src_col[i] >= 0) {
+            out[i] = col_ref(b->cols[k->src_col[i]]);
+        } else if (expr_eval(k->exprs[i], b, &out[i])) {
+            for (int j = 0; j < i; j++)
+                col_free(out[j]);
+            return -1;
+        }
+        if (out[i]->is_const)
+            out[i] = col_materialize(out[i]);
+    }
+    return 0;
+}
+
+/* ---- sorting ---- */
+
+typedef struct sort_ctx {
+    column *const *keys;
+    int n;
+} sort_ctx;
+
+static int cmp_rows(const void *a, const void *b, void *arg)
+{
+    const sort_ctx *s = arg;
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    for (int k = 0; k < s->n; k++) {
+        int c = col_compare(s->keys[k], i, s->keys[k], j, 1);
+        if (c)
+            return c;
+    }
+    return i < j ? -1 : i > j; /* stable */
+}
+
+/* Fast path: one unsigned/signed integer key of up to 8 bytes — sort (key, row) pairs. */
+typedef struct kv {
+    uint64_t k;
+    uint32_t row;
+} kv;
+
+static int cmp_kv(const void *a, const void *b)
+{
+    const kv *x = a, *y = b;
+    if (x->k != y->k)
+        return x->k < y->k ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+static bool int_key(const column *c, size_t rows, kv *out)
+{
+    const type *t = c->type;
+    if (c->nulls.p || t->id == T_NULLABLE || t->id == T_FLOAT32 || t->id == T_FLOAT64 || t->width == 0 ||
+        t->width > 8 || t->id == T_FIXEDSTRING || t->id == T_UUID)
+        return false;
+    bool sign = type_is_signed(t) || t->id == T_ENUM8 || t->id == T_ENUM16 || t->id == T_DATE32;
+    for (size_t r = 0; r < rows; r++) {
+        uint64_t v = sign ? (uint64_t)col_get_i64(c, r) ^ (1ull << 63) : col_get_u64(c, r);
+        out[r] = (kv){v, (uint32_t)r};
+    }
+    return true;
+}
+
+uint32_t *mt_sort_perm(column *const *keys, int n, size_t rows)
+{
+    uint32_t *perm = xmalloc(sizeof *perm * (rows + 1));
+    if (n == 1) {
+        kv *pairs = xmalloc(sizeof *pairs * (rows + 1));
+        if (int_key(keys[0], rows, pairs)) {
+            qsort(pairs, rows, sizeof *pairs, cmp_kv);
+            for (size_t r = 0; r < rows; r++)
+                perm[r] = pairs[r].row;
+            free(pairs);
+            return perm;
+        }
+        free(pairs);
+    }
+    for (size_t r = 0; r < rows; r++)
+        perm[r] = (uint32_t)r;
+    if (n > 0) {
+        sort_ctx s = {keys, n};
+        qsort_r(perm, rows, sizeof *perm, cmp_rows, &s);
+    }
+    return perm;
+}
+
+/* ---- partition IDs ---- */
+
+static inline uint64_t rotl(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
+
+/* ClickHouse's SipHash (2-4, zero key) with its 128-bit finish (v0^v1, v2^v3). */
+static void siphash128(const uint8_t *p, size_t n, uint8_t out[16])
+{
+    uint64_t v0 = 0x736f6d6570736575ull, v1 = 0x646f72616e646f6dull;
+    uint64_t v2 = 0x6c7967656e657261ull, v3 = 0x7465646279746573ull;
+#define SR                                                                                                             \
+    do {                                                                                                               \
+        v0 += v1; v1 = rotl(v1, 13); v1 ^= v0; v0 = rotl(v0, 32);                                                      \
+        v2 += v3; v3 = rotl(v3, 16); v3 ^= v2;                                                                         \
+        v0 += v3; v3 = rotl(v3, 21); v3 ^= v0;                                                                         \
+        v2 += v1; v1 = rotl(v1, 17); v1 ^= v2; v2 = rotl(v2, 32);                                                      \
+    } while (0)
+    size_t full = n & ~(size_t)7;
+    for (size_t i = 0; i < full; i += 8) {
+        uint64_t m;
+        memcpy(&m, p + i, 8);
+        v3 ^= m;
+        SR;
+        SR;
+        v0 ^= m;
+    }
+    uint64_t last = (uint64_t)(n & 0xff) << 56;
+    for (size_t i = full; i < n; i++)
+        last |= (uint64_t)p[i] << (8 * (i - full));
+    v3 ^= last;
+    SR;
+    SR;
+    v0 ^= last;
+    v2 ^= 0xff;
+    SR;
+    SR;
+    SR;
+    SR;
+#undef SR
+    uint64_t lo = v0 ^ v1, hi = v2 ^ v3;
+    memcpy(out, &lo, 8);
+    memcpy(out + 8, &hi, 8);
+}
+
+/* Is the value an integer in ClickHouse's Field sense (UInt64 / Int64 fields)? */
+static bool integral(const type *t)
+{
+    t = type_phys(t);
+    switch (t->id) {
+    case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64:
+    case T_INT8: case T_INT16: case T_INT32: case T_INT64:
+    case T_BOOL: case T_DATE: case T_DATE32: case T_DATETIME: case T_ENUM8: case T_ENUM16:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool is_unsigned_field(const type *t)
+{
+    switch (type_phys(t)->id) {
+    case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64: case T_BOOL: case T_DATE: case T_DATETIME:
+        return true;
+    default:
+        return false;
+    }
+}
+
+char *mt_partition_id(const mt_key *k, column *const *vals, size_t row)
+{
+    if (k->n == 0)
+        return xstrdup("all");
+    bool all_int = true;
+    for (int i = 0; i < k->n; i++)
+        if (!integral(vals[i]->type) || col_is_null(vals[i], row))
+            all_int = false;
+    buf out = {0};
+    if (all_int) {
+        /* Human-readable: the numbers joined by '-', dates as YYYYMMDD. */
+        for (int i = 0; i < k->n; i++) {
+            const column *c = vals[i];
+            if (i)
+                buf_putc(&out, '-');
+            type_id id = type_phys(c->type)->id;
+            if (id == T_DATE || id == T_DATE32) {
+                int64_t days = col_get_i64(c, row);
+                int64_t y;
+                unsigned mo, d;
+                dt_civil_from_days(days, &y, &mo, &d);
+                buf_printf(&out, "%04" PRId64 "%02u%02u", y, mo, d);
+            } else if (is_unsigned_field(c->type)) {
+                buf_printf(&out, "%" PRIu64, col_get_u64(c, row));
+            } else {
+                buf_printf(&out, "%" PRId64, col_get_i64(c, row));
+            }
+        }
+    } else {
+        /* A hash of the values as ClickHouse's FieldVisitorHash feeds them: a type tag,
+         * then the value (strings: 8-byte length and bytes). */
+        buf h = {0};
+        for (int i = 0; i < k->n; i++) {
+            const column *c = vals[i];
+            if (col_is_null(c, row)) {
+                buf_putc(&h, 0);
+                continue;
+            }
+            const column *in = c->type->id == T_NULLABLE || type_phys(c->type)->id == T_NULLABLE ? c->inner : c;
+            if (type_is_string(in->type)) {
+                size_t n;
+                const char *s = col_str(in, row, &n);
+                uint64_t len = n;
+                buf_putc(&h, 16);
+                buf_append(&h, &len, 8);
+                buf_append(&h, s, n);
+            } else if (integral(in->type)) {
+                uint64_t v = is_unsigned_field(in->type) ? col_get_u64(in, row) : (uint64_t)col_get_i64(in, row);
+                buf_putc(&h, is_unsigned_field(in->type) ? 1 : 2);
+                buf_append(&h, &v, 8);
+            } else {
+                /* Other types (UUID, decimals, arrays) hash their raw bytes with their own
+                 * tag; IDs of such keys may differ from ClickHouse's (docs/mergetree.md). */
+                buf_putc(&h, 99);
+                mt_value_write(in, row, &h);
+            }
+        }
+        uint8_t d[16];
+        siphash128(h.p, h.len, d);
+        buf_free(&h);
+        for (int i = 0; i < 16; i++)
+            buf_printf(&out, "%02x", d[i]);
+    }
+    char *s = xstrdup(buf_cstr(&out));
+    buf_free(&out);
+    return s;
+}

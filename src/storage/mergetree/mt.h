@@ -1,0 +1,225 @@
+/* MergeTree internals shared by the engine's files (not a public API: the engine is used
+ * through storage/table.h).
+ *
+ * A table is a set of immutable parts. Each part covers one partition and a range of
+ * block numbers [min_block, max_block]; inserts create level-0 parts with a fresh block
+ * number, merges replace adjacent parts of a partition by one part of a higher level.
+ * The list of parts is guarded by the table's mutex; a part is reference counted so a
+ * query reading a snapshot keeps it alive after a merge made it outdated.
+ *
+ * On disk (ClickHouse's Wide part layout, see docs/mergetree.md):
+ *   data_dir/<partition>_<min>_<max>_<level>/   columns.txt count.txt checksums.txt
+ *       primary.idx partition.dat minmax_<col>.idx default_compression_codec.txt
+ *       <stream>.bin <stream>.mrk2 for every column substream
+ *   data_dir/tmp_insert_… / tmp_merge_…          parts being written (removed at start)
+ *   data_dir/detached/                            parts for ALTER TABLE … ATTACH PART
+ * A part appears only by rename() of its complete, fsync'd temporary directory. */
+#ifndef SHALE_STORAGE_MERGETREE_MT_H
+#define SHALE_STORAGE_MERGETREE_MT_H
+
+#include "exec/expr.h"
+#include "storage/mergetree/compress.h"
+#include "storage/mergetree/serial.h"
+#include "storage/table.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum mt_kind { MT_PLAIN, MT_REPLACING, MT_SUMMING } mt_kind;
+
+/* Table-level settings (SETTINGS of CREATE TABLE), ClickHouse's names and defaults. */
+typedef struct mt_settings {
+    uint64_t index_granularity;                      /* 8192 */
+    uint64_t index_granularity_bytes;                /* 10 MiB; 0 = fixed granularity */
+    uint64_t min_compress_block_size;                /* 65536 */
+    uint64_t max_compress_block_size;                /* 1048576 */
+    uint64_t parts_to_delay_insert;                  /* 1000 */
+    uint64_t parts_to_throw_insert;                  /* 3000 */
+    uint64_t max_delay_to_insert;                    /* 1 s */
+    uint64_t max_bytes_to_merge_at_max_space_in_pool; /* 150 GiB */
+    uint64_t max_parts_to_merge_at_once;             /* 100 */
+    uint64_t old_parts_lifetime;                     /* 480 s */
+    uint64_t non_replicated_deduplication_window;    /* 0 */
+    uint64_t merge_max_block_size;                   /* 8192 rows per merge output block */
+    bool enable_vertical_merge_algorithm;            /* true (accepted; merges stream per part) */
+} mt_settings;
+
+/* One part. Immutable after loading except `state`, `merging` and `remove_time`. */
+typedef enum mt_part_state { PART_ACTIVE, PART_OUTDATED } mt_part_state;
+
+typedef struct mt_part {
+    char *name;                  /* 202401_1_1_0 */
+    char *dir;                   /* data_dir + name + '/' */
+    char *partition_id;
+    int64_t min_block, max_block;
+    uint32_t level;
+    uint64_t rows;
+    uint64_t bytes_on_disk;
+    uint64_t data_compressed_bytes;
+    uint64_t data_uncompressed_bytes;
+    size_t ngranules;            /* marks without the final one */
+    uint64_t *granule_start;     /* ngranules + 1 row offsets: granule g = [start[g], start[g+1]) */
+    column **index;              /* per primary-key column: ngranules (+1 with a final mark) values */
+    size_t nindex;               /* values per index column */
+    column **minmax;             /* per minmax column: 2 rows (min, max); NULL for "all" */
+    block *partition;            /* the partition key's values (1 row); NULL when no key */
+    int64_t modification_time;   /* seconds */
+    mt_part_state state;
+    bool merging;                /* chosen by a running merge */
+    double remove_time;          /* when it became outdated (monotonic seconds) */
+    _Atomic int refs;
+} mt_part;
+
+mt_part *mt_part_ref(mt_part *p);
+void mt_part_unref(mt_part *p);
+
+/* Sorting / primary / partition keys compiled against the table's stored columns. */
+typedef struct mt_key {
+    int n;
+    expr **exprs;
+    const type **types;
+    char **names;                /* the expression text (the key column's name) */
+    int *src_col;                /* the stored column when the expression is just a column, else -1 */
+} mt_key;
+
+typedef struct mt_table {
+    table *t;
+    mt_kind kind;
+    mt_settings set;
+    mt_key sort;                 /* ORDER BY (empty = tuple()) */
+    int nprimary;                /* PRIMARY KEY: a prefix of the sorting key */
+    mt_key part_key;             /* PARTITION BY (n = 0: one partition "all") */
+    int nminmax;                 /* columns used by the partition key */
+    int *minmax_cols;
+    mt_codec **codecs;           /* per stored column */
+    mt_codec *default_codec;
+    int replacing_ver;           /* ReplacingMergeTree(ver): column, or -1 */
+    int nsum;                    /* SummingMergeTree columns to sum */
+    int *sum_cols;
+
+    pthread_mutex_t lock;        /* guards everything below */
+    pthread_cond_t cond;
+    int nparts, capparts;
+    mt_part **parts;             /* active and outdated, sorted by (partition_id, min_block) */
+    int64_t next_block;          /* the next block number to allocate */
+    uint64_t tmp_seq;
+    /* deduplication: hashes of recent inserted blocks (newest last) */
+    int ndedup;
+    char **dedup;
+    /* background merges */
+    int nthreads, nthreads_wanted; /* background_pool_size, capped by cores */
+    pthread_t *threads;
+    bool stopping;
+    _Atomic int stopping_merges;   /* running merges abort when set */
+    int running_merges;
+} mt_table;
+
+/* ---- part files (part.c) ---- */
+/* Parses "<partition>_<min>_<max>_<level>[_<mutation>]"; -1 if not a part name. */
+int mt_parse_part_name(const char *name, char **partition_id, int64_t *min_block, int64_t *max_block,
+                       uint32_t *level);
+char *mt_part_name(const char *partition_id, int64_t min_block, int64_t max_block, uint32_t level);
+/* Loads a part directory's metadata (count, marks of the first column, primary index,
+ * partition and minmax values, sizes). Checks that every file of every column exists. */
+int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out);
+/* Verifies every file's size and checksum against checksums.txt (CHECK TABLE). */
+int mt_part_check(mt_table *m, const mt_part *p);
+
+/* checksums.txt */
+typedef struct mt_checksums {
+    int n, cap;
+    char **names;
+    mt_file_checksum *sums;
+} mt_checksums;
+void mt_checksums_add(mt_checksums *c, const char *name, const mt_file_checksum *s);
+int mt_checksums_write(const mt_checksums *c, const char *dir);
+int mt_checksums_read(const char *dir, mt_checksums *out);
+void mt_checksums_free(mt_checksums *c);
+/* Writes a small file (fsync'd) and records its checksum when c is not NULL. */
+int mt_write_small_file(const char *dir, const char *name, const void *data, size_t n, mt_checksums *c);
+int mt_read_small_file(const char *dir, const char *name, buf *out);
+
+/* A formatted string in new memory (xmalloc'd). */
+char *mt_sprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Reads a stream's marks (.mrk2, or .cmrk2 decompressed): 3 UInt64 per mark. */
+int mt_read_marks(const char *dir, const char *stream, buf *out, bool *compressed);
+
+/* fsync of a directory (after creating or renaming entries in it). */
+int mt_fsync_dir(const char *dir);
+/* Removes a directory tree; errors are ignored (best effort). */
+void mt_remove_tree(const char *path);
+
+/* ---- writing parts (part_write.c) ---- */
+typedef struct mt_part_writer mt_part_writer;
+/* Starts a part in data_dir/<tmp_name>/; blocks passed to write() must be sorted and in
+ * the table's stored-column layout. */
+int mt_part_writer_open(mt_table *m, const char *tmp_name, mt_part_writer **out);
+int mt_part_writer_write(mt_part_writer *w, const block *b);
+/* Finishes the part's files (fsync'd); the directory is still temporary. partition: one
+ * row of partition key values (or NULL), minmax: computed by the writer. */
+int mt_part_writer_finish(mt_part_writer *w, const block *partition);
+void mt_part_writer_abort(mt_part_writer *w); /* removes the temporary directory */
+void mt_part_writer_free(mt_part_writer *w);
+uint64_t mt_part_writer_rows(const mt_part_writer *w);
+const char *mt_part_writer_dir(const mt_part_writer *w);
+
+/* Renames tmp dir into place as a part with this name and adds it to the active set,
+ * replacing `replaced` (merges) — all under the table lock, after fsync. */
+int mt_commit_part(mt_table *m, const char *tmp_dir, const char *partition_id, int64_t min_block,
+                   int64_t max_block, uint32_t level, mt_part **replaced, int nreplaced, mt_part **out);
+
+/* ---- reading parts (part_read.c) ---- */
+typedef struct mt_part_reader mt_part_reader;
+/* Reads columns cols (indexes into t->sch) of part p, granules [g0, g1). */
+int mt_part_reader_open(mt_table *m, mt_part *p, const int *cols, int ncols, size_t g0, size_t g1,
+                        mt_part_reader **out);
+/* Next block of up to max_rows rows (whole granules), NULL at the end. */
+int mt_part_reader_next(mt_part_reader *r, size_t max_rows, block **out);
+void mt_part_reader_close(mt_part_reader *r);
+
+/* The source of a SELECT (read.c). */
+int mt_read_source(mt_table *m, bool final, query_ctx *q, source **out);
+
+/* ---- keys and sorting (keys.c) ---- */
+int mt_key_compile(mt_table *m, const ast_list *exprs, mt_key *out, query_ctx *q);
+void mt_key_free(mt_key *k);
+/* Evaluates the key over b: k->n columns (owned by the caller). */
+int mt_key_eval(const mt_key *k, const block *b, column **out);
+/* Stable permutation sorting b by the first n key columns (ascending, NULLs last). */
+uint32_t *mt_sort_perm(column *const *keys, int n, size_t rows);
+/* ClickHouse's partition ID of a row of partition key values. */
+char *mt_partition_id(const mt_key *k, column *const *vals, size_t row);
+
+/* ---- merges (merge.c) ---- */
+/* Merges parts (all of one partition, adjacent, sorted by min_block) into one part. */
+int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q);
+/* Picks parts to merge in a partition (ClickHouse's simple merge selector); returns how
+ * many (>= 2) with the chosen parts marked `merging` and referenced, or 0. */
+int mt_select_merge(mt_table *m, mt_part ***out);
+int mt_start_background(mt_table *m);
+void mt_stop_background(mt_table *m);
+/* Removes outdated parts older than old_parts_lifetime (or all with force). */
+void mt_remove_outdated(mt_table *m, bool force);
+
+/* Collapsing rows with equal sorting keys (Replacing/Summing) in a sorted block. */
+block *mt_collapse_sorted(mt_table *m, block *b, const uint32_t *perm);
+
+/* INSERT (insert.c). */
+int mt_insert(table *t, query_ctx *q, table_sink **out);
+void mt_dedup_load(mt_table *m);
+/* The partition ID of a partition value written in SQL ("2024", "('a', 3)"). */
+int mt_partition_id_from_text(mt_table *m, const char *text, query_ctx *q, char **out);
+/* ALTER TABLE … DETACH/DROP PART 'name', … PARTITION (detach.c). */
+int mt_detach_part(mt_table *m, const char *name, bool drop);
+int mt_detach_partition(mt_table *m, const char *partition_id, bool drop);
+
+/* system.parts (system_parts.c). */
+int mt_system_parts(query_ctx *q, source **out);
+
+/* Current active parts, referenced (snapshot), sorted by (partition, min_block). */
+int mt_snapshot(mt_table *m, mt_part ***out); /* returns the count; the array is NULL-terminated */
+void mt_snapshot_free(mt_part **parts, int n);
+
+#endif

@@ -1,0 +1,716 @@
+/* Part names and the small metadata files of a part: checksums.txt, count.txt,
+ * columns.txt, primary.idx, partition.dat, minmax_*.idx — and loading a part. */
+#include "storage/mergetree/mt.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+mt_part *mt_part_ref(mt_part *p)
+{
+    atomic_fetch_add(&p->refs, 1);
+    return p;
+}
+
+void mt_part_unref(mt_part *p)
+{
+    if (!p || atomic_fetch_sub(&p->refs, 1) != 1)
+        return;
+    free(p->name);
+    free(p->dir);
+    free(p->partition_id);
+    free(p->granule_start);
+    for (size_t i = 0; p->index && p->index[i]; i++)
+        col_free(p->index[i]);
+    free(p->index);
+    for (size_t i = 0; p->minmax && p->minmax[i]; i++)
+        col_free(p->minmax[i]);
+    free(p->minmax);
+    block_free(p->partition);
+    free(p);
+}
+
+char *mt_sprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    buf b = {0};
+    buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    char *s = xstrdup(buf_cstr(&b));
+    buf_free(&b);
+    return s;
+}
+
+/* ---- names ---- */
+
+static bool parse_i64(const char *s, size_t n, int64_t *out)
+{
+    if (n == 0 || n > 19)
+        return false;
+    int64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return true;
+}
+
+int mt_parse_part_name(const char *name, char **partition_id, int64_t *min_block, int64_t *max_block,
+                       uint32_t *level)
+{
+    /* Split on '_' from the right: the partition ID itself may contain '_'? ClickHouse's
+     * IDs never do (numbers joined by '-', or hex), so the first '_' ends it. */
+    const char *f[5];
+    size_t len[5];
+    int nf = 0;
+    const char *p = name;
+    while (nf < 5) {
+        const char *u = strchr(p, '_');
+        f[nf] = p;
+        len[nf] = u ? (size_t)(u - p) : strlen(p);
+        nf++;
+        if (!u)
+            break;
+        p = u + 1;
+    }
+    if (nf < 4 || (nf == 5 && strchr(f[4], '_')) || len[0] == 0)
+        return -1;
+    int64_t a, b, l, mut;
+    if (!parse_i64(f[1], len[1], &a) || !parse_i64(f[2], len[2], &b) || !parse_i64(f[3], len[3], &l) || a > b ||
+        l > UINT32_MAX || (nf == 5 && !parse_i64(f[4], len[4], &mut)))
+        return -1;
+    for (size_t i = 0; i < len[0]; i++) {
+        char c = f[0][i];
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-'))
+            return -1;
+    }
+    if (partition_id)
+        *partition_id = xstrndup(f[0], len[0]);
+    *min_block = a;
+    *max_block = b;
+    *level = (uint32_t)l;
+    return 0;
+}
+
+char *mt_part_name(const char *partition_id, int64_t min_block, int64_t max_block, uint32_t level)
+{
+    return mt_sprintf("%s_%" PRId64 "_%" PRId64 "_%u", partition_id, min_block, max_block, level);
+}
+
+/* ---- files ---- */
+
+static char *path_join(const char *dir, const char *name) { return mt_sprintf("%s%s", dir, name); }
+
+int mt_fsync_dir(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd < 0)
+        return err_set(ERR_CANNOT_OPEN_FILE, "Cannot open directory %s: %s", dir, strerror(errno));
+    int rc = fsync(fd);
+    int e = errno;
+    close(fd);
+    if (rc)
+        return err_set(ERR_CANNOT_FSYNC, "Cannot fsync directory %s: %s", dir, strerror(e));
+    return 0;
+}
+
+void mt_remove_tree(const char *path)
+{
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            char *p = mt_sprintf("%s/%s", path, e->d_name);
+            struct stat st;
+            if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+                mt_remove_tree(p);
+            else
+                unlink(p);
+            free(p);
+        }
+        closedir(d);
+    }
+    rmdir(path);
+}
+
+static int write_all(int fd, const void *data, size_t n, const char *path)
+{
+    const char *p = data;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return err_set(errno == ENOSPC ? ERR_NOT_ENOUGH_SPACE : ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR,
+                           "Cannot write to file %s: %s", path, strerror(errno));
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static void hash_bytes(const void *data, size_t n, u128 *out)
+{
+    mt_hasher h;
+    mt_hasher_init(&h);
+    mt_hasher_update(&h, data, n);
+    *out = mt_hasher_final(&h);
+}
+
+int mt_write_small_file(const char *dir, const char *name, const void *data, size_t n, mt_checksums *c)
+{
+    char *path = path_join(dir, name);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        err_set(ERR_CANNOT_OPEN_FILE, "Cannot open file %s for writing: %s", path, strerror(errno));
+        free(path);
+        return -1;
+    }
+    int rc = write_all(fd, data, n, path);
+    if (!rc && fsync(fd))
+        rc = err_set(ERR_CANNOT_FSYNC, "Cannot fsync file %s: %s", path, strerror(errno));
+    close(fd);
+    free(path);
+    if (!rc && c) {
+        mt_file_checksum s = {.file_size = n};
+        hash_bytes(data, n, &s.file_hash);
+        mt_checksums_add(c, name, &s);
+    }
+    return rc;
+}
+
+int mt_read_small_file(const char *dir, const char *name, buf *out)
+{
+    char *path = path_join(dir, name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        err_set(e == ENOENT ? ERR_FILE_DOESNT_EXIST : ERR_CANNOT_OPEN_FILE, "Cannot open file %s: %s", path,
+                strerror(e));
+        free(path);
+        return -1;
+    }
+    char tmp[65536];
+    for (;;) {
+        ssize_t r = read(fd, tmp, sizeof tmp);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            err_set(ERR_CANNOT_READ_FROM_FILE_DESCRIPTOR, "Cannot read file %s: %s", path, strerror(errno));
+            close(fd);
+            free(path);
+            return -1;
+        }
+        if (r == 0)
+            break;
+        buf_append(out, tmp, (size_t)r);
+    }
+    close(fd);
+    free(path);
+    return 0;
+}
+
+/* ---- checksums.txt ---- */
+
+void mt_checksums_add(mt_checksums *c, const char *name, const mt_file_checksum *s)
+{
+    if (c->n == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 16;
+        c->names = xrealloc(c->names, sizeof *c->names * (size_t)c->cap);
+        c->sums = xrealloc(c->sums, sizeof *c->sums * (size_t)c->cap);
+    }
+    c->names[c->n] = xstrdup(name);
+    c->sums[c->n] = *s;
+    c->n++;
+}
+
+void mt_checksums_free(mt_checksums *c)
+{
+    for (int i = 0; i < c->n; i++)
+        free(c->names[i]);
+    free(c->names);
+    free(c->sums);
+    memset(c, 0, sizeof *c);
+}
+
+static void put_varuint(buf *b, uint64_t v)
+{
+    while (v >= 0x80) {
+        buf_putc(b, (char)(v | 0x80));
+        v >>= 7;
+    }
+    buf_putc(b, (char)v);
+}
+
+static void put_u128(buf *b, u128 h)
+{
+    buf_append(b, &h.lo, 8);
+    buf_append(b, &h.hi, 8);
+}
+
+static int cmp_names(const void *a, const void *b, void *ctx)
+{
+    const mt_checksums *c = ctx;
+    return strcmp(c->names[*(const int *)a], c->names[*(const int *)b]);
+}
+
+int mt_checksums_write(const mt_checksums *c, const char *dir)
+{
+    /* Format version 4: a text header line, then the list compressed in ClickHouse's block
+     * format (LZ4): count, then per file (sorted by name) name, size, hash, is_compressed
+     * and, for compressed files, the uncompressed size and hash. */
+    int *order = xmalloc(sizeof(int) * (size_t)(c->n + 1));
+    for (int i = 0; i < c->n; i++)
+        order[i] = i;
+    qsort_r(order, (size_t)c->n, sizeof(int), cmp_names, (void *)c);
+    buf body = {0};
+    put_varuint(&body, (uint64_t)c->n);
+    for (int k = 0; k < c->n; k++) {
+        int i = order[k];
+        size_t nl = strlen(c->names[i]);
+        put_varuint(&body, nl);
+        buf_append(&body, c->names[i], nl);
+        put_varuint(&body, c->sums[i].file_size);
+        put_u128(&body, c->sums[i].file_hash);
+        buf_putc(&body, c->sums[i].is_compressed ? 1 : 0);
+        if (c->sums[i].is_compressed) {
+            put_varuint(&body, c->sums[i].uncompressed_size);
+            put_u128(&body, c->sums[i].uncompressed_hash);
+        }
+    }
+    free(order);
+    buf out = {0};
+    buf_puts(&out, "checksums format version: 4\n");
+    mt_codec *lz4;
+    int rc = mt_codec_parse("LZ4", NULL, &lz4);
+    if (!rc) {
+        mt_compress_block(lz4, body.p, body.len, &out);
+        mt_codec_free(lz4);
+        rc = mt_write_small_file(dir, "checksums.txt", out.p, out.len, NULL);
+    }
+    buf_free(&body);
+    buf_free(&out);
+    return rc;
+}
+
+typedef struct rd {
+    const uint8_t *p, *end;
+} rd;
+
+static bool get_varuint(rd *r, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int s = 0; s < 64; s += 7) {
+        if (r->p >= r->end)
+            return false;
+        uint8_t b = *r->p++;
+        x |= (uint64_t)(b & 0x7f) << s;
+        if (!(b & 0x80)) {
+            *v = x;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool get_bytes(rd *r, void *dst, size_t n)
+{
+    if ((size_t)(r->end - r->p) < n)
+        return false;
+    memcpy(dst, r->p, n);
+    r->p += n;
+    return true;
+}
+
+int mt_checksums_read(const char *dir, mt_checksums *out)
+{
+    memset(out, 0, sizeof *out);
+    buf f = {0};
+    if (mt_read_small_file(dir, "checksums.txt", &f))
+        return -1;
+    static const char hdr[] = "checksums format version: ";
+    const char *s = (const char *)f.p;
+    const char *nl = f.len ? memchr(s, '\n', f.len) : NULL;
+    if (f.len < sizeof hdr || memcmp(s, hdr, sizeof hdr - 1) != 0 || !nl) {
+        buf_free(&f);
+        return err_set(ERR_CORRUPTED_DATA, "Bad checksums.txt in %s: no format header", dir);
+    }
+    int version = atoi(s + sizeof hdr - 1);
+    if (version != 4) {
+        buf_free(&f);
+        return err_set(ERR_CORRUPTED_DATA, "Bad checksums.txt in %s: format version %d is not supported (4 is)", dir,
+                       version);
+    }
+    size_t off = (size_t)(nl + 1 - s);
+    buf body = {0};
+    while (off < f.len) {
+        uint32_t csize, usize;
+        char *where = mt_sprintf("%schecksums.txt", dir);
+        int rc = mt_block_header(f.p + off, f.len - off, &csize, &usize, where, off);
+        if (!rc && csize > f.len - off)
+            rc = err_set(ERR_CORRUPTED_DATA, "Truncated compressed block in %s at offset %zu", where, off);
+        if (!rc)
+            rc = mt_decompress_block(f.p + off, f.len - off, &body, where, off);
+        free(where);
+        if (rc) {
+            buf_free(&f);
+            buf_free(&body);
+            return -1;
+        }
+        off += 16 + (size_t)csize;
+    }
+    buf_free(&f);
+    rd r = {body.p, body.p + body.len};
+    uint64_t n;
+    bool ok = get_varuint(&r, &n) && n < 1000000;
+    for (uint64_t i = 0; ok && i < n; i++) {
+        uint64_t nl2;
+        mt_file_checksum cs = {0};
+        ok = get_varuint(&r, &nl2) && nl2 < 4096 && (size_t)(r.end - r.p) >= nl2;
+        if (!ok)
+            break;
+        char *name = xstrndup((const char *)r.p, nl2);
+        r.p += nl2;
+        uint8_t comp = 0;
+        ok = get_varuint(&r, &cs.file_size) && get_bytes(&r, &cs.file_hash.lo, 8) && get_bytes(&r, &cs.file_hash.hi, 8) &&
+             get_bytes(&r, &comp, 1);
+        cs.is_compressed = comp != 0;
+        if (ok && comp)
+            ok = get_varuint(&r, &cs.uncompressed_size) && get_bytes(&r, &cs.uncompressed_hash.lo, 8) &&
+                 get_bytes(&r, &cs.uncompressed_hash.hi, 8);
+        if (ok)
+            mt_checksums_add(out, name, &cs);
+        free(name);
+    }
+    buf_free(&body);
+    if (!ok) {
+        mt_checksums_free(out);
+        return err_set(ERR_CORRUPTED_DATA, "Bad checksums.txt in %s: truncated or malformed list", dir);
+    }
+    return 0;
+}
+
+/* ---- loading ---- */
+
+static int find_checksum(const mt_checksums *c, const char *name)
+{
+    for (int i = 0; i < c->n; i++)
+        if (!strcmp(c->names[i], name))
+            return i;
+    return -1;
+}
+
+/* Reads a marks file: 3 UInt64 per mark; .cmrk2 files (ClickHouse 24+'s default) are the
+ * same bytes in compressed blocks. */
+int mt_read_marks(const char *dir, const char *stream, buf *out, bool *compressed)
+{
+    char *name = mt_sprintf("%s.mrk2", stream);
+    char *path = path_join(dir, name);
+    bool plain = access(path, F_OK) == 0;
+    free(path);
+    int rc;
+    if (plain) {
+        rc = mt_read_small_file(dir, name, out);
+        *compressed = false;
+    } else {
+        free(name);
+        name = mt_sprintf("%s.cmrk2", stream);
+        buf raw = {0};
+        rc = mt_read_small_file(dir, name, &raw);
+        char *where = path_join(dir, name);
+        size_t off = 0;
+        while (!rc && off < raw.len) {
+            uint32_t cs, us;
+            rc = mt_block_header(raw.p + off, raw.len - off, &cs, &us, where, off);
+            if (!rc && cs > raw.len - off - 16)
+                rc = err_set(ERR_CORRUPTED_DATA, "Truncated compressed block in %s at offset %zu", where, off);
+            if (!rc)
+                rc = mt_decompress_block(raw.p + off, raw.len - off, out, where, off);
+            off += 16 + (size_t)cs;
+        }
+        free(where);
+        buf_free(&raw);
+        *compressed = true;
+    }
+    free(name);
+    if (!rc && out->len % 24)
+        rc = err_set(ERR_CORRUPTED_DATA, "Marks file of stream %s in %s has %zu bytes, not a multiple of 24", stream,
+                     dir, out->len);
+    return rc;
+}
+
+/* primary.idx, or primary.cidx (compressed) when the part has that. */
+static int read_primary(const char *dir, buf *out)
+{
+    char *path = path_join(dir, "primary.idx");
+    bool plain = access(path, F_OK) == 0;
+    free(path);
+    if (plain)
+        return mt_read_small_file(dir, "primary.idx", out);
+    buf raw = {0};
+    if (mt_read_small_file(dir, "primary.cidx", &raw)) {
+        buf_free(&raw);
+        return -1;
+    }
+    char *where = path_join(dir, "primary.cidx");
+    size_t off = 0;
+    int rc = 0;
+    while (!rc && off < raw.len) {
+        uint32_t cs, us;
+        rc = mt_block_header(raw.p + off, raw.len - off, &cs, &us, where, off);
+        if (!rc && cs > raw.len - off - 16)
+            rc = err_set(ERR_CORRUPTED_DATA, "Truncated compressed block in %s at offset %zu", where, off);
+        if (!rc)
+            rc = mt_decompress_block(raw.p + off, raw.len - off, out, where, off);
+        off += 16 + (size_t)cs;
+    }
+    free(where);
+    buf_free(&raw);
+    return rc;
+}
+
+/* Reads `nvals` rows of values for columns of types[0..n) stored row by row. */
+static int read_values(const char *what, const buf *data, int n, const type *const *types, size_t nvals,
+                       column ***out)
+{
+    column **cols = xcalloc((size_t)n + 1, sizeof *cols);
+    for (int i = 0; i < n; i++)
+        cols[i] = col_new(types[i]);
+    size_t off = 0;
+    for (size_t r = 0; r < nvals; r++) {
+        for (int i = 0; i < n; i++) {
+            size_t used;
+            if (mt_value_read(cols[i], data->p + off, data->len - off, &used)) {
+                err_prefix("Cannot read %s (value %zu, byte %zu): ", what, r, off);
+                for (int k = 0; k < n; k++)
+                    col_free(cols[k]);
+                free(cols);
+                return -1;
+            }
+            off += used;
+        }
+    }
+    *out = cols;
+    return 0;
+}
+
+/* Reads index rows until the data ends (the count is what the data holds). */
+static int read_index(const char *dir, const buf *data, int n, const type *const *types, size_t *nvals,
+                      column ***out)
+{
+    column **cols = xcalloc((size_t)n + 1, sizeof *cols);
+    for (int i = 0; i < n; i++)
+        cols[i] = col_new(types[i]);
+    size_t off = 0, rows = 0;
+    while (off < data->len && n > 0) {
+        for (int i = 0; i < n; i++) {
+            size_t used;
+            if (mt_value_read(cols[i], data->p + off, data->len - off, &used)) {
+                err_prefix("Cannot read the primary index of part %s (entry %zu, byte %zu): ", dir, rows, off);
+                for (int k = 0; k < n; k++)
+                    col_free(cols[k]);
+                free(cols);
+                return -1;
+            }
+            off += used;
+        }
+        rows++;
+    }
+    *nvals = rows;
+    *out = cols;
+    return 0;
+}
+
+static uint64_t dir_size(const char *dir)
+{
+    uint64_t total = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char *p = mt_sprintf("%s%s", dir, e->d_name);
+        struct stat st;
+        if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+            total += (uint64_t)st.st_size;
+        free(p);
+    }
+    closedir(d);
+    return total;
+}
+
+int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out)
+{
+    mt_part *p = xcalloc(1, sizeof *p);
+    p->refs = 1;
+    p->name = xstrdup(name);
+    p->dir = xstrdup(dir);
+    if (mt_parse_part_name(name, &p->partition_id, &p->min_block, &p->max_block, &p->level)) {
+        mt_part_unref(p);
+        return err_set(ERR_BAD_DATA_PART_NAME, "Unexpected part name: %s", name);
+    }
+    buf b = {0};
+    int rc = mt_read_small_file(dir, "count.txt", &b);
+    if (!rc) {
+        buf_putc(&b, 0);
+        char *end;
+        p->rows = strtoull((const char *)b.p, &end, 10);
+        if (end == (const char *)b.p)
+            rc = err_set(ERR_CORRUPTED_DATA, "Bad count.txt in part %s", dir);
+    }
+    buf_free(&b);
+    /* Granules from the marks of the first column's first stream. */
+    table *t = m->t;
+    if (!rc && t->sch->n) {
+        mt_serial *s = mt_serial_new(t->sch->names[0], t->sch->types[0]);
+        buf marks = {0};
+        bool compressed;
+        rc = mt_read_marks(dir, mt_serial_stream_name(s, 0), &marks, &compressed);
+        mt_serial_free(s);
+        if (!rc) {
+            size_t nm = marks.len / 24;
+            const uint64_t *mk = (const uint64_t *)(const void *)marks.p;
+            p->granule_start = xmalloc(sizeof(uint64_t) * (nm + 1));
+            uint64_t acc = 0;
+            size_t g = 0;
+            for (size_t i = 0; i < nm; i++) {
+                uint64_t r = mk[i * 3 + 2];
+                if (r == 0 && i == nm - 1)
+                    break; /* the final mark */
+                p->granule_start[g++] = acc;
+                acc += r;
+            }
+            p->granule_start[g] = acc;
+            p->ngranules = g;
+            if (acc != p->rows)
+                rc = err_set(ERR_CORRUPTED_DATA, "Part %s: marks cover %" PRIu64 " rows but count.txt says %" PRIu64, dir,
+                             acc, p->rows);
+        }
+        buf_free(&marks);
+    }
+    /* Primary index. */
+    if (!rc && m->nprimary) {
+        buf idx = {0};
+        rc = read_primary(dir, &idx);
+        if (!rc)
+            rc = read_index(dir, &idx, m->nprimary, m->sort.types, &p->nindex, &p->index);
+        if (!rc && p->nindex < p->ngranules)
+            rc = err_set(ERR_CORRUPTED_DATA, "Part %s: the primary index has %zu entries for %zu granules", dir,
+                         p->nindex, p->ngranules);
+        buf_free(&idx);
+    }
+    /* Partition value and minmax. */
+    if (!rc && m->part_key.n) {
+        buf pd = {0};
+        rc = mt_read_small_file(dir, "partition.dat", &pd);
+        column **vals = NULL;
+        if (!rc)
+            rc = read_values("partition.dat", &pd, m->part_key.n, m->part_key.types, 1, &vals);
+        buf_free(&pd);
+        if (!rc) {
+            p->partition = block_new(m->part_key.n, 1);
+            for (int i = 0; i < m->part_key.n; i++)
+                p->partition->cols[i] = vals[i];
+            free(vals);
+        }
+        p->minmax = xcalloc((size_t)m->nminmax + 1, sizeof *p->minmax);
+        for (int i = 0; !rc && i < m->nminmax; i++) {
+            buf fname = {0};
+            buf_puts(&fname, "minmax_");
+            mt_escape_file_name(t->sch->names[m->minmax_cols[i]], &fname);
+            buf_puts(&fname, ".idx");
+            buf mm = {0};
+            rc = mt_read_small_file(dir, buf_cstr(&fname), &mm);
+            const type *ty = t->sch->types[m->minmax_cols[i]];
+            if (!rc && mm.len) {
+                rc = read_values(buf_cstr(&fname), &mm, 1, &ty, 2, &vals);
+                if (!rc) {
+                    p->minmax[i] = vals[0];
+                    free(vals);
+                }
+            } else if (!rc) {
+                p->minmax[i] = col_new(ty); /* empty part */
+            }
+            buf_free(&mm);
+            buf_free(&fname);
+        }
+    }
+    /* Sizes from checksums.txt (the compressed and uncompressed sizes of the .bin files). */
+    mt_checksums cs;
+    if (!rc && !(rc = mt_checksums_read(dir, &cs))) {
+        for (int i = 0; i < cs.n; i++) {
+            size_t l = strlen(cs.names[i]);
+            if (l > 4 && !strcmp(cs.names[i] + l - 4, ".bin")) {
+                p->data_compressed_bytes += cs.sums[i].file_size;
+                p->data_uncompressed_bytes += cs.sums[i].uncompressed_size;
+            }
+        }
+        /* Every stream of every column must be there. */
+        for (int c = 0; !rc && c < t->sch->n; c++) {
+            mt_serial *s = mt_serial_new(t->sch->names[c], t->sch->types[c]);
+            for (int k = 0; !rc && k < mt_serial_nstreams(s); k++) {
+                char *bin = mt_sprintf("%s.bin", mt_serial_stream_name(s, k));
+                if (find_checksum(&cs, bin) < 0)
+                    rc = err_set(ERR_NO_SUCH_COLUMN_IN_TABLE,
+                                 "Part %s has no file %s for column %s of type %s (listed in checksums.txt)", dir, bin,
+                                 t->sch->names[c], t->sch->types[c]->name);
+                free(bin);
+            }
+            mt_serial_free(s);
+        }
+        mt_checksums_free(&cs);
+    }
+    if (rc) {
+        mt_part_unref(p);
+        return -1;
+    }
+    p->bytes_on_disk = dir_size(dir);
+    struct stat st;
+    p->modification_time = stat(dir, &st) == 0 ? (int64_t)st.st_mtime : (int64_t)time(NULL);
+    p->state = PART_ACTIVE;
+    *out = p;
+    return 0;
+}
+
+int mt_part_check(mt_table *m, const mt_part *p)
+{
+    (void)m;
+    mt_checksums cs;
+    if (mt_checksums_read(p->dir, &cs))
+        return -1;
+    int rc = 0;
+    for (int i = 0; !rc && i < cs.n; i++) {
+        buf data = {0};
+        rc = mt_read_small_file(p->dir, cs.names[i], &data);
+        if (!rc && data.len != cs.sums[i].file_size)
+            rc = err_set(ERR_CHECKSUM_DOESNT_MATCH, "Part %s: file %s has %zu bytes, checksums.txt says %" PRIu64, p->dir,
+                         cs.names[i], data.len, cs.sums[i].file_size);
+        if (!rc) {
+            u128 h;
+            hash_bytes(data.p, data.len, &h);
+            if (h.lo != cs.sums[i].file_hash.lo || h.hi != cs.sums[i].file_hash.hi)
+                rc = err_set(ERR_CHECKSUM_DOESNT_MATCH, "Part %s: checksum of file %s doesn't match", p->dir, cs.names[i]);
+        }
+        buf_free(&data);
+    }
+    mt_checksums_free(&cs);
+    return rc;
+}

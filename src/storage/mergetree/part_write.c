@@ -1,0 +1,401 @@
+/* Writing one Wide part: sorted blocks in, a complete part directory out.
+ *
+ * Each write() cuts its block into granules (index_granularity rows, fewer when rows are
+ * wide: index_granularity_bytes / average row size, as ClickHouse's adaptive granularity);
+ * before each granule every stream of every column records a mark. Columns are
+ * independent, so they are serialized and compressed in parallel. finish() adds the final
+ * mark, the primary index, count, columns, partition and min/max files and checksums.txt,
+ * each fsync'd; the caller then renames the directory into place (mt_commit_part). */
+#include "storage/mergetree/mt.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct col_writer {
+    mt_serial *s;
+    int nstreams;
+    mt_cwriter **cw;
+    mt_byte_sink *sinks;
+    buf *marks;           /* per stream: 24 bytes per mark */
+    int err;              /* set by a worker thread */
+    char errmsg[512];
+    int errcode;
+} col_writer;
+
+struct mt_part_writer {
+    mt_table *m;
+    char *dir;
+    int ncols;
+    col_writer *cols;
+    uint64_t rows;
+    size_t ngranules;
+    buf primary;          /* primary.idx */
+    block *last_row;      /* the last row written (for the final index entry) */
+    column **min, **max;  /* minmax columns: one value each */
+    bool opened_streams;
+};
+
+static void sink_write(void *ctx, const void *p, size_t n) { mt_cwriter_write(ctx, p, n); }
+
+uint64_t mt_part_writer_rows(const mt_part_writer *w) { return w->rows; }
+const char *mt_part_writer_dir(const mt_part_writer *w) { return w->dir; }
+
+int mt_part_writer_open(mt_table *m, const char *tmp_name, mt_part_writer **out)
+{
+    mt_part_writer *w = xcalloc(1, sizeof *w);
+    w->m = m;
+    w->dir = mt_sprintf("%s%s/", m->t->data_dir, tmp_name);
+    if (mkdir(w->dir, 0755) && errno != EEXIST) {
+        int e = errno;
+        err_set(e == ENOSPC ? ERR_NOT_ENOUGH_SPACE : ERR_CANNOT_CREATE_DIRECTORY, "Cannot create directory %s: %s",
+                w->dir, strerror(e));
+        free(w->dir);
+        free(w);
+        return -1;
+    }
+    table *t = m->t;
+    w->ncols = t->sch->n;
+    w->cols = xcalloc((size_t)w->ncols + 1, sizeof *w->cols);
+    for (int c = 0; c < w->ncols; c++) {
+        col_writer *cw = &w->cols[c];
+        cw->s = mt_serial_new(t->sch->names[c], t->sch->types[c]);
+        cw->nstreams = mt_serial_nstreams(cw->s);
+        cw->cw = xcalloc((size_t)cw->nstreams, sizeof *cw->cw);
+        cw->sinks = xcalloc((size_t)cw->nstreams, sizeof *cw->sinks);
+        cw->marks = xcalloc((size_t)cw->nstreams, sizeof *cw->marks);
+        for (int k = 0; k < cw->nstreams; k++) {
+            char *path = mt_sprintf("%s%s.bin", w->dir, mt_serial_stream_name(cw->s, k));
+            int rc = mt_cwriter_open(path, m->codecs[c], m->set.min_compress_block_size, m->set.max_compress_block_size,
+                                     &cw->cw[k]);
+            free(path);
+            if (rc) {
+                mt_part_writer_abort(w);
+                return -1;
+            }
+            cw->sinks[k] = (mt_byte_sink){sink_write, cw->cw[k]};
+        }
+        mt_serial_write_prefix(cw->s, cw->sinks);
+    }
+    w->min = xcalloc((size_t)m->nminmax + 1, sizeof *w->min);
+    w->max = xcalloc((size_t)m->nminmax + 1, sizeof *w->max);
+    *out = w;
+    return 0;
+}
+
+/* ---- granules ---- */
+
+static size_t granule_rows(const mt_table *m, const block *b)
+{
+    size_t g = (size_t)m->set.index_granularity;
+    if (g == 0)
+        g = 8192;
+    if (m->set.index_granularity_bytes && b->rows) {
+        size_t bytes = block_bytes(b);
+        size_t per_row = bytes / b->rows + 1;
+        size_t by_bytes = (size_t)m->set.index_granularity_bytes / per_row;
+        if (by_bytes < 1)
+            by_bytes = 1;
+        if (by_bytes < g)
+            g = by_bytes;
+    }
+    return g;
+}
+
+typedef struct write_job {
+    mt_part_writer *w;
+    const block *b;
+    size_t g;             /* rows per granule */
+    _Atomic int next_col;
+} write_job;
+
+static void put_mark(buf *marks, uint64_t a, uint64_t b, uint64_t rows)
+{
+    uint64_t v[3] = {a, b, rows};
+    buf_append(marks, v, sizeof v);
+}
+
+/* Serializes all granules of column c of the block. */
+static int write_column(mt_part_writer *w, int c, const block *b, size_t g)
+{
+    col_writer *cw = &w->cols[c];
+    const column *col = b->cols[c];
+    column *mat = NULL;
+    if (col->is_const)
+        col = mat = col_materialize(col_ref(b->cols[c]));
+    int rc = 0;
+    for (size_t from = 0; from < b->rows && !rc; from += g) {
+        size_t n = b->rows - from < g ? b->rows - from : g;
+        for (int k = 0; k < cw->nstreams; k++) {
+            uint64_t co, uo;
+            mt_cwriter_mark(cw->cw[k], &co, &uo);
+            put_mark(&cw->marks[k], co, uo, n);
+        }
+        mt_serial_write(cw->s, col, from, n, cw->sinks);
+        for (int k = 0; k < cw->nstreams && !rc; k++)
+            rc = mt_cwriter_granule_end(cw->cw[k]);
+    }
+    col_free(mat);
+    return rc;
+}
+
+static void *write_worker(void *arg)
+{
+    write_job *j = arg;
+    for (;;) {
+        int c = atomic_fetch_add(&j->next_col, 1);
+        if (c >= j->w->ncols)
+            break;
+        col_writer *cw = &j->w->cols[c];
+        if (write_column(j->w, c, j->b, j->g)) {
+            cw->err = 1;
+            cw->errcode = err_code();
+            snprintf(cw->errmsg, sizeof cw->errmsg, "%s", err_msg());
+        }
+    }
+    return NULL;
+}
+
+static void update_minmax(mt_part_writer *w, const block *b)
+{
+    mt_table *m = w->m;
+    for (int i = 0; i < m->nminmax; i++) {
+        const column *c = b->cols[m->minmax_cols[i]];
+        size_t lo = 0, hi = 0;
+        for (size_t r = 1; r < b->rows; r++) {
+            if (col_compare(c, r, c, lo, 1) < 0)
+                lo = r;
+            if (col_compare(c, r, c, hi, 1) > 0)
+                hi = r;
+        }
+        if (!w->min[i] || col_compare(c, lo, w->min[i], 0, 1) < 0) {
+            col_free(w->min[i]);
+            w->min[i] = col_slice(c, lo, 1);
+        }
+        if (!w->max[i] || col_compare(c, hi, w->max[i], 0, 1) > 0) {
+            col_free(w->max[i]);
+            w->max[i] = col_slice(c, hi, 1);
+        }
+    }
+}
+
+/* The primary index gets the key of each granule's first row: evaluate the key on just
+ * those rows. */
+static int append_index(mt_part_writer *w, const block *b, size_t g)
+{
+    mt_table *m = w->m;
+    if (!m->nprimary)
+        return 0;
+    size_t n = (b->rows + g - 1) / g;
+    uint32_t *rows = xmalloc(sizeof *rows * (n + 1));
+    for (size_t i = 0; i < n; i++)
+        rows[i] = (uint32_t)(i * g);
+    block *firsts = block_new(b->ncols, n);
+    for (int c = 0; c < b->ncols; c++)
+        firsts->cols[c] = col_gather(b->cols[c], rows, n);
+    free(rows);
+    column **keys = xcalloc((size_t)m->sort.n + 1, sizeof *keys);
+    mt_key k = m->sort;
+    k.n = m->nprimary;
+    int rc = mt_key_eval(&k, firsts, keys);
+    if (!rc)
+        for (size_t r = 0; r < n; r++)
+            for (int i = 0; i < m->nprimary; i++)
+                mt_value_write(keys[i], r, &w->primary);
+    for (int i = 0; i < m->nprimary; i++)
+        col_free(keys[i]);
+    free(keys);
+    block_free(firsts);
+    return rc;
+}
+
+int mt_part_writer_write(mt_part_writer *w, const block *b)
+{
+    if (!b->rows)
+        return 0;
+    size_t g = granule_rows(w->m, b);
+    if (append_index(w, b, g))
+        return -1;
+    update_minmax(w, b);
+    write_job j = {.w = w, .b = b, .g = g, .next_col = 0};
+    /* Columns in parallel: a thread per core (at most one per column). */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int nth = (int)(ncpu > 1 ? ncpu : 1);
+    if (nth > w->ncols)
+        nth = w->ncols;
+    if (b->rows < 65536)
+        nth = 1;
+    pthread_t th[64];
+    int started = 0;
+    for (int i = 1; i < nth && i < 64; i++)
+        if (pthread_create(&th[started], NULL, write_worker, &j) == 0)
+            started++;
+    write_worker(&j);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    for (int c = 0; c < w->ncols; c++)
+        if (w->cols[c].err)
+            return err_set(w->cols[c].errcode, "%s", w->cols[c].errmsg);
+    w->rows += b->rows;
+    w->ngranules += (b->rows + g - 1) / g;
+    block_free(w->last_row);
+    w->last_row = block_slice(b, b->rows - 1, 1);
+    return 0;
+}
+
+/* ---- finish ---- */
+
+static void put_col_name(buf *b, const char *name)
+{
+    buf_putc(b, '`');
+    for (const char *p = name; *p; p++) {
+        if (*p == '`' || *p == '\\')
+            buf_putc(b, '\\');
+        buf_putc(b, *p);
+    }
+    buf_putc(b, '`');
+}
+
+int mt_part_writer_finish(mt_part_writer *w, const block *partition)
+{
+    mt_table *m = w->m;
+    table *t = m->t;
+    mt_checksums cs = {0};
+    int rc = 0;
+    /* Final marks, then close the data files. */
+    for (int c = 0; c < w->ncols && !rc; c++) {
+        col_writer *cw = &w->cols[c];
+        mt_serial_write_suffix(cw->s, cw->sinks);
+        for (int k = 0; k < cw->nstreams && !rc; k++) {
+            uint64_t co, uo;
+            mt_cwriter_mark(cw->cw[k], &co, &uo);
+            put_mark(&cw->marks[k], co, uo, 0);
+            mt_file_checksum sum;
+            rc = mt_cwriter_finish(cw->cw[k], &sum);
+            cw->cw[k] = NULL;
+            const char *sn = mt_serial_stream_name(cw->s, k);
+            char *bin = mt_sprintf("%s.bin", sn);
+            if (!rc) {
+                sum.is_compressed = true;
+                mt_checksums_add(&cs, bin, &sum);
+            }
+            free(bin);
+            char *mrk = mt_sprintf("%s.mrk2", sn);
+            if (!rc)
+                rc = mt_write_small_file(w->dir, mrk, cw->marks[k].p, cw->marks[k].len, &cs);
+            free(mrk);
+        }
+    }
+    /* The final index entry: the last row's key. */
+    if (!rc && m->nprimary && w->last_row) {
+        column **keys = xcalloc((size_t)m->sort.n + 1, sizeof *keys);
+        mt_key k = m->sort;
+        k.n = m->nprimary;
+        rc = mt_key_eval(&k, w->last_row, keys);
+        for (int i = 0; !rc && i < m->nprimary; i++)
+            mt_value_write(keys[i], 0, &w->primary);
+        for (int i = 0; i < m->nprimary; i++)
+            col_free(keys[i]);
+        free(keys);
+    }
+    if (!rc)
+        rc = mt_write_small_file(w->dir, "primary.idx", w->primary.p, w->primary.len, &cs);
+    char num[32];
+    snprintf(num, sizeof num, "%" PRIu64, w->rows);
+    if (!rc)
+        rc = mt_write_small_file(w->dir, "count.txt", num, strlen(num), &cs);
+    if (!rc && m->part_key.n && partition) {
+        buf pd = {0};
+        for (int i = 0; i < m->part_key.n; i++)
+            mt_value_write(partition->cols[i], 0, &pd);
+        rc = mt_write_small_file(w->dir, "partition.dat", pd.p, pd.len, &cs);
+        buf_free(&pd);
+        for (int i = 0; !rc && i < m->nminmax; i++) {
+            buf mm = {0}, name = {0};
+            if (w->min[i]) {
+                mt_value_write(w->min[i], 0, &mm);
+                mt_value_write(w->max[i], 0, &mm);
+            }
+            buf_puts(&name, "minmax_");
+            mt_escape_file_name(t->sch->names[m->minmax_cols[i]], &name);
+            buf_puts(&name, ".idx");
+            rc = mt_write_small_file(w->dir, buf_cstr(&name), mm.p, mm.len, &cs);
+            buf_free(&mm);
+            buf_free(&name);
+        }
+    }
+    if (!rc) {
+        buf ct = {0};
+        buf_printf(&ct, "columns format version: 1\n%d columns:\n", t->sch->n);
+        for (int c = 0; c < t->sch->n; c++) {
+            put_col_name(&ct, t->sch->names[c]);
+            buf_printf(&ct, " %s\n", t->sch->types[c]->name);
+        }
+        rc = mt_write_small_file(w->dir, "columns.txt", ct.p, ct.len, NULL);
+        buf_free(&ct);
+    }
+    if (!rc) {
+        const char *codec = mt_codec_text(m->default_codec);
+        rc = mt_write_small_file(w->dir, "default_compression_codec.txt", codec, strlen(codec), NULL);
+    }
+    if (!rc)
+        rc = mt_checksums_write(&cs, w->dir);
+    if (!rc)
+        rc = mt_fsync_dir(w->dir);
+    mt_checksums_free(&cs);
+    return rc;
+}
+
+static void free_cols(mt_part_writer *w)
+{
+    for (int c = 0; c < w->ncols; c++) {
+        col_writer *cw = &w->cols[c];
+        for (int k = 0; k < cw->nstreams; k++) {
+            if (cw->cw && cw->cw[k])
+                mt_cwriter_abort(cw->cw[k]);
+            if (cw->marks)
+                buf_free(&cw->marks[k]);
+        }
+        free(cw->cw);
+        free(cw->sinks);
+        free(cw->marks);
+        mt_serial_free(cw->s);
+    }
+    free(w->cols);
+    w->cols = NULL;
+}
+
+void mt_part_writer_free(mt_part_writer *w)
+{
+    if (!w)
+        return;
+    free_cols(w);
+    buf_free(&w->primary);
+    block_free(w->last_row);
+    for (int i = 0; w->min && i < w->m->nminmax; i++) {
+        col_free(w->min[i]);
+        col_free(w->max[i]);
+    }
+    free(w->min);
+    free(w->max);
+    free(w->dir);
+    free(w);
+}
+
+void mt_part_writer_abort(mt_part_writer *w)
+{
+    if (!w)
+        return;
+    free_cols(w);
+    char *dir = xstrdup(w->dir);
+    mt_part_writer_free(w);
+    mt_remove_tree(dir);
+    free(dir);
+}

@@ -1,0 +1,112 @@
+/* system.parts: one row per part (active and outdated) of every MergeTree table. */
+#include "storage/mergetree/mt.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "column/text.h"
+#include "storage/catalog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_mergetree(const table *t)
+{
+    return t->engine == &engine_mergetree || t->engine == &engine_replacing_mergetree ||
+           t->engine == &engine_summing_mergetree;
+}
+
+static void push_s(column *c, const char *s) { col_push_str(c, s, strlen(s)); }
+
+static void push_u64(column *c, uint64_t v) { col_push_fixed(c, &v); }
+
+/* The partition value as ClickHouse prints it: the value, or a tuple of quoted values. */
+static void partition_text(const mt_table *m, const mt_part *p, buf *out)
+{
+    if (!p->partition || m->part_key.n == 0) {
+        buf_puts(out, "tuple()");
+        return;
+    }
+    text_opts o;
+    text_opts_default(&o);
+    if (m->part_key.n == 1) {
+        text_write(out, p->partition->cols[0], 0, TEXT_RAW, &o);
+        return;
+    }
+    buf_putc(out, '(');
+    for (int i = 0; i < m->part_key.n; i++) {
+        if (i)
+            buf_putc(out, ',');
+        text_write(out, p->partition->cols[i], 0, TEXT_QUOTED, &o);
+    }
+    buf_putc(out, ')');
+}
+
+int mt_system_parts(query_ctx *q, source **out)
+{
+    static const struct {
+        const char *name;
+        type_id t;
+    } cols[] = {
+        {"partition", T_STRING}, {"name", T_STRING}, {"part_type", T_STRING}, {"active", T_UINT8},
+        {"marks", T_UINT64}, {"rows", T_UINT64}, {"bytes_on_disk", T_UINT64}, {"data_compressed_bytes", T_UINT64},
+        {"data_uncompressed_bytes", T_UINT64}, {"modification_time", T_DATETIME}, {"min_block_number", T_INT64},
+        {"max_block_number", T_INT64}, {"level", T_UINT32}, {"partition_id", T_STRING}, {"database", T_STRING},
+        {"table", T_STRING}, {"engine", T_STRING}, {"path", T_STRING},
+    };
+    int nc = (int)(sizeof cols / sizeof *cols);
+    schema *sch = schema_new(nc);
+    for (int i = 0; i < nc; i++)
+        schema_set(sch, i, cols[i].name, type_simple(cols[i].t));
+    block *b = block_new_empty(sch);
+    table **tables = NULL;
+    int nt = 0;
+    if (q->catalog && catalog_list(q->catalog, &tables, &nt)) {
+        block_free(b);
+        schema_free(sch);
+        return -1;
+    }
+    for (int ti = 0; ti < nt; ti++) {
+        table *t = tables[ti];
+        if (is_mergetree(t) && t->impl) {
+            mt_table *m = t->impl;
+            pthread_mutex_lock(&m->lock);
+            for (int i = 0; i < m->nparts; i++) {
+                const mt_part *p = m->parts[i];
+                buf pt = {0};
+                partition_text(m, p, &pt);
+                col_push_str(b->cols[0], (const char *)pt.p, pt.len);
+                buf_free(&pt);
+                push_s(b->cols[1], p->name);
+                push_s(b->cols[2], "Wide");
+                uint8_t active = p->state == PART_ACTIVE;
+                col_push_fixed(b->cols[3], &active);
+                push_u64(b->cols[4], p->ngranules + (p->ngranules ? 1 : 0));
+                push_u64(b->cols[5], p->rows);
+                push_u64(b->cols[6], p->bytes_on_disk);
+                push_u64(b->cols[7], p->data_compressed_bytes);
+                push_u64(b->cols[8], p->data_uncompressed_bytes);
+                uint32_t mt = (uint32_t)p->modification_time;
+                col_push_fixed(b->cols[9], &mt);
+                int64_t mn = p->min_block, mx = p->max_block;
+                col_push_fixed(b->cols[10], &mn);
+                col_push_fixed(b->cols[11], &mx);
+                uint32_t lv = p->level;
+                col_push_fixed(b->cols[12], &lv);
+                push_s(b->cols[13], p->partition_id);
+                push_s(b->cols[14], t->database);
+                push_s(b->cols[15], t->name);
+                push_s(b->cols[16], t->engine->name);
+                push_s(b->cols[17], p->dir);
+                b->rows++;
+            }
+            pthread_mutex_unlock(&m->lock);
+        }
+        table_unref(t);
+    }
+    free(tables);
+    block **bs = xcalloc(1, sizeof *bs);
+    bs[0] = b;
+    *out = source_from_blocks(sch, bs, 1);
+    return 0;
+}
