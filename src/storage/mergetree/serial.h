@@ -65,6 +65,13 @@ void mt_serial_write_suffix(mt_serial *s, mt_byte_sink *sinks);
 int mt_serial_read_start(mt_serial *s, mt_byte_src *srcs, bool at_part_start);
 int mt_serial_read(mt_serial *s, column *c, size_t n, mt_byte_src *srcs);
 
+/* low_cardinality_max_dictionary_size for the writer (default 8192, as ClickHouse's):
+ * when the shared dictionary of a LowCardinality column reaches it, the writer flushes it
+ * to .dict and starts a new one; keys that do not fit go into the granule's additional
+ * keys. 0 writes no shared dictionary at all: every granule carries its keys as additional
+ * keys (ClickHouse reads both). Call before writing. */
+void mt_serial_set_lc_max_dict(mt_serial *s, size_t n);
+
 /* One value in ClickHouse's binary form (serializeBinary) — primary.idx, minmax_*.idx,
  * partition.dat: numbers little-endian, String varuint length + bytes, Nullable a UInt8
  * null flag then the value, LowCardinality as its inner type. */

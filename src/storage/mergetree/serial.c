@@ -1,0 +1,621 @@
+/* Column serialization in MergeTree Wide parts (see serial.h).
+ *
+ * A column's type becomes a small tree of nodes, one per level that owns streams (Nullable
+ * → .null, Array → .sizeN, LowCardinality → .dict + keys, leaves → the data stream);
+ * Tuple nodes own none and just fan out. The stream list is built in ClickHouse's
+ * enumerateStreams order, which is also the order its writer first touches them.
+ * LowCardinality's shared-dictionary format lives in serial_lowcard.c. */
+#include "storage/mergetree/serial.h"
+#include "storage/mergetree/serial_int.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- names ---- */
+
+void mt_escape_file_name(const char *name, buf *out)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        unsigned char ch = *p;
+        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_') {
+            buf_putc(out, (char)ch);
+        } else {
+            char e[3] = {'%', hex[ch >> 4], hex[ch & 15]};
+            buf_append(out, e, 3);
+        }
+    }
+}
+
+static int add_stream(mt_serial *s, const char *base, const char *suffix)
+{
+    if (s->nstreams == s->cap_streams) {
+        s->cap_streams = s->cap_streams ? s->cap_streams * 2 : 4;
+        s->names = xrealloc(s->names, (size_t)s->cap_streams * sizeof *s->names);
+    }
+    size_t a = strlen(base), b = strlen(suffix);
+    char *n = xmalloc(a + b + 1);
+    memcpy(n, base, a);
+    memcpy(n + a, suffix, b + 1);
+    s->names[s->nstreams] = n;
+    return s->nstreams++;
+}
+
+/* suffix: the substream path so far (".null" is added per stream, not inherited);
+ * depth: array nesting level for .sizeN. */
+static mt_node *build(mt_serial *s, const type *t, const char *suffix, int depth)
+{
+    mt_node *nd = xcalloc(1, sizeof *nd);
+    nd->t = type_phys(t);
+    buf sb = {0};
+    switch (t->id) {
+    case T_LOWCARDINALITY: {
+        nd->kind = N_LOWCARD;
+        nd->t = t->inner;
+        nd->lc_nullable = t->inner->id == T_NULLABLE;
+        nd->lc_key_type = nd->lc_nullable ? t->inner->inner : t->inner;
+        buf_puts(&sb, suffix);
+        buf_puts(&sb, ".dict");
+        nd->stream2 = add_stream(s, s->base, buf_cstr(&sb));
+        nd->stream = add_stream(s, s->base, suffix);
+        break;
+    }
+    case T_NULLABLE:
+        nd->kind = N_NULLABLE;
+        buf_puts(&sb, suffix);
+        buf_puts(&sb, ".null");
+        nd->stream = add_stream(s, s->base, buf_cstr(&sb));
+        nd->kids = xcalloc(1, sizeof *nd->kids);
+        nd->nkids = 1;
+        nd->kids[0] = build(s, t->inner, suffix, depth);
+        break;
+    case T_ARRAY: {
+        nd->kind = N_ARRAY;
+        /* A column of a Nested table ("n.x") shares the sizes of its table: the top-level
+         * sizes stream is named after the table ("n.size0"). */
+        const char *dot = strchr(s->name, '.');
+        if (depth == 0 && suffix[0] == 0 && dot) {
+            char *tbl = xmalloc((size_t)(dot - s->name) + 1);
+            memcpy(tbl, s->name, (size_t)(dot - s->name));
+            tbl[dot - s->name] = 0;
+            buf eb = {0};
+            mt_escape_file_name(tbl, &eb);
+            nd->stream = add_stream(s, buf_cstr(&eb), ".size0");
+            buf_free(&eb);
+            free(tbl);
+        } else {
+            buf_printf(&sb, "%s.size%d", suffix, depth);
+            nd->stream = add_stream(s, s->base, buf_cstr(&sb));
+        }
+        nd->kids = xcalloc(1, sizeof *nd->kids);
+        nd->nkids = 1;
+        nd->kids[0] = build(s, t->inner, suffix, depth + 1);
+        break;
+    }
+    case T_TUPLE:
+        nd->kind = N_TUPLE;
+        nd->nkids = t->nfields;
+        nd->kids = xcalloc((size_t)t->nfields, sizeof *nd->kids);
+        for (int i = 0; i < t->nfields; i++) {
+            sb.len = 0;
+            buf_puts(&sb, suffix);
+            buf_puts(&sb, "%2E");
+            if (t->field_names) {
+                mt_escape_file_name(t->field_names[i], &sb);
+            } else {
+                buf_printf(&sb, "%d", i + 1);
+            }
+            nd->kids[i] = build(s, t->fields[i], buf_cstr(&sb), depth);
+        }
+        break;
+    case T_STRING:
+        nd->kind = N_STRING;
+        nd->stream = add_stream(s, s->base, suffix);
+        break;
+    default:
+        nd->kind = N_FIXED; /* numbers, dates, enums, decimals, UUID, FixedString, Nothing */
+        nd->width = t->width ? t->width : 1;
+        nd->stream = add_stream(s, s->base, suffix);
+        break;
+    }
+    buf_free(&sb);
+    return nd;
+}
+
+static void node_free(mt_node *nd)
+{
+    if (!nd)
+        return;
+    for (int i = 0; i < nd->nkids; i++)
+        node_free(nd->kids[i]);
+    free(nd->kids);
+    mt_lc_free(nd);
+    free(nd);
+}
+
+static void mark_dicts(const mt_node *nd, bool *isdict)
+{
+    if (nd->kind == N_LOWCARD)
+        isdict[nd->stream2] = true;
+    for (int k = 0; k < nd->nkids; k++)
+        mark_dicts(nd->kids[k], isdict);
+}
+
+static void renumber(mt_node *nd, const int *perm)
+{
+    if (nd->kind != N_TUPLE)
+        nd->stream = perm[nd->stream];
+    if (nd->kind == N_LOWCARD)
+        nd->stream2 = perm[nd->stream2];
+    for (int k = 0; k < nd->nkids; k++)
+        renumber(nd->kids[k], perm);
+}
+
+mt_serial *mt_serial_new(const char *name, const type *t)
+{
+    mt_serial *s = xcalloc(1, sizeof *s);
+    size_t n = strlen(name);
+    s->name = xmalloc(n + 1);
+    memcpy(s->name, name, n + 1);
+    buf eb = {0};
+    mt_escape_file_name(name, &eb);
+    s->base = xmalloc(eb.len + 1);
+    memcpy(s->base, buf_cstr(&eb), eb.len + 1);
+    buf_free(&eb);
+    s->root = build(s, t, "", 0);
+    /* ClickHouse's writer touches every LowCardinality .dict stream first (the prefix
+     * writes their version), so they come first in its stream order (columns_substreams.txt). */
+    int *perm = xmalloc((size_t)s->nstreams * sizeof *perm), np = 0;
+    bool *isdict = xcalloc((size_t)s->nstreams + 1, sizeof *isdict);
+    mark_dicts(s->root, isdict);
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < s->nstreams; k++)
+            if (isdict[k] == (pass == 0))
+                perm[k] = np++;
+    char **names = xmalloc((size_t)s->nstreams * sizeof *names);
+    for (int k = 0; k < s->nstreams; k++)
+        names[perm[k]] = s->names[k];
+    free(s->names);
+    s->names = names;
+    s->cap_streams = s->nstreams;
+    renumber(s->root, perm);
+    free(perm);
+    free(isdict);
+    s->lc_max_dict = 8192;
+    return s;
+}
+
+void mt_serial_free(mt_serial *s)
+{
+    if (!s)
+        return;
+    node_free(s->root);
+    for (int i = 0; i < s->nstreams; i++)
+        free(s->names[i]);
+    free(s->names);
+    free(s->name);
+    free(s->base);
+    buf_free(&s->scratch);
+    free(s);
+}
+
+void mt_serial_set_lc_max_dict(mt_serial *s, size_t n) { s->lc_max_dict = n; }
+
+int mt_serial_nstreams(const mt_serial *s) { return s->nstreams; }
+const char *mt_serial_stream_name(const mt_serial *s, int k)
+{
+    return k >= 0 && k < s->nstreams ? s->names[k] : NULL;
+}
+
+/* ---- writing ---- */
+
+void mt_put_varuint(buf *b, uint64_t v)
+{
+    while (v >= 0x80) {
+        buf_putc(b, (char)(v | 0x80));
+        v >>= 7;
+    }
+    buf_putc(b, (char)v);
+}
+
+/* Sends b to the sink and empties it (serializers build a granule's bytes in a scratch
+ * buffer so the sink sees few large writes). */
+static void flush(buf *b, mt_byte_sink *k)
+{
+    if (b->len)
+        k->write(k->ctx, b->p, b->len);
+    b->len = 0;
+}
+
+/* Appends rows [from, from+n) of a non-nullable leaf column (String / fixed) in bulk
+ * binary form to b. */
+void mt_leaf_bulk(const column *c, size_t from, size_t n, buf *b)
+{
+    const type *t = type_phys(c->type);
+    if (t->id == T_STRING) {
+        for (size_t i = from; i < from + n; i++) {
+            size_t len;
+            const char *p = col_str(c, i, &len);
+            mt_put_varuint(b, len);
+            buf_append(b, p, len);
+        }
+        return;
+    }
+    size_t w = t->width ? t->width : 1;
+    if (c->is_const) {
+        for (size_t i = 0; i < n; i++)
+            buf_append(b, c->data.p, w);
+    } else {
+        buf_append(b, c->data.p + from * w, n * w);
+    }
+}
+
+static void write_node(mt_serial *s, mt_node *nd, const column *c, size_t from, size_t n, mt_byte_sink *sinks)
+{
+    buf *b = &s->scratch;
+    switch (nd->kind) {
+    case N_FIXED:
+    case N_STRING:
+        mt_leaf_bulk(c, from, n, b);
+        flush(b, &sinks[nd->stream]);
+        break;
+    case N_NULLABLE:
+        if (c->is_const) {
+            for (size_t i = 0; i < n; i++)
+                buf_putc(b, (char)(c->nulls.p[0] ? 1 : 0));
+        } else {
+            buf_append(b, c->nulls.p + from, n);
+        }
+        flush(b, &sinks[nd->stream]);
+        write_node(s, nd->kids[0], c->inner, c->is_const ? 0 : from, c->is_const ? 1 : n, sinks);
+        if (c->is_const) /* the inner value repeats; write the remaining copies */
+            for (size_t i = 1; i < n; i++)
+                write_node(s, nd->kids[0], c->inner, 0, 1, sinks);
+        break;
+    case N_ARRAY: {
+        const uint64_t *o = col_offs(c);
+        if (c->is_const) {
+            for (size_t i = 0; i < n; i++) {
+                uint64_t sz = o[1] - o[0];
+                buf_append(b, &sz, 8);
+            }
+            flush(b, &sinks[nd->stream]);
+            for (size_t i = 0; i < n; i++)
+                write_node(s, nd->kids[0], c->inner, o[0], o[1] - o[0], sinks);
+        } else {
+            for (size_t i = from; i < from + n; i++) {
+                uint64_t sz = o[i + 1] - o[i];
+                buf_append(b, &sz, 8);
+            }
+            flush(b, &sinks[nd->stream]);
+            write_node(s, nd->kids[0], c->inner, o[from], o[from + n] - o[from], sinks);
+        }
+        break;
+    }
+    case N_TUPLE:
+        for (int k = 0; k < nd->nkids; k++) {
+            if (c->is_const) {
+                for (size_t i = 0; i < n; i++)
+                    write_node(s, nd->kids[k], c->fields[k], 0, 1, sinks);
+            } else {
+                write_node(s, nd->kids[k], c->fields[k], from, n, sinks);
+            }
+        }
+        break;
+    case N_LOWCARD:
+        mt_lc_write(s, nd, c, from, n, sinks);
+        break;
+    }
+}
+
+static void prefix_node(mt_serial *s, mt_node *nd, mt_byte_sink *sinks)
+{
+    if (nd->kind == N_LOWCARD)
+        mt_lc_write_prefix(s, nd, sinks);
+    for (int k = 0; k < nd->nkids; k++)
+        prefix_node(s, nd->kids[k], sinks);
+}
+
+static void suffix_node(mt_serial *s, mt_node *nd, mt_byte_sink *sinks)
+{
+    if (nd->kind == N_LOWCARD)
+        mt_lc_write_suffix(s, nd, sinks);
+    for (int k = 0; k < nd->nkids; k++)
+        suffix_node(s, nd->kids[k], sinks);
+}
+
+void mt_serial_write_prefix(mt_serial *s, mt_byte_sink *sinks) { prefix_node(s, s->root, sinks); }
+void mt_serial_write_suffix(mt_serial *s, mt_byte_sink *sinks) { suffix_node(s, s->root, sinks); }
+
+void mt_serial_write(mt_serial *s, const column *c, size_t from, size_t n, mt_byte_sink *sinks)
+{
+    if (n == 0)
+        return;
+    write_node(s, s->root, c, from, n, sinks);
+}
+
+/* ---- reading ---- */
+
+int mt_src_read(mt_serial *s, int stream, mt_byte_src *srcs, void *dst, size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (srcs[stream].read(srcs[stream].ctx, dst, n) < 0)
+        return err_suffix(" (reading stream '%s' of column '%s')", s->names[stream], s->name);
+    return 0;
+}
+
+int mt_src_varuint(mt_serial *s, int stream, mt_byte_src *srcs, uint64_t *v)
+{
+    uint64_t r = 0;
+    for (int i = 0; i < 10; i++) {
+        uint8_t byte;
+        if (mt_src_read(s, stream, srcs, &byte, 1) < 0)
+            return -1;
+        r |= (uint64_t)(byte & 0x7F) << (7 * i);
+        if (!(byte & 0x80)) {
+            *v = r;
+            return 0;
+        }
+    }
+    return err_set(ERR_INCORRECT_DATA, "Malformed VarUInt in stream '%s' of column '%s'", s->names[stream], s->name);
+}
+
+/* Reads nbytes into the end of b in bounded steps, so a corrupt count cannot make us
+ * allocate far more than the stream actually holds. On failure b keeps its old length. */
+static int read_append(mt_serial *s, int stream, mt_byte_src *srcs, buf *b, size_t nbytes)
+{
+    size_t old = b->len;
+    while (nbytes) {
+        size_t step = nbytes < (1u << 20) ? nbytes : (1u << 20);
+        uint8_t *p = buf_grow(b, step);
+        if (mt_src_read(s, stream, srcs, p, step) < 0) {
+            b->len = old;
+            return -1;
+        }
+        nbytes -= step;
+    }
+    return 0;
+}
+
+/* Strings larger than this are treated as corrupt data (ClickHouse's limit is 1 GiB). */
+#define MT_MAX_STRING (1ull << 30)
+
+/* Appends n rows of a leaf (String / fixed-width) read in bulk form to c. On error c is
+ * left with whole rows only. */
+int mt_read_leaf(mt_serial *s, int stream, mt_byte_src *srcs, column *c, size_t n)
+{
+    const type *t = type_phys(c->type);
+    if (t->id == T_STRING) {
+        for (size_t i = 0; i < n; i++) {
+            uint64_t len;
+            if (mt_src_varuint(s, stream, srcs, &len) < 0)
+                return -1;
+            if (len > MT_MAX_STRING)
+                return err_set(ERR_INCORRECT_DATA, "Too large string size %llu in stream '%s' of column '%s' (row %zu)",
+                               (unsigned long long)len, s->names[stream], s->name, i);
+            if (read_append(s, stream, srcs, &c->data, (size_t)len) < 0)
+                return -1;
+            uint64_t end = c->data.len;
+            buf_append(&c->offs, &end, 8);
+            c->len++;
+        }
+        return 0;
+    }
+    size_t w = t->width ? t->width : 1;
+    if (n > SIZE_MAX / w)
+        return err_set(ERR_INCORRECT_DATA, "Too many rows (%zu) in stream '%s'", n, s->names[stream]);
+    if (read_append(s, stream, srcs, &c->data, n * w) < 0)
+        return -1;
+    c->len += n;
+    return 0;
+}
+
+static int read_node(mt_serial *s, mt_node *nd, column *c, size_t n, mt_byte_src *srcs)
+{
+    switch (nd->kind) {
+    case N_FIXED:
+    case N_STRING:
+        return mt_read_leaf(s, nd->stream, srcs, c, n);
+    case N_NULLABLE: {
+        size_t old = c->nulls.len;
+        if (read_append(s, nd->stream, srcs, &c->nulls, n) < 0)
+            return -1;
+        for (size_t i = old; i < old + n; i++)
+            c->nulls.p[i] = c->nulls.p[i] != 0;
+        if (read_node(s, nd->kids[0], c->inner, n, srcs) < 0) {
+            c->nulls.len = old;
+            return -1;
+        }
+        c->len += n;
+        return 0;
+    }
+    case N_ARRAY: {
+        size_t old = c->offs.len;
+        uint64_t base = col_offs(c)[c->len];
+        if (read_append(s, nd->stream, srcs, &c->offs, n * 8) < 0)
+            return -1;
+        /* sizes → offsets (in place; the sizes sit after the current last offset) */
+        uint64_t *o = (uint64_t *)(void *)(c->offs.p + old);
+        uint64_t acc = base;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t sz = o[i];
+            if (sz > (1ull << 40) || acc + sz < acc) {
+                c->offs.len = old;
+                return err_set(ERR_INCORRECT_DATA, "Too large array size %llu in stream '%s' of column '%s' (row %zu)",
+                               (unsigned long long)sz, s->names[nd->stream], s->name, i);
+            }
+            acc += sz;
+            o[i] = acc;
+        }
+        if (read_node(s, nd->kids[0], c->inner, (size_t)(acc - base), srcs) < 0) {
+            c->offs.len = old;
+            return -1;
+        }
+        c->len += n;
+        return 0;
+    }
+    case N_TUPLE:
+        for (int k = 0; k < nd->nkids; k++)
+            if (read_node(s, nd->kids[k], c->fields[k], n, srcs) < 0)
+                return -1;
+        c->len += n;
+        return 0;
+    case N_LOWCARD:
+        return mt_lc_read(s, nd, c, n, srcs);
+    }
+    return 0;
+}
+
+static int start_node(mt_serial *s, mt_node *nd, mt_byte_src *srcs, bool at_part_start)
+{
+    if (nd->kind == N_LOWCARD && mt_lc_read_start(s, nd, srcs, at_part_start) < 0)
+        return -1;
+    for (int k = 0; k < nd->nkids; k++)
+        if (start_node(s, nd->kids[k], srcs, at_part_start) < 0)
+            return -1;
+    return 0;
+}
+
+int mt_serial_read_start(mt_serial *s, mt_byte_src *srcs, bool at_part_start)
+{
+    return start_node(s, s->root, srcs, at_part_start);
+}
+
+int mt_serial_read(mt_serial *s, column *c, size_t n, mt_byte_src *srcs)
+{
+    if (c->is_const)
+        return err_set(ERR_LOGICAL_ERROR, "mt_serial_read into a constant column '%s'", s->name);
+    return read_node(s, s->root, c, n, srcs);
+}
+
+/* ---- single values (serializeBinary) ---- */
+
+static void value_write(const column *c, size_t row, buf *out)
+{
+    row = col_idx(c, row);
+    const type *t = type_phys(c->type);
+    switch (t->id) {
+    case T_STRING: {
+        size_t len;
+        const char *p = col_str(c, row, &len);
+        mt_put_varuint(out, len);
+        buf_append(out, p, len);
+        return;
+    }
+    case T_NULLABLE:
+        if (c->nulls.p[row]) {
+            buf_putc(out, 1);
+            return;
+        }
+        buf_putc(out, 0);
+        value_write(c->inner, row, out);
+        return;
+    case T_ARRAY: {
+        const uint64_t *o = col_offs(c);
+        mt_put_varuint(out, o[row + 1] - o[row]);
+        for (uint64_t i = o[row]; i < o[row + 1]; i++)
+            value_write(c->inner, (size_t)i, out);
+        return;
+    }
+    case T_TUPLE:
+        for (int k = 0; k < c->nfields; k++)
+            value_write(c->fields[k], row, out);
+        return;
+    default: {
+        size_t w = t->width ? t->width : 1;
+        buf_append(out, c->data.p + row * w, w);
+        return;
+    }
+    }
+}
+
+void mt_value_write(const column *c, size_t row, buf *out) { value_write(c, row, out); }
+
+static int value_read(column *c, const uint8_t *p, size_t n, size_t *used, int depth)
+{
+    const type *t = type_phys(c->type);
+    if (depth > 64)
+        return err_set(ERR_INCORRECT_DATA, "Too deeply nested value of type %s", c->type->name);
+    switch (t->id) {
+    case T_STRING:
+    case T_ARRAY: {
+        uint64_t len = 0;
+        size_t k = 0;
+        for (;; k++) {
+            if (k >= n || k >= 10)
+                return err_set(ERR_CANNOT_READ_ALL_DATA, "Cannot read size of a %s value: %zu bytes available",
+                               c->type->name, n);
+            len |= (uint64_t)(p[k] & 0x7F) << (7 * k);
+            if (!(p[k] & 0x80))
+                break;
+        }
+        k++;
+        if (t->id == T_STRING) {
+            if (len > n - k)
+                return err_set(ERR_CANNOT_READ_ALL_DATA,
+                               "Cannot read all data: String value of %llu bytes, %zu available",
+                               (unsigned long long)len, n - k);
+            col_push_str(c, (const char *)p + k, (size_t)len);
+            *used = k + (size_t)len;
+            return 0;
+        }
+        if (len > n - k) /* each element takes at least one byte */
+            return err_set(ERR_CANNOT_READ_ALL_DATA, "Cannot read all data: array of %llu elements, %zu bytes available",
+                           (unsigned long long)len, n - k);
+        size_t pos = k;
+        for (uint64_t i = 0; i < len; i++) {
+            size_t u;
+            if (value_read(c->inner, p + pos, n - pos, &u, depth + 1) < 0)
+                return -1;
+            pos += u;
+        }
+        col_array_commit(c);
+        *used = pos;
+        return 0;
+    }
+    case T_NULLABLE:
+        if (n < 1)
+            return err_set(ERR_CANNOT_READ_ALL_DATA, "Cannot read all data: Nullable value, no bytes left");
+        if (p[0]) {
+            col_push_null(c);
+            *used = 1;
+            return 0;
+        }
+        if (value_read(c->inner, p + 1, n - 1, used, depth + 1) < 0)
+            return -1;
+        col_nullable_commit(c, false);
+        (*used)++;
+        return 0;
+    case T_TUPLE: {
+        size_t pos = 0;
+        for (int k = 0; k < c->nfields; k++) {
+            size_t u;
+            if (value_read(c->fields[k], p + pos, n - pos, &u, depth + 1) < 0)
+                return -1;
+            pos += u;
+        }
+        c->len++;
+        *used = pos;
+        return 0;
+    }
+    default: {
+        size_t w = t->width ? t->width : 1;
+        if (n < w)
+            return err_set(ERR_CANNOT_READ_ALL_DATA, "Cannot read all data: %s value needs %zu bytes, %zu available",
+                           c->type->name, w, n);
+        col_push_fixed(c, p);
+        *used = w;
+        return 0;
+    }
+    }
+}
+
+int mt_value_read(column *c, const uint8_t *p, size_t n, size_t *used)
+{
+    return value_read(c, p, n, used, 0);
+}
