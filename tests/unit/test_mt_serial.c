@@ -169,8 +169,8 @@ static int compare_rows(const column *c, const buf *tsv, int k, size_t row0, con
     for (size_t i = 0; i < c->len; i++) {
         t.len = 0;
         text_write(&t, c, i, TEXT_TSV, &o);
-        const char *p;
-        size_t n;
+        const char *p = "";
+        size_t n = 0;
         if (!tsv_cell(tsv, row0 + i, k, &p, &n) || n != t.len || memcmp(p, t.p, n) != 0) {
             if (bad++ < 3)
                 fprintf(stderr, "%s row %zu: got '%s' want '%.*s'\n", what, row0 + i, buf_cstr(&t), (int)n, p);
