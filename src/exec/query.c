@@ -1,5 +1,7 @@
 #include "exec/query.h"
 
+#include <inttypes.h>
+
 #include "base/err.h"
 
 #include <time.h>
@@ -28,6 +30,12 @@ int query_check(query_ctx *q)
     if (limit > 0 && clock_monotonic() - q->start_time > limit)
         return err_set(ERR_TIMEOUT_EXCEEDED, "Timeout exceeded: elapsed %.6f seconds, maximum: %g",
                        clock_monotonic() - q->start_time, limit);
+    /* max_rows_to_read (read_overflow_mode = 'throw'): rows read from tables so far. */
+    int64_t max_rows = settings_int(q->st, "max_rows_to_read");
+    uint64_t read = atomic_load_explicit(&q->read_rows, memory_order_relaxed);
+    if (max_rows > 0 && read > (uint64_t)max_rows)
+        return err_set(ERR_TOO_MANY_ROWS, "Limit for rows or bytes to read exceeded, max rows: %" PRId64
+                                          ", current rows: %" PRIu64, max_rows, read);
     return 0;
 }
 

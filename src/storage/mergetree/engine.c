@@ -688,7 +688,7 @@ static int attach_part(mt_table *m, const char *name, query_ctx *q)
     if (stat(src, &st) || !S_ISDIR(st.st_mode)) {
         free(pid);
         free(src);
-        return err_set(ERR_NO_SUCH_DATA_PART, "Detached part \"%s\" not found", name);
+        return err_set(ERR_BAD_DATA_PART_NAME, "Detached part \"%s\" not found", name);
     }
     /* Move it to a temporary name, check it loads (columns and types must match), then
      * commit it with a fresh block number. */
