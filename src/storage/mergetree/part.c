@@ -557,6 +557,14 @@ static uint64_t dir_size(const char *dir)
     return total;
 }
 
+static bool has_string_column(const schema *sch)
+{
+    for (int i = 0; i < sch->n; i++)
+        if (strstr(sch->types[i]->name, "String") && !strstr(sch->types[i]->name, "FixedString"))
+            return true;
+    return false;
+}
+
 int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out)
 {
     mt_part *p = xcalloc(1, sizeof *p);
@@ -568,7 +576,27 @@ int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out)
         return err_set(ERR_BAD_DATA_PART_NAME, "Unexpected part name: %s", name);
     }
     buf b = {0};
-    int rc = mt_read_small_file(dir, "count.txt", &b);
+    int rc = 0;
+    /* serialization.json (ClickHouse 22.x+) may declare forms shale does not read. */
+    char *sj = mt_sprintf("%sserialization.json", dir);
+    bool has_sj = access(sj, F_OK) == 0;
+    free(sj);
+    if (has_sj && !(rc = mt_read_small_file(dir, "serialization.json", &b))) {
+        const char *txt = buf_cstr(&b);
+        if (strstr(txt, "\"Sparse\""))
+            rc = err_set(ERR_NOT_IMPLEMENTED,
+                         "Part %s uses sparse serialization, which shale does not read yet (create the ClickHouse "
+                         "table with ratio_of_defaults_for_sparse_serialization = 1)",
+                         dir);
+        else if (strstr(txt, "\"string\":1") && has_string_column(m->t->sch))
+            rc = err_set(ERR_NOT_IMPLEMENTED,
+                         "Part %s stores String columns with a separate size stream, which shale does not read yet "
+                         "(create the ClickHouse table with string_serialization_version = 'single_stream')",
+                         dir);
+    }
+    b.len = 0;
+    if (!rc)
+        rc = mt_read_small_file(dir, "count.txt", &b);
     if (!rc) {
         buf_putc(&b, 0);
         char *end;
