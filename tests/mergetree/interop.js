@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+// Part interoperability with ClickHouse (chdb, ClickHouse 26.7 in-process):
+//   1. shale writes a part; it is copied into a ClickHouse table's detached/ directory,
+//      attached with ALTER TABLE … ATTACH PART, and must return the same rows;
+//   2. ClickHouse writes a part; it is copied into shale's table's detached/ directory,
+//      attached the same way in shale, and must return the same rows.
+// Not part of `make test` (chdb is large):  tests/mergetree/interop.js build/shale
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { execFileSync } = require('child_process');
+
+const shale = path.resolve(process.argv[2] || 'build/shale');
+const modDir = path.join(__dirname, '..', 'queries', 'node_modules');
+if (!fs.existsSync(path.join(modDir, 'chdb')))
+  execFileSync('npm', ['install', '--no-save', '--silent', 'chdb@3.4.0'], { cwd: path.dirname(modDir), stdio: 'inherit' });
+const { Session } = require(path.join(modDir, 'chdb'));
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'shale-interop-'));
+const chPath = path.join(work, 'ch');
+const shPath = path.join(work, 'sh');
+const ch = new Session(chPath);
+let failures = 0;
+
+function sh(sql) {
+  return execFileSync(shale, ['local', '--path', shPath, '--format', 'TSV', '-q', sql], { encoding: 'utf8' });
+}
+function copyDir(from, to) {
+  fs.mkdirSync(to, { recursive: true });
+  for (const f of fs.readdirSync(from)) fs.copyFileSync(path.join(from, f), path.join(to, f));
+}
+// CHECK TABLE rows are (part, is_passed, message).
+function allPassed(tsv) {
+  const rows = tsv.trim().split('\n').filter((l) => l.length);
+  return rows.length && rows.every((l) => l.split('\t')[1] === '1') ? 'passed' : tsv;
+}
+function check(what, want, got) {
+  if (want === got) { console.log(`ok   ${what}`); return; }
+  failures++;
+  console.log(`FAIL ${what}\n--- ClickHouse\n${want.slice(0, 2000)}\n--- shale\n${got.slice(0, 2000)}`);
+}
+
+// Every type the part format covers, with NULLs, empty values and several granules.
+const columns = `id UInt64, i8 Int8, u16 UInt16, i32 Int32, f32 Float32, f64 Float64, b Bool,
+  d Date, d32 Date32, dt DateTime('UTC'), dt64 DateTime64(3, 'UTC'), s String, fs FixedString(3),
+  e Enum8('a' = 1, 'b' = 2), dec Decimal(18, 4), u UUID, n Nullable(String), ni Nullable(Int32),
+  arr Array(UInt32), an Array(Nullable(String)), lc LowCardinality(String),
+  lcn LowCardinality(Nullable(String)), tup Tuple(x UInt8, y String)`;
+const codecCols = `c1 UInt32 CODEC(Delta(4), ZSTD(1)), c2 DateTime CODEC(DoubleDelta), c3 Float64 CODEC(Gorilla),
+  c4 UInt64 CODEC(T64, LZ4HC(9)), c5 String CODEC(ZSTD(3)), c6 Int16 CODEC(NONE)`;
+const select = `SELECT number AS id, toInt8(number % 200 - 100), toUInt16(number * 7), toInt32(number) - 5000,
+  toFloat32(number / 3), number / 7, number % 2 = 0, toDate('2020-01-01') + number % 1000,
+  toDate32('1960-01-01') + number, toDateTime('2024-01-01 00:00:00', 'UTC') + number * 3600,
+  toDateTime64('2024-01-01 00:00:00', 3, 'UTC') + number, repeat('x', number % 13), toFixedString(toString(number % 1000), 3),
+  if(number % 2 = 0, 'a', 'b'), toDecimal64(number / 100, 4), generateUUIDv4(),
+  if(number % 3 = 0, NULL, toString(number)), if(number % 5 = 0, NULL, toInt32(number)),
+  range(number % 5), [NULL, toString(number)], concat('lc', toString(number % 17)),
+  if(number % 4 = 0, NULL, concat('n', toString(number % 9))), (toUInt8(number % 250), toString(number)),
+  toUInt32(number * 3), toDateTime('2024-01-01 00:00:00') + number * 60, number / 11, number * number,
+  toString(number % 100), toInt16(number % 1000 - 500)
+  FROM numbers(20000)`;
+const table = (name) => `CREATE TABLE ${name} (${columns}, ${codecCols}) ENGINE = MergeTree ORDER BY id`;
+const chSettings = ` SETTINGS index_granularity = 1000, min_bytes_for_wide_part = 0,
+  ratio_of_defaults_for_sparse_serialization = 1, string_serialization_version = 'single_stream'`;
+const dump = 'SELECT * EXCEPT u, toString(u) FROM t ORDER BY id FORMAT TSV';
+
+// 1. shale → ClickHouse
+sh(`${table('t')} SETTINGS index_granularity = 1000; INSERT INTO t ${select}`);
+const shPart = fs.readdirSync(path.join(shPath, 'data', 'default', 't')).find((n) => /^all_\d+_\d+_\d+$/.test(n));
+const shRows = sh(dump);
+ch.query(table('t') + chSettings);
+const chTableDir = ch.query("SELECT data_paths[1] FROM system.tables WHERE name = 't'", 'TSV').trim();
+copyDir(path.join(shPath, 'data', 'default', 't', shPart), path.join(chTableDir, 'detached', shPart));
+try {
+  ch.query(`ALTER TABLE t ATTACH PART '${shPart}'`);
+  check('shale part attached in ClickHouse returns the same rows', shRows, ch.query(dump, 'TSV'));
+  check('ClickHouse CHECK TABLE on the shale part', 'passed',
+        allPassed(ch.query('CHECK TABLE t SETTINGS check_query_single_value_result = 0', 'TSV')));
+} catch (e) {
+  failures++;
+  console.log(`FAIL ClickHouse refused shale's part: ${e.message}`);
+}
+
+// 2. ClickHouse → shale
+ch.query('DROP TABLE t SYNC');
+ch.query(table('t') + chSettings);
+ch.query(`INSERT INTO t ${select}`);
+const chRows = ch.query(dump, 'TSV');
+const chPartPath = ch.query("SELECT path FROM system.parts WHERE table = 't' AND active", 'TSV').trim();
+const chPart = path.basename(chPartPath.replace(/\/$/, ''));
+sh('DROP TABLE t');
+sh(`${table('t')} SETTINGS index_granularity = 1000`);
+copyDir(chPartPath, path.join(shPath, 'data', 'default', 't', 'detached', chPart));
+try {
+  sh(`ALTER TABLE t ATTACH PART '${chPart}'`);
+  check('ClickHouse part attached in shale returns the same rows', chRows, sh(dump));
+  check('shale CHECK TABLE on the ClickHouse part', 'passed', allPassed(sh('CHECK TABLE t')));
+} catch (e) {
+  failures++;
+  console.log(`FAIL shale refused ClickHouse's part: ${e.stderr || e.message}`);
+}
+
+fs.rmSync(work, { recursive: true, force: true });
+console.log(failures ? `interop: ${failures} failed` : 'interop: ok');
+process.exit(failures ? 1 : 0);
