@@ -386,7 +386,15 @@ static void load_database(catalog *c, database *d, query_ctx *q)
             err_set(ERR_CANNOT_OPEN_FILE, "Cannot read %s: %s", path, strerror(errno));
         } else {
             /* Back from "ATTACH TABLE _ …" to the canonical "CREATE TABLE db.name …". */
-            char *sql = with_header(text, "CREATE TABLE ", d->name, names[i]);
+            buf hb = {0};
+            buf_puts(&hb, "CREATE TABLE ");
+            catalog_quote_ident(&hb, d->name);
+            buf_putc(&hb, '.');
+            catalog_quote_ident(&hb, names[i]);
+            const char *body = strncmp(text, "ATTACH TABLE _", 14) == 0 ? text + 14 : text;
+            buf_puts(&hb, body);
+            char *sql = xstrdup(buf_cstr(&hb));
+            buf_free(&hb);
             size_t len = strlen(sql);
             while (len && (sql[len - 1] == '\n' || sql[len - 1] == ' '))
                 sql[--len] = 0;

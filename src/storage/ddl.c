@@ -259,7 +259,11 @@ static void canonical_text(buf *out, const char *db, const char *name, const col
         buf_puts(out, i + 1 < n ? ",\n" : "\n");
     }
     buf_puts(out, ")\nENGINE = ");
-    buf_puts(out, engine->name);
+    /* NULL is a keyword: ClickHouse quotes the Null engine's name. */
+    if (strcasecmp(engine->name, "Null") == 0)
+        buf_printf(out, "`%s`", engine->name);
+    else
+        buf_puts(out, engine->name);
     if (engine->args.n) {
         buf_putc(out, '(');
         fmt_list(out, &engine->args);
