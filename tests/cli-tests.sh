@@ -60,5 +60,20 @@ TMPDIR="$tmp/tmpdir" "$SHALE" local -q 'SELECT 1' >/dev/null
 check "temporary path removed" "0" "$(ls "$tmp/tmpdir" | wc -l)"
 "$SHALE" local --path "$tmp/data" -q "SELECT 1 FROM s3('http://127.0.0.1:9/bkt/k.csv', 'AKIDEXAMPLE', 'wJalrXUtnFEMIsecret', 'CSV', 'a Int32')" >/dev/null 2>&1
 check "s3 secret masked in the query log" "1" "$("$SHALE" local --path "$tmp/data" -q "SELECT count() FROM system.query_log WHERE query LIKE '%AKIDEXAMPLE%[HIDDEN]%' AND query NOT LIKE '%wJalrXUtnFEMIsecret%'")"
+# Tables persist across runs with --path (Memory keeps its definition, not its data).
+mkdir -p "$tmp/cat"
+"$SHALE" local --path "$tmp/cat" -q "CREATE DATABASE d1; CREATE TABLE d1.t (a UInt32, b String DEFAULT 'x') ENGINE = Memory; CREATE TABLE n (a UInt8) ENGINE = Null; INSERT INTO d1.t (a) VALUES (1)"
+check "tables persist" $'d1\tt\tMemory\ndefault\tn\tNull' "$("$SHALE" local --path "$tmp/cat" -q "SELECT database, name, engine FROM system.tables ORDER BY database, name")"
+check "persisted definition" "CREATE TABLE d1.t\\n(\\n    \`a\` UInt32,\\n    \`b\` String DEFAULT \\'x\\'\\n)\\nENGINE = Memory" "$("$SHALE" local --path "$tmp/cat" -q "SHOW CREATE TABLE d1.t")"
+check "insert and select after restart" $'5\tx' "$("$SHALE" local --path "$tmp/cat" -q "INSERT INTO d1.t (a) VALUES (5); SELECT * FROM d1.t")"
+"$SHALE" local --path "$tmp/cat" -q "RENAME TABLE d1.t TO d1.u; DROP TABLE n"
+check "rename and drop persist" "d1.u" "$("$SHALE" local --path "$tmp/cat" -q "SELECT database || '.' || name FROM system.tables")"
+check "metadata files" "u.sql" "$(ls "$tmp/cat/metadata/d1")"
+printf 'ATTACH TABLE _ (a Foo) ENGINE = Memory\n' >"$tmp/cat/metadata/d1/bad.sql"
+check "a broken table is skipped with a warning" "1" "$("$SHALE" local --path "$tmp/cat" -q "SELECT count() FROM system.tables" 2>"$tmp/err")"
+check "warning names the table" "1" "$(grep -c 'cannot load table d1.bad' "$tmp/err")"
+"$SHALE" local --path "$tmp/cat" -q "DROP DATABASE d1"
+check "drop database persists" "0" "$("$SHALE" local --path "$tmp/cat" -q "SELECT count() FROM system.tables")"
+check "insert format from stdin streams" "100000" "$(seq 1 100000 | "$SHALE" local -q "CREATE TABLE s (a UInt64) ENGINE = Memory" -q "INSERT INTO s FORMAT CSV" -q "SELECT count() FROM s")"
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -9,6 +9,8 @@
 #include "exec/query_log.h"
 #include "sql/analyze.h"
 #include "sql/ast.h"
+#include "storage/catalog.h"
+#include "storage/ddl.h"
 #include "storage/tablefunc.h"
 
 #include <ctype.h>
@@ -19,6 +21,10 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+static query_ctx *query_new(session *s, const ast_list *stmt_settings, const ast_list *select_settings);
+static int query_prepare(session *s, query_ctx *q);
+static void query_free(query_ctx *q);
 
 int session_init(session *s, const char *path)
 {
@@ -42,7 +48,13 @@ int session_init(session *s, const char *path)
         s->temp_path = true;
     }
     s->stdout_tty = isatty(1);
-    return 0;
+    /* The catalog loads every table now (engines recover their data). */
+    query_ctx *q = query_new(s, NULL, NULL);
+    int rc = query_prepare(s, q);
+    if (!rc)
+        rc = catalog_open(s->data_path, q, &s->catalog);
+    query_free(q);
+    return rc;
 }
 
 static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
@@ -55,6 +67,8 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
 
 void session_close(session *s)
 {
+    catalog_close(s->catalog);
+    s->catalog = NULL;
     if (s->temp_path && s->data_path)
         nftw(s->data_path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     free(s->data_path);
@@ -201,6 +215,7 @@ static query_ctx *query_new(session *s, const ast_list *stmt_settings, const ast
     q->param_names = s->param_names;
     q->param_values = s->param_values;
     q->data_path = s->data_path;
+    q->catalog = s->catalog;
     q->start_time = clock_monotonic();
     snprintf(q->query_id, sizeof q->query_id, "%08x-%04x-%04x-%04x-%012x", (unsigned)getpid(),
              (unsigned)(s->query_seq & 0xffff), 0x4000u, 0x8000u, (unsigned)s->query_seq);
@@ -380,6 +395,18 @@ static int run_select(session *s, query_ctx *q, const ast *stmt, stmt_result *re
 
 static int run_describe(session *s, query_ctx *q, const ast *stmt, stmt_result *res)
 {
+    schema *tsch;
+    block *tb;
+    int trc = ddl_describe(stmt->sub, q, &tsch, &tb);
+    if (trc <= 0) {
+        if (trc < 0)
+            return -1;
+        blocks_job job = {.b = tb};
+        int rc = write_blocks(s, q, output_format(s, stmt), NULL, tsch, produce_block, &job, res);
+        block_free(job.b);
+        schema_free(tsch);
+        return rc;
+    }
     source *src;
     if (analyze_table(stmt->sub, q, &src))
         return -1;
@@ -470,8 +497,10 @@ static int run_insert(session *s, query_ctx *q, const ast *stmt, stmt_result *re
 {
     (void)s;
     (void)res;
-    if (!stmt->table_func)
-        return err_set(ERR_NOT_IMPLEMENTED, "INSERT into tables is not supported yet; use INSERT INTO FUNCTION file(...)");
+    if (!stmt->table_func) {
+        uint64_t rows = 0;
+        return ddl_insert(stmt, q, &rows);
+    }
     if (!stmt->sub)
         return err_set(ERR_NOT_IMPLEMENTED, "INSERT INTO FUNCTION supports only INSERT ... SELECT for now");
     const ast *f = stmt->table_func;
@@ -510,10 +539,28 @@ static int run_statement(session *s, query_ctx *q, const ast *stmt, stmt_result 
     case AST_STMT_SET: return apply_settings(s->st, &stmt->settings);
     case AST_STMT_DESCRIBE: return run_describe(s, q, stmt, res);
     case AST_STMT_EXPLAIN: return run_explain(s, q, stmt, res);
+    case AST_STMT_CREATE_TABLE:
+    case AST_STMT_CREATE_DATABASE:
+    case AST_STMT_DROP:
+    case AST_STMT_TRUNCATE:
+    case AST_STMT_RENAME:
     case AST_STMT_USE:
-        if (stmt->database && strcmp(stmt->database, "default") != 0 && strcmp(stmt->database, "system") != 0)
-            return err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", stmt->database);
-        return 0;
+    case AST_STMT_SHOW:
+    case AST_STMT_OPTIMIZE:
+    case AST_STMT_CHECK:
+    case AST_STMT_ALTER: {
+        schema *sch;
+        block *b;
+        if (ddl_run(stmt, q, &sch, &b))
+            return -1;
+        if (!sch)
+            return 0;
+        blocks_job job = {.b = b};
+        int rc = write_blocks(s, q, output_format(s, stmt), stmt->outfile, sch, produce_block, &job, res);
+        block_free(job.b);
+        schema_free(sch);
+        return rc;
+    }
     default:
         return err_set(ERR_NOT_IMPLEMENTED, "This kind of statement is not supported yet");
     }

@@ -27,6 +27,7 @@ typedef struct session {
     /* stdin data for `table` / input() (--input-format, --structure) */
     const char *input_format;
     const char *input_structure;
+    struct catalog *catalog;      /* databases and tables, opened from data_path */
 } session;
 
 int session_init(session *s, const char *path);

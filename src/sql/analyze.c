@@ -4,6 +4,10 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "column/text.h"
+#include "storage/catalog.h"
+#ifndef ERR_ILLEGAL_FINAL
+#define ERR_ILLEGAL_FINAL 181 /* not in base/err.h yet (its name is in err.c) */
+#endif
 #include "storage/tablefunc.h"
 
 #include <limits.h>
@@ -975,9 +979,23 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
         }
         if (strcmp(name, "numbers") == 0)
             return tablefunc_numbers(NULL, 0, true, q, out);
+        if (t->final)
+            return err_set(ERR_ILLEGAL_FINAL, "Storage SystemTables doesn't support FINAL");
         return system_table(name, q, out);
     }
-    return err_set(ERR_UNKNOWN_TABLE, "Table %s.%s does not exist", db ? db : "default", name);
+    if (!q->catalog)
+        return err_set(ERR_UNKNOWN_TABLE, "Table %s.%s does not exist", db ? db : "default", name);
+    table *tbl;
+    if (catalog_get(q->catalog, db, name, &tbl)) {
+        return -1;
+    }
+    int rc;
+    if (t->final && !tbl->engine->supports_final)
+        rc = err_set(ERR_ILLEGAL_FINAL, "Storage %s doesn't support FINAL", tbl->engine->name);
+    else
+        rc = tbl->engine->read(tbl, t->final, q, out);
+    table_unref(tbl);
+    return rc;
 }
 
 static void remap_cols(expr *e, const int *map)

@@ -850,6 +850,23 @@ static ast *parse_statement(parser *p)
         }
         return parse_stmt_tail(p, st) < 0 ? NULL : st;
     }
+    if (p_accept(p, "EXISTS")) {
+        /* EXISTS [TEMPORARY] [TABLE | DATABASE] name: an AST_STMT_SHOW ("EXISTS TABLE"). */
+        st->kind = AST_STMT_SHOW;
+        p_accept(p, "TEMPORARY");
+        st->show_what = "EXISTS TABLE";
+        if (p_accept(p, "DATABASE")) {
+            st->show_what = "EXISTS DATABASE";
+            if (!(st->database = p_ident(p)))
+                return NULL;
+        } else {
+            if (!p_accept(p, "TABLE"))
+                p_accept(p, "DICTIONARY");
+            if (parse_table_name(p, st) < 0)
+                return NULL;
+        }
+        return parse_stmt_tail(p, st) < 0 ? NULL : st;
+    }
     if (p_accept(p, "USE")) {
         st->kind = AST_STMT_USE;
         return (st->database = p_ident(p)) ? st : NULL;
@@ -884,7 +901,7 @@ static ast *parse_statement(parser *p)
         return rest_as_text(p, st);
     }
     return p_fail(p, "one of: SELECT, WITH, INSERT, SET, DESCRIBE, EXPLAIN, CREATE, DROP, TRUNCATE, RENAME, "
-                     "SHOW, USE, OPTIMIZE, SYSTEM, CHECK, ALTER");
+                     "SHOW, EXISTS, USE, OPTIMIZE, SYSTEM, CHECK, ALTER");
 }
 
 int sql_parse_statement(arena *a, const char *sql, size_t len, size_t *pos, int max_depth, ast **out)

@@ -30,7 +30,35 @@ int catalog_get(catalog *c, const char *database, const char *name, table **out)
 /* Every table of every database, referenced, sorted by (database, name); the caller
  * unrefs each and frees the array. */
 int catalog_list(catalog *c, table ***out, int *n);
-/* The current database (USE db). */
+/* The current database (USE db). Valid until the next USE / DROP DATABASE. */
 const char *catalog_current_database(catalog *c);
+
+/* ---- DDL (storage/ddl.c checks statements and builds the canonical text) ---- */
+
+/* True for `system` and every database created. */
+bool catalog_has_database(catalog *c, const char *name);
+/* USE name: UNKNOWN_DATABASE when missing. */
+int catalog_use(catalog *c, const char *name);
+/* Database names, sorted, `system` included; the caller frees each and the array. */
+int catalog_list_databases(catalog *c, char ***out, int *n);
+int catalog_create_database(catalog *c, const char *name, bool if_not_exists);
+/* Drops the database with every table in it (their data too). */
+int catalog_drop_database(catalog *c, const char *name, bool if_exists);
+/* Creates a table from its canonical text ("CREATE TABLE db.name\n(…)\nENGINE = …",
+ * see ddl_canonical_create): builds the columns, opens the engine (created = true),
+ * persists the metadata. *out (may be NULL) gets a reference; it is set to NULL when
+ * the table existed and if_not_exists said to do nothing. or_replace drops the existing
+ * table first. */
+int catalog_create_table(catalog *c, const char *database, const char *name, const char *create_sql,
+                         bool if_not_exists, bool or_replace, query_ctx *q, table **out);
+/* Removes the table from the catalog, its metadata and (has_data_dir) its data. */
+int catalog_drop_table(catalog *c, const char *database, const char *name, bool if_exists);
+/* RENAME TABLE db.name TO to_db.to_name: moves the metadata and the data directory
+ * (engines with a data directory are closed and opened again at the new path). */
+int catalog_rename_table(catalog *c, const char *database, const char *name, const char *to_database,
+                         const char *to_name, query_ctx *q);
+/* Quotes an identifier as ClickHouse prints it: bare when it is [A-Za-z_][A-Za-z0-9_]*,
+ * else in backquotes with ` and \ escaped. Appends to out. */
+void catalog_quote_ident(buf *out, const char *name);
 
 #endif

@@ -10,6 +10,10 @@
 #include "storage/structure.h"
 
 #include <unistd.h>
+#include "storage/catalog.h"
+#include "storage/ddl.h"
+
+#include <stdlib.h>
 #include "storage/tablefunc.h"
 
 #include <string.h>
@@ -154,8 +158,141 @@ int query_log_source(query_ctx *q, source **out)
     return 0;
 }
 
+static void push_u64(column *c, uint64_t v) { col_push_fixed(c, &v); }
+
+/* system.databases: name, engine, data_path, metadata_path, comment. */
+static source *databases_table(query_ctx *q)
+{
+    static const char *names[] = {"name", "engine", "data_path", "metadata_path", "comment"};
+    schema *sch = schema_new(5);
+    for (int i = 0; i < 5; i++)
+        schema_set(sch, i, names[i], type_simple(T_STRING));
+    block *b = empty_block(sch);
+    char **dbs = NULL;
+    int n = 0;
+    if (q->catalog)
+        catalog_list_databases(q->catalog, &dbs, &n);
+    for (int i = 0; i < n; i++) {
+        bool sys = strcmp(dbs[i], "system") == 0;
+        push_cstr(b->cols[0], dbs[i]);
+        push_cstr(b->cols[1], sys ? "Memory" : "Ordinary");
+        char path[4096];
+        snprintf(path, sizeof path, "%s/data/%s/", q->data_path ? q->data_path : "", dbs[i]);
+        push_cstr(b->cols[2], path);
+        snprintf(path, sizeof path, "%s/metadata/%s/", q->data_path ? q->data_path : "", dbs[i]);
+        push_cstr(b->cols[3], sys ? "" : path);
+        push_cstr(b->cols[4], "");
+        b->rows++;
+        free(dbs[i]);
+    }
+    free(dbs);
+    return one_block_source(sch, b);
+}
+
+/* system.tables (the usual subset) and system.columns, from the catalog. */
+static source *tables_table(query_ctx *q, bool columns)
+{
+    schema *sch;
+    if (columns) {
+        static const char *names[] = {"database", "table", "name", "type", "position", "default_kind",
+                                      "default_expression", "comment", "compression_codec"};
+        sch = schema_new(9);
+        for (int i = 0; i < 9; i++)
+            schema_set(sch, i, names[i], type_simple(i == 4 ? T_UINT64 : T_STRING));
+    } else {
+        static const char *names[] = {"database", "name", "engine", "is_temporary", "data_paths",
+                                      "metadata_path", "create_table_query", "engine_full", "total_rows",
+                                      "comment"};
+        sch = schema_new(10);
+        for (int i = 0; i < 10; i++)
+            schema_set(sch, i, names[i], type_simple(T_STRING));
+        schema_set(sch, 3, "is_temporary", type_simple(T_UINT8));
+        schema_set(sch, 4, "data_paths", type_array(type_simple(T_STRING)));
+        schema_set(sch, 8, "total_rows", type_nullable(type_simple(T_UINT64)));
+    }
+    block *b = empty_block(sch);
+    table **ts = NULL;
+    int n = 0;
+    if (q->catalog)
+        catalog_list(q->catalog, &ts, &n);
+    buf tmp = {0};
+    for (int i = 0; i < n; i++) {
+        table *t = ts[i];
+        if (columns) {
+            for (int k = 0; k < t->ncols; k++) {
+                const table_column *c = &t->cols[k];
+                push_cstr(b->cols[0], t->database);
+                push_cstr(b->cols[1], t->name);
+                push_cstr(b->cols[2], c->name);
+                push_cstr(b->cols[3], c->type->name);
+                push_u64(b->cols[4], (uint64_t)k + 1);
+                push_cstr(b->cols[5], c->default_kind ? c->default_kind : "");
+                tmp.len = 0;
+                if (c->default_expr)
+                    ddl_format_expr(&tmp, c->default_expr);
+                col_push_str(b->cols[6], (const char *)tmp.p, tmp.len);
+                push_cstr(b->cols[7], c->comment ? c->comment : "");
+                tmp.len = 0;
+                if (c->codec) {
+                    buf_puts(&tmp, "CODEC(");
+                    for (int j = 0; j < c->codec->n; j++) {
+                        if (j)
+                            buf_puts(&tmp, ", ");
+                        ddl_format_expr(&tmp, c->codec->items[j]);
+                    }
+                    buf_putc(&tmp, ')');
+                }
+                col_push_str(b->cols[8], (const char *)tmp.p, tmp.len);
+                b->rows++;
+            }
+        } else {
+            push_cstr(b->cols[0], t->database);
+            push_cstr(b->cols[1], t->name);
+            push_cstr(b->cols[2], t->engine->name);
+            push_u8(b->cols[3], 0);
+            if (t->engine->has_data_dir)
+                col_push_str(b->cols[4]->inner, t->data_dir, strlen(t->data_dir));
+            col_array_commit(b->cols[4]);
+            tmp.len = 0;
+            buf_printf(&tmp, "%s/metadata/%s/%s.sql", q->data_path ? q->data_path : "", t->database, t->name);
+            col_push_str(b->cols[5], (const char *)tmp.p, tmp.len);
+            push_cstr(b->cols[6], t->create_sql);
+            const char *eng = strstr(t->create_sql, "\nENGINE = ");
+            push_cstr(b->cols[7], eng ? eng + 10 : "");
+            source *src = NULL;
+            int64_t rows = -1;
+            if (t->engine->read(t, false, q, &src) == 0) {
+                rows = src->count_rows ? src->count_rows(src, q) : -1;
+                source_free(src);
+            }
+            err_clear();
+            if (rows >= 0) {
+                uint64_t v = (uint64_t)rows;
+                col_push_fixed(b->cols[8]->inner, &v);
+                col_nullable_commit(b->cols[8], false);
+            } else {
+                col_push_null(b->cols[8]);
+            }
+            push_cstr(b->cols[9], t->create->comment ? t->create->comment : "");
+            b->rows++;
+        }
+        table_unref(t);
+    }
+    buf_free(&tmp);
+    free(ts);
+    return one_block_source(sch, b);
+}
+
 int system_table(const char *name, query_ctx *q, source **out)
 {
+    if (strcmp(name, "databases") == 0) {
+        *out = databases_table(q);
+        return 0;
+    }
+    if (strcmp(name, "tables") == 0 || strcmp(name, "columns") == 0) {
+        *out = tables_table(q, name[0] == 'c');
+        return 0;
+    }
     if (strcmp(name, "settings") == 0)
         *out = settings_table(q);
     else if (strcmp(name, "functions") == 0)

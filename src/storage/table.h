@@ -57,7 +57,9 @@ typedef struct table_engine {
      * `created` is true for CREATE (false when the catalog loads the table at start, when
      * the engine also recovers: removes tmp_ directories, loads parts). */
     int (*open)(table *t, bool created, query_ctx *q);
-    /* A source over the table's current data (a snapshot: later inserts are not seen). */
+    /* A source over the table's current data (a snapshot: later inserts are not seen).
+     * The caller drops its table reference right after read() returns: a source that
+     * needs the table later takes its own (table_ref). */
     int (*read)(table *t, bool final, query_ctx *q, source **out);
     /* A sink taking blocks with exactly t->sch's columns (defaults already computed by the
      * caller). finish() makes everything written visible atomically per part and durable. */

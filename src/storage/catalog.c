@@ -1,0 +1,764 @@
+/* The catalog (storage/catalog.h): databases and tables in memory, mirrored in the
+ * metadata directory. One mutex guards the lists; engines do their own locking. */
+#include "storage/catalog.h"
+
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/mem.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct database {
+    char *name;
+    table **tables; /* sorted by name */
+    int n, cap;
+} database;
+
+struct catalog {
+    pthread_mutex_t mu;
+    char *path;
+    char *current;
+    database *dbs;  /* sorted by name; `system` is virtual and not in the list */
+    int ndb, capdb;
+};
+
+/* ---- names on disk: ClickHouse's escapeForFileName (keeps [A-Za-z0-9_], %XX the rest) ---- */
+
+static void escape_name(buf *out, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_')
+            buf_putc(out, (char)ch);
+        else
+            buf_printf(out, "%%%02X", ch);
+    }
+}
+
+static char *unescape_name(const char *s, size_t n)
+{
+    char *o = xmalloc(n + 1);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '%' && i + 2 < n) {
+            char hex[3] = {s[i + 1], s[i + 2], 0};
+            o[k++] = (char)strtol(hex, NULL, 16);
+            i += 2;
+        } else {
+            o[k++] = s[i];
+        }
+    }
+    o[k] = 0;
+    return o;
+}
+
+void catalog_quote_ident(buf *out, const char *name)
+{
+    bool plain = name[0] && !(name[0] >= '0' && name[0] <= '9');
+    for (const char *p = name; *p && plain; p++)
+        plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_';
+    if (plain) {
+        buf_puts(out, name);
+        return;
+    }
+    buf_putc(out, '`');
+    for (const char *p = name; *p; p++) {
+        if (*p == '`' || *p == '\\')
+            buf_putc(out, '\\');
+        buf_putc(out, *p);
+    }
+    buf_putc(out, '`');
+}
+
+static char *path_printf(const catalog *c, const char *kind, const char *db, const char *tbl, const char *suffix)
+{
+    buf b = {0};
+    buf_printf(&b, "%s/%s/", c->path, kind);
+    escape_name(&b, db);
+    if (tbl) {
+        buf_putc(&b, '/');
+        escape_name(&b, tbl);
+    }
+    buf_puts(&b, suffix);
+    char *s = xstrdup(buf_cstr(&b));
+    buf_free(&b);
+    return s;
+}
+
+static int write_file_atomic(const char *path, const char *text)
+{
+    buf tmp = {0};
+    buf_printf(&tmp, "%s.tmp", path);
+    const char *tp = buf_cstr(&tmp);
+    int fd = open(tp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        err_set(ERR_CANNOT_OPEN_FILE, "Cannot open file %s: %s", tp, strerror(errno));
+        buf_free(&tmp);
+        return -1;
+    }
+    size_t n = strlen(text), off = 0;
+    while (off < n) {
+        ssize_t w = write(fd, text + off, n - off);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            err_set(ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR, "Cannot write to file %s: %s", tp, strerror(errno));
+            close(fd);
+            unlink(tp);
+            buf_free(&tmp);
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        err_set(ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR, "Cannot fsync file %s: %s", tp, strerror(errno));
+        unlink(tp);
+        buf_free(&tmp);
+        return -1;
+    }
+    if (rename(tp, path) != 0) {
+        err_set(ERR_CANNOT_OPEN_FILE, "Cannot rename %s to %s: %s", tp, path, strerror(errno));
+        unlink(tp);
+        buf_free(&tmp);
+        return -1;
+    }
+    buf_free(&tmp);
+    return 0;
+}
+
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(p);
+}
+
+static void remove_tree(const char *path) { nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+static int mkdir_p(const char *path)
+{
+    char *p = xstrdup(path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = 0;
+        mkdir(p, 0755);
+        *s = '/';
+    }
+    int rc = mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
+    if (rc)
+        err_set(ERR_CANNOT_OPEN_FILE, "Cannot create directory %s: %s", p, strerror(errno));
+    free(p);
+    return rc;
+}
+
+/* ---- lookup (lock held) ---- */
+
+static database *find_db(catalog *c, const char *name)
+{
+    for (int i = 0; i < c->ndb; i++)
+        if (strcmp(c->dbs[i].name, name) == 0)
+            return &c->dbs[i];
+    return NULL;
+}
+
+static int find_table(database *d, const char *name)
+{
+    for (int i = 0; i < d->n; i++)
+        if (strcmp(d->tables[i]->name, name) == 0)
+            return i;
+    return -1;
+}
+
+static database *add_db(catalog *c, const char *name)
+{
+    if (c->ndb == c->capdb) {
+        c->capdb = c->capdb ? c->capdb * 2 : 8;
+        c->dbs = xrealloc(c->dbs, sizeof *c->dbs * (size_t)c->capdb);
+    }
+    int at = 0;
+    while (at < c->ndb && strcmp(c->dbs[at].name, name) < 0)
+        at++;
+    memmove(&c->dbs[at + 1], &c->dbs[at], sizeof *c->dbs * (size_t)(c->ndb - at));
+    c->ndb++;
+    memset(&c->dbs[at], 0, sizeof c->dbs[at]);
+    c->dbs[at].name = xstrdup(name);
+    return &c->dbs[at];
+}
+
+static void add_table(database *d, table *t)
+{
+    if (d->n == d->cap) {
+        d->cap = d->cap ? d->cap * 2 : 8;
+        d->tables = xrealloc(d->tables, sizeof *d->tables * (size_t)d->cap);
+    }
+    int at = 0;
+    while (at < d->n && strcmp(d->tables[at]->name, t->name) < 0)
+        at++;
+    memmove(&d->tables[at + 1], &d->tables[at], sizeof *d->tables * (size_t)(d->n - at));
+    d->tables[at] = t;
+    d->n++;
+}
+
+static table *remove_table_at(database *d, int i)
+{
+    table *t = d->tables[i];
+    memmove(&d->tables[i], &d->tables[i + 1], sizeof *d->tables * (size_t)(d->n - i - 1));
+    d->n--;
+    return t;
+}
+
+/* ---- a table from its canonical text ---- */
+
+/* Parses create_sql and fills columns, schema and engine; does not open the engine. */
+static int table_build(catalog *c, const char *db, const char *name, const char *create_sql, table **out)
+{
+    table *t = xcalloc(1, sizeof *t);
+    atomic_init(&t->refs, 1);
+    arena_init(&t->a);
+    t->database = xstrdup(db);
+    t->name = xstrdup(name);
+    t->create_sql = xstrdup(create_sql);
+    t->data_dir = path_printf(c, "data", db, name, "/");
+    /* The AST keeps pointers into the text it was parsed from: parse a copy in the arena. */
+    const char *text = arena_strdup(&t->a, create_sql);
+    size_t pos = 0;
+    ast *st;
+    if (sql_parse_statement(&t->a, text, strlen(text), &pos, 1000, &st) || !st ||
+        st->kind != AST_STMT_CREATE_TABLE) {
+        if (!err_code())
+            err_set(ERR_INCORRECT_QUERY, "Not a CREATE TABLE statement");
+        table_unref(t);
+        return -1;
+    }
+    t->create = st;
+    t->ncols = st->columns.n;
+    t->cols = arena_zalloc(&t->a, sizeof *t->cols * (size_t)(t->ncols + 1), 8);
+    int nstored = 0;
+    for (int i = 0; i < t->ncols; i++) {
+        const ast *cd = st->columns.items[i];
+        table_column *tc = &t->cols[i];
+        tc->name = cd->name;
+        tc->type = cd->str ? type_parse(cd->str, cd->str_len) : NULL;
+        if (!tc->type) {
+            if (!err_code() || !cd->str)
+                err_set(ERR_UNKNOWN_TYPE, "Column %s of table %s.%s has no type", cd->name, db, name);
+            table_unref(t);
+            return -1;
+        }
+        if (cd->nullable == 1)
+            tc->type = type_nullable(tc->type);
+        tc->default_kind = cd->default_kind;
+        tc->default_expr = cd->sub;
+        tc->codec = cd->codec.n ? &cd->codec : NULL;
+        tc->comment = cd->comment;
+        if (!cd->default_kind || (strcmp(cd->default_kind, "ALIAS") && strcmp(cd->default_kind, "EPHEMERAL")))
+            nstored++;
+    }
+    t->sch = schema_new(nstored);
+    for (int i = 0, k = 0; i < t->ncols; i++) {
+        const char *dk = t->cols[i].default_kind;
+        if (!dk || (strcmp(dk, "ALIAS") && strcmp(dk, "EPHEMERAL")))
+            schema_set(t->sch, k++, t->cols[i].name, t->cols[i].type);
+    }
+    const char *ename = st->engine ? st->engine->name : "";
+    t->engine = table_engine_find(ename);
+    if (!t->engine) {
+        err_set(ERR_UNKNOWN_STORAGE, "Unknown table engine %s", ename);
+        table_unref(t);
+        return -1;
+    }
+    *out = t;
+    return 0;
+}
+
+/* The canonical text with the header "CREATE TABLE db.name" replaced. */
+static char *with_header(const char *create_sql, const char *lead, const char *db, const char *name)
+{
+    const char *body = strchr(create_sql, '\n');
+    buf b = {0};
+    buf_puts(&b, lead);
+    if (db) {
+        catalog_quote_ident(&b, db);
+        buf_putc(&b, '.');
+    }
+    catalog_quote_ident(&b, name);
+    if (body)
+        buf_puts(&b, body);
+    char *s = xstrdup(buf_cstr(&b));
+    buf_free(&b);
+    return s;
+}
+
+static int persist_table(catalog *c, const table *t)
+{
+    /* ClickHouse's metadata files: "ATTACH TABLE _ (…) ENGINE = …". */
+    char *text = with_header(t->create_sql, "ATTACH TABLE ", NULL, "_");
+    buf b = {0};
+    buf_puts(&b, text);
+    buf_putc(&b, '\n');
+    char *path = path_printf(c, "metadata", t->database, t->name, ".sql");
+    int rc = write_file_atomic(path, buf_cstr(&b));
+    free(path);
+    free(text);
+    buf_free(&b);
+    return rc;
+}
+
+static int open_table(table *t, bool created, query_ctx *q)
+{
+    if (t->engine->has_data_dir && mkdir_p(t->data_dir))
+        return -1;
+    if (t->engine->open(t, created, q)) {
+        err_prefix("Table %s: ", table_full_name(t));
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- open / close ---- */
+
+static char *read_text_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    buf b = {0};
+    char tmp[4096];
+    size_t n;
+    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
+        buf_append(&b, tmp, n);
+    fclose(f);
+    char *s = xstrdup(buf_cstr(&b));
+    buf_free(&b);
+    return s;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Names of the *.sql files in dir (without .sql, unescaped), sorted. */
+static char **list_sql(const char *dir, int *n)
+{
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return NULL;
+    char **names = NULL;
+    int cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len <= 4 || strcmp(e->d_name + len - 4, ".sql") != 0)
+            continue;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            names = xrealloc(names, sizeof *names * (size_t)cap);
+        }
+        names[(*n)++] = unescape_name(e->d_name, len - 4);
+    }
+    closedir(d);
+    if (*n)
+        qsort(names, (size_t)*n, sizeof *names, cmp_str);
+    return names;
+}
+
+static void load_database(catalog *c, database *d, query_ctx *q)
+{
+    char *dir = path_printf(c, "metadata", d->name, NULL, "");
+    int n;
+    char **names = list_sql(dir, &n);
+    for (int i = 0; i < n; i++) {
+        char *path = path_printf(c, "metadata", d->name, names[i], ".sql");
+        char *text = read_text_file(path);
+        table *t = NULL;
+        int rc = -1;
+        if (!text) {
+            err_set(ERR_CANNOT_OPEN_FILE, "Cannot read %s: %s", path, strerror(errno));
+        } else {
+            /* Back from "ATTACH TABLE _ …" to the canonical "CREATE TABLE db.name …". */
+            buf hb = {0};
+            buf_puts(&hb, "CREATE TABLE ");
+            catalog_quote_ident(&hb, d->name);
+            buf_putc(&hb, '.');
+            catalog_quote_ident(&hb, names[i]);
+            const char *body = strncmp(text, "ATTACH TABLE _", 14) == 0 ? text + 14 : text;
+            buf_puts(&hb, body);
+            char *sql = xstrdup(buf_cstr(&hb));
+            buf_free(&hb);
+            size_t len = strlen(sql);
+            while (len && (sql[len - 1] == '\n' || sql[len - 1] == ' '))
+                sql[--len] = 0;
+            rc = table_build(c, d->name, names[i], sql, &t);
+            free(sql);
+            if (!rc && (rc = open_table(t, false, q))) {
+                t->engine = NULL; /* not opened: nothing to close */
+                table_unref(t);
+            }
+        }
+        /* ClickHouse refuses to start when a table cannot be loaded; for a local tool a
+         * warning is friendlier: the other tables stay usable and the data stays on disk
+         * for the user to repair. */
+        if (rc)
+            fprintf(stderr, "shale: warning: cannot load table %s.%s (%s): %s\n", d->name, names[i], path, err_msg());
+        else
+            add_table(d, t);
+        err_clear();
+        free(text);
+        free(path);
+        free(names[i]);
+    }
+    free(names);
+    free(dir);
+}
+
+int catalog_open(const char *data_path, query_ctx *q, catalog **out)
+{
+    catalog *c = xcalloc(1, sizeof *c);
+    pthread_mutex_init(&c->mu, NULL);
+    c->path = xstrdup(data_path);
+    c->current = xstrdup("default");
+    char *meta = NULL, *data = NULL;
+    buf b = {0};
+    buf_printf(&b, "%s/metadata", data_path);
+    meta = xstrdup(buf_cstr(&b));
+    b.len = 0;
+    buf_printf(&b, "%s/data", data_path);
+    data = xstrdup(buf_cstr(&b));
+    buf_free(&b);
+    int rc = mkdir_p(meta) || mkdir_p(data) ? -1 : 0;
+    if (!rc) {
+        int n;
+        char **names = list_sql(meta, &n);
+        for (int i = 0; i < n; i++) {
+            if (strcmp(names[i], "system") != 0 && !find_db(c, names[i]))
+                add_db(c, names[i]);
+            free(names[i]);
+        }
+        free(names);
+        if (!find_db(c, "default"))
+            rc = catalog_create_database(c, "default", true);
+        for (int i = 0; !rc && i < c->ndb; i++)
+            load_database(c, &c->dbs[i], q);
+    }
+    free(meta);
+    free(data);
+    if (rc) {
+        catalog_close(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+void catalog_close(catalog *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->ndb; i++) {
+        for (int k = 0; k < c->dbs[i].n; k++)
+            table_unref(c->dbs[i].tables[k]);
+        free(c->dbs[i].tables);
+        free(c->dbs[i].name);
+    }
+    free(c->dbs);
+    free(c->path);
+    free(c->current);
+    pthread_mutex_destroy(&c->mu);
+    free(c);
+}
+
+/* ---- queries ---- */
+
+int catalog_get(catalog *c, const char *dbname, const char *name, table **out)
+{
+    pthread_mutex_lock(&c->mu);
+    if (!dbname)
+        dbname = c->current;
+    database *d = find_db(c, dbname);
+    int rc = 0;
+    if (!d) {
+        rc = strcmp(dbname, "system") == 0 ? err_set(ERR_UNKNOWN_TABLE, "Table %s.%s does not exist", dbname, name)
+                                           : err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", dbname);
+    } else {
+        int i = find_table(d, name);
+        if (i < 0)
+            rc = err_set(ERR_UNKNOWN_TABLE, "Table %s.%s does not exist", dbname, name);
+        else
+            *out = table_ref(d->tables[i]);
+    }
+    pthread_mutex_unlock(&c->mu);
+    return rc;
+}
+
+int catalog_list(catalog *c, table ***out, int *n)
+{
+    pthread_mutex_lock(&c->mu);
+    int total = 0;
+    for (int i = 0; i < c->ndb; i++)
+        total += c->dbs[i].n;
+    table **ts = xcalloc((size_t)total + 1, sizeof *ts);
+    int k = 0;
+    for (int i = 0; i < c->ndb; i++)
+        for (int j = 0; j < c->dbs[i].n; j++)
+            ts[k++] = table_ref(c->dbs[i].tables[j]);
+    pthread_mutex_unlock(&c->mu);
+    *out = ts;
+    *n = k;
+    return 0;
+}
+
+const char *catalog_current_database(catalog *c) { return c->current; }
+
+bool catalog_has_database(catalog *c, const char *name)
+{
+    if (strcmp(name, "system") == 0)
+        return true;
+    pthread_mutex_lock(&c->mu);
+    bool has = find_db(c, name) != NULL;
+    pthread_mutex_unlock(&c->mu);
+    return has;
+}
+
+int catalog_use(catalog *c, const char *name)
+{
+    if (!catalog_has_database(c, name))
+        return err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", name);
+    pthread_mutex_lock(&c->mu);
+    free(c->current);
+    c->current = xstrdup(name);
+    pthread_mutex_unlock(&c->mu);
+    return 0;
+}
+
+int catalog_list_databases(catalog *c, char ***out, int *n)
+{
+    pthread_mutex_lock(&c->mu);
+    char **names = xcalloc((size_t)c->ndb + 2, sizeof *names);
+    int k = 0;
+    for (int i = 0; i < c->ndb; i++)
+        names[k++] = xstrdup(c->dbs[i].name);
+    names[k++] = xstrdup("system");
+    pthread_mutex_unlock(&c->mu);
+    qsort(names, (size_t)k, sizeof *names, cmp_str);
+    *out = names;
+    *n = k;
+    return 0;
+}
+
+int catalog_create_database(catalog *c, const char *name, bool if_not_exists)
+{
+    pthread_mutex_lock(&c->mu);
+    int rc = 0;
+    if (find_db(c, name) || strcmp(name, "system") == 0) {
+        if (!if_not_exists)
+            rc = err_set(ERR_DATABASE_ALREADY_EXISTS, "Database %s already exists", name);
+        pthread_mutex_unlock(&c->mu);
+        return rc;
+    }
+    char *dir = path_printf(c, "metadata", name, NULL, "");
+    char *file = path_printf(c, "metadata", name, NULL, ".sql");
+    buf text = {0};
+    buf_puts(&text, "ATTACH DATABASE ");
+    catalog_quote_ident(&text, name);
+    buf_puts(&text, "\nENGINE = Ordinary\n");
+    rc = mkdir_p(dir);
+    if (!rc)
+        rc = write_file_atomic(file, buf_cstr(&text));
+    if (!rc)
+        add_db(c, name);
+    buf_free(&text);
+    free(dir);
+    free(file);
+    pthread_mutex_unlock(&c->mu);
+    return rc;
+}
+
+static void drop_table_files(catalog *c, table *t)
+{
+    char *meta = path_printf(c, "metadata", t->database, t->name, ".sql");
+    unlink(meta);
+    free(meta);
+    bool has_dir = t->engine && t->engine->has_data_dir;
+    char *dir = xstrdup(t->data_dir);
+    table_unref(t);
+    if (has_dir)
+        remove_tree(dir);
+    free(dir);
+}
+
+int catalog_drop_database(catalog *c, const char *name, bool if_exists)
+{
+    if (strcmp(name, "system") == 0)
+        return err_set(ERR_BAD_ARGUMENTS, "Cannot drop database system");
+    pthread_mutex_lock(&c->mu);
+    database *d = find_db(c, name);
+    if (!d) {
+        pthread_mutex_unlock(&c->mu);
+        return if_exists ? 0 : err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", name);
+    }
+    while (d->n)
+        drop_table_files(c, remove_table_at(d, d->n - 1));
+    char *dir = path_printf(c, "metadata", name, NULL, "");
+    char *file = path_printf(c, "metadata", name, NULL, ".sql");
+    char *data = path_printf(c, "data", name, NULL, "");
+    unlink(file);
+    remove_tree(dir);
+    remove_tree(data);
+    free(dir);
+    free(file);
+    free(data);
+    free(d->tables);
+    free(d->name);
+    int at = (int)(d - c->dbs);
+    memmove(&c->dbs[at], &c->dbs[at + 1], sizeof *c->dbs * (size_t)(c->ndb - at - 1));
+    c->ndb--;
+    if (strcmp(c->current, name) == 0) {
+        free(c->current);
+        c->current = xstrdup("default");
+    }
+    pthread_mutex_unlock(&c->mu);
+    return 0;
+}
+
+int catalog_create_table(catalog *c, const char *dbname, const char *name, const char *create_sql,
+                         bool if_not_exists, bool or_replace, query_ctx *q, table **out)
+{
+    if (out)
+        *out = NULL;
+    if (strcmp(dbname, "system") == 0)
+        return err_set(ERR_BAD_ARGUMENTS, "Cannot create tables in database system");
+    pthread_mutex_lock(&c->mu);
+    database *d = find_db(c, dbname);
+    if (!d) {
+        pthread_mutex_unlock(&c->mu);
+        return err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", dbname);
+    }
+    int i = find_table(d, name);
+    if (i >= 0) {
+        if (or_replace) {
+            drop_table_files(c, remove_table_at(d, i));
+        } else {
+            pthread_mutex_unlock(&c->mu);
+            return if_not_exists ? 0 : err_set(ERR_TABLE_ALREADY_EXISTS, "Table %s.%s already exists", dbname, name);
+        }
+    }
+    table *t;
+    int rc = table_build(c, dbname, name, create_sql, &t);
+    if (!rc && (rc = open_table(t, true, q))) {
+        if (t->engine->has_data_dir)
+            remove_tree(t->data_dir);
+        t->engine = NULL;
+        table_unref(t);
+    }
+    if (!rc && (rc = persist_table(c, t))) {
+        bool has_dir = t->engine->has_data_dir;
+        char *dir = xstrdup(t->data_dir);
+        table_unref(t);
+        if (has_dir)
+            remove_tree(dir);
+        free(dir);
+    }
+    if (!rc) {
+        add_table(d, t);
+        if (out)
+            *out = table_ref(t);
+    }
+    pthread_mutex_unlock(&c->mu);
+    return rc;
+}
+
+int catalog_drop_table(catalog *c, const char *dbname, const char *name, bool if_exists)
+{
+    pthread_mutex_lock(&c->mu);
+    database *d = find_db(c, dbname);
+    int i = d ? find_table(d, name) : -1;
+    if (i < 0) {
+        pthread_mutex_unlock(&c->mu);
+        if (if_exists)
+            return 0;
+        if (!d && strcmp(dbname, "system") != 0)
+            return err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", dbname);
+        return err_set(ERR_UNKNOWN_TABLE, "Table %s.%s does not exist", dbname, name);
+    }
+    drop_table_files(c, remove_table_at(d, i));
+    pthread_mutex_unlock(&c->mu);
+    return 0;
+}
+
+int catalog_rename_table(catalog *c, const char *dbname, const char *name, const char *to_db, const char *to_name,
+                         query_ctx *q)
+{
+    pthread_mutex_lock(&c->mu);
+    database *d = find_db(c, dbname), *td = find_db(c, to_db);
+    int i = d ? find_table(d, name) : -1;
+    int rc = 0;
+    if (i < 0)
+        rc = err_set(ERR_UNKNOWN_TABLE, "Table `%s`.`%s` doesn't exist", dbname, name);
+    else if (!td)
+        rc = err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", to_db);
+    else if (find_table(td, to_name) >= 0)
+        rc = err_set(ERR_TABLE_ALREADY_EXISTS, "Table %s.%s already exists", to_db, to_name);
+    if (rc) {
+        pthread_mutex_unlock(&c->mu);
+        return rc;
+    }
+    table *t = d->tables[i];
+    char *new_sql = with_header(t->create_sql, "CREATE TABLE ", to_db, to_name);
+    char *old_meta = path_printf(c, "metadata", dbname, name, ".sql");
+    char *new_dir = path_printf(c, "data", to_db, to_name, "/");
+    /* Write the new definition first: a crash then leaves both (the old one wins at the
+     * next start only if the new one is missing). */
+    char *saved_sql = t->create_sql, *saved_db = t->database, *saved_name = t->name;
+    t->create_sql = new_sql;
+    t->database = xstrdup(to_db);
+    t->name = xstrdup(to_name);
+    rc = persist_table(c, t);
+    if (rc) {
+        free(t->create_sql);
+        free(t->database);
+        free(t->name);
+        t->create_sql = saved_sql;
+        t->database = saved_db;
+        t->name = saved_name;
+        free(old_meta);
+        free(new_dir);
+        pthread_mutex_unlock(&c->mu);
+        return -1;
+    }
+    unlink(old_meta);
+    free(old_meta);
+    remove_table_at(d, i);
+    if (t->engine->has_data_dir) {
+        /* Engines keep paths: close, move the directory, open again at the new path. */
+        t->engine->close(t);
+        char *parent = path_printf(c, "data", to_db, NULL, "");
+        mkdir_p(parent);
+        free(parent);
+        if (rename(t->data_dir, new_dir) != 0)
+            rc = err_set(ERR_CANNOT_OPEN_FILE, "Cannot move %s to %s: %s", t->data_dir, new_dir, strerror(errno));
+        free(t->data_dir);
+        t->data_dir = new_dir;
+        if (!rc)
+            rc = t->engine->open(t, false, q);
+    } else {
+        free(t->data_dir);
+        t->data_dir = new_dir;
+    }
+    /* Statements run one at a time in a session: nobody else holds the old names. */
+    free(saved_sql);
+    free(saved_db);
+    free(saved_name);
+    add_table(td, t);
+    pthread_mutex_unlock(&c->mu);
+    return rc;
+}

@@ -1,0 +1,1094 @@
+/* DDL and INSERT INTO tables (storage/ddl.h). */
+#include "storage/ddl.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "column/text.h"
+#include "io/stream.h"
+#include "sql/analyze.h"
+#include "storage/catalog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- expressions as ClickHouse prints them ---- */
+
+typedef struct op_def {
+    const char *name;
+    const char *text;
+    int prec;
+    int arity;
+} op_def;
+
+static const op_def ops[] = {
+    {"or", " OR ", 1, 0},          {"and", " AND ", 2, 0},       {"not", "NOT ", 3, 1},
+    {"equals", " = ", 4, 2},       {"notEquals", " != ", 4, 2},  {"less", " < ", 4, 2},
+    {"greater", " > ", 4, 2},      {"lessOrEquals", " <= ", 4, 2}, {"greaterOrEquals", " >= ", 4, 2},
+    {"like", " LIKE ", 4, 2},      {"notLike", " NOT LIKE ", 4, 2}, {"ilike", " ILIKE ", 4, 2},
+    {"in", " IN ", 4, 2},          {"notIn", " NOT IN ", 4, 2},
+    {"plus", " + ", 5, 2},         {"minus", " - ", 5, 2},
+    {"multiply", " * ", 6, 2},     {"divide", " / ", 6, 2},      {"modulo", " % ", 6, 2},
+    {"negate", "-", 7, 1},
+};
+
+static const op_def *find_op(const ast *e)
+{
+    if (e->kind != AST_FUNC || e->has_params)
+        return NULL;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(ops[i].name, e->name) == 0 &&
+            (ops[i].arity ? e->args.n == ops[i].arity : e->args.n >= 2))
+            return &ops[i];
+    return NULL;
+}
+
+static void put_quoted(buf *out, const char *s, size_t n)
+{
+    buf_putc(out, '\'');
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        switch (c) {
+        case '\'': buf_puts(out, "\\'"); break;
+        case '\\': buf_puts(out, "\\\\"); break;
+        case '\n': buf_puts(out, "\\n"); break;
+        case '\t': buf_puts(out, "\\t"); break;
+        case '\r': buf_puts(out, "\\r"); break;
+        case 0: buf_puts(out, "\\0"); break;
+        default: buf_putc(out, c);
+        }
+    }
+    buf_putc(out, '\'');
+}
+
+static void fmt_expr(buf *out, const ast *e, int parent_prec);
+
+static void fmt_list(buf *out, const ast_list *l)
+{
+    for (int i = 0; i < l->n; i++) {
+        if (i)
+            buf_puts(out, ", ");
+        fmt_expr(out, l->items[i], 0);
+    }
+}
+
+static void fmt_expr(buf *out, const ast *e, int parent_prec)
+{
+    switch (e->kind) {
+    case AST_LITERAL:
+        switch (e->lit) {
+        case LIT_NULL: buf_puts(out, "NULL"); break;
+        case LIT_BOOL: buf_puts(out, e->u ? "true" : "false"); break;
+        case LIT_STRING: put_quoted(out, e->str, e->str_len); break;
+        case LIT_UINT: buf_printf(out, "%llu", (unsigned long long)e->u); break;
+        case LIT_INT: buf_printf(out, "%lld", (long long)e->i); break;
+        default: buf_puts(out, e->text ? e->text : "0"); break;
+        }
+        break;
+    case AST_IDENT:
+        for (int i = 0; i < e->nparts; i++) {
+            if (i)
+                buf_putc(out, '.');
+            catalog_quote_ident(out, e->parts[i]);
+        }
+        break;
+    case AST_FUNC: {
+        const op_def *op = find_op(e);
+        if (op) {
+            bool paren = op->prec <= parent_prec && parent_prec;
+            if (paren)
+                buf_putc(out, '(');
+            if (op->arity == 1) {
+                buf_puts(out, op->text);
+                fmt_expr(out, e->args.items[0], op->prec);
+            } else {
+                for (int i = 0; i < e->args.n; i++) {
+                    if (i)
+                        buf_puts(out, op->text);
+                    /* left-associative: only the right operand of an equal-precedence
+                     * operator needs parentheses */
+                    fmt_expr(out, e->args.items[i], i == 0 ? op->prec - 1 : op->prec);
+                }
+            }
+            if (paren)
+                buf_putc(out, ')');
+            break;
+        }
+        bool arr = strcmp(e->name, "array") == 0, tup = strcmp(e->name, "tuple") == 0;
+        if ((arr || tup) && !e->has_params && (arr || e->args.n > 1)) {
+            buf_putc(out, arr ? '[' : '(');
+            fmt_list(out, &e->args);
+            buf_putc(out, arr ? ']' : ')');
+            break;
+        }
+        buf_puts(out, e->name);
+        if (e->has_params) {
+            buf_putc(out, '(');
+            fmt_list(out, &e->params);
+            buf_putc(out, ')');
+        }
+        buf_putc(out, '(');
+        if (e->distinct)
+            buf_puts(out, "DISTINCT ");
+        fmt_list(out, &e->args);
+        buf_putc(out, ')');
+        break;
+    }
+    case AST_LAMBDA:
+        if (e->nparts == 1) {
+            buf_puts(out, e->parts[0]);
+        } else {
+            buf_putc(out, '(');
+            for (int i = 0; i < e->nparts; i++)
+                buf_printf(out, "%s%s", i ? ", " : "", e->parts[i]);
+            buf_putc(out, ')');
+        }
+        buf_puts(out, " -> ");
+        if (e->args.n)
+            fmt_expr(out, e->args.items[0], 0);
+        break;
+    default: ast_format_sql(out, e); break;
+    }
+}
+
+void ddl_format_expr(buf *out, const ast *e) { fmt_expr(out, e, 0); }
+
+/* ---- helpers ---- */
+
+static ast *mk_ident(arena *a, const char *name)
+{
+    ast *id = ast_new(a, AST_IDENT, 0);
+    id->nparts = 1;
+    id->parts = arena_alloc(a, sizeof(char *), 8);
+    id->parts[0] = name;
+    return id;
+}
+
+static ast *mk_cast(arena *a, ast *e, const type *t)
+{
+    ast *f = ast_new(a, AST_FUNC, e->pos);
+    f->name = "CAST";
+    ast *lit = ast_new(a, AST_LITERAL, e->pos);
+    lit->lit = LIT_STRING;
+    lit->str = t->name;
+    lit->str_len = strlen(t->name);
+    ast_list_push(a, &f->args, e);
+    ast_list_push(a, &f->args, lit);
+    return f;
+}
+
+/* Compiles e over blocks with the columns of sch. */
+static int compile_on(const ast *e, const schema *sch, query_ctx *q, expr **out)
+{
+    source s = {0};
+    s.sch = (schema *)sch;
+    s.nvisible = sch->n;
+    return analyze_expr_on(e, &s, q, out);
+}
+
+static void name_of(const ast *stmt_table, query_ctx *q, const char **db, const char **name)
+{
+    *db = stmt_table->database ? stmt_table->database : catalog_current_database(q->catalog);
+    *name = stmt_table->table_name;
+}
+
+static schema *string_schema(int n, const char *const *names)
+{
+    schema *s = schema_new(n);
+    for (int i = 0; i < n; i++)
+        schema_set(s, i, names[i], type_simple(T_STRING));
+    return s;
+}
+
+static void push_s(column *c, const char *s) { col_push_str(c, s ? s : "", s ? strlen(s) : 0); }
+
+
+/* ---- CREATE TABLE: checking the statement and building the canonical text ---- */
+
+typedef struct coldef {
+    const char *name;
+    const type *type;
+    const char *kind;
+    const ast *expr;
+    const ast_list *codec;
+    const char *comment;
+} coldef;
+
+static bool is_mergetree(const char *engine)
+{
+    size_t n = strlen(engine);
+    return n >= 9 && strcmp(engine + n - 9, "MergeTree") == 0;
+}
+
+/* The canonical text of CREATE TABLE db.name with columns cols and the storage clauses
+ * of `st` (engine, keys, settings, comment). */
+static void canonical_text(buf *out, const char *db, const char *name, const coldef *cols, int n, const ast *st,
+                           const ast *engine)
+{
+    buf_puts(out, "CREATE TABLE ");
+    catalog_quote_ident(out, db);
+    buf_putc(out, '.');
+    catalog_quote_ident(out, name);
+    buf_puts(out, "\n(\n");
+    for (int i = 0; i < n; i++) {
+        const coldef *c = &cols[i];
+        buf_puts(out, "    `");
+        for (const char *p = c->name; *p; p++) {
+            if (*p == '`' || *p == '\\')
+                buf_putc(out, '\\');
+            buf_putc(out, *p);
+        }
+        buf_printf(out, "` %s", c->type->name);
+        if (c->kind) {
+            buf_printf(out, " %s", c->kind);
+            if (c->expr) {
+                buf_putc(out, ' ');
+                fmt_expr(out, c->expr, 0);
+            }
+        }
+        if (c->comment) {
+            buf_puts(out, " COMMENT ");
+            put_quoted(out, c->comment, strlen(c->comment));
+        }
+        if (c->codec) {
+            buf_puts(out, " CODEC(");
+            fmt_list(out, c->codec);
+            buf_putc(out, ')');
+        }
+        buf_puts(out, i + 1 < n ? ",\n" : "\n");
+    }
+    buf_puts(out, ")\nENGINE = ");
+    /* NULL is a keyword: ClickHouse quotes the Null engine's name. */
+    if (strcasecmp(engine->name, "Null") == 0)
+        buf_printf(out, "`%s`", engine->name);
+    else
+        buf_puts(out, engine->name);
+    if (engine->args.n) {
+        buf_putc(out, '(');
+        fmt_list(out, &engine->args);
+        buf_putc(out, ')');
+    }
+    bool mt = is_mergetree(engine->name);
+    if (st->partition_key) {
+        buf_puts(out, "\nPARTITION BY ");
+        fmt_expr(out, st->partition_key, 0);
+    }
+    const ast_list *keys[2] = {&st->primary_key, &st->order_by_key};
+    const char *kw[2] = {"\nPRIMARY KEY ", "\nORDER BY "};
+    for (int k = 0; k < 2; k++) {
+        const ast_list *l = keys[k];
+        /* ORDER BY defaults to the primary key, and to tuple() without either. */
+        if (k == 1 && !l->n && st->primary_key.n)
+            l = &st->primary_key;
+        if (!l->n && !(k == 1 && mt))
+            continue;
+        buf_puts(out, kw[k]);
+        if (!l->n)
+            buf_puts(out, "tuple()");
+        else if (l->n == 1)
+            fmt_expr(out, l->items[0], 0);
+        else {
+            buf_putc(out, '(');
+            fmt_list(out, l);
+            buf_putc(out, ')');
+        }
+    }
+    bool has_granularity = false;
+    for (int i = 0; i < st->settings.n; i++)
+        has_granularity |= strcmp(st->settings.items[i]->name, "index_granularity") == 0;
+    if (st->settings.n || mt) {
+        buf_puts(out, "\nSETTINGS ");
+        for (int i = 0; i < st->settings.n; i++) {
+            if (i)
+                buf_puts(out, ", ");
+            buf_printf(out, "%s = ", st->settings.items[i]->name);
+            fmt_expr(out, st->settings.items[i]->sub, 0);
+        }
+        if (mt && !has_granularity)
+            buf_printf(out, "%sindex_granularity = 8192", st->settings.n ? ", " : "");
+    }
+    if (st->comment) {
+        buf_puts(out, "\nCOMMENT ");
+        put_quoted(out, st->comment, strlen(st->comment));
+    }
+}
+
+/* Columns of a CREATE statement checked as ClickHouse does: known types, no duplicate,
+ * DEFAULT expressions convertible to the type (and the type inferred when missing). */
+static int check_columns(const ast *st, query_ctx *q, arena *a, coldef **out, int *nout)
+{
+    int n = st->columns.n;
+    coldef *cols = arena_zalloc(a, sizeof *cols * (size_t)(n + 1), 8);
+    for (int i = 0; i < n; i++) {
+        const ast *cd = st->columns.items[i];
+        for (int k = 0; k < i; k++)
+            if (strcmp(cols[k].name, cd->name) == 0)
+                return err_set(ERR_ILLEGAL_COLUMN, "Cannot add column %s: column with this name already exists",
+                               cd->name);
+        cols[i].name = cd->name;
+        cols[i].kind = cd->default_kind;
+        cols[i].expr = cd->sub;
+        cols[i].codec = cd->codec.n ? &cd->codec : NULL;
+        cols[i].comment = cd->comment;
+        if (cd->str) {
+            err_clear();
+            if (!(cols[i].type = type_parse(cd->str, cd->str_len))) {
+                if (!err_code())
+                    err_set(ERR_UNKNOWN_TYPE, "Unknown data type: %s", cd->str);
+                return -1;
+            }
+            if (cd->nullable == 1)
+                cols[i].type = type_nullable(cols[i].type);
+        }
+        if (cd->default_kind && !cd->sub && strcmp(cd->default_kind, "EPHEMERAL") != 0)
+            return err_set(ERR_SYNTAX_ERROR, "Column %s has %s without an expression", cd->name, cd->default_kind);
+    }
+    /* Defaults are compiled over the typed columns (they may refer to them). */
+    for (int i = 0; i < n; i++) {
+        if (!cols[i].expr)
+            continue;
+        int nt = 0;
+        for (int k = 0; k < n; k++)
+            nt += cols[k].type != NULL;
+        schema *sch = schema_new(nt);
+        for (int k = 0, j = 0; k < n; k++)
+            if (cols[k].type)
+                schema_set(sch, j++, cols[k].name, cols[k].type);
+        const ast *e = cols[i].type ? mk_cast(a, (ast *)cols[i].expr, cols[i].type) : cols[i].expr;
+        expr *x;
+        int rc = compile_on(e, sch, q, &x);
+        schema_free(sch);
+        if (rc)
+            return err_suffix(": default expression and column type are incompatible");
+        if (!cols[i].type)
+            cols[i].type = x->type;
+        expr_free(x);
+    }
+    for (int i = 0; i < n; i++)
+        if (!cols[i].type)
+            return err_set(ERR_UNKNOWN_TYPE, "Column %s has neither a type nor a default expression", cols[i].name);
+    *out = cols;
+    *nout = n;
+    return 0;
+}
+
+static int create_table(const ast *st, query_ctx *q)
+{
+    const char *db, *name;
+    name_of(st, q, &db, &name);
+    if (st->temporary)
+        db = "_temporary_and_external_tables";
+    arena a;
+    arena_init(&a);
+    int rc = 0;
+    coldef *cols = NULL;
+    int n = 0;
+    const ast *storage = st;
+    const ast *engine = st->engine;
+    table *src = NULL;
+    query_plan *plan = NULL;
+    if (st->sub) {
+        /* CREATE TABLE t AS other [ENGINE …]: the other table's columns, and its storage
+         * clauses when no ENGINE is given. */
+        const char *sdb, *sname;
+        name_of(st->sub, q, &sdb, &sname);
+        if (catalog_get(q->catalog, sdb, sname, &src)) {
+            arena_free(&a);
+            return -1;
+        }
+        rc = check_columns(src->create, q, &a, &cols, &n);
+        if (!engine) {
+            storage = src->create;
+            engine = src->create->engine;
+        }
+    } else if (st->as_select && !st->columns.n) {
+        if (analyze_query(st->as_select, q, &plan)) {
+            arena_free(&a);
+            return -1;
+        }
+        n = plan->out_schema->n;
+        cols = arena_zalloc(&a, sizeof *cols * (size_t)(n + 1), 8);
+        for (int i = 0; i < n; i++) {
+            cols[i].name = plan->out_schema->names[i];
+            cols[i].type = plan->out_schema->types[i];
+            for (int k = 0; k < i; k++)
+                if (strcmp(cols[k].name, cols[i].name) == 0)
+                    rc = err_set(ERR_ILLEGAL_COLUMN, "Cannot add column %s: column with this name already exists",
+                                 cols[i].name);
+        }
+    } else {
+        rc = check_columns(st, q, &a, &cols, &n);
+    }
+    if (!rc && !engine) {
+        /* default_table_engine = MergeTree, as ClickHouse. */
+        ast *e = ast_new(&a, AST_FUNC, st->pos);
+        e->name = "MergeTree";
+        engine = e;
+    }
+    if (!rc && !table_engine_find(engine->name))
+        rc = err_set(ERR_UNKNOWN_STORAGE, "Unknown table engine %s", engine->name);
+    if (!rc && !is_mergetree(engine->name) &&
+        (storage->order_by_key.n || storage->primary_key.n || storage->partition_key))
+        rc = err_set(ERR_BAD_ARGUMENTS, "Engine %s doesn't support PARTITION_BY, PRIMARY_KEY, ORDER_BY or "
+                     "SAMPLE_BY clauses. Currently only the following engines have support for the feature: "
+                     "[MergeTree, ReplacingMergeTree, SummingMergeTree, AggregatingMergeTree, "
+                     "CollapsingMergeTree, VersionedCollapsingMergeTree, GraphiteMergeTree, CoalescingMergeTree]",
+                     engine->name);
+    if (!rc && !is_mergetree(engine->name) && storage->settings.n)
+        rc = err_set(ERR_BAD_ARGUMENTS, "Engine %s doesn't support SETTINGS clause. Currently only the "
+                     "following engines have support for the feature: [MergeTree, ReplacingMergeTree, "
+                     "SummingMergeTree, AggregatingMergeTree, CollapsingMergeTree, VersionedCollapsingMergeTree, "
+                     "GraphiteMergeTree, CoalescingMergeTree, Memory, S3, Kafka, …]", engine->name);
+    if (!rc && (!engine->args.n || true) && strcmp(engine->name, "Memory") == 0 && engine->args.n)
+        rc = err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Engine Memory doesn't support any arguments (%d given)",
+                     engine->args.n);
+    table *t = NULL;
+    if (!rc) {
+        buf text = {0};
+        ast tmp = *storage;
+        tmp.comment = st->comment ? st->comment : (storage != st ? storage->comment : NULL);
+        canonical_text(&text, db, name, cols, n, &tmp, engine);
+        rc = catalog_create_table(q->catalog, db, name, buf_cstr(&text), st->if_not_exists, st->or_replace, q, &t);
+        buf_free(&text);
+    }
+    if (!rc && t && st->as_select) {
+        /* CREATE … AS SELECT: the table is created, then filled. */
+        ast ins = {0};
+        ins.kind = AST_STMT_INSERT;
+        ins.database = t->database;
+        ins.table_name = t->name;
+        ins.sub = st->as_select;
+        uint64_t rows;
+        rc = ddl_insert(&ins, q, &rows);
+    }
+    table_unref(t);
+    table_unref(src);
+    if (plan)
+        query_plan_free(plan);
+    arena_free(&a);
+    return rc;
+}
+
+/* ---- SHOW / EXISTS / DESCRIBE ---- */
+
+static bool like_match(const char *s, const char *p)
+{
+    /* LIKE with % and _ (and \ escapes), as ClickHouse's. */
+    for (; *p; p++, s++) {
+        if (*p == '%') {
+            while (p[1] == '%')
+                p++;
+            if (!p[1])
+                return true;
+            for (; *s; s++)
+                if (like_match(s, p + 1))
+                    return true;
+            return like_match(s, p + 1);
+        }
+        if (!*s)
+            return false;
+        if (*p == '\\' && p[1])
+            p++;
+        else if (*p == '_')
+            continue;
+        if (*p != *s)
+            return false;
+    }
+    return *s == 0;
+}
+
+static int one_column_result(const char *colname, const type *t, schema **sch, block **out)
+{
+    *sch = schema_new(1);
+    schema_set(*sch, 0, colname, t);
+    *out = block_new_empty(*sch);
+    return 0;
+}
+
+static int run_show(const ast *st, query_ctx *q, schema **sch, block **out)
+{
+    const char *what = st->show_what;
+    if (strcmp(what, "DATABASES") == 0) {
+        char **names;
+        int n;
+        catalog_list_databases(q->catalog, &names, &n);
+        one_column_result("name", type_simple(T_STRING), sch, out);
+        for (int i = 0; i < n; i++) {
+            push_s((*out)->cols[0], names[i]);
+            free(names[i]);
+        }
+        (*out)->rows = (size_t)n;
+        free(names);
+        return 0;
+    }
+    if (strcmp(what, "TABLES") == 0) {
+        const char *db = st->database ? st->database : catalog_current_database(q->catalog);
+        if (!catalog_has_database(q->catalog, db))
+            return err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", db);
+        table **ts;
+        int n;
+        catalog_list(q->catalog, &ts, &n);
+        one_column_result("name", type_simple(T_STRING), sch, out);
+        const char *pat = st->sub && st->sub->kind == AST_LITERAL ? st->sub->str : NULL;
+        if (strcmp(db, "system") == 0) {
+            static const char *sys[] = {"columns", "databases", "formats", "functions", "numbers", "one",
+                                        "query_log", "settings", "tables"};
+            for (size_t i = 0; i < sizeof sys / sizeof sys[0]; i++)
+                if (!pat || like_match(sys[i], pat)) {
+                    push_s((*out)->cols[0], sys[i]);
+                    (*out)->rows++;
+                }
+        }
+        for (int i = 0; i < n; i++) {
+            if (strcmp(ts[i]->database, db) == 0 && (!pat || like_match(ts[i]->name, pat))) {
+                push_s((*out)->cols[0], ts[i]->name);
+                (*out)->rows++;
+            }
+            table_unref(ts[i]);
+        }
+        free(ts);
+        return 0;
+    }
+    if (strcmp(what, "EXISTS TABLE") == 0 || strcmp(what, "EXISTS DATABASE") == 0) {
+        bool yes;
+        if (what[7] == 'D') {
+            yes = catalog_has_database(q->catalog, st->database);
+        } else {
+            const char *db, *name;
+            name_of(st, q, &db, &name);
+            table *t;
+            yes = catalog_get(q->catalog, db, name, &t) == 0;
+            if (yes)
+                table_unref(t);
+            else if (strcmp(db, "system") == 0)
+                yes = strstr(",columns,databases,formats,functions,numbers,one,query_log,settings,tables,",
+                             name) != NULL && !strchr(name, ',');
+            err_clear();
+        }
+        one_column_result("result", type_simple(T_UINT8), sch, out);
+        uint8_t v = yes;
+        col_push_fixed((*out)->cols[0], &v);
+        (*out)->rows = 1;
+        return 0;
+    }
+    if (strcmp(what, "CREATE DATABASE") == 0) {
+        if (!catalog_has_database(q->catalog, st->database))
+            return err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", st->database);
+        buf b = {0};
+        buf_puts(&b, "CREATE DATABASE ");
+        catalog_quote_ident(&b, st->database);
+        buf_puts(&b, strcmp(st->database, "system") == 0 ? "\nENGINE = Memory" : "\nENGINE = Atomic");
+        one_column_result("statement", type_simple(T_STRING), sch, out);
+        push_s((*out)->cols[0], buf_cstr(&b));
+        (*out)->rows = 1;
+        buf_free(&b);
+        return 0;
+    }
+    /* SHOW CREATE TABLE */
+    const char *db, *name;
+    name_of(st, q, &db, &name);
+    table *t;
+    if (catalog_get(q->catalog, db, name, &t))
+        return -1;
+    one_column_result("statement", type_simple(T_STRING), sch, out);
+    push_s((*out)->cols[0], t->create_sql);
+    (*out)->rows = 1;
+    table_unref(t);
+    return 0;
+}
+
+int ddl_describe(const ast *tbl, query_ctx *q, schema **sch, block **out)
+{
+    if (tbl->kind != AST_TABLE || !tbl->table_name || tbl->table_func || tbl->sub || tbl->join)
+        return 1;
+    if (tbl->database && strcmp(tbl->database, "system") == 0)
+        return 1;
+    if (!tbl->database)
+        for (int i = 0; i < q->nctes; i++)
+            if (strcmp(((const ast *)q->ctes[i])->alias, tbl->table_name) == 0)
+                return 1;
+    if (!tbl->database && strcmp(tbl->table_name, "table") == 0)
+        return 1;
+    const char *db, *name;
+    name_of(tbl, q, &db, &name);
+    table *t;
+    if (catalog_get(q->catalog, db, name, &t))
+        return -1;
+    static const char *cols[] = {"name", "type", "default_type", "default_expression", "comment",
+                                 "codec_expression", "ttl_expression"};
+    *sch = string_schema(7, cols);
+    block *b = block_new_empty(*sch);
+    buf tmp = {0};
+    for (int i = 0; i < t->ncols; i++) {
+        const table_column *c = &t->cols[i];
+        push_s(b->cols[0], c->name);
+        push_s(b->cols[1], c->type->name);
+        push_s(b->cols[2], c->default_kind);
+        tmp.len = 0;
+        if (c->default_expr)
+            fmt_expr(&tmp, c->default_expr, 0);
+        col_push_str(b->cols[3], (const char *)tmp.p, tmp.len);
+        push_s(b->cols[4], c->comment);
+        tmp.len = 0;
+        if (c->codec)
+            fmt_list(&tmp, c->codec);
+        col_push_str(b->cols[5], (const char *)tmp.p, tmp.len);
+        push_s(b->cols[6], "");
+        b->rows++;
+    }
+    buf_free(&tmp);
+    table_unref(t);
+    *out = b;
+    return 0;
+}
+
+/* ---- engine calls ---- */
+
+static int with_table(const ast *st, query_ctx *q, table **t)
+{
+    const char *db, *name;
+    name_of(st, q, &db, &name);
+    return catalog_get(q->catalog, db, name, t);
+}
+
+static int run_optimize(const ast *st, query_ctx *q)
+{
+    table *t;
+    if (with_table(st, q, &t))
+        return -1;
+    int rc = t->engine->optimize ? t->engine->optimize(t, st, q)
+                                 : err_set(ERR_NOT_IMPLEMENTED, "Method optimize is not supported by storage %s",
+                                           t->engine->name);
+    table_unref(t);
+    return rc;
+}
+
+static int run_check(const ast *st, query_ctx *q, schema **sch, block **out)
+{
+    table *t;
+    if (with_table(st, q, &t))
+        return -1;
+    if (!t->engine->check) {
+        int rc = err_set(ERR_NOT_IMPLEMENTED, "Check query is not supported for %s storage", t->engine->name);
+        table_unref(t);
+        return rc;
+    }
+    *sch = schema_new(3);
+    schema_set(*sch, 0, "part_path", type_simple(T_STRING));
+    schema_set(*sch, 1, "is_passed", type_simple(T_UINT8));
+    schema_set(*sch, 2, "message", type_simple(T_STRING));
+    *out = block_new_empty(*sch);
+    int rc = t->engine->check(t, q, *out);
+    table_unref(t);
+    return rc;
+}
+
+static int run_alter(const ast *st, query_ctx *q)
+{
+    table *t;
+    if (with_table(st, q, &t))
+        return -1;
+    int rc = t->engine->alter ? t->engine->alter(t, st, q)
+                              : err_set(ERR_NOT_IMPLEMENTED, "Table engine %s doesn't support mutations",
+                                        t->engine->name);
+    table_unref(t);
+    return rc;
+}
+
+static int run_truncate(const ast *st, query_ctx *q)
+{
+    const char *db, *name;
+    name_of(st, q, &db, &name);
+    table *t;
+    if (catalog_get(q->catalog, db, name, &t)) {
+        if (st->if_exists && err_code() == ERR_UNKNOWN_TABLE) {
+            err_clear();
+            return 0;
+        }
+        return -1;
+    }
+    int rc = t->engine->truncate ? t->engine->truncate(t, q)
+                                 : err_set(ERR_NOT_IMPLEMENTED, "Truncate is not supported by storage %s",
+                                           t->engine->name);
+    table_unref(t);
+    return rc;
+}
+
+static int run_rename(const ast *st, query_ctx *q)
+{
+    for (int i = 0; i + 1 < st->args.n; i += 2) {
+        const char *db, *name, *tdb, *tname;
+        name_of(st->args.items[i], q, &db, &name);
+        name_of(st->args.items[i + 1], q, &tdb, &tname);
+        if (catalog_rename_table(q->catalog, db, name, tdb, tname, q))
+            return -1;
+    }
+    return 0;
+}
+
+int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
+{
+    *sch = NULL;
+    *out = NULL;
+    switch (st->kind) {
+    case AST_STMT_CREATE_TABLE: return create_table(st, q);
+    case AST_STMT_CREATE_DATABASE:
+        if (st->engine && strcmp(st->engine->name, "Atomic") && strcmp(st->engine->name, "Ordinary") &&
+            strcmp(st->engine->name, "Memory"))
+            return err_set(336 /* UNKNOWN_DATABASE_ENGINE */, "Unknown database engine: %s", st->engine->name);
+        return catalog_create_database(q->catalog, st->database, st->if_not_exists);
+    case AST_STMT_DROP:
+        if (strcmp(st->show_what, "DATABASE") == 0)
+            return catalog_drop_database(q->catalog, st->database, st->if_exists);
+        if (strcmp(st->show_what, "TABLE") == 0) {
+            const char *db, *name;
+            name_of(st, q, &db, &name);
+            return catalog_drop_table(q->catalog, db, name, st->if_exists);
+        }
+        return err_set(ERR_NOT_IMPLEMENTED, "DROP %s is not supported", st->show_what);
+    case AST_STMT_TRUNCATE: return run_truncate(st, q);
+    case AST_STMT_RENAME: return run_rename(st, q);
+    case AST_STMT_USE: return catalog_use(q->catalog, st->database);
+    case AST_STMT_SHOW: return run_show(st, q, sch, out);
+    case AST_STMT_OPTIMIZE: return run_optimize(st, q);
+    case AST_STMT_CHECK: return run_check(st, q, sch, out);
+    case AST_STMT_ALTER: return run_alter(st, q);
+    default: return err_set(ERR_NOT_IMPLEMENTED, "This kind of statement is not supported yet");
+    }
+}
+
+/* ---- INSERT ---- */
+
+/* Turns blocks of the inserted columns (names = table columns, any types) into blocks
+ * of exactly t->sch: casts, DEFAULT / MATERIALIZED expressions, type defaults. */
+typedef struct converter {
+    table *t;
+    int nin;             /* inserted columns */
+    int nsteps;          /* total working columns: nin casts + computed defaults */
+    expr **steps;        /* step i computes working column i from columns < i */
+    schema *work;        /* working columns' names and types */
+    int *out_map;        /* stored column k ← working column, or -1 (type default) */
+} converter;
+
+static void converter_free(converter *cv)
+{
+    for (int i = 0; i < cv->nsteps; i++)
+        expr_free(cv->steps[i]);
+    free(cv->steps);
+    schema_free(cv->work);
+    free(cv->out_map);
+}
+
+static int converter_init(converter *cv, table *t, const schema *in, query_ctx *q, arena *a)
+{
+    memset(cv, 0, sizeof *cv);
+    cv->t = t;
+    cv->nin = in->n;
+    int cap = in->n + t->ncols;
+    cv->steps = xcalloc((size_t)cap + 1, sizeof *cv->steps);
+    cv->work = schema_new(cap);
+    cv->work->n = 0;
+    /* the inserted columns, cast to their column types */
+    for (int i = 0; i < in->n; i++) {
+        const table_column *c = NULL;
+        for (int k = 0; k < t->ncols; k++)
+            if (strcmp(t->cols[k].name, in->names[i]) == 0)
+                c = &t->cols[k];
+        expr *x;
+        if (in->types[i] == c->type || strcmp(in->types[i]->name, c->type->name) == 0) {
+            x = expr_col(i, c->type);
+        } else if (compile_on(mk_cast(a, mk_ident(a, in->names[i]), c->type), in, q, &x)) {
+            return -1;
+        }
+        cv->steps[cv->nsteps++] = x;
+        cv->work->n++;
+        schema_set(cv->work, i, c->name, c->type);
+    }
+    /* columns with expressions, in an order where each sees the ones it uses */
+    bool *done = xcalloc((size_t)t->ncols + 1, sizeof *done);
+    for (int k = 0; k < t->ncols; k++)
+        done[k] = schema_find(cv->work, t->cols[k].name) >= 0 || !t->cols[k].default_expr ||
+                  strcmp(t->cols[k].default_kind, "EPHEMERAL") == 0;
+    for (bool progress = true; progress;) {
+        progress = false;
+        int pending = -1;
+        for (int k = 0; k < t->ncols; k++) {
+            if (done[k])
+                continue;
+            const table_column *c = &t->cols[k];
+            expr *x;
+            if (compile_on(mk_cast(a, (ast *)c->default_expr, c->type), cv->work, q, &x)) {
+                if (err_code() == ERR_UNKNOWN_IDENTIFIER) {
+                    pending = k;
+                    continue;
+                }
+                free(done);
+                return -1;
+            }
+            cv->steps[cv->nsteps++] = x;
+            schema_set(cv->work, cv->work->n, c->name, c->type);
+            cv->work->n++;
+            done[k] = progress = true;
+        }
+        if (!progress && pending >= 0) {
+            /* report the error of the first column still missing */
+            const table_column *c = &t->cols[pending];
+            expr *x;
+            compile_on(mk_cast(a, (ast *)c->default_expr, c->type), cv->work, q, &x);
+            free(done);
+            return -1;
+        }
+    }
+    free(done);
+    cv->out_map = xcalloc((size_t)t->sch->n + 1, sizeof *cv->out_map);
+    for (int k = 0; k < t->sch->n; k++)
+        cv->out_map[k] = schema_find(cv->work, t->sch->names[k]);
+    return 0;
+}
+
+static int converter_run(converter *cv, block *in, block **out)
+{
+    block *w = block_new(cv->nsteps, in->rows);
+    int rc = 0;
+    for (int i = 0; i < cv->nsteps && !rc; i++) {
+        const block *src = i < cv->nin ? in : w;
+        w->ncols = i < cv->nin ? cv->nsteps : i;
+        rc = expr_eval(cv->steps[i], src, &w->cols[i]);
+        w->ncols = cv->nsteps;
+    }
+    if (rc) {
+        block_free(w);
+        return -1;
+    }
+    const schema *sch = cv->t->sch;
+    block *o = block_new(sch->n, in->rows);
+    for (int k = 0; k < sch->n; k++) {
+        int m = cv->out_map[k];
+        column *c = m >= 0 ? col_ref(w->cols[m]) : col_new_defaults(sch->types[k], in->rows);
+        o->cols[k] = c->is_const ? col_materialize(c) : c;
+    }
+    block_free(w);
+    *out = o;
+    return 0;
+}
+
+typedef struct insert_sink {
+    block_sink base;
+    converter *cv;
+    table_sink *dst;
+    uint64_t rows;
+} insert_sink;
+
+static int insert_write(block_sink *bs, block *b)
+{
+    insert_sink *s = (insert_sink *)bs;
+    block *o;
+    int rc = converter_run(s->cv, b, &o);
+    block_free(b);
+    if (rc)
+        return -1;
+    s->rows += o->rows;
+    return s->dst->base.write(&s->dst->base, o);
+}
+
+/* VALUES (…), (…): literals are parsed as text of the column's type (fast, and as
+ * ClickHouse's Values format does); other expressions are evaluated and cast. */
+static int values_block(const ast *st, const schema *in, query_ctx *q, arena *a, block **out)
+{
+    buf text = {0};
+    buf_puts(&text, "SELECT ");
+    buf_append(&text, st->insert_data, st->insert_data_len);
+    const char *sql = arena_strdup(a, buf_cstr(&text));
+    buf_free(&text);
+    size_t pos = 0;
+    ast *sel;
+    if (sql_parse_statement(a, sql, strlen(sql), &pos, 1000, &sel) || !sel || sel->kind != AST_STMT_SELECT ||
+        sel->sub->kind != AST_SELECT)
+        return err_set(ERR_SYNTAX_ERROR, "Cannot parse the data after VALUES: %.*s", (int)st->insert_data_len,
+                       st->insert_data);
+    const ast_list *rows = &sel->sub->select;
+    block *b = block_new_empty(in);
+    text_opts to;
+    text_opts_default(&to);
+    schema empty = {0};
+    block *one = block_new(0, 1);
+    int rc = 0;
+    for (int r = 0; r < rows->n && !rc; r++) {
+        const ast *row = rows->items[r];
+        const ast_list single = {1, (ast **)&rows->items[r]};
+        const ast_list *vals = row->kind == AST_FUNC && strcmp(row->name, "tuple") == 0 && !row->has_params &&
+                                       (row->bracket_syntax || row->args.n != 1)
+                                   ? &row->args
+                                   : &single;
+        if (vals->n != in->n) {
+            rc = err_set(ERR_INCORRECT_DATA, "Cannot parse expression of type %s here: row %d has %d values, "
+                         "expected %d", "Tuple", r + 1, vals->n, in->n);
+            break;
+        }
+        for (int i = 0; i < in->n && !rc; i++) {
+            const ast *v = vals->items[i];
+            column *dst = b->cols[i];
+            if (v->kind == AST_LITERAL && (v->lit == LIT_STRING || v->lit == LIT_UINT || v->lit == LIT_INT ||
+                                           (v->lit == LIT_FLOAT && v->text))) {
+                size_t before = dst->len;
+                (void)before;
+                const char *s = v->lit == LIT_STRING ? v->str : v->text;
+                size_t n = v->lit == LIT_STRING ? v->str_len : strlen(v->text);
+                char num[32];
+                if (v->lit == LIT_INT && !v->text) {
+                    snprintf(num, sizeof num, "%lld", (long long)v->i);
+                    s = num;
+                    n = strlen(num);
+                }
+                if (text_parse(dst, s, n, &to) == 0)
+                    continue;
+                err_clear();
+                /* fall back to the expression path (gives CAST's error) */
+                dst = b->cols[i];
+            }
+            if (v->kind == AST_LITERAL && v->lit == LIT_NULL) {
+                if (type_is_nullable(in->types[i]))
+                    col_push_null(dst);
+                else
+                    col_push_default(dst); /* input_format_null_as_default */
+                continue;
+            }
+            expr *x;
+            column *res;
+            if (compile_on(mk_cast(a, (ast *)v, in->types[i]), &empty, q, &x)) {
+                rc = -1;
+                break;
+            }
+            rc = expr_eval(x, one, &res);
+            expr_free(x);
+            if (!rc) {
+                col_push_from(dst, res, 0);
+                col_free(res);
+            }
+        }
+        b->rows++;
+    }
+    block_free(one);
+    if (rc) {
+        block_free(b);
+        return -1;
+    }
+    *out = b;
+    return 0;
+}
+
+int ddl_insert(const ast *st, query_ctx *q, uint64_t *rows_out)
+{
+    const char *db, *name;
+    name_of(st, q, &db, &name);
+    table *t;
+    if (catalog_get(q->catalog, db, name, &t))
+        return -1;
+    arena a;
+    arena_init(&a);
+    int rc = 0;
+    /* the inserted columns */
+    int nin = 0;
+    const char **names = arena_zalloc(&a, sizeof(char *) * (size_t)(t->ncols + st->insert_columns.n + 1), 8);
+    if (st->insert_columns.n) {
+        for (int i = 0; i < st->insert_columns.n && !rc; i++) {
+            const ast *c = st->insert_columns.items[i];
+            const char *cn = c->kind == AST_IDENT ? c->parts[c->nparts - 1] : NULL;
+            const table_column *tc = NULL;
+            for (int k = 0; cn && k < t->ncols; k++)
+                if (strcmp(t->cols[k].name, cn) == 0)
+                    tc = &t->cols[k];
+            if (!tc || (tc->default_kind && strcmp(tc->default_kind, "ALIAS") == 0)) {
+                rc = err_set(ERR_NO_SUCH_COLUMN_IN_TABLE, "No such column %s in table %s", cn ? cn : "?",
+                             table_full_name(t));
+                break;
+            }
+            if (tc->default_kind && strcmp(tc->default_kind, "MATERIALIZED") == 0) {
+                rc = err_set(ERR_ILLEGAL_COLUMN, "Cannot insert column %s, because it is MATERIALIZED column", cn);
+                break;
+            }
+            for (int k = 0; k < nin; k++)
+                if (strcmp(names[k], cn) == 0)
+                    rc = err_set(ERR_DUPLICATE_COLUMN, "Column %s in table %s specified more than once", cn,
+                                 table_full_name(t));
+            names[nin++] = cn;
+        }
+    } else {
+        for (int k = 0; k < t->ncols; k++)
+            if (!t->cols[k].default_kind || strcmp(t->cols[k].default_kind, "DEFAULT") == 0)
+                names[nin++] = t->cols[k].name;
+    }
+    schema *in = NULL;
+    if (!rc) {
+        in = schema_new(nin);
+        for (int i = 0; i < nin; i++)
+            for (int k = 0; k < t->ncols; k++)
+                if (strcmp(t->cols[k].name, names[i]) == 0)
+                    schema_set(in, i, names[i], t->cols[k].type);
+    }
+    query_plan *plan = NULL;
+    if (!rc && st->sub) {
+        if (!(rc = analyze_query(st->sub, q, &plan)) && plan->out_schema->n != nin)
+            rc = err_set(ERR_NUMBER_OF_COLUMNS_DOESNT_MATCH, "Number of columns doesn't match (source: %d and result: %d)",
+                         plan->out_schema->n, nin);
+        if (!rc)
+            for (int i = 0; i < nin; i++)
+                in->types[i] = plan->out_schema->types[i];
+    }
+    converter cv = {0};
+    bool cv_ok = false;
+    if (!rc)
+        cv_ok = !(rc = converter_init(&cv, t, in, q, &a));
+    table_sink *dst = NULL;
+    if (!rc)
+        rc = t->engine->insert(t, q, &dst);
+    insert_sink sink = {.base = {.write = insert_write}, .cv = &cv, .dst = dst};
+    if (!rc) {
+        if (plan) {
+            rc = query_plan_run(plan, q, &sink.base);
+        } else if (st->format && strcmp(st->format, "Values") == 0) {
+            block *b;
+            if (!(rc = values_block(st, in, q, &a, &b)))
+                rc = sink.base.write(&sink.base, b);
+        } else if (st->format) {
+            const char *fmt = fmt_input_canonical(st->format);
+            size_t skip = 0;
+            while (skip < st->insert_data_len && strchr(" \t\r\n", st->insert_data[skip]))
+                skip++;
+            instream *is = skip < st->insert_data_len ? instream_from_memory(st->insert_data, st->insert_data_len, "query")
+                                                      : instream_from_fd(0, "stdin");
+            fmt_reader *r = NULL;
+            if (!fmt)
+                rc = err_set(ERR_UNKNOWN_FORMAT, "Unknown input format %s", st->format);
+            else
+                rc = fmt_reader_new(fmt, rbuf_new(is, 1 << 20), in, &q->fmt, &r);
+            if (!fmt)
+                is->close(is);
+            while (!rc) {
+                block *b;
+                if ((rc = query_check(q)) || (rc = fmt_reader_next(r, &b)) || !b)
+                    break;
+                rc = sink.base.write(&sink.base, b);
+            }
+            if (r)
+                fmt_reader_free(r);
+        } else {
+            rc = err_set(ERR_SYNTAX_ERROR, "INSERT without data");
+        }
+        if (rc)
+            dst->abort(dst);
+        else
+            rc = dst->finish(dst);
+    }
+    if (rows_out)
+        *rows_out = sink.rows;
+    if (cv_ok || cv.steps)
+        converter_free(&cv);
+    if (plan)
+        query_plan_free(plan);
+    schema_free(in);
+    arena_free(&a);
+    table_unref(t);
+    return rc;
+}
