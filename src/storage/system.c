@@ -15,6 +15,7 @@
 
 #include <stdlib.h>
 #include "storage/tablefunc.h"
+#include "storage/table.h"
 
 #include <string.h>
 
@@ -293,6 +294,8 @@ int system_table(const char *name, query_ctx *q, source **out)
         *out = tables_table(q, name[0] == 'c');
         return 0;
     }
+    if (strcmp(name, "parts") == 0)
+        return mergetree_system_parts(q, out);
     if (strcmp(name, "settings") == 0)
         *out = settings_table(q);
     else if (strcmp(name, "functions") == 0)

@@ -12,6 +12,9 @@
 static const table_engine *const engines[] = {
     &engine_memory,
     &engine_null,
+    &engine_mergetree,
+    &engine_replacing_mergetree,
+    &engine_summing_mergetree,
 };
 
 const table_engine *table_engine_find(const char *name)

@@ -87,6 +87,9 @@ extern const table_engine engine_mergetree;           /* MergeTree */
 extern const table_engine engine_replacing_mergetree; /* ReplacingMergeTree([ver]) */
 extern const table_engine engine_summing_mergetree;   /* SummingMergeTree([cols]) */
 
+/* system.parts: every part of every MergeTree-family table (storage/mergetree). */
+int mergetree_system_parts(query_ctx *q, source **out);
+
 static inline table *table_ref(table *t)
 {
     atomic_fetch_add(&t->refs, 1);

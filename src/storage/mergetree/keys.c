@@ -115,8 +115,84 @@ static bool int_key(const column *c, size_t rows, kv *out)
     return true;
 }
 
+/* Fast path for keys made only of integer-like columns (ints, dates, times, enums) whose
+ * widths add up to at most 16 bytes — the usual MergeTree sorting key: each row's key is
+ * packed into one unsigned 128-bit number that orders like the tuple (sign bits flipped,
+ * first column most significant), and the (key, row) pairs are sorted by an LSD radix
+ * sort over the bytes that vary. Radix sorting is stable, as the sort must be. */
+typedef struct kv128 {
+    uint128_t k;
+    uint32_t row;
+} kv128;
+
+static bool packable(column *const *keys, int n, int *bits)
+{
+    int total = 0;
+    for (int i = 0; i < n; i++) {
+        const type *t = keys[i]->type;
+        if (keys[i]->nulls.p || t->id == T_NULLABLE || t->id == T_LOWCARDINALITY || type_is_float(t) ||
+            t->width == 0 || t->width > 8 || t->id == T_FIXEDSTRING || t->id == T_UUID || keys[i]->is_const)
+            return false;
+        total += (int)t->width * 8;
+    }
+    *bits = total;
+    return total <= 128;
+}
+
+static void radix_sort128(kv128 *a, kv128 *tmp, size_t rows, int nbytes)
+{
+    for (int byte = 0; byte < nbytes; byte++) {
+        size_t count[256] = {0};
+        int shift = byte * 8;
+        for (size_t r = 0; r < rows; r++)
+            count[(uint8_t)(a[r].k >> shift)]++;
+        if (count[(uint8_t)(a[0].k >> shift)] == rows)
+            continue; /* this byte is the same everywhere */
+        size_t pos = 0;
+        for (int b = 0; b < 256; b++) {
+            size_t c = count[b];
+            count[b] = pos;
+            pos += c;
+        }
+        for (size_t r = 0; r < rows; r++)
+            tmp[count[(uint8_t)(a[r].k >> shift)]++] = a[r];
+        memcpy(a, tmp, sizeof *a * rows);
+    }
+}
+
+static uint32_t *packed_sort(column *const *keys, int n, size_t rows, int bits)
+{
+    kv128 *a = xmalloc(sizeof *a * (rows + 1));
+    for (size_t r = 0; r < rows; r++)
+        a[r] = (kv128){0, (uint32_t)r};
+    for (int i = 0; i < n; i++) {
+        const column *c = keys[i];
+        const type *t = c->type;
+        int w = (int)t->width * 8;
+        bool sign = type_is_signed(t) || t->id == T_ENUM8 || t->id == T_ENUM16 || t->id == T_DATE32 ||
+                    t->id == T_DATETIME64;
+        uint64_t flip = sign ? 1ull << (w - 1) : 0;
+        uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
+        for (size_t r = 0; r < rows; r++) {
+            uint64_t v = sign ? (uint64_t)col_get_i64(c, r) : col_get_u64(c, r);
+            a[r].k = (a[r].k << w) | ((v ^ flip) & mask);
+        }
+    }
+    kv128 *tmp = xmalloc(sizeof *tmp * (rows + 1));
+    radix_sort128(a, tmp, rows, (bits + 7) / 8);
+    free(tmp);
+    uint32_t *perm = xmalloc(sizeof *perm * (rows + 1));
+    for (size_t r = 0; r < rows; r++)
+        perm[r] = a[r].row;
+    free(a);
+    return perm;
+}
+
 uint32_t *mt_sort_perm(column *const *keys, int n, size_t rows)
 {
+    int bits;
+    if (n > 0 && rows > 1 && packable(keys, n, &bits))
+        return packed_sort(keys, n, rows, bits);
     uint32_t *perm = xmalloc(sizeof *perm * (rows + 1));
     if (n == 1) {
         kv *pairs = xmalloc(sizeof *pairs * (rows + 1));

@@ -215,8 +215,6 @@ int mt_partition_id_from_text(mt_table *m, const char *text, query_ctx *q, char 
 int mt_detach_part(mt_table *m, const char *name, bool drop);
 int mt_detach_partition(mt_table *m, const char *partition_id, bool drop);
 
-/* system.parts (system_parts.c). */
-int mt_system_parts(query_ctx *q, source **out);
 
 /* Current active parts, referenced (snapshot), sorted by (partition, min_block). */
 int mt_snapshot(mt_table *m, mt_part ***out); /* returns the count; the array is NULL-terminated */

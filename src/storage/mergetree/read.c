@@ -21,6 +21,7 @@ typedef struct task {
 } task;
 
 typedef struct mt_src {
+    table *t;             /* referenced: the query may outlive a DROP */
     mt_table *m;
     int nparts;
     mt_part **parts;
@@ -356,23 +357,19 @@ static void mt_destroy(source *src)
     free(s->keep);
     mt_snapshot_free(s->parts, s->nparts);
     free(s->tasks);
+    table_unref(s->t);
     free(s);
 }
 
 int mt_read_source(mt_table *m, bool final, query_ctx *q, source **out)
 {
     mt_src *s = xcalloc(1, sizeof *s);
+    s->t = table_ref(m->t);
     s->m = m;
     s->final = final;
     int64_t mb = settings_int(q->st, "max_block_size");
     s->max_block = mb > 0 ? (int)mb : 65409;
-    if (mt_snapshot(m, &s->parts) < 0) {
-        free(s);
-        return -1;
-    }
-    s->nparts = 0;
-    while (s->parts[s->nparts])
-        s->nparts++;
+    s->nparts = mt_snapshot(m, &s->parts);
     build_tasks(s);
     source *src = xcalloc(1, sizeof *src);
     src->sch = schema_clone(m->t->sch);

@@ -42,7 +42,7 @@ static void partition_text(const mt_table *m, const mt_part *p, buf *out)
     buf_putc(out, ')');
 }
 
-int mt_system_parts(query_ctx *q, source **out)
+int mergetree_system_parts(query_ctx *q, source **out)
 {
     static const struct {
         const char *name;
