@@ -13,6 +13,7 @@
 #include "func/scalar/num.h"
 
 #include "base/err.h"
+#include "storage/mergetree/compress.h"
 
 #include <stdlib.h>
 #include <xxhash.h>
@@ -82,17 +83,8 @@ static uint64_t hash128to64(uint64_t lo, uint64_t hi)
 }
 
 
-/* ---- CityHash64, version 1.0.2 ----
- * ClickHouse keeps the 2011 release of CityHash; later releases changed the 64-bit
- * function, so this follows the v1.0.2 algorithm: inputs up to 16, 32 and 64 bytes have
- * their own mixers, longer inputs run a 64-byte loop over two 32-byte weak hashes, seeded
- * from the input's last 64 bytes. Loads are little-endian (unaligned, via memcpy). */
-
-static const uint64_t ck0 = 0xc3a5c85c97cb3127ull;
-static const uint64_t ck1 = 0xb492b66fbe98f273ull;
-static const uint64_t ck2 = 0x9ae16a3b2f90404full;
-static const uint64_t ck3 = 0xc949d7c7509e6557ull;
-
+/* Little-endian unaligned loads for the Murmur hashes below. CityHash64 v1.0.2 lives in
+ * storage/mergetree/cityhash.c (it also checksums MergeTree blocks). */
 static inline uint64_t ld64(const uint8_t *p)
 {
     uint64_t v;
@@ -105,108 +97,8 @@ static inline uint32_t ld32(const uint8_t *p)
     memcpy(&v, p, 4);
     return v;
 }
-/* Rotate right; shift 0 leaves the value unchanged. */
-static inline uint64_t rotr(uint64_t v, unsigned s) { return s == 0 ? v : (v >> s) | (v << (64 - s)); }
-static inline uint64_t shift_mix(uint64_t v) { return v ^ (v >> 47); }
 
-static uint64_t city_len0to16(const uint8_t *s, size_t len)
-{
-    if (len > 8) {
-        uint64_t a = ld64(s), b = ld64(s + len - 8);
-        /* len is 9..16, so the rotation is never by 0 or 64 */
-        return hash128to64(a, rotr(b + len, (unsigned)len)) ^ b;
-    }
-    if (len >= 4) {
-        uint64_t a = ld32(s);
-        return hash128to64(len + (a << 3), ld32(s + len - 4));
-    }
-    if (len > 0) {
-        uint32_t y = (uint32_t)s[0] + ((uint32_t)s[len >> 1] << 8);
-        uint32_t z = (uint32_t)len + ((uint32_t)s[len - 1] << 2);
-        return shift_mix((uint64_t)y * ck2 ^ (uint64_t)z * ck3) * ck2;
-    }
-    return ck2;
-}
-
-static uint64_t city_len17to32(const uint8_t *s, size_t len)
-{
-    uint64_t a = ld64(s) * ck1, b = ld64(s + 8);
-    uint64_t c = ld64(s + len - 8) * ck2, d = ld64(s + len - 16) * ck0;
-    return hash128to64(rotr(a - b, 43) + rotr(c, 30) + d, a + rotr(b ^ ck3, 20) - c + len);
-}
-
-static uint64_t city_len33to64(const uint8_t *s, size_t len)
-{
-    uint64_t z = ld64(s + 24);
-    uint64_t a = ld64(s) + (len + ld64(s + len - 16)) * ck0;
-    uint64_t b = rotr(a + z, 52), c = rotr(a, 37);
-    a += ld64(s + 8);
-    c += rotr(a, 7);
-    a += ld64(s + 16);
-    uint64_t vf = a + z, vs = b + rotr(a, 31) + c;
-    a = ld64(s + 16) + ld64(s + len - 32);
-    z = ld64(s + len - 8);
-    b = rotr(a + z, 52);
-    c = rotr(a, 37);
-    a += ld64(s + len - 24);
-    c += rotr(a, 7);
-    a += ld64(s + len - 16);
-    uint64_t wf = a + z, ws = b + rotr(a, 31) + c;
-    uint64_t r = shift_mix((vf + ws) * ck2 + (wf + vs) * ck0);
-    return shift_mix(r * ck0 + vs) * ck2;
-}
-
-typedef struct pair64 {
-    uint64_t first, second;
-} pair64;
-
-/* Mixes 32 bytes at s with two seeds into a pair of weak hashes. */
-static pair64 city_weak32(const uint8_t *s, uint64_t a, uint64_t b)
-{
-    uint64_t w = ld64(s), x = ld64(s + 8), y = ld64(s + 16), z = ld64(s + 24);
-    a += w;
-    b = rotr(b + a + z, 21);
-    uint64_t c = a;
-    a += x;
-    a += y;
-    b += rotr(a, 44);
-    return (pair64){a + z, b + c};
-}
-
-static uint64_t cityhash64(const void *data, size_t len)
-{
-    const uint8_t *s = data;
-    if (len <= 16)
-        return city_len0to16(s, len);
-    if (len <= 32)
-        return city_len17to32(s, len);
-    if (len <= 64)
-        return city_len33to64(s, len);
-    uint64_t x = ld64(s), y = ld64(s + len - 16) ^ ck1, z = ld64(s + len - 56) ^ ck0;
-    pair64 v = city_weak32(s + len - 64, len, y);
-    pair64 w = city_weak32(s + len - 32, len * ck1, ck0);
-    z += shift_mix(v.second) * ck1;
-    x = rotr(z + x, 39) * ck1;
-    y = rotr(y, 33) * ck1;
-    /* whole 64-byte blocks, the last one possibly overlapping the tail handled above */
-    size_t left = (len - 1) & ~(size_t)63;
-    do {
-        x = rotr(x + y + v.first + ld64(s + 16), 37) * ck1;
-        y = rotr(y + v.second + ld64(s + 48), 42) * ck1;
-        x ^= w.second;
-        y ^= v.first;
-        z = rotr(z ^ w.first, 33);
-        v = city_weak32(s, v.second * ck1, x + w.first);
-        w = city_weak32(s + 32, z + w.second, y);
-        uint64_t t = z;
-        z = x;
-        x = t;
-        s += 64;
-        left -= 64;
-    } while (left != 0);
-    return hash128to64(hash128to64(v.first, w.first) + shift_mix(y) * ck1 + z,
-                       hash128to64(v.second, w.second) + x);
-}
+static uint64_t cityhash64(const void *data, size_t len) { return cityhash64_v102(data, len); }
 
 /* ---- MurmurHash2 / MurmurHash64A / MurmurHash3, seed 0, written from Austin Appleby's
  * descriptions. Loads are little-endian. ---- */

@@ -60,6 +60,14 @@ typedef struct mt_codec mt_codec;
 int mt_codec_from_ast(const ast_list *args, const type *t, mt_codec **out);
 /* By text, e.g. "LZ4" or "Delta(4), ZSTD(1)" (the part's default_compression_codec). */
 int mt_codec_parse(const char *text, const type *t, mt_codec **out);
+/* As mt_codec_from_ast; allow_suspicious skips ClickHouse's allow_suspicious_codecs checks
+ * (NONE with others, transformations after a generic codec, chains that do not compress,
+ * Gorilla on non-float columns). */
+int mt_codec_from_ast_ex(const ast_list *args, const type *t, bool allow_suspicious, mt_codec **out);
+/* The generic (LZ4/LZ4HC/ZSTD/NONE) codecs of c, or LZ4 when it has none: what ClickHouse
+ * uses for the streams a specialised codec does not apply to (null maps, array sizes). */
+int mt_codec_generic_part(const mt_codec *c, mt_codec **out);
+bool mt_codec_is_default(const mt_codec *c); /* plain LZ4, printed without CODEC() */
 void mt_codec_free(mt_codec *c);
 /* "CODEC(Delta(4), ZSTD(1))" — as ClickHouse prints it in SHOW CREATE TABLE. */
 const char *mt_codec_text(const mt_codec *c);
