@@ -1048,7 +1048,7 @@ int ddl_insert(const ast *st, query_ctx *q, uint64_t *rows_out)
         if (plan) {
             rc = query_plan_run(plan, q, &sink.base);
         } else if (st->format && strcmp(st->format, "Values") == 0) {
-            block *b;
+            block *b = NULL;
             if (!(rc = values_block(st, in, q, &a, &b)))
                 rc = sink.base.write(&sink.base, b);
         } else if (st->format) {
