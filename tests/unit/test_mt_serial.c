@@ -551,6 +551,7 @@ static void test_names_ex(void)
         {"u", "UInt64", {.sparse = true}, "u.sparse.idx u"},
         {"t", "Tuple(a UInt8, b String, c String)", {.string_size_stream = true, .sparse_elems = 5},
          "t%2Ea.sparse.idx t%2Ea t%2Eb.size t%2Eb t%2Ec.sparse.idx t%2Ec.size t%2Ec"},
+        {"a", "Array(UInt8)", {.sparse = true}, "a.size0 a"}, /* not a sparse type: ignored */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         mt_serial *s = mt_serial_new_ex(cases[i].name, type_parse_cstr(cases[i].type), &cases[i].o);

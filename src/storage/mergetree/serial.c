@@ -52,6 +52,13 @@ static int add_stream(mt_serial *s, const char *base, const char *suffix)
  * depth: array nesting level for .sizeN. */
 static mt_node *build(mt_serial *s, const type *t, const char *suffix, int depth);
 
+/* ClickHouse writes sparse columns only for plain values (numbers, String, FixedString,
+ * dates, decimals, UUID); the flag is ignored for other types. */
+static bool can_sparse(const type *t)
+{
+    return t->id != T_NULLABLE && t->id != T_ARRAY && t->id != T_TUPLE && t->id != T_LOWCARDINALITY;
+}
+
 /* A sparse level over the streams of t: ".sparse.idx" first, then t's own streams. */
 static mt_node *build_sparse(mt_serial *s, const type *t, const char *suffix, int depth)
 {
@@ -131,7 +138,8 @@ static mt_node *build(mt_serial *s, const type *t, const char *suffix, int depth
             } else {
                 buf_printf(&sb, "%d", i + 1);
             }
-            bool sparse = depth == 0 && suffix[0] == 0 && i < 64 && (s->opts.sparse_elems >> i & 1);
+            bool sparse = depth == 0 && suffix[0] == 0 && i < 64 && (s->opts.sparse_elems >> i & 1) &&
+                          can_sparse(t->fields[i]);
             nd->kids[i] = (sparse ? build_sparse : build)(s, t->fields[i], buf_cstr(&sb), depth);
         }
         break;
@@ -200,7 +208,7 @@ mt_serial *mt_serial_new_ex(const char *name, const type *t, const mt_serial_opt
     s->base = xmalloc(eb.len + 1);
     memcpy(s->base, buf_cstr(&eb), eb.len + 1);
     buf_free(&eb);
-    s->root = (s->opts.sparse ? build_sparse : build)(s, t, "", 0);
+    s->root = (s->opts.sparse && can_sparse(t) ? build_sparse : build)(s, t, "", 0);
     /* ClickHouse's writer touches every LowCardinality .dict stream first (the prefix
      * writes their version), so they come first in its stream order (columns_substreams.txt). */
     int *perm = xmalloc((size_t)s->nstreams * sizeof *perm), np = 0;

@@ -60,7 +60,9 @@ typedef struct mt_serial_opts {
     /* "kind":"Sparse" for the column: a <name>.sparse.idx stream (before the value
      * streams) holds, per granule, VarUInt counts of default rows before each non-default
      * row and a final count of trailing defaults | 1<<62; the value streams hold only the
-     * non-default rows. */
+     * non-default rows (default = empty String / all-zero bytes, so -0.0 is not one, as in
+     * ClickHouse). Read and written. Only for plain values (numbers, String, FixedString,
+     * dates, decimals, UUID): ignored for Nullable, Array, Tuple, LowCardinality. */
     bool sparse;
     /* For a Tuple column: bit i set = element i is sparse ("subcolumns":[{"kind":"Sparse"}…]
      * in serialization.json): "<name>%2E<elem>.sparse.idx" before the element's streams.
