@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Flag on the last VarUInt of a granule in a .sparse.idx stream. */
+#define MT_SPARSE_END_OF_GRANULE (1ull << 62)
+
 /* ---- names ---- */
 
 void mt_escape_file_name(const char *name, buf *out)
@@ -47,6 +50,32 @@ static int add_stream(mt_serial *s, const char *base, const char *suffix)
 
 /* suffix: the substream path so far (".null" is added per stream, not inherited);
  * depth: array nesting level for .sizeN. */
+static mt_node *build(mt_serial *s, const type *t, const char *suffix, int depth);
+
+/* ClickHouse writes sparse columns only for plain values (numbers, String, FixedString,
+ * dates, decimals, UUID); the flag is ignored for other types. */
+static bool can_sparse(const type *t)
+{
+    return t->id != T_NULLABLE && t->id != T_ARRAY && t->id != T_TUPLE && t->id != T_LOWCARDINALITY;
+}
+
+/* A sparse level over the streams of t: ".sparse.idx" first, then t's own streams. */
+static mt_node *build_sparse(mt_serial *s, const type *t, const char *suffix, int depth)
+{
+    mt_node *nd = xcalloc(1, sizeof *nd);
+    nd->kind = N_SPARSE;
+    nd->t = type_phys(t);
+    buf sb = {0};
+    buf_puts(&sb, suffix);
+    buf_puts(&sb, ".sparse.idx");
+    nd->stream = add_stream(s, s->base, buf_cstr(&sb));
+    buf_free(&sb);
+    nd->kids = xcalloc(1, sizeof *nd->kids);
+    nd->nkids = 1;
+    nd->kids[0] = build(s, t, suffix, depth);
+    return nd;
+}
+
 static mt_node *build(mt_serial *s, const type *t, const char *suffix, int depth)
 {
     mt_node *nd = xcalloc(1, sizeof *nd);
@@ -109,11 +138,19 @@ static mt_node *build(mt_serial *s, const type *t, const char *suffix, int depth
             } else {
                 buf_printf(&sb, "%d", i + 1);
             }
-            nd->kids[i] = build(s, t->fields[i], buf_cstr(&sb), depth);
+            bool sparse = depth == 0 && suffix[0] == 0 && i < 64 && (s->opts.sparse_elems >> i & 1) &&
+                          can_sparse(t->fields[i]);
+            nd->kids[i] = (sparse ? build_sparse : build)(s, t->fields[i], buf_cstr(&sb), depth);
         }
         break;
     case T_STRING:
         nd->kind = N_STRING;
+        nd->stream2 = -1;
+        if (s->opts.string_size_stream) { /* the sizes come first in ClickHouse's order */
+            buf_puts(&sb, suffix);
+            buf_puts(&sb, ".size");
+            nd->stream2 = add_stream(s, s->base, buf_cstr(&sb));
+        }
         nd->stream = add_stream(s, s->base, suffix);
         break;
     default:
@@ -133,6 +170,7 @@ static void node_free(mt_node *nd)
     for (int i = 0; i < nd->nkids; i++)
         node_free(nd->kids[i]);
     free(nd->kids);
+    buf_free(&nd->sp_pos);
     mt_lc_free(nd);
     free(nd);
 }
@@ -149,15 +187,19 @@ static void renumber(mt_node *nd, const int *perm)
 {
     if (nd->kind != N_TUPLE)
         nd->stream = perm[nd->stream];
-    if (nd->kind == N_LOWCARD)
+    if (nd->kind == N_LOWCARD || (nd->kind == N_STRING && nd->stream2 >= 0))
         nd->stream2 = perm[nd->stream2];
     for (int k = 0; k < nd->nkids; k++)
         renumber(nd->kids[k], perm);
 }
 
-mt_serial *mt_serial_new(const char *name, const type *t)
+mt_serial *mt_serial_new(const char *name, const type *t) { return mt_serial_new_ex(name, t, NULL); }
+
+mt_serial *mt_serial_new_ex(const char *name, const type *t, const mt_serial_opts *opts)
 {
     mt_serial *s = xcalloc(1, sizeof *s);
+    if (opts)
+        s->opts = *opts;
     size_t n = strlen(name);
     s->name = xmalloc(n + 1);
     memcpy(s->name, name, n + 1);
@@ -166,7 +208,7 @@ mt_serial *mt_serial_new(const char *name, const type *t)
     s->base = xmalloc(eb.len + 1);
     memcpy(s->base, buf_cstr(&eb), eb.len + 1);
     buf_free(&eb);
-    s->root = build(s, t, "", 0);
+    s->root = (s->opts.sparse && can_sparse(t) ? build_sparse : build)(s, t, "", 0);
     /* ClickHouse's writer touches every LowCardinality .dict stream first (the prefix
      * writes their version), so they come first in its stream order (columns_substreams.txt). */
     int *perm = xmalloc((size_t)s->nstreams * sizeof *perm), np = 0;
@@ -254,12 +296,83 @@ void mt_leaf_bulk(const column *c, size_t from, size_t n, buf *b)
     }
 }
 
+static void write_node(mt_serial *s, mt_node *nd, const column *c, size_t from, size_t n, mt_byte_sink *sinks);
+
+/* ClickHouse's isDefaultAt for the leaves that can be sparse: an empty String, all-zero
+ * bytes otherwise. */
+static bool is_default_row(const column *c, size_t i)
+{
+    size_t len;
+    const char *p;
+    if (type_phys(c->type)->id == T_STRING) {
+        col_str(c, i, &len);
+        return len == 0;
+    }
+    size_t w = c->type->width ? c->type->width : 1;
+    p = (const char *)c->data.p + col_idx(c, i) * w;
+    for (size_t k = 0; k < w; k++)
+        if (p[k])
+            return false;
+    return true;
+}
+
+/* One granule in sparse form: per non-default row the count of default rows before it
+ * (since the previous non-default row), then the trailing defaults | 1<<62; the values of
+ * the non-default rows go through the inner streams. */
+static void write_sparse(mt_serial *s, mt_node *nd, const column *c, size_t from, size_t n, mt_byte_sink *sinks)
+{
+    buf *b = &s->scratch;
+    nd->sp_pos.len = 0;
+    size_t start = from;
+    for (size_t i = from; i < from + n; i++) {
+        if (is_default_row(c, i))
+            continue;
+        mt_put_varuint(b, i - start);
+        start = i + 1;
+        uint32_t r = (uint32_t)i;
+        buf_append(&nd->sp_pos, &r, 4);
+    }
+    mt_put_varuint(b, (uint64_t)(from + n - start) | MT_SPARSE_END_OF_GRANULE);
+    flush(b, &sinks[nd->stream]);
+    size_t k = nd->sp_pos.len / 4;
+    if (k) {
+        column *v = col_gather(c, (const uint32_t *)(const void *)nd->sp_pos.p, k);
+        write_node(s, nd->kids[0], v, 0, k, sinks);
+        col_free(v);
+    }
+}
+
 static void write_node(mt_serial *s, mt_node *nd, const column *c, size_t from, size_t n, mt_byte_sink *sinks)
 {
     buf *b = &s->scratch;
     switch (nd->kind) {
-    case N_FIXED:
     case N_STRING:
+        if (nd->stream2 >= 0) {
+            /* size-stream form: UInt64 lengths to .size, the bytes alone to the data stream */
+            for (size_t i = from; i < from + n; i++) {
+                size_t len;
+                col_str(c, i, &len);
+                uint64_t v = len;
+                buf_append(b, &v, 8);
+            }
+            flush(b, &sinks[nd->stream2]);
+            if (c->is_const) {
+                size_t len;
+                const char *p = col_str(c, 0, &len);
+                for (size_t i = 0; i < n; i++)
+                    buf_append(b, p, len);
+            } else {
+                const uint64_t *o = col_offs(c);
+                if (o[from + n] > o[from]) /* (data.p may be NULL when every value is empty) */
+                    buf_append(b, c->data.p + o[from], (size_t)(o[from + n] - o[from]));
+            }
+            flush(b, &sinks[nd->stream]);
+            break;
+        }
+        mt_leaf_bulk(c, from, n, b);
+        flush(b, &sinks[nd->stream]);
+        break;
+    case N_FIXED:
         mt_leaf_bulk(c, from, n, b);
         flush(b, &sinks[nd->stream]);
         break;
@@ -308,6 +421,9 @@ static void write_node(mt_serial *s, mt_node *nd, const column *c, size_t from, 
         break;
     case N_LOWCARD:
         mt_lc_write(s, nd, c, from, n, sinks);
+        break;
+    case N_SPARSE:
+        write_sparse(s, nd, c, from, n, sinks);
         break;
     }
 }
@@ -415,11 +531,95 @@ int mt_read_leaf(mt_serial *s, int stream, mt_byte_src *srcs, column *c, size_t 
     return 0;
 }
 
+/* n values of the size-stream form: n UInt64 lengths from .size, then their bytes. On
+ * error c is unchanged. */
+static int read_sized_strings(mt_serial *s, mt_node *nd, column *c, size_t n, mt_byte_src *srcs)
+{
+    buf *b = &s->scratch;
+    b->len = 0;
+    if (n > SIZE_MAX / 8)
+        return err_set(ERR_INCORRECT_DATA, "Too many rows (%zu) in stream '%s'", n, s->names[nd->stream2]);
+    if (read_append(s, nd->stream2, srcs, b, n * 8) < 0)
+        return -1;
+    size_t old_data = c->data.len, old_offs = c->offs.len;
+    uint64_t end = old_data;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t len;
+        memcpy(&len, b->p + i * 8, 8);
+        if (len > MT_MAX_STRING) {
+            c->offs.len = old_offs;
+            return err_set(ERR_INCORRECT_DATA, "Too large string size %llu in stream '%s' of column '%s' (row %zu)",
+                           (unsigned long long)len, s->names[nd->stream2], s->name, i);
+        }
+        end += len;
+        buf_append(&c->offs, &end, 8);
+    }
+    /* the bytes are read in bounded steps, so corrupt sizes cannot make us allocate more
+     * than the stream holds */
+    if (read_append(s, nd->stream, srcs, &c->data, (size_t)(end - old_data)) < 0) {
+        c->offs.len = old_offs;
+        return -1;
+    }
+    c->len += n;
+    return 0;
+}
+
+static int read_node(mt_serial *s, mt_node *nd, column *c, size_t n, mt_byte_src *srcs);
+
+/* n rows of a sparse column (format in write_sparse). Reads may end inside a group: the
+ * rest of it waits in sp_defaults / sp_value for the next read. On error c is unchanged. */
+static int read_sparse(mt_serial *s, mt_node *nd, column *c, size_t n, mt_byte_src *srcs)
+{
+    buf *pos = &nd->sp_pos;
+    pos->len = 0;
+    size_t done = 0;
+    while (done < n) {
+        if (nd->sp_defaults) {
+            size_t take = nd->sp_defaults < n - done ? (size_t)nd->sp_defaults : n - done;
+            done += take;
+            nd->sp_defaults -= take;
+        } else if (nd->sp_value) {
+            uint64_t r = done++;
+            buf_append(pos, &r, 8);
+            nd->sp_value = false;
+        } else {
+            uint64_t g;
+            if (mt_src_varuint(s, nd->stream, srcs, &g) < 0)
+                return -1;
+            nd->sp_value = !(g & MT_SPARSE_END_OF_GRANULE);
+            nd->sp_defaults = g & ~MT_SPARSE_END_OF_GRANULE;
+        }
+    }
+    size_t k = pos->len / 8;
+    column *v = col_new(c->type);
+    if (k && read_node(s, nd->kids[0], v, k, srcs) < 0) {
+        col_free(v);
+        return -1;
+    }
+    col_reserve(c, c->len + n);
+    const uint64_t *pp = (const uint64_t *)(const void *)pos->p;
+    size_t i = 0;
+    for (size_t j = 0; j <= k; j++) {
+        size_t next = j < k ? (size_t)pp[j] : n;
+        for (; i < next; i++)
+            col_push_default(c);
+        if (j < k) {
+            col_push_from(c, v, j);
+            i++;
+        }
+    }
+    col_free(v);
+    return 0;
+}
+
 static int read_node(mt_serial *s, mt_node *nd, column *c, size_t n, mt_byte_src *srcs)
 {
     switch (nd->kind) {
-    case N_FIXED:
     case N_STRING:
+        if (nd->stream2 >= 0)
+            return read_sized_strings(s, nd, c, n, srcs);
+        return mt_read_leaf(s, nd->stream, srcs, c, n);
+    case N_FIXED:
         return mt_read_leaf(s, nd->stream, srcs, c, n);
     case N_NULLABLE: {
         size_t old = c->nulls.len;
@@ -467,6 +667,8 @@ static int read_node(mt_serial *s, mt_node *nd, column *c, size_t n, mt_byte_src
         return 0;
     case N_LOWCARD:
         return mt_lc_read(s, nd, c, n, srcs);
+    case N_SPARSE:
+        return read_sparse(s, nd, c, n, srcs);
     }
     return 0;
 }
@@ -475,6 +677,10 @@ static int start_node(mt_serial *s, mt_node *nd, mt_byte_src *srcs, bool at_part
 {
     if (nd->kind == N_LOWCARD && mt_lc_read_start(s, nd, srcs, at_part_start) < 0)
         return -1;
+    if (nd->kind == N_SPARSE) { /* a granule's offsets start afresh */
+        nd->sp_defaults = 0;
+        nd->sp_value = false;
+    }
     for (int k = 0; k < nd->nkids; k++)
         if (start_node(s, nd->kids[k], srcs, at_part_start) < 0)
             return -1;

@@ -4,6 +4,8 @@
  * (<stream>.bin compressed data, <stream>.mrk2 marks):
  *   T (numbers, dates, enums, decimals, UUID)  <name>          values, little-endian
  *   String                                     <name>          varuint length + bytes
+ *     (string_serialization_version              <name>.size     UInt64 length of each value
+ *      'with_size_stream', ClickHouse's default) <name>          the bytes only
  *   FixedString(n)                             <name>          n bytes each
  *   Nullable(T)                                <name>.null     UInt8 null map, then T's streams
  *   Array(T)                                   <name>.size0    UInt64 sizes, then T's streams
@@ -11,6 +13,11 @@
  *   Tuple(a T, b U)                            <name>.a / <name>.1 …  each field's streams
  *   LowCardinality(T)                          <name>.dict     the shared dictionary
  *                                              <name>          keys (with per-chunk headers)
+ * In the size-stream form every String that owns its stream gets a .size stream right before
+ * its data stream, with the same substream path: "n.size" for Nullable(String),
+ * "a.size" for Array(String) (after a.size0), "t%2Ey.size" for a tuple field, "n%2Ex.size"
+ * for a Nested column. LowCardinality dictionaries keep their own format and FixedString
+ * is unaffected (checked against ClickHouse 26.7).
  * File names escape the column name as ClickHouse's escapeForFileName does (every byte
  * that is not [A-Za-z0-9_] becomes %XX).
  *
@@ -44,8 +51,28 @@ typedef struct mt_byte_src {
 
 typedef struct mt_serial mt_serial;
 
-/* The substreams of column `name` of type t (see above). */
+/* How a part stores the column (from its serialization.json). */
+typedef struct mt_serial_opts {
+    /* "types_serialization_versions":{"string":1} — String values as a .size stream of
+     * UInt64 lengths plus a data stream of the bytes (string_serialization_version =
+     * 'with_size_stream'); false = the classic varuint-length-prefixed single stream. */
+    bool string_size_stream;
+    /* "kind":"Sparse" for the column: a <name>.sparse.idx stream (before the value
+     * streams) holds, per granule, VarUInt counts of default rows before each non-default
+     * row and a final count of trailing defaults | 1<<62; the value streams hold only the
+     * non-default rows (default = empty String / all-zero bytes, so -0.0 is not one, as in
+     * ClickHouse). Read and written. Only for plain values (numbers, String, FixedString,
+     * dates, decimals, UUID): ignored for Nullable, Array, Tuple, LowCardinality. */
+    bool sparse;
+    /* For a Tuple column: bit i set = element i is sparse ("subcolumns":[{"kind":"Sparse"}…]
+     * in serialization.json): "<name>%2E<elem>.sparse.idx" before the element's streams.
+     * Elements 0..63 only. */
+    uint64_t sparse_elems;
+} mt_serial_opts;
+
+/* The substreams of column `name` of type t (see above). mt_serial_new = all opts false. */
 mt_serial *mt_serial_new(const char *name, const type *t);
+mt_serial *mt_serial_new_ex(const char *name, const type *t, const mt_serial_opts *opts);
 void mt_serial_free(mt_serial *s);
 int mt_serial_nstreams(const mt_serial *s);
 /* File name of stream k without extension ("Tags.size0"); in the order the writer first

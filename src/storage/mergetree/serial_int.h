@@ -4,7 +4,7 @@
 
 #include "storage/mergetree/serial.h"
 
-typedef enum { N_FIXED, N_STRING, N_NULLABLE, N_ARRAY, N_TUPLE, N_LOWCARD } mt_node_kind;
+typedef enum { N_FIXED, N_STRING, N_NULLABLE, N_ARRAY, N_TUPLE, N_LOWCARD, N_SPARSE } mt_node_kind;
 
 typedef struct mt_lc_state mt_lc_state;
 
@@ -13,12 +13,18 @@ typedef struct mt_node {
     const type *t;          /* physical type of the column at this level */
     size_t width;           /* N_FIXED */
     int stream;             /* data / .null / .sizeN / LowCardinality keys (indexes) */
-    int stream2;            /* LowCardinality .dict */
+    int stream2;            /* LowCardinality .dict; String .size (-1: single-stream form) */
     struct mt_node **kids;
     int nkids;
     bool lc_nullable;       /* LowCardinality(Nullable(K)) */
     const type *lc_key_type; /* K */
     mt_lc_state *lc;
+    /* N_SPARSE (stream = .sparse.idx, kids[0] = the values): the decoder's position in
+     * the offsets — sp_defaults default rows are still due before the next token, then a
+     * non-default value when sp_value. */
+    uint64_t sp_defaults;
+    bool sp_value;
+    buf sp_pos; /* scratch: row positions (uint64) of the non-default values of one read */
 } mt_node;
 
 struct mt_serial {
@@ -29,6 +35,7 @@ struct mt_serial {
     mt_node *root;
     buf scratch;
     size_t lc_max_dict; /* low_cardinality_max_dictionary_size */
+    mt_serial_opts opts;
 };
 
 void mt_put_varuint(buf *b, uint64_t v);

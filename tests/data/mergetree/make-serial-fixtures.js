@@ -2,7 +2,9 @@
 //   node tests/data/mergetree/make-serial-fixtures.js [path-to-chdb-module]
 // Each case is a one-part MergeTree Wide table with CODEC(NONE) columns, uncompressed marks
 // (.mrk2) and primary index (primary.idx), String in its single-stream form, granules of 3
-// rows. Copied: every .bin/.mrk2, primary.idx, columns.txt, serialization.json, count.txt,
+// rows. The cases "strv1" and "sparse" keep ClickHouse's defaults for String
+// (string_serialization_version = 'with_size_stream') and, in "sparse", for sparse
+// serialization (ratio_of_defaults_for_sparse_serialization = 0.9). Copied: every .bin/.mrk2, primary.idx, columns.txt, serialization.json, count.txt,
 // and expected.tsv (SELECT * in part order, TSV).
 const fs = require("fs"), path = require("path");
 const {Session} = require(process.argv[2] || "/tmp/chdbtry/node_modules/chdb");
@@ -12,6 +14,9 @@ sess.query("SET allow_suspicious_low_cardinality_types = 1");
 const SET = "min_bytes_for_wide_part=0, index_granularity=3, ratio_of_defaults_for_sparse_serialization=1, " +
     "compress_marks=0, compress_primary_key=0, string_serialization_version='single_stream', " +
     "serialization_info_version='basic'";
+const SET_V1 = "min_bytes_for_wide_part=0, index_granularity=3, ratio_of_defaults_for_sparse_serialization=1, " +
+    "compress_marks=0, compress_primary_key=0";
+const SET_SPARSE = "min_bytes_for_wide_part=0, index_granularity=3, compress_marks=0, compress_primary_key=0";
 const cases = [
   {name: "nums",
    cols: "k1 UInt8, k2 Int64, k3 String, u16 UInt16, u32 UInt32, u64 UInt64, u128 UInt128, i8 Int8, i16 Int16, " +
@@ -42,6 +47,24 @@ const cases = [
    insert: "SELECT number, ['red', 'green', '', 'blue'][number % 4 + 1], if(number % 3 = 0, NULL, ['p', '', 'q'][number % 3 + 1]), " +
            "toFixedString(['ab', 'cd', 'e'][number % 3 + 1], 2), [7, 0, 9][number % 3 + 1], " +
            "arrayMap(i -> ['x', 'y', 'z'][(i + number) % 3 + 1], range(number % 3)) FROM numbers(10)"},
+  {name: "strv1", set: SET_V1,
+   cols: "k UInt32, s String, n Nullable(String), a Array(String), an Array(Nullable(String)), aa Array(Array(String)), " +
+         "tu Tuple(x Int8, y String), lc LowCardinality(String), lcn LowCardinality(Nullable(String)), fs FixedString(2), " +
+         "nn Nested(x String, y UInt8), tn Tuple(a Array(String), b Nullable(String))",
+   order: "k",
+   insert: "SELECT number, repeat(char(97 + number % 26), number * 23), if(number % 3 = 0, NULL, toString(number)), " +
+           "arrayMap(i -> toString(i * number), range(number % 4)), [NULL, toString(number), ''], " +
+           "arrayMap(i -> arrayMap(j -> repeat('q', j), range(i)), range(number % 3)), (number, toString(number * 11)), " +
+           "['red', 'green', ''][number % 3 + 1], if(number % 4 = 0, NULL, ['p', '', 'q'][number % 3 + 1]), " +
+           "toFixedString(['ab', 'c', ''][number % 3 + 1], 2), ['u', toString(number)], [1, 2], " +
+           "(arrayMap(i -> toString(i), range(number % 2 + 1)), if(number % 2, NULL, 'zz')) FROM numbers(11)"},
+  {name: "sparse", set: SET_SPARSE,
+   cols: "k UInt32, u UInt64, s String, fs FixedString(2), tu Tuple(a UInt8, b String), f Float64, n Nullable(String), " +
+         "dense String",
+   order: "k",
+   insert: "SELECT number, if(number IN (4, 5, 9, 30), number * 1000, 0), if(number IN (2, 38), repeat('h', number), ''), " +
+           "if(number = 1, 'ab', ''), (if(number = 6, 1, 0), if(number IN (6, 39), 'x', '')), " +
+           "if(number = 7, -0., if(number = 20, 1.5, 0)), if(number = 3, 'v', NULL), toString(number) FROM numbers(40)"},
 ];
 for (const c of cases) {
   sess.query("DROP TABLE IF EXISTS t SYNC");
@@ -55,7 +78,7 @@ for (const c of cases) {
   }
   parts.push(cur);
   const cols = parts.map(x => x.trim() + " CODEC(NONE)").join(", ");
-  sess.query(`CREATE TABLE t (${cols}) ENGINE = MergeTree ORDER BY ${c.order} SETTINGS ${SET}`);
+  sess.query(`CREATE TABLE t (${cols}) ENGINE = MergeTree ORDER BY ${c.order} SETTINGS ${c.set || SET}`);
   // (ClickHouse 26.7's MergeTree writer ignores low_cardinality_max_dictionary_size, so
   // LowCardinality parts always hold one dictionary written at the end; the other forms are
   // tested with hand-made streams.)
