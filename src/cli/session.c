@@ -604,7 +604,8 @@ static int execute_one(session *s, const char *sql, size_t len, const char *stmt
     if (!rc) {
         /* The statement's SETTINGS, and those of its (last) SELECT, apply to the whole
          * query, as in ClickHouse. */
-        if (stmt->kind != AST_STMT_SET)
+        /* CREATE TABLE … SETTINGS are the table's (engine) settings, not the query's. */
+        if (stmt->kind != AST_STMT_SET && stmt->kind != AST_STMT_CREATE_TABLE)
             rc = apply_settings(q->st, &stmt->settings);
         const ast *sel = stmt->sub;
         while (!rc && sel && (sel->kind == AST_UNION || sel->kind == AST_STMT_SELECT))

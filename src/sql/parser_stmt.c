@@ -875,10 +875,24 @@ static ast *parse_statement(parser *p)
         st->kind = AST_STMT_OPTIMIZE;
         if (!expect_word(p, "TABLE") || parse_table_name(p, st) < 0)
             return NULL;
+        if (p_accept(p, "PARTITION")) {
+            /* PARTITION expr | PARTITION ID 'x': kept as text for the engine, which
+             * evaluates it against its partition key. */
+            int start = p_cur(p)->start;
+            if (p_is(p, 0, "ID") && p_peek(p, 1)->kind == TK_STRING) {
+                p_adv(p), p_adv(p);
+            } else if (!parse_expr(p)) {
+                return NULL;
+            }
+            int end = prev_end(p);
+            st->str = arena_strndup(p->a, p->s + start, (size_t)(end - start));
+            st->str_len = (size_t)(end - start);
+        }
         if (p_accept(p, "FINAL"))
             st->final = true;
-        p_accept(p, "DEDUPLICATE");
-        return st;
+        if (p_accept(p, "DEDUPLICATE") && p_accept(p, "BY") && !parse_expr(p))
+            return NULL;
+        return parse_stmt_tail(p, st) < 0 ? NULL : st;
     }
     if (p_accept(p, "SYSTEM")) {
         st->kind = AST_STMT_SYSTEM;
