@@ -238,7 +238,8 @@ static int build_one(const char *name, bool has_args, int nargs, const carg *a, 
         if (nargs && width_arg(name, nargs, a, &w))
             return -1;
         int tw = 0;
-        if (t && type_walk(o->k, t, &tw, &varies, &magic, &flt))
+        /* an explicit width is taken as is, whatever the type (ClickHouse does the same) */
+        if (t && !(w && o->k != K_DOUBLEDELTA) && type_walk(o->k, t, &tw, &varies, &magic, &flt))
             return -1;
         o->width = w ? w : tw ? tw : 1;
         o->width_varies = !w && varies;
@@ -825,7 +826,9 @@ static int write_all(mt_cwriter *w, const uint8_t *p, size_t n)
 
 static void flush_block(mt_cwriter *w)
 {
-    if (!w->pending.len || w->failed)
+    if (w->failed) /* the error is reported once; later data is dropped */
+        w->pending.len = 0;
+    if (!w->pending.len)
         return;
     w->block.len = 0;
     mt_compress_block(w->c, w->pending.p, w->pending.len, &w->block);
