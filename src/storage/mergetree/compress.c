@@ -238,7 +238,8 @@ static int build_one(const char *name, bool has_args, int nargs, const carg *a, 
         if (nargs && width_arg(name, nargs, a, &w))
             return -1;
         int tw = 0;
-        if (t && type_walk(o->k, t, &tw, &varies, &magic, &flt))
+        /* an explicit width is taken as is, whatever the type (ClickHouse does the same) */
+        if (t && !(w && o->k != K_DOUBLEDELTA) && type_walk(o->k, t, &tw, &varies, &magic, &flt))
             return -1;
         o->width = w ? w : tw ? tw : 1;
         o->width_varies = !w && varies;
@@ -762,6 +763,20 @@ int mt_decompress_block(const uint8_t *p, size_t avail, buf *out, const char *wh
                        "Checksum doesn't match: corrupted data. Reference: %016" PRIx64 "%016" PRIx64 ". Actual: %016" PRIx64
                        "%016" PRIx64 ". Size of compressed block: %u (file %s, block at offset %" PRIu64 ")",
                        want.hi, want.lo, got.hi, got.lo, cs, where, offset);
+    /* sizes the data cannot produce are refused before the allocation (a corrupted header
+     * must not make the reader allocate 1 GiB) */
+    uint8_t m = p[16];
+    size_t len = cs - 9;
+    bool absurd = (m == MT_METHOD_NONE && us != len) || (m == MT_METHOD_LZ4 && us > len * (size_t)255 + 64) ||
+                  (m == MT_METHOD_DELTA && us > len);
+    if (m == MT_METHOD_ZSTD) {
+        unsigned long long fcs = ZSTD_getFrameContentSize(p + 25, len);
+        absurd = fcs == ZSTD_CONTENTSIZE_ERROR || (fcs != ZSTD_CONTENTSIZE_UNKNOWN && fcs != us);
+    }
+    if (absurd)
+        return err_set(ERR_CORRUPTED_DATA,
+                       "Compressed block of method 0x%02x and %u bytes cannot hold %u uncompressed bytes. Most likely corrupted data (file %s, block at offset %" PRIu64 ")",
+                       m, cs, us, where, offset);
     size_t old = out->len;
     uint8_t *dst = buf_grow(out, us);
     if (decode_block(p + 16, cs, dst, us, false)) {
@@ -825,7 +840,9 @@ static int write_all(mt_cwriter *w, const uint8_t *p, size_t n)
 
 static void flush_block(mt_cwriter *w)
 {
-    if (!w->pending.len || w->failed)
+    if (w->failed) /* the error is reported once; later data is dropped */
+        w->pending.len = 0;
+    if (!w->pending.len)
         return;
     w->block.len = 0;
     mt_compress_block(w->c, w->pending.p, w->pending.len, &w->block);
