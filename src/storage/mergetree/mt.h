@@ -66,6 +66,7 @@ typedef struct mt_part {
     column **minmax;             /* per minmax column: 2 rows (min, max); NULL for "all" */
     block *partition;            /* the partition key's values (1 row); NULL when no key */
     int64_t modification_time;   /* seconds */
+    mt_serial_opts *opts;        /* per stored column: how its streams are laid out */
     mt_part_state state;
     bool merging;                /* chosen by a running merge */
     double remove_time;          /* when it became outdated (monotonic seconds) */

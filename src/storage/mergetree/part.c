@@ -31,6 +31,7 @@ void mt_part_unref(mt_part *p)
     free(p->dir);
     free(p->partition_id);
     free(p->granule_start);
+    free(p->opts);
     for (size_t i = 0; p->index && p->index[i]; i++)
         col_free(p->index[i]);
     free(p->index);
@@ -557,12 +558,127 @@ static uint64_t dir_size(const char *dir)
     return total;
 }
 
-static bool has_string_column(const schema *sch)
+/* The end of the JSON value starting at p (an object, array or string), or NULL. */
+static const char *json_skip(const char *p)
 {
+    if (*p == '"') {
+        for (p++; *p && *p != '"'; p++)
+            if (*p == '\\' && p[1])
+                p++;
+        return *p ? p + 1 : NULL;
+    }
+    if (*p != '{' && *p != '[')
+        return NULL;
+    int depth = 0;
+    for (; *p; p++) {
+        if (*p == '"') {
+            p = json_skip(p);
+            if (!p)
+                return NULL;
+            p--;
+        } else if (*p == '{' || *p == '[') {
+            depth++;
+        } else if ((*p == '}' || *p == ']') && --depth == 0) {
+            return p + 1;
+        }
+    }
+    return NULL;
+}
+
+/* The string value of "key" directly inside the object [obj, end), copied; NULL if absent. */
+static char *json_str(const char *obj, const char *end, const char *key)
+{
+    size_t kl = strlen(key);
+    for (const char *p = obj + 1; p && p < end;) {
+        while (p < end && *p != '"' && *p != '{' && *p != '[')
+            p++;
+        if (p >= end)
+            break;
+        if (*p != '"') {
+            p = json_skip(p);
+            continue;
+        }
+        const char *k = p + 1;
+        const char *ke = json_skip(p);
+        if (!ke)
+            return NULL;
+        p = ke;
+        while (p < end && (*p == ' ' || *p == ':'))
+            p++;
+        if ((size_t)(ke - k - 1) == kl && !memcmp(k, key, kl) && *p == '"') {
+            const char *ve = json_skip(p);
+            if (!ve)
+                return NULL;
+            buf v = {0};
+            for (const char *c = p + 1; c < ve - 1; c++) {
+                if (*c == '\\' && c + 1 < ve - 1)
+                    c++;
+                buf_putc(&v, *c);
+            }
+            char *r = xstrdup(buf_cstr(&v));
+            buf_free(&v);
+            return r;
+        }
+        if (p < end && (*p == '"' || *p == '{' || *p == '['))
+            p = json_skip(p);
+    }
+    return NULL;
+}
+
+/* Fills per-column serialization options from serialization.json: string size streams
+ * ("types_serialization_versions":{"string":1}) and sparse columns ("kind":"Sparse", for
+ * a Tuple per element in "subcolumns"). Unknown content is ignored. */
+static void parse_serialization_json(const char *js, const schema *sch, mt_serial_opts *opts)
+{
+    bool size_stream = strstr(js, "\"string\":1") != NULL;
     for (int i = 0; i < sch->n; i++)
-        if (strstr(sch->types[i]->name, "String") && !strstr(sch->types[i]->name, "FixedString"))
-            return true;
-    return false;
+        opts[i].string_size_stream = size_stream;
+    const char *cols = strstr(js, "\"columns\":[");
+    if (!cols)
+        return;
+    const char *p = cols + 10;
+    const char *arr_end = json_skip(p);
+    if (!arr_end)
+        return;
+    p++;
+    while (p < arr_end) {
+        while (p < arr_end && *p != '{')
+            p++;
+        if (p >= arr_end)
+            break;
+        const char *oe = json_skip(p);
+        if (!oe)
+            return;
+        char *name = json_str(p, oe, "name");
+        char *kind = json_str(p, oe, "kind");
+        int c = name ? schema_find(sch, name) : -1;
+        if (c >= 0) {
+            opts[c].sparse = kind && !strcmp(kind, "Sparse");
+            const char *sub = strstr(p, "\"subcolumns\":[");
+            if (sub && sub < oe) {
+                const char *q = sub + 14, *se = json_skip(q);
+                int elem = 0;
+                for (q++; se && q < se && elem < 64;) {
+                    while (q < se && *q != '{')
+                        q++;
+                    if (q >= se)
+                        break;
+                    const char *e2 = json_skip(q);
+                    if (!e2)
+                        break;
+                    char *k2 = json_str(q, e2, "kind");
+                    if (k2 && !strcmp(k2, "Sparse"))
+                        opts[c].sparse_elems |= 1ull << elem;
+                    free(k2);
+                    elem++;
+                    q = e2;
+                }
+            }
+        }
+        free(name);
+        free(kind);
+        p = oe;
+    }
 }
 
 int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out)
@@ -577,23 +693,13 @@ int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out)
     }
     buf b = {0};
     int rc = 0;
-    /* serialization.json (ClickHouse 22.x+) may declare forms shale does not read. */
+    /* serialization.json (ClickHouse 22.x+): the serialization of each column. */
+    p->opts = xcalloc((size_t)m->t->sch->n + 1, sizeof *p->opts);
     char *sj = mt_sprintf("%sserialization.json", dir);
     bool has_sj = access(sj, F_OK) == 0;
     free(sj);
-    if (has_sj && !(rc = mt_read_small_file(dir, "serialization.json", &b))) {
-        const char *txt = buf_cstr(&b);
-        if (strstr(txt, "\"Sparse\""))
-            rc = err_set(ERR_NOT_IMPLEMENTED,
-                         "Part %s uses sparse serialization, which shale does not read yet (create the ClickHouse "
-                         "table with ratio_of_defaults_for_sparse_serialization = 1)",
-                         dir);
-        else if (strstr(txt, "\"string\":1") && has_string_column(m->t->sch))
-            rc = err_set(ERR_NOT_IMPLEMENTED,
-                         "Part %s stores String columns with a separate size stream, which shale does not read yet "
-                         "(create the ClickHouse table with string_serialization_version = 'single_stream')",
-                         dir);
-    }
+    if (has_sj && !(rc = mt_read_small_file(dir, "serialization.json", &b)))
+        parse_serialization_json(buf_cstr(&b), m->t->sch, p->opts);
     b.len = 0;
     if (!rc)
         rc = mt_read_small_file(dir, "count.txt", &b);
@@ -608,7 +714,7 @@ int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out)
     /* Granules from the marks of the first column's first stream. */
     table *t = m->t;
     if (!rc && t->sch->n) {
-        mt_serial *s = mt_serial_new(t->sch->names[0], t->sch->types[0]);
+        mt_serial *s = mt_serial_new_ex(t->sch->names[0], t->sch->types[0], &p->opts[0]);
         buf marks = {0};
         bool compressed;
         rc = mt_read_marks(dir, mt_serial_stream_name(s, 0), &marks, &compressed);
@@ -693,7 +799,7 @@ int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out)
         }
         /* Every stream of every column must be there. */
         for (int c = 0; !rc && c < t->sch->n; c++) {
-            mt_serial *s = mt_serial_new(t->sch->names[c], t->sch->types[c]);
+            mt_serial *s = mt_serial_new_ex(t->sch->names[c], t->sch->types[c], &p->opts[c]);
             for (int k = 0; !rc && k < mt_serial_nstreams(s); k++) {
                 char *bin = mt_sprintf("%s.bin", mt_serial_stream_name(s, k));
                 if (find_checksum(&cs, bin) < 0)

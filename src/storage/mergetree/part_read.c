@@ -87,7 +87,7 @@ int mt_part_reader_open(mt_table *m, mt_part *p, const int *cols, int ncols, siz
     for (int i = 0; i < ncols; i++) {
         col_reader *c = &r->c[i];
         int col = cols[i];
-        c->s = mt_serial_new(t->sch->names[col], t->sch->types[col]);
+        c->s = mt_serial_new_ex(t->sch->names[col], t->sch->types[col], &p->opts[col]);
         c->nstreams = mt_serial_nstreams(c->s);
         c->cr = xcalloc((size_t)c->nstreams, sizeof *c->cr);
         c->marks = xcalloc((size_t)c->nstreams, sizeof *c->marks);

@@ -25,6 +25,7 @@ typedef struct col_writer {
     mt_cwriter **cw;
     mt_byte_sink *sinks;
     buf *marks;           /* per stream: 24 bytes per mark */
+    mt_codec **generic;   /* per stream: the codec of a special stream (owned), or NULL */
     int err;              /* set by a worker thread */
     char errmsg[512];
     int errcode;
@@ -42,6 +43,20 @@ struct mt_part_writer {
     column **min, **max;  /* minmax columns: one value each */
     bool opened_streams;
 };
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static bool special_stream(const char *name)
+{
+    if (ends_with(name, ".null") || ends_with(name, ".dict") || ends_with(name, ".sparse.idx"))
+        return true;
+    const char *p = strrchr(name, '.');
+    return p && !strncmp(p, ".size", 5) && p[5] >= '0' && p[5] <= '9';
+}
 
 static void sink_write(void *ctx, const void *p, size_t n) { mt_cwriter_write(ctx, p, n); }
 
@@ -71,9 +86,18 @@ int mt_part_writer_open(mt_table *m, const char *tmp_name, mt_part_writer **out)
         cw->cw = xcalloc((size_t)cw->nstreams, sizeof *cw->cw);
         cw->sinks = xcalloc((size_t)cw->nstreams, sizeof *cw->sinks);
         cw->marks = xcalloc((size_t)cw->nstreams, sizeof *cw->marks);
+        cw->generic = xcalloc((size_t)cw->nstreams, sizeof *cw->generic);
         for (int k = 0; k < cw->nstreams; k++) {
-            char *path = mt_sprintf("%s%s.bin", w->dir, mt_serial_stream_name(cw->s, k));
-            int rc = mt_cwriter_open(path, m->codecs[c], m->set.min_compress_block_size, m->set.max_compress_block_size,
+            const char *sn = mt_serial_stream_name(cw->s, k);
+            char *path = mt_sprintf("%s%s.bin", w->dir, sn);
+            /* Null maps, array sizes and dictionaries get only the generic part of the
+             * column's codec (LZ4/ZSTD/…), as ClickHouse applies specialised codecs such
+             * as Delta only to the values. */
+            const mt_codec *codec = m->codecs[c];
+            if (special_stream(sn) && !mt_codec_generic_part(codec, &cw->generic[k]))
+                codec = cw->generic[k];
+            err_clear();
+            int rc = mt_cwriter_open(path, codec, m->set.min_compress_block_size, m->set.max_compress_block_size,
                                      &cw->cw[k]);
             free(path);
             if (rc) {
@@ -362,7 +386,10 @@ static void free_cols(mt_part_writer *w)
                 mt_cwriter_abort(cw->cw[k]);
             if (cw->marks)
                 buf_free(&cw->marks[k]);
+            if (cw->generic)
+                mt_codec_free(cw->generic[k]);
         }
+        free(cw->generic);
         free(cw->cw);
         free(cw->sinks);
         free(cw->marks);
