@@ -5,11 +5,11 @@
 #   - an INSERT that was killed is either fully present or absent (one part per INSERT),
 #   - no row is duplicated, leftover tmp_ directories are gone,
 #   - CHECK TABLE verifies every part's checksums.
-# Usage: crash-test.sh path/to/shale [iterations (default 50)] [rows per insert (default 100000)]
+# Usage: crash-test.sh path/to/shale [iterations (default 50)] [rows per insert (default 1000000)]
 set -u
 SHALE=$(realpath "${1:?usage: crash-test.sh path/to/shale [iterations] [rows]}")
 iters=${2:-50}
-rows=${3:-100000}
+rows=${3:-1000000}
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 data="$dir/data"
 fail=0
@@ -17,6 +17,7 @@ die() { echo "FAIL: $*"; fail=1; }
 
 "$SHALE" local --path "$data" -q "CREATE TABLE t (batch UInt32, n UInt64, s String) ENGINE = MergeTree PARTITION BY batch % 4 ORDER BY (n, batch) SETTINGS index_granularity = 4096" || exit 1
 declare -A acked
+kills=0
 for ((i = 1; i <= iters; i++)); do
   if ((i % 5 == 0)); then
     sql="OPTIMIZE TABLE t FINAL"
@@ -25,9 +26,11 @@ for ((i = 1; i <= iters; i++)); do
   fi
   "$SHALE" local --path "$data" -q "$sql" >/dev/null 2>"$dir/err" &
   pid=$!
-  # Kill somewhere between 0 and ~400 ms: before, during or after the commit.
-  sleep "0.$(printf '%03d' $((RANDOM % 400)))"
+  # Kill somewhere between 0 and 600 ms (an INSERT of 1M rows takes ~0.5 s here): before,
+  # during or after the commit.
+  sleep "0.$(printf "%03d" $((RANDOM % 600)))"
   if kill -9 "$pid" 2>/dev/null; then
+    kills=$((kills+1))
     wait "$pid" 2>/dev/null
   else
     wait "$pid"; rc=$?
@@ -53,5 +56,5 @@ for ((i = 1; i <= iters; i++)); do
   ((fail)) && break
 done
 parts=$("$SHALE" local --path "$data" -q "SELECT count() FROM system.parts WHERE table = 't' AND active")
-echo "crash test: $iters kills, ${#acked[@]} acknowledged inserts, $parts active parts: $([ $fail = 0 ] && echo ok || echo FAILED)"
+echo "crash test: $iters runs, $kills killed, ${#acked[@]} acknowledged inserts, $parts active parts: $([ $fail = 0 ] && echo ok || echo FAILED)"
 exit $fail
