@@ -98,7 +98,10 @@ static void dedup_add_locked(mt_table *m, const char *id)
     free(path);
 }
 
-static char *block_hash_id(const char *partition_id, const block *b)
+/* The ID of an insert block's data: as ClickHouse, a hash of the whole block as it
+ * arrived (before the split by partition and the sort), so the same rows in another
+ * order are a different insert. Each part's ID is its partition ID + '_' + this. */
+static char *block_hash(const block *b)
 {
     /* A hash of every column's bytes: the same rows in the same order give the same ID. */
     mt_hasher h;
@@ -111,14 +114,15 @@ static char *block_hash_id(const char *partition_id, const block *b)
         buf_free(&v);
     }
     u128 x = mt_hasher_final(&h);
-    return mt_sprintf("%s_%016" PRIx64 "%016" PRIx64, partition_id, x.hi, x.lo);
+    return mt_sprintf("%016" PRIx64 "%016" PRIx64, x.hi, x.lo);
 }
 
 /* ---- writing one sorted piece as a part ---- */
 
 typedef struct insert_opts {
-    bool dedup;
+    bool dedup;            /* the table keeps a deduplication window */
     const char *token;     /* insert_deduplication_token, or NULL */
+    char *block_hash;      /* the hash of the insert block being written (owned) */
     bool optimize_on_insert;
     int part_seq;          /* parts written by this insert (token suffix) */
 } insert_opts;
@@ -126,9 +130,9 @@ typedef struct insert_opts {
 static int write_part(mt_table *m, block *b, const block *partition, const char *partition_id, insert_opts *o)
 {
     char *dedup_id = NULL;
-    if (o->dedup && m->set.non_replicated_deduplication_window > 0) {
+    if (o->dedup) {
         dedup_id = o->token ? mt_sprintf("%s_%s_%d", partition_id, o->token, o->part_seq++)
-                            : block_hash_id(partition_id, b);
+                            : mt_sprintf("%s_%s", partition_id, o->block_hash);
         pthread_mutex_lock(&m->lock);
         bool seen = dedup_has_locked(m, dedup_id);
         pthread_mutex_unlock(&m->lock);
@@ -288,6 +292,7 @@ typedef struct mt_sink {
     uint64_t min_rows, min_bytes;
     insert_opts opts;
     int64_t max_partitions;
+    _Atomic int blocks;   /* insert blocks handed out (token suffixes) */
     /* writer threads */
     int nthreads;
     pthread_t threads[QUEUE_MAX];
@@ -340,8 +345,12 @@ static int check_parts_count(mt_table *m)
 static int process(mt_sink *s, block *b)
 {
     int rc = check_parts_count(s->m);
+    insert_opts o = s->opts; /* per block: writer threads run blocks concurrently */
+    o.part_seq = atomic_fetch_add(&s->blocks, 1) * 1000;
+    o.block_hash = o.dedup && !o.token ? block_hash(b) : NULL;
     if (!rc)
-        rc = write_block(s->m, b, &s->opts, s->max_partitions);
+        rc = write_block(s->m, b, &o, s->max_partitions);
+    free(o.block_hash);
     block_free(b);
     return rc;
 }
@@ -511,7 +520,9 @@ int mt_insert(table *t, query_ctx *q, table_sink **out)
     s->q = q;
     s->min_rows = (uint64_t)settings_int(q->st, "min_insert_block_size_rows");
     s->min_bytes = (uint64_t)settings_int(q->st, "min_insert_block_size_bytes");
-    s->opts.dedup = settings_bool(q->st, "insert_deduplicate");
+    /* As in ClickHouse, insert_deduplicate concerns Replicated tables; a MergeTree table
+     * deduplicates when it keeps a window. */
+    s->opts.dedup = m->set.non_replicated_deduplication_window > 0;
     const char *token = settings_str(q->st, "insert_deduplication_token");
     s->opts.token = token && *token ? token : NULL;
     s->opts.optimize_on_insert = settings_bool(q->st, "optimize_on_insert");
