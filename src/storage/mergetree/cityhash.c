@@ -231,6 +231,8 @@ void mt_hasher_init(mt_hasher *h)
 void mt_hasher_update(mt_hasher *h, const void *p, size_t n)
 {
     const uint8_t *s = p;
+    if (!n)
+        return; /* p may be NULL then (an empty file) */
     h->total += n;
     if (h->fill) {
         size_t k = sizeof h->block - h->fill < n ? sizeof h->block - h->fill : n;
@@ -248,7 +250,8 @@ void mt_hasher_update(mt_hasher *h, const void *p, size_t n)
         s += sizeof h->block;
         n -= sizeof h->block;
     }
-    memcpy(h->block, s, n);
+    if (n)
+        memcpy(h->block, s, n);
     h->fill = n;
 }
 
