@@ -75,5 +75,20 @@ check "warning names the table" "1" "$(grep -c 'cannot load table d1.bad' "$tmp/
 "$SHALE" local --path "$tmp/cat" -q "DROP DATABASE d1"
 check "drop database persists" "0" "$("$SHALE" local --path "$tmp/cat" -q "SELECT count() FROM system.tables")"
 check "insert format from stdin streams" "100000" "$(seq 1 100000 | "$SHALE" local -q "CREATE TABLE s (a UInt64) ENGINE = Memory" -q "INSERT INTO s FORMAT CSV" -q "SELECT count() FROM s")"
+# MergeTree across runs: parts persist, a broken part is detached, tmp_ leftovers removed,
+# background merges reduce the part count while the process lives.
+mkdir -p "$tmp/mt"
+"$SHALE" local --path "$tmp/mt" -q "CREATE TABLE t (k UInt32, s String) ENGINE = MergeTree ORDER BY k; INSERT INTO t VALUES (2, 'b'), (1, 'a')"
+check "mergetree persists" $'1\ta\n2\tb' "$("$SHALE" local --path "$tmp/mt" -q "SELECT * FROM t")"
+mkdir -p "$tmp/mt/data/default/t/tmp_insert_all_9_9_0"
+"$SHALE" local --path "$tmp/mt" -q "SELECT 1" >/dev/null
+check "tmp_ directory removed at start" "0" "$(ls "$tmp/mt/data/default/t" | grep -c '^tmp_')"
+"$SHALE" local --path "$tmp/mt" -q "INSERT INTO t VALUES (3, 'c')"
+part=$(ls "$tmp/mt/data/default/t" | grep '_2_2_0$')
+printf 'garbage' >"$tmp/mt/data/default/t/$part/count.txt"
+check "broken part detached, table opens" "2" "$("$SHALE" local --path "$tmp/mt" -q "SELECT count() FROM t" 2>"$tmp/err")"
+check "broken part warning" "1" "$(grep -c "part $part is broken" "$tmp/err")"
+check "broken part moved" "broken_$part" "$(ls "$tmp/mt/data/default/t/detached")"
+check "background merges" $'1\t12' "$("$SHALE" local --path "$tmp/mt" -q "CREATE TABLE m (x UInt32) ENGINE = MergeTree ORDER BY x; $(for i in $(seq 1 12); do printf 'INSERT INTO m VALUES (%d); ' $i; done) SELECT sleep(3); SELECT sleep(3); SELECT sleep(3); SELECT count() < 12, sum(rows) FROM system.parts WHERE table = 'm' AND active" | tail -1)"
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -5,6 +5,8 @@
  * toTypeName sees the original argument type (FN_OWN_NULLS | FN_OWN_LOWCARD).
  * rand/rand64 use a per-thread xorshift generator seeded from the clock and thread, so
  * they are thread-safe and differ between calls (FN_NOT_DETERMINISTIC). */
+#include <errno.h>
+#include <time.h>
 #include "func/func.h"
 #include "func/scalar/num.h"
 
@@ -204,6 +206,35 @@ static int throwif_resolve(fn_call *c)
     return 0;
 }
 
+/* sleep(seconds): pauses once per block (at most 3 s, as ClickHouse), returns 0. */
+static int sleep_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    double secs = n ? col_get_f64(a[0], 0) : 0;
+    if (!(secs >= 0) || secs > 3)
+        return err_set(ERR_BAD_ARGUMENTS, "The maximum sleep time is 3000000 microseconds. Requested: %g seconds", secs);
+    if (n && secs > 0) {
+        struct timespec ts = {(time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9)};
+        while (nanosleep(&ts, &ts) && errno == EINTR)
+            ;
+    }
+    uint8_t *d;
+    *out = num_new_u8(n, &d);
+    memset(d, 0, n);
+    (void)c;
+    return 0;
+}
+
+static int sleep_resolve(fn_call *c)
+{
+    if (c->nargs != 1)
+        return fn_bad_nargs(c, "1");
+    if (!num_is_int(c->arg_types[0]) && !num_is_float(c->arg_types[0]))
+        return fn_bad_types(c);
+    c->ret = type_simple(T_UINT8);
+    c->exec = sleep_exec;
+    return 0;
+}
+
 static int tuple_exec(const fn_call *c, column **a, size_t n, column **out)
 {
     column *r = col_new(c->ret);
@@ -280,6 +311,7 @@ void func_register_misc(void)
         {"rand", FN_NOT_DETERMINISTIC | FN_NO_CONST_FOLD | FN_CASE_INSENSITIVE, rand_resolve, NULL, "random UInt32"},
         {"rand64", FN_NOT_DETERMINISTIC | FN_NO_CONST_FOLD, rand_resolve, NULL, "random UInt64"},
         {"throwIf", 0, throwif_resolve, NULL, "throws when the argument is non-zero"},
+        {"sleep", 0, sleep_resolve, NULL, "pauses for the given seconds (at most 3), returns 0"},
         {"tuple", FN_OWN_NULLS, tuple_resolve, NULL, "a tuple of the arguments"},
         {"tupleElement", 0, tupleelement_resolve, NULL, "element of a tuple by index or name"},
     };
