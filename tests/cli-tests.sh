@@ -90,5 +90,6 @@ check "broken part detached, table opens" "2" "$("$SHALE" local --path "$tmp/mt"
 check "broken part warning" "1" "$(grep -c "part $part is broken" "$tmp/err")"
 check "broken part moved" "broken_$part" "$(ls "$tmp/mt/data/default/t/detached")"
 check "background merges" $'1\t12' "$("$SHALE" local --path "$tmp/mt" -q "CREATE TABLE m (x UInt32) ENGINE = MergeTree ORDER BY x; $(for i in $(seq 1 12); do printf 'INSERT INTO m VALUES (%d); ' $i; done) SELECT sleep(3); SELECT sleep(3); SELECT sleep(3); SELECT count() < 12, sum(rows) FROM system.parts WHERE table = 'm' AND active" | tail -1)"
+check "part_log events" $'NewPart\tall_1_1_0\t[]\nNewPart\tall_2_2_0\t[]\nMergeParts\tall_1_2_1\t[\'all_1_1_0\',\'all_2_2_0\']' "$("$SHALE" local --path "$tmp/pl" -q "CREATE TABLE t (x UInt32) ENGINE = MergeTree ORDER BY x; INSERT INTO t VALUES (1); INSERT INTO t VALUES (2); OPTIMIZE TABLE t FINAL; SELECT event_type, part_name, merged_from FROM system.part_log WHERE event_type != 'RemovePart' ORDER BY event_time, event_type, part_name; SELECT count() FROM system.merges WHERE table = 'zz'" | head -3)"
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

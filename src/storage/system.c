@@ -117,15 +117,13 @@ static source *formats_table(void)
     return one_block_source(sch, b);
 }
 
-int query_log_source(query_ctx *q, source **out)
+int system_log_source(const char *structure, const char *path, query_ctx *q, source **out)
 {
     schema *sch;
-    if (structure_parse(QUERY_LOG_STRUCTURE, strlen(QUERY_LOG_STRUCTURE), &sch))
+    if (structure_parse(structure, strlen(structure), &sch))
         return -1;
-    char path[4096];
-    query_log_path(q->data_path ? q->data_path : ".", path, sizeof path, false);
     block *all = block_new_empty(sch);
-    if (q->data_path && access(path, R_OK) == 0) {
+    if (path && access(path, R_OK) == 0) {
         instream *in;
         if (instream_open_file(path, &in)) {
             block_free(all);
@@ -144,7 +142,7 @@ int query_log_source(query_ctx *q, source **out)
                 fmt_reader_free(r);
                 block_free(all);
                 schema_free(sch);
-                return err_prefix("Reading the query log %s: ", path);
+                return err_prefix("Reading the log %s: ", path);
             }
             if (!b)
                 break;
@@ -157,6 +155,13 @@ int query_log_source(query_ctx *q, source **out)
     bs[0] = all;
     *out = source_from_blocks(sch, bs, 1);
     return 0;
+}
+
+int query_log_source(query_ctx *q, source **out)
+{
+    char path[4096];
+    query_log_path(q->data_path ? q->data_path : ".", path, sizeof path, false);
+    return system_log_source(QUERY_LOG_STRUCTURE, q->data_path ? path : NULL, q, out);
 }
 
 static void push_u64(column *c, uint64_t v) { col_push_fixed(c, &v); }
@@ -296,6 +301,10 @@ int system_table(const char *name, query_ctx *q, source **out)
     }
     if (strcmp(name, "parts") == 0)
         return mergetree_system_parts(q, out);
+    if (strcmp(name, "merges") == 0)
+        return mergetree_system_merges(q, out);
+    if (strcmp(name, "part_log") == 0)
+        return mergetree_part_log(q, out);
     if (strcmp(name, "settings") == 0)
         *out = settings_table(q);
     else if (strcmp(name, "functions") == 0)

@@ -89,6 +89,9 @@ extern const table_engine engine_summing_mergetree;   /* SummingMergeTree([cols]
 
 /* system.parts: every part of every MergeTree-family table (storage/mergetree). */
 int mergetree_system_parts(query_ctx *q, source **out);
+/* system.merges (running merges) and system.part_log (<path>/system/part_log.tsv). */
+int mergetree_system_merges(query_ctx *q, source **out);
+int mergetree_part_log(query_ctx *q, source **out);
 
 static inline table *table_ref(table *t)
 {

@@ -32,6 +32,8 @@ int tablefunc_s3_sink(column *const *args, int nargs, const schema *sch, query_c
 
 /* system.<name>; ERR_UNKNOWN_TABLE for an unknown name. */
 int system_table(const char *name, query_ctx *q, source **out);
+/* A system log kept as a TSV file (path NULL or missing: empty) with this structure. */
+int system_log_source(const char *structure, const char *path, query_ctx *q, source **out);
 /* system.query_log, read from the data directory. */
 int query_log_source(query_ctx *q, source **out);
 

@@ -386,7 +386,10 @@ void mt_remove_outdated(mt_table *m, bool force)
     m->nparts = k;
     pthread_mutex_unlock(&m->lock);
     for (int i = 0; i < ngone; i++) {
+        double t0 = clock_monotonic();
         mt_remove_tree(gone[i]->dir);
+        mt_log_event(m, PART_LOG_REMOVE, gone[i]->name, gone[i]->partition_id, gone[i]->rows, gone[i]->bytes_on_disk,
+                     clock_monotonic() - t0, NULL, 0, 0, 0, "");
         mt_part_unref(gone[i]);
     }
     free(gone);
@@ -469,6 +472,7 @@ static void mt_free(mt_table *m)
     free(m->codecs);
     mt_codec_free(m->default_codec);
     free(m->sum_cols);
+    free(m->part_log);
     for (int i = 0; i < m->ndedup; i++)
         free(m->dedup[i]);
     free(m->dedup);
@@ -500,6 +504,12 @@ static int open_kind(table *t, bool created, query_ctx *q, mt_kind kind)
             fclose(f);
         }
         free(fv);
+    }
+    if (q->data_path) {
+        char *sysdir = mt_sprintf("%s/system", q->data_path);
+        mkdir(sysdir, 0755);
+        m->part_log = mt_sprintf("%s/part_log.tsv", sysdir);
+        free(sysdir);
     }
     if (!rc)
         rc = load_parts(m);

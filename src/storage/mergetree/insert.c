@@ -146,6 +146,8 @@ static int write_part(mt_table *m, block *b, const block *partition, const char 
     uint64_t seq = ++m->tmp_seq;
     pthread_mutex_unlock(&m->lock);
     char *tmp = mt_sprintf("tmp_insert_%s_%" PRId64 "_%" PRIu64, partition_id, blk, seq);
+    double t0 = clock_monotonic();
+    mt_part *done = NULL;
     mt_part_writer *w;
     int rc = mt_part_writer_open(m, tmp, &w);
     if (!rc) {
@@ -157,11 +159,16 @@ static int write_part(mt_table *m, block *b, const block *partition, const char 
         } else {
             char *dir = xstrdup(mt_part_writer_dir(w));
             mt_part_writer_free(w);
-            rc = mt_commit_part(m, dir, partition_id, blk, blk, 0, NULL, 0, NULL);
+            rc = mt_commit_part(m, dir, partition_id, blk, blk, 0, NULL, 0, &done);
             if (rc)
                 mt_remove_tree(dir);
             free(dir);
         }
+    }
+    if (done) {
+        mt_log_event(m, PART_LOG_NEW, done->name, partition_id, done->rows, done->bytes_on_disk,
+                     clock_monotonic() - t0, NULL, 0, 0, 0, "");
+        mt_part_unref(done);
     }
     if (!rc && dedup_id) {
         pthread_mutex_lock(&m->lock);

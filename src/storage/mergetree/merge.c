@@ -202,6 +202,7 @@ typedef struct cursor {
 
 typedef struct merger {
     mt_table *m;
+    mt_merge_info *info;
     int n;
     cursor *cur;
     int *heap;    /* indexes into cur, a binary min-heap */
@@ -269,6 +270,7 @@ static int load_block(merger *g, cursor *c, bool *has)
     c->b = b;
     c->pos = 0;
     *has = b->rows > 0;
+    atomic_fetch_add(&g->info->rows_read, b->rows);
     return 0;
 }
 
@@ -289,10 +291,42 @@ static block *build_output(const schema *sch, const run *runs, int nruns, size_t
     return o;
 }
 
-typedef struct merge_status {
-    char *name;
-    uint64_t rows_total, rows_done;
-} merge_status;
+static mt_merge_info *merge_register(mt_table *m, mt_part **parts, int n, const char *result)
+{
+    mt_merge_info *g = xcalloc(1, sizeof *g);
+    g->result_name = xstrdup(result);
+    g->partition_id = xstrdup(parts[0]->partition_id);
+    g->nsources = n;
+    g->sources = xcalloc((size_t)n + 1, sizeof *g->sources);
+    for (int i = 0; i < n; i++) {
+        g->sources[i] = xstrdup(parts[i]->name);
+        g->total_bytes += parts[i]->data_compressed_bytes;
+        g->total_rows += parts[i]->rows;
+    }
+    g->start = clock_monotonic();
+    pthread_mutex_lock(&m->lock);
+    g->next = m->merges;
+    m->merges = g;
+    pthread_mutex_unlock(&m->lock);
+    return g;
+}
+
+static void merge_unregister(mt_table *m, mt_merge_info *g)
+{
+    pthread_mutex_lock(&m->lock);
+    for (mt_merge_info **pp = &m->merges; *pp; pp = &(*pp)->next)
+        if (*pp == g) {
+            *pp = g->next;
+            break;
+        }
+    pthread_mutex_unlock(&m->lock);
+    for (int i = 0; i < g->nsources; i++)
+        free(g->sources[i]);
+    free(g->sources);
+    free(g->result_name);
+    free(g->partition_id);
+    free(g);
+}
 
 int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q)
 {
@@ -315,7 +349,8 @@ int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q
     pthread_mutex_unlock(&m->lock);
     char *tmp = mt_sprintf("tmp_merge_%s_%" PRId64 "_%" PRId64 "_%u_%" PRIu64, parts[0]->partition_id, min_block,
                            max_block, level, seq);
-    merger g = {.m = m, .n = n};
+    char *result = mt_part_name(parts[0]->partition_id, min_block, max_block, level);
+    merger g = {.m = m, .n = n, .info = merge_register(m, parts, n, result)};
     g.cur = xcalloc((size_t)n + 1, sizeof *g.cur);
     g.heap = xcalloc((size_t)n + 1, sizeof *g.heap);
     int ncols = t->sch->n;
@@ -410,6 +445,7 @@ int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q
                 }
             }
             rc = mt_part_writer_write(w, o);
+            atomic_fetch_add(&g.info->rows_written, o->rows);
             block_free(o);
             if (!rc && atomic_load(&m->stopping_merges))
                 rc = err_set(ERR_ABORTED, "Cancelled merging parts");
@@ -435,19 +471,34 @@ int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q
     free(all);
     if (!rc)
         rc = mt_part_writer_finish(w, parts[0]->partition);
+    uint64_t read_rows = atomic_load(&g.info->rows_read);
+    double elapsed = clock_monotonic() - g.info->start;
+    merge_unregister(m, g.info);
     if (rc) {
         if (w)
             mt_part_writer_abort(w);
         free(tmp);
-        return err_prefix("While merging parts %s..%s: ", parts[0]->name, parts[n - 1]->name);
+        err_prefix("While merging parts %s..%s: ", parts[0]->name, parts[n - 1]->name);
+        if (err_code() != ERR_ABORTED)
+            mt_log_event(m, PART_LOG_MERGE, result, parts[0]->partition_id, 0, 0, elapsed, parts, n, read_rows,
+                         err_code(), err_msg());
+        free(result);
+        return -1;
     }
     char *dir = xstrdup(mt_part_writer_dir(w));
     mt_part_writer_free(w);
-    rc = mt_commit_part(m, dir, parts[0]->partition_id, min_block, max_block, level, parts, n, NULL);
+    mt_part *done = NULL;
+    rc = mt_commit_part(m, dir, parts[0]->partition_id, min_block, max_block, level, parts, n, &done);
     if (rc)
         mt_remove_tree(dir);
+    if (done) {
+        mt_log_event(m, PART_LOG_MERGE, done->name, done->partition_id, done->rows, done->bytes_on_disk, elapsed,
+                     parts, n, read_rows, 0, "");
+        mt_part_unref(done);
+    }
     free(dir);
     free(tmp);
+    free(result);
     return rc;
 }
 

@@ -85,6 +85,18 @@ typedef struct mt_key {
     int *src_col;                /* the stored column when the expression is just a column, else -1 */
 } mt_key;
 
+/* A running merge (system.merges). */
+typedef struct mt_merge_info {
+    struct mt_merge_info *next;
+    char *result_name;
+    char *partition_id;
+    int nsources;
+    char **sources;
+    uint64_t total_bytes, total_rows;
+    _Atomic uint64_t rows_read, rows_written;
+    double start;                /* clock_monotonic() */
+} mt_merge_info;
+
 typedef struct mt_table {
     table *t;
     mt_kind kind;
@@ -110,6 +122,8 @@ typedef struct mt_table {
     int ndedup;
     char **dedup;
     /* background merges */
+    mt_merge_info *merges;       /* running merges */
+    char *part_log;              /* <path>/system/part_log.tsv, or NULL */
     int nthreads, nthreads_wanted; /* background_pool_size, capped by cores */
     pthread_t *threads;
     bool stopping;
@@ -206,6 +220,12 @@ void mt_remove_outdated(mt_table *m, bool force);
 
 /* Collapsing rows with equal sorting keys (Replacing/Summing) in a sorted block. */
 block *mt_collapse_sorted(mt_table *m, block *b, const uint32_t *perm);
+
+/* system.part_log events (log.c): 1 NewPart, 2 MergeParts, 4 RemovePart. */
+enum { PART_LOG_NEW = 1, PART_LOG_MERGE = 2, PART_LOG_REMOVE = 4 };
+void mt_log_event(mt_table *m, int type, const char *part_name, const char *partition_id, uint64_t rows,
+                  uint64_t bytes, double duration_s, mt_part *const *from, int nfrom, uint64_t read_rows,
+                  int error, const char *exception);
 
 /* INSERT (insert.c). */
 int mt_insert(table *t, query_ctx *q, table_sink **out);
