@@ -12,6 +12,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Date and time roundings: each maps a larger value to a larger-or-equal result, so a range
+ * of the column maps to a range of the key column. */
+static const char *const monotonic_funcs[] = {
+    "toDate", "toDate32", "toDateTime", "toYear", "toYYYYMM", "toYYYYMMDD", "toStartOfYear", "toStartOfQuarter",
+    "toStartOfMonth", "toMonday", "toStartOfDay", "toStartOfHour", "toStartOfMinute", "toStartOfFiveMinutes",
+    "toStartOfFifteenMinutes", "toStartOfSecond", NULL};
+
+/* The stored column c when e is f(c) (plus constant arguments such as a time zone) with f
+ * monotonic non-decreasing, else -1. */
+static int monotonic_of(const ast *e, const schema *sch)
+{
+    if (e->kind != AST_FUNC || e->args.n < 1 || e->has_params)
+        return -1;
+    bool known = false;
+    for (int i = 0; monotonic_funcs[i] && !known; i++)
+        known = !strcmp(e->name, monotonic_funcs[i]);
+    const ast *a = e->args.items[0];
+    if (!known || a->kind != AST_IDENT || a->nparts != 1)
+        return -1;
+    for (int i = 1; i < e->args.n; i++)
+        if (e->args.items[i]->kind != AST_LITERAL)
+            return -1;
+    return schema_find(sch, a->parts[0]);
+}
+
 int mt_key_compile(mt_table *m, const ast_list *exprs, mt_key *out, query_ctx *q)
 {
     memset(out, 0, sizeof *out);
@@ -20,6 +45,7 @@ int mt_key_compile(mt_table *m, const ast_list *exprs, mt_key *out, query_ctx *q
     out->types = xcalloc((size_t)n + 1, sizeof *out->types);
     out->names = xcalloc((size_t)n + 1, sizeof *out->names);
     out->src_col = xcalloc((size_t)n + 1, sizeof *out->src_col);
+    out->mono_col = xcalloc((size_t)n + 1, sizeof *out->mono_col);
     source fake = {.sch = m->t->sch, .nvisible = m->t->sch->n};
     for (int i = 0; i < n; i++) {
         const ast *e = exprs->items[i];
@@ -35,6 +61,7 @@ int mt_key_compile(mt_table *m, const ast_list *exprs, mt_key *out, query_ctx *q
         out->names[i] = xstrdup(buf_cstr(&nm));
         buf_free(&nm);
         out->src_col[i] = e->kind == AST_IDENT && e->nparts == 1 ? schema_find(m->t->sch, e->parts[0]) : -1;
+        out->mono_col[i] = monotonic_of(e, m->t->sch);
     }
     return 0;
 }
@@ -49,6 +76,7 @@ void mt_key_free(mt_key *k)
     free(k->types);
     free(k->names);
     free(k->src_col);
+    free(k->mono_col);
     memset(k, 0, sizeof *k);
 }
 

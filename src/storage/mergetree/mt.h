@@ -83,6 +83,8 @@ typedef struct mt_key {
     const type **types;
     char **names;                /* the expression text (the key column's name) */
     int *src_col;                /* the stored column when the expression is just a column, else -1 */
+    int *mono_col;               /* f(column) with f monotonic non-decreasing (toDate, toYear, …):
+                                    the column, else -1 — conditions on it prune through f */
 } mt_key;
 
 /* A running merge (system.merges). */

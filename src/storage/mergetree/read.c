@@ -96,29 +96,86 @@ static int cmp_val(const column *a, size_t i, const column *b, size_t j, bool *o
     return 0;
 }
 
-/* May a value in [lo_col[lo], hi_col[hi]] satisfy the filter? */
-static bool range_may_match(const src_filter *f, const column *lo_col, size_t lo, const column *hi_col, size_t hi)
+/* May a value between lo and hi satisfy the filter? A NULL bound column means unbounded;
+ * open_lo / open_hi exclude the bound itself (x > lo, x < hi). */
+static bool bounds_may_match(const src_filter *f, const column *lo_col, size_t lo, bool open_lo, const column *hi_col,
+                             size_t hi, bool open_hi)
 {
-    bool ok1, ok2;
+    bool ok = true;
     const column *v = f->vals;
+    int c;
+    /* is v[k] above the lower bound / below the upper bound (true when unknown) */
+    #define ABOVE_LO(k) (!lo_col || (c = cmp_val(lo_col, lo, v, k, &ok), !ok || (open_lo ? c < 0 : c <= 0)))
+    #define BELOW_HI(k) (!hi_col || (c = cmp_val(hi_col, hi, v, k, &ok), !ok || (open_hi ? c > 0 : c >= 0)))
     switch (f->op) {
-    case SF_EQ: {
-        int a = cmp_val(lo_col, lo, v, 0, &ok1), b = cmp_val(hi_col, hi, v, 0, &ok2);
-        return !ok1 || !ok2 || (a <= 0 && b >= 0);
-    }
-    case SF_LT: return cmp_val(lo_col, lo, v, 0, &ok1) < 0 || !ok1;
-    case SF_LE: return cmp_val(lo_col, lo, v, 0, &ok1) <= 0 || !ok1;
-    case SF_GT: return cmp_val(hi_col, hi, v, 0, &ok1) > 0 || !ok1;
-    case SF_GE: return cmp_val(hi_col, hi, v, 0, &ok1) >= 0 || !ok1;
+    case SF_EQ: return ABOVE_LO(0) && BELOW_HI(0);
+    case SF_LT: return !lo_col || (c = cmp_val(lo_col, lo, v, 0, &ok), !ok || c < 0);
+    case SF_LE: return !lo_col || (c = cmp_val(lo_col, lo, v, 0, &ok), !ok || (open_lo ? c < 0 : c <= 0));
+    case SF_GT: return !hi_col || (c = cmp_val(hi_col, hi, v, 0, &ok), !ok || c > 0);
+    case SF_GE: return !hi_col || (c = cmp_val(hi_col, hi, v, 0, &ok), !ok || (open_hi ? c > 0 : c >= 0));
     case SF_IN:
-        for (size_t k = 0; k < v->len; k++) {
-            int a = cmp_val(lo_col, lo, v, k, &ok1), b = cmp_val(hi_col, hi, v, k, &ok2);
-            if (!ok1 || !ok2 || (a <= 0 && b >= 0))
+        for (size_t k = 0; k < v->len; k++)
+            if (ABOVE_LO(k) && BELOW_HI(k))
                 return true;
-        }
         return false;
     default: return true;
     }
+    #undef ABOVE_LO
+    #undef BELOW_HI
+}
+
+static bool range_may_match(const src_filter *f, const column *lo_col, size_t lo, const column *hi_col, size_t hi)
+{
+    return bounds_may_match(f, lo_col, lo, false, hi_col, hi, false);
+}
+
+/* Primary-key analysis of one granule, in the manner of ClickHouse's KeyCondition: the
+ * granule holds keys between lo = index[g] and hi = index[g + 1] in lexicographic order,
+ * which is the union of "x0 = lo0 and the rest >= lo's rest", "lo0 < x0 < hi0 (rest
+ * free)" and "x0 = hi0 and the rest <= hi's rest", recursively. A part of the union may
+ * hold matches when every filter on each key column accepts that column's range there. */
+typedef struct key_ctx {
+    mt_table *m;
+    const mt_part *p;
+    size_t g;
+    const src_filter *fl;
+    int n;
+} key_ctx;
+
+static bool col_accepts_ex(const key_ctx *c, int i, const column *lo, size_t lr, bool olo, const column *hi, size_t hr,
+                           bool ohi)
+{
+    for (int f = 0; f < c->n; f++)
+        if ((c->m->sort.src_col[i] == c->fl[f].col || c->fl[f].col == -(i + 1)) &&
+            !bounds_may_match(&c->fl[f], lo, lr, olo, hi, hr, ohi))
+            return false;
+    return true;
+}
+
+static bool col_accepts(const key_ctx *c, int i, const column *lo, size_t lr, const column *hi, size_t hr)
+{
+    return col_accepts_ex(c, i, lo, lr, false, hi, hr, false);
+}
+
+/* mode 0: lo <= x <= hi on columns i…; 1: x >= lo only; 2: x <= hi only. */
+static bool key_rect(const key_ctx *c, int i, int mode)
+{
+    if (i >= c->m->nprimary)
+        return true;
+    const column *k = c->p->index[i];
+    size_t lo = c->g, hi = c->g + 1;
+    if (mode == 0) {
+        if (col_compare(k, lo, k, hi, 1) == 0)
+            return col_accepts(c, i, k, lo, k, lo) && key_rect(c, i + 1, 0);
+        return (col_accepts(c, i, k, lo, k, lo) && key_rect(c, i + 1, 1)) ||
+               col_accepts_ex(c, i, k, lo, true, k, hi, true) ||
+               (col_accepts(c, i, k, hi, k, hi) && key_rect(c, i + 1, 2));
+    }
+    if (mode == 1)
+        return (col_accepts(c, i, k, lo, k, lo) && key_rect(c, i + 1, 1)) ||
+               col_accepts_ex(c, i, k, lo, true, NULL, 0, false);
+    return (col_accepts(c, i, k, hi, k, hi) && key_rect(c, i + 1, 2)) ||
+           col_accepts_ex(c, i, NULL, 0, false, k, hi, true);
 }
 
 /* Marks the granules of part p that may hold rows matching every filter. */
@@ -127,32 +184,19 @@ static uint8_t *prune_granules(mt_table *m, const mt_part *p, const src_filter *
     uint8_t *keep = xmalloc(p->ngranules + 1);
     memset(keep, 1, p->ngranules + 1);
     *kept = p->ngranules;
-    if (!p->index || p->nindex < p->ngranules + 1)
+    if (!p->index || p->nindex < p->ngranules + 1 || !m->nprimary)
         return keep; /* no final index entry: the last granule's end is unknown */
-    for (int f = 0; f < n; f++) {
-        int k = -1;
+    bool any = false;
+    for (int f = 0; f < n && !any; f++)
         for (int i = 0; i < m->nprimary; i++)
-            if (m->sort.src_col[i] == fl[f].col) {
-                k = i;
-                break;
-            }
-        if (k < 0)
-            continue;
-        const column *ck = p->index[k];
-        for (size_t g = 0; g < p->ngranules; g++) {
-            if (!keep[g])
-                continue;
-            /* Column k is ordered within the granule only when all earlier key columns
-             * are equal at both of its ends. */
-            bool prefix_const = true;
-            for (int j = 0; j < k && prefix_const; j++)
-                prefix_const = col_compare(p->index[j], g, p->index[j], g + 1, 1) == 0;
-            if (!prefix_const)
-                continue;
-            if (!range_may_match(&fl[f], ck, g, ck, g + 1)) {
-                keep[g] = 0;
-                (*kept)--;
-            }
+            any |= m->sort.src_col[i] == fl[f].col || fl[f].col == -(i + 1);
+    if (!any)
+        return keep;
+    for (size_t g = 0; g < p->ngranules; g++) {
+        key_ctx c = {m, p, g, fl, n};
+        if (!key_rect(&c, 0, 0)) {
+            keep[g] = 0;
+            (*kept)--;
         }
     }
     return keep;
@@ -211,12 +255,63 @@ static void build_tasks(mt_src *s)
     }
 }
 
-static void mt_set_filter(source *src, const src_filter *fl, int n, query_ctx *q)
+/* Conditions on a column c become conditions on key column j = f(c) (f monotonic):
+ * c = v → j = f(v), c < v and c <= v → j <= f(v), c > v and c >= v → j >= f(v), IN maps
+ * each value. Derived filters name the key column as col = -(j + 1). */
+static int derive_filters(mt_table *m, const src_filter *fl, int n, src_filter **out)
+{
+    src_filter *d = NULL;
+    int nd = 0;
+    table *t = m->t;
+    for (int j = 0; j < m->nprimary; j++) {
+        int c = m->sort.mono_col[j];
+        if (c < 0)
+            continue;
+        for (int f = 0; f < n; f++) {
+            if (fl[f].col != c || fl[f].op == SF_NE || fl[f].op == SF_NOT_IN || !fl[f].vals->len ||
+                type_phys(fl[f].vals->type) != type_strip_nullable(t->sch->types[c]) ||
+                type_is_nullable(t->sch->types[c]))
+                continue;
+            size_t rows = fl[f].vals->len;
+            block *b = block_new(t->sch->n, rows);
+            for (int k = 0; k < t->sch->n; k++)
+                b->cols[k] = k == c ? col_ref(fl[f].vals) : col_new_defaults(t->sch->types[k], rows);
+            column *fv;
+            int rc = expr_eval(m->sort.exprs[j], b, &fv);
+            block_free(b);
+            if (rc) {
+                err_clear(); /* a value the function rejects: just no pruning */
+                continue;
+            }
+            if (fv->is_const)
+                fv = col_materialize(fv);
+            src_filter_op op = fl[f].op;
+            if (op == SF_LT)
+                op = SF_LE;
+            if (op == SF_GT)
+                op = SF_GE;
+            d = xrealloc(d, sizeof *d * (size_t)(nd + 1));
+            d[nd++] = (src_filter){.col = -(j + 1), .op = op, .vals = fv};
+        }
+    }
+    *out = d;
+    return nd;
+}
+
+static void mt_set_filter(source *src, const src_filter *given, int ngiven, query_ctx *q)
 {
     (void)q;
     mt_src *s = src->impl;
     if (s->final)
         return;
+    src_filter *derived;
+    int nd = derive_filters(s->m, given, ngiven, &derived);
+    int n = ngiven + nd;
+    src_filter *fl = xmalloc(sizeof *fl * (size_t)(n + 1));
+    if (ngiven)
+        memcpy(fl, given, sizeof *fl * (size_t)ngiven);
+    if (nd)
+        memcpy(fl + ngiven, derived, sizeof *fl * (size_t)nd);
     s->keep = xcalloc((size_t)s->nparts + 1, sizeof *s->keep);
     for (int i = 0; i < s->nparts; i++) {
         size_t kept;
@@ -228,6 +323,10 @@ static void mt_set_filter(source *src, const src_filter *fl, int n, query_ctx *q
     }
     build_tasks(s);
     src->ntasks = s->ntasks;
+    for (int i = 0; i < nd; i++)
+        col_free(derived[i].vals);
+    free(derived);
+    free(fl);
 }
 
 /* ---- reading ---- */
