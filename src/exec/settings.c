@@ -82,6 +82,9 @@ static const setting_def defs[] = {
      "Memory budget of an INSERT into MergeTree; with max_insert_threads = 0 and min_insert_block_size_bytes = 0 it "
      "picks threads = cores / 2 and block bytes = budget / (3 x threads) (shale)."},
     {"optimize_throw_if_noop", SET_BOOL, "0", "OPTIMIZE throws when it merged nothing."},
+    {"resumable_insert", SET_BOOL, "0",
+     "INSERT INTO <MergeTree> SELECT … FROM file()/s3(): load source objects one at a time and skip those an earlier "
+     "run of the statement finished (shale)."},
     {"max_insert_block_size", SET_UINT, "1048449", "Rows per block formed for insertion."},
     {"s3_throw_on_zero_files_match", SET_BOOL, "0", "Throw when an s3 glob matches nothing."},
     {"s3_truncate_on_insert", SET_BOOL, "0", "INSERT INTO FUNCTION s3 replaces an existing object."},

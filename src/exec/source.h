@@ -39,6 +39,13 @@ typedef struct source {
      * statistics) and must return everything that might; rows it returns are still
      * filtered by WHERE. It copies what it keeps (f is the caller's). */
     void (*set_filter)(struct source *s, const src_filter *f, int n, query_ctx *q);
+    /* Optional (file(), s3()), for resumable INSERTs: the objects the source reads, each
+     * with a version (S3: the ETag; local files: size and modification time). The arrays
+     * belong to the source. */
+    int (*objects)(struct source *s, int *n, char *const **names, char *const **versions);
+    /* Optional, with objects(): read only the objects whose keep[i] is set (before open();
+     * updates ntasks). */
+    void (*keep_objects)(struct source *s, const uint8_t *keep);
     /* Optional, for joined sources: per column the table qualifier (alias or table name,
      * may be NULL) and the bare column name, so that t.col resolves. Owned. */
     char **col_qual;

@@ -892,6 +892,82 @@ static int insert_write(block_sink *bs, block *b)
     return s->dst->base.write(&s->dst->base, o);
 }
 
+/* resumable_insert = 1: INSERT … SELECT from file()/s3() one source object at a time,
+ * skipping objects an earlier run of the statement finished (storage/mergetree/resume.c). */
+static int run_resumable(table *t, const ast *st, query_plan *first_plan, converter *cv, query_ctx *q,
+                         uint64_t *rows)
+{
+    source *src0 = first_plan->nparts == 1 ? first_plan->parts[0]->src : NULL;
+    if (!src0 || !src0->objects || !src0->keep_objects)
+        return err_set(ERR_NOT_IMPLEMENTED,
+                       "resumable_insert needs INSERT … SELECT … FROM one file() or s3() table function");
+    int nobj;
+    char *const *names0, *const *vers0;
+    if (src0->objects(src0, &nobj, &names0, &vers0))
+        return -1;
+    char **names = xcalloc((size_t)nobj + 1, sizeof *names), **vers = xcalloc((size_t)nobj + 1, sizeof *vers);
+    for (int i = 0; i < nobj; i++) {
+        names[i] = xstrdup(names0[i]);
+        vers[i] = xstrdup(vers0[i]);
+    }
+    int rc = 0;
+    for (int i = 0; i < nobj && !rc; i++) {
+        char *done_ver;
+        if ((rc = mergetree_resume_lookup(t, names[i], &done_ver)))
+            break;
+        if (done_ver) {
+            if (strcmp(done_ver, vers[i]))
+                rc = err_set(ERR_INCORRECT_DATA,
+                             "Source object %s changed since an earlier run of this INSERT loaded it (version %s, "
+                             "now %s): loading it again would duplicate rows",
+                             names[i], done_ver, vers[i]);
+            free(done_ver);
+            continue;
+        }
+        /* A fresh plan reading only this object. */
+        query_plan *plan;
+        if ((rc = analyze_query(st->sub, q, &plan)))
+            break;
+        source *src = plan->nparts == 1 ? plan->parts[0]->src : NULL;
+        int n;
+        char *const *nm, *const *vr;
+        if (!src || !src->objects || src->objects(src, &n, &nm, &vr)) {
+            query_plan_free(plan);
+            rc = err_set(ERR_LOGICAL_ERROR, "The source of the resumable INSERT changed shape");
+            break;
+        }
+        uint8_t *keep = xcalloc((size_t)n + 1, 1);
+        for (int k = 0; k < n; k++)
+            keep[k] = !strcmp(nm[k], names[i]);
+        src->keep_objects(src, keep);
+        free(keep);
+        int64_t first;
+        table_sink *dst = NULL;
+        if (!(rc = mergetree_resume_begin(t, names[i], vers[i], &first))) {
+            rc = t->engine->insert(t, q, &dst);
+            insert_sink sink = {.base = {.write = insert_write}, .cv = cv, .dst = dst};
+            if (!rc) {
+                rc = query_plan_run(plan, q, &sink.base);
+                if (rc)
+                    dst->abort(dst);
+                else
+                    rc = dst->finish(dst);
+            }
+            *rows += sink.rows;
+            int rc2 = mergetree_resume_end(t, names[i], vers[i], first, rc == 0);
+            rc = rc ? rc : rc2;
+        }
+        query_plan_free(plan);
+    }
+    for (int i = 0; i < nobj; i++) {
+        free(names[i]);
+        free(vers[i]);
+    }
+    free(names);
+    free(vers);
+    return rc;
+}
+
 /* VALUES (…), (…): literals are parsed as text of the column's type (fast, and as
  * ClickHouse's Values format does); other expressions are evaluated and cast. */
 static int values_block(const ast *st, const schema *in, query_ctx *q, arena *a, block **out)
@@ -1041,10 +1117,16 @@ int ddl_insert(const ast *st, query_ctx *q, uint64_t *rows_out)
     if (!rc)
         cv_ok = !(rc = converter_init(&cv, t, in, q, &a));
     table_sink *dst = NULL;
-    if (!rc)
+    bool resumable = plan && settings_bool(q->st, "resumable_insert");
+    if (!rc && resumable) {
+        uint64_t rows = 0;
+        rc = run_resumable(t, st, plan, &cv, q, &rows);
+        if (rows_out)
+            *rows_out = rows;
+    } else if (!rc)
         rc = t->engine->insert(t, q, &dst);
     insert_sink sink = {.base = {.write = insert_write}, .cv = &cv, .dst = dst};
-    if (!rc) {
+    if (!rc && !resumable) {
         if (plan) {
             rc = query_plan_run(plan, q, &sink.base);
         } else if (st->format && strcmp(st->format, "Values") == 0) {
@@ -1081,7 +1163,7 @@ int ddl_insert(const ast *st, query_ctx *q, uint64_t *rows_out)
         else
             rc = dst->finish(dst);
     }
-    if (rows_out)
+    if (rows_out && !resumable)
         *rows_out = sink.rows;
     if (cv_ok || cv.steps)
         converter_free(&cv);

@@ -93,6 +93,14 @@ int mergetree_system_parts(query_ctx *q, source **out);
 int mergetree_system_merges(query_ctx *q, source **out);
 int mergetree_part_log(query_ctx *q, source **out);
 
+/* Resumable INSERT … SELECT (setting resumable_insert; storage/mergetree/resume.c). lookup:
+ * the version recorded for a finished object, or NULL (*version malloc'ed); -1 for tables
+ * that are not MergeTree. begin/end bracket the load of one object; end(ok = false)
+ * removes what the object's load committed. */
+int mergetree_resume_lookup(table *t, const char *name, char **version);
+int mergetree_resume_begin(table *t, const char *name, const char *version, int64_t *first);
+int mergetree_resume_end(table *t, const char *name, const char *version, int64_t first, bool ok);
+
 static inline table *table_ref(table *t)
 {
     atomic_fetch_add(&t->refs, 1);

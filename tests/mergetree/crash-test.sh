@@ -4,7 +4,9 @@
 #   - every acknowledged INSERT (exit code 0) is fully present,
 #   - an INSERT that was killed is either fully present or absent (one part per INSERT),
 #   - no row is duplicated, leftover tmp_ directories are gone,
-#   - CHECK TABLE verifies every part's checksums.
+#   - CHECK TABLE verifies every part's checksums;
+# then kill a resumable bulk load (resumable_insert) repeatedly until a re-run completes it,
+# and check every source row is in the table exactly once.
 # Usage: crash-test.sh path/to/shale [iterations (default 50)] [rows per insert (default 1000000)]
 set -u
 SHALE=$(realpath "${1:?usage: crash-test.sh path/to/shale [iterations] [rows]}")
@@ -55,6 +57,31 @@ for ((i = 1; i <= iters; i++)); do
   [ -z "$bad" ] || die "iteration $i: CHECK TABLE: $bad"
   ((fail)) && break
 done
+# Resumable bulk load (resumable_insert): kill the INSERT … SELECT FROM file(glob) at random
+# moments and re-run it until it completes; every source row must then be there once.
+mkdir -p "$dir/src"
+nfiles=8; per=$((rows / 4))
+for ((f = 0; f < nfiles; f++)); do
+  seq $((f * per)) $((f * per + per - 1)) | sed 's/$/,payload/' >"$dir/src/f$f.csv"
+done
+"$SHALE" local --path "$data" -q "CREATE TABLE r (n UInt64, s String) ENGINE = MergeTree ORDER BY n" || exit 1
+load="INSERT INTO r SELECT * FROM file('$dir/src/f*.csv', CSV, 'n UInt64, s String') SETTINGS resumable_insert = 1"
+rkills=0
+for ((i = 0; i < 40; i++)); do
+  "$SHALE" local --path "$data" -q "$load" >/dev/null 2>"$dir/err" &
+  pid=$!
+  sleep "0.$(printf "%03d" $((RANDOM % 300)))"
+  # The last attempt runs to the end (slow builds may need it).
+  if ((i < 39)) && kill -9 "$pid" 2>/dev/null; then
+    rkills=$((rkills+1)); wait "$pid" 2>/dev/null
+  else
+    wait "$pid" && break
+    die "resumable load failed: $(cat "$dir/err")"; break
+  fi
+done
+got=$("$SHALE" local --path "$data" -q "SELECT count(), uniqExact(n), min(n), max(n) FROM r")
+[ "$got" = "$((nfiles * per))	$((nfiles * per))	0	$((nfiles * per - 1))" ] || die "resumable load after $rkills kills: got '$got', want every one of $((nfiles * per)) rows once"
+echo "resumable load: $rkills kills before it completed"
 parts=$("$SHALE" local --path "$data" -q "SELECT count() FROM system.parts WHERE table = 't' AND active")
 echo "crash test: $iters runs, $kills killed, ${#acked[@]} acknowledged inserts, $parts active parts: $([ $fail = 0 ] && echo ok || echo FAILED)"
 exit $fail

@@ -487,6 +487,7 @@ static int open_kind(table *t, bool created, query_ctx *q, mt_kind kind)
     m->t = t;
     m->kind = kind;
     m->next_block = 1;
+    m->resume_floor = INT64_MAX;
     pthread_mutex_init(&m->lock, NULL);
     pthread_cond_init(&m->cond, NULL);
     int rc = parse_settings(m, &t->create->settings);
@@ -513,8 +514,10 @@ static int open_kind(table *t, bool created, query_ctx *q, mt_kind kind)
     }
     if (!rc)
         rc = load_parts(m);
-    if (!rc)
+    if (!rc) {
         mt_dedup_load(m);
+        mt_resume_recover(m);
+    }
     if (rc) {
         mt_free(m);
         return -1;

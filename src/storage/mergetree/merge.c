@@ -541,7 +541,7 @@ int mt_select_merge(mt_table *m, mt_part ***out)
                 mt_part *p = m->parts[e];
                 if (p->state != PART_ACTIVE)
                     continue;
-                if (p->merging)
+                if (p->merging || p->min_block >= m->resume_floor)
                     break;
                 cnt++;
                 sum += p->bytes_on_disk;

@@ -125,6 +125,8 @@ typedef struct mt_table {
     char **dedup;
     /* background merges */
     mt_merge_info *merges;       /* running merges */
+    int64_t resume_floor;        /* parts from this block on belong to a running resumable
+                                    load and are not merged (INT64_MAX: none) */
     char *part_log;              /* <path>/system/part_log.tsv, or NULL */
     int nthreads, nthreads_wanted; /* background_pool_size, capped by cores */
     pthread_t *threads;
@@ -228,6 +230,9 @@ enum { PART_LOG_NEW = 1, PART_LOG_MERGE = 2, PART_LOG_REMOVE = 4 };
 void mt_log_event(mt_table *m, int type, const char *part_name, const char *partition_id, uint64_t rows,
                   uint64_t bytes, double duration_s, mt_part *const *from, int nfrom, uint64_t read_rows,
                   int error, const char *exception);
+
+/* Resumable loads (resume.c): removes the parts of a load a crash interrupted. */
+void mt_resume_recover(mt_table *m);
 
 /* INSERT (insert.c). */
 int mt_insert(table *t, query_ctx *q, table_sink **out);

@@ -40,6 +40,7 @@ typedef struct file_src {
     uint64_t pq_min_seek;  /* input_format_parquet_local_file_min_bytes_for_seek */
     src_filter *filters;   /* push-down hints (set_filter), values owned */
     int nfilters;
+    char **versions;       /* objects(): per path "size-mtime", made on first use */
 } file_src;
 
 typedef struct file_it {
@@ -273,6 +274,9 @@ static void file_destroy(source *s)
             parquet_file_free(f->pq[i]);
     }
     free(f->pq);
+    for (size_t i = 0; f->versions && i < f->npaths; i++)
+        free(f->versions[i]);
+    free(f->versions);
     for (int i = 0; i < f->nfilters; i++)
         col_free(f->filters[i].vals);
     free(f->filters);
@@ -348,6 +352,37 @@ static void plan_tasks(file_src *f, query_ctx *q, bool explicit_structure)
 
 /* Keeps the filters on file columns for row-group skipping, when
  * input_format_parquet_filter_push_down is on. */
+static int file_objects(source *s, int *n, char *const **names, char *const **versions)
+{
+    file_src *f = s->impl;
+    if (!f->versions) {
+        f->versions = xcalloc(f->npaths + 1, sizeof *f->versions);
+        for (size_t i = 0; i < f->npaths; i++) {
+            struct stat st;
+            char v[64] = "";
+            if (stat(f->paths[i], &st) == 0)
+                snprintf(v, sizeof v, "%lld-%lld.%09ld", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                         (long)st.st_mtim.tv_nsec);
+            f->versions[i] = xstrdup(v);
+        }
+    }
+    *n = (int)f->npaths;
+    *names = f->paths;
+    *versions = f->versions;
+    return 0;
+}
+
+static void file_keep_objects(source *s, const uint8_t *keep)
+{
+    file_src *f = s->impl;
+    int k = 0;
+    for (int i = 0; i < f->ntasks; i++)
+        if (keep[f->tasks[i].path])
+            f->tasks[k++] = f->tasks[i];
+    f->ntasks = k;
+    s->ntasks = k;
+}
+
 static void file_set_filter(source *s, const src_filter *fl, int n, query_ctx *q)
 {
     file_src *f = s->impl;
@@ -484,6 +519,8 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
     src->next = file_next;
     src->close = file_close;
     src->destroy = file_destroy;
+    src->objects = file_objects;
+    src->keep_objects = file_keep_objects;
     if (strcmp(f->format, "Parquet") == 0) { /* only Parquet can answer from metadata */
         src->count_rows = file_count_rows;
         src->set_filter = file_set_filter;

@@ -22,7 +22,9 @@ typedef struct s3_src {
     s3_client *client;      /* counts into the query's io counters */
     s3_read_opts ropts;     /* max_download_threads, max_download_buffer_size, remote_filesystem_read_method */
     s3_object *objs;
-    size_t nobjs;
+    size_t nobjs;           /* objects read (keep_objects may lower it) */
+    size_t nall;            /* objects listed (freed at the end) */
+    char **names, **etags;  /* objects(): views of objs' keys and ETags */
     char *format;
     char *compression;
     schema *file_schema;
@@ -108,7 +110,9 @@ static void s3_close(void *itp)
 static void src_free(s3_src *f)
 {
     s3_client_free(f->client);
-    s3_objects_free(f->objs, f->nobjs);
+    s3_objects_free(f->objs, f->nall > f->nobjs ? f->nall : f->nobjs);
+    free(f->names);
+    free(f->etags);
     free(f->format);
     free(f->compression);
     schema_free(f->file_schema);
@@ -116,6 +120,45 @@ static void src_free(s3_src *f)
 }
 
 static void s3_destroy(source *s) { src_free(s->impl); }
+
+static int s3_objects(source *s, int *n, char *const **names, char *const **versions)
+{
+    s3_src *f = s->impl;
+    if (!f->names) {
+        f->names = xcalloc(f->nobjs + 1, sizeof *f->names);
+        f->etags = xcalloc(f->nobjs + 1, sizeof *f->etags);
+        for (size_t i = 0; i < f->nobjs; i++) {
+            f->names[i] = f->objs[i].key;
+            f->etags[i] = f->objs[i].etag ? f->objs[i].etag : (char *)"";
+        }
+    }
+    *n = (int)f->nobjs;
+    *names = f->names;
+    *versions = f->etags;
+    return 0;
+}
+
+/* Moves the kept objects to the front (one task per object); the rest stay allocated
+ * after nobjs until the source is freed. */
+static void s3_keep_objects(source *s, const uint8_t *keep)
+{
+    s3_src *f = s->impl;
+    if (!f->nall)
+        f->nall = f->nobjs;
+    size_t k = 0;
+    for (size_t i = 0; i < f->nobjs; i++)
+        if (keep[i]) {
+            s3_object t = f->objs[k];
+            f->objs[k] = f->objs[i];
+            f->objs[i] = t;
+            k++;
+        }
+    f->nobjs = k;
+    s->ntasks = (int)k;
+    free(f->names);
+    free(f->etags);
+    f->names = f->etags = NULL;
+}
 
 static bool is_format_name(const char *s) { return strcmp(s, "auto") == 0 || fmt_input_canonical(s) != NULL; }
 
@@ -286,6 +329,8 @@ int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
     src->next = s3_next;
     src->close = s3_close;
     src->destroy = s3_destroy;
+    src->objects = s3_objects;
+    src->keep_objects = s3_keep_objects;
     *out = src;
     f = NULL;
     rc = 0;
