@@ -25,8 +25,10 @@ const DDL = "CREATE TABLE posts (`Id` Int32 CODEC(Delta(4), ZSTD(1)), `PostTypeI
 const BUDGET = 1 << 30;
 const INSERT_THREADS = 2;
 const SAMPLE_SECONDS = 60;
-const RANGE = "SELECT count() FROM posts WHERE PostTypeId = 'Question' AND CreationDate >= '2020-01-01'";
-const PARTS = "SELECT 'S', now64(3), count(), uniqExact(partition), max(c) FROM (SELECT partition, count() AS c " +
+// the guide's form (a String literal against DateTime64) and the same bound typed explicitly
+const RANGES = ["SELECT count() FROM posts WHERE PostTypeId = 'Question' AND CreationDate >= '2020-01-01'",
+  "SELECT count() FROM posts WHERE PostTypeId = 'Question' AND CreationDate >= toDateTime64('2020-01-01 00:00:00', 3, 'UTC')"];
+const PARTS = "SELECT 'S', now64(3), sum(c), count(), max(c) FROM (SELECT partition, count() AS c " +
   "FROM system.parts WHERE database = currentDatabase() AND table = 'posts' AND active GROUP BY partition)";
 
 const VARIANTS = [
@@ -265,18 +267,22 @@ async function postsInsertParts(b, ctx, p) {
     }
     Object.assign(sh, shaleTable(ctx, dir));
     if (sh.count !== expected) throw new Error(`count() after the INSERT is ${sh.count}, the source has ${expected}`);
-    // the key-range query, in a later process; read_rows from shale's system.query_log
-    sh.range = { result: shaleSync(ctx, dir, RANGE).trim() };
-    const ql = shaleSync(ctx, dir, `SELECT read_rows FROM system.query_log WHERE type = 'QueryFinish' AND query = '${RANGE.replace(/'/g, "\\'")}' ` +
-      'ORDER BY event_time DESC LIMIT 1').trim();
-    sh.range.rows_read = Number(ql);
+    // the key-range queries, each in a later process; read_rows from shale's system.query_log
+    sh.ranges = RANGES.map((q) => {
+      try {
+        const result = shaleSync(ctx, dir, q).trim();
+        const rr = shaleSync(ctx, dir, `SELECT read_rows FROM system.query_log WHERE type = 'QueryFinish' AND query = '${q.replace(/'/g, "\\'")}' ` +
+          'ORDER BY event_time DESC LIMIT 1').trim();
+        return { result, rows_read: Number(rr) };
+      } catch (e) { return { error: e.message }; }
+    });
   } catch (e) { sh.error = e.message; ctx.log(`  shale failed: ${e.message}`); }
   finally { srv.close(); rm(dir); }
-  ctx.log(`shale: ${sh.samples.length} samples, range read_rows ${sh.range && sh.range.rows_read}`);
-  const ch = await chInsert(ctx, insert, ['--sample-seconds', String(SAMPLE_SECONDS), '--range', RANGE]);
+  ctx.log(`shale: ${sh.samples.length} samples, ranges ${JSON.stringify(sh.ranges)}`);
+  const ch = await chInsert(ctx, insert, ['--sample-seconds', String(SAMPLE_SECONDS), ...RANGES.flatMap((q) => ['--range', q])]);
   if (ch.ok && ch.count !== expected) { ch.ok = false; ch.error = `count() after the INSERT is ${ch.count}, the source has ${expected}`; }
   if (!ch.ok) ctx.log(`  ClickHouse failed: ${ch.error}`);
-  ctx.log(`ClickHouse: ${ch.ok ? ch.samples.length : 0} samples, range read_rows ${ch.ok && ch.range.rows_read}`);
+  ctx.log(`ClickHouse: ${ch.ok ? ch.samples.length : 0} samples, ranges ${JSON.stringify(ch.ranges)}`);
 
   const L = header(ctx, b, p.description, [loadStart, os.loadavg()[0]],
     `One INSERT per engine with default settings, max_threads = ${ctx.threads}, then the active parts sampled about once a second for ${SAMPLE_SECONDS} s.`);
@@ -291,12 +297,20 @@ async function postsInsertParts(b, ctx, p) {
   L.push('');
   if (sh.error) L.push(`shale: not supported yet: ${mdEscape(sh.error)}`, '');
   if (!ch.ok) L.push(`ClickHouse: failed: ${mdEscape(ch.error)}`, '');
-  L.push(`Key-prefix range query \`${RANGE}\` (run after the sampling; the source has ${expected.toLocaleString('en-US')} rows):`, '');
-  L.push('| engine | result | rows read |', '|---|---:|---:|');
-  if (!sh.error) L.push(`| shale | ${sh.range.result} | ${sh.range.rows_read.toLocaleString('en-US')} |`);
-  if (ch.ok) L.push(`| ClickHouse | ${ch.range.result} | ${ch.range.rows_read.toLocaleString('en-US')} |`);
+  L.push(`Key-prefix range queries (run after the sampling; the source has ${expected.toLocaleString('en-US')} rows):`, '');
+  L.push('| query | engine | result | rows read |', '|---|---|---:|---:|');
+  RANGES.forEach((q, i) => {
+    const row = (label, r) => {
+      if (!r) return;
+      if (r.error) L.push(`| \`${q}\` | ${label} | ${label === 'shale' ? 'not supported yet' : 'failed'}: ${mdEscape(r.error)} | — |`);
+      else L.push(`| \`${q}\` | ${label} | ${r.result} | ${r.rows_read.toLocaleString('en-US')} |`);
+    };
+    row('shale', sh.ranges && sh.ranges[i]);
+    row('ClickHouse', ch.ok && ch.ranges[i]);
+  });
   L.push('');
-  if (ch.ok) L.push(`ClickHouse's \`EXPLAIN ESTIMATE\` (database, table, parts, rows, marks): \`${ch.range.estimate.replace(/\t/g, ' ')}\`.`, '');
+  if (ch.ok) L.push('ClickHouse\'s `EXPLAIN ESTIMATE` (database, table, parts, rows, marks): ' +
+    ch.ranges.map((r) => `\`${r.estimate.replace(/\t/g, ' ')}\``).join('; ') + '.', '');
   L.push('How: shale has no sleep() and `shale local` stops its background merges when the process exits, so one ' +
     '`shale local --path D --queries-file F` process runs the INSERT, then alternates a system.parts sample with ' +
     '`SELECT count() FROM s3(<local HTTP server>, NOSIGN, ...)` whose server answers each of its two requests after ' +
@@ -306,7 +320,7 @@ async function postsInsertParts(b, ctx, p) {
     'in a separate process after the sampling; ClickHouse\'s `statistics.rows_read` of the JSON output format (chdb ' +
     'has no system.query_log), in the same session after the sampling. Both read granules of 8192 rows, ' +
     'so rows read is a multiple of the granules the key analysis keeps.', '');
-  L.push('SQL: the CREATE TABLE of posts_insert_file, then', '', `- \`${insert}\``, `- sample: \`${PARTS}\``, `- range: \`${RANGE}\``, '');
+  L.push('SQL: the CREATE TABLE of posts_insert_file, then', '', `- \`${insert}\``, `- sample: \`${PARTS}\``, ...RANGES.map((q) => `- range: \`${q}\``), '');
   return L.join('\n');
 }
 

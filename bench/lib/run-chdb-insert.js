@@ -2,26 +2,26 @@
 'use strict';
 // ClickHouse (chdb) side of the MergeTree insert benchmarks (bench/lib/insert-bench.js).
 //   node bench/lib/run-chdb-insert.js --path DIR --create SQL --insert SQL
-//        [--sample-seconds S] [--range SQL]
+//        [--sample-seconds S] [--range SQL]...
 // Opens a chdb Session on DIR (a fresh directory), runs CREATE untimed, then INSERT timed
 // (process.hrtime and process.cpuUsage() around it), then reads back count() and the active
 // parts' compressed size from system.parts. With --sample-seconds S it then samples the
 // active parts per partition once a second for S seconds in the same session, so ClickHouse's
-// background merges run meanwhile; with --range SQL it runs that SELECT in JSON format and
+// background merges run meanwhile; with each --range SQL it runs that SELECT in JSON format and
 // reports ClickHouse's own statistics.rows_read. Prints one JSON object (see common.js).
 // The process runs with its cwd in DIR: chdb resolves unknown table names as files in the cwd.
 const path = require('path');
 const { main } = require('./common');
 
 function args(argv) {
-  const o = { sampleSeconds: 0 };
+  const o = { sampleSeconds: 0, ranges: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--path') o.path = argv[++i];
     else if (a === '--create') o.create = argv[++i];
     else if (a === '--insert') o.insert = argv[++i];
     else if (a === '--sample-seconds') o.sampleSeconds = Number(argv[++i]);
-    else if (a === '--range') o.range = argv[++i];
+    else if (a === '--range') o.ranges.push(argv[++i]);
     else throw new Error(`unknown argument ${a}`);
   }
   if (!o.path || !o.create || !o.insert) throw new Error('--path, --create and --insert are required');
@@ -29,7 +29,7 @@ function args(argv) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const PARTS = "SELECT count(), uniqExact(partition), max(c) FROM (SELECT partition, count() AS c FROM system.parts " +
+const PARTS = "SELECT sum(c), count(), max(c) FROM (SELECT partition, count() AS c FROM system.parts " +
   "WHERE database = currentDatabase() AND table = 'posts' AND active GROUP BY partition)";
 
 main(async () => {
@@ -59,11 +59,13 @@ main(async () => {
     const [bytes, parts] = s.query("SELECT sum(data_compressed_bytes), count() FROM system.parts WHERE database = currentDatabase() " +
       "AND table = 'posts' AND active", 'TSV').trim().split('\t').map(Number);
     out.compressed_bytes = bytes; out.parts = parts;
-    if (o.range) {
-      const j = JSON.parse(s.query(o.range, 'JSON'));
-      out.range = { result: String(Object.values(j.data[0])[0]), rows_read: Number(j.statistics.rows_read) };
-      out.range.estimate = s.query(`EXPLAIN ESTIMATE ${o.range}`, 'TSV').trim();
-    }
+    out.ranges = o.ranges.map((q) => {
+      try {
+        const j = JSON.parse(s.query(q, 'JSON'));
+        return { result: String(Object.values(j.data[0])[0]), rows_read: Number(j.statistics.rows_read),
+          estimate: s.query(`EXPLAIN ESTIMATE ${q}`, 'TSV').trim() };
+      } catch (e) { return { error: String(e.message).split('\n')[0] }; }
+    });
     out.result = String(out.count);
     return out;
   } finally {
