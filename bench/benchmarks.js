@@ -176,3 +176,8 @@ posts.push(
     sql: { shale: Q3(S3SRC), clickhouse: `SELECT * FROM ${S3SRC} SETTINGS max_threads = {threads} FORMAT Null` } },
 );
 module.exports.push(...posts);
+
+// ---- MergeTree inserts (issue 6): posts_insert_file, posts_insert_s3, posts_insert_parts ----
+// Own steps per run (fresh table directories, row count check, parts over time): see
+// bench/lib/insert-bench.js.
+module.exports.push(...require('./lib/insert-bench')(postsSet, postsOnS3, postsDescription));
