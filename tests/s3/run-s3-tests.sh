@@ -133,5 +133,15 @@ check_has "insert: no multipart upload left" "</ListMultipartUploadsResult>" "$(
 [[ "$(s3c "$EP/bkt?uploads=")" == *"<Upload>"* ]] && { fail=$((fail+1)); echo "FAIL: an aborted upload is still listed"; }
 check_has "insert: glob refused" "must name one object" "$(q "INSERT INTO FUNCTION s3('$EP/bkt/out/*.csv', $K, 'CSV') SELECT 1")"
 
+# MergeTree loads from S3: INSERT … SELECT FROM s3(glob), resumable re-runs load nothing twice.
+"$SHALE" local --path "$P" -q "CREATE TABLE mt_s3 (a UInt64) ENGINE = MergeTree ORDER BY a"
+rload="INSERT INTO mt_s3 SELECT c1 FROM s3('$EP/bkt/many/k10?.csv', $K, 'CSV') SETTINGS resumable_insert = 1"
+"$SHALE" local --path "$P" -q "$rload" 2>&1
+want=$(q "SELECT count(), sum(c1) FROM s3('$EP/bkt/many/k10?.csv', $K, 'CSV')")
+check "mergetree from s3: rows" "$want" "$("$SHALE" local --path "$P" -q "SELECT count(), sum(a) FROM mt_s3" 2>&1)"
+"$SHALE" local --path "$P" -q "$rload" 2>&1
+check "mergetree from s3: a resumable re-run loads nothing twice" "$want" "$("$SHALE" local --path "$P" -q "SELECT count(), sum(a) FROM mt_s3" 2>&1)"
+check "mergetree from s3: objects recorded" "10" "$(grep -c '^done' "$P/data/default/mt_s3/resume.log")"
+
 echo "s3 integration: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
