@@ -7,6 +7,7 @@
  * seconds against DateTime) and with constant strings, which are parsed once at
  * resolution ('2020-01-01', '2020-01-01 10:00:00', UTC). Strings and FixedStrings compare
  * bytewise (a FixedString as if the shorter side were zero-padded); arrays and tuples of equal types compare element by element. */
+#include "column/datetime.h"
 #include "func/func.h"
 #include "column/text.h"
 #include "func/scalar/num.h"
@@ -90,14 +91,27 @@ static int cmp_resolve(fn_call *c, cmpop op)
         const type *dt = ta ? a : b;
         size_t n;
         const char *s = fn_const_str(c, si, &n);
-        if (!s || dt->id == T_DATETIME64)
+        if (!s)
             return fn_bad_types(c);
-        int64_t days = 0, secs = 0;
-        if (parse_datetime_lit(s, n, c, &days, &secs) < 0)
-            return -1;
         st->has_lit[si] = true;
-        st->lit[si] = (dt->id == T_DATE || dt->id == T_DATE32) ? days : secs;
         st->k = K_I64;
+        if (dt->id == T_DATE || dt->id == T_DATE32) {
+            int64_t days = 0, secs = 0;
+            if (parse_datetime_lit(s, n, c, &days, &secs) < 0)
+                return -1;
+            st->lit[si] = days;
+        } else {
+            /* The literal is a time in the column's time zone (or the session's), as
+             * ClickHouse converts it to the column's type. */
+            const char *zone = dt->tz ? dt->tz : c->env && c->env->timezone ? c->env->timezone : tz_default_name();
+            const tz_info *tz = tz_get(zone);
+            int64_t v;
+            int rc = dt->id == T_DATETIME64 ? dt_parse_datetime64(s, n, dt->scale, tz, false, &v)
+                                            : dt_parse_datetime(s, n, tz, false, &v);
+            if (rc)
+                return err_set(ERR_CANNOT_PARSE_DATETIME, "Cannot parse string '%.*s' as %s", (int)n, s, dt->name);
+            st->lit[si] = v;
+        }
     } else if (ta || tb) {
         if (ta && tb) {
             bool sa = a->id == T_DATETIME, sb = b->id == T_DATETIME;
