@@ -100,22 +100,8 @@ static void dedup_add_locked(mt_table *m, const char *id)
 
 /* The ID of an insert block's data: as ClickHouse, a hash of the whole block as it
  * arrived (before the split by partition and the sort), so the same rows in another
- * order are a different insert. Each part's ID is its partition ID + '_' + this. */
-static char *block_hash(const block *b)
-{
-    /* A hash of every column's bytes: the same rows in the same order give the same ID. */
-    mt_hasher h;
-    mt_hasher_init(&h);
-    for (int c = 0; c < b->ncols; c++) {
-        buf v = {0};
-        for (size_t r = 0; r < b->rows; r++)
-            mt_value_write(b->cols[c], r, &v);
-        mt_hasher_update(&h, v.p, v.len);
-        buf_free(&v);
-    }
-    u128 x = mt_hasher_final(&h);
-    return mt_sprintf("%016" PRIx64 "%016" PRIx64, x.hi, x.lo);
-}
+ * order are a different insert. Each part's ID is its partition ID + '_' + this
+ * (batch_hash below). */
 
 /* ---- writing one sorted piece as a part ---- */
 
@@ -180,49 +166,47 @@ static int write_part(mt_table *m, block *b, const block *partition, const char 
     return rc;
 }
 
-static int sort_and_write(mt_table *m, block *b, const block *partition, const char *partition_id, insert_opts *o)
+/* Sorts the rows[0..n) of b by the key (stable) and writes them as one part: one gather
+ * per column straight into the part's sorted order. */
+static int sort_and_write(mt_table *m, const block *b, column *const *keys, uint32_t *rows, size_t n,
+                          const block *partition, const char *partition_id, insert_opts *o)
 {
-    column **keys = xcalloc((size_t)m->sort.n + 1, sizeof *keys);
-    if (mt_key_eval(&m->sort, b, keys)) {
-        free(keys);
-        return -1;
-    }
-    uint32_t *perm = mt_sort_perm(keys, m->sort.n, b->rows);
-    for (int k = 0; k < m->sort.n; k++)
-        col_free(keys[k]);
-    free(keys);
-    block *sorted;
-    if (o->optimize_on_insert && m->kind != MT_PLAIN) {
-        sorted = mt_collapse_sorted(m, block_slice(b, 0, b->rows), perm);
-    } else {
-        bool identity = true;
-        for (size_t r = 0; r < b->rows && identity; r++)
-            identity = perm[r] == r;
-        if (identity) {
-            sorted = block_slice(b, 0, b->rows);
-        } else {
-            sorted = block_new(b->ncols, b->rows);
-            for (int c = 0; c < b->ncols; c++)
-                sorted->cols[c] = col_gather(b->cols[c], perm, b->rows);
-        }
-    }
+    uint32_t *perm = mt_sort_rows(keys, m->sort.n, rows, n);
+    block *sorted = block_new(b->ncols, n);
+    for (int c = 0; c < b->ncols; c++)
+        sorted->cols[c] = col_gather(b->cols[c], perm, n);
     free(perm);
-    if (!sorted)
+    if (o->optimize_on_insert && m->kind != MT_PLAIN && !(sorted = mt_collapse_sorted(m, sorted, NULL)))
         return -1;
     int rc = write_part(m, sorted, partition, partition_id, o);
     block_free(sorted);
     return rc;
 }
 
-/* Splits b by partition (in first-appearance order) and writes each piece. */
+/* Splits b by partition (in first-appearance order) and writes each piece. The sorting key
+ * is evaluated once over the whole block. */
 static int write_block(mt_table *m, block *b, insert_opts *o, int64_t max_partitions)
 {
     if (!b->rows)
         return 0;
-    if (!m->part_key.n)
-        return sort_and_write(m, b, NULL, "all", o);
+    column **keys = xcalloc((size_t)m->sort.n + 1, sizeof *keys);
+    if (mt_key_eval(&m->sort, b, keys)) {
+        free(keys);
+        return -1;
+    }
+    int rc = 0;
+    if (!m->part_key.n) {
+        rc = sort_and_write(m, b, keys, NULL, b->rows, NULL, "all", o);
+        for (int k = 0; k < m->sort.n; k++)
+            col_free(keys[k]);
+        free(keys);
+        return rc;
+    }
     column **pk = xcalloc((size_t)m->part_key.n + 1, sizeof *pk);
     if (mt_key_eval(&m->part_key, b, pk)) {
+        for (int k = 0; k < m->sort.n; k++)
+            col_free(keys[k]);
+        free(keys);
         free(pk);
         return -1;
     }
@@ -231,7 +215,6 @@ static int write_block(mt_table *m, block *b, insert_opts *o, int64_t max_partit
     uint32_t *group = xmalloc(sizeof *group * b->rows);
     uint32_t *reps = NULL;
     size_t ngroups = 0, last = 0;
-    int rc = 0;
     for (size_t r = 0; r < b->rows && !rc; r++) {
         size_t g = SIZE_MAX;
         for (size_t k = 0; k < ngroups && g == SIZE_MAX; k++) {
@@ -255,33 +238,210 @@ static int write_block(mt_table *m, block *b, insert_opts *o, int64_t max_partit
         group[r] = (uint32_t)g;
         last = g;
     }
+    /* Row lists per group, by counting. */
+    size_t *start = xcalloc(ngroups + 1, sizeof *start);
+    for (size_t r = 0; r < b->rows && !rc; r++)
+        start[group[r] + 1]++;
+    for (size_t g = 0; g < ngroups; g++)
+        start[g + 1] += start[g];
+    uint32_t *rows = xmalloc(sizeof *rows * (b->rows + 1));
+    size_t *fill = xcalloc(ngroups + 1, sizeof *fill);
+    for (size_t r = 0; r < b->rows && !rc; r++)
+        rows[start[group[r]] + fill[group[r]]++] = (uint32_t)r;
     for (size_t g = 0; g < ngroups && !rc; g++) {
-        block *piece;
-        if (ngroups == 1) {
-            piece = block_slice(b, 0, b->rows);
-        } else {
-            uint32_t *rows = xmalloc(sizeof *rows * b->rows);
-            size_t n = 0;
-            for (size_t r = 0; r < b->rows; r++)
-                if (group[r] == g)
-                    rows[n++] = (uint32_t)r;
-            piece = block_new(b->ncols, n);
-            for (int c = 0; c < b->ncols; c++)
-                piece->cols[c] = col_gather(b->cols[c], rows, n);
-            free(rows);
-        }
         block *pval = block_new(m->part_key.n, 1);
         for (int i = 0; i < m->part_key.n; i++)
             pval->cols[i] = col_slice(pk[i], reps[g], 1);
         char *pid = mt_partition_id(&m->part_key, pval->cols, 0);
-        rc = sort_and_write(m, piece, pval, pid, o);
+        rc = sort_and_write(m, b, keys, ngroups == 1 ? NULL : rows + start[g], start[g + 1] - start[g], pval, pid, o);
         free(pid);
         block_free(pval);
-        block_free(piece);
     }
+    free(start);
+    free(fill);
+    free(rows);
     for (int i = 0; i < m->part_key.n; i++)
         col_free(pk[i]);
     free(pk);
+    for (int k = 0; k < m->sort.n; k++)
+        col_free(keys[k]);
+    free(keys);
+    free(group);
+    free(reps);
+    return rc;
+}
+
+/* ---- insert blocks as lists of source blocks ---- */
+
+/* An insert block as the squashed source blocks themselves: partitioning, sorting and
+ * the gather into each part's order read them in place, so the rows are copied once. */
+typedef struct batch {
+    block **bs;
+    int n;
+    size_t rows;
+} batch;
+
+static void batch_free(batch *b)
+{
+    if (!b)
+        return;
+    for (int i = 0; i < b->n; i++)
+        block_free(b->bs[i]);
+    free(b->bs);
+    free(b);
+}
+
+/* Can every column be gathered across blocks directly (fixed-width values or strings)? */
+static bool gatherable(const batch *b)
+{
+    const block *f = b->bs[0];
+    for (int c = 0; c < f->ncols; c++) {
+        const type *t = type_phys(f->cols[c]->type);
+        if (!(t->width && t->id != T_NULLABLE && t->id != T_ARRAY && t->id != T_TUPLE) && t->id != T_STRING)
+            return false;
+    }
+    return true;
+}
+
+static column *gather_multi(block *const *bs, int c, const uint64_t *ids, const uint32_t *order, size_t n)
+{
+    column *o = col_new(bs[0]->cols[c]->type);
+    const type *t = type_phys(o->type);
+    if (t->id != T_STRING) {
+        uint32_t w = t->width;
+        uint8_t *d = buf_grow(&o->data, n * w);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t id = ids[order[i]];
+            const column *s = bs[id >> 32]->cols[c];
+            memcpy(d + i * w, s->data.p + col_idx(s, (uint32_t)id) * w, w);
+        }
+        o->len = n;
+        return o;
+    }
+    size_t total = 0, len;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t id = ids[order[i]];
+        col_str(bs[id >> 32]->cols[c], (uint32_t)id, &len);
+        total += len;
+    }
+    buf_reserve(&o->data, total);
+    col_reserve(o, n);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t id = ids[order[i]];
+        const char *p = col_str(bs[id >> 32]->cols[c], (uint32_t)id, &len);
+        col_push_str(o, p, len);
+    }
+    return o;
+}
+
+static char *batch_hash(const batch *b)
+{
+    mt_hasher h;
+    mt_hasher_init(&h);
+    for (int c = 0; c < b->bs[0]->ncols; c++)
+        for (int i = 0; i < b->n; i++) {
+            buf v = {0};
+            for (size_t r = 0; r < b->bs[i]->rows; r++)
+                mt_value_write(b->bs[i]->cols[c], r, &v);
+            mt_hasher_update(&h, v.p, v.len);
+            buf_free(&v);
+        }
+    u128 x = mt_hasher_final(&h);
+    return mt_sprintf("%016" PRIx64 "%016" PRIx64, x.hi, x.lo);
+}
+
+static int write_batch(mt_table *m, batch *bt, insert_opts *o, int64_t max_partitions)
+{
+    int nb = bt->n;
+    column ***keys = xcalloc((size_t)nb + 1, sizeof *keys);
+    column ***pk = xcalloc((size_t)nb + 1, sizeof *pk);
+    int rc = 0;
+    for (int i = 0; i < nb && !rc; i++) {
+        keys[i] = xcalloc((size_t)m->sort.n + 1, sizeof **keys);
+        pk[i] = xcalloc((size_t)m->part_key.n + 1, sizeof **pk);
+        if ((rc = mt_key_eval(&m->sort, bt->bs[i], keys[i])) != 0) {
+            free(keys[i]);
+            keys[i] = NULL;
+            break;
+        }
+        if ((rc = mt_key_eval(&m->part_key, bt->bs[i], pk[i])) != 0) {
+            free(pk[i]);
+            pk[i] = NULL;
+        }
+    }
+    /* Group rows by partition (first appearance order). */
+    uint64_t *ids = xmalloc(sizeof *ids * (bt->rows + 1));
+    uint32_t *group = xmalloc(sizeof *group * (bt->rows + 1));
+    uint64_t *reps = NULL;
+    size_t ngroups = 0, last = 0, at = 0;
+    for (int i = 0; i < nb && !rc; i++) {
+        for (size_t r = 0; r < bt->bs[i]->rows && !rc; r++, at++) {
+            ids[at] = (uint64_t)i << 32 | r;
+            size_t g = SIZE_MAX;
+            for (size_t k = 0; k < ngroups && g == SIZE_MAX; k++) {
+                size_t cand = (last + k) % ngroups;
+                bool eq = true;
+                for (int j = 0; j < m->part_key.n && eq; j++)
+                    eq = col_equal_rows(pk[i][j], r, pk[reps[cand] >> 32][j], (uint32_t)reps[cand]);
+                if (eq)
+                    g = cand;
+            }
+            if (g == SIZE_MAX) {
+                if (max_partitions > 0 && (int64_t)ngroups >= max_partitions)
+                    rc = err_set(ERR_TOO_MANY_PARTS,
+                                 "Too many partitions for single INSERT block (more than %" PRId64
+                                 "). The limit is controlled by 'max_partitions_per_insert_block' setting",
+                                 max_partitions);
+                reps = xrealloc(reps, sizeof *reps * (ngroups + 1));
+                reps[ngroups] = ids[at];
+                g = ngroups++;
+            }
+            group[at] = (uint32_t)g;
+            last = g;
+        }
+    }
+    /* Per group: its ids (in arrival order), sorted by the key, gathered into a part. */
+    uint64_t *gids = xmalloc(sizeof *gids * (bt->rows + 1));
+    for (size_t g = 0; g < ngroups && !rc; g++) {
+        size_t n = 0;
+        for (size_t k = 0; k < bt->rows; k++)
+            if (group[k] == g)
+                gids[n++] = ids[k];
+        uint32_t *order = mt_sort_multi(keys, nb, m->sort.n, gids, n);
+        block *piece = block_new(bt->bs[0]->ncols, n);
+        for (int c = 0; c < piece->ncols; c++)
+            piece->cols[c] = gather_multi(bt->bs, c, gids, order, n);
+        free(order);
+        block *pval = NULL;
+        char *pid;
+        if (m->part_key.n) {
+            pval = block_new(m->part_key.n, 1);
+            for (int j = 0; j < m->part_key.n; j++)
+                pval->cols[j] = col_slice(pk[reps[g] >> 32][j], (uint32_t)reps[g], 1);
+            pid = mt_partition_id(&m->part_key, pval->cols, 0);
+        } else {
+            pid = xstrdup("all");
+        }
+        if (o->optimize_on_insert && m->kind != MT_PLAIN && !(piece = mt_collapse_sorted(m, piece, NULL)))
+            rc = -1;
+        if (!rc)
+            rc = write_part(m, piece, pval, pid, o);
+        block_free(piece);
+        block_free(pval);
+        free(pid);
+    }
+    free(gids);
+    for (int i = 0; i < nb; i++) {
+        for (int k = 0; keys[i] && k < m->sort.n; k++)
+            col_free(keys[i][k]);
+        for (int k = 0; pk[i] && k < m->part_key.n; k++)
+            col_free(pk[i][k]);
+        free(keys[i]);
+        free(pk[i]);
+    }
+    free(keys);
+    free(pk);
+    free(ids);
     free(group);
     free(reps);
     return rc;
@@ -295,7 +455,9 @@ typedef struct mt_sink {
     table_sink base;
     mt_table *m;
     query_ctx *q;
-    block *acc;
+    block **acc;          /* blocks being squashed into one insert block */
+    int nacc, capacc;
+    size_t acc_rows, acc_bytes;
     uint64_t min_rows, min_bytes;
     insert_opts opts;
     int64_t max_partitions;
@@ -305,7 +467,7 @@ typedef struct mt_sink {
     pthread_t threads[QUEUE_MAX];
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    block *queue[QUEUE_MAX];
+    batch *queue[QUEUE_MAX];
     int qhead, qlen, qcap;
     bool closing;
     int failed;
@@ -349,16 +511,32 @@ static int check_parts_count(mt_table *m)
     return 0;
 }
 
-static int process(mt_sink *s, block *b)
+static int process(mt_sink *s, batch *bt)
 {
     int rc = check_parts_count(s->m);
     insert_opts o = s->opts; /* per block: writer threads run blocks concurrently */
     o.part_seq = atomic_fetch_add(&s->blocks, 1) * 1000;
-    o.block_hash = o.dedup && !o.token ? block_hash(b) : NULL;
-    if (!rc)
+    o.block_hash = o.dedup && !o.token ? batch_hash(bt) : NULL;
+    if (!rc && (bt->n == 1 || !gatherable(bt))) {
+        /* One block, or types the direct gather does not cover: concatenate. */
+        block *b = bt->bs[0];
+        if (bt->n > 1) {
+            b = block_new(bt->bs[0]->ncols, 0);
+            for (int c = 0; c < b->ncols; c++) {
+                b->cols[c] = col_new(bt->bs[0]->cols[c]->type);
+                col_reserve(b->cols[c], bt->rows);
+            }
+            for (int i = 0; i < bt->n; i++)
+                block_append(b, bt->bs[i]);
+        }
         rc = write_block(s->m, b, &o, s->max_partitions);
+        if (bt->n > 1)
+            block_free(b);
+    } else if (!rc) {
+        rc = write_batch(s->m, bt, &o, s->max_partitions);
+    }
     free(o.block_hash);
-    block_free(b);
+    batch_free(bt);
     return rc;
 }
 
@@ -374,14 +552,14 @@ static void *writer_main(void *arg)
             pthread_mutex_unlock(&s->lock);
             break;
         }
-        block *b = s->queue[s->qhead];
+        batch *b = s->queue[s->qhead];
         s->qhead = (s->qhead + 1) % QUEUE_MAX;
         s->qlen--;
         bool skip = s->failed;
         pthread_cond_broadcast(&s->cond);
         pthread_mutex_unlock(&s->lock);
         if (skip) {
-            block_free(b);
+            batch_free(b);
             continue;
         }
         if (process(s, b)) {
@@ -399,7 +577,7 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
-static int enqueue(mt_sink *s, block *b)
+static int enqueue(mt_sink *s, batch *b)
 {
     if (s->nthreads == 0)
         return process(s, b);
@@ -409,7 +587,7 @@ static int enqueue(mt_sink *s, block *b)
     if (s->failed) {
         int code = s->errcode;
         pthread_mutex_unlock(&s->lock);
-        block_free(b);
+        batch_free(b);
         return err_set(code, "%s", s->errmsg);
     }
     s->queue[(s->qhead + s->qlen) % QUEUE_MAX] = b;
@@ -419,10 +597,33 @@ static int enqueue(mt_sink *s, block *b)
     return 0;
 }
 
-static bool squash_full(const mt_sink *s, const block *b)
+static bool squash_full(const mt_sink *s, size_t rows, size_t bytes)
 {
-    return (s->min_rows && b->rows >= s->min_rows) || (s->min_bytes && block_bytes(b) >= s->min_bytes) ||
+    return (s->min_rows && rows >= s->min_rows) || (s->min_bytes && bytes >= s->min_bytes) ||
            (!s->min_rows && !s->min_bytes);
+}
+
+/* The squashed blocks as one batch (the sink's list is handed over). */
+static batch *take_squashed(mt_sink *s)
+{
+    batch *b = xcalloc(1, sizeof *b);
+    b->bs = s->acc;
+    b->n = s->nacc;
+    b->rows = s->acc_rows;
+    s->acc = NULL;
+    s->nacc = s->capacc = 0;
+    s->acc_rows = s->acc_bytes = 0;
+    return b;
+}
+
+static batch *one_block(block *blk)
+{
+    batch *b = xcalloc(1, sizeof *b);
+    b->bs = xcalloc(1, sizeof *b->bs);
+    b->bs[0] = blk;
+    b->n = 1;
+    b->rows = blk->rows;
+    return b;
 }
 
 static int sink_write(block_sink *bs, block *b)
@@ -432,19 +633,18 @@ static int sink_write(block_sink *bs, block *b)
         block_free(b);
         return 0;
     }
-    if (!s->acc && squash_full(s, b))
-        return enqueue(s, b);
-    if (!s->acc) {
-        s->acc = b;
-    } else {
-        block_append(s->acc, b);
-        block_free(b);
+    size_t bytes = block_bytes(b);
+    if (!s->nacc && squash_full(s, b->rows, bytes))
+        return enqueue(s, one_block(b));
+    if (s->nacc == s->capacc) {
+        s->capacc = s->capacc ? s->capacc * 2 : 16;
+        s->acc = xrealloc(s->acc, sizeof *s->acc * (size_t)s->capacc);
     }
-    if (squash_full(s, s->acc)) {
-        block *full = s->acc;
-        s->acc = NULL;
-        return enqueue(s, full);
-    }
+    s->acc[s->nacc++] = b;
+    s->acc_rows += b->rows;
+    s->acc_bytes += bytes;
+    if (squash_full(s, s->acc_rows, s->acc_bytes))
+        return enqueue(s, take_squashed(s));
     return 0;
 }
 
@@ -464,9 +664,11 @@ static int stop_threads(mt_sink *s)
 
 static void sink_destroy(mt_sink *s)
 {
-    block_free(s->acc);
+    for (int i = 0; i < s->nacc; i++)
+        block_free(s->acc[i]);
+    free(s->acc);
     for (int i = 0; i < s->qlen; i++)
-        block_free(s->queue[(s->qhead + i) % QUEUE_MAX]);
+        batch_free(s->queue[(s->qhead + i) % QUEUE_MAX]);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->cond);
     free(s);
@@ -476,11 +678,8 @@ static int sink_finish(table_sink *ts)
 {
     mt_sink *s = (mt_sink *)ts;
     int rc = 0;
-    if (s->acc) {
-        block *b = s->acc;
-        s->acc = NULL;
-        rc = enqueue(s, b);
-    }
+    if (s->nacc)
+        rc = enqueue(s, take_squashed(s));
     int rc2 = stop_threads(s);
     sink_destroy(s);
     return rc ? rc : rc2;

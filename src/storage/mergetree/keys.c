@@ -115,34 +115,6 @@ static int cmp_rows(const void *a, const void *b, void *arg)
     return i < j ? -1 : i > j; /* stable */
 }
 
-/* Fast path: one unsigned/signed integer key of up to 8 bytes — sort (key, row) pairs. */
-typedef struct kv {
-    uint64_t k;
-    uint32_t row;
-} kv;
-
-static int cmp_kv(const void *a, const void *b)
-{
-    const kv *x = a, *y = b;
-    if (x->k != y->k)
-        return x->k < y->k ? -1 : 1;
-    return x->row < y->row ? -1 : x->row > y->row;
-}
-
-static bool int_key(const column *c, size_t rows, kv *out)
-{
-    const type *t = c->type;
-    if (c->nulls.p || t->id == T_NULLABLE || t->id == T_FLOAT32 || t->id == T_FLOAT64 || t->width == 0 ||
-        t->width > 8 || t->id == T_FIXEDSTRING || t->id == T_UUID)
-        return false;
-    bool sign = type_is_signed(t) || t->id == T_ENUM8 || t->id == T_ENUM16 || t->id == T_DATE32;
-    for (size_t r = 0; r < rows; r++) {
-        uint64_t v = sign ? (uint64_t)col_get_i64(c, r) ^ (1ull << 63) : col_get_u64(c, r);
-        out[r] = (kv){v, (uint32_t)r};
-    }
-    return true;
-}
-
 /* Fast path for keys made only of integer-like columns (ints, dates, times, enums) whose
  * widths add up to at most 16 bytes — the usual MergeTree sorting key: each row's key is
  * packed into one unsigned 128-bit number that orders like the tuple (sign bits flipped,
@@ -188,11 +160,11 @@ static void radix_sort128(kv128 *a, kv128 *tmp, size_t rows, int nbytes)
     }
 }
 
-static uint32_t *packed_sort(column *const *keys, int n, size_t rows, int bits)
+static uint32_t *packed_sort(column *const *keys, int n, const uint32_t *sub, size_t rows, int bits)
 {
     kv128 *a = xmalloc(sizeof *a * (rows + 1));
     for (size_t r = 0; r < rows; r++)
-        a[r] = (kv128){0, (uint32_t)r};
+        a[r] = (kv128){0, sub ? sub[r] : (uint32_t)r};
     for (int i = 0; i < n; i++) {
         const column *c = keys[i];
         const type *t = c->type;
@@ -202,7 +174,8 @@ static uint32_t *packed_sort(column *const *keys, int n, size_t rows, int bits)
         uint64_t flip = sign ? 1ull << (w - 1) : 0;
         uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
         for (size_t r = 0; r < rows; r++) {
-            uint64_t v = sign ? (uint64_t)col_get_i64(c, r) : col_get_u64(c, r);
+            size_t row = a[r].row;
+            uint64_t v = sign ? (uint64_t)col_get_i64(c, row) : col_get_u64(c, row);
             a[r].k = (a[r].k << w) | ((v ^ flip) & mask);
         }
     }
@@ -216,28 +189,83 @@ static uint32_t *packed_sort(column *const *keys, int n, size_t rows, int bits)
     return perm;
 }
 
-uint32_t *mt_sort_perm(column *const *keys, int n, size_t rows)
+uint32_t *mt_sort_rows(column *const *keys, int n, const uint32_t *sub, size_t rows)
 {
     int bits;
     if (n > 0 && rows > 1 && packable(keys, n, &bits))
-        return packed_sort(keys, n, rows, bits);
+        return packed_sort(keys, n, sub, rows, bits);
     uint32_t *perm = xmalloc(sizeof *perm * (rows + 1));
-    if (n == 1) {
-        kv *pairs = xmalloc(sizeof *pairs * (rows + 1));
-        if (int_key(keys[0], rows, pairs)) {
-            qsort(pairs, rows, sizeof *pairs, cmp_kv);
-            for (size_t r = 0; r < rows; r++)
-                perm[r] = pairs[r].row;
-            free(pairs);
-            return perm;
+    for (size_t r = 0; r < rows; r++)
+        perm[r] = sub ? sub[r] : (uint32_t)r;
+    if (n > 0 && rows > 1) {
+        /* rows of sub ascend, so comparing row numbers last keeps the sort stable */
+        sort_ctx s = {keys, n};
+        qsort_r(perm, rows, sizeof *perm, cmp_rows, &s);
+    }
+    return perm;
+}
+
+uint32_t *mt_sort_perm(column *const *keys, int n, size_t rows) { return mt_sort_rows(keys, n, NULL, rows); }
+
+/* ---- sorting rows spread over several blocks ---- */
+
+typedef struct multi_ctx {
+    column **const *keys; /* per block: the key columns */
+    int n;
+    const uint64_t *ids;  /* (block << 32) | row */
+} multi_ctx;
+
+static int cmp_multi(const void *a, const void *b, void *arg)
+{
+    const multi_ctx *s = arg;
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    uint64_t x = s->ids[i], y = s->ids[j];
+    for (int k = 0; k < s->n; k++) {
+        int c = col_compare(s->keys[x >> 32][k], (uint32_t)x, s->keys[y >> 32][k], (uint32_t)y, 1);
+        if (c)
+            return c;
+    }
+    return i < j ? -1 : i > j;
+}
+
+uint32_t *mt_sort_multi(column **const *keys, int nblocks, int n, const uint64_t *ids, size_t rows)
+{
+    uint32_t *perm = xmalloc(sizeof *perm * (rows + 1));
+    int bits = 0;
+    bool packed = n > 0 && rows > 1;
+    for (int b = 0; b < nblocks && packed; b++)
+        packed = packable(keys[b], n, &bits);
+    if (packed) {
+        kv128 *a = xmalloc(sizeof *a * (rows + 1));
+        for (size_t r = 0; r < rows; r++) {
+            uint64_t id = ids[r];
+            column *const *k = keys[id >> 32];
+            uint128_t v = 0;
+            for (int i = 0; i < n; i++) {
+                const type *t = k[i]->type;
+                int w = (int)t->width * 8;
+                bool sign = type_is_signed(t) || t->id == T_ENUM8 || t->id == T_ENUM16 || t->id == T_DATE32 ||
+                            t->id == T_DATETIME64;
+                uint64_t flip = sign ? 1ull << (w - 1) : 0;
+                uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
+                uint64_t x = sign ? (uint64_t)col_get_i64(k[i], (uint32_t)id) : col_get_u64(k[i], (uint32_t)id);
+                v = (v << w) | ((x ^ flip) & mask);
+            }
+            a[r] = (kv128){v, (uint32_t)r};
         }
-        free(pairs);
+        kv128 *tmp = xmalloc(sizeof *tmp * (rows + 1));
+        radix_sort128(a, tmp, rows, (bits + 7) / 8);
+        free(tmp);
+        for (size_t r = 0; r < rows; r++)
+            perm[r] = a[r].row;
+        free(a);
+        return perm;
     }
     for (size_t r = 0; r < rows; r++)
         perm[r] = (uint32_t)r;
-    if (n > 0) {
-        sort_ctx s = {keys, n};
-        qsort_r(perm, rows, sizeof *perm, cmp_rows, &s);
+    if (n > 0 && rows > 1) {
+        multi_ctx s = {keys, n, ids};
+        qsort_r(perm, rows, sizeof *perm, cmp_multi, &s);
     }
     return perm;
 }

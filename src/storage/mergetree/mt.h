@@ -208,6 +208,11 @@ void mt_key_free(mt_key *k);
 int mt_key_eval(const mt_key *k, const block *b, column **out);
 /* Stable permutation sorting b by the first n key columns (ascending, NULLs last). */
 uint32_t *mt_sort_perm(column *const *keys, int n, size_t rows);
+/* The same for the rows sub[0..rows) (ascending; NULL = all): those row numbers, sorted. */
+uint32_t *mt_sort_rows(column *const *keys, int n, const uint32_t *sub, size_t rows);
+/* Rows spread over blocks: ids[i] = (block << 32) | row, keys[block] the key columns of
+ * each block; returns the positions 0..rows-1 of ids in stable key order. */
+uint32_t *mt_sort_multi(column **const *keys, int nblocks, int n, const uint64_t *ids, size_t rows);
 /* ClickHouse's partition ID of a row of partition key values. */
 char *mt_partition_id(const mt_key *k, column *const *vals, size_t row);
 
