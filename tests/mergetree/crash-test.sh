@@ -18,7 +18,7 @@ fail=0
 die() { echo "FAIL: $*"; fail=1; }
 
 "$SHALE" local --path "$data" -q "CREATE TABLE t (batch UInt32, n UInt64, s String) ENGINE = MergeTree PARTITION BY batch % 4 ORDER BY (n, batch) SETTINGS index_granularity = 4096" || exit 1
-declare -A acked
+declare -A acked=()
 kills=0
 for ((i = 1; i <= iters; i++)); do
   if ((i % 5 == 0)); then

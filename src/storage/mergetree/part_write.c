@@ -379,7 +379,7 @@ int mt_part_writer_finish(mt_part_writer *w, const block *partition)
 
 static void free_cols(mt_part_writer *w)
 {
-    for (int c = 0; c < w->ncols; c++) {
+    for (int c = 0; w->cols && c < w->ncols; c++) {
         col_writer *cw = &w->cols[c];
         for (int k = 0; k < cw->nstreams; k++) {
             if (cw->cw && cw->cw[k])
