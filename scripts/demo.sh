@@ -3,8 +3,9 @@
 # posts-like set, a local S3 server is started (Ceph radosgw, or s3rver from npm when
 # radosgw cannot start here — the script says which), shale uploads the files itself with
 # INSERT INTO FUNCTION s3, then answers the top-users query over s3() with default settings
-# and with max_threads, printing each statement and shale's summary lines (rows, elapsed,
-# processed, peak memory, S3 requests). Statements shale cannot run yet are printed with
+# and with max_threads, loads the objects into a MergeTree table (default and tuned insert
+# settings), shows its parts and queries it, printing each statement and shale's summary
+# lines (rows, elapsed, processed, peak memory, S3 requests). Statements shale cannot run yet are printed with
 # "not supported yet" — never with made-up output. Exits non-zero if a step fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -104,12 +105,26 @@ run "${Q1//$SRC/$SHOWN} SETTINGS max_threads = 2" -q "$Q1 SETTINGS max_threads =
 Q2="SELECT count(), sum(Score), max(CreationDate) FROM $SRC"
 run "${Q2//$SRC/$SHOWN}" -q "$Q2" --format PrettyCompact
 
-unsupported "CREATE TABLE posts (...) ENGINE = MergeTree PARTITION BY toYear(CreationDate) ORDER BY (PostTypeId, toDate(CreationDate))" \
-  "MergeTree tables are not built yet"
-unsupported "INSERT INTO posts SELECT * FROM $SHOWN" "MergeTree tables are not built yet"
-unsupported "INSERT INTO posts SELECT * FROM $SHOWN SETTINGS max_insert_threads = ..., min_insert_block_size_rows = ..." \
-  "MergeTree tables are not built yet (the tuned settings need them)"
-unsupported "SELECT partition, count() FROM system.parts WHERE table = 'posts' GROUP BY partition" "system.parts (no MergeTree yet)"
+# ---- 4. loading into a MergeTree table (a persistent data directory for this demo) ----
+DB="$WORK/db"
+DDL="CREATE TABLE posts (Id UInt64 CODEC(Delta(8), ZSTD(1)), CreationDate DateTime, OwnerDisplayName String,
+  Score Int32, Title String)
+ENGINE = MergeTree PARTITION BY toYear(CreationDate) ORDER BY (toDate(CreationDate), CreationDate)"
+run "$DDL" --path "$DB" -q "$DDL"
+INS="INSERT INTO posts SELECT * FROM $SRC"
+run "${INS//$SRC/$SHOWN}" --path "$DB" -q "$INS"
+run "SELECT partition, count() AS parts, sum(rows) AS total_rows, sum(data_compressed_bytes) AS compressed_bytes FROM system.parts WHERE table = 'posts' AND active GROUP BY partition ORDER BY partition" \
+  --path "$DB" --format PrettyCompact -q "SELECT partition, count() AS parts, sum(rows) AS total_rows, sum(data_compressed_bytes) AS compressed_bytes FROM system.parts WHERE table = 'posts' AND active GROUP BY partition ORDER BY partition"
+TUNED="INSERT INTO posts SELECT * FROM $SRC SETTINGS max_insert_threads = 0, min_insert_block_size_bytes = 0, max_insert_memory_usage = 1073741824"
+run "${TUNED//$SRC/$SHOWN}" --path "$DB" -q "$TUNED"
+Q1T="SELECT OwnerDisplayName, count() AS num_posts FROM posts WHERE OwnerDisplayName NOT IN ('', 'anon')
+GROUP BY OwnerDisplayName ORDER BY num_posts DESC LIMIT 5"
+run "$Q1T" --path "$DB" --format PrettyCompact -q "$Q1T"
+RANGE="SELECT count() FROM posts WHERE CreationDate >= '2020-01-01 00:00:00' AND CreationDate < '2020-02-01 00:00:00'"
+run "$RANGE" --path "$DB" -q "$RANGE"
+run "OPTIMIZE TABLE posts FINAL" --path "$DB" -q "OPTIMIZE TABLE posts FINAL"
+run "SELECT count() AS active_parts, sum(rows) FROM system.parts WHERE table = 'posts' AND active" --path "$DB" \
+  --format PrettyCompact -q "SELECT count() AS active_parts, sum(rows) FROM system.parts WHERE table = 'posts' AND active"
 
 echo
 echo "demo: ok ($ROWS rows in $FILES $FMT objects on $SERVER at $EP/posts/by_part/; the server is stopped now)"
