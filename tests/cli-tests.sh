@@ -94,5 +94,14 @@ check "part_log events" $'NewPart\tall_1_1_0\t[]\nNewPart\tall_2_2_0\t[]\nMergeP
 # Primary-key pruning through toDate(ts): rows read (query log) for a key-prefix range.
 "$SHALE" local --path "$tmp/mk" -q "CREATE TABLE mk (k UInt8, ts DateTime('UTC'), v UInt32) ENGINE = MergeTree ORDER BY (k, toDate(ts), ts) SETTINGS index_granularity = 1000; INSERT INTO mk SELECT number % 2, toDateTime('2024-01-01 00:00:00', 'UTC') + number * 60, number FROM numbers(200000); SELECT count() FROM mk WHERE k = 1 AND ts >= '2024-05-01 00:00:00' FORMAT Null; SELECT count() FROM mk WHERE k = 1 AND ts = '2024-02-01 00:01:00' FORMAT Null"
 check "monotonic key pruning: rows read" $'13000\n1000' "$("$SHALE" local --path "$tmp/mk" -q "SELECT read_rows FROM system.query_log WHERE query LIKE 'SELECT count() FROM mk%' AND type = 'QueryFinish' ORDER BY read_rows DESC")"
+# A write error (here the file-size limit) fails the INSERT clearly and leaves the table as
+# it was: no partial part, no tmp_ directory, checksums intact.
+"$SHALE" local --path "$tmp/fs" -q "CREATE TABLE f (n UInt64, s String) ENGINE = MergeTree ORDER BY n; INSERT INTO f VALUES (1, 'a')"
+out=$( (ulimit -f 2048; "$SHALE" local --path "$tmp/fs" -q "INSERT INTO f SELECT number, repeat('x', 100) FROM numbers(1000000) SETTINGS min_insert_block_size_rows = 100000000" 2>&1); echo "rc=$?")
+check "write error: clear message" "1" "$(grep -c 'Cannot write to file .*bin at offset [0-9]*: File too large' <<<"$out")"
+check "write error: non-zero exit" "0" "$(grep -c '^rc=0$' <<<"$out")"
+check "write error: table unchanged" $'1\t1' "$("$SHALE" local --path "$tmp/fs" -q "SELECT count(), sum(n) FROM f")"
+check "write error: no tmp_ left" "0" "$(ls "$tmp/fs/data/default/f" | grep -c '^tmp_')"
+check "write error: parts verify" "1" "$("$SHALE" local --path "$tmp/fs" -q "CHECK TABLE f" | cut -f2)"
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

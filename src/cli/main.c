@@ -210,6 +210,9 @@ static int local_main(int argc, char **argv)
     struct sigaction sa = {0};
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, NULL);
+    /* A file-size limit (ulimit -f) must fail the statement with EFBIG, not kill the
+     * process halfway through writing a part. */
+    signal(SIGXFSZ, SIG_IGN);
 
     int status = 0;
     for (int i = 0; i < nqueries && !status; i++)

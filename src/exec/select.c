@@ -325,13 +325,15 @@ static void collect(worker *w, block *b)
     maybe_compact_top(w);
 }
 
-/* Streaming: hands a block of task t to the consumer, waiting while the slot is full
- * and t is not the task being drained. Returns false when the run stopped. */
+/* Streaming: hands a block of task t to the consumer, waiting while the slot is full.
+ * The task being drained gets more room (4 slots' worth) but is bounded too: when the
+ * consumer is slow (an INSERT writing parts) the reader must not run a whole file ahead.
+ * Returns false when the run stopped. */
 static bool stream_push(run *r, int t, block *b)
 {
     pthread_mutex_lock(&r->lock);
     stream_slot *s = &r->slots[t % r->window];
-    while (!atomic_load(&r->stop) && t != r->head && s->bytes > r->slot_bytes_max)
+    while (!atomic_load(&r->stop) && s->bytes > (t == r->head ? 4 * r->slot_bytes_max : r->slot_bytes_max))
         pthread_cond_wait(&r->cond, &r->lock);
     if (atomic_load(&r->stop)) {
         pthread_mutex_unlock(&r->lock);

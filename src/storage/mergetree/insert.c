@@ -2,7 +2,7 @@
  *
  * The sink squashes incoming blocks into insert blocks (min_insert_block_size_rows /
  * _bytes, 0 disables a threshold) and hands each to one of max_insert_threads writer
- * threads through a bounded queue, so that reading the source, sorting and compressing
+ * threads as soon as one is free, so that reading the source, sorting and compressing
  * overlap and memory stays bounded (at most threads + 1 insert blocks in flight). A writer
  * splits its block by partition, sorts each piece by the sorting key (stable), optionally
  * collapses it (optimize_on_insert, Replacing/Summing), and writes it as a new part with
@@ -469,6 +469,7 @@ typedef struct mt_sink {
     pthread_cond_t cond;
     batch *queue[QUEUE_MAX];
     int qhead, qlen, qcap;
+    int busy;             /* writers working on a batch */
     bool closing;
     int failed;
     int errcode;
@@ -555,23 +556,25 @@ static void *writer_main(void *arg)
         batch *b = s->queue[s->qhead];
         s->qhead = (s->qhead + 1) % QUEUE_MAX;
         s->qlen--;
+        s->busy++;
         bool skip = s->failed;
         pthread_cond_broadcast(&s->cond);
         pthread_mutex_unlock(&s->lock);
-        if (skip) {
+        int rc = 0;
+        if (skip)
             batch_free(b);
-            continue;
-        }
-        if (process(s, b)) {
-            pthread_mutex_lock(&s->lock);
-            if (!s->failed) {
-                s->failed = 1;
-                s->errcode = err_code();
-                snprintf(s->errmsg, sizeof s->errmsg, "%s", err_msg());
-            }
+        else
+            rc = process(s, b);
+        pthread_mutex_lock(&s->lock);
+        s->busy--;
+        if (rc && !s->failed) {
+            s->failed = 1;
+            s->errcode = err_code();
+            snprintf(s->errmsg, sizeof s->errmsg, "%s", err_msg());
             atomic_store(&s->q->cancelled, 1);
-            pthread_mutex_unlock(&s->lock);
         }
+        pthread_cond_broadcast(&s->cond);
+        pthread_mutex_unlock(&s->lock);
     }
     mem_tracker_attach(prev);
     return NULL;
@@ -581,8 +584,10 @@ static int enqueue(mt_sink *s, batch *b)
 {
     if (s->nthreads == 0)
         return process(s, b);
+    /* Hand a batch over only when a writer is free: at most one batch per writer plus the
+     * one being squashed are in memory. */
     pthread_mutex_lock(&s->lock);
-    while (s->qlen >= s->qcap && !s->failed)
+    while (s->qlen + s->busy >= s->nthreads && !s->failed)
         pthread_cond_wait(&s->cond, &s->lock);
     if (s->failed) {
         int code = s->errcode;
