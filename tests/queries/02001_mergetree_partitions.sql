@@ -23,3 +23,15 @@ CREATE TABLE t2 (d Date, e Enum8('a' = 1, 'b' = 2), n Int32) ENGINE = MergeTree 
 INSERT INTO t2 VALUES ('2024-02-03', 'b', -5);
 SELECT partition_id, partition FROM system.parts WHERE table = 't2';
 CREATE TABLE f (x Float64) ENGINE = MergeTree PARTITION BY x ORDER BY tuple(); -- { serverError BAD_ARGUMENTS }
+-- Many source blocks squashed into one insert block, split by partition and sorted.
+CREATE TABLE mb (d Date, k UInt32, s String, n Nullable(UInt8)) ENGINE = MergeTree PARTITION BY toYYYYMM(d) ORDER BY (k, d);
+INSERT INTO mb SELECT toDate('2024-01-01') + number % 70, number % 97, toString(number), if(number % 5 = 0, NULL, number % 7) FROM numbers(5000) SETTINGS max_block_size = 333;
+SELECT partition, rows FROM system.parts WHERE table = 'mb' AND active ORDER BY partition;
+SELECT count(), sum(k), sum(length(s)), count(n), sum(n) FROM mb;
+SELECT * FROM mb WHERE k = 5 ORDER BY d, s LIMIT 5;
+CREATE TABLE mb2 (d Date, k UInt32, s String, lc LowCardinality(String), f FixedString(2)) ENGINE = MergeTree PARTITION BY toYYYYMM(d) ORDER BY (k, d);
+INSERT INTO mb2 SELECT toDate('2024-01-01') + number % 70, number % 97, toString(number), concat('v', toString(number % 3)), toFixedString(toString(number % 50), 2) FROM numbers(5000) SETTINGS max_block_size = 333;
+SELECT partition, rows FROM system.parts WHERE table = 'mb2' AND active ORDER BY partition;
+SELECT count(), sum(k), sum(length(s)), uniqExact(lc), uniqExact(f) FROM mb2;
+SELECT * FROM mb2 WHERE k = 5 ORDER BY d, s LIMIT 5;
+SELECT k, d, s FROM mb2 WHERE d = '2024-02-10' ORDER BY k, d LIMIT 3;

@@ -303,7 +303,8 @@ static bool gatherable(const batch *b)
     return true;
 }
 
-static column *gather_multi(block *const *bs, int c, const uint64_t *ids, const uint32_t *order, size_t n)
+/* Column c of the rows ids[0..n) ((block << 32) | row), in that order. */
+static column *gather_multi(block *const *bs, int c, const uint64_t *ids, size_t n)
 {
     column *o = col_new(bs[0]->cols[c]->type);
     const type *t = type_phys(o->type);
@@ -311,7 +312,7 @@ static column *gather_multi(block *const *bs, int c, const uint64_t *ids, const 
         uint32_t w = t->width;
         uint8_t *d = buf_grow(&o->data, n * w);
         for (size_t i = 0; i < n; i++) {
-            uint64_t id = ids[order[i]];
+            uint64_t id = ids[i];
             const column *s = bs[id >> 32]->cols[c];
             memcpy(d + i * w, s->data.p + col_idx(s, (uint32_t)id) * w, w);
         }
@@ -320,14 +321,14 @@ static column *gather_multi(block *const *bs, int c, const uint64_t *ids, const 
     }
     size_t total = 0, len;
     for (size_t i = 0; i < n; i++) {
-        uint64_t id = ids[order[i]];
+        uint64_t id = ids[i];
         col_str(bs[id >> 32]->cols[c], (uint32_t)id, &len);
         total += len;
     }
     buf_reserve(&o->data, total);
     col_reserve(o, n);
     for (size_t i = 0; i < n; i++) {
-        uint64_t id = ids[order[i]];
+        uint64_t id = ids[i];
         const char *p = col_str(bs[id >> 32]->cols[c], (uint32_t)id, &len);
         col_push_str(o, p, len);
     }
@@ -400,37 +401,76 @@ static int write_batch(mt_table *m, batch *bt, insert_opts *o, int64_t max_parti
             last = g;
         }
     }
-    /* Per group: its ids (in arrival order), sorted by the key, gathered into a part. */
-    uint64_t *gids = xmalloc(sizeof *gids * (bt->rows + 1));
+    /* Per group: its ids in key order. Then the columns are gathered one at a time into
+     * every group's piece, and each source column is freed once gathered, so the batch
+     * and its sorted copy are never both whole in memory. */
+    uint64_t **gsorted = xcalloc(ngroups + 1, sizeof *gsorted);
+    size_t *gn = xcalloc(ngroups + 1, sizeof *gn);
+    block **pvals = xcalloc(ngroups + 1, sizeof *pvals);
     for (size_t g = 0; g < ngroups && !rc; g++) {
+        uint64_t *gids = xmalloc(sizeof *gids * (bt->rows + 1));
         size_t n = 0;
         for (size_t k = 0; k < bt->rows; k++)
             if (group[k] == g)
                 gids[n++] = ids[k];
         uint32_t *order = mt_sort_multi(keys, nb, m->sort.n, gids, n);
-        block *piece = block_new(bt->bs[0]->ncols, n);
-        for (int c = 0; c < piece->ncols; c++)
-            piece->cols[c] = gather_multi(bt->bs, c, gids, order, n);
+        gsorted[g] = xmalloc(sizeof **gsorted * (n + 1));
+        for (size_t k = 0; k < n; k++)
+            gsorted[g][k] = gids[order[k]];
+        gn[g] = n;
         free(order);
-        block *pval = NULL;
-        char *pid;
+        free(gids);
         if (m->part_key.n) {
-            pval = block_new(m->part_key.n, 1);
+            pvals[g] = block_new(m->part_key.n, 1);
             for (int j = 0; j < m->part_key.n; j++)
-                pval->cols[j] = col_slice(pk[reps[g] >> 32][j], (uint32_t)reps[g], 1);
-            pid = mt_partition_id(&m->part_key, pval->cols, 0);
-        } else {
-            pid = xstrdup("all");
+                pvals[g]->cols[j] = col_slice(pk[reps[g] >> 32][j], (uint32_t)reps[g], 1);
         }
+    }
+    /* Keys may hold references to source columns: drop them before the gather. */
+    for (int i = 0; i < nb; i++) {
+        for (int k = 0; keys[i] && k < m->sort.n; k++)
+            col_free(keys[i][k]);
+        for (int k = 0; pk[i] && k < m->part_key.n; k++)
+            col_free(pk[i][k]);
+        free(keys[i]);
+        free(pk[i]);
+        keys[i] = pk[i] = NULL;
+    }
+    int ncols = bt->bs[0]->ncols;
+    block **pieces = xcalloc(ngroups + 1, sizeof *pieces);
+    for (size_t g = 0; g < ngroups && !rc; g++)
+        pieces[g] = block_new(ncols, gn[g]);
+    for (int c = 0; c < ncols && !rc; c++) {
+        for (size_t g = 0; g < ngroups; g++) {
+            pieces[g]->cols[c] = gather_multi(bt->bs, c, gsorted[g], gn[g]);
+        }
+        for (int i = 0; i < nb; i++) {
+            /* keep the column's type for the next gathers' col_new: only the data goes */
+            column *old = bt->bs[i]->cols[c];
+            bt->bs[i]->cols[c] = col_new(old->type);
+            col_free(old);
+        }
+    }
+    for (size_t g = 0; g < ngroups && !rc; g++) {
+        block *piece = pieces[g];
+        pieces[g] = NULL;
+        char *pid = m->part_key.n ? mt_partition_id(&m->part_key, pvals[g]->cols, 0) : xstrdup("all");
         if (o->optimize_on_insert && m->kind != MT_PLAIN && !(piece = mt_collapse_sorted(m, piece, NULL)))
             rc = -1;
         if (!rc)
-            rc = write_part(m, piece, pval, pid, o);
+            rc = write_part(m, piece, pvals[g], pid, o);
         block_free(piece);
-        block_free(pval);
         free(pid);
     }
-    free(gids);
+    for (size_t g = 0; g < ngroups; g++) {
+        block_free(pieces[g]);
+        block_free(pvals[g]);
+        free(gsorted[g]);
+    }
+    free(pieces);
+    free(pvals);
+    free(gsorted);
+    free(gn);
     for (int i = 0; i < nb; i++) {
         for (int k = 0; keys[i] && k < m->sort.n; k++)
             col_free(keys[i][k]);
@@ -631,6 +671,29 @@ static batch *one_block(block *blk)
     return b;
 }
 
+/* Source blocks often hold buffers grown by doubling, up to twice their contents; a
+ * squashed insert block keeps them for a while, so give the slack back (shrinking in
+ * place is cheap) — memory then matches what the squash thresholds count. */
+static void shrink_buf(buf *b)
+{
+    if (b->p && b->cap > b->len + 65536 && b->cap > b->len + b->len / 4) {
+        b->p = mem_realloc(b->p, b->len ? b->len : 1);
+        b->cap = b->len ? b->len : 1;
+    }
+}
+
+static void shrink_column(column *c)
+{
+    if (!c || c->refs > 1)
+        return;
+    shrink_buf(&c->data);
+    shrink_buf(&c->offs);
+    shrink_buf(&c->nulls);
+    shrink_column(c->inner);
+    for (int f = 0; f < c->nfields; f++)
+        shrink_column(c->fields[f]);
+}
+
 static int sink_write(block_sink *bs, block *b)
 {
     mt_sink *s = (mt_sink *)bs;
@@ -638,6 +701,8 @@ static int sink_write(block_sink *bs, block *b)
         block_free(b);
         return 0;
     }
+    for (int c = 0; c < b->ncols; c++)
+        shrink_column(b->cols[c]);
     size_t bytes = block_bytes(b);
     if (!s->nacc && squash_full(s, b->rows, bytes))
         return enqueue(s, one_block(b));
