@@ -3,6 +3,7 @@
 #include "base/mem.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void source_free(source *s)
 {
@@ -145,4 +146,75 @@ block *source_memory_block(source *s, int i)
 {
     mem_source *m = s->impl;
     return m->blocks[i];
+}
+
+/* ---- a source with its columns in another order ---- */
+
+typedef struct reorder_src {
+    source *inner;
+    int *perm;   /* outer column i is inner column perm[i] */
+} reorder_src;
+
+static int ro_open(source *s, int task, const int *cols, int ncols, query_ctx *q, void **it)
+{
+    reorder_src *r = s->impl;
+    int *inner_cols = xmalloc(sizeof(int) * (size_t)(ncols + 1));
+    for (int i = 0; i < ncols; i++)
+        inner_cols[i] = r->perm[cols[i]];
+    int rc = r->inner->open(r->inner, task, inner_cols, ncols, q, it);
+    free(inner_cols);
+    return rc;
+}
+
+static void ro_destroy(source *s)
+{
+    reorder_src *r = s->impl;
+    source_free(r->inner);
+    free(r->perm);
+    free(r);
+}
+
+static int64_t ro_count(source *s, query_ctx *q)
+{
+    reorder_src *r = s->impl;
+    return r->inner->count_rows ? r->inner->count_rows(r->inner, q) : -1;
+}
+
+static void ro_set_filter(source *s, const src_filter *f, int n, query_ctx *q)
+{
+    reorder_src *r = s->impl;
+    if (!r->inner->set_filter)
+        return;
+    src_filter *g = xmalloc(sizeof *g * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        g[i] = f[i];
+        g[i].col = f[i].col >= 0 && f[i].col < s->sch->n ? r->perm[f[i].col] : f[i].col;
+    }
+    r->inner->set_filter(r->inner, g, n, q);
+    free(g);
+    s->ntasks = r->inner->ntasks;
+}
+
+source *source_reorder(source *inner, const int *perm, int nvisible)
+{
+    source *s = xcalloc(1, sizeof *s);
+    reorder_src *r = xcalloc(1, sizeof *r);
+    int n = inner->sch->n;
+    r->inner = inner;
+    r->perm = xmalloc(sizeof(int) * (size_t)(n + 1));
+    memcpy(r->perm, perm, sizeof(int) * (size_t)n);
+    s->sch = schema_new(n);
+    for (int i = 0; i < n; i++)
+        schema_set(s->sch, i, inner->sch->names[perm[i]], inner->sch->types[perm[i]]);
+    s->nvisible = nvisible;
+    s->ntasks = inner->ntasks;
+    s->total_rows_hint = inner->total_rows_hint;
+    s->open = ro_open;
+    s->next = inner->next;   /* iterators are the inner source's */
+    s->close = inner->close;
+    s->destroy = ro_destroy;
+    s->count_rows = inner->count_rows ? ro_count : NULL;
+    s->set_filter = inner->set_filter ? ro_set_filter : NULL;
+    s->impl = r;
+    return s;
 }

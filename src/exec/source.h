@@ -57,6 +57,10 @@ int source_read_all(source *s, query_ctx *q, block **out);
 
 void source_free(source *s);
 
+/* inner with its columns reordered: outer column i is inner column perm[i]; the first
+ * nvisible are what SELECT * shows. Takes inner. */
+source *source_reorder(source *inner, const int *perm, int nvisible);
+
 /* A source over blocks already in memory (subquery results). Takes the blocks. */
 source *source_from_blocks(schema *sch, block **blocks, int nblocks);
 /* Block i of a source made by source_from_blocks (still owned by the source). */

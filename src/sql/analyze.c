@@ -994,6 +994,26 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
         rc = err_set(ERR_ILLEGAL_FINAL, "Storage %s doesn't support FINAL", tbl->engine->name);
     else
         rc = tbl->engine->read(tbl, t->final, q, out);
+    /* SELECT * leaves MATERIALIZED columns out, as ClickHouse does: they go last. */
+    int nmat = 0;
+    for (int i = 0; !rc && i < tbl->ncols; i++)
+        nmat += tbl->cols[i].default_kind && !strcmp(tbl->cols[i].default_kind, "MATERIALIZED");
+    if (!rc && nmat) {
+        const schema *sch = (*out)->sch;
+        int *perm = xmalloc(sizeof(int) * (size_t)(sch->n + 1));
+        int k = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (int c = 0; c < sch->n; c++) {
+                bool mat = false;
+                for (int i = 0; i < tbl->ncols; i++)
+                    if (!strcmp(tbl->cols[i].name, sch->names[c]))
+                        mat = tbl->cols[i].default_kind && !strcmp(tbl->cols[i].default_kind, "MATERIALIZED");
+                if (mat == (pass == 1))
+                    perm[k++] = c;
+            }
+        *out = source_reorder(*out, perm, sch->n - nmat);
+        free(perm);
+    }
     table_unref(tbl);
     return rc;
 }
