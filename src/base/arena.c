@@ -50,7 +50,8 @@ void *arena_zalloc(arena *a, size_t n, size_t align)
 char *arena_strndup(arena *a, const char *s, size_t n)
 {
     char *p = arena_alloc(a, n + 1, 1);
-    memcpy(p, s, n);
+    if (n)
+        memcpy(p, s, n); /* s may be NULL when n is 0 (an empty token) */
     p[n] = 0;
     return p;
 }
