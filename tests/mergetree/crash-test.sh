@@ -28,9 +28,10 @@ for ((i = 1; i <= iters; i++)); do
   fi
   "$SHALE" local --path "$data" -q "$sql" >/dev/null 2>"$dir/err" &
   pid=$!
-  # Kill somewhere between 0 and 600 ms (an INSERT of 1M rows takes ~0.5 s here): before,
-  # during or after the commit.
-  sleep "0.$(printf "%03d" $((RANDOM % 600)))"
+  # Kill somewhere between 0 and 1.5 s (an INSERT of 1M rows takes about a second here):
+  # before, during or after the commit.
+  ms=$((RANDOM % 1500))
+  sleep "$((ms / 1000)).$(printf "%03d" $((ms % 1000)))"
   if kill -9 "$pid" 2>/dev/null; then
     kills=$((kills+1))
     wait "$pid" 2>/dev/null
