@@ -113,8 +113,8 @@ ENGINE = MergeTree PARTITION BY toYear(CreationDate) ORDER BY (toDate(CreationDa
 run "$DDL" --path "$DB" -q "$DDL"
 INS="INSERT INTO posts SELECT * FROM $SRC"
 run "${INS//$SRC/$SHOWN}" --path "$DB" -q "$INS"
-run "SELECT partition, count() AS parts, sum(rows) AS total_rows, sum(data_compressed_bytes) AS compressed_bytes FROM system.parts WHERE table = 'posts' AND active GROUP BY partition ORDER BY partition" \
-  --path "$DB" --format PrettyCompact -q "SELECT partition, count() AS parts, sum(rows) AS total_rows, sum(data_compressed_bytes) AS compressed_bytes FROM system.parts WHERE table = 'posts' AND active GROUP BY partition ORDER BY partition"
+run "SELECT partition, count() AS parts, sum(rows) AS total_rows, formatReadableSize(sum(data_compressed_bytes)) AS compressed FROM system.parts WHERE table = 'posts' AND active GROUP BY partition ORDER BY partition" \
+  --path "$DB" --format PrettyCompact -q "SELECT partition, count() AS parts, sum(rows) AS total_rows, formatReadableSize(sum(data_compressed_bytes)) AS compressed FROM system.parts WHERE table = 'posts' AND active GROUP BY partition ORDER BY partition"
 TUNED="INSERT INTO posts SELECT * FROM $SRC SETTINGS max_insert_threads = 0, min_insert_block_size_bytes = 0, max_insert_memory_usage = 1073741824"
 run "${TUNED//$SRC/$SHOWN}" --path "$DB" -q "$TUNED"
 Q1T="SELECT OwnerDisplayName, count() AS num_posts FROM posts WHERE OwnerDisplayName NOT IN ('', 'anon')

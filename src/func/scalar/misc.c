@@ -11,6 +11,7 @@
 #include "func/scalar/num.h"
 
 #include "base/err.h"
+#include "base/mem.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -206,6 +207,32 @@ static int throwif_resolve(fn_call *c)
     return 0;
 }
 
+/* formatReadableSize(bytes): "1.18 MiB" — binary units up to EiB, two decimals. */
+static int readable_size_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    (void)c;
+    column *r = col_new(type_simple(T_STRING));
+    col_reserve(r, n);
+    char tmp[64];
+    for (size_t i = 0; i < n; i++) {
+        mem_format_binary(col_get_f64(a[0], i), tmp, sizeof tmp);
+        col_push_str(r, tmp, strlen(tmp));
+    }
+    *out = r;
+    return 0;
+}
+
+static int readable_size_resolve(fn_call *c)
+{
+    if (c->nargs != 1)
+        return fn_bad_nargs(c, "1");
+    if (!num_is_int(c->arg_types[0]) && !num_is_float(c->arg_types[0]))
+        return fn_bad_types(c);
+    c->ret = type_simple(T_STRING);
+    c->exec = readable_size_exec;
+    return 0;
+}
+
 /* sleep(seconds): pauses once per block (at most 3 s, as ClickHouse), returns 0. */
 static int sleep_exec(const fn_call *c, column **a, size_t n, column **out)
 {
@@ -312,6 +339,7 @@ void func_register_misc(void)
         {"rand64", FN_NOT_DETERMINISTIC | FN_NO_CONST_FOLD, rand_resolve, NULL, "random UInt64"},
         {"throwIf", 0, throwif_resolve, NULL, "throws when the argument is non-zero"},
         {"sleep", 0, sleep_resolve, NULL, "pauses for the given seconds (at most 3), returns 0"},
+        {"formatReadableSize", 0, readable_size_resolve, NULL, "bytes as a size with binary units (1.18 MiB)"},
         {"tuple", FN_OWN_NULLS, tuple_resolve, NULL, "a tuple of the arguments"},
         {"tupleElement", 0, tupleelement_resolve, NULL, "element of a tuple by index or name"},
     };
