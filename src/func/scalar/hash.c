@@ -18,45 +18,12 @@
 #include <stdlib.h>
 #include <xxhash.h>
 
+#include "base/siphash.h"
+
 static inline uint64_t rotl(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
 
-#define SIPROUND                                                        \
-    do {                                                                \
-        v0 += v1; v1 = rotl(v1, 13); v1 ^= v0; v0 = rotl(v0, 32);       \
-        v2 += v3; v3 = rotl(v3, 16); v3 ^= v2;                          \
-        v0 += v3; v3 = rotl(v3, 21); v3 ^= v0;                          \
-        v2 += v1; v1 = rotl(v1, 17); v1 ^= v2; v2 = rotl(v2, 32);       \
-    } while (0)
-
-/* SipHash-2-4 with a zero key. */
-static uint64_t siphash64(const void *data, size_t n)
-{
-    const uint8_t *p = data;
-    uint64_t v0 = 0x736f6d6570736575ull, v1 = 0x646f72616e646f6dull;
-    uint64_t v2 = 0x6c7967656e657261ull, v3 = 0x7465646279746573ull;
-    size_t full = n & ~(size_t)7;
-    for (size_t i = 0; i < full; i += 8) {
-        uint64_t m;
-        memcpy(&m, p + i, 8);
-        v3 ^= m;
-        SIPROUND;
-        SIPROUND;
-        v0 ^= m;
-    }
-    uint64_t last = (uint64_t)(n & 0xff) << 56;
-    for (size_t i = full; i < n; i++)
-        last |= (uint64_t)p[i] << (8 * (i - full));
-    v3 ^= last;
-    SIPROUND;
-    SIPROUND;
-    v0 ^= last;
-    v2 ^= 0xff;
-    SIPROUND;
-    SIPROUND;
-    SIPROUND;
-    SIPROUND;
-    return v0 ^ v1 ^ v2 ^ v3;
-}
+/* SipHash-2-4 with a zero key (base/siphash.c). */
+static uint64_t siphash64(const void *data, size_t n) { return siphash24_64(data, n); }
 
 static uint64_t xxhash64(const void *p, size_t n) { return XXH64(p, n, 0); }
 

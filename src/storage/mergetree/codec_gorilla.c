@@ -52,23 +52,14 @@ void mt_gorilla_encode(int width, const uint8_t *src, size_t n, buf *out)
 
 int mt_gorilla_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t dn)
 {
-    if (n < 2)
-        return err_set(ERR_CANNOT_DECOMPRESS, "Cannot decompress Gorilla-encoded data. File has wrong header");
-    int width = src[0];
-    if (width != 1 && width != 2 && width != 4 && width != 8)
-        return err_set(ERR_CANNOT_DECOMPRESS, "Cannot decompress Gorilla-encoded data: value width %d is not 1, 2, 4 or 8", width);
-    size_t skip = dn % (size_t)width;
-    if (2 + skip > n)
-        return err_set(ERR_CANNOT_DECOMPRESS, "Cannot decompress Gorilla-encoded data. File has wrong header");
-    memcpy(dst, src + 2, skip);
-    const uint8_t *s = src + 2 + skip, *end = src + n;
-    size_t count = (dn - skip) / (size_t)width;
-    uint8_t *d = dst + skip;
+    int width = 1;
+    size_t count = 0;
+    const uint8_t *s = src, *end = src + n;
+    if (mt_bitcodec_header("Gorilla", src, n, dst, dn, &width, &s, &count))
+        return -1;
     if (count == 0)
         return 0;
-    if (end - s < 4 || mt_load_le(s, 4) != count)
-        return err_set(ERR_CANNOT_DECOMPRESS, "Cannot decompress Gorilla-encoded data: the item count does not match the block's size (%zu values)", count);
-    s += 4;
+    uint8_t *d = dst + dn % (size_t)width;
     if (end - s < width)
         goto short_data;
     uint64_t prev = mt_load_le(s, width);

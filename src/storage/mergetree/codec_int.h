@@ -118,4 +118,32 @@ static inline void mt_store_le(uint8_t *p, int width, uint64_t v)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
+/* The header shared by DoubleDelta and Gorilla data: width byte, count of leading bytes
+ * that do not fill a value (copied to dst as they are), those bytes, then a 4-byte value
+ * count that must match the block's size. On success *s points after the count and
+ * *count is the number of values (0: nothing more to decode). */
+static inline int mt_bitcodec_header(const char *codec, const uint8_t *src, size_t n, uint8_t *dst, size_t dn,
+                                     int *width, const uint8_t **s, size_t *count)
+{
+    if (n < 2)
+        return err_set(ERR_CANNOT_DECOMPRESS, "Cannot decompress %s-encoded data. File has wrong header", codec);
+    int w = src[0];
+    if (w != 1 && w != 2 && w != 4 && w != 8)
+        return err_set(ERR_CANNOT_DECOMPRESS, "Cannot decompress %s-encoded data: value width %d is not 1, 2, 4 or 8",
+                       codec, w);
+    size_t skip = dn % (size_t)w;
+    if (2 + skip > n)
+        return err_set(ERR_CANNOT_DECOMPRESS, "Cannot decompress %s-encoded data. File has wrong header", codec);
+    memcpy(dst, src + 2, skip);
+    const uint8_t *p = src + 2 + skip, *end = src + n;
+    *width = w;
+    *count = (dn - skip) / (size_t)w;
+    if (*count && (end - p < 4 || mt_load_le(p, 4) != *count))
+        return err_set(ERR_CANNOT_DECOMPRESS,
+                       "Cannot decompress %s-encoded data: the item count does not match the block's size (%zu values)",
+                       codec, *count);
+    *s = *count ? p + 4 : p;
+    return 0;
+}
+
 #endif

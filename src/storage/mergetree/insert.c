@@ -166,111 +166,6 @@ static int write_part(mt_table *m, block *b, const block *partition, const char 
     return rc;
 }
 
-/* Sorts the rows[0..n) of b by the key (stable) and writes them as one part: one gather
- * per column straight into the part's sorted order. */
-static int sort_and_write(mt_table *m, const block *b, column *const *keys, uint32_t *rows, size_t n,
-                          const block *partition, const char *partition_id, insert_opts *o)
-{
-    uint32_t *perm = mt_sort_rows(keys, m->sort.n, rows, n);
-    block *sorted = block_new(b->ncols, n);
-    for (int c = 0; c < b->ncols; c++)
-        sorted->cols[c] = col_gather(b->cols[c], perm, n);
-    free(perm);
-    if (o->optimize_on_insert && m->kind != MT_PLAIN && !(sorted = mt_collapse_sorted(m, sorted, NULL)))
-        return -1;
-    int rc = write_part(m, sorted, partition, partition_id, o);
-    block_free(sorted);
-    return rc;
-}
-
-/* Splits b by partition (in first-appearance order) and writes each piece. The sorting key
- * is evaluated once over the whole block. */
-static int write_block(mt_table *m, block *b, insert_opts *o, int64_t max_partitions)
-{
-    if (!b->rows)
-        return 0;
-    column **keys = xcalloc((size_t)m->sort.n + 1, sizeof *keys);
-    if (mt_key_eval(&m->sort, b, keys)) {
-        free(keys);
-        return -1;
-    }
-    int rc = 0;
-    if (!m->part_key.n) {
-        rc = sort_and_write(m, b, keys, NULL, b->rows, NULL, "all", o);
-        for (int k = 0; k < m->sort.n; k++)
-            col_free(keys[k]);
-        free(keys);
-        return rc;
-    }
-    column **pk = xcalloc((size_t)m->part_key.n + 1, sizeof *pk);
-    if (mt_key_eval(&m->part_key, b, pk)) {
-        for (int k = 0; k < m->sort.n; k++)
-            col_free(keys[k]);
-        free(keys);
-        free(pk);
-        return -1;
-    }
-    /* Group rows: the partitions of one block are few, so a short list of representative
-     * rows with a last-hit cache is enough. */
-    uint32_t *group = xmalloc(sizeof *group * b->rows);
-    uint32_t *reps = NULL;
-    size_t ngroups = 0, last = 0;
-    for (size_t r = 0; r < b->rows && !rc; r++) {
-        size_t g = SIZE_MAX;
-        for (size_t k = 0; k < ngroups && g == SIZE_MAX; k++) {
-            size_t cand = (last + k) % ngroups;
-            bool eq = true;
-            for (int i = 0; i < m->part_key.n && eq; i++)
-                eq = col_equal_rows(pk[i], r, pk[i], reps[cand]);
-            if (eq)
-                g = cand;
-        }
-        if (g == SIZE_MAX) {
-            if (max_partitions > 0 && (int64_t)ngroups >= max_partitions)
-                rc = err_set(ERR_TOO_MANY_PARTS,
-                             "Too many partitions for single INSERT block (more than %" PRId64
-                             "). The limit is controlled by 'max_partitions_per_insert_block' setting",
-                             max_partitions);
-            reps = xrealloc(reps, sizeof *reps * (ngroups + 1));
-            reps[ngroups] = (uint32_t)r;
-            g = ngroups++;
-        }
-        group[r] = (uint32_t)g;
-        last = g;
-    }
-    /* Row lists per group, by counting. */
-    size_t *start = xcalloc(ngroups + 1, sizeof *start);
-    for (size_t r = 0; r < b->rows && !rc; r++)
-        start[group[r] + 1]++;
-    for (size_t g = 0; g < ngroups; g++)
-        start[g + 1] += start[g];
-    uint32_t *rows = xmalloc(sizeof *rows * (b->rows + 1));
-    size_t *fill = xcalloc(ngroups + 1, sizeof *fill);
-    for (size_t r = 0; r < b->rows && !rc; r++)
-        rows[start[group[r]] + fill[group[r]]++] = (uint32_t)r;
-    for (size_t g = 0; g < ngroups && !rc; g++) {
-        block *pval = block_new(m->part_key.n, 1);
-        for (int i = 0; i < m->part_key.n; i++)
-            pval->cols[i] = col_slice(pk[i], reps[g], 1);
-        char *pid = mt_partition_id(&m->part_key, pval->cols, 0);
-        rc = sort_and_write(m, b, keys, ngroups == 1 ? NULL : rows + start[g], start[g + 1] - start[g], pval, pid, o);
-        free(pid);
-        block_free(pval);
-    }
-    free(start);
-    free(fill);
-    free(rows);
-    for (int i = 0; i < m->part_key.n; i++)
-        col_free(pk[i]);
-    free(pk);
-    for (int k = 0; k < m->sort.n; k++)
-        col_free(keys[k]);
-    free(keys);
-    free(group);
-    free(reps);
-    return rc;
-}
-
 /* ---- insert blocks as lists of source blocks ---- */
 
 /* An insert block as the squashed source blocks themselves: partitioning, sorting and
@@ -303,9 +198,18 @@ static bool gatherable(const batch *b)
     return true;
 }
 
-/* Column c of the rows ids[0..n) ((block << 32) | row), in that order. */
-static column *gather_multi(block *const *bs, int c, const uint64_t *ids, size_t n)
+/* Column c of the rows ids[0..n) ((block << 32) | row), in that order. One block: any
+ * type, through col_gather; several: fixed-width and string columns (gatherable()). */
+static column *gather_multi(block *const *bs, int nb, int c, const uint64_t *ids, size_t n)
 {
+    if (nb == 1) {
+        uint32_t *rows = xmalloc(sizeof *rows * (n + 1));
+        for (size_t i = 0; i < n; i++)
+            rows[i] = (uint32_t)ids[i];
+        column *o = col_gather(bs[0]->cols[c], rows, n);
+        free(rows);
+        return o;
+    }
     column *o = col_new(bs[0]->cols[c]->type);
     const type *t = type_phys(o->type);
     if (t->id != T_STRING) {
@@ -442,7 +346,7 @@ static int write_batch(mt_table *m, batch *bt, insert_opts *o, int64_t max_parti
         pieces[g] = block_new(ncols, gn[g]);
     for (int c = 0; c < ncols && !rc; c++) {
         for (size_t g = 0; g < ngroups; g++) {
-            pieces[g]->cols[c] = gather_multi(bt->bs, c, gsorted[g], gn[g]);
+            pieces[g]->cols[c] = gather_multi(bt->bs, nb, c, gsorted[g], gn[g]);
         }
         for (int i = 0; i < nb; i++) {
             /* keep the column's type for the next gathers' col_new: only the data goes */
@@ -508,7 +412,7 @@ typedef struct mt_sink {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     batch *queue[QUEUE_MAX];
-    int qhead, qlen, qcap;
+    int qhead, qlen;
     int busy;             /* writers working on a batch */
     bool closing;
     int failed;
@@ -558,24 +462,22 @@ static int process(mt_sink *s, batch *bt)
     insert_opts o = s->opts; /* per block: writer threads run blocks concurrently */
     o.part_seq = atomic_fetch_add(&s->blocks, 1) * 1000;
     o.block_hash = o.dedup && !o.token ? batch_hash(bt) : NULL;
-    if (!rc && (bt->n == 1 || !gatherable(bt))) {
-        /* One block, or types the direct gather does not cover: concatenate. */
-        block *b = bt->bs[0];
-        if (bt->n > 1) {
-            b = block_new(bt->bs[0]->ncols, 0);
-            for (int c = 0; c < b->ncols; c++) {
-                b->cols[c] = col_new(bt->bs[0]->cols[c]->type);
-                col_reserve(b->cols[c], bt->rows);
-            }
-            for (int i = 0; i < bt->n; i++)
-                block_append(b, bt->bs[i]);
+    if (!rc && bt->n > 1 && !gatherable(bt)) {
+        /* Types the direct gather across blocks does not cover: concatenate first. */
+        block *b = block_new(bt->bs[0]->ncols, 0);
+        for (int c = 0; c < b->ncols; c++) {
+            b->cols[c] = col_new(bt->bs[0]->cols[c]->type);
+            col_reserve(b->cols[c], bt->rows);
         }
-        rc = write_block(s->m, b, &o, s->max_partitions);
-        if (bt->n > 1)
-            block_free(b);
-    } else if (!rc) {
-        rc = write_batch(s->m, bt, &o, s->max_partitions);
+        for (int i = 0; i < bt->n; i++) {
+            block_append(b, bt->bs[i]);
+            block_free(bt->bs[i]);
+        }
+        bt->bs[0] = b;
+        bt->n = 1;
     }
+    if (!rc)
+        rc = write_batch(s->m, bt, &o, s->max_partitions);
     free(o.block_hash);
     batch_free(bt);
     return rc;
@@ -809,7 +711,6 @@ int mt_insert(table *t, query_ctx *q, table_sink **out)
         threads = 1;
     if (threads > QUEUE_MAX / 2)
         threads = QUEUE_MAX / 2;
-    s->qcap = threads;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
     for (int i = 0; i < threads; i++) {

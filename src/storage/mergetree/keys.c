@@ -5,6 +5,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/siphash.h"
 #include "column/datetime.h"
 #include "sql/analyze.h"
 
@@ -98,23 +99,6 @@ int mt_key_eval(const mt_key *k, const block *b, column **out)
 
 /* ---- sorting ---- */
 
-typedef struct sort_ctx {
-    column *const *keys;
-    int n;
-} sort_ctx;
-
-static int cmp_rows(const void *a, const void *b, void *arg)
-{
-    const sort_ctx *s = arg;
-    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-    for (int k = 0; k < s->n; k++) {
-        int c = col_compare(s->keys[k], i, s->keys[k], j, 1);
-        if (c)
-            return c;
-    }
-    return i < j ? -1 : i > j; /* stable */
-}
-
 /* Fast path for keys made only of integer-like columns (ints, dates, times, enums) whose
  * widths add up to at most 16 bytes — the usual MergeTree sorting key: each row's key is
  * packed into one unsigned 128-bit number that orders like the tuple (sign bits flipped,
@@ -159,53 +143,6 @@ static void radix_sort128(kv128 *a, kv128 *tmp, size_t rows, int nbytes)
         memcpy(a, tmp, sizeof *a * rows);
     }
 }
-
-static uint32_t *packed_sort(column *const *keys, int n, const uint32_t *sub, size_t rows, int bits)
-{
-    kv128 *a = xmalloc(sizeof *a * (rows + 1));
-    for (size_t r = 0; r < rows; r++)
-        a[r] = (kv128){0, sub ? sub[r] : (uint32_t)r};
-    for (int i = 0; i < n; i++) {
-        const column *c = keys[i];
-        const type *t = c->type;
-        int w = (int)t->width * 8;
-        bool sign = type_is_signed(t) || t->id == T_ENUM8 || t->id == T_ENUM16 || t->id == T_DATE32 ||
-                    t->id == T_DATETIME64;
-        uint64_t flip = sign ? 1ull << (w - 1) : 0;
-        uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
-        for (size_t r = 0; r < rows; r++) {
-            size_t row = a[r].row;
-            uint64_t v = sign ? (uint64_t)col_get_i64(c, row) : col_get_u64(c, row);
-            a[r].k = (a[r].k << w) | ((v ^ flip) & mask);
-        }
-    }
-    kv128 *tmp = xmalloc(sizeof *tmp * (rows + 1));
-    radix_sort128(a, tmp, rows, (bits + 7) / 8);
-    free(tmp);
-    uint32_t *perm = xmalloc(sizeof *perm * (rows + 1));
-    for (size_t r = 0; r < rows; r++)
-        perm[r] = a[r].row;
-    free(a);
-    return perm;
-}
-
-uint32_t *mt_sort_rows(column *const *keys, int n, const uint32_t *sub, size_t rows)
-{
-    int bits;
-    if (n > 0 && rows > 1 && packable(keys, n, &bits))
-        return packed_sort(keys, n, sub, rows, bits);
-    uint32_t *perm = xmalloc(sizeof *perm * (rows + 1));
-    for (size_t r = 0; r < rows; r++)
-        perm[r] = sub ? sub[r] : (uint32_t)r;
-    if (n > 0 && rows > 1) {
-        /* rows of sub ascend, so comparing row numbers last keeps the sort stable */
-        sort_ctx s = {keys, n};
-        qsort_r(perm, rows, sizeof *perm, cmp_rows, &s);
-    }
-    return perm;
-}
-
-uint32_t *mt_sort_perm(column *const *keys, int n, size_t rows) { return mt_sort_rows(keys, n, NULL, rows); }
 
 /* ---- sorting rows spread over several blocks ---- */
 
@@ -270,48 +207,18 @@ uint32_t *mt_sort_multi(column **const *keys, int nblocks, int n, const uint64_t
     return perm;
 }
 
-/* ---- partition IDs ---- */
-
-static inline uint64_t rotl(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
-
-/* ClickHouse's SipHash (2-4, zero key) with its 128-bit finish (v0^v1, v2^v3). */
-static void siphash128(const uint8_t *p, size_t n, uint8_t out[16])
+uint32_t *mt_sort_perm(column *const *keys, int n, size_t rows)
 {
-    uint64_t v0 = 0x736f6d6570736575ull, v1 = 0x646f72616e646f6dull;
-    uint64_t v2 = 0x6c7967656e657261ull, v3 = 0x7465646279746573ull;
-#define SR                                                                                                             \
-    do {                                                                                                               \
-        v0 += v1; v1 = rotl(v1, 13); v1 ^= v0; v0 = rotl(v0, 32);                                                      \
-        v2 += v3; v3 = rotl(v3, 16); v3 ^= v2;                                                                         \
-        v0 += v3; v3 = rotl(v3, 21); v3 ^= v0;                                                                         \
-        v2 += v1; v1 = rotl(v1, 17); v1 ^= v2; v2 = rotl(v2, 32);                                                      \
-    } while (0)
-    size_t full = n & ~(size_t)7;
-    for (size_t i = 0; i < full; i += 8) {
-        uint64_t m;
-        memcpy(&m, p + i, 8);
-        v3 ^= m;
-        SR;
-        SR;
-        v0 ^= m;
-    }
-    uint64_t last = (uint64_t)(n & 0xff) << 56;
-    for (size_t i = full; i < n; i++)
-        last |= (uint64_t)p[i] << (8 * (i - full));
-    v3 ^= last;
-    SR;
-    SR;
-    v0 ^= last;
-    v2 ^= 0xff;
-    SR;
-    SR;
-    SR;
-    SR;
-#undef SR
-    uint64_t lo = v0 ^ v1, hi = v2 ^ v3;
-    memcpy(out, &lo, 8);
-    memcpy(out + 8, &hi, 8);
+    uint64_t *ids = xmalloc(sizeof *ids * (rows + 1));
+    for (size_t r = 0; r < rows; r++)
+        ids[r] = r;
+    column **k = (column **)keys;
+    uint32_t *perm = mt_sort_multi(&k, 1, n, ids, rows);
+    free(ids);
+    return perm;
 }
+
+/* ---- partition IDs ---- */
 
 /* Is the value an integer in ClickHouse's Field sense (UInt64 / Int64 fields)? */
 static bool integral(const type *t)
@@ -395,7 +302,7 @@ char *mt_partition_id(const mt_key *k, column *const *vals, size_t row)
             }
         }
         uint8_t d[16];
-        siphash128(h.p, h.len, d);
+        siphash24_128(h.p, h.len, d);
         buf_free(&h);
         for (int i = 0; i < 16; i++)
             buf_printf(&out, "%02x", d[i]);

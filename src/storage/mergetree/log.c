@@ -83,12 +83,6 @@ int mergetree_part_log(query_ctx *q, source **out)
     return rc;
 }
 
-static bool is_mergetree(const table *t)
-{
-    return t->engine == &engine_mergetree || t->engine == &engine_replacing_mergetree ||
-           t->engine == &engine_summing_mergetree;
-}
-
 int mergetree_system_merges(query_ctx *q, source **out)
 {
     static const struct {
@@ -116,7 +110,7 @@ int mergetree_system_merges(query_ctx *q, source **out)
     double now = clock_monotonic();
     for (int ti = 0; ti < nt; ti++) {
         table *t = tables[ti];
-        if (is_mergetree(t) && t->impl) {
+        if (mt_is_mergetree(t) && t->impl) {
             mt_table *m = t->impl;
             pthread_mutex_lock(&m->lock);
             for (mt_merge_info *g = m->merges; g; g = g->next) {

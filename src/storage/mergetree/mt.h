@@ -74,6 +74,13 @@ typedef struct mt_part {
 } mt_part;
 
 mt_part *mt_part_ref(mt_part *p);
+
+/* Is t one of the MergeTree family (its impl an mt_table)? */
+static inline bool mt_is_mergetree(const table *t)
+{
+    return t->engine == &engine_mergetree || t->engine == &engine_replacing_mergetree ||
+           t->engine == &engine_summing_mergetree;
+}
 void mt_part_unref(mt_part *p);
 
 /* Sorting / primary / partition keys compiled against the table's stored columns. */
@@ -163,7 +170,7 @@ int mt_read_small_file(const char *dir, const char *name, buf *out);
 /* A formatted string in new memory (xmalloc'd). */
 char *mt_sprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Reads a stream's marks (.mrk2, or .cmrk2 decompressed): 3 UInt64 per mark. */
-int mt_read_marks(const char *dir, const char *stream, buf *out, bool *compressed);
+int mt_read_marks(const char *dir, const char *stream, buf *out);
 
 /* fsync of a directory (after creating or renaming entries in it). */
 int mt_fsync_dir(const char *dir);
@@ -208,8 +215,6 @@ void mt_key_free(mt_key *k);
 int mt_key_eval(const mt_key *k, const block *b, column **out);
 /* Stable permutation sorting b by the first n key columns (ascending, NULLs last). */
 uint32_t *mt_sort_perm(column *const *keys, int n, size_t rows);
-/* The same for the rows sub[0..rows) (ascending; NULL = all): those row numbers, sorted. */
-uint32_t *mt_sort_rows(column *const *keys, int n, const uint32_t *sub, size_t rows);
 /* Rows spread over blocks: ids[i] = (block << 32) | row, keys[block] the key columns of
  * each block; returns the positions 0..rows-1 of ids in stable key order. */
 uint32_t *mt_sort_multi(column **const *keys, int nblocks, int n, const uint64_t *ids, size_t rows);

@@ -227,6 +227,43 @@ int mt_read_small_file(const char *dir, const char *name, buf *out)
     return 0;
 }
 
+/* Decompresses the ClickHouse compressed blocks in p[0..n) (offsets reported from `base`
+ * in the file `where`), appending their bytes to out. */
+static int decompress_all(const uint8_t *p, size_t n, size_t base, const char *where, buf *out)
+{
+    for (size_t off = 0; off < n;) {
+        uint32_t cs, us;
+        if (mt_block_header(p + off, n - off, &cs, &us, where, base + off))
+            return -1;
+        if (cs > n - off - 16)
+            return err_set(ERR_CORRUPTED_DATA, "Truncated compressed block in %s at offset %zu", where, base + off);
+        if (mt_decompress_block(p + off, n - off, out, where, base + off))
+            return -1;
+        off += 16 + (size_t)cs;
+    }
+    return 0;
+}
+
+/* A small file that ClickHouse may store plain (`plain`) or in compressed blocks
+ * (`packed`, e.g. .cmrk2 and primary.cidx, its 24+ defaults): its bytes either way. */
+static int read_plain_or_packed(const char *dir, const char *plain, const char *packed, buf *out)
+{
+    char *path = path_join(dir, plain);
+    bool is_plain = access(path, F_OK) == 0;
+    free(path);
+    if (is_plain)
+        return mt_read_small_file(dir, plain, out);
+    buf raw = {0};
+    int rc = mt_read_small_file(dir, packed, &raw);
+    if (!rc) {
+        char *where = path_join(dir, packed);
+        rc = decompress_all(raw.p, raw.len, 0, where, out);
+        free(where);
+    }
+    buf_free(&raw);
+    return rc;
+}
+
 /* ---- checksums.txt ---- */
 
 void mt_checksums_add(mt_checksums *c, const char *name, const mt_file_checksum *s)
@@ -360,21 +397,13 @@ int mt_checksums_read(const char *dir, mt_checksums *out)
     }
     size_t off = (size_t)(nl + 1 - s);
     buf body = {0};
-    while (off < f.len) {
-        uint32_t csize, usize;
-        char *where = mt_sprintf("%schecksums.txt", dir);
-        int rc = mt_block_header(f.p + off, f.len - off, &csize, &usize, where, off);
-        if (!rc && csize > f.len - off)
-            rc = err_set(ERR_CORRUPTED_DATA, "Truncated compressed block in %s at offset %zu", where, off);
-        if (!rc)
-            rc = mt_decompress_block(f.p + off, f.len - off, &body, where, off);
-        free(where);
-        if (rc) {
-            buf_free(&f);
-            buf_free(&body);
-            return -1;
-        }
-        off += 16 + (size_t)csize;
+    char *where = mt_sprintf("%schecksums.txt", dir);
+    int rc = decompress_all(f.p + off, f.len - off, off, where, &body);
+    free(where);
+    if (rc) {
+        buf_free(&f);
+        buf_free(&body);
+        return -1;
     }
     buf_free(&f);
     rd r = {body.p, body.p + body.len};
@@ -417,72 +446,15 @@ static int find_checksum(const mt_checksums *c, const char *name)
     return -1;
 }
 
-/* Reads a marks file: 3 UInt64 per mark; .cmrk2 files (ClickHouse 24+'s default) are the
- * same bytes in compressed blocks. */
-int mt_read_marks(const char *dir, const char *stream, buf *out, bool *compressed)
+int mt_read_marks(const char *dir, const char *stream, buf *out)
 {
-    char *name = mt_sprintf("%s.mrk2", stream);
-    char *path = path_join(dir, name);
-    bool plain = access(path, F_OK) == 0;
-    free(path);
-    int rc;
-    if (plain) {
-        rc = mt_read_small_file(dir, name, out);
-        *compressed = false;
-    } else {
-        free(name);
-        name = mt_sprintf("%s.cmrk2", stream);
-        buf raw = {0};
-        rc = mt_read_small_file(dir, name, &raw);
-        char *where = path_join(dir, name);
-        size_t off = 0;
-        while (!rc && off < raw.len) {
-            uint32_t cs, us;
-            rc = mt_block_header(raw.p + off, raw.len - off, &cs, &us, where, off);
-            if (!rc && cs > raw.len - off - 16)
-                rc = err_set(ERR_CORRUPTED_DATA, "Truncated compressed block in %s at offset %zu", where, off);
-            if (!rc)
-                rc = mt_decompress_block(raw.p + off, raw.len - off, out, where, off);
-            off += 16 + (size_t)cs;
-        }
-        free(where);
-        buf_free(&raw);
-        *compressed = true;
-    }
-    free(name);
+    char *plain = mt_sprintf("%s.mrk2", stream), *packed = mt_sprintf("%s.cmrk2", stream);
+    int rc = read_plain_or_packed(dir, plain, packed, out);
+    free(plain);
+    free(packed);
     if (!rc && out->len % 24)
         rc = err_set(ERR_CORRUPTED_DATA, "Marks file of stream %s in %s has %zu bytes, not a multiple of 24", stream,
                      dir, out->len);
-    return rc;
-}
-
-/* primary.idx, or primary.cidx (compressed) when the part has that. */
-static int read_primary(const char *dir, buf *out)
-{
-    char *path = path_join(dir, "primary.idx");
-    bool plain = access(path, F_OK) == 0;
-    free(path);
-    if (plain)
-        return mt_read_small_file(dir, "primary.idx", out);
-    buf raw = {0};
-    if (mt_read_small_file(dir, "primary.cidx", &raw)) {
-        buf_free(&raw);
-        return -1;
-    }
-    char *where = path_join(dir, "primary.cidx");
-    size_t off = 0;
-    int rc = 0;
-    while (!rc && off < raw.len) {
-        uint32_t cs, us;
-        rc = mt_block_header(raw.p + off, raw.len - off, &cs, &us, where, off);
-        if (!rc && cs > raw.len - off - 16)
-            rc = err_set(ERR_CORRUPTED_DATA, "Truncated compressed block in %s at offset %zu", where, off);
-        if (!rc)
-            rc = mt_decompress_block(raw.p + off, raw.len - off, out, where, off);
-        off += 16 + (size_t)cs;
-    }
-    free(where);
-    buf_free(&raw);
     return rc;
 }
 
@@ -716,8 +688,7 @@ int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out)
     if (!rc && t->sch->n) {
         mt_serial *s = mt_serial_new_ex(t->sch->names[0], t->sch->types[0], &p->opts[0]);
         buf marks = {0};
-        bool compressed;
-        rc = mt_read_marks(dir, mt_serial_stream_name(s, 0), &marks, &compressed);
+        rc = mt_read_marks(dir, mt_serial_stream_name(s, 0), &marks);
         mt_serial_free(s);
         if (!rc) {
             size_t nm = marks.len / 24;
@@ -743,7 +714,7 @@ int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out)
     /* Primary index. */
     if (!rc && m->nprimary) {
         buf idx = {0};
-        rc = read_primary(dir, &idx);
+        rc = read_plain_or_packed(dir, "primary.idx", "primary.cidx", &idx);
         if (!rc)
             rc = read_index(dir, &idx, m->nprimary, m->sort.types, &p->nindex, &p->index);
         if (!rc && p->nindex < p->ngranules)

@@ -98,9 +98,8 @@ int mt_part_reader_open(mt_table *m, mt_part *p, const int *cols, int ncols, siz
             char *path = mt_sprintf("%s%s.bin", p->dir, sn);
             rc = mt_creader_open(path, &c->cr[k]);
             free(path);
-            bool compressed;
             if (!rc)
-                rc = mt_read_marks(p->dir, sn, &c->marks[k], &compressed);
+                rc = mt_read_marks(p->dir, sn, &c->marks[k]);
             c->srcs[k] = (mt_byte_src){src_read, c->cr[k]};
         }
         /* The stream prefixes are at the part's start; then move to the first granule. */

@@ -23,12 +23,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static bool is_mergetree(const table *t)
-{
-    return t->engine == &engine_mergetree || t->engine == &engine_replacing_mergetree ||
-           t->engine == &engine_summing_mergetree;
-}
-
 static int log_line(mt_table *m, const char *kind, int64_t first, const char *name, const char *version)
 {
     char *path = mt_sprintf("%sresume.log", m->t->data_dir);
@@ -143,7 +137,7 @@ void mt_resume_recover(mt_table *m)
 int mergetree_resume_lookup(table *t, const char *name, char **version)
 {
     *version = NULL;
-    if (!is_mergetree(t))
+    if (!mt_is_mergetree(t))
         return err_set(ERR_NOT_IMPLEMENTED, "resumable_insert needs a MergeTree-family table; %s is %s",
                        table_full_name(t), t->engine->name);
     mt_table *m = t->impl;

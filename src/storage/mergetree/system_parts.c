@@ -10,12 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool is_mergetree(const table *t)
-{
-    return t->engine == &engine_mergetree || t->engine == &engine_replacing_mergetree ||
-           t->engine == &engine_summing_mergetree;
-}
-
 static void push_s(column *c, const char *s) { col_push_str(c, s, strlen(s)); }
 
 static void push_u64(column *c, uint64_t v) { col_push_fixed(c, &v); }
@@ -68,7 +62,7 @@ int mergetree_system_parts(query_ctx *q, source **out)
     }
     for (int ti = 0; ti < nt; ti++) {
         table *t = tables[ti];
-        if (is_mergetree(t) && t->impl) {
+        if (mt_is_mergetree(t) && t->impl) {
             mt_table *m = t->impl;
             pthread_mutex_lock(&m->lock);
             for (int i = 0; i < m->nparts; i++) {
