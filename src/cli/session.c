@@ -548,6 +548,7 @@ static int run_statement(session *s, query_ctx *q, const ast *stmt, stmt_result 
     case AST_STMT_SHOW:
     case AST_STMT_OPTIMIZE:
     case AST_STMT_CHECK:
+    case AST_STMT_SYSTEM:
     case AST_STMT_ALTER: {
         schema *sch;
         block *b;

@@ -739,6 +739,8 @@ static int merge_and_finalize(select_plan *p, query_ctx *q, worker *ws, int n, b
                 p->aggs[a]->ops.merge(p->aggs[a], ws[0].single + p->agg_offsets[a], ws[i].single + p->agg_offsets[a]);
             destroy_states(p, ws[i].single);
         }
+        if (p->count_known) /* count() only: the rows the source counted for us */
+            p->aggs[0]->ops.add_all(p->aggs[0], ws[0].single + p->agg_offsets[0], NULL, (size_t)p->count_known);
         for (int a = 0; a < p->naggs && !rc; a++)
             rc = p->aggs[a]->ops.finalize(p->aggs[a], ws[0].single + p->agg_offsets[a], b->cols[a]);
         destroy_states(p, ws[0].single);

@@ -54,6 +54,8 @@ typedef struct select_plan {
     uint64_t limit_by_limit;
     uint64_t limit_by_offset;
     bool count_only;             /* SELECT count() FROM src with no WHERE: use count_rows */
+    uint64_t count_known;        /* SELECT count() … WHERE: rows the source counted without
+                                  * reading (take_matching), added to the count */
 } select_plan;
 
 void select_plan_free(select_plan *p);

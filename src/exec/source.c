@@ -195,6 +195,14 @@ static void ro_set_filter(source *s, const src_filter *f, int n, query_ctx *q)
     s->ntasks = r->inner->ntasks;
 }
 
+static uint64_t ro_take_matching(source *s, query_ctx *q)
+{
+    reorder_src *r = s->impl;
+    uint64_t n = r->inner->take_matching(r->inner, q);
+    s->ntasks = r->inner->ntasks;
+    return n;
+}
+
 source *source_reorder(source *inner, const int *perm, int nvisible)
 {
     source *s = xcalloc(1, sizeof *s);
@@ -215,6 +223,7 @@ source *source_reorder(source *inner, const int *perm, int nvisible)
     s->destroy = ro_destroy;
     s->count_rows = inner->count_rows ? ro_count : NULL;
     s->set_filter = inner->set_filter ? ro_set_filter : NULL;
+    s->take_matching = inner->take_matching ? ro_take_matching : NULL;
     s->impl = r;
     return s;
 }

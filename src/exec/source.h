@@ -39,6 +39,12 @@ typedef struct source {
      * statistics) and must return everything that might; rows it returns are still
      * filtered by WHERE. It copies what it keeps (f is the caller's). */
     void (*set_filter)(struct source *s, const src_filter *f, int n, query_ctx *q);
+    /* Optional, after set_filter, for a query that only counts the rows satisfying its
+     * WHERE when f[0..n) express that WHERE exactly: drops from the tasks the rows the
+     * source knows satisfy every filter without reading them (a MergeTree's granules
+     * that lie wholly inside the key ranges) and returns how many they were. Call before
+     * any open(); updates ntasks. */
+    uint64_t (*take_matching)(struct source *s, query_ctx *q);
     /* Optional (file(), s3()), for resumable INSERTs: the objects the source reads, each
      * with a version (S3: the ETag; local files: size and modification time). The arrays
      * belong to the source. */

@@ -1100,14 +1100,15 @@ static bool plain_number(const type *t)
     return type_is_number(t) && !type_is_decimal(t) && t->id != T_BOOL;
 }
 
-static void add_filter(actx *c, src_filter **fl, int *n, int col, src_filter_op op, const column *value)
+/* Adds "col op value" to the filters; false when it cannot be expressed as one. */
+static bool add_filter(actx *c, src_filter **fl, int *n, int col, src_filter_op op, const column *value)
 {
     column *v = col_ref((column *)(uintptr_t)value);
     if (v->is_const)
         v = col_materialize(v);
     if (v->len != 1 || col_is_null(v, 0) || type_base(v->type)->id == T_NOTHING) {
         col_free(v);
-        return;
+        return false;
     }
     const type *colt = type_base(c->src->types[col]);
     const type *ct = type_base(v->type);
@@ -1115,17 +1116,22 @@ static void add_filter(actx *c, src_filter **fl, int *n, int col, src_filter_op 
      * type, as ClickHouse converts the constant. */
     const type *target = plain_number(colt) && plain_number(ct) ? ct : colt;
     if (!(v = const_to(c, v, target)))
-        return;
+        return false;
     *fl = xrealloc(*fl, sizeof **fl * (size_t)(*n + 1));
     (*fl)[(*n)++] = (src_filter){.col = col, .op = op, .vals = v};
+    return true;
 }
 
-static void extract_filters(actx *c, const expr *e, src_filter **fl, int *n)
+/* Adds the conjuncts of e that compare a source column with a constant to the filters;
+ * returns whether the filters express all of e (then rows satisfying every filter satisfy
+ * e). */
+static bool extract_filters(actx *c, const expr *e, src_filter **fl, int *n)
 {
     if (e->kind == EX_FUNC && e->call && strcmp(e->call->def->name, "and") == 0) {
+        bool all = true;
         for (int i = 0; i < e->nargs; i++)
-            extract_filters(c, e->args[i], fl, n);
-        return;
+            all &= extract_filters(c, e->args[i], fl, n);
+        return all;
     }
     if (e->kind == EX_FUNC && e->call && e->nargs == 2) {
         static const struct {
@@ -1137,12 +1143,12 @@ static void extract_filters(actx *c, const expr *e, src_filter **fl, int *n)
             if (strcmp(e->call->def->name, ops[k].name) == 0) {
                 const expr *a = e->args[0], *b = e->args[1];
                 if (a->kind == EX_COL && b->kind == EX_CONST)
-                    add_filter(c, fl, n, c->p->src_cols[a->col], ops[k].op, b->value);
-                else if (b->kind == EX_COL && a->kind == EX_CONST)
-                    add_filter(c, fl, n, c->p->src_cols[b->col], ops[k].flipped, a->value);
-                return;
+                    return add_filter(c, fl, n, c->p->src_cols[a->col], ops[k].op, b->value);
+                if (b->kind == EX_COL && a->kind == EX_CONST)
+                    return add_filter(c, fl, n, c->p->src_cols[b->col], ops[k].flipped, a->value);
+                return false;
             }
-        return;
+        return false;
     }
     if (e->kind == EX_IN && e->args[0]->kind == EX_COL && !c->in_overflow &&
         !settings_bool(c->q->st, "transform_null_in"))
@@ -1154,8 +1160,9 @@ static void extract_filters(actx *c, const expr *e, src_filter **fl, int *n)
                                 .vals = col_ref(c->in_vals[i])};
                 *fl = xrealloc(*fl, sizeof **fl * (size_t)(*n + 1));
                 (*fl)[(*n)++] = f;
-                break;
+                return true;
             }
+    return false;
 }
 
 /* Hands the source the WHERE conjuncts it may use to skip data (source.set_filter). */
@@ -1166,9 +1173,14 @@ static void push_filters(actx *c)
         return;
     src_filter *fl = NULL;
     int n = 0;
-    extract_filters(c, p->where, &fl, &n);
+    bool exact = extract_filters(c, p->where, &fl, &n);
     if (n)
         p->src->set_filter(p->src, fl, n, c->q);
+    /* SELECT count() … WHERE <filters only>: rows the source knows match are counted
+     * without reading them. */
+    if (n && exact && p->src->take_matching && p->aggregate && p->nkeys == 0 && p->naggs == 1 && !p->having &&
+        p->aggs[0]->nargs == 0 && strcasecmp(p->aggs[0]->name, "count") == 0)
+        p->count_known = p->src->take_matching(p->src, c->q);
     for (int i = 0; i < n; i++)
         col_free(fl[i].vals);
     free(fl);

@@ -118,6 +118,15 @@ static bool bounds_may_match(const src_filter *f, const column *lo_col, size_t l
             if (ABOVE_LO(k) && BELOW_HI(k))
                 return true;
         return false;
+    case SF_NE:
+    case SF_NOT_IN:
+        /* only a single-value range can fail: x != v fails everywhere on [v, v] */
+        if (!lo_col || !hi_col || open_lo || open_hi || (c = cmp_val(lo_col, lo, hi_col, hi, &ok), !ok || c != 0))
+            return true;
+        for (size_t k = 0; k < v->len; k++)
+            if ((c = cmp_val(lo_col, lo, v, k, &ok), ok && c == 0))
+                return false;
+        return true;
     default: return true;
     }
     #undef ABOVE_LO
@@ -129,56 +138,148 @@ static bool range_may_match(const src_filter *f, const column *lo_col, size_t lo
     return bounds_may_match(f, lo_col, lo, false, hi_col, hi, false);
 }
 
+/* Can a and b be compared exactly as WHERE compares them? (The same type, or integers.) */
+static bool exact_comparable(const column *a, const column *b)
+{
+    const type *ta = type_phys(a->type), *tb = type_phys(b->type);
+    if (ta->id == T_NULLABLE || tb->id == T_NULLABLE)
+        return false;
+    if (ta == tb || (ta->id == tb->id && !type_is_decimal(ta) && ta->id != T_DATETIME64 && ta->id != T_FIXEDSTRING))
+        return true;
+    return type_is_number(ta) && type_is_number(tb) && !type_is_float(ta) && !type_is_float(tb) &&
+           !type_is_decimal(ta) && !type_is_decimal(tb);
+}
+
+/* Does every value between the bounds (as in bounds_may_match) satisfy the filter?
+ * False when unsure. */
+static bool bounds_all_match(const src_filter *f, const column *lo_col, size_t lo, bool open_lo, const column *hi_col,
+                             size_t hi, bool open_hi)
+{
+    const column *v = f->vals;
+    bool ok = true;
+    int c;
+    if ((lo_col && !exact_comparable(lo_col, v)) || (hi_col && !exact_comparable(hi_col, v)))
+        return false;
+    switch (f->op) {
+    case SF_EQ:
+    case SF_IN:
+        if (!lo_col || !hi_col || open_lo || open_hi || cmp_val(lo_col, lo, hi_col, hi, &ok) != 0 || !ok)
+            return false;
+        for (size_t k = 0; k < v->len; k++)
+            if (cmp_val(lo_col, lo, v, k, &ok) == 0 && ok)
+                return true;
+        return false;
+    case SF_LT: return hi_col && (c = cmp_val(hi_col, hi, v, 0, &ok), ok && (c < 0 || (open_hi && c == 0)));
+    case SF_LE: return hi_col && (c = cmp_val(hi_col, hi, v, 0, &ok), ok && c <= 0);
+    case SF_GT: return lo_col && (c = cmp_val(lo_col, lo, v, 0, &ok), ok && (c > 0 || (open_lo && c == 0)));
+    case SF_GE: return lo_col && (c = cmp_val(lo_col, lo, v, 0, &ok), ok && c >= 0);
+    case SF_NE:
+    case SF_NOT_IN:
+        for (size_t k = 0; k < v->len; k++) {
+            column *one = col_slice(v, k, 1);
+            src_filter eq = {.col = f->col, .op = SF_EQ, .vals = one};
+            bool may = bounds_may_match(&eq, lo_col, lo, open_lo, hi_col, hi, open_hi);
+            col_free(one);
+            if (may)
+                return false;
+        }
+        return true;
+    default: return false;
+    }
+}
+
+/* What the filters can be over a set of rows: can_true (some row may satisfy all of them)
+ * and can_false (some row may fail one), as ClickHouse's BoolMask. */
+typedef struct bmask {
+    bool can_true, can_false;
+} bmask;
+
+static bmask bm_and(bmask a, bmask b) { return (bmask){a.can_true && b.can_true, a.can_false || b.can_false}; }
+static bmask bm_or(bmask a, bmask b) { return (bmask){a.can_true || b.can_true, a.can_false || b.can_false}; }
+
 /* Primary-key analysis of one granule, in the manner of ClickHouse's KeyCondition: the
  * granule holds keys between lo = index[g] and hi = index[g + 1] in lexicographic order,
  * which is the union of "x0 = lo0 and the rest >= lo's rest", "lo0 < x0 < hi0 (rest
- * free)" and "x0 = hi0 and the rest <= hi's rest", recursively. A part of the union may
- * hold matches when every filter on each key column accepts that column's range there. */
+ * free)" and "x0 = hi0 and the rest <= hi's rest", recursively. Filters on the table's
+ * columns (f.col >= 0) are exact over a key column that is that column; filters derived
+ * through monotonic key functions (f.col = -(i + 1)) only prune. */
 typedef struct key_ctx {
     mt_table *m;
     const mt_part *p;
     size_t g;
     const src_filter *fl;
     int n;
+    const int *skip_to;   /* per key column: the later key column that orders it, or itself */
 } key_ctx;
 
-static bool col_accepts_ex(const key_ctx *c, int i, const column *lo, size_t lr, bool olo, const column *hi, size_t hr,
-                           bool ohi)
+static bmask col_mask(const key_ctx *c, int i, const column *lo, size_t lr, bool olo, const column *hi, size_t hr,
+                      bool ohi)
 {
-    for (int f = 0; f < c->n; f++)
-        if ((c->m->sort.src_col[i] == c->fl[f].col || c->fl[f].col == -(i + 1)) &&
-            !bounds_may_match(&c->fl[f], lo, lr, olo, hi, hr, ohi))
-            return false;
-    return true;
+    bmask r = {true, false};
+    for (int f = 0; f < c->n; f++) {
+        const src_filter *fl = &c->fl[f];
+        bool direct = c->m->sort.src_col[i] == fl->col;
+        if (!direct && fl->col != -(i + 1))
+            continue;
+        if (!bounds_may_match(fl, lo, lr, olo, hi, hr, ohi))
+            r.can_true = false;
+        if (direct && !bounds_all_match(fl, lo, lr, olo, hi, hr, ohi))
+            r.can_false = true;
+    }
+    return r;
 }
 
-static bool col_accepts(const key_ctx *c, int i, const column *lo, size_t lr, const column *hi, size_t hr)
-{
-    return col_accepts_ex(c, i, lo, lr, false, hi, hr, false);
-}
+enum { RECT_BOTH, RECT_FROM_LO, RECT_TO_HI, RECT_FREE };
 
-/* mode 0: lo <= x <= hi on columns i…; 1: x >= lo only; 2: x <= hi only. */
-static bool key_rect(const key_ctx *c, int i, int mode)
+/* The filters over the granule's keys on columns i…, bounded as mode says. */
+static bmask key_rect(const key_ctx *c, int i, int mode)
 {
     if (i >= c->m->nprimary)
-        return true;
+        return (bmask){true, false};
+    if (c->skip_to[i] != i)
+        return key_rect(c, c->skip_to[i], mode);
     const column *k = c->p->index[i];
     size_t lo = c->g, hi = c->g + 1;
-    if (mode == 0) {
+    switch (mode) {
+    case RECT_FREE: return bm_and(col_mask(c, i, NULL, 0, false, NULL, 0, false), key_rect(c, i + 1, RECT_FREE));
+    case RECT_FROM_LO:
+        return bm_or(bm_and(col_mask(c, i, k, lo, false, k, lo, false), key_rect(c, i + 1, RECT_FROM_LO)),
+                     bm_and(col_mask(c, i, k, lo, true, NULL, 0, false), key_rect(c, i + 1, RECT_FREE)));
+    case RECT_TO_HI:
+        return bm_or(bm_and(col_mask(c, i, k, hi, false, k, hi, false), key_rect(c, i + 1, RECT_TO_HI)),
+                     bm_and(col_mask(c, i, NULL, 0, false, k, hi, true), key_rect(c, i + 1, RECT_FREE)));
+    default:
         if (col_compare(k, lo, k, hi, 1) == 0)
-            return col_accepts(c, i, k, lo, k, lo) && key_rect(c, i + 1, 0);
-        return (col_accepts(c, i, k, lo, k, lo) && key_rect(c, i + 1, 1)) ||
-               col_accepts_ex(c, i, k, lo, true, k, hi, true) ||
-               (col_accepts(c, i, k, hi, k, hi) && key_rect(c, i + 1, 2));
+            return bm_and(col_mask(c, i, k, lo, false, k, lo, false), key_rect(c, i + 1, RECT_BOTH));
+        return bm_or(bm_or(bm_and(col_mask(c, i, k, lo, false, k, lo, false), key_rect(c, i + 1, RECT_FROM_LO)),
+                           bm_and(col_mask(c, i, k, lo, true, k, hi, true), key_rect(c, i + 1, RECT_FREE))),
+                     bm_and(col_mask(c, i, k, hi, false, k, hi, false), key_rect(c, i + 1, RECT_TO_HI)));
     }
-    if (mode == 1)
-        return (col_accepts(c, i, k, lo, k, lo) && key_rect(c, i + 1, 1)) ||
-               col_accepts_ex(c, i, k, lo, true, NULL, 0, false);
-    return (col_accepts(c, i, k, hi, k, hi) && key_rect(c, i + 1, 2)) ||
-           col_accepts_ex(c, i, NULL, 0, false, k, hi, true);
 }
 
-/* Marks the granules of part p that may hold rows matching every filter. */
+/* Key column i = f(x) with f monotonic non-decreasing, followed by key columns that are
+ * also functions of x and then x itself at column j: ordering by columns i…j is ordering
+ * by x, so the analysis bounds x at column j directly (toDate(t), t orders as t). */
+static void key_skips(const mt_table *m, int *skip_to)
+{
+    for (int i = 0; i < m->nprimary; i++) {
+        skip_to[i] = i;
+        int x = m->sort.mono_col[i];
+        if (x < 0)
+            continue;
+        for (int j = i + 1; j < m->nprimary; j++) {
+            if (m->sort.src_col[j] == x) {
+                skip_to[i] = j;
+                break;
+            }
+            if (m->sort.mono_col[j] != x)
+                break;
+        }
+    }
+}
+
+/* Marks the granules of part p: 0 none can match, 1 some may, 2 all rows match every
+ * filter (when the filters are all on key columns). */
 static uint8_t *prune_granules(mt_table *m, const mt_part *p, const src_filter *fl, int n, size_t *kept)
 {
     uint8_t *keep = xmalloc(p->ngranules + 1);
@@ -186,19 +287,30 @@ static uint8_t *prune_granules(mt_table *m, const mt_part *p, const src_filter *
     *kept = p->ngranules;
     if (!p->index || p->nindex < p->ngranules + 1 || !m->nprimary)
         return keep; /* no final index entry: the last granule's end is unknown */
-    bool any = false;
-    for (int f = 0; f < n && !any; f++)
-        for (int i = 0; i < m->nprimary; i++)
+    bool any = false, all_on_key = true;
+    for (int f = 0; f < n; f++) {
+        bool on_key = false;
+        for (int i = 0; i < m->nprimary; i++) {
             any |= m->sort.src_col[i] == fl[f].col || fl[f].col == -(i + 1);
+            on_key |= m->sort.src_col[i] == fl[f].col || fl[f].col < 0;
+        }
+        all_on_key &= on_key;
+    }
     if (!any)
         return keep;
+    int *skip_to = xmalloc(sizeof(int) * (size_t)(m->nprimary + 1));
+    key_skips(m, skip_to);
     for (size_t g = 0; g < p->ngranules; g++) {
-        key_ctx c = {m, p, g, fl, n};
-        if (!key_rect(&c, 0, 0)) {
+        key_ctx c = {m, p, g, fl, n, skip_to};
+        bmask r = key_rect(&c, 0, RECT_BOTH);
+        if (!r.can_true) {
             keep[g] = 0;
             (*kept)--;
+        } else if (!r.can_false && all_on_key) {
+            keep[g] = 2;
         }
     }
+    free(skip_to);
     return keep;
 }
 
@@ -327,6 +439,22 @@ static void mt_set_filter(source *src, const src_filter *given, int ngiven, quer
         col_free(derived[i].vals);
     free(derived);
     free(fl);
+}
+
+static uint64_t mt_take_matching(source *src, query_ctx *q)
+{
+    (void)q;
+    mt_src *s = src->impl;
+    uint64_t n = 0;
+    for (int i = 0; s->keep && i < s->nparts; i++)
+        for (size_t g = 0; s->keep[i] && g < s->parts[i]->ngranules; g++)
+            if (s->keep[i][g] == 2) {
+                n += s->parts[i]->granule_start[g + 1] - s->parts[i]->granule_start[g];
+                s->keep[i][g] = 0;
+            }
+    build_tasks(s);
+    src->ntasks = s->ntasks;
+    return n;
 }
 
 /* ---- reading ---- */
@@ -484,6 +612,7 @@ int mt_read_source(mt_table *m, bool final, query_ctx *q, source **out)
     src->destroy = mt_destroy;
     src->count_rows = mt_count_rows;
     src->set_filter = mt_set_filter;
+    src->take_matching = mt_take_matching;
     src->impl = s;
     *out = src;
     return 0;
