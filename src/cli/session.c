@@ -654,6 +654,7 @@ static int execute_one(session *s, const char *sql, size_t len, const char *stmt
     if (!rc && s->print_summary)
         print_summary(q, res.rows, res.has_result, elapsed);
     query_free(q);
+    mem_cache_release(); /* the statement's large freed blocks go back to the kernel */
     (void)sql;
     (void)len;
     return rc ? code : 0;

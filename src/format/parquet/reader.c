@@ -457,6 +457,7 @@ typedef struct chunk_rd {
     int64_t values, nvalues;   /* values (levels) decoded so far, in the chunk */
     int dbw, rbw;              /* level bit widths */
     size_t lpos, vpos;         /* streaming: levels and dense values already handed out */
+    double value_bytes;        /* uncompressed bytes per value in the chunk (an estimate) */
 } chunk_rd;
 
 static void chunk_rd_free(chunk_rd *c)
@@ -837,6 +838,7 @@ static void chunk_begin(chunk_rd *c, const pq_leaf *l, const pq_chunk *ch, const
     c->pos = 0;
     c->values = 0;
     c->nvalues = ch->meta.num_values;
+    c->value_bytes = (double)ch->meta.total_uncompressed_size / (double)(c->nvalues > 0 ? c->nvalues : 1);
     c->lpos = c->vpos = 0;
     c->dbw = c->rbw = 0;
     while ((1 << c->dbw) <= l->max_def)
@@ -1168,6 +1170,11 @@ static int fill_rows(pq_rd *r, const pq_leaf *l, chunk_rd *c, size_t rows, int c
         c->defs.len -= c->lpos;
         c->lpos = 0;
     }
+    /* Strings: room for the block's bytes at once rather than by doubling (each doubling
+     * copies what was decoded so far). */
+    size_t pending = pending_rows(l, c);
+    if (pending < rows && type_phys(c->vals->type)->id == T_STRING)
+        buf_reserve(&c->vals->data, c->vals->data.len + (size_t)(c->value_bytes * (double)(rows - pending)));
     while (pending_rows(l, c) < rows) {
         int rc = chunk_page(c, &r->f, l, codec);
         if (rc < 0)
@@ -1178,6 +1185,26 @@ static int fill_rows(pq_rd *r, const pq_leaf *l, chunk_rd *c, size_t rows, int c
                            l->name, (long long)c->values, (long long)r->rg_rows);
     }
     return 0;
+}
+
+/* Splits *vals after its first k values without copying them: returns the old column cut
+ * to those k values and leaves a copy of the rest (usually less than a page) in *vals.
+ * NULL when the column is shared or not a flat fixed-width or String column. */
+static column *take_head(column **vals, size_t k)
+{
+    column *c = *vals;
+    const type *t = type_phys(c->type);
+    if (c->refs != 1 || c->is_const || c->inner || c->nfields || c->nulls.p || (t->id != T_STRING && !t->width))
+        return NULL;
+    *vals = col_slice(c, k, c->len - k);
+    if (t->id == T_STRING) {
+        c->data.len = (size_t)col_offs(c)[k];
+        c->offs.len = (k + 1) * sizeof(uint64_t);
+    } else {
+        c->data.len = k * t->width;
+    }
+    c->len = k;
+    return c;
 }
 
 /* Streaming: the next `rows` rows of a flat leaf (fill_rows made them pending). */
@@ -1191,12 +1218,20 @@ static column *take_rows(const pq_leaf *l, chunk_rd *c, size_t rows)
         for (size_t i = 0; i < rows; i++)
             k += defs[i] == md;
     }
-    column *v = c->vpos == 0 && k == c->vals->len ? col_ref(c->vals) : col_slice(c->vals, c->vpos, k);
+    column *v;
+    if (c->vpos == 0 && k == c->vals->len) {
+        v = col_ref(c->vals);
+        c->vpos = k;
+    } else if (c->vpos == 0 && (v = take_head(&c->vals, k))) {
+        /* c->vals now holds only the rest, from its start */
+    } else {
+        v = col_slice(c->vals, c->vpos, k);
+        c->vpos += k;
+    }
     column *out = expand(l, v, defs, rows);
     col_free(v);
     if (defs)
         c->lpos += rows;
-    c->vpos += k;
     return out;
 }
 

@@ -229,13 +229,19 @@ static column *gather_multi(block *const *bs, int nb, int c, const uint64_t *ids
         col_str(bs[id >> 32]->cols[c], (uint32_t)id, &len);
         total += len;
     }
-    buf_reserve(&o->data, total);
-    col_reserve(o, n);
+    /* one reservation, then offsets and bytes written directly (the offsets buffer starts
+     * with the leading 0) */
+    char *d = buf_grow(&o->data, total);
+    uint64_t *offs = (uint64_t *)buf_grow(&o->offs, n * sizeof(uint64_t)) - 1;
+    uint64_t at = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t id = ids[i];
         const char *p = col_str(bs[id >> 32]->cols[c], (uint32_t)id, &len);
-        col_push_str(o, p, len);
+        memcpy(d + at, p, len);
+        at += len;
+        offs[i + 1] = at;
     }
+    o->len = n;
     return o;
 }
 
