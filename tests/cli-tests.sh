@@ -103,5 +103,12 @@ check "write error: non-zero exit" "0" "$(grep -c '^rc=0$' <<<"$out")"
 check "write error: table unchanged" $'1\t1' "$("$SHALE" local --path "$tmp/fs" -q "SELECT count(), sum(n) FROM f")"
 check "write error: no tmp_ left" "0" "$(ls "$tmp/fs/data/default/f" | grep -c '^tmp_')"
 check "write error: parts verify" "1" "$("$SHALE" local --path "$tmp/fs" -q "CHECK TABLE f" | cut -f2)"
+# INSERT … FORMAT Values / VALUES with the rows on stdin, as clickhouse-local takes them.
+"$SHALE" local --path "$tmp/vals" -q "CREATE TABLE v (a UInt32, s String) ENGINE = MergeTree ORDER BY a"
+printf "(3,'z'),(4,'w');\n" | "$SHALE" local --path "$tmp/vals" -q "INSERT INTO v FORMAT Values"
+printf "(5,'q')" | "$SHALE" local --path "$tmp/vals" -q "INSERT INTO v VALUES"
+out=$(printf "(6,'q'" | "$SHALE" local --path "$tmp/vals" -q "INSERT INTO v VALUES" 2>&1; echo "rc=$?")
+check "Values on stdin: rows" $'3\tz\n4\tw\n5\tq' "$("$SHALE" local --path "$tmp/vals" -q "SELECT * FROM v ORDER BY a")"
+check "Values on stdin: bad data is an error" "1" "$(grep -c "Cannot parse the data after VALUES: (6,'q'.*rc=62" <<<"$(tr '\n' ' ' <<<"$out")")"
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -8,10 +8,12 @@
 #include "sql/analyze.h"
 #include "storage/catalog.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 /* ---- expressions as ClickHouse prints them ---- */
 
@@ -976,19 +978,49 @@ static int run_resumable(table *t, const ast *st, query_plan *first_plan, conver
 
 /* VALUES (…), (…): literals are parsed as text of the column's type (fast, and as
  * ClickHouse's Values format does); other expressions are evaluated and cast. */
+/* Reads all of stdin (the data of INSERT … VALUES / FORMAT Values given after the query). */
+static int read_stdin_all(buf *out)
+{
+    char chunk[1 << 16];
+    for (;;) {
+        ssize_t n = read(0, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return err_set(ERR_CANNOT_READ_FROM_FILE_DESCRIPTOR, "Cannot read from stdin: %s", strerror(errno));
+        if (n == 0)
+            return 0;
+        buf_append(out, chunk, (size_t)n);
+    }
+}
+
 static int values_block(const ast *st, const schema *in, query_ctx *q, arena *a, block **out)
 {
     buf text = {0};
     buf_puts(&text, "SELECT ");
-    buf_append(&text, st->insert_data, st->insert_data_len);
+    size_t blank = 0;
+    while (blank < st->insert_data_len && strchr(" \t\r\n", st->insert_data[blank]))
+        blank++;
+    if (blank == st->insert_data_len) { /* no data in the query: it comes on stdin */
+        if (read_stdin_all(&text)) {
+            buf_free(&text);
+            return -1;
+        }
+    } else {
+        buf_append(&text, st->insert_data, st->insert_data_len);
+    }
+    while (text.len > 7 && strchr(" \t\r\n;", text.p[text.len - 1])) /* a trailing ';' ends the data */
+        text.len--;
     const char *sql = arena_strdup(a, buf_cstr(&text));
     buf_free(&text);
     size_t pos = 0;
     ast *sel;
     if (sql_parse_statement(a, sql, strlen(sql), &pos, 1000, &sel) || !sel || sel->kind != AST_STMT_SELECT ||
-        sel->sub->kind != AST_SELECT)
-        return err_set(ERR_SYNTAX_ERROR, "Cannot parse the data after VALUES: %.*s", (int)st->insert_data_len,
-                       st->insert_data);
+        sel->sub->kind != AST_SELECT) {
+        size_t n = strlen(sql + 7);
+        return err_set(ERR_SYNTAX_ERROR, "Cannot parse the data after VALUES: %.*s%s", (int)(n > 200 ? 200 : n),
+                       sql + 7, n > 200 ? "…" : "");
+    }
     const ast_list *rows = &sel->sub->select;
     block *b = block_new_empty(in);
     text_opts to;
