@@ -19,6 +19,12 @@ void source_free(source *s)
     }
     free(s->col_qual);
     free(s->col_bare);
+    for (int i = 0; i < s->nalias; i++) {
+        free(s->alias_name[i]);
+        free(s->alias_sql[i]);
+    }
+    free(s->alias_name);
+    free(s->alias_sql);
     schema_free(s->sch);
     free(s);
 }

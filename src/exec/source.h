@@ -56,6 +56,11 @@ typedef struct source {
      * may be NULL) and the bare column name, so that t.col resolves. Owned. */
     char **col_qual;
     char **col_bare;
+    /* Optional, for tables with ALIAS columns: their names and defining expressions as SQL
+     * text, which queries may use like columns (computed, never stored). Owned. */
+    int nalias;
+    char **alias_name;
+    char **alias_sql;
 } source;
 
 /* Reads every task of s, all columns, into one block (*out, owned by the caller). */

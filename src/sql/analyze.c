@@ -1014,6 +1014,22 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
         *out = source_reorder(*out, perm, sch->n - nmat);
         free(perm);
     }
+    /* ALIAS columns: their expressions, compiled by each query that names them */
+    for (int i = 0; !rc && i < tbl->ncols; i++) {
+        const table_column *tc = &tbl->cols[i];
+        if (!tc->default_kind || strcmp(tc->default_kind, "ALIAS") || !tc->default_expr)
+            continue;
+        source *s = *out;
+        s->alias_name = xrealloc(s->alias_name, sizeof(char *) * (size_t)(s->nalias + 1));
+        s->alias_sql = xrealloc(s->alias_sql, sizeof(char *) * (size_t)(s->nalias + 1));
+        buf b = {0};
+        buf_puts(&b, "CAST((");
+        ast_format_sql(&b, tc->default_expr);
+        buf_printf(&b, ") AS %s)", tc->type->name); /* the declared type, as ClickHouse */
+        s->alias_name[s->nalias] = xstrdup(tc->name);
+        s->alias_sql[s->nalias++] = xstrdup(buf_cstr(&b));
+        buf_free(&b);
+    }
     table_unref(tbl);
     return rc;
 }
@@ -1227,6 +1243,22 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
     for (int i = 0; i < c->src->n; i++)
         c->src_map[i] = -1;
 
+    /* Aliases: the table's ALIAS columns, then WITH, then the select list (later ones win). */
+    for (int i = 0; i < p->src->nalias && c->naliases < 512; i++) {
+        buf b = {0};
+        buf_printf(&b, "SELECT %s", p->src->alias_sql[i]);
+        const char *text = arena_strdup(&scratch, buf_cstr(&b));
+        buf_free(&b);
+        size_t pos = 0;
+        ast *st;
+        if (sql_parse_statement(&scratch, text, strlen(text), &pos, 1000, &st) || !st || st->kind != AST_STMT_SELECT ||
+            st->sub->kind != AST_SELECT || st->sub->select.n != 1) {
+            err_prefix("ALIAS column %s: ", p->src->alias_name[i]);
+            goto done;
+        }
+        c->alias_names[c->naliases] = p->src->alias_name[i];
+        c->alias_asts[c->naliases++] = st->sub->select.items[0];
+    }
     /* Aliases: WITH first, then the select list. */
     for (int i = 0; i < sel->with.n; i++) {
         const ast *w = sel->with.items[i];
@@ -1296,8 +1328,8 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
         }
         expr *e;
         const ast *target = s;
-        if (agg && s->alias) {
-            /* Match keys by the alias-expanded form. */
+        if (agg) {
+            /* Match keys by the alias-expanded form (aliases may name aliases). */
             target = expand_aliases(c, &scratch, s, 0);
         }
         if (compile(c, target, &e))
