@@ -98,6 +98,7 @@ static const setting_def defs[] = {
     {"input_format_parquet_local_file_min_bytes_for_seek", SET_UINT, "8192", "Parquet: needed column chunks of a row group closer than this are fetched with one read."},
     {"schema_inference_use_cache_for_file", SET_BOOL, "1", "Cache inferred schemas of files."},
     {"schema_inference_use_cache_for_s3", SET_BOOL, "1", "Cache inferred schemas of S3 objects."},
+    {"schema_inference_use_cache_for_url", SET_BOOL, "1", "Cache inferred schemas of URLs."},
     {"output_format_pretty_single_large_number_tip_threshold", SET_UINT, "1000000", "Readable tip for a single large number in Pretty output (0 = off)."},
     {"max_execution_time", SET_FLOAT, "0", "Maximum query execution time in seconds (0 = unlimited)."},
     {"date_time_input_format", SET_STRING, "basic", "'basic' or 'best_effort' parsing of DateTime text."},
