@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A small HTTP server for the url() and s3() tests: serves a directory with HEAD, GET,
 single byte ranges (206 + Content-Range), ETag and Last-Modified, plus just enough of
-S3's ListObjectsV2 (GET /bucket?list-type=2&prefix=...) for s3(url, NOSIGN) globs.
+S3's ListObjectsV2 (GET /bucket?list-type=2&prefix=...) for s3(url, NOSIGN) globs, and
+GET /__replace?src=A&dst=B, which copies file A over B (a changed object, new ETag).
 Every request is appended to a log file ("METHOD path range") so that tests can count
 them. --no-ranges makes it ignore Range headers (like python3 -m http.server).
 
@@ -74,6 +75,19 @@ class H(BaseHTTPRequestHandler):
         rel = urllib.parse.unquote(u.path).lstrip('/')
         if 'list-type' in q:
             return self.list_objects(rel.rstrip('/'), q)
+        if rel == '__replace':  # copies src over dst, so that a test can change an object
+            src = os.path.join(ROOT, q['src'][0])
+            dst = os.path.join(ROOT, q['dst'][0])
+            with open(src, 'rb') as a, open(dst + '.tmp', 'wb') as b:
+                b.write(a.read())
+            os.replace(dst + '.tmp', dst)
+            body = b'ok\n'
+            self.send_response(200)
+            self.send_header('Content-Length', str(len(body)))
+            self.end_headers()
+            if self.command != 'HEAD':
+                self.wfile.write(body)
+            return
         p = os.path.normpath(os.path.join(ROOT, rel))
         if not p.startswith(ROOT) or not os.path.isfile(p):
             return self.fail(404)

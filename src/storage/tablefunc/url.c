@@ -48,6 +48,7 @@ typedef struct url_stream {
     http_response *cur;    /* the response of the request under way */
     bool checking_range;   /* the first ranged GET: its first bytes must come with a 206 */
     bool no_ranges;        /* the server answered a ranged GET with the whole object */
+    bool *no_ranges_hint;  /* the object's memory of that, for its later streams */
 } url_stream;
 
 static int push_bytes(url_stream *s, const char *p, size_t n)
@@ -106,13 +107,14 @@ static void *producer(void *arg)
 {
     url_stream *s = arg;
     int rc = 0;
-    if (s->size > 0 && (uint64_t)s->size > s->piece) {
+    if (s->size > 0 && (uint64_t)s->size > s->piece && !*s->no_ranges_hint) {
         s->checking_range = true;
         for (uint64_t off = 0; off < (uint64_t)s->size && rc == 0; off += s->piece) {
             uint64_t end = off + s->piece > (uint64_t)s->size ? (uint64_t)s->size : off + s->piece;
             rc = get(s, true, off, end - 1);
         }
         if (rc && s->no_ranges) {
+            *s->no_ranges_hint = true;
             err_clear();
             rc = get(s, false, 0, 0);
         }
@@ -178,10 +180,13 @@ static void stream_close(instream *in)
     free(s);
 }
 
-/* A stream over url (size -1 when unknown); nothing is requested before the first read. */
-static instream *url_stream_open(const char *url, int64_t size, size_t piece, http_counters *io)
+/* A stream over url (size -1 when unknown); nothing is requested before the first read.
+ * *no_ranges (borrowed; set when the server turns out to ignore Range) makes it use one
+ * GET; streams of one object must not run at the same time. */
+static instream *url_stream_open(const char *url, int64_t size, size_t piece, bool *no_ranges, http_counters *io)
 {
     url_stream *s = xcalloc(1, sizeof *s);
+    s->no_ranges_hint = no_ranges;
     s->url = xstrdup(url);
     s->size = size;
     s->piece = piece ? piece : 10u << 20;
@@ -204,6 +209,7 @@ typedef struct url_obj {
     char *path;    /* _path: the URL's path, without query or fragment */
     int64_t size;  /* -1: unknown */
     char *etag;    /* "" when the server sent none */
+    bool no_ranges; /* a ranged GET was answered with the whole object */
 } url_obj;
 
 typedef struct url_src {
@@ -347,9 +353,9 @@ static void src_free(url_src *f)
     free(f);
 }
 
-static int open_rbuf(url_src *f, const url_obj *o, rbuf **out)
+static int open_rbuf(url_src *f, url_obj *o, rbuf **out)
 {
-    instream *in = url_stream_open(o->url, o->size, f->piece, f->io);
+    instream *in = url_stream_open(o->url, o->size, f->piece, &o->no_ranges, f->io);
     const char *method = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(o->path) : f->compression;
     if (strcmp(method, "none") != 0 && instream_decompress(in, method, &in))
         return -1;
@@ -361,7 +367,7 @@ static int open_rbuf(url_src *f, const url_obj *o, rbuf **out)
 
 typedef struct url_it {
     fmt_reader *reader;
-    const url_obj *obj;
+    url_obj *obj;
     int ncols;
     int *cols;
     int nfile;
@@ -466,12 +472,13 @@ int tablefunc_url(column *const *args, int nargs, query_ctx *q, source **out)
     f->compression = xstrdup(a[3] ? a[3] : "auto");
     bool has_format = a[1] && strcmp(a[1], "auto") != 0;
     bool has_structure = a[2] && strcmp(a[2], "auto") != 0;
-    const char *scheme_end = strstr(a[0], "://");
     if (strncasecmp(a[0], "http://", 7) != 0 && strncasecmp(a[0], "https://", 8) != 0) {
-        err_set(ERR_BAD_ARGUMENTS, "Bad URL %s for table function 'url': only http:// and https:// are supported", a[0]);
+        const char *colon = strstr(a[0], "://");
+        err_set(ERR_BAD_ARGUMENTS, "Unknown protocol in the URL: %.*s (table function 'url' reads http:// and https://)",
+                colon ? (int)(colon - a[0]) : (int)strlen(a[0]), a[0]);
         goto out;
     }
-    if (strchr(scheme_end + 3, '*')) {
+    if (strchr(a[0], '*')) {
         err_set(ERR_SUPPORT_IS_DISABLED,
                 "Wildcard expansion for `url` from HTTP index pages is experimental. Set "
                 "`allow_experimental_url_wildcard_from_index_pages = 1` to enable it");
