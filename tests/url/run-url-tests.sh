@@ -60,6 +60,8 @@ check "url range glob" $'1\tx1\t/data/f1.csv\tf1.csv\n2\tx2\t/data/f2.csv\tf2.cs
   "$(q "SELECT *, _path, _file FROM url('$U/data/f{1..3}.csv') ORDER BY a")"
 check "url list glob skips 404" $'1\tx1\tf1.csv\n3\tx3\tf3.csv' \
   "$(q "SELECT *, _file FROM url('$U/data/{f1,f7,f3}.csv') ORDER BY a")"
+check_has "url glob 404 not skipped" "HTTP status code: 404" \
+  "$(q "SELECT * FROM url('$U/data/{f1,f7}.csv') SETTINGS http_skip_not_found_url_for_globs = 0")"
 check "url query string" $'1\ta\tx.csv\t/data/x.csv\n2\tb\tx.csv\t/data/x.csv' \
   "$(q "SELECT *, _file, _path FROM url('$U/data/x.csv?foo=bar')")"
 check "url gzip by extension" $'9\tgz' "$(q "SELECT * FROM url('$U/data/z.csv.gz')")"

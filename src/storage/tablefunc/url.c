@@ -103,13 +103,21 @@ static int get(url_stream *s, bool ranged, uint64_t from, uint64_t to)
     return rc;
 }
 
+static bool cancelled(url_stream *s)
+{
+    pthread_mutex_lock(&s->mu);
+    bool c = s->cancel;
+    pthread_mutex_unlock(&s->mu);
+    return c;
+}
+
 static void *producer(void *arg)
 {
     url_stream *s = arg;
     int rc = 0;
     if (s->size > 0 && (uint64_t)s->size > s->piece && !*s->no_ranges_hint) {
         s->checking_range = true;
-        for (uint64_t off = 0; off < (uint64_t)s->size && rc == 0; off += s->piece) {
+        for (uint64_t off = 0; off < (uint64_t)s->size && rc == 0 && !cancelled(s); off += s->piece) {
             uint64_t end = off + s->piece > (uint64_t)s->size ? (uint64_t)s->size : off + s->piece;
             rc = get(s, true, off, end - 1);
         }
@@ -493,7 +501,7 @@ int tablefunc_url(column *const *args, int nargs, query_ctx *q, source **out)
         bool missing;
         if (probe(urls[i], f->io, &o, &missing)) {
             free(o.etag);
-            if (missing && glob) { /* http_skip_not_found_url_for_globs */
+            if (missing && glob && settings_bool(q->st, "http_skip_not_found_url_for_globs")) {
                 err_clear();
                 continue;
             }
