@@ -933,6 +933,8 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
                 rc = tablefunc_file(args, n, q, out);
             else if (strcasecmp(f->name, "s3") == 0)
                 rc = tablefunc_s3(args, n, q, out);
+            else if (strcasecmp(f->name, "url") == 0)
+                rc = tablefunc_url(args, n, q, out);
             else if (strcmp(f->name, "format") == 0)
                 rc = tablefunc_format(args, n, q, out);
             else if (strcmp(f->name, "input") == 0) {

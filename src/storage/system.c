@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "storage/catalog.h"
 #include "storage/ddl.h"
+#include "storage/schema_cache.h"
 
 #include <stdlib.h>
 #include "storage/tablefunc.h"
@@ -313,6 +314,8 @@ int system_table(const char *name, query_ctx *q, source **out)
         *out = formats_table();
     else if (strcmp(name, "query_log") == 0)
         return query_log_source(q, out);
+    else if (strcmp(name, "schema_inference_cache") == 0)
+        return schema_cache_source(q, out);
     else
         return err_set(ERR_UNKNOWN_TABLE, "Table system.%s does not exist", name);
     return 0;

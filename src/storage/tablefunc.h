@@ -10,6 +10,8 @@ int tablefunc_numbers(column *const *args, int nargs, bool is_system_numbers, qu
 int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out);
 /* s3(url [, NOSIGN | key, secret [, token]] [, format] [, structure] [, compression]). */
 int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out);
+/* url(url [, format [, structure [, compression]]]): http(s) URLs (storage/tablefunc/url.c). */
+int tablefunc_url(column *const *args, int nargs, query_ctx *q, source **out);
 /* Data on stdin: the table `table` and input([structure]); structure NULL = --structure
  * or inference. */
 int tablefunc_stdin(const char *structure, query_ctx *q, source **out);

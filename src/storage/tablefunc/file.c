@@ -11,6 +11,7 @@
 #include "storage/tablefunc.h"
 #include "format/split.h"
 #include "format/parquet/reader.h"
+#include "storage/schema_cache.h"
 #include "storage/structure.h"
 #include "storage/tablefunc/read_common.h"
 
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <limits.h>
 #include <unistd.h>
 
 /* A read task: a whole file, or a byte range of a large uncompressed text file cut at
@@ -383,18 +385,43 @@ static void file_keep_objects(source *s, const uint8_t *keep)
     s->ntasks = k;
 }
 
+/* Drops the files whose _path/_file cannot satisfy the filters (no file is opened for
+ * them), and keeps the filters on file columns for Parquet row-group skipping when
+ * input_format_parquet_filter_push_down is on. */
 static void file_set_filter(source *s, const src_filter *fl, int n, query_ctx *q)
 {
     file_src *f = s->impl;
-    if (!settings_bool(q->st, "input_format_parquet_filter_push_down"))
+    int nfile = f->file_schema->n;
+    if (read_has_path_filter(fl, n, nfile)) {
+        uint8_t *keep = xcalloc(f->npaths + 1, 1);
+        for (size_t i = 0; i < f->npaths; i++)
+            keep[i] = read_object_may_match(fl, n, nfile, f->paths[i]);
+        file_keep_objects(s, keep);
+        free(keep);
+    }
+    if (!f->pq || !settings_bool(q->st, "input_format_parquet_filter_push_down"))
         return;
     for (int i = 0; i < n; i++) {
-        if (fl[i].col < 0 || fl[i].col >= f->file_schema->n)
+        if (fl[i].col < 0 || fl[i].col >= nfile)
             continue; /* _path, _file */
         f->filters = xrealloc(f->filters, sizeof *f->filters * (size_t)(f->nfilters + 1));
         f->filters[f->nfilters] = fl[i];
         f->filters[f->nfilters++].vals = col_ref(fl[i].vals);
     }
+}
+
+/* The schema cache's view of a local file: its absolute path and "size-mtime" version
+ * (false when the file cannot be stat'ed: not cached). */
+static bool file_cache_key(const char *path, char *abs, size_t abscap, char *ver, size_t vercap)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    if (!realpath(path, abs))
+        snprintf(abs, abscap, "%s", path);
+    snprintf(ver, vercap, "%lld-%lld.%09ld", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+             (long)st.st_mtim.tv_nsec);
+    return true;
 }
 
 static int const_string(column *c, int pos, const char **s, size_t *n)
@@ -476,14 +503,24 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
         if (structure_parse(s[2], n[2], &f->file_schema))
             goto fail;
     } else {
-        /* Infer from the first file that has data. */
+        /* Infer from the first file that has data, or take a cached inference of it. */
+        bool use_cache = settings_bool(q->st, "schema_inference_use_cache_for_file");
+        char *info = use_cache ? schema_cache_format_info(&q->fmt) : NULL;
         for (size_t i = 0; i < f->npaths && !f->file_schema; i++) {
+            char abs[PATH_MAX], ver[96];
+            schema_cache_key key = {.storage = "File", .source = abs, .format = f->format, .info = info};
+            if (use_cache && file_cache_key(f->paths[i], abs, sizeof abs, ver, sizeof ver)) {
+                key.version = ver;
+                if ((f->file_schema = schema_cache_get(&key)))
+                    break;
+            }
             instream *in;
-            if (instream_open_file(f->paths[i], &in))
-                goto fail;
             const char *method = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(f->paths[i]) : f->compression;
-            if (strcmp(method, "none") != 0 && instream_decompress(in, method, &in))
+            if (instream_open_file(f->paths[i], &in) ||
+                (strcmp(method, "none") != 0 && instream_decompress(in, method, &in))) {
+                free(info);
                 goto fail;
+            }
             rbuf *rb = rbuf_new(in, 1 << 20);
             int rc = fmt_infer_schema(f->format, rb, &q->fmt, &f->file_schema);
             rbuf_free(rb);
@@ -491,9 +528,12 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
                 if (err_code() == ERR_EMPTY_DATA_PASSED && i + 1 < f->npaths)
                     continue;
                 err_suffix(" (while inferring the structure of file %s)", f->paths[i]);
+                free(info);
                 goto fail;
             }
+            schema_cache_put(&key, f->file_schema);
         }
+        free(info);
     }
     src = xcalloc(1, sizeof *src);
     int nf = f->file_schema->n;
@@ -521,10 +561,9 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
     src->destroy = file_destroy;
     src->objects = file_objects;
     src->keep_objects = file_keep_objects;
-    if (strcmp(f->format, "Parquet") == 0) { /* only Parquet can answer from metadata */
+    src->set_filter = file_set_filter;
+    if (strcmp(f->format, "Parquet") == 0) /* only Parquet can answer from metadata */
         src->count_rows = file_count_rows;
-        src->set_filter = file_set_filter;
-    }
     free(pattern);
     *out = src;
     return 0;

@@ -29,7 +29,7 @@ void read_select_columns(fmt_reader *r, const int *cols, int ncols, int nfile)
     free(needed);
 }
 
-static const char *base_name(const char *p)
+const char *read_base_name(const char *p)
 {
     const char *s = strrchr(p, '/');
     return s ? s + 1 : p;
@@ -43,7 +43,7 @@ block *read_project(block *b, const int *cols, int ncols, int nfile, const char 
         if (c < nfile) {
             p->cols[i] = col_ref(b->cols[c]);
         } else if (c < nfile + 2) {
-            const char *v = c == nfile ? path : base_name(path);
+            const char *v = c == nfile ? path : read_base_name(path);
             column *one = col_new(type_lowcard(type_simple(T_STRING)));
             col_push_str(one, v, strlen(v));
             p->cols[i] = col_new_const(one, b->rows);
@@ -57,4 +57,67 @@ block *read_project(block *b, const int *cols, int ncols, int nfile, const char 
     }
     block_free(b);
     return p;
+}
+
+/* Bytewise comparison, as ClickHouse compares strings. */
+static int cmp_bytes(const char *a, size_t an, const char *b, size_t bn)
+{
+    int c = memcmp(a, b, an < bn ? an : bn);
+    return c ? c : (an > bn) - (an < bn);
+}
+
+/* One filter against the value v of _path or _file; true when it may hold (or cannot be
+ * judged here). */
+static bool filter_holds(const src_filter *f, const char *v)
+{
+    const column *vals = f->vals;
+    const column *data = type_is_nullable(vals->type) ? vals->inner : vals;
+    if (!data || type_base(data->type)->id != T_STRING || data->type->width)
+        return true;
+    size_t vn = strlen(v);
+    size_t rows = vals->is_const ? 1 : vals->len;
+    if (f->op == SF_IN || f->op == SF_NOT_IN) {
+        bool found = false;
+        for (size_t i = 0; i < rows && !found; i++) {
+            size_t n;
+            if (col_is_null(vals, i))
+                continue;
+            const char *s = col_str(data, i, &n);
+            found = cmp_bytes(v, vn, s, n) == 0;
+        }
+        return f->op == SF_IN ? found : !found;
+    }
+    if (rows < 1 || col_is_null(vals, 0))
+        return true;
+    size_t n;
+    const char *s = col_str(data, 0, &n);
+    int c = cmp_bytes(v, vn, s, n);
+    switch (f->op) {
+    case SF_EQ: return c == 0;
+    case SF_NE: return c != 0;
+    case SF_LT: return c < 0;
+    case SF_LE: return c <= 0;
+    case SF_GT: return c > 0;
+    case SF_GE: return c >= 0;
+    default: return true;
+    }
+}
+
+bool read_has_path_filter(const src_filter *f, int n, int nfile)
+{
+    for (int i = 0; i < n; i++)
+        if (f[i].col == nfile || f[i].col == nfile + 1)
+            return true;
+    return false;
+}
+
+bool read_object_may_match(const src_filter *f, int n, int nfile, const char *path)
+{
+    for (int i = 0; i < n; i++) {
+        if (f[i].col != nfile && f[i].col != nfile + 1)
+            continue;
+        if (!filter_holds(&f[i], f[i].col == nfile ? path : read_base_name(path)))
+            return false;
+    }
+    return true;
 }

@@ -5,6 +5,7 @@
 #define SHALE_STORAGE_READ_COMMON_H
 
 #include "column/block.h"
+#include "exec/source.h"
 #include "format/format.h"
 
 /* A copy of the requested column indexes (owned by the caller; never NULL). */
@@ -16,5 +17,15 @@ void read_select_columns(fmt_reader *r, const int *cols, int ncols, int nfile);
 /* Builds the block of the requested columns from a block of the nfile file columns (taken):
  * index nfile is _path, nfile + 1 _file, nfile + 2 _size (when size >= 0), as constants. */
 block *read_project(block *b, const int *cols, int ncols, int nfile, const char *path, int64_t size);
+
+/* Whether an object whose _path is `path` may hold rows the query keeps, judging by the
+ * filters on the virtual columns _path (source column nfile) and _file (nfile + 1):
+ * =, !=, <, <=, >, >=, IN and NOT IN against string constants. Other filters are ignored
+ * (true). Lets s3(), url() and file() drop objects from a glob before opening any. */
+bool read_object_may_match(const src_filter *f, int n, int nfile, const char *path);
+/* Whether any of f[0..n) is on _path or _file. */
+bool read_has_path_filter(const src_filter *f, int n, int nfile);
+/* The last segment of a path or URL path (_file). */
+const char *read_base_name(const char *path);
 
 #endif

@@ -10,6 +10,7 @@
 #include "format/split.h"
 #include "io/glob.h"
 #include "io/s3.h"
+#include "storage/schema_cache.h"
 #include "storage/structure.h"
 #include "storage/tablefunc.h"
 #include "storage/tablefunc/read_common.h"
@@ -160,6 +161,28 @@ static void s3_keep_objects(source *s, const uint8_t *keep)
     f->names = f->etags = NULL;
 }
 
+/* Drops the objects whose _path ("bucket/key") or _file cannot satisfy the filters, so
+ * that a glob over many objects opens only those the WHERE clause names. */
+static void s3_set_filter(source *s, const src_filter *fl, int n, query_ctx *q)
+{
+    (void)q;
+    s3_src *f = s->impl;
+    int nfile = f->file_schema->n;
+    if (!read_has_path_filter(fl, n, nfile))
+        return;
+    const char *bucket = s3_client_url(f->client)->bucket;
+    uint8_t *keep = xcalloc(f->nobjs + 1, 1);
+    buf path = {0};
+    for (size_t i = 0; i < f->nobjs; i++) {
+        path.len = 0;
+        buf_printf(&path, "%s/%s", bucket, f->objs[i].key);
+        keep[i] = read_object_may_match(fl, n, nfile, buf_cstr(&path));
+    }
+    buf_free(&path);
+    s3_keep_objects(s, keep);
+    free(keep);
+}
+
 static bool is_format_name(const char *s) { return strcmp(s, "auto") == 0 || fmt_input_canonical(s) != NULL; }
 
 /* ClickHouse's reading of the positional arguments (TableFunctionS3): NOSIGN or key/secret
@@ -300,19 +323,34 @@ int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
         if (structure_parse(a[5], strlen(a[5]), &f->file_schema))
             goto out;
     } else {
-        for (size_t i = 0; i < f->nobjs && !f->file_schema; i++) {
-            rbuf *rb;
-            if (open_stream(f, &f->objs[i], true, &rb))
-                goto out;
-            int irc = fmt_infer_schema(f->format, rb, &q->fmt, &f->file_schema);
-            rbuf_free(rb);
-            if (irc) {
-                if (err_code() == ERR_EMPTY_DATA_PASSED && i + 1 < f->nobjs)
-                    continue;
-                err_suffix(" (while inferring the structure of %s/%s)", u.bucket, f->objs[i].key);
-                goto out;
+        /* The first object with data, or a cached inference of it (by URL and ETag). */
+        bool use_cache = settings_bool(q->st, "schema_inference_use_cache_for_s3");
+        char *info = use_cache ? schema_cache_format_info(&q->fmt) : NULL;
+        int irc = 0;
+        for (size_t i = 0; i < f->nobjs && !f->file_schema && !irc; i++) {
+            char *src_url = s3_object_url(f->client, f->objs[i].key);
+            schema_cache_key key = {.storage = "S3", .source = src_url, .format = f->format, .info = info,
+                                    .version = use_cache ? f->objs[i].etag : NULL};
+            if (!(f->file_schema = schema_cache_get(&key))) {
+                rbuf *rb;
+                if (open_stream(f, &f->objs[i], true, &rb)) {
+                    irc = -1;
+                } else {
+                    irc = fmt_infer_schema(f->format, rb, &q->fmt, &f->file_schema);
+                    rbuf_free(rb);
+                    if (irc && err_code() == ERR_EMPTY_DATA_PASSED && i + 1 < f->nobjs)
+                        irc = 0;
+                    else if (irc)
+                        err_suffix(" (while inferring the structure of %s/%s)", u.bucket, f->objs[i].key);
+                    else
+                        schema_cache_put(&key, f->file_schema);
+                }
             }
+            free(src_url);
         }
+        free(info);
+        if (irc)
+            goto out;
     }
     source *src = xcalloc(1, sizeof *src);
     int nf = f->file_schema->n;
@@ -331,6 +369,7 @@ int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
     src->destroy = s3_destroy;
     src->objects = s3_objects;
     src->keep_objects = s3_keep_objects;
+    src->set_filter = s3_set_filter;
     *out = src;
     f = NULL;
     rc = 0;

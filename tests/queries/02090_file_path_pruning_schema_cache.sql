@@ -1,0 +1,14 @@
+INSERT INTO FUNCTION file('data/prune_1.csv', CSVWithNames) SELECT 1 AS n, 'a' AS s SETTINGS engine_file_truncate_on_insert = 1;
+INSERT INTO FUNCTION file('data/prune_2.csv', CSVWithNames) SELECT 2 AS n, 'b' AS s SETTINGS engine_file_truncate_on_insert = 1;
+INSERT INTO FUNCTION file('data/prune_3.csv', CSVWithNames) SELECT 3 AS n, 'c' AS s SETTINGS engine_file_truncate_on_insert = 1;
+INSERT INTO FUNCTION file('data/prune_4.csv', CSVWithNames) SELECT 4 AS n, 'd' AS s SETTINGS engine_file_truncate_on_insert = 1;
+SELECT n, s, _file FROM file('data/prune_*.csv', CSVWithNames) WHERE _file = 'prune_3.csv';
+SELECT n, _file FROM file('data/prune_*.csv', CSVWithNames) WHERE _file IN ('prune_2.csv', 'prune_4.csv', 'nothing.csv') ORDER BY n;
+SELECT sum(n) FROM file('data/prune_*.csv', CSVWithNames) WHERE _file NOT IN ('prune_2.csv') AND _file != 'prune_4.csv';
+SELECT sum(n) FROM file('data/prune_*.csv', CSVWithNames) WHERE _file > 'prune_2.csv';
+SELECT count() FROM file('data/prune_*.csv', CSVWithNames) WHERE _file = 'nothing.csv';
+SELECT n FROM file('data/prune_*.csv', CSVWithNames) WHERE endsWith(_path, 'prune_1.csv') AND n = 1;
+SELECT n FROM file('data/prune_*.csv', CSVWithNames) WHERE _file LIKE 'prune_4%';
+DESCRIBE file('data/prune_1.csv');
+DESCRIBE file('data/prune_1.csv');
+SELECT storage, format, schema, number_of_rows, schema_inference_mode FROM system.schema_inference_cache WHERE source LIKE '%/data/prune_1.csv' AND format = 'CSV';
