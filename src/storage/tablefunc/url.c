@@ -26,7 +26,7 @@
 #include <string.h>
 
 /* ClickHouse's RECEIVED_ERROR_FROM_REMOTE_IO_SERVER; base/err.h has no name for it. */
-enum { URL_ERR_REMOTE = 86, URL_MAX_URLS = 1000 };
+enum { URL_ERR_REMOTE = ERR_RECEIVED_ERROR_FROM_REMOTE_IO_SERVER, URL_MAX_URLS = 1000 };
 
 /* ---- the read stream ---- */
 
