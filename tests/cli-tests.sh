@@ -103,6 +103,20 @@ check "write error: non-zero exit" "0" "$(grep -c '^rc=0$' <<<"$out")"
 check "write error: table unchanged" $'1\t1' "$("$SHALE" local --path "$tmp/fs" -q "SELECT count(), sum(n) FROM f")"
 check "write error: no tmp_ left" "0" "$(ls "$tmp/fs/data/default/f" | grep -c '^tmp_')"
 check "write error: parts verify" "1" "$("$SHALE" local --path "$tmp/fs" -q "CHECK TABLE f" | cut -f2)"
+# Vertical merges: a wide table (11+ columns besides the key) with 131072+ rows merges column
+# by column (part_log's merge_algorithm); a narrow one, or with the setting off, does not.
+"$SHALE" local --path "$tmp/vert" -q "CREATE TABLE w (k UInt32, c1 String, c2 UInt8, c3 UInt16, c4 UInt32, c5 UInt64, c6 Int8, c7 Int16, c8 Int32, c9 Int64, c10 Float32, c11 Float64) ENGINE = MergeTree ORDER BY k; CREATE TABLE n (k UInt32, v String) ENGINE = MergeTree ORDER BY k; CREATE TABLE off AS w ENGINE = MergeTree ORDER BY k SETTINGS enable_vertical_merge_algorithm = 0"
+for t in w n off; do
+  for i in 1 2; do "$SHALE" local --path "$tmp/vert" -q "INSERT INTO $t SELECT number, toString(number)$( [ $t = n ] || echo ", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10" ) FROM numbers(70000)"; done
+  "$SHALE" local --path "$tmp/vert" -q "OPTIMIZE TABLE $t FINAL"
+done
+check "vertical merge chosen for wide tables" $'n\tHorizontal\noff\tHorizontal\nw\tVertical' "$("$SHALE" local --path "$tmp/vert" -q "SELECT table, merge_algorithm FROM system.part_log WHERE event_type = 'MergeParts' ORDER BY table")"
+check "vertical merge: rows and checksums" $'140000\t4901470000\t1' "$("$SHALE" local --path "$tmp/vert" -q "SELECT count(), sum(k + c2 + c11), (SELECT count() FROM system.parts WHERE table = 'w' AND active) FROM w; CHECK TABLE w" | head -1)"
+# A part log written with another layout is set aside (part_log.tsv.0), as ClickHouse renames
+# a system log table whose structure changed.
+printf '1\t2024-01-01\t0\t0\tdefault\tt\tall_1_1_0\tall\t1\t1\t[]\t0\t0\t\n' >"$tmp/vert/system/part_log.tsv"
+"$SHALE" local --path "$tmp/vert" -q "INSERT INTO n VALUES (1, 'x')"
+check "old part_log layout set aside" $'1\t1\n1' "$("$SHALE" local --path "$tmp/vert" -q "SELECT count(), countIf(event_type = 'NewPart') FROM system.part_log"; ls "$tmp/vert/system" | grep -c 'part_log.tsv.0')"
 # INSERT … FORMAT Values / VALUES with the rows on stdin, as clickhouse-local takes them.
 "$SHALE" local --path "$tmp/vals" -q "CREATE TABLE v (a UInt32, s String) ENGINE = MergeTree ORDER BY a"
 printf "(3,'z'),(4,'w');\n" | "$SHALE" local --path "$tmp/vals" -q "INSERT INTO v FORMAT Values"

@@ -349,8 +349,16 @@ int fn_exec(const fn_call *call, column *const *args, size_t rows, column **out)
         res = w;
     }
     mem_free(nulls);
-    if (all_const && !res->is_const)
+    if (all_const && !res->is_const) {
         res = col_new_const(res, rows);
+    } else if (all_const && res->len != rows) {
+        /* a function that passes a constant argument through (CAST to a type of the same
+         * layout) returns the 1-row constant it was given: re-expand to the block's rows */
+        column *one = col_new(res->type);
+        col_push_from(one, res, 0);
+        col_free(res);
+        res = col_new_const(one, rows);
+    }
     res->type = call->result_type;
     *out = res;
     return 0;

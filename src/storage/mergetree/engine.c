@@ -41,6 +41,8 @@ static const mt_setting_def setting_defs[] = {
     S(non_replicated_deduplication_window, 0),
     S(merge_max_block_size, 8192),
     {"enable_vertical_merge_algorithm", offsetof(mt_settings, enable_vertical_merge_algorithm), 1, true},
+    S(vertical_merge_algorithm_min_rows_to_activate, 131072),
+    S(vertical_merge_algorithm_min_columns_to_activate, 11),
 };
 #undef S
 
@@ -48,7 +50,6 @@ static const mt_setting_def setting_defs[] = {
 static const char *accepted_settings[] = {
     "min_bytes_for_wide_part", "min_rows_for_wide_part", "storage_policy", "ratio_of_defaults_for_sparse_serialization",
     "compress_marks", "compress_primary_key", "allow_nullable_key", "min_bytes_for_compact_part",
-    "vertical_merge_algorithm_min_rows_to_activate", "vertical_merge_algorithm_min_columns_to_activate",
     "merge_with_ttl_timeout", "use_minimalistic_part_header_in_zookeeper", "write_final_mark",
     "replace_long_file_name_to_hash", "max_file_name_length", "min_age_to_force_merge_seconds",
     "number_of_free_entries_in_pool_to_execute_mutation", "ttl_only_drop_parts", "allow_experimental_block_number_column",
@@ -389,7 +390,7 @@ void mt_remove_outdated(mt_table *m, bool force)
         double t0 = clock_monotonic();
         mt_remove_tree(gone[i]->dir);
         mt_log_event(m, PART_LOG_REMOVE, gone[i]->name, gone[i]->partition_id, gone[i]->rows, gone[i]->bytes_on_disk,
-                     clock_monotonic() - t0, NULL, 0, 0, 0, "");
+                     clock_monotonic() - t0, NULL, 0, 0, 0, "", MERGE_UNDECIDED);
         mt_part_unref(gone[i]);
     }
     free(gone);
@@ -509,7 +510,9 @@ static int open_kind(table *t, bool created, query_ctx *q, mt_kind kind)
     if (q->data_path) {
         char *sysdir = mt_sprintf("%s/system", q->data_path);
         mkdir(sysdir, 0755);
-        m->part_log = mt_sprintf("%s/part_log.tsv", sysdir);
+        char *path = mt_sprintf("%s/part_log.tsv", sysdir);
+        mt_part_log_open(m, path);
+        free(path);
         free(sysdir);
     }
     if (!rc)

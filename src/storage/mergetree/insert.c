@@ -153,7 +153,7 @@ static int write_part(mt_table *m, block *b, const block *partition, const char 
     }
     if (done) {
         mt_log_event(m, PART_LOG_NEW, done->name, partition_id, done->rows, done->bytes_on_disk,
-                     clock_monotonic() - t0, NULL, 0, 0, 0, "");
+                     clock_monotonic() - t0, NULL, 0, 0, 0, "", MERGE_UNDECIDED);
         mt_part_unref(done);
     }
     if (!rc && dedup_id) {

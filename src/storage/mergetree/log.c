@@ -23,7 +23,10 @@ static const char PART_LOG_STRUCTURE[] =
     "event_type Enum8('NewPart' = 1, 'MergeParts' = 2, 'DownloadPart' = 3, 'RemovePart' = 4, 'MutatePart' = 5, "
     "'MovePart' = 6), event_date Date, event_time DateTime, duration_ms UInt64, database String, table String, "
     "part_name String, partition_id String, rows UInt64, size_in_bytes UInt64, merged_from Array(String), "
-    "read_rows UInt64, error UInt16, exception String";
+    "read_rows UInt64, error UInt16, exception String, merge_algorithm Enum8('Undecided' = 0, 'Vertical' = 1, "
+    "'Horizontal' = 2)";
+/* Tabs in a row of the current layout. */
+#define PART_LOG_TABS 14
 
 /* TSV escaping for the free-text fields. */
 static void put_text(buf *b, const char *s)
@@ -41,7 +44,7 @@ static void put_text(buf *b, const char *s)
 
 void mt_log_event(mt_table *m, int type, const char *part_name, const char *partition_id, uint64_t rows,
                   uint64_t bytes, double duration_s, mt_part *const *from, int nfrom, uint64_t read_rows,
-                  int error, const char *exception)
+                  int error, const char *exception, int merge_algorithm)
 {
     if (!m->part_log)
         return;
@@ -65,7 +68,7 @@ void mt_log_event(mt_table *m, int type, const char *part_name, const char *part
     }
     buf_printf(&b, "]\t%" PRIu64 "\t%d\t", read_rows, error);
     put_text(&b, exception);
-    buf_putc(&b, '\n');
+    buf_printf(&b, "\t%d\n", merge_algorithm);
     int fd = open(m->part_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd >= 0) {
         ssize_t w = write(fd, b.p, b.len);
@@ -73,6 +76,25 @@ void mt_log_event(mt_table *m, int type, const char *part_name, const char *part
         close(fd);
     }
     buf_free(&b);
+}
+
+void mt_part_log_open(mt_table *m, const char *path)
+{
+    /* A log written with another layout is set aside, as ClickHouse renames a system log
+     * table whose structure changed (part_log_0): reading it would fail. */
+    FILE *f = fopen(path, "r");
+    if (f) {
+        int tabs = 0, ch;
+        while ((ch = fgetc(f)) != EOF && ch != '\n')
+            tabs += ch == '\t';
+        fclose(f);
+        if (ch != EOF && tabs != PART_LOG_TABS) {
+            char *old = mt_sprintf("%s.0", path);
+            rename(path, old);
+            free(old);
+        }
+    }
+    m->part_log = xstrdup(path);
 }
 
 int mergetree_part_log(query_ctx *q, source **out)
@@ -92,7 +114,8 @@ int mergetree_system_merges(query_ctx *q, source **out)
         {"database", T_STRING}, {"table", T_STRING}, {"elapsed", T_FLOAT64}, {"progress", T_FLOAT64},
         {"num_parts", T_UINT64}, {"source_part_names", T_NOTHING}, {"result_part_name", T_STRING},
         {"partition_id", T_STRING}, {"is_mutation", T_UINT8}, {"total_size_bytes_compressed", T_UINT64},
-        {"rows_read", T_UINT64}, {"rows_written", T_UINT64},
+        {"rows_read", T_UINT64}, {"rows_written", T_UINT64}, {"columns_written", T_UINT64},
+        {"merge_algorithm", T_STRING},
     };
     int nc = (int)(sizeof cols / sizeof *cols);
     schema *sch = schema_new(nc);
@@ -118,10 +141,13 @@ int mergetree_system_merges(query_ctx *q, source **out)
                 col_push_str(b->cols[1], t->name, strlen(t->name));
                 double el = now - g->start;
                 col_push_fixed(b->cols[2], &el);
-                uint64_t rr = atomic_load(&g->rows_read);
+                uint64_t rr = atomic_load(&g->rows_read), cw = atomic_load(&g->columns_written);
                 double prog = g->total_rows ? (double)rr / (double)g->total_rows : 0;
                 if (prog > 1)
                     prog = 1;
+                if (g->vertical && g->columns_total) /* the k-way part and the gathered columns, by column count */
+                    prog = (prog * (double)(g->columns_total - g->columns_gathered) + (double)cw) /
+                           (double)g->columns_total;
                 col_push_fixed(b->cols[3], &prog);
                 uint64_t np = (uint64_t)g->nsources;
                 col_push_fixed(b->cols[4], &np);
@@ -136,6 +162,9 @@ int mergetree_system_merges(query_ctx *q, source **out)
                 col_push_fixed(b->cols[10], &rr);
                 uint64_t rw = atomic_load(&g->rows_written);
                 col_push_fixed(b->cols[11], &rw);
+                col_push_fixed(b->cols[12], &cw);
+                const char *alg = g->vertical ? "Vertical" : "Horizontal";
+                col_push_str(b->cols[13], alg, strlen(alg));
                 b->rows++;
             }
             pthread_mutex_unlock(&m->lock);

@@ -1,7 +1,14 @@
 /* Merges: choosing parts (a size-tiered selector in the manner of ClickHouse's simple
  * merge selector), the k-way merge in sort order with bounded memory (one block per input
  * part plus one output block), collapsing rows for Replacing/Summing, and the background
- * threads that merge and remove outdated parts. */
+ * threads that merge and remove outdated parts.
+ *
+ * Wide tables merge vertically, as ClickHouse's vertical merge algorithm: the k-way merge
+ * reads only the "merging" columns (those of the sorting key and the min/max index) and
+ * records, for each output row, which part it came from (its row source); every other
+ * column is then gathered on its own by replaying the row sources over that column of the
+ * parts. Memory holds one block of one column per part instead of one block of every
+ * column, and the row sources (2 bytes a row). */
 #include "storage/mergetree/mt.h"
 
 #include "base/err.h"
@@ -204,6 +211,9 @@ typedef struct merger {
     mt_table *m;
     mt_merge_info *info;
     int n;
+    const int *read_cols;   /* the columns the k-way merge reads */
+    int nread;
+    const uint8_t *later;   /* vertical: columns gathered afterwards (placeholders until then) */
     cursor *cur;
     int *heap;    /* indexes into cur, a binary min-heap */
     int nheap;
@@ -249,6 +259,19 @@ static void retire(merger *g, block *b)
     g->retired[g->nretired++] = b;
 }
 
+/* A block of the merging columns as a block of every stored column, the gathered ones
+ * as constant placeholders (taken over). */
+static block *widen(merger *g, block *narrow)
+{
+    const schema *sch = g->m->t->sch;
+    block *b = block_new(sch->n, narrow->rows);
+    for (int c = 0, k = 0; c < sch->n; c++)
+        b->cols[c] = g->later[c] ? col_new_const(col_new_defaults(sch->types[c], 1), narrow->rows)
+                                 : col_ref(narrow->cols[k++]);
+    block_free(narrow);
+    return b;
+}
+
 /* Loads the cursor's next block; false at the end of its part. */
 static int load_block(merger *g, cursor *c, bool *has)
 {
@@ -263,6 +286,8 @@ static int load_block(merger *g, cursor *c, bool *has)
         return -1;
     if (!b)
         return 0;
+    if (g->later)
+        b = widen(g, b);
     if (mt_key_eval(&g->m->sort, b, c->keys)) {
         block_free(b);
         return -1;
@@ -277,18 +302,123 @@ static int load_block(merger *g, cursor *c, bool *has)
 typedef struct run {
     const block *b;
     size_t from, n;
+    int src;      /* the input part */
 } run;
 
-static block *build_output(const schema *sch, const run *runs, int nruns, size_t rows)
+static block *build_output(const schema *sch, const run *runs, int nruns, size_t rows, const uint8_t *later)
 {
     block *o = block_new_empty(sch);
     for (int c = 0; c < sch->n; c++) {
+        if (later && later[c]) {
+            col_free(o->cols[c]);
+            o->cols[c] = col_new_const(col_new_defaults(sch->types[c], 1), rows);
+            continue;
+        }
         col_reserve(o->cols[c], rows);
         for (int i = 0; i < nruns; i++)
             col_push_range(o->cols[c], runs[i].b->cols[c], runs[i].from, runs[i].n);
     }
     o->rows = rows;
     return o;
+}
+
+/* ---- vertical merges ---- */
+
+static void mark_expr_cols(const expr *e, uint8_t *used)
+{
+    if (e->kind == EX_COL)
+        used[e->col] = 1;
+    for (int i = 0; i < e->nargs; i++)
+        mark_expr_cols(e->args[i], used);
+}
+
+/* Whether to merge vertically, and then `later`: the columns to gather after the k-way
+ * merge (all but the sorting key's and the min/max index's), as ClickHouse decides:
+ * enable_vertical_merge_algorithm, an ordinary MergeTree (rows that collapse need every
+ * column at once), enough rows and enough gathered columns. */
+static bool choose_vertical(mt_table *m, mt_part **parts, int n, uint8_t *later)
+{
+    int ncols = m->t->sch->n;
+    uint64_t rows = 0;
+    for (int i = 0; i < n; i++)
+        rows += parts[i]->rows;
+    if (!m->set.enable_vertical_merge_algorithm || m->kind != MT_PLAIN ||
+        rows < m->set.vertical_merge_algorithm_min_rows_to_activate)
+        return false;
+    memset(later, 1, (size_t)ncols);
+    uint8_t *used = xcalloc((size_t)ncols + 1, 1);
+    for (int k = 0; k < m->sort.n; k++)
+        mark_expr_cols(m->sort.exprs[k], used);
+    for (int k = 0; k < m->nminmax; k++)
+        used[m->minmax_cols[k]] = 1;
+    int ngathered = 0;
+    for (int c = 0; c < ncols; c++) {
+        later[c] = !used[c];
+        ngathered += later[c];
+    }
+    free(used);
+    return ngathered > 0 && (uint64_t)ngathered >= m->set.vertical_merge_algorithm_min_columns_to_activate &&
+           ngathered < ncols;
+}
+
+/* Gathers column c of the merged part: replays the row sources over column c of each
+ * part, in the output blocks' row counts (sizes) so that its granules match the others'. */
+static int gather_column(mt_table *m, mt_part **parts, int n, int c, const uint16_t *sources, const size_t *sizes,
+                         size_t nsizes, size_t g, mt_part_writer *w)
+{
+    mt_part_reader **r = xcalloc((size_t)n + 1, sizeof *r);
+    block **cur = xcalloc((size_t)n + 1, sizeof *cur);
+    size_t *pos = xcalloc((size_t)n + 1, sizeof *pos);
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++)
+        rc = mt_part_reader_open(m, parts[i], &c, 1, 0, parts[i]->ngranules, &r[i]);
+    const type *t = m->t->sch->types[c];
+    size_t at = 0;
+    for (size_t s = 0; s < nsizes && !rc; s++) {
+        column *out = col_new(t);
+        col_reserve(out, sizes[s]);
+        size_t left = sizes[s];
+        while (left && !rc) {
+            int src = sources[at];
+            size_t run = 1;
+            while (run < left && sources[at + run] == src)
+                run++;
+            /* take `run` rows of part src, across its blocks */
+            while (run && !rc) {
+                if (!cur[src] || pos[src] == cur[src]->rows) {
+                    block_free(cur[src]);
+                    cur[src] = NULL;
+                    pos[src] = 0;
+                    if ((rc = mt_part_reader_next(r[src], (size_t)m->set.merge_max_block_size, &cur[src])))
+                        break;
+                    if (!cur[src]) {
+                        rc = err_set(ERR_LOGICAL_ERROR, "Part %s has fewer rows than its row sources in a vertical merge",
+                                     parts[src]->name);
+                        break;
+                    }
+                }
+                size_t k = cur[src]->rows - pos[src] < run ? cur[src]->rows - pos[src] : run;
+                col_push_range(out, cur[src]->cols[0], pos[src], k);
+                pos[src] += k;
+                run -= k;
+                at += k;
+                left -= k;
+            }
+        }
+        if (!rc)
+            rc = mt_part_writer_write_column(w, c, out, g);
+        col_free(out);
+        if (!rc && atomic_load(&m->stopping_merges))
+            rc = err_set(ERR_ABORTED, "Cancelled merging parts");
+    }
+    for (int i = 0; i < n; i++) {
+        block_free(cur[i]);
+        mt_part_reader_close(r[i]);
+    }
+    free(r);
+    free(cur);
+    free(pos);
+    return rc;
 }
 
 static mt_merge_info *merge_register(mt_table *m, mt_part **parts, int n, const char *result)
@@ -354,16 +484,39 @@ int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q
     g.cur = xcalloc((size_t)n + 1, sizeof *g.cur);
     g.heap = xcalloc((size_t)n + 1, sizeof *g.heap);
     int ncols = t->sch->n;
-    int *all = xmalloc(sizeof(int) * (size_t)(ncols + 1));
+    uint8_t *later = xcalloc((size_t)ncols + 1, 1);
+    bool vertical = choose_vertical(m, parts, n, later);
+    g.info->vertical = vertical;
+    g.info->columns_total = ncols;
+    int *read_cols = xmalloc(sizeof(int) * (size_t)(ncols + 1));
+    int nread = 0;
     for (int i = 0; i < ncols; i++)
-        all[i] = i;
+        if (!vertical || !later[i])
+            read_cols[nread++] = i;
+    g.info->columns_gathered = ncols - nread;
+    g.read_cols = read_cols;
+    g.nread = nread;
+    g.later = vertical ? later : NULL;
+    /* vertical: the row sources and the output blocks' row counts, and one granule size
+     * for the whole part (from the parts' average row size), so that the gathered columns'
+     * granules can match the merging columns' */
+    buf sources = {0}, sizes = {0};
+    size_t vgran = 0;
+    if (vertical) {
+        uint64_t rows = 0, bytes = 0;
+        for (int i = 0; i < n; i++) {
+            rows += parts[i]->rows;
+            bytes += parts[i]->data_uncompressed_bytes;
+        }
+        vgran = mt_granule_rows(m, rows ? (size_t)(bytes / rows) : 0);
+    }
     mt_part_writer *w = NULL;
     int rc = mt_part_writer_open(m, tmp, &w);
     for (int i = 0; i < n && !rc; i++) {
         cursor *c = &g.cur[i];
         c->idx = i;
         c->keys = xcalloc((size_t)m->sort.n + 1, sizeof *c->keys);
-        rc = mt_part_reader_open(m, parts[i], all, ncols, 0, parts[i]->ngranules, &c->r);
+        rc = mt_part_reader_open(m, parts[i], read_cols, nread, 0, parts[i]->ngranules, &c->r);
         bool has = false;
         if (!rc)
             rc = load_block(&g, c, &has);
@@ -393,7 +546,7 @@ int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q
             if (nruns && runs[nruns - 1].b == c->b && runs[nruns - 1].from + runs[nruns - 1].n == from)
                 runs[nruns - 1].n += c->pos - from;
             else
-                runs[nruns++] = (run){c->b, from, c->pos - from};
+                runs[nruns++] = (run){c->b, from, c->pos - from, c->idx};
             if (c->pos >= c->b->rows) {
                 bool has;
                 rc = load_block(&g, c, &has);
@@ -406,7 +559,12 @@ int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q
                 sift_down(&g, 0);
         }
         if (out_rows >= out_max || (done && (out_rows || carry))) {
-            block *o = out_rows ? build_output(t->sch, runs, nruns, out_rows) : block_new_empty(t->sch);
+            block *o = out_rows ? build_output(t->sch, runs, nruns, out_rows, g.later) : block_new_empty(t->sch);
+            for (int i = 0; vertical && i < nruns; i++) {
+                uint16_t *rs = buf_grow(&sources, runs[i].n * sizeof *rs);
+                for (size_t k = 0; k < runs[i].n; k++)
+                    rs[k] = (uint16_t)runs[i].src;
+            }
             nruns = 0;
             out_rows = 0;
             for (int i = 0; i < g.nretired; i++)
@@ -444,7 +602,13 @@ int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q
                     break;
                 }
             }
-            rc = mt_part_writer_write(w, o);
+            if (vertical && o->rows) {
+                size_t rows = o->rows;
+                buf_append(&sizes, &rows, sizeof rows);
+                rc = mt_part_writer_write_some(w, o, later, vgran);
+            } else {
+                rc = mt_part_writer_write(w, o);
+            }
             atomic_fetch_add(&g.info->rows_written, o->rows);
             block_free(o);
             if (!rc && atomic_load(&m->stopping_merges))
@@ -468,11 +632,21 @@ int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q
     }
     free(g.cur);
     free(g.heap);
-    free(all);
+    for (int c = 0; vertical && !rc && c < ncols; c++)
+        if (later[c]) {
+            rc = gather_column(m, parts, n, c, (const uint16_t *)(const void *)sources.p,
+                               (const size_t *)(const void *)sizes.p, sizes.len / sizeof(size_t), vgran, w);
+            atomic_fetch_add(&g.info->columns_written, 1);
+        }
+    buf_free(&sources);
+    buf_free(&sizes);
+    free(read_cols);
+    free(later);
     if (!rc)
         rc = mt_part_writer_finish(w, parts[0]->partition);
     uint64_t read_rows = atomic_load(&g.info->rows_read);
     double elapsed = clock_monotonic() - g.info->start;
+    int algorithm = vertical ? MERGE_VERTICAL : MERGE_HORIZONTAL;
     merge_unregister(m, g.info);
     if (rc) {
         if (w)
@@ -481,7 +655,7 @@ int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q
         err_prefix("While merging parts %s..%s: ", parts[0]->name, parts[n - 1]->name);
         if (err_code() != ERR_ABORTED)
             mt_log_event(m, PART_LOG_MERGE, result, parts[0]->partition_id, 0, 0, elapsed, parts, n, read_rows,
-                         err_code(), err_msg());
+                         err_code(), err_msg(), algorithm);
         free(result);
         return -1;
     }
@@ -493,7 +667,7 @@ int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q
         mt_remove_tree(dir);
     if (done) {
         mt_log_event(m, PART_LOG_MERGE, done->name, done->partition_id, done->rows, done->bytes_on_disk, elapsed,
-                     parts, n, read_rows, 0, "");
+                     parts, n, read_rows, 0, "", algorithm);
         mt_part_unref(done);
     }
     free(dir);

@@ -43,7 +43,9 @@ typedef struct mt_settings {
     uint64_t old_parts_lifetime;                     /* 480 s */
     uint64_t non_replicated_deduplication_window;    /* 0 */
     uint64_t merge_max_block_size;                   /* 8192 rows per merge output block */
-    bool enable_vertical_merge_algorithm;            /* true (accepted; merges stream per part) */
+    bool enable_vertical_merge_algorithm;            /* true: wide merges go column by column */
+    uint64_t vertical_merge_algorithm_min_rows_to_activate;    /* 131072 */
+    uint64_t vertical_merge_algorithm_min_columns_to_activate; /* 11 gathered columns */
 } mt_settings;
 
 /* One part. Immutable after loading except `state`, `merging` and `remove_time`. */
@@ -103,6 +105,9 @@ typedef struct mt_merge_info {
     char **sources;
     uint64_t total_bytes, total_rows;
     _Atomic uint64_t rows_read, rows_written;
+    _Atomic uint64_t columns_written;  /* vertical: gathered columns done */
+    bool vertical;               /* merge_algorithm 'Vertical' (else 'Horizontal') */
+    int columns_total, columns_gathered;
     double start;                /* clock_monotonic() */
 } mt_merge_info;
 
@@ -183,6 +188,16 @@ typedef struct mt_part_writer mt_part_writer;
  * the table's stored-column layout. */
 int mt_part_writer_open(mt_table *m, const char *tmp_name, mt_part_writer **out);
 int mt_part_writer_write(mt_part_writer *w, const block *b);
+/* Vertical merges write a part column by column. write_some() writes the rows of b in
+ * granules of g rows to every column except those marked in `later` (whose columns in b
+ * are placeholders), and takes the index and min/max from b; write_column() then appends
+ * rows of one of the later columns, called with the same sequence of row counts and g so
+ * that the marks line up. */
+int mt_part_writer_write_some(mt_part_writer *w, const block *b, const uint8_t *later, size_t g);
+int mt_part_writer_write_column(mt_part_writer *w, int c, const column *col, size_t g);
+/* Rows per granule for rows of about row_bytes: index_granularity, fewer for wide rows
+ * (index_granularity_bytes). */
+size_t mt_granule_rows(const mt_table *m, size_t row_bytes);
 /* Finishes the part's files (fsync'd); the directory is still temporary. partition: one
  * row of partition key values (or NULL), minmax: computed by the writer. */
 int mt_part_writer_finish(mt_part_writer *w, const block *partition);
@@ -237,9 +252,13 @@ block *mt_collapse_sorted(mt_table *m, block *b, const uint32_t *perm);
 
 /* system.part_log events (log.c): 1 NewPart, 2 MergeParts, 4 RemovePart. */
 enum { PART_LOG_NEW = 1, PART_LOG_MERGE = 2, PART_LOG_REMOVE = 4 };
+/* merge_algorithm: ClickHouse's MergeAlgorithm values */
+enum { MERGE_UNDECIDED = 0, MERGE_VERTICAL = 1, MERGE_HORIZONTAL = 2 };
 void mt_log_event(mt_table *m, int type, const char *part_name, const char *partition_id, uint64_t rows,
                   uint64_t bytes, double duration_s, mt_part *const *from, int nfrom, uint64_t read_rows,
-                  int error, const char *exception);
+                  int error, const char *exception, int merge_algorithm);
+/* Sets m->part_log to path, first setting aside a log written with an older layout. */
+void mt_part_log_open(mt_table *m, const char *path);
 
 /* Resumable loads (resume.c): removes the parts of a load a crash interrupted. */
 void mt_resume_recover(mt_table *m);

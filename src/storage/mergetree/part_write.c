@@ -116,14 +116,13 @@ int mt_part_writer_open(mt_table *m, const char *tmp_name, mt_part_writer **out)
 
 /* ---- granules ---- */
 
-static size_t granule_rows(const mt_table *m, const block *b)
+size_t mt_granule_rows(const mt_table *m, size_t row_bytes)
 {
     size_t g = (size_t)m->set.index_granularity;
     if (g == 0)
         g = 8192;
-    if (m->set.index_granularity_bytes && b->rows) {
-        size_t bytes = block_bytes(b);
-        size_t per_row = bytes / b->rows + 1;
+    if (m->set.index_granularity_bytes) {
+        size_t per_row = row_bytes + 1;
         size_t by_bytes = (size_t)m->set.index_granularity_bytes / per_row;
         if (by_bytes < 1)
             by_bytes = 1;
@@ -133,9 +132,15 @@ static size_t granule_rows(const mt_table *m, const block *b)
     return g;
 }
 
+static size_t granule_rows(const mt_table *m, const block *b)
+{
+    return mt_granule_rows(m, b->rows ? block_bytes(b) / b->rows : 0);
+}
+
 typedef struct write_job {
     mt_part_writer *w;
     const block *b;
+    const uint8_t *skip;  /* columns not to write now (vertical merges), or NULL */
     size_t g;             /* rows per granule */
     _Atomic int next_col;
 } write_job;
@@ -146,17 +151,16 @@ static void put_mark(buf *marks, uint64_t a, uint64_t b, uint64_t rows)
     buf_append(marks, v, sizeof v);
 }
 
-/* Serializes all granules of column c of the block. */
-static int write_column(mt_part_writer *w, int c, const block *b, size_t g)
+/* Serializes col (rows of stored column c) as granules of g rows. */
+static int write_column(mt_part_writer *w, int c, const column *col, size_t g)
 {
     col_writer *cw = &w->cols[c];
-    const column *col = b->cols[c];
     column *mat = NULL;
     if (col->is_const)
-        col = mat = col_materialize(col_ref(b->cols[c]));
+        col = mat = col_materialize(col_ref((column *)col));
     int rc = 0;
-    for (size_t from = 0; from < b->rows && !rc; from += g) {
-        size_t n = b->rows - from < g ? b->rows - from : g;
+    for (size_t from = 0; from < col->len && !rc; from += g) {
+        size_t n = col->len - from < g ? col->len - from : g;
         for (int k = 0; k < cw->nstreams; k++) {
             uint64_t co, uo;
             mt_cwriter_mark(cw->cw[k], &co, &uo);
@@ -170,6 +174,13 @@ static int write_column(mt_part_writer *w, int c, const block *b, size_t g)
     return rc;
 }
 
+static void capture_error(col_writer *cw)
+{
+    cw->err = 1;
+    cw->errcode = err_code();
+    snprintf(cw->errmsg, sizeof cw->errmsg, "%s", err_msg());
+}
+
 static void *write_worker(void *arg)
 {
     write_job *j = arg;
@@ -177,12 +188,10 @@ static void *write_worker(void *arg)
         int c = atomic_fetch_add(&j->next_col, 1);
         if (c >= j->w->ncols)
             break;
-        col_writer *cw = &j->w->cols[c];
-        if (write_column(j->w, c, j->b, j->g)) {
-            cw->err = 1;
-            cw->errcode = err_code();
-            snprintf(cw->errmsg, sizeof cw->errmsg, "%s", err_msg());
-        }
+        if (j->skip && j->skip[c])
+            continue;
+        if (write_column(j->w, c, j->b->cols[c], j->g))
+            capture_error(&j->w->cols[c]);
     }
     return NULL;
 }
@@ -240,15 +249,15 @@ static int append_index(mt_part_writer *w, const block *b, size_t g)
     return rc;
 }
 
-int mt_part_writer_write(mt_part_writer *w, const block *b)
+/* The rows of b, with granules of g rows, in every column but those in skip. */
+static int write_rows(mt_part_writer *w, const block *b, const uint8_t *skip, size_t g)
 {
     if (!b->rows)
         return 0;
-    size_t g = granule_rows(w->m, b);
     if (append_index(w, b, g))
         return -1;
     update_minmax(w, b);
-    write_job j = {.w = w, .b = b, .g = g, .next_col = 0};
+    write_job j = {.w = w, .b = b, .skip = skip, .g = g, .next_col = 0};
     /* Columns in parallel: a thread per core (at most one per column). */
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int nth = (int)(ncpu > 1 ? ncpu : 1);
@@ -271,6 +280,22 @@ int mt_part_writer_write(mt_part_writer *w, const block *b)
     w->ngranules += (b->rows + g - 1) / g;
     block_free(w->last_row);
     w->last_row = block_slice(b, b->rows - 1, 1);
+    return 0;
+}
+
+int mt_part_writer_write(mt_part_writer *w, const block *b) { return write_rows(w, b, NULL, granule_rows(w->m, b)); }
+
+int mt_part_writer_write_some(mt_part_writer *w, const block *b, const uint8_t *later, size_t g)
+{
+    return write_rows(w, b, later, g);
+}
+
+int mt_part_writer_write_column(mt_part_writer *w, int c, const column *col, size_t g)
+{
+    if (write_column(w, c, col, g)) {
+        capture_error(&w->cols[c]);
+        return -1;
+    }
     return 0;
 }
 
