@@ -11,6 +11,7 @@ OPTIMIZE TABLE w FINAL;
 OPTIMIZE TABLE hz FINAL;
 SELECT count(), sum(k), sum(cityHash64(a)), sum(b), sum(length(c)), sum(cityHash64(d)), sum(e), sum(f), sum(cityHash64(g)), sum(h), sum(toUInt32(i)), count(j), sum(length(l)), sum(m) FROM w;
 SELECT count() FROM system.parts WHERE database = currentDatabase() AND table = 'w' AND active;
-SELECT (SELECT groupArray(cityHash64(k, ts, a, b, c, d, e, f, g, h, i, j, l, m)) FROM (SELECT * FROM w ORDER BY k, ts, a, m)) = (SELECT groupArray(cityHash64(k, ts, a, b, c, d, e, f, g, h, i, j, l, m)) FROM (SELECT * FROM hz ORDER BY k, ts, a, m));
+SELECT (SELECT sum(cityHash64(k, ts, a, b, c, d, e, f, g, h, i, j, l, m)) FROM w) = (SELECT sum(cityHash64(k, ts, a, b, c, d, e, f, g, h, i, j, l, m)) FROM hz);
+SELECT k, ts, a, m FROM w WHERE k IN (3, 999) ORDER BY k, ts, a, m LIMIT 3 BY k;
 SELECT k, ts, a, b, c, d, j, l FROM w WHERE k = 7 ORDER BY ts, a LIMIT 5;
 SELECT d, count() FROM w GROUP BY d ORDER BY d;
