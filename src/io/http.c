@@ -473,12 +473,17 @@ static attempt_result run_attempt(const http_request *r, http_response *resp, ui
     if (a.callback_failed) {
         err_restore(&a.cb_err);
         out = ATT_FAIL;
-    } else if (a.etag_changed || (status == 412 && a.want_etag[0])) {
+    } else if (a.etag_changed) {
         err_set(ERR_S3_ERROR,
-                "Object %s changed while it was being read: its ETag was %s, the %s of bytes from %llu %s; "
+                "Object %s changed while it was being read: bytes from %llu came with ETag %s, earlier ones with %s; "
                 "not mixing data of two versions",
-                r->url, a.want_etag, status == 412 ? "GET" : "response", (unsigned long long)from,
-                status == 412 ? "failed If-Match (412 PreconditionFailed)" : etag_now);
+                r->url, (unsigned long long)from, etag_now, a.want_etag);
+        out = ATT_FAIL;
+    } else if (status == 412 && a.want_etag[0]) {
+        err_set(ERR_S3_ERROR,
+                "Object %s changed while it was being read: the GET of bytes from %llu failed If-Match: %s "
+                "(412 PreconditionFailed); not mixing data of two versions",
+                r->url, (unsigned long long)from, a.want_etag);
         out = ATT_FAIL;
     } else if (status >= 300 || (rc == CURLE_OK && status < 200)) {
         buf msg = {0};

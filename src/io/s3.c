@@ -664,7 +664,7 @@ static int fetch_piece(s3_in *in, uint64_t k, slot *s)
             memcpy(in->seen_etag, got, sizeof got);
         else if (strcmp(in->seen_etag, got) != 0)
             rc = err_set(ERR_S3_ERROR,
-                         "Object %s changed while it was being read: bytes from %llu have ETag %s, earlier ones %s; "
+                         "Object %s changed while it was being read: bytes from %llu came with ETag %s, earlier ones with %s; "
                          "not mixing data of two versions",
                          in->url, (unsigned long long)from, got, in->seen_etag);
         if (in->nthreads)

@@ -36,6 +36,9 @@
 //   delay      wait `ms` before forwarding
 //   throttle   forward the body at `bps` bytes per second
 //   hang       never answer
+//   pass       forward unchanged (with dropHeaders: a server that ignores If-Match, say)
+// Any forwarding action (delay, truncate, throttle, pass) also takes `dropHeaders`: request
+// headers to remove (only unsigned ones, such as if-match, keep the signature valid).
 'use strict';
 const http = require('http');
 
@@ -108,7 +111,9 @@ function s3error(res, r) {
 }
 
 function forward(req, res, r) {
-  const up = http.request({ host: upHost, port: upPort, method: req.method, path: req.url, headers: req.headers, agent },
+  const headers = { ...req.headers };
+  if (r && r.dropHeaders) for (const h of r.dropHeaders) delete headers[h.toLowerCase()];
+  const up = http.request({ host: upHost, port: upPort, method: req.method, path: req.url, headers, agent },
     ur => {
       res.writeHead(ur.statusCode, ur.headers);
       if (r && r.action === 'truncate') {
@@ -176,8 +181,8 @@ const server = http.createServer((req, res) => {
     case 'reset': return req.socket.resetAndDestroy();
     case 'close': return req.socket.end();
     case 'hang': return;
-    case 'delay': return setTimeout(() => forward(req, res, null), r.ms || 1000);
-    case 'truncate': case 'throttle': return forward(req, res, r);
+    case 'delay': return setTimeout(() => forward(req, res, { dropHeaders: r.dropHeaders }), r.ms || 1000);
+    case 'truncate': case 'throttle': case 'pass': return forward(req, res, r);
     default: s3error(res, { status: 500, code: 'FaultProxy', message: `unknown action ${r.action}` });
   }
 });
