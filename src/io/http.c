@@ -488,12 +488,14 @@ static attempt_result run_attempt(const http_request *r, http_response *resp, ui
     } else if (status >= 300 || (rc == CURLE_OK && status < 200)) {
         buf msg = {0};
         bool slowdown = status == 429;
-        if (!http_s3_error_text((const char *)a.err.p, a.err.len, &msg))
-            buf_printf(&msg, "HTTP status %ld", status);
-        else if (status == 503 && strstr(buf_cstr(&msg), "(SlowDown)"))
+        bool has_code = http_s3_error_text((const char *)a.err.p, a.err.len, &msg);
+        if (has_code && status == 503 && strstr(buf_cstr(&msg), "(SlowDown)"))
             slowdown = true;
         bool retry = status >= 500 || status == 429 || status == 408 || status == 0;
-        err_set(ERR_S3_ERROR, "%s: HTTP %ld for %s %s", buf_cstr(&msg), status, r->method, r->url);
+        if (has_code)
+            err_set(ERR_S3_ERROR, "%s: HTTP %ld for %s %s", buf_cstr(&msg), status, r->method, r->url);
+        else /* HEAD, or a proxy's non-S3 answer: the status is all there is */
+            err_set(ERR_S3_ERROR, "HTTP %ld for %s %s", status, r->method, r->url);
         buf_free(&msg);
         out = retry ? ATT_RETRY : ATT_FAIL;
         res.outcome = slowdown ? OUT_SLOWDOWN : OUT_OTHER;
