@@ -114,7 +114,7 @@ check "truncation: bytes received = object size, 8 resumptions" "$BIGSIZE	8" \
   "$("$SHALE" local --path "$P" -q "SELECT ProfileEvents.Values[indexOf(ProfileEvents.Names, 'ReadBufferFromS3Bytes')], ProfileEvents.Values[indexOf(ProfileEvents.Names, 'S3Retries')] FROM system.query_log WHERE type = 'QueryFinish' AND query LIKE '%RawBLOB%'" 2>&1)"
 
 # ---- persistent faults: a clear error within the time budget ----
-BUDGET="s3_retry_budget_ms = 2000, s3_request_timeout_ms = 500, http_retry_initial_backoff_ms = 50, http_retry_max_backoff_ms = 400"
+BUDGET="s3_retry_budget_ms = 1500, s3_request_timeout_ms = 500, http_retry_initial_backoff_ms = 50, http_retry_max_backoff_ms = 400"
 persistent() { # name, rule, needle, max ms, [endpoint]
   rules "$2"; local t; t=$(date +%s%N)
   local out; out=$(run "$QBIG" "${5:-$PX}" "$BUDGET")
@@ -126,12 +126,12 @@ persistent() { # name, rule, needle, max ms, [endpoint]
   printf '%-22s %8s  %s\n' "persistent $1" "$ms" "${out:0:150}" >> "$tmp/figures"
 }
 persistent "always 500" '[{"method":"GET","action":"error","status":500,"code":"InternalError","message":"We encountered an internal error."}]' \
-  "We encountered an internal error. (InternalError): HTTP 500" 4500
-persistent "always reset" '[{"action":"reset"}]' "retry time budget" 4500
-persistent "HEAD always 503" '[{"method":"HEAD","action":"error","status":503,"code":"ServiceUnavailable"}]' "HTTP 503 for HEAD" 4500
-persistent "always hang" '[{"action":"hang"}]' "Timeout was reached" 4500
-persistent "always truncated" '[{"method":"GET","action":"truncate","afterBytes":100000}]' "gave up after 4 retries" 4500
-persistent "refused" '[]' "Couldn't connect to server" 4500 "http://127.0.0.1:$((PORT + 7))"
+  "We encountered an internal error. (InternalError): HTTP 500" 4000
+persistent "always reset" '[{"action":"reset"}]' "retry time budget" 4000
+persistent "HEAD always 503" '[{"method":"HEAD","action":"error","status":503,"code":"ServiceUnavailable"}]' "HTTP 503 for HEAD" 4000
+persistent "always hang" '[{"action":"hang"}]' "Timeout was reached" 4000
+persistent "always truncated" '[{"method":"GET","action":"truncate","afterBytes":100000}]' "gave up after 4 retries" 4000
+persistent "refused" '[]' "Couldn't connect to server" 4000 "http://127.0.0.1:$((PORT + 7))"
 persistent "403 at once" '[{"method":"GET","action":"error","status":403,"code":"AccessDenied","message":"Access Denied"}]' \
   "Access Denied (AccessDenied): HTTP 403" 1500
 [[ "$LAST" == *retries* ]] && { fail=$((fail+1)); echo "FAIL 403 was retried: $LAST"; }
