@@ -60,12 +60,14 @@ static CURL *thread_handle(void)
     return h;
 }
 
-uint64_t http_backoff_ms(int attempt, uint64_t cap_ms)
+uint64_t http_backoff_ms(int attempt, uint64_t cap_ms) { return http_backoff_ms_from(attempt, 100, cap_ms); }
+
+uint64_t http_backoff_ms_from(int attempt, uint64_t initial_ms, uint64_t cap_ms)
 {
     static _Thread_local unsigned seed;
     if (!seed)
         seed = (unsigned)time(NULL) ^ (unsigned)(uintptr_t)&seed;
-    uint64_t max = 100;
+    uint64_t max = initial_ms ? initial_ms : 1;
     for (int i = 0; i < attempt && max < cap_ms; i++)
         max *= 2;
     if (max > cap_ms)
@@ -90,6 +92,166 @@ bool http_s3_error_text(const char *body, size_t n, buf *out)
     return true;
 }
 
+/* ---- the endpoint limiter ---- */
+
+enum { LIMIT_MAX = 1024, LIMIT_ENDPOINTS = 256 };
+
+typedef struct endpoint {
+    char key[200];
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint64_t not_before_ns; /* CLOCK_MONOTONIC */
+    double budget;          /* concurrent requests allowed */
+    int inflight;
+    int streak;             /* consecutive SlowDowns: the shared backoff grows with it */
+    uint64_t last_cut_ns;   /* last halving: one halving per burst of SlowDowns */
+    uint64_t slowdowns, waits;
+} endpoint;
+
+static pthread_mutex_t g_ep_mu = PTHREAD_MUTEX_INITIALIZER;
+static endpoint *g_eps[LIMIT_ENDPOINTS];
+static int g_neps;
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+void http_endpoint_key(const char *url, char *out, size_t cap)
+{
+    const char *p = strstr(url, "://");
+    if (!p) {
+        snprintf(out, cap, "%s", url);
+        return;
+    }
+    size_t sl = (size_t)(p - url);
+    const char *auth = p + 3;
+    size_t al = strcspn(auth, "/?#");
+    bool has_port = memchr(auth, ':', al) != NULL && auth[0] != '[';
+    const char *port = (sl == 5 && strncasecmp(url, "https", 5) == 0) ? "443" : "80";
+    snprintf(out, cap, "%.*s://%.*s%s%s", (int)sl, url, (int)al, auth, has_port ? "" : ":", has_port ? "" : port);
+    for (char *c = out; *c && c < out + sl; c++)
+        *c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+}
+
+static endpoint *find_endpoint(const char *url, bool create)
+{
+    /* SHALE_S3_NO_ENDPOINT_LIMITER=1: every request backs off on its own (for comparisons in tests) */
+    static int disabled = -1;
+    if (disabled < 0) {
+        const char *v = getenv("SHALE_S3_NO_ENDPOINT_LIMITER");
+        disabled = v && *v && strcmp(v, "0") != 0;
+    }
+    if (disabled && create)
+        return NULL;
+    char key[200];
+    http_endpoint_key(url, key, sizeof key);
+    pthread_mutex_lock(&g_ep_mu);
+    endpoint *e = NULL;
+    for (int i = 0; i < g_neps && !e; i++)
+        if (strcmp(g_eps[i]->key, key) == 0)
+            e = g_eps[i];
+    if (!e && create && g_neps < LIMIT_ENDPOINTS) {
+        e = xcalloc(1, sizeof *e);
+        snprintf(e->key, sizeof e->key, "%s", key);
+        pthread_mutex_init(&e->mu, NULL);
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&e->cv, &ca);
+        pthread_condattr_destroy(&ca);
+        e->budget = LIMIT_MAX;
+        g_eps[g_neps++] = e;
+    }
+    pthread_mutex_unlock(&g_ep_mu);
+    return e; /* NULL when the table is full: no shared limiting for that endpoint */
+}
+
+bool http_limiter_get(const char *url, http_limiter_state *out)
+{
+    endpoint *e = find_endpoint(url, false);
+    if (!e)
+        return false;
+    pthread_mutex_lock(&e->mu);
+    *out = (http_limiter_state){.budget = e->budget, .inflight = e->inflight, .slowdowns = e->slowdowns,
+                                .waits = e->waits};
+    pthread_mutex_unlock(&e->mu);
+    return true;
+}
+
+/* Waits until the endpoint lets one more request start; false if deadline_ns (0: none)
+ * comes first. */
+static bool limiter_enter(endpoint *e, uint64_t deadline_ns)
+{
+    if (!e)
+        return true;
+    pthread_mutex_lock(&e->mu);
+    bool waited = false;
+    for (;;) {
+        uint64_t now = now_ns();
+        if (now >= e->not_before_ns && e->inflight < (int)e->budget)
+            break;
+        if (deadline_ns && now >= deadline_ns) {
+            pthread_mutex_unlock(&e->mu);
+            return false;
+        }
+        waited = true;
+        uint64_t until = now + 100000000u; /* re-check at least every 100 ms */
+        if (now < e->not_before_ns && e->not_before_ns < until)
+            until = e->not_before_ns;
+        if (deadline_ns && deadline_ns < until)
+            until = deadline_ns;
+        struct timespec ts = {.tv_sec = (time_t)(until / 1000000000u), .tv_nsec = (long)(until % 1000000000u)};
+        pthread_cond_timedwait(&e->cv, &e->mu, &ts);
+    }
+    if (waited)
+        e->waits++;
+    e->inflight++;
+    pthread_mutex_unlock(&e->mu);
+    return true;
+}
+
+enum { OUT_OK, OUT_SLOWDOWN, OUT_NETWORK, OUT_OTHER };
+
+/* started_ns: when the attempt entered (limiter_enter's time). */
+static void limiter_leave(endpoint *e, int outcome, uint64_t started_ns, uint64_t initial_ms, uint64_t cap_ms,
+                          bool slow_all)
+{
+    if (!e)
+        return;
+    pthread_mutex_lock(&e->mu);
+    int inflight = e->inflight--;
+    uint64_t now = now_ns();
+    if (outcome == OUT_SLOWDOWN) {
+        e->slowdowns++;
+        /* Multiplicative decrease, once per window: the answers to requests that were
+         * already in flight at the last cut say nothing about the new budget. */
+        if (started_ns >= e->last_cut_ns) {
+            double b = (double)inflight < e->budget ? (double)inflight : e->budget;
+            e->budget = b / 2 < 1 ? 1 : b / 2;
+            e->last_cut_ns = now;
+            e->streak++;
+        }
+        uint64_t nb = now + http_backoff_ms_from(e->streak - 1, initial_ms, cap_ms) * 1000000u;
+        if (nb > e->not_before_ns)
+            e->not_before_ns = nb;
+    } else if (outcome == OUT_NETWORK && slow_all) {
+        uint64_t nb = now + http_backoff_ms_from(0, initial_ms, cap_ms) * 1000000u;
+        if (nb > e->not_before_ns)
+            e->not_before_ns = nb;
+    } else if (outcome == OUT_OK) {
+        e->streak = 0;
+        if (e->budget < LIMIT_MAX)
+            e->budget += 0.2 / e->budget; /* additive increase: +1 per 5 x budget successes */
+        if (e->budget > LIMIT_MAX)
+            e->budget = LIMIT_MAX;
+    }
+    pthread_cond_broadcast(&e->cv);
+    pthread_mutex_unlock(&e->mu);
+}
+
 /* ---- one attempt ---- */
 
 typedef struct attempt {
@@ -104,6 +266,8 @@ typedef struct attempt {
     uint64_t want;          /* bytes this attempt may deliver (UINT64_MAX: all) */
     bool range_checked;
     bool callback_failed;
+    bool etag_changed;
+    char want_etag[136];    /* the ETag every 2xx response must carry ("": any) */
     err_saved cb_err;
 } attempt;
 
@@ -164,6 +328,15 @@ static size_t on_body(char *p, size_t size, size_t n, void *ctx)
             buf_append(&a->err, p, len);
         return len;
     }
+    if (a->got == 0 && a->status >= 200 && a->status < 300) {
+        /* first body byte of this attempt: the object must be the one we started with */
+        if (a->want_etag[0] && a->resp->etag[0] && strcmp(a->want_etag, a->resp->etag) != 0) {
+            a->etag_changed = true;
+            return 0;
+        }
+        if (a->resp->delivered == 0)
+            snprintf(a->resp->first_etag, sizeof a->resp->first_etag, "%s", a->resp->etag);
+    }
     if (a->r->has_range || a->expect_from > 0) {
         if (a->status == 206 && !a->range_checked)
             return 0; /* Content-Range does not start where asked: fail, retry */
@@ -213,6 +386,12 @@ static void count_request(const http_request *r)
 
 enum { ATT_OK, ATT_RETRY, ATT_FAIL };
 
+typedef struct attempt_result {
+    int st;       /* ATT_* */
+    int outcome;  /* OUT_* for the limiter */
+    bool midbody; /* failed after the body started: counts against max_read_retries */
+} attempt_result;
+
 /* Fewer bytes than Content-Length announced (or than the range asked for, when a server
  * answered 200 to a ranged request and we stopped at the range's end). */
 static bool short_body(const attempt *a, const http_response *resp)
@@ -224,10 +403,14 @@ static bool short_body(const attempt *a, const http_response *resp)
 }
 
 /* One attempt; ATT_RETRY leaves a message in the thread's error slot for the final error. */
-static int run_attempt(const http_request *r, http_response *resp, uint64_t from, bool ranged, uint64_t to)
+static attempt_result run_attempt(const http_request *r, http_response *resp, uint64_t from, bool ranged, uint64_t to)
 {
     CURL *h = thread_handle();
     attempt a = {.r = r, .resp = resp, .h = h, .expect_from = from, .want = UINT64_MAX};
+    attempt_result res = {.st = ATT_FAIL, .outcome = OUT_OTHER};
+    /* a resumed GET must continue the object it started on */
+    const char *want = r->expect_etag ? r->expect_etag : resp->delivered ? resp->first_etag : "";
+    snprintf(a.want_etag, sizeof a.want_etag, "%s", want);
     resp->content_length = -1;
     resp->total_size = 0;
     resp->etag[0] = 0;
@@ -247,7 +430,7 @@ static int run_attempt(const http_request *r, http_response *resp, uint64_t from
     if (r->prepare) {
         if (r->prepare(r->prepare_ctx, r->method, range_arg, &hs)) {
             http_headers_free(&hs);
-            return ATT_FAIL;
+            return res;
         }
     } else if (range_arg) {
         http_headers_add(&hs, "Range", range_arg);
@@ -286,42 +469,73 @@ static int run_attempt(const http_request *r, http_response *resp, uint64_t from
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
     resp->status = status;
     int out;
+    const char *etag_now = resp->etag[0] ? resp->etag : "(none)";
     if (a.callback_failed) {
         err_restore(&a.cb_err);
         out = ATT_FAIL;
+    } else if (a.etag_changed) {
+        err_set(ERR_S3_ERROR,
+                "Object %s changed while it was being read: bytes from %llu came with ETag %s, earlier ones with %s; "
+                "not mixing data of two versions",
+                r->url, (unsigned long long)from, etag_now, a.want_etag);
+        out = ATT_FAIL;
+    } else if (status == 412 && a.want_etag[0]) {
+        err_set(ERR_S3_ERROR,
+                "Object %s changed while it was being read: the GET of bytes from %llu failed If-Match: %s "
+                "(412 PreconditionFailed); not mixing data of two versions",
+                r->url, (unsigned long long)from, a.want_etag);
+        out = ATT_FAIL;
     } else if (status >= 300 || (rc == CURLE_OK && status < 200)) {
         buf msg = {0};
-        if (!http_s3_error_text((const char *)a.err.p, a.err.len, &msg))
-            buf_printf(&msg, "HTTP status %ld", status);
+        bool slowdown = status == 429;
+        bool has_code = http_s3_error_text((const char *)a.err.p, a.err.len, &msg);
+        if (has_code && status == 503 && strstr(buf_cstr(&msg), "(SlowDown)"))
+            slowdown = true;
         bool retry = status >= 500 || status == 429 || status == 408 || status == 0;
-        err_set(ERR_S3_ERROR, "%s: HTTP %ld for %s %s", buf_cstr(&msg), status, r->method, r->url);
+        if (has_code)
+            err_set(ERR_S3_ERROR, "%s: HTTP %ld for %s %s", buf_cstr(&msg), status, r->method, r->url);
+        else /* HEAD, or a proxy's non-S3 answer: the status is all there is */
+            err_set(ERR_S3_ERROR, "HTTP %ld for %s %s", status, r->method, r->url);
         buf_free(&msg);
         out = retry ? ATT_RETRY : ATT_FAIL;
+        res.outcome = slowdown ? OUT_SLOWDOWN : OUT_OTHER;
         /* 404 for HEAD and NoSuchKey etc. are definitive */
     } else if (rc != CURLE_OK) {
         err_set(ERR_NETWORK_ERROR, "%s for %s %s (after %llu bytes of the body)", curl_easy_strerror(rc), r->method,
                 r->url, (unsigned long long)a.got);
         out = ATT_RETRY;
+        res.outcome = OUT_NETWORK;
+        res.midbody = a.got > 0 || (status >= 200 && status < 300);
     } else if (strcmp(r->method, "HEAD") != 0 && short_body(&a, resp)) {
         err_set(ERR_CANNOT_READ_ALL_DATA, "Truncated body for %s %s: got %llu of the bytes expected", r->method, r->url,
                 (unsigned long long)a.got);
         out = ATT_RETRY;
+        res.outcome = OUT_NETWORK;
+        res.midbody = true;
     } else {
         out = ATT_OK;
+        res.outcome = OUT_OK;
     }
     if (out != ATT_OK || !resp->total_size) {
         if (status == 200 && resp->content_length >= 0 && !ranged)
             resp->total_size = (uint64_t)resp->content_length;
     }
     buf_free(&a.err);
-    return out;
+    res.st = out;
+    return res;
 }
 
 int http_run(const http_request *r, http_response *resp)
 {
     int retries = r->max_retries < 0 ? 0 : r->max_retries == 0 ? 8 : r->max_retries;
+    int read_retries = r->max_read_retries < 0 ? 0 : r->max_read_retries == 0 ? 4 : r->max_read_retries;
+    uint64_t initial = r->initial_backoff_ms ? r->initial_backoff_ms : 100;
     uint64_t cap = r->max_backoff_ms ? r->max_backoff_ms : 5000;
     bool is_get = strcmp(r->method, "GET") == 0;
+    endpoint *ep = find_endpoint(r->url, true);
+    uint64_t t0 = now_ns();
+    uint64_t deadline = r->time_budget_ms ? t0 + r->time_budget_ms * 1000000u : 0;
+    int failed = 0, failed_mid = 0; /* retries used of each kind */
     for (int k = 0;; k++) {
         /* resume after the bytes already delivered */
         uint64_t from = (r->has_range ? r->range_from : 0) + resp->delivered;
@@ -329,14 +543,36 @@ int http_run(const http_request *r, http_response *resp)
         uint64_t to = r->has_range ? r->range_to : UINT64_MAX;
         if (r->has_range && from > to)
             return 0;
-        int st = run_attempt(r, resp, from, ranged, to);
-        if (st == ATT_OK)
+        if (!limiter_enter(ep, deadline)) {
+            if (k == 0)
+                return err_set(ERR_TIMEOUT_EXCEEDED, "Timed out waiting for the request rate limit of %s for %s %s",
+                               ep->key, r->method, r->url);
+            /* keep the last attempt's error, which says what the fault is */
+            return err_suffix(" (gave up after %d retries in %.1f s: the retry time budget ran out while the "
+                              "endpoint was slowed down)",
+                              k, (double)(now_ns() - t0) / 1e9);
+        }
+        uint64_t started = now_ns(); /* launched: after any wait for the limiter */
+        attempt_result ar = run_attempt(r, resp, from, ranged, to);
+        limiter_leave(ep, ar.outcome, started, initial, cap, r->slow_all_on_network_error);
+        resp->retries = k;
+        if (ar.st == ATT_OK)
             return 0;
-        if (st == ATT_FAIL || k >= retries)
+        if (ar.st == ATT_FAIL)
             return k ? err_suffix(" (after %d retries)", k) : -1;
+        if (ar.midbody ? failed_mid >= read_retries : failed >= retries)
+            return k ? err_suffix(" (gave up after %d retries in %.1f s)", k, (double)(now_ns() - t0) / 1e9) : -1;
+        if (ar.midbody)
+            failed_mid++;
+        else
+            failed++;
+        uint64_t ms = http_backoff_ms_from(ar.midbody ? failed_mid - 1 : failed - 1, initial, cap);
+        uint64_t now = now_ns();
+        if (deadline && now + ms * 1000000u >= deadline)
+            return err_suffix(" (gave up after %d retries in %.1f s: the retry time budget of %.1f s ran out)", k,
+                              (double)(now - t0) / 1e9, (double)r->time_budget_ms / 1e3);
         if (r->counters)
             atomic_fetch_add(&r->counters->retries, 1);
-        uint64_t ms = http_backoff_ms(k, cap);
         if (ms)
             usleep((useconds_t)(ms * 1000));
     }

@@ -1,19 +1,34 @@
 /* HTTP client on libcurl, with the retry rules object storage needs.
  *
  * One request = http_run(): it performs attempts until one succeeds or fails for good.
- * Retried (exponential backoff, full jitter, at most max_retries times): connection
- * errors, resets, timeouts, 5xx (including 503 SlowDown), 429, and bodies shorter than
- * announced. A GET whose body was cut after some bytes were delivered is resumed from the
- * last byte received (Range: bytes=<next>-<end>), so a completed part is never fetched or
- * delivered twice. Other 4xx fail at once; S3's XML <Code> and <Message> go in the error.
+ * Retried with exponential backoff and full jitter: connection errors (refused, reset),
+ * timeouts, 5xx (including 503 SlowDown), 429 and 408, and bodies shorter than announced.
+ * Failures before any body byte count against max_retries (ClickHouse's
+ * s3_retry_attempts); failures after the body started (cut, reset, stalled) against
+ * max_read_retries (s3_max_single_read_retries). A GET whose body was cut after some bytes
+ * were delivered is resumed from the last byte received (Range: bytes=<next>-<end>), so a
+ * completed part is never fetched or delivered twice; the resumed response must carry the
+ * ETag of the first one, else the request fails (the object changed). Other 4xx fail at
+ * once; S3's XML <Code> and <Message> go in the error. time_budget_ms bounds the whole
+ * request (attempts, backoff and waits), so a persistent fault fails in bounded time.
  * Because signatures cover the Range header and the date, the caller's prepare() builds
  * the headers of every attempt.
  *
+ * Endpoint limiter: all requests of the process to one endpoint (scheme://host:port)
+ * share a limiter. A SlowDown (503 with <Code>SlowDown</Code>, or 429) seen by any request
+ * halves the endpoint's concurrency budget (to half the requests then in flight, at least
+ * 1) and sets a shared "not before" time (the backoff), so every thread slows down instead
+ * of each retrying on its own; successes raise the budget again by 1/budget each
+ * (additive increase, multiplicative decrease). Network errors also set "not before"
+ * when slow_all_on_network_error is set.
+ *
  * Connections: one curl easy handle per thread, reused across requests (keep-alive) and
  * freed when the thread exits. Thread-safety: http_run may be called from any thread;
- * counters are atomics shared by the threads of a query. Errors: -1 with err_set
- * (ERR_S3_ERROR for S3/HTTP errors, ERR_NETWORK_ERROR when retries ran out on network
- * failures); messages name the method and URL (which never carries credentials). */
+ * counters are atomics shared by the threads of a query; the limiter table is process-wide
+ * (entries live until exit). Errors: -1 with err_set (ERR_S3_ERROR for S3/HTTP errors,
+ * ERR_NETWORK_ERROR when retries ran out on network failures, ERR_TIMEOUT_EXCEEDED when the
+ * time budget ran out while waiting); messages name the method and URL (which never
+ * carries credentials). */
 #ifndef SHALE_IO_HTTP_H
 #define SHALE_IO_HTTP_H
 
@@ -62,8 +77,13 @@ typedef struct http_request {
     void *data_ctx;
     long connect_timeout_ms;  /* 0: 10 s */
     long stall_timeout_ms;    /* no byte for this long = failure (retried); 0: 30 s */
-    int max_retries;          /* < 0: 0; 0 means the default 8 */
+    int max_retries;          /* failures before the body; < 0: 0; 0 means the default 8 */
+    int max_read_retries;     /* failures after the body started; < 0: 0; 0: 4 */
+    uint64_t initial_backoff_ms; /* 0: 100 ms */
     uint64_t max_backoff_ms;  /* 0: 5 s */
+    uint64_t time_budget_ms;  /* whole request incl. retries; 0: unbounded */
+    bool slow_all_on_network_error; /* a network error also delays the endpoint's other requests */
+    const char *expect_etag;  /* a 2xx response with another ETag (or a 412) fails: object changed */
     http_counters *counters;  /* may be NULL */
 } http_request;
 
@@ -74,6 +94,8 @@ typedef struct http_response {
     uint64_t total_size;      /* from Content-Range ".../N", else 0 */
     char etag[136];
     uint64_t delivered;       /* body bytes handed over across all attempts */
+    char first_etag[136];     /* ETag of the attempt that delivered the first bytes */
+    int retries;              /* attempts after the first */
 } http_response;
 
 /* Runs the request (with retries). On success resp->status is 2xx. The caller frees resp
@@ -86,5 +108,19 @@ bool http_s3_error_text(const char *body, size_t n, buf *out);
 
 /* Retry delay for attempt k (0-based): uniform in [0, min(cap, 100 ms * 2^k)]. */
 uint64_t http_backoff_ms(int attempt, uint64_t cap_ms);
+/* The same with another initial delay: uniform in [0, min(cap, initial * 2^k)]. */
+uint64_t http_backoff_ms_from(int attempt, uint64_t initial_ms, uint64_t cap_ms);
+
+/* The endpoint limiter (see above), exposed for tests and diagnostics. */
+typedef struct http_limiter_state {
+    double budget;        /* concurrent requests allowed */
+    int inflight;
+    uint64_t slowdowns;   /* SlowDown / 429 answers seen */
+    uint64_t waits;       /* attempts that had to wait for the budget or "not before" */
+} http_limiter_state;
+/* "scheme://host:port" of url into out (default ports made explicit). */
+void http_endpoint_key(const char *url, char *out, size_t cap);
+/* false if the endpoint has not been used yet. */
+bool http_limiter_get(const char *url, http_limiter_state *out);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "exec/settings.h"
 #include "io/sigv4.h"
 #include "io/xml.h"
 
@@ -23,6 +24,7 @@ struct s3_client {
     char *region;
     bool nosign;
     http_counters *counters;
+    s3_retry_opts retry;
 };
 
 /* ---- URLs ---- */
@@ -169,6 +171,26 @@ void s3_client_free(s3_client *c)
 
 const s3_url *s3_client_url(const s3_client *c) { return &c->u; }
 
+void s3_client_set_retry(s3_client *c, const s3_retry_opts *o) { c->retry = *o; }
+
+void s3_client_apply_settings(s3_client *c, const settings *st)
+{
+    /* 0 means "no retries" for the attempt counts, but "default" in http_request */
+    int64_t tries = settings_int(st, "s3_retry_attempts");
+    int64_t reads = settings_int(st, "s3_max_single_read_retries");
+    s3_retry_opts o = {
+        .max_retries = tries > 0 ? (int)(tries > 100000 ? 100000 : tries) : -1,
+        .max_read_retries = reads > 0 ? (int)(reads > 100000 ? 100000 : reads) : -1,
+        .initial_backoff_ms = (uint64_t)settings_int(st, "http_retry_initial_backoff_ms"),
+        .max_backoff_ms = (uint64_t)settings_int(st, "http_retry_max_backoff_ms"),
+        .connect_timeout_ms = (long)settings_int(st, "s3_connect_timeout_ms"),
+        .request_timeout_ms = (long)settings_int(st, "s3_request_timeout_ms"),
+        .time_budget_ms = (uint64_t)settings_int(st, "s3_retry_budget_ms"),
+        .slow_all_on_network_error = settings_bool(st, "s3_slow_all_threads_after_network_error"),
+    };
+    s3_client_set_retry(c, &o);
+}
+
 /* "/bucket/enc(key)" or "/enc(key)" (virtual host); key NULL = the bucket itself. */
 static void canonical_path(const s3_client *c, const char *key, buf *out)
 {
@@ -257,6 +279,7 @@ typedef struct s3_call {
     const char *content_md5;
     http_data_fn on_data;
     void *ctx;
+    char *etag_out;         /* [136]: the ETag of the response (of the first bytes), may be NULL */
 } s3_call;
 
 static int s3_do(s3_client *c, const s3_call *call, http_response *resp)
@@ -279,9 +302,16 @@ static int s3_do(s3_client *c, const s3_call *call, http_response *resp)
     http_request r = {.method = call->method, .url = buf_cstr(&url), .body = call->body, .body_len = call->body_len,
                       .prepare = prepare, .prepare_ctx = &sc, .has_range = call->has_range,
                       .range_from = call->from, .range_to = call->to, .on_data = call->on_data,
-                      .data_ctx = call->ctx, .counters = c->counters};
+                      .data_ctx = call->ctx, .counters = c->counters, .expect_etag = call->etag,
+                      .max_retries = c->retry.max_retries, .max_read_retries = c->retry.max_read_retries,
+                      .initial_backoff_ms = c->retry.initial_backoff_ms, .max_backoff_ms = c->retry.max_backoff_ms,
+                      .connect_timeout_ms = c->retry.connect_timeout_ms,
+                      .stall_timeout_ms = c->retry.request_timeout_ms, .time_budget_ms = c->retry.time_budget_ms,
+                      .slow_all_on_network_error = c->retry.slow_all_on_network_error};
     memset(resp, 0, sizeof *resp);
     int rc = http_run(&r, resp);
+    if (call->etag_out)
+        snprintf(call->etag_out, 136, "%s", resp->first_etag[0] ? resp->first_etag : resp->etag);
     buf_free(&path);
     buf_free(&url);
     return rc;
@@ -386,6 +416,17 @@ int s3_head(s3_client *c, const char *key, uint64_t *size, char **etag)
             err_restore(&head_err);
         http_response_free(&r2);
     }
+    http_response_free(&resp);
+    return rc;
+}
+
+static int get_range(s3_client *c, const char *key, const char *etag, uint64_t from, uint64_t to,
+                     http_data_fn on_data, void *ctx, char *etag_out)
+{
+    s3_call call = {.method = "GET", .key = key, .has_range = true, .from = from, .to = to, .etag = etag,
+                    .on_data = on_data, .ctx = ctx, .etag_out = etag_out};
+    http_response resp;
+    int rc = s3_do(c, &call, &resp);
     http_response_free(&resp);
     return rc;
 }
@@ -556,6 +597,7 @@ typedef struct s3_in {
     char *key;
     char *etag;
     char *url;
+    char seen_etag[136]; /* with etag NULL: the ETag of the first piece received (under mu) */
     uint64_t size;
     size_t piece;
     uint64_t npieces;
@@ -604,7 +646,30 @@ static int fetch_piece(s3_in *in, uint64_t k, slot *s)
         s->p = xmalloc(in->piece);
     s->len = 0;
     fill_ctx fc = {.s = s, .cap = want, .in = in};
-    int rc = s3_get_range(in->c, in->key, in->etag, from, to, fill, &fc);
+    char expect[136] = "", got[136] = "";
+    if (!in->etag) {
+        if (in->nthreads)
+            pthread_mutex_lock(&in->mu);
+        memcpy(expect, in->seen_etag, sizeof expect);
+        if (in->nthreads)
+            pthread_mutex_unlock(&in->mu);
+    }
+    const char *etag = in->etag ? in->etag : expect[0] ? expect : NULL;
+    int rc = get_range(in->c, in->key, etag, from, to, fill, &fc, got);
+    if (!rc && !in->etag && got[0]) {
+        /* pieces fetched before the first ETag was known are checked here */
+        if (in->nthreads)
+            pthread_mutex_lock(&in->mu);
+        if (!in->seen_etag[0])
+            memcpy(in->seen_etag, got, sizeof got);
+        else if (strcmp(in->seen_etag, got) != 0)
+            rc = err_set(ERR_S3_ERROR,
+                         "Object %s changed while it was being read: bytes from %llu came with ETag %s, earlier ones with %s; "
+                         "not mixing data of two versions",
+                         in->url, (unsigned long long)from, got, in->seen_etag);
+        if (in->nthreads)
+            pthread_mutex_unlock(&in->mu);
+    }
     if (!rc && s->len != want)
         rc = err_set(ERR_CANNOT_READ_ALL_DATA,
                      "Object %s is shorter than listed: got %zu of %zu bytes at offset %llu (did it change?)", in->url,

@@ -47,6 +47,24 @@ typedef struct s3_client s3_client;
 s3_client *s3_client_new(const s3_url *u, const s3_creds *creds, http_counters *counters);
 void s3_client_free(s3_client *c);
 const s3_url *s3_client_url(const s3_client *c);
+
+/* How the client's requests retry (see io/http.h); zero fields keep http.h's defaults.
+ * The names in brackets are the settings s3_client_apply_settings reads. */
+typedef struct s3_retry_opts {
+    int max_retries;              /* failures before the body [s3_retry_attempts] */
+    int max_read_retries;         /* failures after the body started [s3_max_single_read_retries] */
+    uint64_t initial_backoff_ms;  /* [http_retry_initial_backoff_ms] */
+    uint64_t max_backoff_ms;      /* [http_retry_max_backoff_ms] */
+    long connect_timeout_ms;      /* [s3_connect_timeout_ms] */
+    long request_timeout_ms;      /* no byte sent or received for this long [s3_request_timeout_ms] */
+    uint64_t time_budget_ms;      /* one request, retries included [s3_retry_budget_ms] */
+    bool slow_all_on_network_error; /* [s3_slow_all_threads_after_network_error] */
+} s3_retry_opts;
+/* Call before the client is shared between threads. */
+void s3_client_set_retry(s3_client *c, const s3_retry_opts *o);
+struct settings;
+/* s3_client_set_retry from a query's settings (exec/settings.h). */
+void s3_client_apply_settings(s3_client *c, const struct settings *st);
 /* "http://host:port/bucket/key" for messages and the _path column's bucket/key part. */
 char *s3_object_url(const s3_client *c, const char *key);
 
@@ -66,8 +84,9 @@ int s3_parse_list_page(const char *xml, size_t len, s3_object **objs, size_t *n,
 int s3_list(s3_client *c, const char *prefix, s3_object **objs, size_t *n);
 /* Size and ETag of a key; ERR_S3_ERROR with "NoSuchKey"-like text when missing. */
 int s3_head(s3_client *c, const char *key, uint64_t *size, char **etag);
-/* Bytes [from, to] (inclusive) to on_data; etag (may be NULL) is sent as If-Match so a
- * changed object fails instead of mixing versions. */
+/* Bytes [from, to] (inclusive) to on_data; etag (may be NULL) is sent as If-Match and
+ * compared with the response's ETag, so a changed object fails (ERR_S3_ERROR "Object ...
+ * changed while it was being read") instead of mixing versions. */
 int s3_get_range(s3_client *c, const char *key, const char *etag, uint64_t from, uint64_t to, http_data_fn on_data,
                  void *ctx);
 int s3_put(s3_client *c, const char *key, const void *data, size_t n);
@@ -82,6 +101,9 @@ int s3_delete_objects(s3_client *c, char *const *keys, size_t n);
 
 /* A sequential stream over an object of known size, fetched in `piece` byte ranged GETs,
  * the next piece prefetched by a background thread while the current one is consumed.
+ * Every piece must come from the same version of the object: with etag NULL, the ETag of
+ * the first piece received is required of all others (If-Match and a comparison), so an
+ * object overwritten during the read fails with an error naming it, never mixed data.
  * The stream borrows c (which must outlive it); etag may be NULL. Same as
  * instream_open_s3_opts with threads = 1. */
 int instream_open_s3(s3_client *c, const char *key, uint64_t size, const char *etag, size_t piece, instream **out);

@@ -259,6 +259,7 @@ int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
     f = xcalloc(1, sizeof *f);
     s3_creds cr = {.key_id = a[1], .secret = a[2], .token = a[3], .nosign = nosign};
     f->client = s3_client_new(&u, &cr, &q->io);
+    s3_client_apply_settings(f->client, q->st);
     f->ropts.piece = (size_t)settings_int(q->st, "max_download_buffer_size");
     f->ropts.threads = (int)settings_int(q->st, "max_download_threads");
     f->ropts.sync = strcmp(settings_str(q->st, "remote_filesystem_read_method"), "read") == 0;
@@ -517,6 +518,7 @@ int tablefunc_s3_sink(column *const *args, int nargs, const schema *sch, query_c
         goto out;
     s3_creds cr = {.key_id = a[1], .secret = a[2], .token = a[3], .nosign = nosign};
     client = s3_client_new(&u, &cr, &q->io);
+    s3_client_apply_settings(client, q->st);
     if (!settings_bool(q->st, "s3_truncate_on_insert")) {
         /* ClickHouse refuses to replace an object unless told to; a listing of the key as
          * prefix also reports a missing bucket. */
