@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 mem_tracker mem_global;
 static _Thread_local mem_tracker *tl_tracker;
@@ -40,11 +41,12 @@ static void hdr_set(char *block, size_t n, size_t cap)
 /* Freed large blocks kept for reuse. An insert or a scan allocates the same large column
  * buffers block after block; glibc returns each to the kernel (munmap) and the next one
  * comes back as fresh pages that the kernel zeroes on first touch: a fifth of an insert's
- * CPU here. A few hundred MiB of freed blocks are kept instead and handed out again to
- * requests that fit them closely; mem_cache_release() returns them to the kernel. */
-#define CACHE_FROM ((size_t)4 << 20)
-#define CACHE_SLOTS 64
-#define CACHE_MAX_BYTES ((size_t)512 << 20)
+ * CPU here. Up to 128 MiB of freed blocks are kept instead and handed out again to
+ * requests that fit them closely (cached memory counts in RSS, so the bound is small);
+ * mem_cache_release() returns them to the kernel. */
+#define CACHE_FROM ((size_t)1 << 20)
+#define CACHE_SLOTS 128
+#define CACHE_MAX_BYTES ((size_t)128 << 20)
 
 /* Under AddressSanitizer every block is really freed, so use-after-free stays visible. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -73,7 +75,7 @@ static char *cache_take(size_t n)
     pthread_mutex_lock(&cache_lock);
     for (int i = 0; i < CACHE_SLOTS; i++) {
         char *b = cache_block[i];
-        if (b && hdr_cap(b) >= n && hdr_cap(b) <= 2 * n && (!best || hdr_cap(b) < hdr_cap(best))) {
+        if (b && hdr_cap(b) >= n && hdr_cap(b) <= n + n / 4 && (!best || hdr_cap(b) < hdr_cap(best))) {
             best = b;
             at = i;
         }
@@ -197,8 +199,15 @@ int mem_tracker_check(mem_tracker *t)
 
 void mem_init(void)
 {
-    mallopt(M_MMAP_THRESHOLD, 64 << 20);
-    mallopt(M_TRIM_THRESHOLD, 512 << 20);
+    /* Measured on the 6 M-row posts INSERT (bench/results, docs/performance.md): blocks of
+     * 4 MiB and more are mmap'd, so freeing them returns their pages, and the cache above
+     * (128 MiB) keeps the ones that come back; one arena per core limits the memory glibc
+     * holds in per-thread arenas. Together: peak RSS ~1.2 GiB instead of ~1.8 GiB for a
+     * second more of the 18 s. */
+    mallopt(M_MMAP_THRESHOLD, 4 << 20);
+    mallopt(M_TRIM_THRESHOLD, 128 << 20);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    mallopt(M_ARENA_MAX, ncpu > 1 ? (int)ncpu : 1);
 }
 
 /* Large blocks (column buffers of an insert batch, decoded pages) are mmap'd by glibc and
@@ -257,7 +266,9 @@ void *mem_realloc(void *p, size_t n)
         return mem_alloc(n);
     char *b = (char *)p - HDR;
     size_t old = hdr_size(b), cap = hdr_cap(b);
-    if (n <= cap && n >= cap / 2) { /* fits its block (a reused one has room to spare) */
+    if (n <= cap && (n >= cap - cap / 8 || (n > old && n >= cap / 2))) {
+        /* fits its block: growing into a reused block's spare room, or shrinking a little
+         * (a larger shrink goes to realloc, which gives the pages back) */
         hdr_set(b, n, cap);
         mem_charge((int64_t)n - (int64_t)old);
         return p;

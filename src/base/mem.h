@@ -38,9 +38,8 @@ int mem_tracker_check(mem_tracker *t);
 /* Charges (or with a negative n, releases) bytes against the thread's tracker chain. */
 void mem_charge(int64_t n);
 
-/* Tunes the allocator for column buffers: blocks allocate and free the same large sizes
- * over and over, so they must be reused from the heap instead of mmap'd and unmapped
- * each time (which costs a page fault per 4 KiB). Call once at startup. */
+/* Tunes glibc's allocator for column buffers (mmap threshold, trim threshold, arenas);
+ * see mem.c for the measurements behind the values. Call once at startup. */
 void mem_init(void);
 
 /* The process-wide tracker, parent of every query tracker. */
@@ -51,7 +50,7 @@ void *mem_calloc(size_t n);             /* zeroed; never NULL */
 void *mem_realloc(void *p, size_t n);   /* p may be NULL */
 void mem_free(void *p);                 /* p may be NULL */
 size_t mem_size(const void *p);         /* requested size of a mem_alloc block */
-/* Freed blocks of 4 MiB and more are kept (up to 512 MiB) and reused by later requests of
+/* Freed blocks of 1 MiB and more are kept (up to 128 MiB) and reused by later requests of
  * about their size, so that column buffers do not come back from the kernel as fresh pages
  * block after block. This returns them to the kernel; call it when a statement ends. */
 void mem_cache_release(void);
