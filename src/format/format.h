@@ -82,8 +82,20 @@ typedef struct fmt_reader fmt_reader;
 /* Reads blocks of schema s (the columns the file provides, in file order for formats
  * without names; by name for *WithNames and JSONEachRow). */
 int fmt_reader_new(const char *format, rbuf *in, const schema *s, const fmt_settings *st, fmt_reader **r);
+/* Random access to a remote object: fill dst with bytes [off, off + n), or -1 with
+ * err_set. */
+typedef int (*fmt_read_at_fn)(void *ctx, uint64_t off, size_t n, uint8_t *dst);
+/* A reader over an object read by ranges (only the bytes the format needs are fetched).
+ * Formats with random access only (Parquet); returns 1 without an error for the others
+ * (ctx not taken: read it as a stream). On 0 or -1, ctx_free(ctx) runs when the reader is
+ * freed or at once on failure. name is borrowed. */
+int fmt_reader_new_ra(const char *format, const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx,
+                      void (*ctx_free)(void *ctx), const schema *s, const fmt_settings *st, fmt_reader **r);
 /* *out = next block, or NULL at the end. */
 int fmt_reader_next(fmt_reader *r, block **out);
+/* Fetches what the first fmt_reader_next needs (binary formats that support it; else
+ * nothing), so that a thread other than the consumer waits for the I/O. */
+int fmt_reader_prefetch(fmt_reader *r);
 /* Only columns with needed[i] are parsed; the others come back as constant defaults (the
  * row structure is still checked). Text formats only; binary formats ignore it. */
 void fmt_reader_select(fmt_reader *r, const bool *needed);
@@ -95,6 +107,10 @@ void fmt_reader_free(fmt_reader *r);
 /* Schema inference from the start of the data (ClickHouse's rules). The rbuf is consumed;
  * *out is a new schema owned by the caller. */
 int fmt_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schema **out);
+/* Inference over an object read by ranges (Parquet: its footer only); 1 without an error
+ * for formats that need a stream. ctx stays the caller's. */
+int fmt_infer_schema_ra(const char *format, const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx,
+                        schema **out);
 
 /* Format from a file name's extension (after stripping a compression extension), as
  * ClickHouse does: ".csv" → "CSV", ".tsv" → "TSV", ".parquet" → "Parquet",

@@ -31,6 +31,9 @@ enum { RK_CSV, RK_TSV, RK_JSON, RK_NATIVE, RK_RAWBLOB, RK_PARQUET };
 typedef struct rd_bin {
     int (*next)(struct rd_bin *r, block **out);
     void (*free)(struct rd_bin *r);
+    /* Optional: fetch what the first next() needs (Parquet: the first row group's column
+     * chunks) without producing rows, so another thread can do the waiting. */
+    int (*prefetch)(struct rd_bin *r);
     /* Optional: only columns with needed[i] are decoded (others: constant defaults). */
     void (*select)(struct rd_bin *r, const bool *needed);
     /* Optional: the total row count without reading data; -1 if unknown. */
@@ -42,6 +45,9 @@ int native_infer_schema(rbuf *in, const fmt_settings *st, schema **out);
 int rawblob_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin **out);
 int rawblob_infer_schema(rbuf *in, const fmt_settings *st, schema **out);
 int parquet_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin **out);
+int parquet_reader_new_ra(const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx,
+                          void (*ctx_free)(void *ctx), const schema *s, const fmt_settings *st, rd_bin **out);
+int parquet_infer_schema_ra(const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx, schema **out);
 int parquet_infer_schema(rbuf *in, const fmt_settings *st, schema **out);
 
 typedef struct fmt_fmtinfo {

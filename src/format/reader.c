@@ -245,6 +245,37 @@ void fmt_reader_select(fmt_reader *r, const bool *needed)
         r->skip[c] = !needed[c];
 }
 
+int fmt_reader_new_ra(const char *format, const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx,
+                      void (*ctx_free)(void *ctx), const schema *s, const fmt_settings *st, fmt_reader **out)
+{
+    const fmt_fmtinfo *fi = rd_lookup(format);
+    if (!fi) {
+        err_clear();
+        return 1;
+    }
+    if (fi->kind != RK_PARQUET)
+        return 1;
+    fmt_reader *r = xcalloc(1, sizeof *r);
+    r->fi = fi;
+    if (parquet_reader_new_ra(name, size, read_at, ctx, ctx_free, s, st, &r->bin)) {
+        fmt_reader_free(r);
+        return -1;
+    }
+    *out = r;
+    return 0;
+}
+
+int fmt_infer_schema_ra(const char *format, const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx,
+                        schema **out)
+{
+    const fmt_fmtinfo *fi = rd_lookup(format);
+    if (!fi || fi->kind != RK_PARQUET) {
+        err_clear();
+        return 1;
+    }
+    return parquet_infer_schema_ra(name, size, read_at, ctx, out);
+}
+
 int fmt_reader_new(const char *format, rbuf *in, const schema *s, const fmt_settings *st, fmt_reader **out)
 {
     const fmt_fmtinfo *fi = rd_lookup(format);
@@ -286,6 +317,11 @@ int fmt_reader_count_rows(fmt_reader *r, int64_t *rows)
     if (r->bin && r->bin->count_rows)
         return r->bin->count_rows(r->bin, rows);
     return -1;
+}
+
+int fmt_reader_prefetch(fmt_reader *r)
+{
+    return r->bin && r->bin->prefetch ? r->bin->prefetch(r->bin) : 0;
 }
 
 void fmt_reader_free(fmt_reader *r)

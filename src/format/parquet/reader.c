@@ -23,6 +23,9 @@ typedef struct pq_file {
     char *path;          /* local file for pread, or NULL */
     uint8_t *mem;        /* whole file in memory, or NULL */
     uint64_t size;
+    fmt_read_at_fn read_at;   /* remote object: ranged reads, or NULL */
+    void *ra_ctx;
+    void (*ra_free)(void *ctx);
 } pq_file;
 
 static int pf_read(pq_file *f, uint64_t off, size_t n, uint8_t *dst)
@@ -35,6 +38,8 @@ static int pf_read(pq_file *f, uint64_t off, size_t n, uint8_t *dst)
         memcpy(dst, f->mem + off, n);
         return 0;
     }
+    if (f->read_at)
+        return f->read_at(f->ra_ctx, off, n, dst);
     size_t got;
     if (file_pread(f->path, off, dst, n, &got))
         return -1;
@@ -76,6 +81,10 @@ static int pf_open(rbuf *in, pq_file *f)
 
 static void pf_close(pq_file *f)
 {
+    if (f->ra_free)
+        f->ra_free(f->ra_ctx);
+    f->ra_free = NULL;
+    f->read_at = NULL;
     free(f->path);
     if (f->mem)
         mem_free(f->mem);
@@ -96,8 +105,11 @@ static pq_meta *read_meta(pq_file *f)
         free(b);
         return NULL;
     }
-    uint8_t head[4] = {0};
-    if (memcmp(b + tail - 4, "PAR1", 4) != 0 || pf_read(f, 0, 4, head) || memcmp(head, "PAR1", 4) != 0) {
+    uint8_t head[4] = {'P', 'A', 'R', '1'};
+    /* A remote object's leading magic is not fetched: it would cost a request per object,
+     * and a file whose footer decodes is not mistaken for something else. */
+    if (memcmp(b + tail - 4, "PAR1", 4) != 0 || (!f->read_at && pf_read(f, 0, 4, head)) ||
+        memcmp(head, "PAR1", 4) != 0) {
         bool enc = memcmp(b + tail - 4, "PARE", 4) == 0;
         free(b);
         if (enc)
@@ -1537,6 +1549,19 @@ static int pq_next(rd_bin *bp, block **out)
     }
 }
 
+static int pq_prefetch(rd_bin *bp)
+{
+    pq_rd *r = (pq_rd *)bp;
+    while (!r->streaming && !r->cur && r->rg < r->rg_end && r->m->rgs[r->rg].num_rows == 0)
+        r->rg++;
+    if (r->streaming || r->cur || r->rg >= r->rg_end)
+        return 0;
+    int rc = start_row_group(r); /* as pq_next would: loads the chunks */
+    if (!r->streaming)
+        r->rg++;
+    return rc;
+}
+
 static void pq_free(rd_bin *bp)
 {
     pq_rd *r = (pq_rd *)bp;
@@ -1607,6 +1632,7 @@ static void reader_init(pq_rd *r, const schema *s, const fmt_settings *st)
     r->base.next = pq_next;
     r->base.free = pq_free;
     r->base.select = pq_select;
+    r->base.prefetch = pq_prefetch;
     r->base.count_rows = pq_count_rows;
     r->env.timezone = st && st->timezone ? st->timezone : "UTC";
     r->chunks = xcalloc((size_t)r->s->nleaves + 1, sizeof *r->chunks);
@@ -1634,6 +1660,26 @@ int parquet_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin
         return -1;
     }
     reader_init(r, s, st);
+    *out = &r->base;
+    return 0;
+}
+
+int parquet_reader_new_ra(const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx,
+                          void (*ctx_free)(void *ctx), const schema *s, const fmt_settings *st, rd_bin **out)
+{
+    *out = NULL;
+    pq_rd *r = xcalloc(1, sizeof *r);
+    r->base.free = pq_free;
+    r->f = (pq_file){.name = name, .size = size, .read_at = read_at, .ra_ctx = ctx, .ra_free = ctx_free};
+    if (!(r->m = read_meta(&r->f)) || !(r->s = schema_build(r->m))) {
+        if (r->m)
+            err_prefix("%s: ", name);
+        pq_free(&r->base);
+        return -1;
+    }
+    reader_init(r, s, st);
+    /* a request per range costs more than reading through a gap */
+    r->min_seek = 1 << 20;
     *out = &r->base;
     return 0;
 }
@@ -1695,6 +1741,20 @@ int parquet_reader_open(parquet_file *pf, const schema *s, const fmt_settings *s
     return 0;
 }
 
+/* The top-level columns of an opened file's footer as a schema. */
+static int schema_of(const pq_meta *m, const pq_schema *s, schema **out)
+{
+    for (int i = 0; i < s->ntop; i++)
+        if (s->top[i]->unsupported)
+            return err_set(ERR_NOT_IMPLEMENTED, "unsupported: column %s (%s)", m->schema[s->top[i]->el].name,
+                           s->top[i]->unsupported);
+    schema *o = schema_new(s->ntop);
+    for (int i = 0; i < s->ntop; i++)
+        schema_set(o, i, m->schema[s->top[i]->el].name, s->top[i]->t);
+    *out = o;
+    return 0;
+}
+
 int parquet_infer_schema(rbuf *in, const fmt_settings *st, schema **out)
 {
     (void)st;
@@ -1703,21 +1763,25 @@ int parquet_infer_schema(rbuf *in, const fmt_settings *st, schema **out)
     pq_meta *m = NULL;
     pq_schema *s = NULL;
     int rc = open_file(in, &f, &m, &s);
-    if (!rc) {
-        for (int i = 0; i < s->ntop && !rc; i++)
-            if (s->top[i]->unsupported)
-                rc = err_set(ERR_NOT_IMPLEMENTED, "unsupported: column %s (%s)", m->schema[s->top[i]->el].name,
-                             s->top[i]->unsupported);
-        if (!rc) {
-            schema *o = schema_new(s->ntop);
-            for (int i = 0; i < s->ntop; i++)
-                schema_set(o, i, m->schema[s->top[i]->el].name, s->top[i]->t);
-            *out = o;
-        }
-    }
+    if (!rc)
+        rc = schema_of(m, s, out);
     schema_free_(s);
     pq_meta_free(m);
     pf_close(&f);
+    return rc;
+}
+
+int parquet_infer_schema_ra(const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx, schema **out)
+{
+    *out = NULL;
+    pq_file f = {.name = name, .size = size, .read_at = read_at, .ra_ctx = ctx};
+    pq_meta *m = read_meta(&f);
+    pq_schema *s = m ? schema_build(m) : NULL;
+    int rc = s ? schema_of(m, s, out) : -1;
+    if (m && !s)
+        err_prefix("%s: ", name);
+    schema_free_(s);
+    pq_meta_free(m);
     return rc;
 }
 

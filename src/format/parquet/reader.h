@@ -25,6 +25,12 @@
 #include "format/rd.h"
 
 int parquet_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin **out);
+/* A reader over a remote object read by ranges: only its footer (one read of the tail) and
+ * the column chunks of the selected columns are fetched, through read_at, which must fill
+ * dst with bytes [off, off + n) or return -1 with err_set. ctx_free(ctx) runs when the
+ * reader is freed (also on failure here). name is borrowed and must outlive the reader. */
+int parquet_reader_new_ra(const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx,
+                          void (*ctx_free)(void *ctx), const schema *s, const fmt_settings *st, rd_bin **out);
 int parquet_infer_schema(rbuf *in, const fmt_settings *st, schema **out);
 
 /* Reads and decodes the footer of a Parquet file held in memory (tests, fuzzing). */

@@ -15,12 +15,48 @@
 #include "storage/tablefunc.h"
 #include "storage/tablefunc/read_common.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+struct s3_it;
+
+/* Open-ahead of objects read by ranges: each costs a couple of requests whose latency
+ * (tens of ms on some servers) dwarfs the decoding, so a pool of threads opens the next
+ * objects — footer, then the first row group's column chunks — while the workers decode,
+ * keeping many requests in flight. Bounded to a window of objects past the last one taken
+ * and to 128 MiB of objects (by size) opened and not yet taken. */
+enum { AHEAD_NONE, AHEAD_RUNNING, AHEAD_READY, AHEAD_TAKEN };
+
+typedef struct ahead_slot {
+    int state;
+    struct s3_it *it;       /* AHEAD_READY: the opened iterator, or NULL with err */
+    err_saved err;
+} ahead_slot;
+
+typedef struct s3_ahead {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    ahead_slot *slots;      /* per object */
+    size_t next;            /* next object to open */
+    size_t horizon;         /* open only objects below this */
+    size_t window;
+    uint64_t held, max_held;  /* bytes of objects opened ahead and not yet taken (by size) */
+    int nthreads;
+    pthread_t threads[32];
+    bool stop;
+    struct s3_src *f;
+    query_ctx *q;
+    int *cols;
+    int ncols;
+} s3_ahead;
 
 typedef struct s3_src {
     s3_client *client;      /* counts into the query's io counters */
+    s3_ahead *ahead;        /* started by the first open in ranged mode, or NULL */
+    pthread_mutex_t ahead_once;
     s3_read_opts ropts;     /* max_download_threads, max_download_buffer_size, remote_filesystem_read_method */
     s3_object *objs;
     size_t nobjs;           /* objects read (keep_objects may lower it) */
@@ -56,9 +92,201 @@ static int open_stream(s3_src *f, const s3_object *o, bool infer, rbuf **out)
     return 0;
 }
 
+/* Ranged reads of one object for formats with random access (Parquet): the footer and
+ * the needed column chunks are fetched, not the whole object. */
+typedef struct s3_ra {
+    s3_client *client;
+    const char *key, *etag;   /* the source's object (outlives the reader) */
+    uint8_t *dst;
+    size_t want, got;
+} s3_ra;
+
+static int ra_data(void *ctx, const void *p, size_t n)
+{
+    s3_ra *ra = ctx;
+    if (n > ra->want - ra->got)
+        return err_set(ERR_S3_ERROR, "GET of %s returned more bytes than the range asked for", ra->key);
+    memcpy(ra->dst + ra->got, p, n);
+    ra->got += n;
+    return 0;
+}
+
+static int ra_read(void *ctx, uint64_t off, size_t n, uint8_t *dst)
+{
+    s3_ra *ra = ctx;
+    if (!n)
+        return 0;
+    ra->dst = dst;
+    ra->want = n;
+    ra->got = 0;
+    if (s3_get_range(ra->client, ra->key, ra->etag, off, off + n - 1, ra_data, ra))
+        return -1;
+    if (ra->got != n)
+        return err_set(ERR_CANNOT_READ_ALL_DATA, "Cannot read all data from %s: %zu of %zu bytes at offset %llu",
+                       ra->key, ra->got, n, (unsigned long long)off);
+    return 0;
+}
+
+/* Opens the reader of object o: by ranges when the format allows (Parquet, uncompressed,
+ * unless remote_filesystem_read_method = 'read' asked for plain streaming), else as a
+ * prefetched stream. */
+static int open_reader(s3_src *f, const s3_object *o, const char *name, query_ctx *q, fmt_reader **out)
+{
+    const char *method = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(o->key) : f->compression;
+    if (strcmp(method, "none") == 0 && !f->ropts.sync && o->size) {
+        s3_ra *ra = xcalloc(1, sizeof *ra);
+        *ra = (s3_ra){.client = f->client, .key = o->key, .etag = o->etag};
+        int rc = fmt_reader_new_ra(f->format, name, o->size, ra_read, ra, free, f->file_schema, &q->fmt, out);
+        if (rc <= 0)
+            return rc;
+        free(ra);
+    }
+    rbuf *rb;
+    if (open_stream(f, o, false, &rb))
+        return -1;
+    return fmt_reader_new(f->format, rb, f->file_schema, &q->fmt, out);
+}
+
+static int open_iter(s3_src *f, int task, const int *cols, int ncols, query_ctx *q, bool prefetch, s3_it **out);
+static void s3_close(void *itp);
+
+static bool ranged_mode(const s3_src *f)
+{
+    if (f->ropts.sync || strcasecmp(f->format, "Parquet") != 0)
+        return false;
+    for (size_t i = 0; i < f->nobjs; i++) {
+        const char *m = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(f->objs[i].key) : f->compression;
+        if (strcmp(m, "none") != 0)
+            return false;
+    }
+    return true;
+}
+
+static void *ahead_main(void *arg)
+{
+    s3_ahead *a = arg;
+    mem_tracker *prev = mem_tracker_attach(&a->q->mem);
+    pthread_mutex_lock(&a->mu);
+    for (;;) {
+        while (!a->stop && (a->next >= a->f->nobjs || a->next >= a->horizon ||
+                            (a->held && a->held + a->f->objs[a->next].size > a->max_held)))
+            pthread_cond_wait(&a->cv, &a->mu);
+        if (a->stop)
+            break;
+        size_t i = a->next++;
+        if (a->slots[i].state != AHEAD_NONE)
+            continue;
+        a->slots[i].state = AHEAD_RUNNING;
+        a->held += a->f->objs[i].size;
+        pthread_mutex_unlock(&a->mu);
+        s3_it *it = NULL;
+        int rc = open_iter(a->f, (int)i, a->cols, a->ncols, a->q, true, &it);
+        pthread_mutex_lock(&a->mu);
+        if (rc)
+            err_save(&a->slots[i].err);
+        a->slots[i].it = it;
+        a->slots[i].state = AHEAD_READY;
+        pthread_cond_broadcast(&a->cv);
+    }
+    pthread_mutex_unlock(&a->mu);
+    mem_tracker_attach(prev);
+    return NULL;
+}
+
+static void ahead_start(s3_src *f, const int *cols, int ncols, query_ctx *q)
+{
+    s3_ahead *a = xcalloc(1, sizeof *a);
+    pthread_mutex_init(&a->mu, NULL);
+    pthread_cond_init(&a->cv, NULL);
+    a->slots = xcalloc(f->nobjs + 1, sizeof *a->slots);
+    a->f = f;
+    a->q = q;
+    a->cols = read_cols_copy(cols, ncols);
+    a->ncols = ncols;
+    /* requests in flight: 2 × max_download_threads per worker, at most 32 */
+    int n = f->ropts.threads > 0 ? f->ropts.threads : 4;
+    n *= 2 * (q->max_threads > 0 ? q->max_threads : 1);
+    if (n > 32)
+        n = 32;
+    if ((size_t)n > f->nobjs)
+        n = (int)f->nobjs;
+    a->window = (size_t)n * 2;
+    /* memory: what the objects ahead may hold (their size bounds the chunks read) */
+    a->max_held = (uint64_t)128 << 20;
+    a->horizon = a->window;
+    for (int i = 0; i < n; i++)
+        if (pthread_create(&a->threads[a->nthreads], NULL, ahead_main, a) == 0)
+            a->nthreads++;
+    f->ahead = a;
+}
+
+static void ahead_stop(s3_ahead *a)
+{
+    if (!a)
+        return;
+    pthread_mutex_lock(&a->mu);
+    a->stop = true;
+    pthread_cond_broadcast(&a->cv);
+    pthread_mutex_unlock(&a->mu);
+    for (int i = 0; i < a->nthreads; i++)
+        pthread_join(a->threads[i], NULL);
+    for (size_t i = 0; i < a->f->nobjs; i++)
+        if (a->slots[i].state == AHEAD_READY && a->slots[i].it)
+            s3_close(a->slots[i].it);
+    free(a->slots);
+    free(a->cols);
+    pthread_mutex_destroy(&a->mu);
+    pthread_cond_destroy(&a->cv);
+    free(a);
+}
+
+/* The iterator of `task` from the open-ahead pool: 1 when the pool does not have it (the
+ * caller opens it), 0 with *out, or -1 with the error the pool met. */
+static int ahead_take(s3_ahead *a, int task, s3_it **out)
+{
+    pthread_mutex_lock(&a->mu);
+    ahead_slot *sl = &a->slots[task];
+    if (sl->state == AHEAD_NONE)
+        sl->state = AHEAD_TAKEN;
+    else
+        while (sl->state == AHEAD_RUNNING)
+            pthread_cond_wait(&a->cv, &a->mu);
+    int rc = 1;
+    if (sl->state == AHEAD_READY) {
+        a->held -= a->f->objs[task].size;
+        pthread_cond_broadcast(&a->cv);
+        sl->state = AHEAD_TAKEN;
+        *out = sl->it;
+        sl->it = NULL;
+        rc = *out ? 0 : err_restore(&sl->err);
+    }
+    if ((size_t)task + a->window > a->horizon) {
+        a->horizon = (size_t)task + a->window; /* let the pool run further ahead */
+        pthread_cond_broadcast(&a->cv);
+    }
+    pthread_mutex_unlock(&a->mu);
+    return rc;
+}
+
 static int s3_open(source *s, int task, const int *cols, int ncols, query_ctx *q, void **itp)
 {
     s3_src *f = s->impl;
+    pthread_mutex_lock(&f->ahead_once);
+    if (!f->ahead && f->nobjs > 1 && ranged_mode(f))
+        ahead_start(f, cols, ncols, q);
+    pthread_mutex_unlock(&f->ahead_once);
+    s3_it *it = NULL;
+    int rc = f->ahead ? ahead_take(f->ahead, task, &it) : 1;
+    if (rc == 1)
+        rc = open_iter(f, task, cols, ncols, q, false, &it);
+    if (rc)
+        return -1;
+    *itp = it;
+    return 0;
+}
+
+static int open_iter(s3_src *f, int task, const int *cols, int ncols, query_ctx *q, bool prefetch, s3_it **out)
+{
     s3_it *it = xcalloc(1, sizeof *it);
     it->obj = &f->objs[task];
     size_t len = strlen(s3_client_url(f->client)->bucket) + strlen(it->obj->key) + 2;
@@ -68,8 +296,7 @@ static int s3_open(source *s, int task, const int *cols, int ncols, query_ctx *q
     it->cols = read_cols_copy(cols, ncols);
     it->nfile = f->file_schema->n;
     it->q = q;
-    rbuf *rb;
-    if (open_stream(f, it->obj, false, &rb) || fmt_reader_new(f->format, rb, f->file_schema, &q->fmt, &it->reader)) {
+    if (open_reader(f, it->obj, it->path, q, &it->reader)) {
         err_suffix(" (in object %s)", it->path);
         free(it->path);
         free(it->cols);
@@ -77,7 +304,13 @@ static int s3_open(source *s, int task, const int *cols, int ncols, query_ctx *q
         return -1;
     }
     read_select_columns(it->reader, cols, ncols, it->nfile);
-    *itp = it;
+    if (prefetch && fmt_reader_prefetch(it->reader)) {
+        if (!strstr(err_msg(), it->path))
+            err_suffix(" (in object %s)", it->path);
+        s3_close(it);
+        return -1;
+    }
+    *out = it;
     return 0;
 }
 
@@ -110,6 +343,8 @@ static void s3_close(void *itp)
 
 static void src_free(s3_src *f)
 {
+    ahead_stop(f->ahead);
+    pthread_mutex_destroy(&f->ahead_once);
     s3_client_free(f->client);
     s3_objects_free(f->objs, f->nall > f->nobjs ? f->nall : f->nobjs);
     free(f->names);
@@ -257,6 +492,7 @@ int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
     if (s3_url_parse(a[0], &u))
         goto out;
     f = xcalloc(1, sizeof *f);
+    pthread_mutex_init(&f->ahead_once, NULL);
     s3_creds cr = {.key_id = a[1], .secret = a[2], .token = a[3], .nosign = nosign};
     f->client = s3_client_new(&u, &cr, &q->io);
     s3_client_apply_settings(f->client, q->st);
@@ -334,7 +570,21 @@ int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
                                     .version = use_cache ? f->objs[i].etag : NULL};
             if (!(f->file_schema = schema_cache_get(&key))) {
                 rbuf *rb;
-                if (open_stream(f, &f->objs[i], true, &rb)) {
+                /* Parquet: the footer by a ranged read, not the object */
+                const s3_object *o = &f->objs[i];
+                s3_ra ra = {.client = f->client, .key = o->key, .etag = o->etag};
+                const char *method = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(o->key)
+                                                                          : f->compression;
+                int rrc = strcmp(method, "none") == 0 && o->size
+                              ? fmt_infer_schema_ra(f->format, src_url, o->size, ra_read, &ra, &f->file_schema)
+                              : 1;
+                if (rrc <= 0) {
+                    irc = rrc;
+                    if (irc)
+                        err_suffix(" (while inferring the structure of %s/%s)", u.bucket, o->key);
+                    else
+                        schema_cache_put(&key, f->file_schema);
+                } else if (open_stream(f, &f->objs[i], true, &rb)) {
                     irc = -1;
                 } else {
                     irc = fmt_infer_schema(f->format, rb, &q->fmt, &f->file_schema);
