@@ -115,8 +115,19 @@ INS="INSERT INTO posts SELECT * FROM $SRC"
 run "${INS//$SRC/$SHOWN}" --path "$DB" -q "$INS"
 run "SELECT partition, count() AS parts, sum(rows) AS total_rows, formatReadableSize(sum(data_compressed_bytes)) AS compressed FROM system.parts WHERE table = 'posts' AND active GROUP BY partition ORDER BY partition" \
   --path "$DB" --format PrettyCompact -q "SELECT partition, count() AS parts, sum(rows) AS total_rows, formatReadableSize(sum(data_compressed_bytes)) AS compressed FROM system.parts WHERE table = 'posts' AND active GROUP BY partition ORDER BY partition"
-TUNED="INSERT INTO posts SELECT * FROM $SRC SETTINGS max_insert_threads = 0, min_insert_block_size_bytes = 0, max_insert_memory_usage = 1073741824"
+# The guide's tuned load, into a fresh table: threads = cores / 2, block bytes =
+# memory budget / (3 × threads), the rows threshold off. shale applies the rule itself with
+# max_insert_threads = 0 and min_insert_block_size_bytes = 0 and the budget setting.
+CORES=$(nproc)
+THREADS=$(( CORES / 2 > 0 ? CORES / 2 : 1 ))
+BUDGET=1073741824
+echo "-- the guide's rule on this machine: $CORES cores, a 1 GiB budget -> max_insert_threads = $THREADS," \
+  "min_insert_block_size_bytes = $(( BUDGET / (3 * THREADS) )), min_insert_block_size_rows = 0"
+run "CREATE TABLE posts_tuned AS posts" --path "$DB" -q "CREATE TABLE posts_tuned AS posts"
+TUNED="INSERT INTO posts_tuned SELECT * FROM $SRC SETTINGS max_insert_threads = 0, min_insert_block_size_bytes = 0, max_insert_memory_usage = $BUDGET"
 run "${TUNED//$SRC/$SHOWN}" --path "$DB" -q "$TUNED"
+run "SELECT table, count() AS parts, sum(rows) FROM system.parts WHERE table LIKE 'posts%' AND active GROUP BY table ORDER BY table" \
+  --path "$DB" --format PrettyCompact -q "SELECT table, count() AS parts, sum(rows) FROM system.parts WHERE table LIKE 'posts%' AND active GROUP BY table ORDER BY table"
 Q1T="SELECT OwnerDisplayName, count() AS num_posts FROM posts WHERE OwnerDisplayName NOT IN ('', 'anon')
 GROUP BY OwnerDisplayName ORDER BY num_posts DESC LIMIT 5"
 run "$Q1T" --path "$DB" --format PrettyCompact -q "$Q1T"
