@@ -117,6 +117,15 @@ check "vertical merge: rows and checksums" $'140000\t4901470000\t1' "$("$SHALE" 
 printf '1\t2024-01-01\t0\t0\tdefault\tt\tall_1_1_0\tall\t1\t1\t[]\t0\t0\t\n' >"$tmp/vert/system/part_log.tsv"
 "$SHALE" local --path "$tmp/vert" -q "INSERT INTO n VALUES (1, 'x')"
 check "old part_log layout set aside" $'1\t1\n1' "$("$SHALE" local --path "$tmp/vert" -q "SELECT count(), countIf(event_type = 'NewPart') FROM system.part_log"; ls "$tmp/vert/system" | grep -c 'part_log.tsv.0')"
+# INSERT INTO FUNCTION file(…) PARTITION BY: one file per partition value, named by
+# {_partition_id}; without the wildcard it is an error, not one mixed file.
+mkdir -p "$tmp/pby"
+"$SHALE" local -q "INSERT INTO FUNCTION file('$tmp/pby/p_{_partition_id}.tsv', 'TSV') PARTITION BY if(number % 3 = 0, 'a', toString(number % 2)) SELECT number, toString(number) AS s FROM numbers(1000)"
+check "partitioned write: files" $'p_0.tsv\np_1.tsv\np_a.tsv' "$(ls "$tmp/pby")"
+check "partitioned write: rows" $'p_0.tsv\t333\t166334\np_1.tsv\t333\t166333\np_a.tsv\t334\t166833' \
+  "$("$SHALE" local -q "SELECT _file, count(), sum(c1) FROM file('$tmp/pby/*.tsv') GROUP BY _file ORDER BY _file")"
+out=$("$SHALE" local -q "INSERT INTO FUNCTION file('$tmp/pby/one.tsv', 'TSV') PARTITION BY number % 2 SELECT number FROM numbers(4)" 2>&1; echo "rc=$?")
+check "partitioned write without {_partition_id}: error" "1" "$(grep -c 'requires {_partition_id}.*rc=36' <<<"$(tr '\n' ' ' <<<"$out")")"
 # INSERT … FORMAT Values / VALUES with the rows on stdin, as clickhouse-local takes them.
 "$SHALE" local --path "$tmp/vals" -q "CREATE TABLE v (a UInt32, s String) ENGINE = MergeTree ORDER BY a"
 printf "(3,'z'),(4,'w');\n" | "$SHALE" local --path "$tmp/vals" -q "INSERT INTO v FORMAT Values"

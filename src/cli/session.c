@@ -516,7 +516,10 @@ static int run_insert(session *s, query_ctx *q, const ast *stmt, stmt_result *re
         return -1;
     }
     table_sink *sink;
-    int rc = (to_s3 ? tablefunc_s3_sink : tablefunc_file_sink)(args, f->args.n, plan->out_schema, q, &sink);
+    tablefunc_sink_fn open = to_s3 ? tablefunc_s3_sink : tablefunc_file_sink;
+    int rc = stmt->partition_by.n ? tablefunc_partitioned_sink(open, f->name, args, f->args.n, plan->out_schema,
+                                                               stmt->partition_by.items[0], q, &sink)
+                                  : open(args, f->args.n, plan->out_schema, q, &sink);
     for (int i = 0; i < f->args.n; i++)
         col_free(args[i]);
     free(args);

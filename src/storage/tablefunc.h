@@ -5,6 +5,7 @@
 
 #include "exec/select.h"
 #include "exec/source.h"
+#include "sql/ast.h"
 
 int tablefunc_numbers(column *const *args, int nargs, bool is_system_numbers, query_ctx *q, source **out);
 int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out);
@@ -31,6 +32,13 @@ int tablefunc_file_sink(column *const *args, int nargs, const schema *sch, query
 /* INSERT INTO FUNCTION s3(url [, NOSIGN | key, secret [, token]] [, format [, structure
  * [, compression]]]): one object, PUT or multipart (io/s3.h); abort() aborts the upload. */
 int tablefunc_s3_sink(column *const *args, int nargs, const schema *sch, query_ctx *q, table_sink **out);
+
+typedef int (*tablefunc_sink_fn)(column *const *args, int nargs, const schema *sch, query_ctx *q, table_sink **out);
+/* INSERT INTO FUNCTION f(…) PARTITION BY key: a sink that opens one open(…) sink per value
+ * of key, with {_partition_id} in args[0] (the path or URL) replaced by the value as text;
+ * BAD_ARGUMENTS when args[0] has no {_partition_id}. fname names f in errors. */
+int tablefunc_partitioned_sink(tablefunc_sink_fn open, const char *fname, column *const *args, int nargs,
+                               const schema *sch, const ast *key, query_ctx *q, table_sink **out);
 
 /* system.<name>; ERR_UNKNOWN_TABLE for an unknown name. */
 int system_table(const char *name, query_ctx *q, source **out);

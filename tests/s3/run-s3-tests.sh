@@ -125,6 +125,10 @@ check_has "insert: existing object refused" "already exists" \
   "$(q "INSERT INTO FUNCTION s3('$EP/bkt/out/small.csv', $K, 'CSVWithNames') SELECT 1 AS id")"
 q "INSERT INTO FUNCTION s3('$EP/bkt/out/small.csv', $K, 'CSVWithNames') SELECT 7 AS id SETTINGS s3_truncate_on_insert = 1" >/dev/null
 check "insert: s3_truncate_on_insert replaces" "7" "$(q "SELECT * FROM s3('$EP/bkt/out/small.csv', $K)")"
+# PARTITION BY: one object per partition value, {_partition_id} in the key.
+q "INSERT INTO FUNCTION s3('$EP/bkt/parts/g{_partition_id}.csv', $K, 'CSVWithNames') PARTITION BY g % 4 $W(1000)" >/dev/null
+check "insert PARTITION BY: one object per value" $'g0.csv\t258\t128997\ng1.csv\t248\t123920\ng2.csv\t247\t123168\ng3.csv\t247\t123415' \
+  "$(q "SELECT _file, count(), sum(id) FROM s3('$EP/bkt/parts/*.csv', $K) GROUP BY _file ORDER BY _file")"
 # Multipart: 5 MiB parts (radosgw's minimum), growing every 2 parts, 4 in flight.
 MP="SETTINGS s3_min_upload_part_size = 5242880, s3_max_single_part_upload_size = 5242880, s3_upload_part_size_multiply_parts_count_threshold = 2, s3_max_inflight_parts_for_one_file = 4"
 out=$("$SHALE" local --time -q "INSERT INTO FUNCTION s3('$EP/bkt/out/big.tsv', $K, 'TSV') $W(3000000) $MP" 2>&1)
