@@ -245,6 +245,20 @@ static column *gather_multi(block *const *bs, int nb, int c, const uint64_t *ids
     return o;
 }
 
+/* Frees the sorting and partition key columns evaluated per source block. */
+static void drop_keys(const mt_table *m, column ***keys, column ***pk, int nb)
+{
+    for (int i = 0; i < nb; i++) {
+        for (int k = 0; keys[i] && k < m->sort.n; k++)
+            col_free(keys[i][k]);
+        for (int k = 0; pk[i] && k < m->part_key.n; k++)
+            col_free(pk[i][k]);
+        free(keys[i]);
+        free(pk[i]);
+        keys[i] = pk[i] = NULL;
+    }
+}
+
 static char *batch_hash(const batch *b)
 {
     mt_hasher h;
@@ -337,15 +351,7 @@ static int write_batch(mt_table *m, batch *bt, insert_opts *o, int64_t max_parti
         }
     }
     /* Keys may hold references to source columns: drop them before the gather. */
-    for (int i = 0; i < nb; i++) {
-        for (int k = 0; keys[i] && k < m->sort.n; k++)
-            col_free(keys[i][k]);
-        for (int k = 0; pk[i] && k < m->part_key.n; k++)
-            col_free(pk[i][k]);
-        free(keys[i]);
-        free(pk[i]);
-        keys[i] = pk[i] = NULL;
-    }
+    drop_keys(m, keys, pk, nb);
     int ncols = bt->bs[0]->ncols;
     block **pieces = xcalloc(ngroups + 1, sizeof *pieces);
     for (size_t g = 0; g < ngroups && !rc; g++)
@@ -381,14 +387,7 @@ static int write_batch(mt_table *m, batch *bt, insert_opts *o, int64_t max_parti
     free(pvals);
     free(gsorted);
     free(gn);
-    for (int i = 0; i < nb; i++) {
-        for (int k = 0; keys[i] && k < m->sort.n; k++)
-            col_free(keys[i][k]);
-        for (int k = 0; pk[i] && k < m->part_key.n; k++)
-            col_free(pk[i][k]);
-        free(keys[i]);
-        free(pk[i]);
-    }
+    drop_keys(m, keys, pk, nb);
     free(keys);
     free(pk);
     free(ids);

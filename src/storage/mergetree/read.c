@@ -174,16 +174,10 @@ static bool bounds_all_match(const src_filter *f, const column *lo_col, size_t l
     case SF_GT: return lo_col && (c = cmp_val(lo_col, lo, v, 0, &ok), ok && (c > 0 || (open_lo && c == 0)));
     case SF_GE: return lo_col && (c = cmp_val(lo_col, lo, v, 0, &ok), ok && c >= 0);
     case SF_NE:
-    case SF_NOT_IN:
-        for (size_t k = 0; k < v->len; k++) {
-            column *one = col_slice(v, k, 1);
-            src_filter eq = {.col = f->col, .op = SF_EQ, .vals = one};
-            bool may = bounds_may_match(&eq, lo_col, lo, open_lo, hi_col, hi, open_hi);
-            col_free(one);
-            if (may)
-                return false;
-        }
-        return true;
+    case SF_NOT_IN: {
+        src_filter in = {.col = f->col, .op = SF_IN, .vals = f->vals};
+        return !bounds_may_match(&in, lo_col, lo, open_lo, hi_col, hi, open_hi);
+    }
     default: return false;
     }
 }

@@ -537,11 +537,7 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
     }
     src = xcalloc(1, sizeof *src);
     int nf = f->file_schema->n;
-    src->sch = schema_new(nf + 2);
-    for (int i = 0; i < nf; i++)
-        schema_set(src->sch, i, f->file_schema->names[i], f->file_schema->types[i]);
-    schema_set(src->sch, nf, "_path", type_lowcard(type_simple(T_STRING)));
-    schema_set(src->sch, nf + 1, "_file", type_lowcard(type_simple(T_STRING)));
+    src->sch = read_source_schema(f->file_schema, false);
     src->nvisible = nf;
     if (strcmp(f->format, "Parquet") == 0) {
         if (plan_parquet(f, q)) {

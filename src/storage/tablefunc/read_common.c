@@ -121,3 +121,16 @@ bool read_object_may_match(const src_filter *f, int n, int nfile, const char *pa
     }
     return true;
 }
+
+schema *read_source_schema(const schema *file_schema, bool with_size)
+{
+    int nf = file_schema->n;
+    schema *sch = schema_new(nf + 2 + with_size);
+    for (int i = 0; i < nf; i++)
+        schema_set(sch, i, file_schema->names[i], file_schema->types[i]);
+    schema_set(sch, nf, "_path", type_lowcard(type_simple(T_STRING)));
+    schema_set(sch, nf + 1, "_file", type_lowcard(type_simple(T_STRING)));
+    if (with_size)
+        schema_set(sch, nf + 2, "_size", type_nullable(type_simple(T_UINT64)));
+    return sch;
+}

@@ -14,6 +14,9 @@ int *read_cols_copy(const int *cols, int ncols);
 bool *read_needed(const int *cols, int ncols, int nfile);
 /* Tells the reader to parse only the requested columns among the nfile file columns. */
 void read_select_columns(fmt_reader *r, const int *cols, int ncols, int nfile);
+/* The source schema: the file columns, then the virtual _path and _file, and _size when
+ * with_size (the layout read_project produces). */
+schema *read_source_schema(const schema *file_schema, bool with_size);
 /* Builds the block of the requested columns from a block of the nfile file columns (taken):
  * index nfile is _path, nfile + 1 _file, nfile + 2 _size (when size >= 0), as constants. */
 block *read_project(block *b, const int *cols, int ncols, int nfile, const char *path, int64_t size);

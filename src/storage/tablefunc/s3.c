@@ -77,6 +77,12 @@ typedef struct s3_it {
     query_ctx *q;
 } s3_it;
 
+/* The compression of object o: the function's argument, or from the key's extension. */
+static const char *object_method(const s3_src *f, const s3_object *o)
+{
+    return strcmp(f->compression, "auto") == 0 ? codec_method_from_path(o->key) : f->compression;
+}
+
 /* Schema inference reads only the start of an object: synchronous 1 MiB pieces, so that
  * no download runs ahead of what the inference needs. */
 static int open_stream(s3_src *f, const s3_object *o, bool infer, rbuf **out)
@@ -85,7 +91,7 @@ static int open_stream(s3_src *f, const s3_object *o, bool infer, rbuf **out)
     s3_read_opts small = {.piece = 1u << 20, .threads = 1, .sync = true};
     if (instream_open_s3_opts(f->client, o->key, o->size, o->etag, infer ? &small : &f->ropts, &in))
         return -1;
-    const char *method = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(o->key) : f->compression;
+    const char *method = object_method(f, o);
     if (strcmp(method, "none") != 0 && instream_decompress(in, method, &in))
         return -1;
     *out = rbuf_new(in, 1 << 20);
@@ -132,8 +138,7 @@ static int ra_read(void *ctx, uint64_t off, size_t n, uint8_t *dst)
  * prefetched stream. */
 static int open_reader(s3_src *f, const s3_object *o, const char *name, query_ctx *q, fmt_reader **out)
 {
-    const char *method = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(o->key) : f->compression;
-    if (strcmp(method, "none") == 0 && !f->ropts.sync && o->size) {
+    if (strcmp(object_method(f, o), "none") == 0 && !f->ropts.sync && o->size) {
         s3_ra *ra = xcalloc(1, sizeof *ra);
         *ra = (s3_ra){.client = f->client, .key = o->key, .etag = o->etag};
         int rc = fmt_reader_new_ra(f->format, name, o->size, ra_read, ra, free, f->file_schema, &q->fmt, out);
@@ -154,11 +159,9 @@ static bool ranged_mode(const s3_src *f)
 {
     if (f->ropts.sync || strcasecmp(f->format, "Parquet") != 0)
         return false;
-    for (size_t i = 0; i < f->nobjs; i++) {
-        const char *m = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(f->objs[i].key) : f->compression;
-        if (strcmp(m, "none") != 0)
+    for (size_t i = 0; i < f->nobjs; i++)
+        if (strcmp(object_method(f, &f->objs[i]), "none") != 0)
             return false;
-    }
     return true;
 }
 
@@ -573,9 +576,7 @@ int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
                 /* Parquet: the footer by a ranged read, not the object */
                 const s3_object *o = &f->objs[i];
                 s3_ra ra = {.client = f->client, .key = o->key, .etag = o->etag};
-                const char *method = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(o->key)
-                                                                          : f->compression;
-                int rrc = strcmp(method, "none") == 0 && o->size
+                int rrc = strcmp(object_method(f, o), "none") == 0 && o->size
                               ? fmt_infer_schema_ra(f->format, src_url, o->size, ra_read, &ra, &f->file_schema)
                               : 1;
                 if (rrc <= 0) {
@@ -604,14 +605,8 @@ int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
             goto out;
     }
     source *src = xcalloc(1, sizeof *src);
-    int nf = f->file_schema->n;
-    src->sch = schema_new(nf + 3);
-    for (int i = 0; i < nf; i++)
-        schema_set(src->sch, i, f->file_schema->names[i], f->file_schema->types[i]);
-    schema_set(src->sch, nf, "_path", type_lowcard(type_simple(T_STRING)));
-    schema_set(src->sch, nf + 1, "_file", type_lowcard(type_simple(T_STRING)));
-    schema_set(src->sch, nf + 2, "_size", type_nullable(type_simple(T_UINT64)));
-    src->nvisible = nf;
+    src->sch = read_source_schema(f->file_schema, true);
+    src->nvisible = f->file_schema->n;
     src->ntasks = (int)f->nobjs;
     src->impl = f;
     src->open = s3_open;

@@ -567,14 +567,8 @@ int tablefunc_url(column *const *args, int nargs, query_ctx *q, source **out)
             goto out;
     }
     source *src = xcalloc(1, sizeof *src);
-    int nf = f->file_schema->n;
-    src->sch = schema_new(nf + 3);
-    for (int i = 0; i < nf; i++)
-        schema_set(src->sch, i, f->file_schema->names[i], f->file_schema->types[i]);
-    schema_set(src->sch, nf, "_path", type_lowcard(type_simple(T_STRING)));
-    schema_set(src->sch, nf + 1, "_file", type_lowcard(type_simple(T_STRING)));
-    schema_set(src->sch, nf + 2, "_size", type_nullable(type_simple(T_UINT64)));
-    src->nvisible = nf;
+    src->sch = read_source_schema(f->file_schema, true);
+    src->nvisible = f->file_schema->n;
     src->ntasks = (int)f->nobjs;
     src->impl = f;
     src->open = url_open;
