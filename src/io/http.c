@@ -2,6 +2,7 @@
 #include "io/http.h"
 
 #include "base/err.h"
+#include "base/lazylib.h"
 #include "base/mem.h"
 #include "io/xml.h"
 
@@ -34,16 +35,47 @@ void http_headers_free(http_headers *h)
 
 void http_response_free(http_response *resp) { buf_free(&resp->body); }
 
+/* ---- libcurl, loaded on first use (base/lazylib.h) ---- */
+
+static struct {
+    __typeof__(curl_global_init) *global_init;
+    __typeof__(curl_easy_init) *easy_init;
+    __typeof__(curl_easy_reset) *easy_reset;
+    __typeof__(curl_easy_cleanup) *easy_cleanup;
+    __typeof__(curl_easy_setopt) *easy_setopt;
+    __typeof__(curl_easy_getinfo) *easy_getinfo;
+    __typeof__(curl_easy_perform) *easy_perform;
+    __typeof__(curl_easy_strerror) *easy_strerror;
+    __typeof__(curl_slist_append) *slist_append;
+    __typeof__(curl_slist_free_all) *slist_free_all;
+} curl;
+
+static const lazy_sym curl_syms[] = {
+    {"curl_global_init", (void **)&curl.global_init},
+    {"curl_easy_init", (void **)&curl.easy_init},
+    {"curl_easy_reset", (void **)&curl.easy_reset},
+    {"curl_easy_cleanup", (void **)&curl.easy_cleanup},
+    {"curl_easy_setopt", (void **)&curl.easy_setopt},
+    {"curl_easy_getinfo", (void **)&curl.easy_getinfo},
+    {"curl_easy_perform", (void **)&curl.easy_perform},
+    {"curl_easy_strerror", (void **)&curl.easy_strerror},
+    {"curl_slist_append", (void **)&curl.slist_append},
+    {"curl_slist_free_all", (void **)&curl.slist_free_all},
+    {NULL, NULL},
+};
+
+static lazylib curl_lib = LAZYLIB_INIT("libcurl.so.4", "s3(), url() and other HTTP access", curl_syms);
+
 /* ---- one easy handle per thread ---- */
 
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static pthread_key_t g_key;
 
-static void free_handle(void *h) { curl_easy_cleanup(h); }
+static void free_handle(void *h) { curl.easy_cleanup(h); }
 
 static void global_init(void)
 {
-    curl_global_init(CURL_GLOBAL_DEFAULT);
+    curl.global_init(CURL_GLOBAL_DEFAULT);
     pthread_key_create(&g_key, free_handle);
 }
 
@@ -52,10 +84,10 @@ static CURL *thread_handle(void)
     pthread_once(&g_once, global_init);
     CURL *h = pthread_getspecific(g_key);
     if (!h) {
-        h = curl_easy_init();
+        h = curl.easy_init();
         pthread_setspecific(g_key, h);
     } else {
-        curl_easy_reset(h); /* options go, the connection cache stays */
+        curl.easy_reset(h); /* options go, the connection cache stays */
     }
     return h;
 }
@@ -321,7 +353,7 @@ static size_t on_body(char *p, size_t size, size_t n, void *ctx)
     attempt *a = ctx;
     size_t len = size * n;
     if (!a->status)
-        curl_easy_getinfo(a->h, CURLINFO_RESPONSE_CODE, &a->status);
+        curl.easy_getinfo(a->h, CURLINFO_RESPONSE_CODE, &a->status);
     if (a->status >= 300) {
         a->error_body = true;
         if (a->err.len < (64 << 10))
@@ -437,36 +469,36 @@ static attempt_result run_attempt(const http_request *r, http_response *resp, ui
     }
     struct curl_slist *list = NULL;
     for (int i = 0; i < hs.n; i++)
-        list = curl_slist_append(list, hs.v[i]);
-    list = curl_slist_append(list, "Expect:"); /* no 100-continue round trip */
+        list = curl.slist_append(list, hs.v[i]);
+    list = curl.slist_append(list, "Expect:"); /* no 100-continue round trip */
     if (r->body_len || strcmp(r->method, "POST") == 0 || strcmp(r->method, "PUT") == 0)
-        list = curl_slist_append(list, "Content-Type:");
-    curl_easy_setopt(h, CURLOPT_URL, r->url);
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, list);
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
-    curl_easy_setopt(h, CURLOPT_BUFFERSIZE, 512L * 1024);
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, r->connect_timeout_ms > 0 ? r->connect_timeout_ms : 10000L);
+        list = curl.slist_append(list, "Content-Type:");
+    curl.easy_setopt(h, CURLOPT_URL, r->url);
+    curl.easy_setopt(h, CURLOPT_HTTPHEADER, list);
+    curl.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl.easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
+    curl.easy_setopt(h, CURLOPT_BUFFERSIZE, 512L * 1024);
+    curl.easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, r->connect_timeout_ms > 0 ? r->connect_timeout_ms : 10000L);
     long stall = r->stall_timeout_ms > 0 ? r->stall_timeout_ms : 30000L;
-    curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, (stall + 999) / 1000);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, &a);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &a);
+    curl.easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl.easy_setopt(h, CURLOPT_LOW_SPEED_TIME, (stall + 999) / 1000);
+    curl.easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+    curl.easy_setopt(h, CURLOPT_HEADERDATA, &a);
+    curl.easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl.easy_setopt(h, CURLOPT_WRITEDATA, &a);
     if (strcmp(r->method, "HEAD") == 0) {
-        curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+        curl.easy_setopt(h, CURLOPT_NOBODY, 1L);
     } else if (strcmp(r->method, "GET") != 0) {
-        curl_easy_setopt(h, CURLOPT_POSTFIELDS, r->body ? r->body : "");
-        curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)r->body_len);
-        curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, r->method);
+        curl.easy_setopt(h, CURLOPT_POSTFIELDS, r->body ? r->body : "");
+        curl.easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)r->body_len);
+        curl.easy_setopt(h, CURLOPT_CUSTOMREQUEST, r->method);
     }
     count_request(r);
-    CURLcode rc = curl_easy_perform(h);
-    curl_slist_free_all(list);
+    CURLcode rc = curl.easy_perform(h);
+    curl.slist_free_all(list);
     http_headers_free(&hs);
     long status = 0;
-    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    curl.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
     resp->status = status;
     int out;
     const char *etag_now = resp->etag[0] ? resp->etag : "(none)";
@@ -501,7 +533,7 @@ static attempt_result run_attempt(const http_request *r, http_response *resp, ui
         res.outcome = slowdown ? OUT_SLOWDOWN : OUT_OTHER;
         /* 404 for HEAD and NoSuchKey etc. are definitive */
     } else if (rc != CURLE_OK) {
-        err_set(ERR_NETWORK_ERROR, "%s for %s %s (after %llu bytes of the body)", curl_easy_strerror(rc), r->method,
+        err_set(ERR_NETWORK_ERROR, "%s for %s %s (after %llu bytes of the body)", curl.easy_strerror(rc), r->method,
                 r->url, (unsigned long long)a.got);
         out = ATT_RETRY;
         res.outcome = OUT_NETWORK;
@@ -531,6 +563,8 @@ int http_run(const http_request *r, http_response *resp)
     int read_retries = r->max_read_retries < 0 ? 0 : r->max_read_retries == 0 ? 4 : r->max_read_retries;
     uint64_t initial = r->initial_backoff_ms ? r->initial_backoff_ms : 100;
     uint64_t cap = r->max_backoff_ms ? r->max_backoff_ms : 5000;
+    if (lazylib_load(&curl_lib))
+        return -1;
     bool is_get = strcmp(r->method, "GET") == 0;
     endpoint *ep = find_endpoint(r->url, true);
     uint64_t t0 = now_ns();

@@ -4,10 +4,10 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "exec/settings.h"
+#include "io/crypto.h"
 #include "io/sigv4.h"
 #include "io/xml.h"
 
-#include <openssl/evp.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -284,6 +284,10 @@ typedef struct s3_call {
 
 static int s3_do(s3_client *c, const s3_call *call, http_response *resp)
 {
+    if (crypto_load()) {
+        memset(resp, 0, sizeof *resp); /* callers free it whatever the outcome */
+        return -1;
+    }
     buf path = {0}, url = {0};
     canonical_path(c, call->key, &path);
     buf_printf(&url, "%s%s", c->u.endpoint, buf_cstr(&path));
@@ -555,10 +559,9 @@ int s3_delete_objects(s3_client *c, char *const *keys, size_t n)
         }
         buf_puts(&body, "</Delete>");
         unsigned char md[16];
-        unsigned int mdl = 0;
-        EVP_Digest(body.p, body.len, md, &mdl, EVP_md5(), NULL);
+        crypto_md5(body.p, body.len, md);
         char md5[32];
-        EVP_EncodeBlock((unsigned char *)md5, md, 16);
+        crypto_base64(md, 16, md5);
         sigv4_kv q[] = {{"delete", ""}};
         s3_call call = {.method = "POST", .q = q, .nq = 1, .body = body.p, .body_len = body.len, .content_md5 = md5};
         http_response resp;

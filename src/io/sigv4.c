@@ -1,10 +1,8 @@
-/* AWS Signature Version 4; see sigv4.h. Hashing and HMAC come from OpenSSL's libcrypto. */
+/* AWS Signature Version 4; see sigv4.h. Hashing and HMAC come from OpenSSL's libcrypto (io/crypto.h). */
 #include "io/sigv4.h"
 
 #include "base/mem.h"
-
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
+#include "io/crypto.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,15 +21,13 @@ static void hex(const unsigned char *d, size_t n, char *out)
 void sigv4_sha256_hex(const void *data, size_t n, char out[65])
 {
     unsigned char md[32];
-    unsigned int len = 0;
-    EVP_Digest(data, n, md, &len, EVP_sha256(), NULL);
+    crypto_sha256(data, n, md);
     hex(md, 32, out);
 }
 
 static void hmac(const void *key, size_t klen, const char *msg, unsigned char out[32])
 {
-    unsigned int len = 32;
-    HMAC(EVP_sha256(), key, (int)klen, (const unsigned char *)msg, strlen(msg), out, &len);
+    crypto_hmac_sha256(key, klen, msg, strlen(msg), out);
 }
 
 void sigv4_amz_date(time_t t, char out[17])

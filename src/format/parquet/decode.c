@@ -3,12 +3,12 @@
 #include "format/parquet/thrift.h"
 
 #include "base/err.h"
+#include "codec/snappy_lib.h"
 
 #include <brotli/decode.h>
 #include <libdeflate.h>
 #include <lz4.h>
 #include <lz4frame.h>
-#include <snappy-c.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -88,10 +88,13 @@ int pq_decompress(pq_codec_ctx *c, int codec, const uint8_t *src, size_t n, uint
             memcpy(out, src, n);
         return 0;
     case PQ_SNAPPY: {
+        const snappy_fns *sn = snappy_lib();
+        if (!sn)
+            return -1;
         size_t len;
-        if (snappy_uncompressed_length((const char *)src, n, &len) != SNAPPY_OK || len != out_n)
+        if (sn->uncompressed_length((const char *)src, n, &len) != SNAPPY_OK || len != out_n)
             break;
-        if (snappy_uncompress((const char *)src, n, (char *)out, &len) != SNAPPY_OK || len != out_n)
+        if (sn->uncompress((const char *)src, n, (char *)out, &len) != SNAPPY_OK || len != out_n)
             break;
         return 0;
     }

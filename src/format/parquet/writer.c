@@ -18,10 +18,10 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "codec/snappy_lib.h"
 
 #include <lz4.h>
 #include <math.h>
-#include <snappy-c.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -511,9 +511,12 @@ static int compress_into(pq_w *p, const buf *src, buf *dst)
         return 0;
     }
     case PQ_SNAPPY: {
-        size_t cap = snappy_max_compressed_length(src->len);
+        const snappy_fns *sn = snappy_lib();
+        if (!sn)
+            return -1;
+        size_t cap = sn->max_compressed_length(src->len);
         buf_reserve(dst, cap);
-        if (snappy_compress((const char *)src->p, src->len, (char *)dst->p, &cap) != SNAPPY_OK)
+        if (sn->compress((const char *)src->p, src->len, (char *)dst->p, &cap) != SNAPPY_OK)
             return err_set(ERR_CANNOT_COMPRESS, "Parquet: snappy compression failed");
         dst->len = cap;
         return 0;
