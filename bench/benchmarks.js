@@ -105,24 +105,32 @@ function postsDescription(p, where) {
 // One radosgw per harness run (tests/s3/start-ceph.sh), the posts set uploaded once, stopped at exit.
 let s3state = null;
 const S3_PORT = 17580, S3_MON_PORT = 13580;
-function postsOnS3(ctx) {
-  const p = postsSet(ctx);
-  if (s3state) return { ...p, ep: s3state.ep };
+const S3_CURL = ['-sf', '--aws-sigv4', 'aws:amz:us-east-1:s3', '--user', 'TESTKEY:TESTSECRET', '-H',
+  'x-amz-content-sha256: UNSIGNED-PAYLOAD'];
+// Starts the harness's radosgw once (stopped at exit); returns its endpoint.
+function startRgw(ctx) {
+  if (s3state) return s3state.ep;
   const rgw = path.join(require('os').tmpdir(), `bench-rgw-${process.pid}`);
   ctx.log('starting radosgw for the S3 benchmarks...');
   const st = spawnSync('timeout', ['120', path.join(ctx.repo, 'tests', 's3', 'start-ceph.sh'), rgw, String(S3_PORT),
     String(S3_MON_PORT)], { encoding: 'utf8' });
   ctx.atExit(() => { spawnSync(path.join(ctx.repo, 'tests', 's3', 'stop-ceph.sh'), [rgw]); });
   if (st.status !== 0) throw new Error(`radosgw could not start: ${(st.stderr || '').split('\n').slice(-3).join(' ')}`);
-  const ep = `http://127.0.0.1:${S3_PORT}`;
-  const curl = ['-sf', '--aws-sigv4', 'aws:amz:us-east-1:s3', '--user', 'TESTKEY:TESTSECRET', '-H',
-    'x-amz-content-sha256: UNSIGNED-PAYLOAD'];
+  s3state = { ep: `http://127.0.0.1:${S3_PORT}`, posts: false };
+  return s3state.ep;
+}
+
+function postsOnS3(ctx) {
+  const p = postsSet(ctx);
+  const ep = startRgw(ctx);
+  if (s3state.posts) return { ...p, ep };
+  const curl = S3_CURL;
   if (spawnSync('curl', [...curl, '-X', 'PUT', `${ep}/posts`]).status !== 0) throw new Error('cannot create bucket posts');
   ctx.log(`uploading ${p.files.length} files to ${ep}/posts/by_month/ ...`);
   const up = spawnSync('bash', ['-c', `cd '${p.dir}/by_month' && ls *.parquet | xargs -P 4 -I{} curl ${curl.map((a) => `'${a}'`).join(' ')} ` +
     `-T {} '${ep}/posts/by_month/{}' -o /dev/null`]);
   if (up.status !== 0) throw new Error('upload to radosgw failed');
-  s3state = { ep };
+  s3state.posts = true;
   return { ...p, ep };
 }
 
@@ -181,3 +189,8 @@ module.exports.push(...posts);
 // Own steps per run (fresh table directories, row count check, parts over time): see
 // bench/lib/insert-bench.js.
 module.exports.push(...require('./lib/insert-bench')(postsSet, postsOnS3, postsDescription));
+
+// ---- object storage (issue 5): posts_q1_s3_best, s3_large_object --------------------------------
+// Own steps (several ClickHouse settings variants; curl as a peer): see bench/lib/s3-bench.js.
+module.exports.push(...require('./lib/s3-bench')({ postsOnS3, postsDescription, startRgw, cachedFile, groupbyGenerator,
+  S3_CURL, Q1, S3SRC, GROUPBY_ROWS }));

@@ -14,8 +14,15 @@
 
 /* A conjunct of the WHERE clause of the form `column op constant(s)` (filter push-down).
  * vals: the constant (IN / NOT IN: the list), NULLs left out, of a number type when the
- * column is a number, else converted to the column's type without Nullable. */
-typedef enum src_filter_op { SF_EQ, SF_NE, SF_LT, SF_LE, SF_GT, SF_GE, SF_IN, SF_NOT_IN } src_filter_op;
+ * column is a number, else converted to the column's type without Nullable.
+ * SF_LIKE … SF_NOT_ILIKE (`col [NOT] [I]LIKE 'pattern'`, on String columns only): vals is
+ * the pattern as one String row. A consumer must treat an op it does not know as "may
+ * match" (never prune, never count as "all match"); only the _path/_file pruning of
+ * file(), s3() and url() uses the LIKE ops so far. */
+typedef enum src_filter_op {
+    SF_EQ, SF_NE, SF_LT, SF_LE, SF_GT, SF_GE, SF_IN, SF_NOT_IN,
+    SF_LIKE, SF_NOT_LIKE, SF_ILIKE, SF_NOT_ILIKE
+} src_filter_op;
 typedef struct src_filter {
     int col;                     /* index into the source schema */
     src_filter_op op;

@@ -1140,6 +1140,30 @@ static bool add_filter(actx *c, src_filter **fl, int *n, int col, src_filter_op 
     return true;
 }
 
+/* Adds "col [NOT] [I]LIKE 'pattern'" for a String column and a constant String pattern
+ * (vals: the pattern, one String row); false otherwise. */
+static bool add_like_filter(actx *c, src_filter **fl, int *n, const expr *a, const expr *b, src_filter_op op)
+{
+    if (a->kind != EX_COL || b->kind != EX_CONST)
+        return false;
+    int col = c->p->src_cols[a->col];
+    if (type_base(c->src->types[col])->id != T_STRING)
+        return false;
+    column *v = col_ref((column *)(uintptr_t)b->value);
+    if (v->is_const)
+        v = col_materialize(v);
+    if (v->len != 1 || col_is_null(v, 0) || type_base(v->type)->id != T_STRING) {
+        col_free(v);
+        return false;
+    }
+    const type *st = type_simple(T_STRING);
+    if (type_phys(v->type) != st && !(v = const_to(c, v, st)))
+        return false;
+    *fl = xrealloc(*fl, sizeof **fl * (size_t)(*n + 1));
+    (*fl)[(*n)++] = (src_filter){.col = col, .op = op, .vals = v};
+    return true;
+}
+
 /* Adds the conjuncts of e that compare a source column with a constant to the filters;
  * returns whether the filters express all of e (then rows satisfying every filter satisfy
  * e). */
@@ -1157,6 +1181,13 @@ static bool extract_filters(actx *c, const expr *e, src_filter **fl, int *n)
             src_filter_op op, flipped;
         } ops[] = {{"equals", SF_EQ, SF_EQ}, {"notEquals", SF_NE, SF_NE}, {"less", SF_LT, SF_GT},
                    {"lessOrEquals", SF_LE, SF_GE}, {"greater", SF_GT, SF_LT}, {"greaterOrEquals", SF_GE, SF_LE}};
+        static const struct {
+            const char *name;
+            src_filter_op op;
+        } likes[] = {{"like", SF_LIKE}, {"notLike", SF_NOT_LIKE}, {"ilike", SF_ILIKE}, {"notILike", SF_NOT_ILIKE}};
+        for (size_t k = 0; k < sizeof likes / sizeof likes[0]; k++)
+            if (strcmp(e->call->def->name, likes[k].name) == 0)
+                return add_like_filter(c, fl, n, e->args[0], e->args[1], likes[k].op);
         for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
             if (strcmp(e->call->def->name, ops[k].name) == 0) {
                 const expr *a = e->args[0], *b = e->args[1];

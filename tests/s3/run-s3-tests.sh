@@ -114,6 +114,11 @@ check "query_log ProfileEvents" "$nget	1	$(stat -c %s "$L/big.csv")" "$("$SHALE"
 # 1100 objects + 1 GET to infer the schema from the first
 out=$("$SHALE" local --time -q "SELECT count() FROM s3('$EP/bkt/many/*.csv', $K)" 2>&1 >/dev/null)
 check_has "--time LIST count" "S3: 1101 GET, 2 LIST, 0 HEAD requests" "$out"
+# _path / _file LIKE prunes the listing before any GET: k1000..k1099 only (100 objects),
+# schema inferred from the first of them.
+out=$("$SHALE" local --time -q "SELECT count(), sum(c1) FROM s3('$EP/bkt/many/*.csv', $K) WHERE _file LIKE 'k10__.csv' AND _path NOT LIKE '%k1099%' AND _file NOT ILIKE 'K1098.CSV'" 2>&1)
+check_has "LIKE prunes: result" $'98\t102753' "$out"
+check_has "LIKE prunes: GET count" "S3: 99 GET, 2 LIST, 0 HEAD requests" "$out"
 
 # INSERT INTO FUNCTION s3: write, read back, compare with the same rows written by file().
 W="SELECT number AS id, toString(number * 13) AS s, number % 97 AS g FROM numbers"

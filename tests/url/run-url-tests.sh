@@ -159,9 +159,24 @@ reset
 check "url prune" $'7\tv7\t/bkt/many/k7.csv' \
   "$(q "SELECT n, s, _path FROM url('$U/bkt/many/k{1..30}.csv', 'CSVWithNames', 'n UInt32, s String') WHERE _path = '/bkt/many/k7.csv'")"
 check "url prune: one GET" 1 "$(count '^GET /bkt/many/k[0-9]')"
+reset
+check "s3 prune like" $'7\tk7.csv' \
+  "$(q "SELECT n, _file FROM s3('$U/bkt/many/*.csv', NOSIGN, 'CSVWithNames', 'n UInt32, s String') WHERE _path LIKE 'bkt/many/k7.%'")"
+check "s3 prune like: one object read" 1 "$(count '^GET /bkt/many/k[0-9]')"
+reset
+check "s3 prune ilike + not like" $'7' \
+  "$(q "SELECT sum(n) FROM s3('$U/bkt/many/*.csv', NOSIGN, 'CSVWithNames', 'n UInt32, s String') WHERE _file ILIKE 'K_.CSV' AND _file > 'k6.csv' AND _file NOT LIKE 'k8%' AND _file NOT LIKE 'k9%'")"
+check "s3 prune ilike: one object read" 1 "$(count '^GET /bkt/many/k[0-9]')"
+reset
+check "url prune like + not ilike" $'7\t/bkt/many/k7.csv' \
+  "$(q "SELECT n, _path FROM url('$U/bkt/many/k{1..30}.csv', 'CSVWithNames', 'n UInt32, s String') WHERE _path LIKE '%/k_.csv' AND _file NOT ILIKE 'K8%' AND _file NOT ILIKE 'K9%' AND _file >= 'k7'")"
+check "url prune like: one GET" 1 "$(count '^GET /bkt/many/k[0-9]')"
 out=$("$SHALE" local --time -q "SELECT n, _file FROM file('$W/files/k*.csv', 'CSVWithNames', 'n UInt32, s String') WHERE _file = 'k7.csv'" 2>&1)
 check_has "file prune" $'7\tk7.csv' "$out"
 check_has "file prune: one row read" "Processed 1.00 rows" "$out"
+out=$("$SHALE" local --time -q "SELECT n, _file FROM file('$W/files/k*.csv', 'CSVWithNames', 'n UInt32, s String') WHERE _file LIKE 'k_.csv' AND _file NOT LIKE '%1%' AND _file NOT LIKE '%2%' AND _file NOT LIKE '%3%' AND _file NOT LIKE '%4%' AND _file NOT LIKE '%5%' AND _file NOT LIKE '%6%' AND _file NOT LIKE '%8%' AND _file NOT LIKE '%9%'" 2>&1)
+check_has "file prune like" $'7\tk7.csv' "$out"
+check_has "file prune like: one row read" "Processed 1.00 rows" "$out"
 check "file prune: no match" "0" "$(q "SELECT count() FROM file('$W/files/k*.csv', 'CSVWithNames', 'n UInt32, s String') WHERE _file = 'none.csv'")"
 
 echo "url tests: $pass passed, $fail failed"

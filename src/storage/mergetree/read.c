@@ -374,7 +374,10 @@ static int derive_filters(mt_table *m, const src_filter *fl, int n, src_filter *
         if (c < 0)
             continue;
         for (int f = 0; f < n; f++) {
-            if (fl[f].col != c || fl[f].op == SF_NE || fl[f].op == SF_NOT_IN || !fl[f].vals->len ||
+            /* only ordering ops carry over through f (not !=, NOT IN or LIKE patterns) */
+            bool ordering = fl[f].op == SF_EQ || fl[f].op == SF_LT || fl[f].op == SF_LE || fl[f].op == SF_GT ||
+                            fl[f].op == SF_GE || fl[f].op == SF_IN;
+            if (fl[f].col != c || !ordering || !fl[f].vals->len ||
                 type_phys(fl[f].vals->type) != type_strip_nullable(t->sch->types[c]) ||
                 type_is_nullable(t->sch->types[c]))
                 continue;

@@ -1,6 +1,8 @@
 #include "storage/tablefunc/read_common.h"
 
+#include "base/err.h"
 #include "base/mem.h"
+#include "func/func.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -66,10 +68,45 @@ static int cmp_bytes(const char *a, size_t an, const char *b, size_t bn)
     return c ? c : (an > bn) - (an < bn);
 }
 
+/* `v [NOT] [I]LIKE pattern` by the engine's own like/notLike/ilike/notILike (one
+ * matcher for WHERE and for pruning, so both agree on escapes, '_' over UTF-8 and case);
+ * true when it may hold or cannot be judged. */
+static bool like_holds(const src_filter *f, const char *v)
+{
+    static const char *const names[] = {"like", "notLike", "ilike", "notILike"};
+    static const func_env env = {.timezone = "UTC", .query_start = 0};
+    const column *pat = f->vals;
+    if (!pat || pat->len < 1 || col_is_null(pat, 0) || type_phys(pat->type)->id != T_STRING)
+        return true;
+    func_registry_init();
+    column *pc = col_new_const(col_ref((column *)(uintptr_t)pat), 1);
+    column *vc = col_new(type_simple(T_STRING));
+    col_push_str(vc, v, strlen(v));
+    const type *ats[2] = {vc->type, pc->type};
+    column *cargs[2] = {NULL, pc};
+    fn_call *call = NULL;
+    column *res = NULL;
+    bool may = true;
+    if (func_resolve(names[f->op - SF_LIKE], 2, ats, cargs, &env, &call) == 0) {
+        column *args[2] = {vc, pc};
+        if (fn_exec(call, args, 1, &res) == 0 && res && res->len >= 1)
+            may = COL_DATA(res, uint8_t)[col_idx(res, 0)] != 0;
+    }
+    if (!call || !res)
+        err_clear(); /* cannot judge: keep the object, WHERE decides */
+    col_free(res);
+    fn_call_free(call);
+    col_free(vc);
+    col_free(pc);
+    return may;
+}
+
 /* One filter against the value v of _path or _file; true when it may hold (or cannot be
  * judged here). */
 static bool filter_holds(const src_filter *f, const char *v)
 {
+    if (f->op >= SF_LIKE && f->op <= SF_NOT_ILIKE)
+        return like_holds(f, v);
     const column *vals = f->vals;
     const column *data = type_is_nullable(vals->type) ? vals->inner : vals;
     if (!data || type_base(data->type)->id != T_STRING || data->type->width)

@@ -23,8 +23,8 @@ block *read_project(block *b, const int *cols, int ncols, int nfile, const char 
 
 /* Whether an object whose _path is `path` may hold rows the query keeps, judging by the
  * filters on the virtual columns _path (source column nfile) and _file (nfile + 1):
- * =, !=, <, <=, >, >=, IN and NOT IN against string constants. Other filters are ignored
- * (true). Lets s3(), url() and file() drop objects from a glob before opening any. */
+ * =, !=, <, <=, >, >=, IN and NOT IN against string constants, and [NOT] [I]LIKE patterns
+ * (matched by the engine's like functions). Other filters are ignored (true). Lets s3(), url() and file() drop objects from a glob before opening any. */
 bool read_object_may_match(const src_filter *f, int n, int nfile, const char *path);
 /* Whether any of f[0..n) is on _path or _file. */
 bool read_has_path_filter(const src_filter *f, int n, int nfile);
