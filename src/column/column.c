@@ -120,10 +120,44 @@ void col_free(column *c)
     buf_free(&c->offs);
     buf_free(&c->nulls);
     col_free(c->inner);
+    col_free(c->dict);
     for (int i = 0; i < c->nfields; i++)
         col_free(c->fields[i]);
     free(c->fields);
     free(c);
+}
+
+column *col_new_coded(column *dict, size_t rows)
+{
+    column *c = col_new(dict->type);
+    buf_free(&c->offs); /* the codes take the place of the values */
+    c->dict = dict;
+    buf_reserve(&c->data, rows * sizeof(uint32_t));
+    return c;
+}
+
+/* The values of a coded column as an ordinary column. */
+static column *decode_codes(const column *c)
+{
+    const column *d = c->dict;
+    const uint32_t *code = col_codes(c);
+    const uint64_t *o = col_offs(d);
+    column *m = col_new(d->type);
+    size_t total = 0;
+    for (size_t i = 0; i < c->len; i++)
+        total += (size_t)(o[code[i] + 1] - o[code[i]]);
+    buf_reserve(&m->data, total);
+    uint64_t *mo = buf_grow(&m->offs, c->len * sizeof(uint64_t));
+    uint64_t at = 0;
+    for (size_t i = 0; i < c->len; i++) {
+        uint64_t a = o[code[i]], len = o[code[i] + 1] - a;
+        memcpy(m->data.p + at, d->data.p + a, len);
+        at += len;
+        mo[i] = at;
+    }
+    m->data.len = at;
+    m->len = c->len;
+    return m;
 }
 
 void col_reserve(column *c, size_t rows)
@@ -293,6 +327,11 @@ void col_push_range(column *dst, const column *src, size_t from, size_t n)
 
 column *col_materialize(column *c)
 {
+    if (c->dict) {
+        column *m = decode_codes(c);
+        col_free(c);
+        return m;
+    }
     if (!c->is_const)
         return c;
     column *m = col_new(c->type);
@@ -305,6 +344,12 @@ column *col_materialize(column *c)
 
 column *col_slice(const column *src, size_t from, size_t n)
 {
+    if (src->dict) {
+        column *c = col_new_coded(col_ref(src->dict), n);
+        memcpy(buf_grow(&c->data, n * sizeof(uint32_t)), col_codes(src) + from, n * sizeof(uint32_t));
+        c->len = n;
+        return c;
+    }
     if (src->is_const) {
         column *one = col_new(src->type);
         col_push_from(one, src, 0);
@@ -367,6 +412,19 @@ column *col_gather(const column *src, const uint32_t *rows, size_t n)
 
 column *col_filter(const column *src, const uint8_t *keep, size_t kept)
 {
+    if (src->dict) {
+        /* one spare slot: the branch-free loop stores every row before deciding */
+        column *c = col_new_coded(col_ref(src->dict), kept + 1);
+        uint32_t *d = buf_grow(&c->data, kept * sizeof(uint32_t));
+        const uint32_t *s = col_codes(src);
+        size_t k = 0;
+        for (size_t i = 0; i < src->len; i++) {
+            d[k] = s[i];
+            k += keep[i] != 0;
+        }
+        c->len = kept;
+        return c;
+    }
     if (src->is_const) {
         column *one = col_new(src->type);
         col_push_from(one, src, 0);
@@ -377,6 +435,8 @@ column *col_filter(const column *src, const uint8_t *keep, size_t kept)
     switch (layout_of(src->type)) {
     case L_FIXED: {
         uint32_t w = width_of(src->type);
+        /* one spare value: the branch-free loops below store every row before deciding */
+        buf_reserve(&c->data, (kept + 1) * w);
         uint8_t *d = buf_grow(&c->data, kept * w);
         const uint8_t *s = src->data.p;
         size_t k = 0;
@@ -597,6 +657,8 @@ bool col_equal_rows(const column *a, size_t i, const column *b, size_t j)
 size_t col_bytes(const column *c)
 {
     size_t n = c->data.len + c->offs.len + c->nulls.len;
+    if (c->dict) /* the dictionary is shared: count the values the codes stand for */
+        n += (size_t)((double)col_bytes(c->dict) * (double)c->len / (double)(c->dict->len ? c->dict->len : 1));
     if (c->inner)
         n += col_bytes(c->inner);
     for (int f = 0; f < c->nfields; f++)

@@ -14,6 +14,14 @@
  * rows; use col_idx(c, i) to index it. Functions may receive constants; helpers such as
  * col_materialize turn them into full columns.
  *
+ * A dictionary-coded column (dict != NULL) stands for dict's values picked by codes:
+ * data = len uint32 codes into dict, an ordinary String column that may be shared by
+ * several coded columns (a Parquet column chunk's dictionary). Only a source that was
+ * asked for it (source.accept_codes) produces one, and only the operators that asked
+ * (exec/select.c) see one: every other function expects ordinary columns.
+ * col_materialize, col_slice and col_filter accept coded columns (col_materialize
+ * decodes; the other two keep the codes).
+ *
  * Ownership: a column is created by col_new and owned by whoever holds the pointer; it is
  * reference counted so a block may pass a column through to another block without a copy
  * (col_ref). col_free drops one reference. A column being modified must have refs == 1.
@@ -40,6 +48,7 @@ typedef struct column {
     struct column *inner;
     struct column **fields;
     int nfields;
+    struct column *dict;         /* dictionary-coded: the values the codes in data index */
 } column;
 
 column *col_new(const type *t);
@@ -47,6 +56,10 @@ column *col_new(const type *t);
 column *col_new_defaults(const type *t, size_t n);
 /* A constant column of `len` rows from the first row of `one` (which it takes over). */
 column *col_new_const(column *one, size_t len);
+/* An empty dictionary-coded column over dict (a String column; takes the reference), with
+ * room for `rows` codes: append codes with buf_grow(&c->data, 4 * n) and raise len. */
+column *col_new_coded(column *dict, size_t rows);
+static inline const uint32_t *col_codes(const column *c) { return (const uint32_t *)(const void *)c->data.p; }
 column *col_ref(column *c);
 void col_free(column *c);
 
@@ -91,7 +104,7 @@ void col_push_range(column *dst, const column *src, size_t from, size_t n);
 void col_array_commit(column *c);
 
 /* New columns built from rows of src. */
-column *col_materialize(column *c);            /* takes c; returns a non-const column */
+column *col_materialize(column *c);            /* takes c; returns a non-const, non-coded column */
 column *col_slice(const column *src, size_t from, size_t n);
 column *col_filter(const column *src, const uint8_t *keep, size_t kept); /* kept = count of 1s */
 column *col_gather(const column *src, const uint32_t *rows, size_t n);

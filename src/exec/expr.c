@@ -198,3 +198,28 @@ int expr_eval(const expr *e, const block *in, column **out)
     }
     return err_set(ERR_LOGICAL_ERROR, "unknown expression kind");
 }
+
+size_t expr_truth_mask(const column *m, uint8_t *restrict keep)
+{
+    const column *vals = type_phys(m->type)->id == T_NULLABLE ? m->inner : m;
+    size_t n = m->len;
+    const type *vt = type_phys(vals->type);
+    if (vt->width == 1 && vt->id != T_FIXEDSTRING) {
+        const uint8_t *restrict d = vals->data.p;
+        for (size_t i = 0; i < n; i++)
+            keep[i] = d[i] != 0;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            keep[i] = col_get_f64(vals, i) != 0;
+    }
+    if (m->nulls.p) {
+        const uint8_t *restrict nl = m->nulls.p;
+        for (size_t i = 0; i < n; i++)
+            keep[i] &= (uint8_t)(nl[i] == 0);
+    }
+    /* A separate counting pass vectorises; a running count in the loops above does not. */
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        kept += keep[i];
+    return kept;
+}

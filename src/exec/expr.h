@@ -35,6 +35,9 @@ expr *expr_const(column *one_row);          /* takes the column */
 int expr_eval(const expr *e, const block *in, column **out);
 void expr_free(expr *e);
 bool expr_is_const(const expr *e);
+/* A condition's result (any number type, maybe Nullable, not constant) as a 0/1 byte per
+ * row in keep; returns how many rows pass. NULL counts as false, as in WHERE. */
+size_t expr_truth_mask(const column *m, uint8_t *keep);
 
 /* IN sets: values of one type, hashed. */
 in_set *in_set_new(const type *t);

@@ -5,6 +5,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "exec/agg_hash.h"
+#include "exec/select_codes.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -61,6 +62,7 @@ typedef struct stream_slot {
 typedef struct run {
     select_plan *p;
     query_ctx *q;
+    codes_plan *codes;       /* columns taken dictionary-coded, or NULL (select_codes.h) */
     bool streaming;
     _Atomic int next_task;
     _Atomic int stop;        /* enough rows (LIMIT) or an error */
@@ -85,6 +87,10 @@ typedef struct worker {
     block **collected;
     int ncollected, capcollected;
     buf keybuf;              /* serialized GROUP BY keys of the current block */
+    codes_cache *codes;      /* dictionary masks (with run.codes) */
+    char **code_states;      /* coded GROUP BY key: a dictionary entry's states, or NULL */
+    size_t code_states_cap;
+    uint32_t *touched;       /* entries of code_states set by the current block */
     agg_table *buckets;      /* two-level: NBUCKETS tables by the hash's top bits, or NULL */
 } worker;
 
@@ -106,47 +112,23 @@ static void fail(run *r)
     pthread_mutex_unlock(&r->lock);
 }
 
-/* Turns a WHERE result (any number type, maybe Nullable) into a 0/1 byte mask and
- * returns how many rows pass. NULL counts as false. */
-static size_t make_mask(const column *m, uint8_t *restrict keep)
+/* The rows of b (taken) with keep[i] set; kept of them. */
+static block *filter_rows(block *b, const uint8_t *keep, size_t kept)
 {
-    const column *vals = type_phys(m->type)->id == T_NULLABLE ? m->inner : m;
-    size_t n = m->len;
-    const type *vt = type_phys(vals->type);
-    if (vt->width == 1 && vt->id != T_FIXEDSTRING) {
-        const uint8_t *restrict d = vals->data.p;
-        for (size_t i = 0; i < n; i++)
-            keep[i] = d[i] != 0;
-    } else {
-        for (size_t i = 0; i < n; i++)
-            keep[i] = col_get_f64(vals, i) != 0;
-    }
-    if (m->nulls.p) {
-        const uint8_t *restrict nl = m->nulls.p;
-        for (size_t i = 0; i < n; i++)
-            keep[i] &= (uint8_t)(nl[i] == 0);
-    }
-    /* A separate counting pass vectorises; a running count in the loops above does not. */
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++)
-        kept += keep[i];
-    return kept;
+    if (kept == b->rows)
+        return b;
+    block *out = block_new(b->ncols, kept);
+    for (int c = 0; c < b->ncols; c++)
+        out->cols[c] = col_filter(b->cols[c], keep, kept);
+    block_free(b);
+    return out;
 }
 
 static block *filter_block(block *b, const column *mask_col)
 {
-    size_t n = b->rows;
-    uint8_t *keep = xmalloc(n ? n : 1);
-    size_t kept = make_mask(mask_col, keep);
-    block *out;
-    if (kept == n) {
-        out = b;
-    } else {
-        out = block_new(b->ncols, kept);
-        for (int c = 0; c < b->ncols; c++)
-            out->cols[c] = col_filter(b->cols[c], keep, kept);
-        block_free(b);
-    }
+    uint8_t *keep = xmalloc(b->rows ? b->rows : 1);
+    size_t kept = expr_truth_mask(mask_col, keep);
+    block *out = filter_rows(b, keep, kept);
     free(keep);
     return out;
 }
@@ -191,6 +173,45 @@ static void convert_two_level(worker *w)
     agg_table_init(&w->table);
 }
 
+/* The states of each row of a block whose only GROUP BY key arrived dictionary-coded:
+ * each distinct code of the block finds (or inserts) its group once. */
+static void coded_key_states(worker *w, const column *key, char **states)
+{
+    select_plan *p = w->r->p;
+    const column *dict = key->dict;
+    if (w->code_states_cap < dict->len) {
+        free(w->code_states);
+        free(w->touched);
+        w->code_states_cap = dict->len;
+        w->code_states = xcalloc(dict->len, sizeof *w->code_states);
+        w->touched = xmalloc(sizeof *w->touched * dict->len);
+    }
+    char **cs = w->code_states;
+    const uint32_t *code = col_codes(key);
+    size_t nt = 0;
+    buf *kb = &w->keybuf;
+    for (size_t i = 0; i < key->len; i++) {
+        uint32_t c = code[i];
+        if (!cs[c]) {
+            kb->len = 0;
+            column *d = (column *)(uintptr_t)dict;
+            agg_key_serialize(kb, &d, 1, c);
+            uint64_t h = agg_key_hash((const char *)kb->p, kb->len);
+            agg_table *t = w->buckets ? &w->buckets[BUCKET_OF(h)] : &w->table;
+            bool inserted;
+            agg_slot *s = agg_table_find_or_insert(t, (const char *)kb->p, kb->len, h, p->state_size, p->state_align,
+                                                   &inserted);
+            if (inserted)
+                init_states(p, s->states);
+            cs[c] = s->states;
+            w->touched[nt++] = c;
+        }
+        states[i] = cs[c];
+    }
+    for (size_t i = 0; i < nt; i++) /* the table may move states before the next block */
+        cs[w->touched[i]] = NULL;
+}
+
 static int aggregate_block(worker *w, block *b, const uint8_t *mask)
 {
     select_plan *p = w->r->p;
@@ -213,6 +234,14 @@ static int aggregate_block(worker *w, block *b, const uint8_t *mask)
             else
                 p->aggs[a]->ops.add_all(p->aggs[a], w->single + p->agg_offsets[a], args[a], b->rows);
         }
+    } else if (p->nkeys == 1 && keys[0]->dict) {
+        char **states = xmalloc(sizeof *states * (b->rows ? b->rows : 1));
+        coded_key_states(w, keys[0], states);
+        for (int a = 0; a < p->naggs; a++)
+            p->aggs[a]->ops.add_rows(p->aggs[a], states, p->agg_offsets[a], args[a], b->rows);
+        free(states);
+        if (!w->buckets && w->table.count > w->r->two_level_threshold)
+            convert_two_level(w);
     } else {
         for (int k = 0; k < p->nkeys; k++)
             keys[k] = col_materialize(keys[k]);
@@ -414,7 +443,27 @@ static void *worker_main(void *arg)
             if (!b)
                 break;
             uint8_t *mask = NULL;
-            if (p->where) {
+            if (r->codes && p->where) {
+                if (!w->codes)
+                    w->codes = codes_cache_new(r->codes);
+                uint8_t *keep = xmalloc(b->rows + 1);
+                long kept = codes_where(r->codes, w->codes, b, keep);
+                if (kept <= 0) {
+                    free(keep);
+                    block_free(b);
+                    if (kept < 0) {
+                        ok = false;
+                        break;
+                    }
+                    continue;
+                }
+                if (p->aggregate && p->nkeys == 0) {
+                    mask = keep; /* aggregates without keys take the mask directly */
+                } else {
+                    b = filter_rows(b, keep, (size_t)kept);
+                    free(keep);
+                }
+            } else if (p->where) {
                 column *m;
                 if (expr_eval(p->where, b, &m)) {
                     block_free(b);
@@ -426,7 +475,7 @@ static void *worker_main(void *arg)
                     /* Aggregates without keys take the mask directly: no column is
                      * filtered or copied. */
                     mask = xmalloc(b->rows + 1);
-                    if (make_mask(m, mask) == 0) {
+                    if (expr_truth_mask(m, mask) == 0) {
                         free(mask);
                         col_free(m);
                         block_free(b);
@@ -466,6 +515,8 @@ static void *worker_main(void *arg)
         if (r->streaming)
             stream_done(r, t);
     }
+    codes_cache_free(w->codes);
+    w->codes = NULL;
     mem_tracker_attach(prev);
     return NULL;
 }
@@ -873,6 +924,8 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
         }
     }
     run r = {.p = p, .q = q};
+    if ((r.codes = codes_plan_new(p)))
+        p->src->accept_codes(p->src, codes_plan_flags(r.codes));
     int64_t tl = settings_int(q->st, "group_by_two_level_threshold");
     r.two_level_threshold = tl > 0 ? (size_t)tl : SIZE_MAX;
     pthread_mutex_init(&r.lock, NULL);
@@ -979,8 +1032,11 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
             block_free(ws[i].collected[k]);
         buf_free(&ws[i].keybuf);
         free(ws[i].collected);
+        free(ws[i].code_states);
+        free(ws[i].touched);
     }
     free(ws);
+    codes_plan_free(r.codes);
     pthread_mutex_destroy(&r.lock);
     pthread_cond_destroy(&r.cond);
     if (rc || r.streaming) {

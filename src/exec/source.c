@@ -201,6 +201,16 @@ static void ro_set_filter(source *s, const src_filter *f, int n, query_ctx *q)
     s->ntasks = r->inner->ntasks;
 }
 
+static void ro_accept_codes(source *s, const bool *coded)
+{
+    reorder_src *r = s->impl;
+    bool *inner = xcalloc((size_t)s->sch->n + 1, sizeof *inner);
+    for (int i = 0; i < s->sch->n; i++)
+        inner[r->perm[i]] = coded[i];
+    r->inner->accept_codes(r->inner, inner);
+    free(inner);
+}
+
 static uint64_t ro_take_matching(source *s, query_ctx *q)
 {
     reorder_src *r = s->impl;
@@ -230,6 +240,7 @@ source *source_reorder(source *inner, const int *perm, int nvisible)
     s->count_rows = inner->count_rows ? ro_count : NULL;
     s->set_filter = inner->set_filter ? ro_set_filter : NULL;
     s->take_matching = inner->take_matching ? ro_take_matching : NULL;
+    s->accept_codes = inner->accept_codes ? ro_accept_codes : NULL;
     s->impl = r;
     return s;
 }

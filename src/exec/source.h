@@ -52,6 +52,12 @@ typedef struct source {
      * that lie wholly inside the key ranges) and returns how many they were. Call before
      * any open(); updates ntasks. */
     uint64_t (*take_matching)(struct source *s, query_ctx *q);
+    /* Optional (file(), s3(), url()), called once before any open(): source columns with
+     * coded[i] (String columns) may come back dictionary-coded (column.h) where the data
+     * is stored that way (Parquet dictionary pages), so that filters run once per distinct
+     * value and GROUP BY works on codes. Only exec/select.c asks, for the columns it
+     * evaluates through their dictionary. The source copies the flags. */
+    void (*accept_codes)(struct source *s, const bool *coded);
     /* Optional (file(), s3()), for resumable INSERTs: the objects the source reads, each
      * with a version (S3: the ETag; local files: size and modification time). The arrays
      * belong to the source. */

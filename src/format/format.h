@@ -99,6 +99,10 @@ int fmt_reader_prefetch(fmt_reader *r);
 /* Only columns with needed[i] are parsed; the others come back as constant defaults (the
  * row structure is still checked). Text formats only; binary formats ignore it. */
 void fmt_reader_select(fmt_reader *r, const bool *needed);
+/* Columns with coded[i] (a String column) may come back dictionary-coded (column.h) where
+ * the data stores them so (Parquet dictionary pages); other formats ignore it. Only for a
+ * caller that handles coded columns (exec/select.c via source.accept_codes). */
+void fmt_reader_keep_codes(fmt_reader *r, const bool *coded);
 /* The total number of rows without reading the data (Parquet: from the footer).
  * Returns 0 with *rows set, or -1 when the format cannot tell (no error is set). */
 int fmt_reader_count_rows(fmt_reader *r, int64_t *rows);

@@ -38,6 +38,8 @@ typedef struct rd_bin {
     void (*select)(struct rd_bin *r, const bool *needed);
     /* Optional: the total row count without reading data; -1 if unknown. */
     int (*count_rows)(struct rd_bin *r, int64_t *rows);
+    /* Optional: columns with coded[i] may come back dictionary-coded (column.h). */
+    void (*keep_codes)(struct rd_bin *r, const bool *coded);
 } rd_bin;
 
 int native_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin **out);

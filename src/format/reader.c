@@ -319,6 +319,12 @@ int fmt_reader_count_rows(fmt_reader *r, int64_t *rows)
     return -1;
 }
 
+void fmt_reader_keep_codes(fmt_reader *r, const bool *coded)
+{
+    if (r->bin && r->bin->keep_codes)
+        r->bin->keep_codes(r->bin, coded);
+}
+
 int fmt_reader_prefetch(fmt_reader *r)
 {
     return r->bin && r->bin->prefetch ? r->bin->prefetch(r->bin) : 0;

@@ -310,7 +310,8 @@ int fn_exec(const fn_call *call, column *const *args, size_t rows, column **out)
             else
                 v = col_materialize(col_ref(c));
         } else {
-            v = col_ref(c);
+            /* a dictionary-coded column (column.h) reaches a kernel as its values */
+            v = c->dict ? col_materialize(col_ref(c)) : col_ref(c);
         }
         if (all_const && v->is_const) {
             column *m = col_slice(v, 0, 1);

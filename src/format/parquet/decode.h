@@ -15,9 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Decompression state reused across pages (zstd context, ...). */
+/* Decompression state reused across pages (zstd contexts are per thread instead). */
 typedef struct pq_codec_ctx {
-    void *zstd;
     void *deflate;
 } pq_codec_ctx;
 

@@ -13,6 +13,9 @@
 #include <strings.h>
 #include <stdatomic.h>
 #include <sys/stat.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 enum { PQ_BLOCK_ROWS = 65409, PQ_MAX_DEPTH = 32 };
 
@@ -21,6 +24,7 @@ enum { PQ_BLOCK_ROWS = 65409, PQ_MAX_DEPTH = 32 };
 typedef struct pq_file {
     const char *name;
     char *path;          /* local file for pread, or NULL */
+    int fd;              /* path held open for pread (shared by readers of a parquet_file), or -1 */
     uint8_t *mem;        /* whole file in memory, or NULL */
     uint64_t size;
     fmt_read_at_fn read_at;   /* remote object: ranged reads, or NULL */
@@ -40,18 +44,64 @@ static int pf_read(pq_file *f, uint64_t off, size_t n, uint8_t *dst)
     }
     if (f->read_at)
         return f->read_at(f->ra_ctx, off, n, dst);
-    size_t got;
-    if (file_pread(f->path, off, dst, n, &got))
+    size_t got = 0;
+    if (f->fd >= 0) {
+        while (got < n) {
+            ssize_t k = pread(f->fd, dst + got, n - got, (off_t)(off + got));
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k < 0)
+                return err_set(ERR_CANNOT_READ_FROM_FILE_DESCRIPTOR, "Cannot read from file '%s' at offset %llu: %s",
+                               f->name, (unsigned long long)(off + got), strerror(errno));
+            if (k == 0)
+                break;
+            got += (size_t)k;
+        }
+    } else if (file_pread(f->path, off, dst, n, &got)) {
         return -1;
+    }
     if (got != n)
         return err_set(ERR_CANNOT_READ_ALL_DATA, "Cannot read all data from %s: %zu of %zu bytes at offset %llu",
                        f->name, got, n, (unsigned long long)off);
     return 0;
 }
 
+/* Local Parquet files held open at once (parquet_file keeps its descriptor so that its
+ * readers need no open() per row group); past this, reads open the file each time, so a
+ * glob of many thousand files stays within the process's descriptor limit. */
+#define PQ_MAX_HELD_FDS 256
+static _Atomic int held_fds;
+
+/* A local regular file by path: opened for positioned reads. 1 when it is not a regular
+ * file (the caller reads it as a stream). */
+static int pf_open_path(const char *path, pq_file *f)
+{
+    memset(f, 0, sizeof *f);
+    f->fd = -1;
+    f->name = path;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return err_set(ERR_CANNOT_OPEN_FILE, "Cannot open file %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return 1;
+    }
+    f->path = xstrdup(path);
+    f->size = (uint64_t)st.st_size;
+    if (atomic_fetch_add(&held_fds, 1) < PQ_MAX_HELD_FDS) {
+        f->fd = fd;
+    } else {
+        atomic_fetch_sub(&held_fds, 1);
+        close(fd);
+    }
+    return 0;
+}
+
 static int pf_open(rbuf *in, pq_file *f)
 {
     memset(f, 0, sizeof *f);
+    f->fd = -1;
     f->name = in->in && in->in->name ? in->in->name : "(stream)";
     struct stat st;
     /* A local uncompressed file that nothing has been read from: positioned reads. */
@@ -81,6 +131,11 @@ static int pf_open(rbuf *in, pq_file *f)
 
 static void pf_close(pq_file *f)
 {
+    if (f->fd >= 0) {
+        close(f->fd);
+        atomic_fetch_sub(&held_fds, 1);
+        f->fd = -1;
+    }
     if (f->ra_free)
         f->ra_free(f->ra_ctx);
     f->ra_free = NULL;
@@ -98,8 +153,11 @@ static pq_meta *read_meta(pq_file *f)
         return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: %llu bytes is too small for a Parquet file",
                        f->name, (unsigned long long)f->size),
                NULL;
-    /* One read of the tail usually holds the whole footer. */
-    size_t tail = f->size < (64 << 10) ? (size_t)f->size : (64 << 10);
+    /* One read of the tail usually holds the whole footer: 64 KiB from a remote object,
+     * where a second request costs a round trip; 16 KiB of a local file, where a second
+     * read is cheap and copying the excess is not (189 footers of ~4 KB each). */
+    size_t guess = f->read_at ? (64 << 10) : (16 << 10);
+    size_t tail = f->size < guess ? (size_t)f->size : guess;
     uint8_t *b = xmalloc(tail);
     if (pf_read(f, f->size - tail, tail, b)) {
         free(b);
@@ -146,7 +204,7 @@ static pq_meta *read_meta(pq_file *f)
 
 pq_meta *parquet_read_meta_mem(const uint8_t *p, size_t n, const char *name)
 {
-    pq_file f = {.name = name, .mem = (uint8_t *)(uintptr_t)p, .size = n};
+    pq_file f = {.fd = -1, .name = name, .mem = (uint8_t *)(uintptr_t)p, .size = n};
     return read_meta(&f);
 }
 
@@ -461,6 +519,9 @@ typedef struct chunk_rd {
     buf defs, reps;   /* levels of the pages decoded and not yet handed out */
     column *dict;     /* dictionary converted to the value type */
     column *vals;     /* dense values of the pages decoded and not yet handed out */
+    bool coded;       /* dictionary pages keep their codes: they go to `codes`, not vals */
+    buf codes;        /* coded: uint32 codes decoded and not yet handed out (from cpos) */
+    size_t cpos;
     pq_codec_ctx codec;
     /* the chunk being decoded */
     const uint8_t *data;
@@ -475,6 +536,7 @@ typedef struct chunk_rd {
 static void chunk_rd_free(chunk_rd *c)
 {
     buf_free(&c->raw);
+    buf_free(&c->codes);
     buf_free(&c->page);
     buf_free(&c->tmp);
     buf_free(&c->idx);
@@ -687,8 +749,10 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
             return err_set(ERR_INCORRECT_DATA, "dictionary-encoded page without a dictionary page");
         if (n < 1)
             return err_set(ERR_INCORRECT_DATA, "dictionary page data is empty");
-        c->idx.len = 0;
-        uint32_t *ix = buf_grow(&c->idx, nv * 4);
+        buf *ib = c->coded ? &c->codes : &c->idx;
+        if (!c->coded)
+            ib->len = 0;
+        uint32_t *ix = buf_grow(ib, nv * 4);
         if (pq_rle_u32(p + 1, n - 1, p[0], ix, nv))
             return -1;
         size_t dn = c->dict->len;
@@ -701,6 +765,8 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
                     return err_set(ERR_INCORRECT_DATA, "dictionary index %u out of range (dictionary of %zu values)",
                                    ix[i], dn);
         }
+        if (c->coded)
+            return 0; /* the codes are the values */
         const type *t = type_phys(dst->type);
         if (t->id == T_STRING) {
             const uint64_t *o = col_offs(c->dict);
@@ -805,6 +871,27 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
     return err_set(ERR_NOT_IMPLEMENTED, "unsupported encoding %d for physical type %d", enc, phys);
 }
 
+/* A coded chunk meets a page that is not dictionary-encoded (a writer's fallback to PLAIN
+ * when the dictionary grew too large): the codes not yet handed out become values, and
+ * the rest of the chunk is decoded as values. */
+static void uncode(chunk_rd *c)
+{
+    c->coded = false;
+    if (!c->dict)
+        return; /* nothing was coded yet */
+    size_t n = c->codes.len / 4 - c->cpos;
+    column *coded = col_new_coded(col_ref(c->dict), n);
+    memcpy(buf_grow(&coded->data, n * 4), c->codes.p + c->cpos * 4, n * 4);
+    coded->len = n;
+    column *vals = col_materialize(coded);
+    col_push_range(c->vals, vals, 0, vals->len);
+    col_free(vals);
+    c->codes.len = 0;
+    c->cpos = 0;
+}
+
+static bool dictionary_encoding(int enc) { return enc == PQ_PLAIN_DICTIONARY || enc == PQ_RLE_DICTIONARY; }
+
 /* Checks a chunk's metadata and returns its byte range in the file. */
 static int chunk_locate(const pq_file *f, const pq_leaf *l, const pq_chunk *ch, uint64_t *startp, size_t *lenp)
 {
@@ -852,6 +939,9 @@ static void chunk_begin(chunk_rd *c, const pq_leaf *l, const pq_chunk *ch, const
     c->nvalues = ch->meta.num_values;
     c->value_bytes = (double)ch->meta.total_uncompressed_size / (double)(c->nvalues > 0 ? c->nvalues : 1);
     c->lpos = c->vpos = 0;
+    c->coded = false;
+    c->codes.len = 0;
+    c->cpos = 0;
     c->dbw = c->rbw = 0;
     while ((1 << c->dbw) <= l->max_def)
         c->dbw++;
@@ -986,6 +1076,8 @@ static int chunk_page(chunk_rd *c, pq_file *f, const pq_leaf *l, int codec)
                     return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s: repetition level %d above the maximum %d",
                                    f->name, l->name, reps[i], l->max_rep);
         }
+        if (c->coded && !dictionary_encoding(h.encoding))
+            uncode(c);
         if (decode_values(c, l, h.encoding, q, (size_t)(qe - q), present))
             return page_err(l, f->name, poff);
         c->values += (int64_t)nv;
@@ -1126,6 +1218,7 @@ typedef struct pq_col {       /* an output column */
     pq_node *node;            /* NULL: not in the file (defaults) */
     const type *want;         /* the type the caller asked for */
     bool needed;
+    bool coded;               /* the caller accepts dictionary codes (keep_codes) */
 } pq_col;
 
 typedef struct pq_rd {
@@ -1163,6 +1256,8 @@ static column *build_node(pq_rd *r, const pq_node *n, size_t rows, int r_above);
 /* Streaming: levels (or values, without levels) decoded and not yet handed out. */
 static size_t pending_rows(const pq_leaf *l, const chunk_rd *c)
 {
+    if (c->coded)
+        return c->codes.len / 4 - c->cpos;
     return l->max_def ? c->defs.len - c->lpos : c->vals->len - c->vpos;
 }
 
@@ -1182,10 +1277,15 @@ static int fill_rows(pq_rd *r, const pq_leaf *l, chunk_rd *c, size_t rows, int c
         c->defs.len -= c->lpos;
         c->lpos = 0;
     }
+    if (c->cpos) {
+        memmove(c->codes.p, c->codes.p + c->cpos * 4, c->codes.len - c->cpos * 4);
+        c->codes.len -= c->cpos * 4;
+        c->cpos = 0;
+    }
     /* Strings: room for the block's bytes at once rather than by doubling (each doubling
      * copies what was decoded so far). */
     size_t pending = pending_rows(l, c);
-    if (pending < rows && type_phys(c->vals->type)->id == T_STRING)
+    if (pending < rows && !c->coded && type_phys(c->vals->type)->id == T_STRING)
         buf_reserve(&c->vals->data, c->vals->data.len + (size_t)(c->value_bytes * (double)(rows - pending)));
     while (pending_rows(l, c) < rows) {
         int rc = chunk_page(c, &r->f, l, codec);
@@ -1222,6 +1322,13 @@ static column *take_head(column **vals, size_t k)
 /* Streaming: the next `rows` rows of a flat leaf (fill_rows made them pending). */
 static column *take_rows(const pq_leaf *l, chunk_rd *c, size_t rows)
 {
+    if (c->coded) { /* a required column: one code per row */
+        column *v = col_new_coded(col_ref(c->dict), rows);
+        memcpy(buf_grow(&v->data, rows * 4), c->codes.p + c->cpos * 4, rows * 4);
+        v->len = rows;
+        c->cpos += rows;
+        return v;
+    }
     const uint8_t *defs = l->max_def ? c->defs.p + c->lpos : NULL;
     size_t k = rows;
     if (defs) {
@@ -1439,6 +1546,25 @@ static int build_block(pq_rd *r, size_t rows, block **out)
     return 0;
 }
 
+/* Streaming: the chunks of columns whose caller accepts codes keep them when they can be
+ * handed out as codes: a required String leaf read as the same type (no conversion), whose
+ * chunk starts with dictionary pages (a later PLAIN page switches back, see uncode). */
+static void mark_coded(pq_rd *r, const pq_row_group *g)
+{
+    for (int i = 0; i < r->ncols; i++) {
+        const pq_col *pc = &r->cols[i];
+        if (!pc->coded || !pc->needed || !pc->node || pc->node->kind != N_LEAF || pc->node->unsupported)
+            continue;
+        int leaf = pc->node->leaf;
+        const pq_leaf *l = &r->s->leaves[leaf];
+        const pq_column_meta *m = &g->cols[leaf].meta;
+        if (l->max_def || l->max_rep || l->e->type != PQ_BYTE_ARRAY || l->vt != pc->want ||
+            type_phys(l->vt)->id != T_STRING || m->dictionary_page_offset <= 0)
+            continue;
+        r->chunks[leaf].coded = true;
+    }
+}
+
 /* Starts row group r->rg: reads its chunks and either decodes them whole (columns with
  * repeated levels, whose rows span pages) or prepares page-by-page streaming. */
 static int start_row_group(pq_rd *r)
@@ -1459,6 +1585,7 @@ static int start_row_group(pq_rd *r)
     if (load_rg(r, g))
         return -1;
     if (flat) {
+        mark_coded(r, g);
         r->streaming = true;
         r->rg_left = g->num_rows;
         return 0;
@@ -1592,6 +1719,13 @@ static void pq_select(rd_bin *bp, const bool *needed)
         r->cols[i].needed = needed[i];
 }
 
+static void pq_keep_codes(rd_bin *bp, const bool *coded)
+{
+    pq_rd *r = (pq_rd *)bp;
+    for (int i = 0; i < r->ncols; i++)
+        r->cols[i].coded = coded[i];
+}
+
 static int pq_count_rows(rd_bin *bp, int64_t *rows)
 {
     pq_rd *r = (pq_rd *)bp;
@@ -1602,10 +1736,9 @@ static int pq_count_rows(rd_bin *bp, int64_t *rows)
     return 0;
 }
 
-static int open_file(rbuf *in, pq_file *f, pq_meta **m, pq_schema **s)
+/* The footer and schema of a file opened by pf_open or pf_open_path. */
+static int open_meta(pq_file *f, pq_meta **m, pq_schema **s)
 {
-    if (pf_open(in, f))
-        return -1;
     if (!(*m = read_meta(f)))
         return -1;
     if (!(*s = schema_build(*m))) {
@@ -1613,6 +1746,11 @@ static int open_file(rbuf *in, pq_file *f, pq_meta **m, pq_schema **s)
         return -1;
     }
     return 0;
+}
+
+static int open_file(rbuf *in, pq_file *f, pq_meta **m, pq_schema **s)
+{
+    return pf_open(in, f) ? -1 : open_meta(f, m, s);
 }
 
 static const pq_node *find_top(const pq_meta *m, const pq_schema *ps, const char *name)
@@ -1634,6 +1772,7 @@ static void reader_init(pq_rd *r, const schema *s, const fmt_settings *st)
     r->base.select = pq_select;
     r->base.prefetch = pq_prefetch;
     r->base.count_rows = pq_count_rows;
+    r->base.keep_codes = pq_keep_codes;
     r->env.timezone = st && st->timezone ? st->timezone : "UTC";
     r->chunks = xcalloc((size_t)r->s->nleaves + 1, sizeof *r->chunks);
     r->out_s = schema_clone(s);
@@ -1670,7 +1809,7 @@ int parquet_reader_new_ra(const char *name, uint64_t size, fmt_read_at_fn read_a
     *out = NULL;
     pq_rd *r = xcalloc(1, sizeof *r);
     r->base.free = pq_free;
-    r->f = (pq_file){.name = name, .size = size, .read_at = read_at, .ra_ctx = ctx, .ra_free = ctx_free};
+    r->f = (pq_file){.fd = -1, .name = name, .size = size, .read_at = read_at, .ra_ctx = ctx, .ra_free = ctx_free};
     if (!(r->m = read_meta(&r->f)) || !(r->s = schema_build(r->m))) {
         if (r->m)
             err_prefix("%s: ", name);
@@ -1687,15 +1826,22 @@ int parquet_reader_new_ra(const char *name, uint64_t size, fmt_read_at_fn read_a
 int parquet_file_open(const char *path, parquet_file **out)
 {
     *out = NULL;
-    instream *in;
-    if (instream_open_file(path, &in))
-        return -1;
-    rbuf *rb = rbuf_new(in, 1 << 16);
     parquet_file *pf = xcalloc(1, sizeof *pf);
-    int rc = open_file(rb, &pf->f, &pf->m, &pf->s);
     pf->name = xstrdup(path);
+    int rc = pf_open_path(pf->name, &pf->f);
+    if (rc == 1) { /* not a regular file: read the stream */
+        instream *in;
+        if (instream_open_file(path, &in)) {
+            parquet_file_free(pf);
+            return -1;
+        }
+        rbuf *rb = rbuf_new(in, 1 << 16);
+        rc = pf_open(rb, &pf->f);
+        rbuf_free(rb);
+    }
+    if (!rc)
+        rc = open_meta(&pf->f, &pf->m, &pf->s);
     pf->f.name = pf->name; /* the stream's name goes with the stream */
-    rbuf_free(rb);
     if (rc) {
         parquet_file_free(pf);
         return -1;
@@ -1774,7 +1920,7 @@ int parquet_infer_schema(rbuf *in, const fmt_settings *st, schema **out)
 int parquet_infer_schema_ra(const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx, schema **out)
 {
     *out = NULL;
-    pq_file f = {.name = name, .size = size, .read_at = read_at, .ra_ctx = ctx};
+    pq_file f = {.fd = -1, .name = name, .size = size, .read_at = read_at, .ra_ctx = ctx};
     pq_meta *m = read_meta(&f);
     pq_schema *s = m ? schema_build(m) : NULL;
     int rc = s ? schema_of(m, s, out) : -1;

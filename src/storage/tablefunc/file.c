@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <limits.h>
+#include <pthread.h>
 #include <unistd.h>
 
 /* A read task: a whole file, or a byte range of a large uncompressed text file cut at
@@ -43,6 +44,7 @@ typedef struct file_src {
     src_filter *filters;   /* push-down hints (set_filter), values owned */
     int nfilters;
     char **versions;       /* objects(): per path "size-mtime", made on first use */
+    bool *coded;           /* per file column: may come dictionary-coded (accept_codes) */
 } file_src;
 
 typedef struct file_it {
@@ -179,6 +181,8 @@ static int open_row_group(file_src *f, const file_task *t, file_it *it, void **i
     bool *needed = read_needed(it->cols, it->ncols, it->nfile);
     it->pq->select(it->pq, needed);
     free(needed);
+    if (f->coded)
+        it->pq->keep_codes(it->pq, f->coded);
     *itp = it;
     return 0;
 }
@@ -203,7 +207,7 @@ static int file_open(source *s, int task, const int *cols, int ncols, query_ctx 
         return -1;
     }
     /* Parse only the columns the query reads. */
-    read_select_columns(it->reader, cols, ncols, it->nfile);
+    read_select_columns(it->reader, cols, ncols, it->nfile, f->coded);
     *itp = it;
     return 0;
 }
@@ -279,6 +283,7 @@ static void file_destroy(source *s)
     for (size_t i = 0; f->versions && i < f->npaths; i++)
         free(f->versions[i]);
     free(f->versions);
+    free(f->coded);
     for (int i = 0; i < f->nfilters; i++)
         col_free(f->filters[i].vals);
     free(f->filters);
@@ -290,6 +295,42 @@ static void file_destroy(source *s)
     free(f);
 }
 
+/* Footers of the local Parquet files, read by up to max_threads threads: with many small
+ * files, opening and decoding footers one after the other was a third of a query. */
+typedef struct footer_pool {
+    file_src *f;
+    bool *local;             /* per path: an uncompressed regular file (read by footer) */
+    _Atomic size_t next;
+    _Atomic bool failed;
+    pthread_mutex_t lock;
+    size_t err_at;           /* the failing file of lowest index (SIZE_MAX: none) */
+    err_saved err;           /* its error */
+    mem_tracker *mem;
+} footer_pool;
+
+static void *read_footers(void *arg)
+{
+    footer_pool *fp = arg;
+    mem_tracker *prev = mem_tracker_attach(fp->mem);
+    size_t i;
+    while (!atomic_load(&fp->failed) && (i = atomic_fetch_add(&fp->next, 1)) < fp->f->npaths) {
+        if (!fp->local[i])
+            continue;
+        if (parquet_file_open(fp->f->paths[i], &fp->f->pq[i])) {
+            pthread_mutex_lock(&fp->lock);
+            if (i < fp->err_at) {
+                fp->err_at = i;
+                err_save(&fp->err);
+            }
+            pthread_mutex_unlock(&fp->lock);
+            err_clear();
+            atomic_store(&fp->failed, true);
+        }
+    }
+    mem_tracker_attach(prev);
+    return NULL;
+}
+
 /* Parquet: one task per non-empty row group of each uncompressed local file, whose
  * footer is read here once and kept for the tasks (and count()). Other files (compressed,
  * not regular): one task reading the whole stream. */
@@ -297,23 +338,43 @@ static int plan_parquet(file_src *f, query_ctx *q)
 {
     f->pq = xcalloc(f->npaths + 1, sizeof *f->pq);
     f->pq_min_seek = (uint64_t)settings_int(q->st, "input_format_parquet_local_file_min_bytes_for_seek");
+    footer_pool *fp = xcalloc(1, sizeof *fp);
+    fp->f = f;
+    fp->mem = &q->mem;
+    fp->err_at = SIZE_MAX;
+    pthread_mutex_init(&fp->lock, NULL);
+    fp->local = xcalloc(f->npaths + 1, sizeof *fp->local);
     for (size_t i = 0; i < f->npaths; i++) {
         struct stat st;
         const char *method = strcmp(f->compression, "auto") == 0 ? codec_method_from_path(f->paths[i]) : f->compression;
-        bool local = strcmp(method, "none") == 0 && stat(f->paths[i], &st) == 0 && S_ISREG(st.st_mode);
+        fp->local[i] = strcmp(method, "none") == 0 && stat(f->paths[i], &st) == 0 && S_ISREG(st.st_mode);
+    }
+    int nthreads = q->max_threads > 1 ? q->max_threads : 1;
+    if ((size_t)nthreads > f->npaths / 8) /* a thread is worth it for 8 footers or more */
+        nthreads = (int)(f->npaths / 8) > 1 ? (int)(f->npaths / 8) : 1;
+    pthread_t *th = xcalloc((size_t)nthreads, sizeof *th);
+    for (int t = 1; t < nthreads; t++)
+        pthread_create(&th[t], NULL, read_footers, fp);
+    read_footers(fp);
+    for (int t = 1; t < nthreads; t++)
+        pthread_join(th[t], NULL);
+    free(th);
+    int rc = 0;
+    if (fp->err_at != SIZE_MAX) {
+        err_restore(&fp->err);
+        if (!strstr(err_msg(), f->paths[fp->err_at]))
+            err_suffix(" (in file %s)", f->paths[fp->err_at]);
+        rc = -1;
+    }
+    for (size_t i = 0; i < f->npaths && !rc; i++) {
         int n = 1;
-        if (local) {
-            if (parquet_file_open(f->paths[i], &f->pq[i])) {
-                if (!strstr(err_msg(), f->paths[i]))
-                    err_suffix(" (in file %s)", f->paths[i]);
-                return -1;
-            }
+        if (fp->local[i]) {
             n = 0;
             for (int g = 0; g < parquet_file_row_groups(f->pq[i]); g++)
                 n += parquet_file_row_group_rows(f->pq[i], g) > 0;
         }
         f->tasks = xrealloc(f->tasks, sizeof *f->tasks * (size_t)(f->ntasks + n + 1));
-        if (!local) {
+        if (!fp->local[i]) {
             f->tasks[f->ntasks++] = (file_task){.path = (int)i, .rg = -1};
             continue;
         }
@@ -321,7 +382,10 @@ static int plan_parquet(file_src *f, query_ctx *q)
             if (parquet_file_row_group_rows(f->pq[i], g) > 0)
                 f->tasks[f->ntasks++] = (file_task){.path = (int)i, .rg = g};
     }
-    return 0;
+    pthread_mutex_destroy(&fp->lock);
+    free(fp->local);
+    free(fp);
+    return rc;
 }
 
 /* One task per file, or ranges of min_chunk_bytes_for_parallel_parsing for large
@@ -372,6 +436,12 @@ static int file_objects(source *s, int *n, char *const **names, char *const **ve
     *names = f->paths;
     *versions = f->versions;
     return 0;
+}
+
+static void file_accept_codes(source *s, const bool *coded)
+{
+    file_src *f = s->impl;
+    read_accept_codes(&f->coded, coded, f->file_schema->n);
 }
 
 static void file_keep_objects(source *s, const uint8_t *keep)
@@ -558,6 +628,7 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
     src->objects = file_objects;
     src->keep_objects = file_keep_objects;
     src->set_filter = file_set_filter;
+    src->accept_codes = file_accept_codes;
     if (strcmp(f->format, "Parquet") == 0) /* only Parquet can answer from metadata */
         src->count_rows = file_count_rows;
     free(pattern);

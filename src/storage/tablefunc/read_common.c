@@ -24,11 +24,20 @@ bool *read_needed(const int *cols, int ncols, int nfile)
     return needed;
 }
 
-void read_select_columns(fmt_reader *r, const int *cols, int ncols, int nfile)
+void read_select_columns(fmt_reader *r, const int *cols, int ncols, int nfile, const bool *coded)
 {
     bool *needed = read_needed(cols, ncols, nfile);
     fmt_reader_select(r, needed);
     free(needed);
+    if (coded)
+        fmt_reader_keep_codes(r, coded);
+}
+
+void read_accept_codes(bool **dst, const bool *coded, int nfile)
+{
+    free(*dst);
+    *dst = xcalloc((size_t)nfile + 1, sizeof **dst);
+    memcpy(*dst, coded, (size_t)nfile * sizeof **dst);
 }
 
 const char *read_base_name(const char *p)

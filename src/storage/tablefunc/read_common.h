@@ -12,8 +12,13 @@
 int *read_cols_copy(const int *cols, int ncols);
 /* The requested columns among the nfile file columns, as one bool each (caller frees). */
 bool *read_needed(const int *cols, int ncols, int nfile);
-/* Tells the reader to parse only the requested columns among the nfile file columns. */
-void read_select_columns(fmt_reader *r, const int *cols, int ncols, int nfile);
+/* Tells the reader to parse only the requested columns among the nfile file columns, and
+ * which of them it may return dictionary-coded (coded: one flag per file column, or NULL;
+ * source.accept_codes). */
+void read_select_columns(fmt_reader *r, const int *cols, int ncols, int nfile, const bool *coded);
+/* source.accept_codes for the file-reading sources: the flags of the nfile file columns
+ * (a new array in *dst, replacing any earlier one). */
+void read_accept_codes(bool **dst, const bool *coded, int nfile);
 /* The source schema: the file columns, then the virtual _path and _file, and _size when
  * with_size (the layout read_project produces). */
 schema *read_source_schema(const schema *file_schema, bool with_size);

@@ -65,6 +65,7 @@ typedef struct s3_src {
     char *format;
     char *compression;
     schema *file_schema;
+    bool *coded;            /* per file column: may come dictionary-coded (accept_codes) */
 } s3_src;
 
 typedef struct s3_it {
@@ -306,7 +307,7 @@ static int open_iter(s3_src *f, int task, const int *cols, int ncols, query_ctx 
         free(it);
         return -1;
     }
-    read_select_columns(it->reader, cols, ncols, it->nfile);
+    read_select_columns(it->reader, cols, ncols, it->nfile, f->coded);
     if (prefetch && fmt_reader_prefetch(it->reader)) {
         if (!strstr(err_msg(), it->path))
             err_suffix(" (in object %s)", it->path);
@@ -355,10 +356,17 @@ static void src_free(s3_src *f)
     free(f->format);
     free(f->compression);
     schema_free(f->file_schema);
+    free(f->coded);
     free(f);
 }
 
 static void s3_destroy(source *s) { src_free(s->impl); }
+
+static void s3_accept_codes(source *s, const bool *coded)
+{
+    s3_src *f = s->impl;
+    read_accept_codes(&f->coded, coded, f->file_schema->n);
+}
 
 static int s3_objects(source *s, int *n, char *const **names, char *const **versions)
 {
@@ -616,6 +624,7 @@ int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
     src->objects = s3_objects;
     src->keep_objects = s3_keep_objects;
     src->set_filter = s3_set_filter;
+    src->accept_codes = s3_accept_codes;
     *out = src;
     f = NULL;
     rc = 0;

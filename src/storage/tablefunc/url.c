@@ -227,6 +227,7 @@ typedef struct url_src {
     schema *file_schema;
     size_t piece;
     http_counters *io;
+    bool *coded;            /* per file column: may come dictionary-coded (accept_codes) */
 } url_src;
 
 /* The path of a URL ("/data/x.csv" of "http://h:1/data/x.csv?a=b"). */
@@ -358,6 +359,7 @@ static void src_free(url_src *f)
     free(f->format);
     free(f->compression);
     schema_free(f->file_schema);
+    free(f->coded);
     free(f);
 }
 
@@ -398,7 +400,7 @@ static int url_open(source *s, int task, const int *cols, int ncols, query_ctx *
         free(it);
         return -1;
     }
-    read_select_columns(it->reader, cols, ncols, it->nfile);
+    read_select_columns(it->reader, cols, ncols, it->nfile, f->coded);
     *itp = it;
     return 0;
 }
@@ -430,6 +432,12 @@ static void url_close(void *itp)
 }
 
 static void url_destroy(source *s) { src_free(s->impl); }
+
+static void url_accept_codes(source *s, const bool *coded)
+{
+    url_src *f = s->impl;
+    read_accept_codes(&f->coded, coded, f->file_schema->n);
+}
 
 /* Keeps the URLs whose _path/_file may satisfy the filters (moved to the front; the rest
  * stay allocated until the source is freed). */
@@ -576,6 +584,7 @@ int tablefunc_url(column *const *args, int nargs, query_ctx *q, source **out)
     src->close = url_close;
     src->destroy = url_destroy;
     src->set_filter = url_set_filter;
+    src->accept_codes = url_accept_codes;
     *out = src;
     f = NULL;
     rc = 0;

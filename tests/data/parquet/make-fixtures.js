@@ -57,6 +57,20 @@ if (chdb) {
     FROM numbers(8000)
     SETTINGS output_format_parquet_row_group_size = 1000, output_format_parquet_compression_method = 'zstd'`);
   console.log('wrote ch_row_groups.parquet');
+  // Dictionary-encoded strings (filters and GROUP BY on dictionary codes): a few distinct
+  // tags, a name column whose dictionary outgrows the limit so its chunks fall back to
+  // PLAIN pages part-way, a Nullable tag (not coded), several pages and row groups.
+  const dp = path.join(dir, 'ch_dict.parquet');
+  if (fs.existsSync(dp)) fs.unlinkSync(dp);
+  chdb.query(`INSERT INTO FUNCTION file('${dp}') SELECT number id,
+    ['', 'anon', 'alice', 'bob', 'carol', 'dave', 'erin', 'frank'][1 + (number * 7 + intDiv(number, 3)) % 8] tag,
+    if(number % 6000 < 3000, concat('few-', toString(number % 4)), concat('many-', toString(number))) name,
+    if(number % 7 = 0, NULL, concat('t', toString(number % 5)))::Nullable(String) ntag,
+    (number % 13)::Int32 score
+    FROM numbers(12000)
+    SETTINGS output_format_parquet_row_group_size = 5000, output_format_parquet_data_page_size = 2048,
+      output_format_parquet_max_dictionary_size = 8192, output_format_parquet_compression_method = 'zstd'`);
+  console.log('wrote ch_dict.parquet');
 }
 
 async function duckdb() {
