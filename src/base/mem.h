@@ -41,6 +41,10 @@ void mem_charge(int64_t n);
 /* Tunes glibc's allocator for column buffers (mmap threshold, trim threshold, arenas);
  * see mem.c for the measurements behind the values. Call once at startup. */
 void mem_init(void);
+/* Call first in a thread that will allocate much (query workers): prepares its malloc
+ * arena for transparent huge pages, as mem_init does for the main heap. Cheap when
+ * repeated. */
+void mem_thread_init(void);
 
 /* The process-wide tracker, parent of every query tracker. */
 extern mem_tracker mem_global;

@@ -425,6 +425,7 @@ static void *worker_main(void *arg)
     worker *w = arg;
     run *r = w->r;
     select_plan *p = r->p;
+    mem_thread_init();
     mem_tracker *prev = mem_tracker_attach(&r->q->mem);
     int t;
     while ((t = take_task(r)) >= 0) {

@@ -92,6 +92,19 @@ static void test_reader(void)
     CHECK(a && coded == 0);
     col_free(a);
     parquet_file_free(pf);
+
+    /* arrow-rs: each chunk of s starts with dictionary pages and falls back to PLAIN pages
+     * part-way; the codes decoded before the switch become values (uncode). */
+    CHECK(parquet_file_open("tests/data/parquet/ar_dict_fallback.parquet", &pf) == 0);
+    if (!pf)
+        return;
+    a = read_col(pf, "s", str, true, &coded);
+    b = read_col(pf, "s", str, false, &plain);
+    CHECK(a && a->len == 12000 && plain == 0);
+    CHECK(same_values(a, b));
+    col_free(a);
+    col_free(b);
+    parquet_file_free(pf);
 }
 
 static void test_column_helpers(void)

@@ -196,6 +196,22 @@ static inline uint64_t load64_tail(const uint8_t *p, size_t avail, size_t i)
     return v;
 }
 
+/* Groups of 8 values (exactly bw bytes) with bw a constant: every shift and load offset
+ * is known at compile time, so the 8 extractions are independent instructions instead of
+ * a chain through a running bit position. Dictionary indices of every string column go
+ * through here. The caller guarantees 8 readable bytes past the last group. */
+static inline __attribute__((always_inline)) void unpack_groups(const uint8_t *p, uint32_t *out, size_t groups,
+                                                                const int bw)
+{
+    const uint64_t mask = bw == 32 ? 0xffffffffu : (1ull << bw) - 1;
+    for (size_t g = 0; g < groups; g++, p += bw, out += 8)
+        for (int j = 0; j < 8; j++)
+            out[j] = (uint32_t)((load64(p + (j * bw >> 3)) >> (j * bw & 7)) & mask);
+}
+
+#define UNPACK_CASES(X) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16) \
+    X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24)
+
 void pq_unpack32(const uint8_t *p, size_t avail, int bw, uint32_t *out, size_t count)
 {
     if (bw == 0) {
@@ -208,7 +224,14 @@ void pq_unpack32(const uint8_t *p, size_t avail, int bw, uint32_t *out, size_t c
     size_t safe = avail >= 8 ? ((avail - 8) * 8) / (size_t)bw : 0;
     if (safe > count)
         safe = count;
-    size_t bit = 0;
+    size_t groups = safe / 8;
+    switch (bw) {
+#define UNPACK_CASE(B) case B: unpack_groups(p, out, groups, B); i = groups * 8; break;
+        UNPACK_CASES(UNPACK_CASE)
+#undef UNPACK_CASE
+    default: break;
+    }
+    size_t bit = i * (size_t)bw;
     for (; i < safe; i++, bit += (size_t)bw)
         out[i] = (uint32_t)((load64(p + (bit >> 3)) >> (bit & 7)) & mask);
     for (; i < count; i++, bit += (size_t)bw)
@@ -311,7 +334,9 @@ static int read_uvarint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 
 int pq_rle_u32(const uint8_t *p, size_t n, int bw, uint32_t *out, size_t count)
 {
-#define RLE_UNPACK(T) pq_unpack32(p, avail, bw, out + k, take);
+/* The unpacker may read past the run (never past the data): fast 64-bit loads instead of
+ * byte-by-byte tails on every short run. */
+#define RLE_UNPACK(T) pq_unpack32(p, (size_t)(end - p), bw, out + k, take);
 #define RLE_FILL(T)                                                                                          \
     for (uint64_t r = 0; r < run; r++)                                                                       \
         out[k + r] = v;
@@ -329,7 +354,7 @@ int pq_rle_u8(const uint8_t *p, size_t n, int bw, uint8_t *out, size_t count)
     for (size_t done = 0; done < take;) {                                                                    \
         size_t m = take - done < 256 ? take - done : 256;                                                    \
         size_t off = done * (size_t)bw / 8; /* done is a multiple of 8 until the end */                      \
-        pq_unpack32(p + off, avail - off, bw, tmp, m);                                                       \
+        pq_unpack32(p + off, (size_t)(end - p) - off, bw, tmp, m);                                           \
         for (size_t j = 0; j < m; j++)                                                                       \
             out[k + done + j] = (uint8_t)tmp[j];                                                             \
         done += m;                                                                                           \

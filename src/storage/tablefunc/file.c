@@ -311,6 +311,7 @@ typedef struct footer_pool {
 static void *read_footers(void *arg)
 {
     footer_pool *fp = arg;
+    mem_thread_init();
     mem_tracker *prev = mem_tracker_attach(fp->mem);
     size_t i;
     while (!atomic_load(&fp->failed) && (i = atomic_fetch_add(&fp->next, 1)) < fp->f->npaths) {
