@@ -346,7 +346,8 @@ column *col_slice(const column *src, size_t from, size_t n)
 {
     if (src->dict) {
         column *c = col_new_coded(col_ref(src->dict), n);
-        memcpy(buf_grow(&c->data, n * sizeof(uint32_t)), col_codes(src) + from, n * sizeof(uint32_t));
+        if (n)
+            memcpy(buf_grow(&c->data, n * sizeof(uint32_t)), col_codes(src) + from, n * sizeof(uint32_t));
         c->len = n;
         return c;
     }

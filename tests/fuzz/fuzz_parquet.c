@@ -1,9 +1,14 @@
-/* libFuzzer target: infer a Parquet schema from the bytes and read every block. */
+/* libFuzzer target: infer a Parquet schema from the bytes and read every block; and the
+ * page-index decoder over the bytes (first half as an OffsetIndex, second half as a
+ * ColumnIndex). */
 #include "base/err.h"
 #include "format/format.h"
+#include "format/parquet/thrift.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
+    pq_page_index_free(pq_page_index_decode(d, n / 2, 0, d + n / 2, n - n / 2, n / 2, "fuzz.parquet"));
+    err_clear();
     fmt_settings st;
     fmt_settings_default(&st);
     schema *s;

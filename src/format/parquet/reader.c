@@ -522,6 +522,7 @@ typedef struct chunk_rd {
     bool coded;       /* dictionary pages keep their codes: they go to `codes`, not vals */
     buf codes;        /* coded: uint32 codes decoded and not yet handed out (from cpos) */
     size_t cpos;
+    int64_t skip_row; /* flat columns: data pages wholly before this row are not decoded */
     pq_codec_ctx codec;
     /* the chunk being decoded */
     const uint8_t *data;
@@ -881,7 +882,8 @@ static void uncode(chunk_rd *c)
         return; /* nothing was coded yet */
     size_t n = c->codes.len / 4 - c->cpos;
     column *coded = col_new_coded(col_ref(c->dict), n);
-    memcpy(buf_grow(&coded->data, n * 4), c->codes.p + c->cpos * 4, n * 4);
+    if (n)
+        memcpy(buf_grow(&coded->data, n * 4), c->codes.p + c->cpos * 4, n * 4);
     coded->len = n;
     column *vals = col_materialize(coded);
     col_push_range(c->vals, vals, 0, vals->len);
@@ -942,6 +944,7 @@ static void chunk_begin(chunk_rd *c, const pq_leaf *l, const pq_chunk *ch, const
     c->coded = false;
     c->codes.len = 0;
     c->cpos = 0;
+    c->skip_row = 0;
     c->dbw = c->rbw = 0;
     while ((1 << c->dbw) <= l->max_def)
         c->dbw++;
@@ -980,6 +983,11 @@ static int chunk_page(chunk_rd *c, pq_file *f, const pq_leaf *l, int codec)
             continue;
         if (h.type != PQ_PAGE_DATA && h.type != PQ_PAGE_DATA_V2 && h.type != PQ_PAGE_DICTIONARY)
             continue; /* unknown page kinds are skipped, as the spec allows */
+        if (h.type != PQ_PAGE_DICTIONARY && l->max_rep == 0 && h.num_values >= 0 &&
+            h.num_values <= c->nvalues - c->values && c->values + h.num_values <= c->skip_row) {
+            c->values += h.num_values; /* every row before the ones wanted: not decoded */
+            continue;
+        }
         /* v2 levels are never compressed: they precede the compressed values */
         size_t lv = 0;
         if (h.type == PQ_PAGE_DATA_V2) {
@@ -1241,7 +1249,16 @@ typedef struct pq_rd {
     int nranges, cap_ranges;
     chunk_rd *chunks;         /* per leaf */
     func_env env;
+    const pq_filter *filters; /* page-index pruning (parquet_read_opts), borrowed */
+    int nfilters;
+    int64_t *keep;            /* streaming: row ranges [keep[2k], keep[2k+1]) to return */
+    int nkeep;                /* -1: every row */
+    int ki;                   /* the range being returned */
+    int64_t rg_pos;           /* streaming: the next row of the row group to return */
+    bool skipped_rows;        /* rows of the current row group were skipped */
 } pq_rd;
+
+static int page_ranges(pq_rd *r, const pq_row_group *g);
 
 struct parquet_file {
     pq_file f;
@@ -1261,8 +1278,28 @@ static size_t pending_rows(const pq_leaf *l, const chunk_rd *c)
     return l->max_def ? c->defs.len - c->lpos : c->vals->len - c->vpos;
 }
 
-/* Streaming: decodes pages until `rows` rows are pending, first dropping what was handed
- * out (so at most one block plus one page stays in memory per column). */
+/* Streaming, flat columns: drops the first n pending rows (skipped by the page index). */
+static void drop_rows(const pq_leaf *l, chunk_rd *c, size_t n)
+{
+    if (c->coded) {
+        c->cpos += n;
+        return;
+    }
+    if (l->max_def) {
+        const uint8_t *d = c->defs.p + c->lpos;
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            k += d[i] == l->max_def;
+        c->lpos += n;
+        c->vpos += k;
+        return;
+    }
+    c->vpos += n;
+}
+
+/* Streaming: decodes pages until `rows` rows from row c->skip_row on are pending, first
+ * dropping what was handed out (so at most one block plus one page stays in memory per
+ * column) and the rows before skip_row (pages wholly before it are not even decoded). */
 static int fill_rows(pq_rd *r, const pq_leaf *l, chunk_rd *c, size_t rows, int codec)
 {
     if (c->vpos) {
@@ -1287,7 +1324,15 @@ static int fill_rows(pq_rd *r, const pq_leaf *l, chunk_rd *c, size_t rows, int c
     size_t pending = pending_rows(l, c);
     if (pending < rows && !c->coded && type_phys(c->vals->type)->id == T_STRING)
         buf_reserve(&c->vals->data, c->vals->data.len + (size_t)(c->value_bytes * (double)(rows - pending)));
-    while (pending_rows(l, c) < rows) {
+    for (;;) {
+        size_t have = pending_rows(l, c);
+        int64_t row0 = c->values - (int64_t)have; /* the row of the first pending one */
+        if (row0 < c->skip_row && have) {
+            drop_rows(l, c, (size_t)(c->skip_row - row0) < have ? (size_t)(c->skip_row - row0) : have);
+            continue;
+        }
+        if (have >= rows)
+            break;
         int rc = chunk_page(c, &r->f, l, codec);
         if (rc < 0)
             return -1;
@@ -1582,14 +1627,31 @@ static int start_row_group(pq_rd *r)
         if (r->need[i] && r->s->leaves[i].max_rep)
             flat = false;
     r->rg_rows = g->num_rows;
-    if (load_rg(r, g))
-        return -1;
+    r->nkeep = -1;
     if (flat) {
-        mark_coded(r, g);
-        r->streaming = true;
+        /* the page index first: a row group none of whose pages can match is not read */
+        free(r->keep);
+        r->keep = NULL;
+        if (page_ranges(r, g))
+            return -1;
+        r->ki = 0;
+        r->rg_pos = 0;
         r->rg_left = g->num_rows;
+        if (r->nkeep >= 0) {
+            r->rg_left = 0;
+            for (int k = 0; k < r->nkeep; k++)
+                r->rg_left += r->keep[2 * k + 1] - r->keep[2 * k];
+        }
+        r->streaming = true;
+        if (r->rg_left == 0)
+            return 0;
+        if (load_rg(r, g))
+            return -1;
+        mark_coded(r, g);
         return 0;
     }
+    if (load_rg(r, g))
+        return -1;
     r->streaming = false;
     for (int i = 0; i < nl; i++)
         if (r->need[i] && read_chunk(&r->chunks[i], &r->f, &r->s->leaves[i], &g->cols[i], g->num_rows))
@@ -1606,24 +1668,46 @@ static int start_row_group(pq_rd *r)
     return rc;
 }
 
-/* Streaming: the next block of the current row group. */
+/* Streaming: the next block of the current row group, or NULL when the rows the page
+ * index left are done. */
 static int next_streamed(pq_rd *r, block **out)
 {
     const pq_row_group *g = &r->m->rgs[r->rg];
-    size_t rows = r->rg_left > PQ_BLOCK_ROWS ? PQ_BLOCK_ROWS : (size_t)r->rg_left;
     int nl = r->s->nleaves;
-    for (int i = 0; i < nl; i++)
-        if (r->need[i] && fill_rows(r, &r->s->leaves[i], &r->chunks[i], rows, g->cols[i].meta.codec))
+    size_t rows = r->rg_left > PQ_BLOCK_ROWS ? PQ_BLOCK_ROWS : (size_t)r->rg_left;
+    if (r->nkeep >= 0) {
+        while (r->ki < r->nkeep && r->rg_pos >= r->keep[2 * r->ki + 1])
+            r->ki++;
+        if (r->ki == r->nkeep) { /* cannot happen while rg_left > 0; be safe */
+            r->rg_left = 0;
+            *out = NULL;
+            return 0;
+        }
+        if (r->rg_pos < r->keep[2 * r->ki])
+            r->rg_pos = r->keep[2 * r->ki];
+        int64_t left = r->keep[2 * r->ki + 1] - r->rg_pos;
+        if ((int64_t)rows > left)
+            rows = (size_t)left;
+    }
+    for (int i = 0; i < nl; i++) {
+        if (!r->need[i])
+            continue;
+        r->chunks[i].skip_row = r->rg_pos;
+        if (fill_rows(r, &r->s->leaves[i], &r->chunks[i], rows, g->cols[i].meta.codec))
             return -1;
+    }
     if (build_block(r, rows, out))
         return -1;
+    r->rg_pos += (int64_t)rows;
     r->rg_left -= (int64_t)rows;
     if (r->rg_left == 0)
         for (int i = 0; i < nl; i++) {
             chunk_rd *c = &r->chunks[i];
             if (!r->need[i])
                 continue;
-            if (pending_rows(&r->s->leaves[i], c) || c->values < c->nvalues)
+            /* (with rows skipped by the page index, the pages after the last range were
+             * never decoded) */
+            if (r->nkeep < 0 && (pending_rows(&r->s->leaves[i], c) || c->values < c->nvalues))
                 return block_free(*out), *out = NULL,
                        err_set(ERR_INCORRECT_DATA,
                                "Malformed Parquet file %s: column %s has %lld values in a row group of %lld rows",
@@ -1639,8 +1723,13 @@ static int pq_next(rd_bin *bp, block **out)
     pq_rd *r = (pq_rd *)bp;
     *out = NULL;
     for (;;) {
-        if (r->streaming && r->rg_left > 0)
-            return next_streamed(r, out);
+        if (r->streaming && r->rg_left > 0) {
+            if (next_streamed(r, out))
+                return -1;
+            if (*out)
+                return 0;
+            continue;
+        }
         if (r->cur && r->cur_pos < r->cur->rows) {
             size_t n = r->cur->rows - r->cur_pos;
             if (n > PQ_BLOCK_ROWS)
@@ -1700,6 +1789,7 @@ static void pq_free(rd_bin *bp)
     free(r->chunks);
     free(r->cols);
     free(r->need);
+    free(r->keep);
     for (int i = 0; i < r->cap_ranges; i++)
         buf_free(&r->ranges[i]);
     free(r->ranges);
@@ -1882,6 +1972,8 @@ int parquet_reader_open(parquet_file *pf, const schema *s, const fmt_settings *s
         r->rg_first = r->rg = a;
         r->rg_end = e;
         r->min_seek = o->min_bytes_for_seek;
+        r->filters = o->filters;
+        r->nfilters = o->nfilters;
     }
     *out = &r->base;
     return 0;
@@ -2078,35 +2170,18 @@ static int cmp_val(const pq_val *a, const pq_val *b, bool upper)
     return x < y ? -1 : x > y;
 }
 
-bool parquet_rg_may_match(const parquet_file *pf, int rg, const char *col, const type *want, int op,
-                          const column *vals)
+/* May a range of values with bounds lo..hi (either may be unknown) hold a value v with
+ * `v op vals`? */
+static bool bounds_may_match(const pq_val *lo, const pq_val *hi, int op, const column *vals)
 {
-    if (rg < 0 || rg >= pf->m->nrgs || !vals || vals->len == 0)
-        return true;
-    const pq_node *n = find_top(pf->m, pf->s, col);
-    if (!n || n->kind != N_LEAF || n->repeated || n->unsupported)
-        return true;
-    const pq_leaf *l = &pf->s->leaves[n->leaf];
-    if (l->max_rep || type_strip_nullable(want) != l->vt)
-        return true; /* read with a conversion: the file's order may differ */
-    const pq_row_group *g = &pf->m->rgs[rg];
-    const pq_chunk *ch = &g->cols[n->leaf];
-    if (!ch->has_meta)
-        return true;
-    const pq_stats *st = &ch->meta.stats;
-    /* Every comparison with NULL is NULL: a row group of NULLs only matches nothing. */
-    if (st->null_count >= 0 && g->num_rows > 0 && st->null_count >= g->num_rows)
-        return false;
-    pq_val lo = st->has_min ? stat_val(l, st->min, st->min_len, st->legacy) : (pq_val){.kind = PV_NONE};
-    pq_val hi = st->has_max ? stat_val(l, st->max, st->max_len, st->legacy) : (pq_val){.kind = PV_NONE};
-    if (lo.kind == PV_NONE && hi.kind == PV_NONE)
+    if (lo->kind == PV_NONE && hi->kind == PV_NONE)
         return true;
     bool may = false;
     for (size_t i = 0; i < vals->len && !may; i++) {
         pq_val c = const_val(vals, i);
         if (c.kind == PV_NONE)
             return true;
-        int cl = cmp_val(&lo, &c, false), ch2 = cmp_val(&hi, &c, true);
+        int cl = cmp_val(lo, &c, false), ch2 = cmp_val(hi, &c, true);
         switch (op) {
         case PQF_EQ:
         case PQF_IN:
@@ -2120,9 +2195,9 @@ bool parquet_rg_may_match(const parquet_file *pf, int rg, const char *col, const
         case PQF_NOT_IN:
             /* only exact integer bounds can show that every value is excluded (float
              * columns may hold NaN, string bounds may be truncated) */
-            if (lo.kind != PV_INT || hi.kind != PV_INT || c.kind != PV_INT || lo.i != hi.i)
+            if (lo->kind != PV_INT || hi->kind != PV_INT || c.kind != PV_INT || lo->i != hi->i)
                 return true;
-            if (lo.i == c.i)
+            if (lo->i == c.i)
                 return false; /* the only value there is (besides NULLs) is excluded */
             if (op == PQF_NE)
                 return true;
@@ -2134,4 +2209,165 @@ bool parquet_rg_may_match(const parquet_file *pf, int rg, const char *col, const
     if (op == PQF_NOT_IN)
         return true;
     return may;
+}
+
+/* The leaf a filter can judge by statistics: a flat column read without conversion. */
+static const pq_leaf *filter_leaf(const pq_meta *m, const pq_schema *s, const char *col, const type *want, int *leaf)
+{
+    const pq_node *n = find_top(m, s, col);
+    if (!n || n->kind != N_LEAF || n->repeated || n->unsupported)
+        return NULL;
+    const pq_leaf *l = &s->leaves[n->leaf];
+    if (l->max_rep || type_strip_nullable(want) != l->vt)
+        return NULL; /* read with a conversion: the file's order may differ */
+    *leaf = n->leaf;
+    return l;
+}
+
+bool parquet_rg_may_match(const parquet_file *pf, int rg, const char *col, const type *want, int op,
+                          const column *vals)
+{
+    if (rg < 0 || rg >= pf->m->nrgs || !vals || vals->len == 0)
+        return true;
+    int leaf;
+    const pq_leaf *l = filter_leaf(pf->m, pf->s, col, want, &leaf);
+    if (!l)
+        return true;
+    const pq_row_group *g = &pf->m->rgs[rg];
+    const pq_chunk *ch = &g->cols[leaf];
+    if (!ch->has_meta)
+        return true;
+    const pq_stats *st = &ch->meta.stats;
+    /* Every comparison with NULL is NULL: a row group of NULLs only matches nothing. */
+    if (st->null_count >= 0 && g->num_rows > 0 && st->null_count >= g->num_rows)
+        return false;
+    pq_val lo = st->has_min ? stat_val(l, st->min, st->min_len, st->legacy) : (pq_val){.kind = PV_NONE};
+    pq_val hi = st->has_max ? stat_val(l, st->max, st->max_len, st->legacy) : (pq_val){.kind = PV_NONE};
+    return bounds_may_match(&lo, &hi, op, vals);
+}
+
+/* ---- page index: the row ranges of a row group that may satisfy the filters ---- */
+
+/* Reads and decodes the page index of chunk ch (NULL without an error when the file has
+ * none; NULL with an error when it is malformed). */
+static pq_page_index *read_page_index(pq_file *f, const pq_chunk *ch, bool with_stats)
+{
+    if (ch->offset_index_offset < 0 || ch->offset_index_length <= 0 ||
+        (with_stats && (ch->column_index_offset < 0 || ch->column_index_length <= 0)))
+        return NULL;
+    uint64_t oo = (uint64_t)ch->offset_index_offset, co = (uint64_t)ch->column_index_offset;
+    size_t on = (size_t)ch->offset_index_length, cn = with_stats ? (size_t)ch->column_index_length : 0;
+    uint8_t *b = xmalloc(on + cn + 1);
+    pq_page_index *x = NULL;
+    if (!pf_read(f, oo, on, b) && (!with_stats || !pf_read(f, co, cn, b + on)))
+        x = pq_page_index_decode(b, on, oo, with_stats ? b + on : NULL, cn, co, f->name);
+    free(b);
+    return x;
+}
+
+/* Appends the row range [a, e) to the pairs in *r (merged with the previous one when they
+ * touch). */
+static void add_range(int64_t **r, int *n, int *cap, int64_t a, int64_t e)
+{
+    if (*n && (*r)[2 * *n - 1] == a) {
+        (*r)[2 * *n - 1] = e;
+        return;
+    }
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 8;
+        *r = xrealloc(*r, sizeof **r * 2 * (size_t)*cap);
+    }
+    (*r)[2 * *n] = a;
+    (*r)[2 * *n + 1] = e;
+    (*n)++;
+}
+
+/* Computes r->keep: the sorted row ranges [a, e) of row group g that may satisfy every
+ * filter, judged page by page from the column indexes. Files without page indexes, or
+ * filters the statistics cannot judge, keep everything (no ranges: r->nkeep = -1). */
+static int page_ranges(pq_rd *r, const pq_row_group *g)
+{
+    r->nkeep = -1;
+    if (!r->nfilters || g->num_rows <= 0)
+        return 0;
+    int64_t *bounds = NULL; /* every page start of every judged column, then sorted */
+    int nb = 0;
+    typedef struct judged {
+        pq_page_index *x;
+        bool *may;
+    } judged;
+    judged *js = xcalloc((size_t)r->nfilters + 1, sizeof *js);
+    int nj = 0, rc = 0;
+    for (int i = 0; i < r->nfilters && !rc; i++) {
+        const pq_filter *fl = &r->filters[i];
+        int leaf;
+        const pq_leaf *l = fl->vals && fl->vals->len ? filter_leaf(r->m, r->s, fl->col, fl->want, &leaf) : NULL;
+        if (!l || !g->cols[leaf].has_meta)
+            continue;
+        pq_page_index *x = read_page_index(&r->f, &g->cols[leaf], true);
+        if (!x) {
+            if (err_code()) /* a malformed index: say so rather than guess */
+                rc = -1;
+            continue;
+        }
+        if (!x->has_stats || x->npages == 0 || x->first_row[0] != 0) {
+            pq_page_index_free(x);
+            continue;
+        }
+        bool *may = xcalloc((size_t)x->npages + 1, sizeof *may);
+        for (int p = 0; p < x->npages; p++) {
+            if (x->null_page[p]) { /* comparisons with NULL are never true */
+                may[p] = false;
+                continue;
+            }
+            pq_val lo = stat_val(l, x->min[p], x->min_len[p], false);
+            pq_val hi = stat_val(l, x->max[p], x->max_len[p], false);
+            may[p] = bounds_may_match(&lo, &hi, fl->op, fl->vals);
+        }
+        js[nj++] = (judged){x, may};
+        bounds = xrealloc(bounds, sizeof *bounds * (size_t)(nb + x->npages + 1));
+        for (int p = 0; p < x->npages; p++)
+            bounds[nb++] = x->first_row[p];
+    }
+    if (!rc && nj) {
+        /* Cut the row group at every page start of every judged column: within a piece each
+         * column is in one page, so the piece may match only if all its pages may. */
+        bounds = xrealloc(bounds, sizeof *bounds * (size_t)(nb + 2));
+        bounds[nb++] = g->num_rows;
+        for (int k = 1; k < nb; k++) /* insertion sort: few pages */
+            for (int j = k; j > 0 && bounds[j] < bounds[j - 1]; j--) {
+                int64_t t = bounds[j];
+                bounds[j] = bounds[j - 1];
+                bounds[j - 1] = t;
+            }
+        int *at = xcalloc((size_t)nj + 1, sizeof *at); /* each column's current page */
+        int cap = 0;
+        r->nkeep = 0;
+        int64_t a = 0;
+        for (int k = 0; k < nb; k++) {
+            int64_t e = bounds[k];
+            if (e <= a)
+                continue;
+            if (e > g->num_rows)
+                e = g->num_rows;
+            bool may = true;
+            for (int j = 0; j < nj && may; j++) {
+                const pq_page_index *x = js[j].x;
+                while (at[j] + 1 < x->npages && x->first_row[at[j] + 1] <= a)
+                    at[j]++;
+                may = js[j].may[at[j]];
+            }
+            if (may)
+                add_range(&r->keep, &r->nkeep, &cap, a, e);
+            a = e;
+        }
+        free(at);
+    }
+    for (int j = 0; j < nj; j++) {
+        pq_page_index_free(js[j].x);
+        free(js[j].may);
+    }
+    free(js);
+    free(bounds);
+    return rc;
 }

@@ -51,9 +51,25 @@ int64_t parquet_file_row_group_rows(const parquet_file *pf, int rg);
 /* Positioned reads of column data done so far by readers of pf (tests of coalescing). */
 uint64_t parquet_file_reads(parquet_file *pf);
 
+/* Predicates for parquet_rg_may_match and page-index pruning: column op constant(s). */
+enum { PQF_EQ, PQF_NE, PQF_LT, PQF_LE, PQF_GT, PQF_GE, PQF_IN, PQF_NOT_IN };
+
+/* A simple predicate `col op vals` (vals as for parquet_rg_may_match). */
+typedef struct pq_filter {
+    const char *col;
+    const type *want;
+    int op;
+    const column *vals;
+} pq_filter;
+
 typedef struct parquet_read_opts {
     int rg_first, rg_count;       /* row groups to read; rg_count < 0: to the end */
     uint64_t min_bytes_for_seek;  /* gaps below this between needed chunks are read through */
+    /* Page-index pruning: rows of pages whose column-index min/max cannot satisfy every
+     * filter are skipped (pages are neither decompressed nor decoded); the rest still
+     * need the query's WHERE. Borrowed for the reader's life. */
+    const pq_filter *filters;
+    int nfilters;
 } parquet_read_opts;
 
 /* A reader over row groups of pf (all of them when o is NULL), producing schema s
@@ -61,8 +77,6 @@ typedef struct parquet_read_opts {
 int parquet_reader_open(parquet_file *pf, const schema *s, const fmt_settings *st, const parquet_read_opts *o,
                         rd_bin **out);
 
-/* Predicates for parquet_rg_may_match: column op constant(s). */
-enum { PQF_EQ, PQF_NE, PQF_LT, PQF_LE, PQF_GT, PQF_GE, PQF_IN, PQF_NOT_IN };
 
 /* May some row of row group rg satisfy `col op vals`? vals holds one constant (IN / NOT
  * IN: the list), non-NULL, of a number type or of col's type without Nullable; `want` is

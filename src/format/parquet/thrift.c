@@ -549,6 +549,140 @@ void pq_meta_free(pq_meta *m)
     free(m);
 }
 
+/* ---- page index ---- */
+
+static void page_location(th_rd *t, pq_page_index *x, uint32_t i)
+{
+    int ft;
+    bool seen[4] = {false};
+    FIELDS(t)
+    {
+        switch (id) {
+        case 1: x->offset[i] = th_i64(t, ft); seen[1] = true; break;
+        case 2: x->size[i] = th_i32(t, ft); seen[2] = true; break;
+        case 3: x->first_row[i] = th_i64(t, ft); seen[3] = true; break;
+        default: th_skip(t, ft);
+        }
+    }
+    if (!t->failed && (!seen[1] || !seen[2] || !seen[3]))
+        th_fail(t, "page location without offset, size or first row");
+    if (!t->failed && (x->offset[i] < 0 || x->size[i] <= 0 || x->first_row[i] < 0 ||
+                       (i > 0 && x->first_row[i] < x->first_row[i - 1])))
+        th_fail(t, "invalid page location");
+}
+
+static void offset_index(th_rd *t, pq_page_index *x)
+{
+    int ft, et;
+    FIELDS(t)
+    {
+        if (id != 1 || ft != TH_LIST) {
+            th_skip(t, ft);
+            continue;
+        }
+        uint32_t n = th_list(t, &et);
+        if (!t->failed && et != TH_STRUCT)
+            th_fail(t, "page locations are not structs");
+        x->npages = (int)n;
+        x->offset = xcalloc(n + 1, sizeof *x->offset);
+        x->size = xcalloc(n + 1, sizeof *x->size);
+        x->first_row = xcalloc(n + 1, sizeof *x->first_row);
+        for (uint32_t i = 0; i < n && !t->failed; i++)
+            page_location(t, x, i);
+    }
+}
+
+/* min_values / max_values: a list of binaries, one per page. */
+static void value_list(th_rd *t, int ft, int npages, const uint8_t **v, uint32_t *len)
+{
+    int et;
+    expect(t, ft, TH_LIST);
+    uint32_t n = th_list(t, &et);
+    if (!t->failed && ((int)n != npages || et != TH_BINARY))
+        th_fail(t, "column index has a value list of the wrong length or type");
+    for (uint32_t i = 0; i < n && !t->failed; i++)
+        v[i] = th_binary(t, &len[i]);
+}
+
+static void column_index(th_rd *t, pq_page_index *x)
+{
+    int ft, et;
+    bool seen[4] = {false};
+    x->null_page = xcalloc((size_t)x->npages + 1, sizeof *x->null_page);
+    x->min = xcalloc((size_t)x->npages + 1, sizeof *x->min);
+    x->max = xcalloc((size_t)x->npages + 1, sizeof *x->max);
+    x->min_len = xcalloc((size_t)x->npages + 1, sizeof *x->min_len);
+    x->max_len = xcalloc((size_t)x->npages + 1, sizeof *x->max_len);
+    FIELDS(t)
+    {
+        switch (id) {
+        case 1: {
+            expect(t, ft, TH_LIST);
+            uint32_t n = th_list(t, &et);
+            if (!t->failed && (int)n != x->npages)
+                th_fail(t, "column index and offset index disagree on the number of pages");
+            for (uint32_t i = 0; i < n && !t->failed; i++) {
+                if (t->p >= t->end) {
+                    th_fail(t, "unexpected end of data in null_pages");
+                    break;
+                }
+                x->null_page[i] = *t->p++ == TH_TRUE; /* list bools: one byte each */
+            }
+            seen[1] = true;
+            break;
+        }
+        case 2: value_list(t, ft, x->npages, x->min, x->min_len); seen[2] = true; break;
+        case 3: value_list(t, ft, x->npages, x->max, x->max_len); seen[3] = true; break;
+        default: th_skip(t, ft);
+        }
+    }
+    if (!t->failed && (!seen[1] || !seen[2] || !seen[3]))
+        th_fail(t, "column index without null_pages, min_values or max_values");
+}
+
+void pq_page_index_free(pq_page_index *x)
+{
+    if (!x)
+        return;
+    free(x->offset);
+    free(x->size);
+    free(x->first_row);
+    free(x->null_page);
+    free(x->min);
+    free(x->max);
+    free(x->min_len);
+    free(x->max_len);
+    free(x->raw);
+    free(x);
+}
+
+pq_page_index *pq_page_index_decode(const void *oi, size_t oi_n, uint64_t oi_off, const void *ci, size_t ci_n,
+                                    uint64_t ci_off, const char *file)
+{
+    pq_page_index *x = xcalloc(1, sizeof *x);
+    x->raw = xmalloc(oi_n + ci_n + 1);
+    memcpy(x->raw, oi, oi_n);
+    if (ci)
+        memcpy(x->raw + oi_n, ci, ci_n);
+    th_rd t;
+    th_init(&t, x->raw, oi_n, oi_off, "offset index");
+    offset_index(&t, x);
+    if (!t.failed && ci) {
+        th_rd c;
+        th_init(&c, x->raw + oi_n, ci_n, ci_off, "column index");
+        column_index(&c, x);
+        if (c.failed)
+            t = c;
+        x->has_stats = !c.failed;
+    }
+    if (t.failed) {
+        err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: %s", file, t.msg);
+        pq_page_index_free(x);
+        return NULL;
+    }
+    return x;
+}
+
 int pq_page_header_decode(const void *buf, size_t n, uint64_t base_off, const char *file, pq_page_header *h,
                           size_t *used)
 {

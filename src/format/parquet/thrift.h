@@ -136,6 +136,28 @@ typedef struct pq_meta {
 pq_meta *pq_meta_decode(const void *buf, size_t n, uint64_t base_off, const char *file);
 void pq_meta_free(pq_meta *m);
 
+/* The page index of one column chunk (ColumnIndex + OffsetIndex), decoded together.
+ * Pages in chunk order; min/max point into `raw` (the bytes as read, owned). */
+typedef struct pq_page_index {
+    int npages;
+    int64_t *offset;                /* file offset of each page */
+    int32_t *size;                  /* compressed size with the header */
+    int64_t *first_row;             /* row of the row group where each page starts */
+    bool has_stats;                 /* a ColumnIndex was present */
+    bool *null_page;                /* only NULLs: min/max meaningless */
+    const uint8_t **min, **max;
+    uint32_t *min_len, *max_len;
+    uint8_t *raw;
+} pq_page_index;
+
+/* Decodes the OffsetIndex at oi[0..oi_n) and, when ci is not NULL, the ColumnIndex at
+ * ci[0..ci_n) (both copied). base offsets for messages. NULL with err_set
+ * (ERR_INCORRECT_DATA naming the file and byte offset) when malformed, or when the two
+ * disagree on the number of pages. */
+pq_page_index *pq_page_index_decode(const void *oi, size_t oi_n, uint64_t oi_off, const void *ci, size_t ci_n,
+                                    uint64_t ci_off, const char *file);
+void pq_page_index_free(pq_page_index *x);
+
 typedef struct pq_page_header {
     int type;
     int32_t uncompressed_size, compressed_size;

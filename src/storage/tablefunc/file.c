@@ -43,6 +43,8 @@ typedef struct file_src {
     uint64_t pq_min_seek;  /* input_format_parquet_local_file_min_bytes_for_seek */
     src_filter *filters;   /* push-down hints (set_filter), values owned */
     int nfilters;
+    pq_filter *page_filters; /* the same for page-index pruning (names and types borrowed) */
+    int npage_filters;
     char **versions;       /* objects(): per path "size-mtime", made on first use */
     bool *coded;           /* per file column: may come dictionary-coded (accept_codes) */
 } file_src;
@@ -172,7 +174,8 @@ static int open_row_group(file_src *f, const file_task *t, file_it *it, void **i
         *itp = it;
         return 0;
     }
-    parquet_read_opts o = {.rg_first = t->rg, .rg_count = 1, .min_bytes_for_seek = f->pq_min_seek};
+    parquet_read_opts o = {.rg_first = t->rg, .rg_count = 1, .min_bytes_for_seek = f->pq_min_seek,
+                           .filters = f->page_filters, .nfilters = f->npage_filters};
     if (parquet_reader_open(f->pq[t->path], f->file_schema, &it->q->fmt, &o, &it->pq)) {
         free(it->cols);
         free(it);
@@ -287,6 +290,7 @@ static void file_destroy(source *s)
     for (int i = 0; i < f->nfilters; i++)
         col_free(f->filters[i].vals);
     free(f->filters);
+    free(f->page_filters);
     free(f->paths);
     free(f->tasks);
     free(f->format);
@@ -479,6 +483,16 @@ static void file_set_filter(source *s, const src_filter *fl, int n, query_ctx *q
         f->filters[f->nfilters] = fl[i];
         f->filters[f->nfilters++].vals = col_ref(fl[i].vals);
     }
+    if (!settings_bool(q->st, "input_format_parquet_page_filter_push_down"))
+        return;
+    free(f->page_filters);
+    f->npage_filters = 0;
+    f->page_filters = xcalloc((size_t)f->nfilters + 1, sizeof *f->page_filters);
+    for (int i = 0; i < f->nfilters; i++)
+        f->page_filters[f->npage_filters++] = (pq_filter){.col = f->file_schema->names[f->filters[i].col],
+                                                          .want = f->file_schema->types[f->filters[i].col],
+                                                          .op = (int)f->filters[i].op,
+                                                          .vals = f->filters[i].vals};
 }
 
 /* The schema cache's view of a local file: its absolute path and "size-mtime" version

@@ -71,6 +71,19 @@ if (chdb) {
     SETTINGS output_format_parquet_row_group_size = 5000, output_format_parquet_data_page_size = 2048,
       output_format_parquet_max_dictionary_size = 8192, output_format_parquet_compression_method = 'zstd'`);
   console.log('wrote ch_dict.parquet');
+  // Small pages with a column index (page-level filter push-down): sorted id and ts, a
+  // string key, a Nullable column NULL in whole pages, two row groups.
+  const pp = path.join(dir, 'ch_pages.parquet');
+  if (fs.existsSync(pp)) fs.unlinkSync(pp);
+  chdb.query(`INSERT INTO FUNCTION file('${pp}') SELECT number id,
+    toDateTime64('2020-01-01 00:00:00', 3, 'UTC') + number * 60 ts,
+    concat('k', leftPad(toString(number), 6, '0')) s,
+    if(intDiv(number, 500) % 4 = 1, NULL, number % 1000)::Nullable(Int64) n,
+    ['red', 'green', 'blue'][1 + intDiv(number, 3000) % 3] colour
+    FROM numbers(20000)
+    SETTINGS output_format_parquet_row_group_size = 10000, output_format_parquet_data_page_size = 1024,
+      output_format_parquet_compression_method = 'zstd'`);
+  console.log('wrote ch_pages.parquet');
 }
 
 async function duckdb() {
