@@ -223,3 +223,15 @@ size_t expr_truth_mask(const column *m, uint8_t *restrict keep)
         kept += keep[i];
     return kept;
 }
+
+bool expr_columns(const expr *e, uint8_t *used)
+{
+    if (e->kind == EX_COL) {
+        used[e->col] = 1;
+        return true;
+    }
+    bool det = !(e->kind == EX_FUNC && e->call && (e->call->def->flags & FN_NOT_DETERMINISTIC));
+    for (int i = 0; i < e->nargs; i++)
+        det &= expr_columns(e->args[i], used);
+    return det;
+}

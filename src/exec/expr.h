@@ -35,6 +35,9 @@ expr *expr_const(column *one_row);          /* takes the column */
 int expr_eval(const expr *e, const block *in, column **out);
 void expr_free(expr *e);
 bool expr_is_const(const expr *e);
+/* Marks in used[] the input columns e reads; returns false when e calls a function that is
+ * not deterministic (rand(), now()). */
+bool expr_columns(const expr *e, uint8_t *used);
 /* A condition's result (any number type, maybe Nullable, not constant) as a 0/1 byte per
  * row in keep; returns how many rows pass. NULL counts as false, as in WHERE. */
 size_t expr_truth_mask(const column *m, uint8_t *keep);

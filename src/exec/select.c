@@ -63,6 +63,7 @@ typedef struct run {
     select_plan *p;
     query_ctx *q;
     codes_plan *codes;       /* columns taken dictionary-coded, or NULL (select_codes.h) */
+    bool *pre_cols;          /* columns the WHERE reads, decoded first (source.set_prefilter) */
     bool streaming;
     _Atomic int next_task;
     _Atomic int stop;        /* enough rows (LIMIT) or an error */
@@ -420,6 +421,47 @@ static int take_task(run *r)
     return t;
 }
 
+/* The WHERE over a block of only the columns it reads, for sources that decode those
+ * first (source.set_prefilter). */
+static long where_keep(void *ctx, const block *b, uint8_t *keep)
+{
+    worker *w = ctx;
+    run *r = w->r;
+    if (r->codes) {
+        if (!w->codes)
+            w->codes = codes_cache_new(r->codes);
+        return codes_where(r->codes, w->codes, b, keep);
+    }
+    column *m;
+    if (expr_eval(r->p->where, b, &m))
+        return -1;
+    m = col_materialize(m);
+    long kept = (long)expr_truth_mask(m, keep);
+    col_free(m);
+    return kept;
+}
+
+/* The columns to decode first: those of a deterministic WHERE, when some other column is
+ * read too (else there is nothing to spare). NULL when not worth it. */
+static bool *prefilter_columns(const select_plan *p)
+{
+    if (!p->where || !p->src->set_prefilter || p->nsrc_cols < 2)
+        return NULL;
+    uint8_t *used = xcalloc((size_t)p->nsrc_cols + 1, 1);
+    bool det = expr_columns(p->where, used);
+    int n = 0;
+    for (int i = 0; i < p->nsrc_cols; i++)
+        n += used[i];
+    bool *cols = NULL;
+    if (det && n > 0 && n < p->nsrc_cols) {
+        cols = xcalloc((size_t)p->nsrc_cols + 1, sizeof *cols);
+        for (int i = 0; i < p->nsrc_cols; i++)
+            cols[i] = used[i];
+    }
+    free(used);
+    return cols;
+}
+
 static void *worker_main(void *arg)
 {
     worker *w = arg;
@@ -434,6 +476,8 @@ static void *worker_main(void *arg)
             fail(r);
             break;
         }
+        if (r->pre_cols)
+            p->src->set_prefilter(it, r->pre_cols, where_keep, w);
         block *b;
         bool ok = true;
         while (ok && !atomic_load(&r->stop)) {
@@ -927,6 +971,7 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
     run r = {.p = p, .q = q};
     if ((r.codes = codes_plan_new(p)))
         p->src->accept_codes(p->src, codes_plan_flags(r.codes));
+    r.pre_cols = prefilter_columns(p);
     int64_t tl = settings_int(q->st, "group_by_two_level_threshold");
     r.two_level_threshold = tl > 0 ? (size_t)tl : SIZE_MAX;
     pthread_mutex_init(&r.lock, NULL);
@@ -1038,6 +1083,7 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
     }
     free(ws);
     codes_plan_free(r.codes);
+    free(r.pre_cols);
     pthread_mutex_destroy(&r.lock);
     pthread_cond_destroy(&r.cond);
     if (rc || r.streaming) {

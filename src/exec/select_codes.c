@@ -25,20 +25,6 @@ struct codes_plan {
 
 /* ---- planning ---- */
 
-/* Marks the block columns e reads; false when e calls a non-deterministic function (its
- * value per dictionary entry would not stand for its value per row). */
-static bool mark_cols(const expr *e, uint8_t *used)
-{
-    if (e->kind == EX_COL) {
-        used[e->col] = 1;
-        return true;
-    }
-    bool det = !(e->kind == EX_FUNC && e->call && (e->call->def->flags & FN_NOT_DETERMINISTIC));
-    for (int i = 0; i < e->nargs; i++)
-        det &= mark_cols(e->args[i], used);
-    return det;
-}
-
 static void collect_conjuncts(const expr *e, const expr ***out, int *n)
 {
     if (e->kind == EX_FUNC && e->call && strcmp(e->call->def->name, "and") == 0) {
@@ -55,15 +41,15 @@ static void mark_other_uses(const select_plan *p, uint8_t *used)
 {
     for (int k = 0; k < p->nkeys; k++)
         if (!(p->nkeys == 1 && p->keys[0]->kind == EX_COL))
-            mark_cols(p->keys[k], used);
+            expr_columns(p->keys[k], used);
     for (int a = 0; a < p->naggs; a++)
         for (int j = 0; j < p->agg_nargs[a]; j++)
-            mark_cols(p->agg_args[a][j], used);
+            expr_columns(p->agg_args[a][j], used);
     if (!p->aggregate) { /* output and ORDER BY read the source block directly */
         for (int i = 0; i < p->nout; i++)
-            mark_cols(p->out[i], used);
+            expr_columns(p->out[i], used);
         for (int i = 0; i < p->norder; i++)
-            mark_cols(p->order[i], used);
+            expr_columns(p->order[i], used);
     }
 }
 
@@ -83,7 +69,9 @@ codes_plan *codes_plan_new(const select_plan *p)
     uint8_t *used = xmalloc((size_t)nb);
     for (int i = 0; i < nconj; i++) {
         memset(used, 0, (size_t)nb);
-        bool det = mark_cols(conj[i], used);
+        /* a non-deterministic conjunct's value per dictionary entry would not stand for
+         * its value per row */
+        bool det = expr_columns(conj[i], used);
         int cnt = 0, which = -1;
         for (int c = 0; c < nb; c++)
             if (used[c]) {

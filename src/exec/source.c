@@ -241,6 +241,7 @@ source *source_reorder(source *inner, const int *perm, int nvisible)
     s->set_filter = inner->set_filter ? ro_set_filter : NULL;
     s->take_matching = inner->take_matching ? ro_take_matching : NULL;
     s->accept_codes = inner->accept_codes ? ro_accept_codes : NULL;
+    s->set_prefilter = inner->set_prefilter; /* iterators are the inner source's */
     s->impl = r;
     return s;
 }

@@ -58,6 +58,13 @@ typedef struct source {
      * value and GROUP BY works on codes. Only exec/select.c asks, for the columns it
      * evaluates through their dictionary. The source copies the flags. */
     void (*accept_codes)(struct source *s, const bool *coded);
+    /* Optional (Parquet row groups in file()), right after open(): filter columns first.
+     * For each block the iterator decodes the columns with cols[i] (indexes into the block
+     * next() returns) first and calls fn with a block holding only those (the others
+     * NULL); fn sets keep[row] and returns how many rows it keeps, or -1 with err_set.
+     * Blocks with none are skipped without decoding their other columns; the others come
+     * back with the kept rows only. fn runs on the thread calling next(). */
+    void (*set_prefilter)(void *it, const bool *cols, long (*fn)(void *ctx, const block *b, uint8_t *keep), void *ctx);
     /* Optional (file(), s3()), for resumable INSERTs: the objects the source reads, each
      * with a version (S3: the ETag; local files: size and modification time). The arrays
      * belong to the source. */

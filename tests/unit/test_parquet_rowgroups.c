@@ -139,10 +139,60 @@ static void test_page_index(void)
     col_free(none);
 }
 
+/* Filter columns first: the callback sees only id (s NULL) and keeps ids ≡ 7 mod 1000. */
+static int pre_calls;
+static long keep_7(void *ctx, const block *b, uint8_t *keep)
+{
+    (void)ctx;
+    pre_calls++;
+    CHECK(b->cols[0] != NULL && b->cols[1] == NULL);
+    const uint64_t *id = (const uint64_t *)(const void *)b->cols[0]->data.p;
+    long k = 0;
+    for (size_t i = 0; i < b->rows; i++)
+        k += keep[i] = id[i] % 1000 == 7;
+    return k;
+}
+
+static void test_prefilter(void)
+{
+    parquet_file *pf;
+    CHECK(parquet_file_open("tests/data/parquet/ch_pages.parquet", &pf) == 0);
+    if (!pf)
+        return;
+    schema *s = schema_new(2);
+    schema_set(s, 0, "id", type_simple(T_UINT64));
+    schema_set(s, 1, "s", type_simple(T_STRING));
+    fmt_settings st;
+    fmt_settings_default(&st);
+    rd_bin *r;
+    CHECK(parquet_reader_open(pf, s, &st, NULL, &r) == 0);
+    bool cols[2] = {true, false};
+    parquet_reader_set_prefilter(r, cols, keep_7, NULL);
+    long rows = 0;
+    block *b;
+    while (r->next(r, &b) == 0 && b) {
+        for (size_t i = 0; i < b->rows; i++) {
+            uint64_t id = COL_DATA(b->cols[0], uint64_t)[i];
+            size_t len;
+            const char *sv = col_str(b->cols[1], i, &len);
+            char expect[16];
+            snprintf(expect, sizeof expect, "k%06llu", (unsigned long long)id);
+            CHECK(id % 1000 == 7 && len == 7 && memcmp(sv, expect, 7) == 0);
+        }
+        rows += (long)b->rows;
+        block_free(b);
+    }
+    CHECK(rows == 20 && pre_calls == 2); /* one block per row group, its kept rows only */
+    r->free(r);
+    schema_free(s);
+    parquet_file_free(pf);
+}
+
 int main(void)
 {
     mem_init();
     test_page_index();
+    test_prefilter();
     parquet_file *pf;
     CHECK(parquet_file_open(FILE_, &pf) == 0);
     if (!pf)

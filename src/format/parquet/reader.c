@@ -1256,6 +1256,10 @@ typedef struct pq_rd {
     int ki;                   /* the range being returned */
     int64_t rg_pos;           /* streaming: the next row of the row group to return */
     bool skipped_rows;        /* rows of the current row group were skipped */
+    parquet_prefilter_fn pre; /* filter columns first (parquet_reader_set_prefilter), or NULL */
+    void *pre_ctx;
+    bool *pre_col;            /* per output column: read by the filter */
+    bool *pre_leaf;           /* per leaf: of a filter column */
 } pq_rd;
 
 static int page_ranges(pq_rd *r, const pq_row_group *g);
@@ -1547,13 +1551,16 @@ static int load_rg(pq_rd *r, const pq_row_group *g)
     return rc;
 }
 
-/* Builds a block of `rows` rows from the decoded chunks (whole or streamed). */
-static int build_block(pq_rd *r, size_t rows, block **out)
+/* Builds a block of `rows` rows from the decoded chunks (whole or streamed); with `only`,
+ * just the columns it marks (the others stay NULL) — see pre_filter. */
+static int build_some(pq_rd *r, size_t rows, const bool *only, block **out)
 {
     block *b = block_new(r->ncols, rows);
     for (int i = 0; i < r->ncols; i++) {
         pq_col *pc = &r->cols[i];
         column *c;
+        if (only && !only[i])
+            continue;
         if (pc->needed && pc->node && pc->node->unsupported) {
             block_free(b);
             return err_set(ERR_NOT_IMPLEMENTED, "unsupported: column %s (%s)", r->out_s->names[i], pc->node->unsupported);
@@ -1590,6 +1597,8 @@ static int build_block(pq_rd *r, size_t rows, block **out)
     *out = b;
     return 0;
 }
+
+static int build_block(pq_rd *r, size_t rows, block **out) { return build_some(r, rows, NULL, out); }
 
 /* Streaming: the chunks of columns whose caller accepts codes keep them when they can be
  * handed out as codes: a required String leaf read as the same type (no conversion), whose
@@ -1628,6 +1637,13 @@ static int start_row_group(pq_rd *r)
             flat = false;
     r->rg_rows = g->num_rows;
     r->nkeep = -1;
+    r->skipped_rows = false;
+    if (r->pre) { /* the leaves of the filter columns */
+        memset(r->pre_leaf, 0, (size_t)nl + 1);
+        for (int i = 0; i < r->ncols; i++)
+            if (r->pre_col[i] && r->cols[i].needed && r->cols[i].node && !r->cols[i].node->unsupported)
+                leaves_of(r->cols[i].node, r->pre_leaf);
+    }
     if (flat) {
         /* the page index first: a row group none of whose pages can match is not read */
         free(r->keep);
@@ -1668,46 +1684,147 @@ static int start_row_group(pq_rd *r)
     return rc;
 }
 
-/* Streaming: the next block of the current row group, or NULL when the rows the page
- * index left are done. */
-static int next_streamed(pq_rd *r, block **out)
+/* Streaming: decodes `rows` rows from r->rg_pos of the needed leaves with pre_leaf[i] ==
+ * which (every needed leaf when sel is false). */
+static int fill_leaves(pq_rd *r, const pq_row_group *g, size_t rows, bool sel, bool which)
 {
-    const pq_row_group *g = &r->m->rgs[r->rg];
-    int nl = r->s->nleaves;
-    size_t rows = r->rg_left > PQ_BLOCK_ROWS ? PQ_BLOCK_ROWS : (size_t)r->rg_left;
-    if (r->nkeep >= 0) {
-        while (r->ki < r->nkeep && r->rg_pos >= r->keep[2 * r->ki + 1])
-            r->ki++;
-        if (r->ki == r->nkeep) { /* cannot happen while rg_left > 0; be safe */
-            r->rg_left = 0;
-            *out = NULL;
-            return 0;
-        }
-        if (r->rg_pos < r->keep[2 * r->ki])
-            r->rg_pos = r->keep[2 * r->ki];
-        int64_t left = r->keep[2 * r->ki + 1] - r->rg_pos;
-        if ((int64_t)rows > left)
-            rows = (size_t)left;
-    }
-    for (int i = 0; i < nl; i++) {
-        if (!r->need[i])
+    for (int i = 0; i < r->s->nleaves; i++) {
+        if (!r->need[i] || (sel && r->pre_leaf[i] != which))
             continue;
         r->chunks[i].skip_row = r->rg_pos;
         if (fill_rows(r, &r->s->leaves[i], &r->chunks[i], rows, g->cols[i].meta.codec))
             return -1;
     }
-    if (build_block(r, rows, out))
+    return 0;
+}
+
+/* Filter columns first (see parquet_reader_set_prefilter): *out is the block with its kept
+ * rows, or NULL when none is kept (the other columns then skip these rows). */
+static int pre_filtered(pq_rd *r, const pq_row_group *g, size_t rows, block **out)
+{
+    *out = NULL;
+    block *b;
+    if (fill_leaves(r, g, rows, true, true) || build_some(r, rows, r->pre_col, &b))
         return -1;
-    r->rg_pos += (int64_t)rows;
-    r->rg_left -= (int64_t)rows;
+    uint8_t *keep = xmalloc(rows + 1);
+    long kept = r->pre(r->pre_ctx, b, keep);
+    bool *rest = xcalloc((size_t)r->ncols + 1, sizeof *rest);
+    for (int i = 0; i < r->ncols; i++)
+        rest[i] = !r->pre_col[i];
+    /* Few rows kept: the other columns are decoded run by run of kept rows, so that their
+     * pages holding none are skipped; many: the whole block, then filtered. */
+    bool by_runs = kept > 0 && (size_t)kept * 8 < rows;
+    if (by_runs)
+        r->skipped_rows = true; /* the other columns skip the rows between runs */
+    if (kept > 0 && (size_t)kept < rows) {
+        block *f = block_new(b->ncols, (size_t)kept);
+        for (int i = 0; i < b->ncols; i++)
+            if (b->cols[i])
+                f->cols[i] = col_filter(b->cols[i], keep, (size_t)kept);
+        block_free(b);
+        b = f;
+    }
+    int64_t base = r->rg_pos;
+    for (size_t a = 0; kept > 0 && a < rows;) {
+        size_t e = rows;
+        if (by_runs) {
+            while (a < rows && !keep[a])
+                a++;
+            if (a == rows)
+                break;
+            for (e = a; e < rows && keep[e]; e++)
+                ;
+        }
+        r->rg_pos = base + (int64_t)a;
+        block *o = NULL;
+        if (fill_leaves(r, g, e - a, true, false) || build_some(r, e - a, rest, &o)) {
+            kept = -1;
+            break;
+        }
+        if (!by_runs && (size_t)kept < rows) { /* the whole block: keep its kept rows */
+            block *f = block_new(o->ncols, (size_t)kept);
+            for (int i = 0; i < o->ncols; i++)
+                if (o->cols[i])
+                    f->cols[i] = col_filter(o->cols[i], keep, (size_t)kept);
+            block_free(o);
+            o = f;
+        }
+        for (int i = 0; i < r->ncols; i++) {
+            if (!rest[i])
+                continue;
+            if (!b->cols[i]) {
+                b->cols[i] = o->cols[i];
+                o->cols[i] = NULL;
+                continue;
+            }
+            /* appended to in place: an unshared column of values (a piece may share its
+             * chunk's buffer, or be dictionary codes) */
+            column *d = b->cols[i];
+            if (d->dict || d->is_const || d->refs != 1) {
+                column *m = d->dict || d->is_const ? col_materialize(col_ref(d)) : col_clone(d);
+                col_free(d);
+                b->cols[i] = d = m;
+            }
+            column *piece = col_materialize(col_ref(o->cols[i]));
+            col_push_range(d, piece, 0, piece->len);
+            col_free(piece);
+        }
+        block_free(o);
+        a = e;
+    }
+    r->rg_pos = base;
+    free(rest);
+    free(keep);
+    if (kept <= 0) {
+        block_free(b);
+        if (kept < 0)
+            return -1;
+        r->skipped_rows = true;
+        return 0;
+    }
+    *out = b;
+    return 0;
+}
+
+/* Streaming: the next block of the current row group, or NULL when its rows are done
+ * (those the page index left, or the filter columns kept). */
+static int next_streamed(pq_rd *r, block **out)
+{
+    const pq_row_group *g = &r->m->rgs[r->rg];
+    int nl = r->s->nleaves;
+    *out = NULL;
+    while (r->rg_left > 0 && !*out) {
+        size_t rows = r->rg_left > PQ_BLOCK_ROWS ? PQ_BLOCK_ROWS : (size_t)r->rg_left;
+        if (r->nkeep >= 0) {
+            while (r->ki < r->nkeep && r->rg_pos >= r->keep[2 * r->ki + 1])
+                r->ki++;
+            if (r->ki == r->nkeep) { /* cannot happen while rg_left > 0; be safe */
+                r->rg_left = 0;
+                break;
+            }
+            if (r->rg_pos < r->keep[2 * r->ki])
+                r->rg_pos = r->keep[2 * r->ki];
+            int64_t left = r->keep[2 * r->ki + 1] - r->rg_pos;
+            if ((int64_t)rows > left)
+                rows = (size_t)left;
+        }
+        if (r->pre) {
+            if (pre_filtered(r, g, rows, out))
+                return -1;
+        } else if (fill_leaves(r, g, rows, false, false) || build_block(r, rows, out)) {
+            return -1;
+        }
+        r->rg_pos += (int64_t)rows;
+        r->rg_left -= (int64_t)rows;
+    }
     if (r->rg_left == 0)
         for (int i = 0; i < nl; i++) {
             chunk_rd *c = &r->chunks[i];
             if (!r->need[i])
                 continue;
-            /* (with rows skipped by the page index, the pages after the last range were
-             * never decoded) */
-            if (r->nkeep < 0 && (pending_rows(&r->s->leaves[i], c) || c->values < c->nvalues))
+            /* (with rows skipped, by the page index or the filter columns, the pages after
+             * the last rows returned were never decoded) */
+            if (r->nkeep < 0 && !r->skipped_rows && (pending_rows(&r->s->leaves[i], c) || c->values < c->nvalues))
                 return block_free(*out), *out = NULL,
                        err_set(ERR_INCORRECT_DATA,
                                "Malformed Parquet file %s: column %s has %lld values in a row group of %lld rows",
@@ -1790,6 +1907,8 @@ static void pq_free(rd_bin *bp)
     free(r->cols);
     free(r->need);
     free(r->keep);
+    free(r->pre_col);
+    free(r->pre_leaf);
     for (int i = 0; i < r->cap_ranges; i++)
         buf_free(&r->ranges[i]);
     free(r->ranges);
@@ -1807,6 +1926,18 @@ static void pq_select(rd_bin *bp, const bool *needed)
     pq_rd *r = (pq_rd *)bp;
     for (int i = 0; i < r->ncols; i++)
         r->cols[i].needed = needed[i];
+}
+
+void parquet_reader_set_prefilter(rd_bin *bp, const bool *cols, parquet_prefilter_fn fn, void *ctx)
+{
+    pq_rd *r = (pq_rd *)bp;
+    r->pre = fn;
+    r->pre_ctx = ctx;
+    free(r->pre_col);
+    free(r->pre_leaf);
+    r->pre_col = xcalloc((size_t)r->ncols + 1, sizeof *r->pre_col);
+    memcpy(r->pre_col, cols, (size_t)r->ncols * sizeof *cols);
+    r->pre_leaf = xcalloc((size_t)r->s->nleaves + 1, sizeof *r->pre_leaf);
 }
 
 static void pq_keep_codes(rd_bin *bp, const bool *coded)

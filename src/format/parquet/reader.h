@@ -51,6 +51,15 @@ int64_t parquet_file_row_group_rows(const parquet_file *pf, int rg);
 /* Positioned reads of column data done so far by readers of pf (tests of coalescing). */
 uint64_t parquet_file_reads(parquet_file *pf);
 
+/* Filter columns first: for each block the reader decodes the columns with cols[i] (the
+ * reader's schema) first and calls fn with a block holding only those (the others NULL);
+ * fn sets keep[row] and returns how many rows it keeps, or -1 with err_set. A block with
+ * none is skipped and its other columns are never decoded (nor their pages wholly inside
+ * it decompressed); otherwise the other columns are decoded and the block comes back
+ * with the kept rows only. fn runs on the thread calling next(). */
+typedef long (*parquet_prefilter_fn)(void *ctx, const block *b, uint8_t *keep);
+void parquet_reader_set_prefilter(rd_bin *r, const bool *cols, parquet_prefilter_fn fn, void *ctx);
+
 /* Predicates for parquet_rg_may_match and page-index pruning: column op constant(s). */
 enum { PQF_EQ, PQF_NE, PQF_LT, PQF_LE, PQF_GT, PQF_GE, PQF_IN, PQF_NOT_IN };
 

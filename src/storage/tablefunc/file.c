@@ -58,6 +58,9 @@ typedef struct file_it {
     int *cols;             /* requested: index into s->sch */
     int nfile;             /* file columns in the schema */
     query_ctx *q;
+    bool *pre_cols;        /* set_prefilter: per requested column */
+    long (*pre)(void *ctx, const block *b, uint8_t *keep);
+    void *pre_ctx;
 } file_it;
 
 static int open_reader(file_src *f, const char *path, const schema *sch, const fmt_settings *fs, fmt_reader **r)
@@ -237,9 +240,60 @@ static int file_next(void *itp, block **out)
     return 0;
 }
 
+/* The reader's prefilter call: its block (file columns, the filter ones decoded) in the
+ * layout of the blocks file_next returns, virtual columns included. */
+static long file_prefilter(void *ctx, const block *b, uint8_t *keep)
+{
+    file_it *it = ctx;
+    block *v = block_new(it->ncols, b->rows);
+    for (int i = 0; i < it->ncols; i++) {
+        int c = it->cols[i];
+        if (!it->pre_cols[i])
+            continue;
+        if (c < it->nfile) {
+            v->cols[i] = col_ref(b->cols[c]);
+        } else {
+            const char *val = c == it->nfile ? it->path : read_base_name(it->path);
+            column *one = col_new(type_lowcard(type_simple(T_STRING)));
+            col_push_str(one, val, strlen(val));
+            v->cols[i] = col_new_const(one, b->rows);
+        }
+    }
+    long kept = it->pre(it->pre_ctx, v, keep);
+    block_free(v);
+    return kept;
+}
+
+static void file_set_prefilter(void *itp, const bool *cols, long (*fn)(void *ctx, const block *b, uint8_t *keep),
+                               void *ctx)
+{
+    file_it *it = itp;
+    if (!it->pq)
+        return; /* whole-file readers: no early filter */
+    bool *file_cols = xcalloc((size_t)it->nfile + 1, sizeof *file_cols);
+    for (int i = 0; i < it->ncols; i++) {
+        if (!cols[i])
+            continue;
+        if (it->cols[i] < it->nfile)
+            file_cols[it->cols[i]] = true;
+        else if (it->cols[i] > it->nfile + 1) { /* _size is not known here */
+            free(file_cols);
+            return;
+        }
+    }
+    free(it->pre_cols);
+    it->pre_cols = xcalloc((size_t)it->ncols + 1, sizeof *it->pre_cols);
+    memcpy(it->pre_cols, cols, (size_t)it->ncols * sizeof *cols);
+    it->pre = fn;
+    it->pre_ctx = ctx;
+    parquet_reader_set_prefilter(it->pq, file_cols, file_prefilter, it);
+    free(file_cols);
+}
+
 static void file_close(void *itp)
 {
     file_it *it = itp;
+    free(it->pre_cols);
     if (it->pq)
         it->pq->free(it->pq);
     fmt_reader_free(it->reader);
@@ -644,6 +698,7 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
     src->keep_objects = file_keep_objects;
     src->set_filter = file_set_filter;
     src->accept_codes = file_accept_codes;
+    src->set_prefilter = file_set_prefilter;
     if (strcmp(f->format, "Parquet") == 0) /* only Parquet can answer from metadata */
         src->count_rows = file_count_rows;
     free(pattern);
