@@ -236,10 +236,28 @@ static int aggregate_block(worker *w, block *b, const uint8_t *mask)
                 p->aggs[a]->ops.add_all(p->aggs[a], w->single + p->agg_offsets[a], args[a], b->rows);
         }
     } else if (p->nkeys == 1 && keys[0]->dict) {
-        char **states = xmalloc(sizeof *states * (b->rows ? b->rows : 1));
+        /* the WHERE's mask, if any, applies here: only the codes and the arguments of the
+         * kept rows are gathered (nothing else of the block is filtered) */
+        size_t rows = b->rows;
+        if (mask) {
+            size_t kept = 0;
+            for (size_t i = 0; i < b->rows; i++)
+                kept += mask[i];
+            column *k = col_filter(keys[0], mask, kept);
+            col_free(keys[0]);
+            keys[0] = k;
+            for (int a = 0; a < p->naggs; a++)
+                for (int j = 0; j < p->agg_nargs[a]; j++) {
+                    column *f = col_filter(args[a][j], mask, kept);
+                    col_free(args[a][j]);
+                    args[a][j] = f;
+                }
+            rows = kept;
+        }
+        char **states = xmalloc(sizeof *states * (rows ? rows : 1));
         coded_key_states(w, keys[0], states);
         for (int a = 0; a < p->naggs; a++)
-            p->aggs[a]->ops.add_rows(p->aggs[a], states, p->agg_offsets[a], args[a], b->rows);
+            p->aggs[a]->ops.add_rows(p->aggs[a], states, p->agg_offsets[a], args[a], rows);
         free(states);
         if (!w->buckets && w->table.count > w->r->two_level_threshold)
             convert_two_level(w);
@@ -502,8 +520,10 @@ static void *worker_main(void *arg)
                     }
                     continue;
                 }
-                if (p->aggregate && p->nkeys == 0) {
-                    mask = keep; /* aggregates without keys take the mask directly */
+                int kc = codes_plan_key_col(r->codes);
+                if (p->aggregate && (p->nkeys == 0 || (kc >= 0 && b->cols[kc]->dict))) {
+                    /* aggregates without keys, or by a coded key, take the mask directly */
+                    mask = keep;
                 } else {
                     b = filter_rows(b, keep, (size_t)kept);
                     free(keep);
