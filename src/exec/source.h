@@ -64,7 +64,8 @@ typedef struct source {
      * NULL); fn sets keep[row] and returns how many rows it keeps, or -1 with err_set.
      * Blocks with none are skipped without decoding their other columns; the others come
      * back with the kept rows only. fn runs on the thread calling next(). */
-    void (*set_prefilter)(void *it, const bool *cols, long (*fn)(void *ctx, const block *b, uint8_t *keep), void *ctx);
+    void (*set_prefilter)(void *it, const bool *cols, long (*fn)(void *ctx, const block *b, uint8_t *keep),
+                          void *ctx);
     /* Optional (file(), s3()), for resumable INSERTs: the objects the source reads, each
      * with a version (S3: the ETag; local files: size and modification time). The arrays
      * belong to the source. */

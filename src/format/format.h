@@ -103,6 +103,25 @@ void fmt_reader_select(fmt_reader *r, const bool *needed);
  * the data stores them so (Parquet dictionary pages); other formats ignore it. Only for a
  * caller that handles coded columns (exec/select.c via source.accept_codes). */
 void fmt_reader_keep_codes(fmt_reader *r, const bool *coded);
+/* A simple predicate `col op vals` that formats with statistics (Parquet) use to skip row
+ * groups and pages: op is one of FMT_EQ … FMT_NOT_IN, vals one constant (IN / NOT IN: the
+ * list, NULLs left out), of a number type or of col's type without Nullable; `want` is
+ * the type the query reads col as. Rows that come back still need the query's WHERE. */
+enum { FMT_EQ, FMT_NE, FMT_LT, FMT_LE, FMT_GT, FMT_GE, FMT_IN, FMT_NOT_IN };
+typedef struct fmt_filter {
+    const char *col;
+    const type *want;
+    int op;
+    const column *vals;
+} fmt_filter;
+/* Filters every returned row satisfies (borrowed for the reader's life); other formats
+ * ignore them. Call before the first fmt_reader_next / fmt_reader_prefetch. */
+void fmt_reader_set_filters(fmt_reader *r, const fmt_filter *f, int n);
+/* Filter columns first (Parquet; see parquet_reader_set_prefilter): for each block the
+ * columns with cols[i] are decoded first and fn decides which rows to keep (-1 with
+ * err_set on error); blocks without any are skipped undecoded. Others ignore it. */
+typedef long (*fmt_prefilter_fn)(void *ctx, const block *b, uint8_t *keep);
+void fmt_reader_set_prefilter(fmt_reader *r, const bool *cols, fmt_prefilter_fn fn, void *ctx);
 /* The total number of rows without reading the data (Parquet: from the footer).
  * Returns 0 with *rows set, or -1 when the format cannot tell (no error is set). */
 int fmt_reader_count_rows(fmt_reader *r, int64_t *rows);

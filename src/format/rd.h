@@ -40,6 +40,9 @@ typedef struct rd_bin {
     int (*count_rows)(struct rd_bin *r, int64_t *rows);
     /* Optional: columns with coded[i] may come back dictionary-coded (column.h). */
     void (*keep_codes)(struct rd_bin *r, const bool *coded);
+    /* Optional: fmt_reader_set_filters, fmt_reader_set_prefilter. */
+    void (*set_filters)(struct rd_bin *r, const fmt_filter *f, int n);
+    void (*set_prefilter)(struct rd_bin *r, const bool *cols, fmt_prefilter_fn fn, void *ctx);
 } rd_bin;
 
 int native_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin **out);

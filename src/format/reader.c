@@ -319,6 +319,18 @@ int fmt_reader_count_rows(fmt_reader *r, int64_t *rows)
     return -1;
 }
 
+void fmt_reader_set_filters(fmt_reader *r, const fmt_filter *f, int n)
+{
+    if (r->bin && r->bin->set_filters)
+        r->bin->set_filters(r->bin, f, n);
+}
+
+void fmt_reader_set_prefilter(fmt_reader *r, const bool *cols, fmt_prefilter_fn fn, void *ctx)
+{
+    if (r->bin && r->bin->set_prefilter)
+        r->bin->set_prefilter(r->bin, cols, fn, ctx);
+}
+
 void fmt_reader_keep_codes(fmt_reader *r, const bool *coded)
 {
     if (r->bin && r->bin->keep_codes)

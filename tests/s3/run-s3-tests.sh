@@ -96,6 +96,18 @@ io=$("$SHALE" local --time -q "SELECT sum(id) FROM s3('$EP/bkt/pq/wide.parquet',
 size=$(stat -c %s "$L/wide.parquet")
 got=$(awk -v s="$io" 'BEGIN { split(s, a, " "); v = a[2]; u = a[3]; m = (u == "KB" || u == "kB") ? 1e3 : (u == "MB") ? 1e6 : (u == "GB") ? 1e9 : 1; printf "%d", v * m }')
 check "parquet by ranges: fetches a small part of the object ($io of $size bytes)" "1" "$(( got > 0 && got * 5 < size ? 1 : 0 ))"
+# row groups skipped by their statistics are never fetched (8 row groups of 1000 ids)
+RG="$(cd "$(dirname "$0")/../data/parquet" && pwd)/ch_row_groups.parquet"
+s3c -T "$RG" "$EP/bkt/pq/rg.parquet" >/dev/null || echo "upload rg.parquet failed"
+same "parquet row groups skipped by statistics: result" "s3('$EP/bkt/pq/rg.parquet', $K)" "file('$RG')" "SELECT count(), sum(id), max(s) FROM __SRC__ WHERE id >= 7000"
+same "parquet filter columns first: result" "s3('$EP/bkt/pq/rg.parquet', $K)" "file('$RG')" "SELECT id, s, ni FROM __SRC__ WHERE id % 997 = 3 ORDER BY id"
+q "INSERT INTO FUNCTION file('$L/rgbig.parquet') SELECT number AS id, hex(cityHash64(number)) AS pad FROM numbers(400000) SETTINGS output_format_parquet_row_group_size = 50000" >/dev/null
+s3c -T "$L/rgbig.parquet" "$EP/bkt/pq/rgbig.parquet" >/dev/null || echo "upload rgbig.parquet failed"
+same "parquet row groups skipped by statistics: larger object" "s3('$EP/bkt/pq/rgbig.parquet', $K)" "file('$L/rgbig.parquet')" "SELECT count(), sum(id), max(pad) FROM __SRC__ WHERE id >= 350000"
+bytes_of() { "$SHALE" local --time -q "$1" 2>&1 | grep -o 'requests, [0-9.]* [kKMG]*B received' | awk '{ v = $2; u = $3; m = (u == "KB" || u == "kB") ? 1e3 : (u == "MB") ? 1e6 : (u == "GB") ? 1e9 : 1; printf "%d", v * m }'; }
+all=$(bytes_of "SELECT max(pad) FROM s3('$EP/bkt/pq/rgbig.parquet', $K) FORMAT Null")
+one=$(bytes_of "SELECT max(pad) FROM s3('$EP/bkt/pq/rgbig.parquet', $K) WHERE id >= 350000 FORMAT Null")
+check "parquet row groups skipped by statistics are not fetched ($one of $all bytes)" "1" "$(( one > 0 && one * 3 < all ? 1 : 0 ))"
 same "parquet streamed whole with remote_filesystem_read_method = 'read'" "s3('$EP/bkt/pq/wide.parquet', $K) SETTINGS remote_filesystem_read_method = 'read'" "file('$L/wide.parquet')" "SELECT count(), sum(id), max(pad) FROM __SRC__"
 
 # Parallel download: 1 MiB pieces, 3 threads (the big object is > 2 pieces); synchronous reads.

@@ -1638,12 +1638,6 @@ static int start_row_group(pq_rd *r)
     r->rg_rows = g->num_rows;
     r->nkeep = -1;
     r->skipped_rows = false;
-    if (r->pre) { /* the leaves of the filter columns */
-        memset(r->pre_leaf, 0, (size_t)nl + 1);
-        for (int i = 0; i < r->ncols; i++)
-            if (r->pre_col[i] && r->cols[i].needed && r->cols[i].node && !r->cols[i].node->unsupported)
-                leaves_of(r->cols[i].node, r->pre_leaf);
-    }
     if (flat) {
         /* the page index first: a row group none of whose pages can match is not read */
         free(r->keep);
@@ -1835,6 +1829,22 @@ static int next_streamed(pq_rd *r, block **out)
     return 0;
 }
 
+static bool rg_may_match(const pq_meta *m, const pq_schema *s, int rg, const char *col, const type *want, int op,
+                         const column *vals);
+
+/* A row group with no rows, or one whose statistics exclude a filter: not read. */
+static bool rg_skippable(const pq_rd *r, int rg)
+{
+    if (r->m->rgs[rg].num_rows == 0)
+        return true;
+    for (int i = 0; i < r->nfilters; i++) {
+        const pq_filter *fl = &r->filters[i];
+        if (!rg_may_match(r->m, r->s, rg, fl->col, fl->want, fl->op, fl->vals))
+            return true;
+    }
+    return false;
+}
+
 static int pq_next(rd_bin *bp, block **out)
 {
     pq_rd *r = (pq_rd *)bp;
@@ -1870,7 +1880,7 @@ static int pq_next(rd_bin *bp, block **out)
         }
         if (r->rg >= r->rg_end)
             return 0;
-        if (r->m->rgs[r->rg].num_rows == 0) {
+        if (rg_skippable(r, r->rg)) {
             r->rg++;
             continue;
         }
@@ -1885,7 +1895,7 @@ static int pq_next(rd_bin *bp, block **out)
 static int pq_prefetch(rd_bin *bp)
 {
     pq_rd *r = (pq_rd *)bp;
-    while (!r->streaming && !r->cur && r->rg < r->rg_end && r->m->rgs[r->rg].num_rows == 0)
+    while (!r->streaming && !r->cur && r->rg < r->rg_end && rg_skippable(r, r->rg))
         r->rg++;
     if (r->streaming || r->cur || r->rg >= r->rg_end)
         return 0;
@@ -1938,6 +1948,17 @@ void parquet_reader_set_prefilter(rd_bin *bp, const bool *cols, parquet_prefilte
     r->pre_col = xcalloc((size_t)r->ncols + 1, sizeof *r->pre_col);
     memcpy(r->pre_col, cols, (size_t)r->ncols * sizeof *cols);
     r->pre_leaf = xcalloc((size_t)r->s->nleaves + 1, sizeof *r->pre_leaf);
+    /* the leaves of the filter columns (a row group may already be under way: a prefetch) */
+    for (int i = 0; i < r->ncols; i++)
+        if (r->pre_col[i] && r->cols[i].needed && r->cols[i].node && !r->cols[i].node->unsupported)
+            leaves_of(r->cols[i].node, r->pre_leaf);
+}
+
+static void pq_set_filters(rd_bin *bp, const fmt_filter *f, int n)
+{
+    pq_rd *r = (pq_rd *)bp;
+    r->filters = f;
+    r->nfilters = n;
 }
 
 static void pq_keep_codes(rd_bin *bp, const bool *coded)
@@ -1994,6 +2015,8 @@ static void reader_init(pq_rd *r, const schema *s, const fmt_settings *st)
     r->base.prefetch = pq_prefetch;
     r->base.count_rows = pq_count_rows;
     r->base.keep_codes = pq_keep_codes;
+    r->base.set_filters = pq_set_filters;
+    r->base.set_prefilter = parquet_reader_set_prefilter;
     r->env.timezone = st && st->timezone ? st->timezone : "UTC";
     r->chunks = xcalloc((size_t)r->s->nleaves + 1, sizeof *r->chunks);
     r->out_s = schema_clone(s);
@@ -2358,13 +2381,19 @@ static const pq_leaf *filter_leaf(const pq_meta *m, const pq_schema *s, const ch
 bool parquet_rg_may_match(const parquet_file *pf, int rg, const char *col, const type *want, int op,
                           const column *vals)
 {
-    if (rg < 0 || rg >= pf->m->nrgs || !vals || vals->len == 0)
+    return rg_may_match(pf->m, pf->s, rg, col, want, op, vals);
+}
+
+static bool rg_may_match(const pq_meta *m, const pq_schema *s, int rg, const char *col, const type *want, int op,
+                         const column *vals)
+{
+    if (rg < 0 || rg >= m->nrgs || !vals || vals->len == 0)
         return true;
     int leaf;
-    const pq_leaf *l = filter_leaf(pf->m, pf->s, col, want, &leaf);
+    const pq_leaf *l = filter_leaf(m, s, col, want, &leaf);
     if (!l)
         return true;
-    const pq_row_group *g = &pf->m->rgs[rg];
+    const pq_row_group *g = &m->rgs[rg];
     const pq_chunk *ch = &g->cols[leaf];
     if (!ch->has_meta)
         return true;
@@ -2419,7 +2448,9 @@ static void add_range(int64_t **r, int *n, int *cap, int64_t a, int64_t e)
 static int page_ranges(pq_rd *r, const pq_row_group *g)
 {
     r->nkeep = -1;
-    if (!r->nfilters || g->num_rows <= 0)
+    /* remote objects: the indexes would cost two requests per column and row group, in
+     * the way of the chunk reads; the row groups' own statistics already spared those */
+    if (!r->nfilters || g->num_rows <= 0 || r->f.read_at)
         return 0;
     int64_t *bounds = NULL; /* every page start of every judged column, then sorted */
     int nb = 0;

@@ -57,26 +57,20 @@ uint64_t parquet_file_reads(parquet_file *pf);
  * none is skipped and its other columns are never decoded (nor their pages wholly inside
  * it decompressed); otherwise the other columns are decoded and the block comes back
  * with the kept rows only. fn runs on the thread calling next(). */
-typedef long (*parquet_prefilter_fn)(void *ctx, const block *b, uint8_t *keep);
+typedef fmt_prefilter_fn parquet_prefilter_fn;
 void parquet_reader_set_prefilter(rd_bin *r, const bool *cols, parquet_prefilter_fn fn, void *ctx);
 
 /* Predicates for parquet_rg_may_match and page-index pruning: column op constant(s). */
-enum { PQF_EQ, PQF_NE, PQF_LT, PQF_LE, PQF_GT, PQF_GE, PQF_IN, PQF_NOT_IN };
-
-/* A simple predicate `col op vals` (vals as for parquet_rg_may_match). */
-typedef struct pq_filter {
-    const char *col;
-    const type *want;
-    int op;
-    const column *vals;
-} pq_filter;
+enum { PQF_EQ = FMT_EQ, PQF_NE = FMT_NE, PQF_LT = FMT_LT, PQF_LE = FMT_LE, PQF_GT = FMT_GT, PQF_GE = FMT_GE,
+       PQF_IN = FMT_IN, PQF_NOT_IN = FMT_NOT_IN };
+typedef fmt_filter pq_filter;
 
 typedef struct parquet_read_opts {
     int rg_first, rg_count;       /* row groups to read; rg_count < 0: to the end */
     uint64_t min_bytes_for_seek;  /* gaps below this between needed chunks are read through */
-    /* Page-index pruning: rows of pages whose column-index min/max cannot satisfy every
-     * filter are skipped (pages are neither decompressed nor decoded); the rest still
-     * need the query's WHERE. Borrowed for the reader's life. */
+    /* Row groups whose statistics, and rows of pages whose column-index min/max, cannot
+     * satisfy every filter are skipped (neither read nor decoded); the rest still need the
+     * query's WHERE. Borrowed for the reader's life (also fmt_reader_set_filters). */
     const pq_filter *filters;
     int nfilters;
 } parquet_read_opts;

@@ -58,9 +58,7 @@ typedef struct file_it {
     int *cols;             /* requested: index into s->sch */
     int nfile;             /* file columns in the schema */
     query_ctx *q;
-    bool *pre_cols;        /* set_prefilter: per requested column */
-    long (*pre)(void *ctx, const block *b, uint8_t *keep);
-    void *pre_ctx;
+    read_prefilter pre;    /* set_prefilter */
 } file_it;
 
 static int open_reader(file_src *f, const char *path, const schema *sch, const fmt_settings *fs, fmt_reader **r)
@@ -240,60 +238,22 @@ static int file_next(void *itp, block **out)
     return 0;
 }
 
-/* The reader's prefilter call: its block (file columns, the filter ones decoded) in the
- * layout of the blocks file_next returns, virtual columns included. */
-static long file_prefilter(void *ctx, const block *b, uint8_t *keep)
-{
-    file_it *it = ctx;
-    block *v = block_new(it->ncols, b->rows);
-    for (int i = 0; i < it->ncols; i++) {
-        int c = it->cols[i];
-        if (!it->pre_cols[i])
-            continue;
-        if (c < it->nfile) {
-            v->cols[i] = col_ref(b->cols[c]);
-        } else {
-            const char *val = c == it->nfile ? it->path : read_base_name(it->path);
-            column *one = col_new(type_lowcard(type_simple(T_STRING)));
-            col_push_str(one, val, strlen(val));
-            v->cols[i] = col_new_const(one, b->rows);
-        }
-    }
-    long kept = it->pre(it->pre_ctx, v, keep);
-    block_free(v);
-    return kept;
-}
-
-static void file_set_prefilter(void *itp, const bool *cols, long (*fn)(void *ctx, const block *b, uint8_t *keep),
-                               void *ctx)
+static void file_set_prefilter(void *itp, const bool *cols, fmt_prefilter_fn fn, void *ctx)
 {
     file_it *it = itp;
     if (!it->pq)
         return; /* whole-file readers: no early filter */
-    bool *file_cols = xcalloc((size_t)it->nfile + 1, sizeof *file_cols);
-    for (int i = 0; i < it->ncols; i++) {
-        if (!cols[i])
-            continue;
-        if (it->cols[i] < it->nfile)
-            file_cols[it->cols[i]] = true;
-        else if (it->cols[i] > it->nfile + 1) { /* _size is not known here */
-            free(file_cols);
-            return;
-        }
-    }
-    free(it->pre_cols);
-    it->pre_cols = xcalloc((size_t)it->ncols + 1, sizeof *it->pre_cols);
-    memcpy(it->pre_cols, cols, (size_t)it->ncols * sizeof *cols);
-    it->pre = fn;
-    it->pre_ctx = ctx;
-    parquet_reader_set_prefilter(it->pq, file_cols, file_prefilter, it);
+    read_prefilter_free(&it->pre);
+    bool *file_cols = read_prefilter_init(&it->pre, it->cols, it->ncols, it->nfile, it->path, cols, fn, ctx);
+    if (file_cols)
+        parquet_reader_set_prefilter(it->pq, file_cols, read_prefilter_call, &it->pre);
     free(file_cols);
 }
 
 static void file_close(void *itp)
 {
     file_it *it = itp;
-    free(it->pre_cols);
+    read_prefilter_free(&it->pre);
     if (it->pq)
         it->pq->free(it->pq);
     fmt_reader_free(it->reader);
@@ -540,13 +500,7 @@ static void file_set_filter(source *s, const src_filter *fl, int n, query_ctx *q
     if (!settings_bool(q->st, "input_format_parquet_page_filter_push_down"))
         return;
     free(f->page_filters);
-    f->npage_filters = 0;
-    f->page_filters = xcalloc((size_t)f->nfilters + 1, sizeof *f->page_filters);
-    for (int i = 0; i < f->nfilters; i++)
-        f->page_filters[f->npage_filters++] = (pq_filter){.col = f->file_schema->names[f->filters[i].col],
-                                                          .want = f->file_schema->types[f->filters[i].col],
-                                                          .op = (int)f->filters[i].op,
-                                                          .vals = f->filters[i].vals};
+    f->page_filters = read_format_filters(f->filters, f->nfilters, f->file_schema, &f->npage_filters);
 }
 
 /* The schema cache's view of a local file: its absolute path and "size-mtime" version

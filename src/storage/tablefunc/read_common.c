@@ -180,3 +180,66 @@ schema *read_source_schema(const schema *file_schema, bool with_size)
         schema_set(sch, nf + 2, "_size", type_nullable(type_simple(T_UINT64)));
     return sch;
 }
+
+fmt_filter *read_format_filters(const src_filter *f, int n, const schema *file_schema, int *nout)
+{
+    fmt_filter *out = xcalloc((size_t)n + 1, sizeof *out);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (f[i].col < 0 || f[i].col >= file_schema->n || f[i].op > SF_NOT_IN)
+            continue; /* virtual columns; LIKE is not judged by statistics */
+        out[k++] = (fmt_filter){.col = file_schema->names[f[i].col], .want = file_schema->types[f[i].col],
+                                .op = (int)f[i].op, .vals = f[i].vals};
+    }
+    *nout = k;
+    return out;
+}
+
+bool *read_prefilter_init(read_prefilter *p, const int *cols, int ncols, int nfile, const char *path,
+                          const bool *pre, fmt_prefilter_fn fn, void *ctx)
+{
+    memset(p, 0, sizeof *p);
+    bool *file_cols = xcalloc((size_t)nfile + 1, sizeof *file_cols);
+    for (int i = 0; i < ncols; i++) {
+        if (!pre[i])
+            continue;
+        if (cols[i] < nfile) {
+            file_cols[cols[i]] = true;
+        } else if (cols[i] > nfile + 1) { /* _size */
+            free(file_cols);
+            return NULL;
+        }
+    }
+    *p = (read_prefilter){.cols = cols, .ncols = ncols, .nfile = nfile, .path = path, .fn = fn, .ctx = ctx};
+    p->pre = xcalloc((size_t)ncols + 1, sizeof *p->pre);
+    memcpy(p->pre, pre, (size_t)ncols * sizeof *pre);
+    return file_cols;
+}
+
+long read_prefilter_call(void *ctx, const block *b, uint8_t *keep)
+{
+    read_prefilter *p = ctx;
+    block *v = block_new(p->ncols, b->rows);
+    for (int i = 0; i < p->ncols; i++) {
+        int c = p->cols[i];
+        if (!p->pre[i])
+            continue;
+        if (c < p->nfile) {
+            v->cols[i] = col_ref(b->cols[c]);
+        } else {
+            const char *val = c == p->nfile ? p->path : read_base_name(p->path);
+            column *one = col_new(type_lowcard(type_simple(T_STRING)));
+            col_push_str(one, val, strlen(val));
+            v->cols[i] = col_new_const(one, b->rows);
+        }
+    }
+    long kept = p->fn(p->ctx, v, keep);
+    block_free(v);
+    return kept;
+}
+
+void read_prefilter_free(read_prefilter *p)
+{
+    free(p->pre);
+    p->pre = NULL;
+}

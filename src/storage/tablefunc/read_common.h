@@ -26,6 +26,29 @@ schema *read_source_schema(const schema *file_schema, bool with_size);
  * index nfile is _path, nfile + 1 _file, nfile + 2 _size (when size >= 0), as constants. */
 block *read_project(block *b, const int *cols, int ncols, int nfile, const char *path, int64_t size);
 
+/* The filters among f[0..n) on the nfile file columns, for fmt_reader_set_filters (names
+ * and types borrowed from file_schema, values from f): a new array, *nout of them. */
+fmt_filter *read_format_filters(const src_filter *f, int n, const schema *file_schema, int *nout);
+
+/* Filter columns first for the sources that read through a format reader
+ * (source.set_prefilter): the reader's early blocks (file columns) are shown to the
+ * query's fn in the layout next() returns, virtual _path/_file included. */
+typedef struct read_prefilter {
+    const int *cols;           /* the iterator's requested columns (borrowed) */
+    int ncols, nfile;
+    const char *path;          /* for _path / _file (borrowed) */
+    bool *pre;                 /* per requested column: read by the filter */
+    fmt_prefilter_fn fn;
+    void *ctx;
+} read_prefilter;
+/* Fills p and returns the per-file-column flags to give the reader (caller frees), or NULL
+ * when the filter reads something the reader cannot provide early (_size). */
+bool *read_prefilter_init(read_prefilter *p, const int *cols, int ncols, int nfile, const char *path,
+                          const bool *pre, fmt_prefilter_fn fn, void *ctx);
+/* The fmt_prefilter_fn to give the reader, with p as its ctx. */
+long read_prefilter_call(void *p, const block *b, uint8_t *keep);
+void read_prefilter_free(read_prefilter *p);
+
 /* Whether an object whose _path is `path` may hold rows the query keeps, judging by the
  * filters on the virtual columns _path (source column nfile) and _file (nfile + 1):
  * =, !=, <, <=, >, >=, IN and NOT IN against string constants, and [NOT] [I]LIKE patterns

@@ -66,10 +66,15 @@ typedef struct s3_src {
     char *compression;
     schema *file_schema;
     bool *coded;            /* per file column: may come dictionary-coded (accept_codes) */
+    src_filter *filters;    /* WHERE conjuncts on file columns (set_filter), values owned */
+    int nfilters;
+    fmt_filter *ffilters;   /* the same for the readers: row groups skipped by statistics */
+    int nffilters;
 } s3_src;
 
 typedef struct s3_it {
     fmt_reader *reader;
+    read_prefilter pre;    /* set_prefilter */
     const s3_object *obj;
     char *path;            /* bucket/key */
     int ncols;
@@ -308,6 +313,8 @@ static int open_iter(s3_src *f, int task, const int *cols, int ncols, query_ctx 
         return -1;
     }
     read_select_columns(it->reader, cols, ncols, it->nfile, f->coded);
+    if (f->nffilters)
+        fmt_reader_set_filters(it->reader, f->ffilters, f->nffilters);
     if (prefetch && fmt_reader_prefetch(it->reader)) {
         if (!strstr(err_msg(), it->path))
             err_suffix(" (in object %s)", it->path);
@@ -340,6 +347,7 @@ static void s3_close(void *itp)
 {
     s3_it *it = itp;
     fmt_reader_free(it->reader);
+    read_prefilter_free(&it->pre);
     free(it->path);
     free(it->cols);
     free(it);
@@ -357,10 +365,24 @@ static void src_free(s3_src *f)
     free(f->compression);
     schema_free(f->file_schema);
     free(f->coded);
+    for (int i = 0; i < f->nfilters; i++)
+        col_free(f->filters[i].vals);
+    free(f->filters);
+    free(f->ffilters);
     free(f);
 }
 
 static void s3_destroy(source *s) { src_free(s->impl); }
+
+static void s3_set_prefilter(void *itp, const bool *cols, fmt_prefilter_fn fn, void *ctx)
+{
+    s3_it *it = itp;
+    read_prefilter_free(&it->pre);
+    bool *file_cols = read_prefilter_init(&it->pre, it->cols, it->ncols, it->nfile, it->path, cols, fn, ctx);
+    if (file_cols)
+        fmt_reader_set_prefilter(it->reader, file_cols, read_prefilter_call, &it->pre);
+    free(file_cols);
+}
 
 static void s3_accept_codes(source *s, const bool *coded)
 {
@@ -409,11 +431,24 @@ static void s3_keep_objects(source *s, const uint8_t *keep)
 
 /* Drops the objects whose _path ("bucket/key") or _file cannot satisfy the filters, so
  * that a glob over many objects opens only those the WHERE clause names. */
+/* Drops the objects whose _path/_file cannot satisfy the filters, and keeps the filters
+ * on file columns so that Parquet readers skip row groups by their statistics (never
+ * fetching their chunks) when input_format_parquet_filter_push_down is on. */
 static void s3_set_filter(source *s, const src_filter *fl, int n, query_ctx *q)
 {
-    (void)q;
     s3_src *f = s->impl;
     int nfile = f->file_schema->n;
+    if (settings_bool(q->st, "input_format_parquet_filter_push_down")) {
+        for (int i = 0; i < n; i++) {
+            if (fl[i].col < 0 || fl[i].col >= nfile)
+                continue;
+            f->filters = xrealloc(f->filters, sizeof *f->filters * (size_t)(f->nfilters + 1));
+            f->filters[f->nfilters] = fl[i];
+            f->filters[f->nfilters++].vals = col_ref(fl[i].vals);
+        }
+        free(f->ffilters);
+        f->ffilters = read_format_filters(f->filters, f->nfilters, f->file_schema, &f->nffilters);
+    }
     if (!read_has_path_filter(fl, n, nfile))
         return;
     const char *bucket = s3_client_url(f->client)->bucket;
@@ -625,6 +660,7 @@ int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
     src->keep_objects = s3_keep_objects;
     src->set_filter = s3_set_filter;
     src->accept_codes = s3_accept_codes;
+    src->set_prefilter = s3_set_prefilter;
     *out = src;
     f = NULL;
     rc = 0;
