@@ -9,6 +9,13 @@
 #define ERR_ILLEGAL_FINAL 181 /* not in base/err.h yet (its name is in err.c) */
 #endif
 #include "storage/tablefunc.h"
+#include "format/format.h"
+#ifndef ERR_ILLEGAL_PREWHERE
+#define ERR_ILLEGAL_PREWHERE 182 /* not in base/err.h */
+#endif
+#ifndef ERR_ILLEGAL_TYPE_OF_COLUMN_FOR_FILTER
+#define ERR_ILLEGAL_TYPE_OF_COLUMN_FOR_FILTER 59 /* not in base/err.h */
+#endif
 
 #include <limits.h>
 #include <stdio.h>
@@ -1235,6 +1242,113 @@ static void push_filters(actx *c)
     free(fl);
 }
 
+/* ---- PREWHERE ---- */
+
+/* The format a file()/s3()/url() call reads: a literal argument naming an input format,
+ * else the one its path's extension names; NULL when that cannot be told from the AST. */
+static const char *tablefunc_format_of(const ast *f)
+{
+    const char *path = NULL;
+    for (int i = 0; i < f->args.n; i++) {
+        const ast *a = f->args.items[i];
+        if (a->kind == AST_IDENT && a->nparts == 1 && i > 0 && fmt_input_canonical(a->parts[0]))
+            return fmt_input_canonical(a->parts[0]);
+        if (a->kind != AST_LITERAL || a->lit != LIT_STRING)
+            continue;
+        if (i == 0)
+            path = a->str;
+        else if (strcasecmp(a->str, "auto") != 0 && fmt_input_canonical(a->str))
+            return fmt_input_canonical(a->str);
+    }
+    return path ? fmt_from_filename(path) : NULL;
+}
+
+/* ClickHouse allows PREWHERE only over storages that read columns lazily: MergeTree tables
+ * and Parquet read by file()/s3()/url(); a subquery, a CTE, Memory, system tables and other
+ * formats are ILLEGAL_PREWHERE. Joins follow their first table. */
+static int check_prewhere_source(const ast *t, query_ctx *q)
+{
+    if (!t)
+        return err_set(ERR_ILLEGAL_PREWHERE, "Storage SystemOne (table system.one) does not support PREWHERE");
+    if (t->sub) {
+        buf b = {0};
+        ast_format_sql(&b, t->sub);
+        err_set(ERR_ILLEGAL_PREWHERE, "Subquery %s does not support PREWHERE", buf_cstr(&b));
+        buf_free(&b);
+        return -1;
+    }
+    if (t->table_func) {
+        const ast *f = t->table_func;
+        const char *storage = strcasecmp(f->name, "file") == 0  ? "File"
+                              : strcasecmp(f->name, "s3") == 0  ? "S3"
+                              : strcasecmp(f->name, "url") == 0 ? "URL"
+                              : strcasecmp(f->name, "numbers") == 0 ? "SystemNumbers"
+                              : strcmp(f->name, "format") == 0 ? "Values" : "Input";
+        if (strcmp(storage, "File") == 0 || strcmp(storage, "S3") == 0 || strcmp(storage, "URL") == 0) {
+            const char *fmt = tablefunc_format_of(f);
+            if (!fmt || strcmp(fmt, "Parquet") == 0)
+                return 0;
+        }
+        return err_set(ERR_ILLEGAL_PREWHERE, "Storage %s (table _table_function.%s) does not support PREWHERE", storage,
+                       f->name);
+    }
+    const char *db = t->database, *name = t->table_name;
+    if (!db)
+        for (int i = q->nctes - 1; i >= 0; i--)
+            if (strcmp(((const ast *)q->ctes[i])->alias, name) == 0)
+                return err_set(ERR_ILLEGAL_PREWHERE,
+                               "Invalid column in PREWHERE. Expected column source to be table or table function. "
+                               "Actual %s",
+                               name);
+    if (db && strcmp(db, "system") == 0)
+        return err_set(ERR_ILLEGAL_PREWHERE, "Storage System (table system.%s) does not support PREWHERE", name);
+    table *tbl;
+    if (!q->catalog || catalog_get(q->catalog, db, name, &tbl))
+        return 0; /* the table's own error comes from reading it */
+    size_t n = strlen(tbl->engine->name);
+    int rc = 0;
+    if (n < 9 || strcmp(tbl->engine->name + n - 9, "MergeTree") != 0)
+        rc = err_set(ERR_ILLEGAL_PREWHERE, "Storage %s (table %s.%s) does not support PREWHERE", tbl->engine->name,
+                     tbl->database, tbl->name);
+    table_unref(tbl);
+    return rc;
+}
+
+/* WHERE and PREWHERE keep rows by a number (any width up to 64 bits), Bool or NULL, maybe
+ * Nullable or LowCardinality; other types are ILLEGAL_TYPE_OF_COLUMN_FOR_FILTER. */
+static int check_filter_type(const type *t, const char *clause)
+{
+    switch (type_base(t)->id) {
+    case T_NOTHING: case T_BOOL: case T_FLOAT32: case T_FLOAT64:
+    case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64:
+    case T_INT8: case T_INT16: case T_INT32: case T_INT64:
+        return 0;
+    default:
+        return err_set(ERR_ILLEGAL_TYPE_OF_COLUMN_FOR_FILTER, "Invalid type for filter in %s: %s", clause, t->name);
+    }
+}
+
+/* PREWHERE p WHERE w keeps the rows satisfying both: and(p, w). */
+static int combine_filters(actx *c, expr *pre, expr **wherep)
+{
+    expr *where = *wherep;
+    *wherep = NULL; /* owned by the and() from here, freed with it on failure */
+    expr *ex = xcalloc(1, sizeof *ex);
+    ex->kind = EX_FUNC;
+    ex->nargs = 2;
+    ex->args = xcalloc(2, sizeof *ex->args);
+    ex->args[0] = pre;
+    ex->args[1] = where;
+    const type *types[2] = {pre->type, where->type};
+    column *consts[2] = {pre->kind == EX_CONST ? pre->value : NULL, where->kind == EX_CONST ? where->value : NULL};
+    if (func_resolve("and", 2, types, consts, &c->q->env, &ex->call)) {
+        expr_free(ex);
+        return -1;
+    }
+    ex->type = ex->call->result_type;
+    return fold_if_const(c, ex, wherep);
+}
+
 static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
 {
     select_plan *p = xcalloc(1, sizeof *p);
@@ -1308,14 +1422,38 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
         }
     }
 
+    expr *pre = NULL;
+    if (sel->prewhere) {
+        if (check_prewhere_source(sel->from, q))
+            goto done;
+        if (alias_has_aggregate(c, sel->prewhere, 0)) {
+            err_set(ERR_ILLEGAL_AGGREGATION, "Aggregate function is found in PREWHERE in query");
+            goto done;
+        }
+        if (compile(c, sel->prewhere, &pre))
+            goto done;
+        if (check_filter_type(pre->type, "PREWHERE")) {
+            expr_free(pre);
+            goto done;
+        }
+    }
     if (sel->where) {
         if (alias_has_aggregate(c, sel->where, 0)) {
             err_set(ERR_ILLEGAL_AGGREGATION, "Aggregate function is found in WHERE in query");
+            expr_free(pre);
             goto done;
         }
-        if (compile(c, sel->where, &p->where))
+        if (compile(c, sel->where, &p->where) || check_filter_type(p->where->type, "WHERE")) {
+            expr_free(pre);
             goto done;
+        }
     }
+    /* ClickHouse reads the PREWHERE columns first and the rest only for the rows it keeps;
+     * here it is one more conjunct of WHERE, so that push-down to the source sees it. */
+    if (pre && !p->where)
+        p->where = pre;
+    else if (pre && combine_filters(c, pre, &p->where))
+        goto done;
 
     bool agg = sel->group_by.n > 0 || sel->having != NULL;
     for (int i = 0; i < sel->select.n && !agg; i++)
