@@ -36,3 +36,20 @@ SELECT count() FROM numbers(3) WHERE 'x'; -- { serverError 59 }
 SELECT count() FROM numbers(3) WHERE toDate(number); -- { serverError 59 }
 SELECT count() FROM numbers(3) WHERE toInt128(number); -- { serverError 59 }
 SELECT count() FROM numbers(3) WHERE toLowCardinality(number);
+-- input_format_null_as_default: NULLs read into a non-Nullable structure become defaults
+SELECT a, s FROM file('../data/parquet/ch_tiny.parquet', Parquet, 'a Int32, s String') LIMIT 3;
+SELECT count(), countIf(s = '') FROM file('../data/parquet/ch_tiny.parquet', Parquet, 's String');
+SELECT a, s FROM file('../data/parquet/ch_tiny.parquet', Parquet, 'a Int32, s LowCardinality(String)') LIMIT 3;
+SELECT a, s FROM file('../data/parquet/ch_tiny.parquet', Parquet, 'a Int32, s Nullable(Int32)') LIMIT 3;
+SELECT count(), sum(i) FROM file('../data/parquet/ar_dict_fallback_v2.parquet', Parquet, 's LowCardinality(String), i Int64') WHERE s = 'late_0';
+SELECT id, i16, u64, f32, b, dec18 FROM file('../data/parquet/ar_types.parquet', Parquet, 'id Int32, i16 Int16, u64 UInt64, f32 Float32, b Bool, dec18 Decimal(18, 4)') ORDER BY id LIMIT 4;
+SELECT id, ts_ms, d32 FROM file('../data/parquet/ar_types.parquet', Parquet, 'id Int32, ts_ms DateTime64(3, \'UTC\'), d32 Date32') ORDER BY id LIMIT 4;
+SELECT id, s, bin, i16, ls FROM file('../data/parquet/ar_types.parquet', Parquet, 'id Int32, s String, bin String, i16 String, ls String') WHERE id % 7 = 0 ORDER BY id LIMIT 5;
+SELECT id, li FROM file('../data/parquet/ar_nested.parquet', Parquet, 'id Int32, li Array(Int32)') ORDER BY id LIMIT 6;
+SELECT id, st FROM file('../data/parquet/ar_nested.parquet', Parquet, 'id Int32, st Tuple(a Int32, b String)') ORDER BY id LIMIT 6;
+SELECT id, lst FROM file('../data/parquet/ar_nested.parquet', Parquet, 'id Int32, lst Array(Tuple(k String, v Int32))') ORDER BY id LIMIT 6;
+SELECT id, s FROM file('../data/parquet/ar_types.parquet', Parquet, 'id Int32, s Int64') ORDER BY id LIMIT 4; -- { serverError ATTEMPT_TO_READ_AFTER_EOF }
+SELECT a, s FROM file('../data/parquet/ch_tiny.parquet', Parquet, 'a Int32, s String') LIMIT 3 SETTINGS input_format_null_as_default = 0; -- { serverError CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN }
+SELECT id, li FROM file('../data/parquet/ar_nested.parquet', Parquet, 'id Int32, li Array(Int32)') ORDER BY id SETTINGS input_format_null_as_default = 0; -- { serverError CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN }
+SELECT id, st FROM file('../data/parquet/ar_nested.parquet', Parquet, 'id Int32, st Tuple(a Int32, b String)') ORDER BY id SETTINGS input_format_null_as_default = 0; -- { serverError CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN }
+SELECT a, s FROM file('../data/parquet/ch_tiny.parquet', Parquet, 'a Int32, s Nullable(String)') LIMIT 3 SETTINGS input_format_null_as_default = 0;
