@@ -276,6 +276,40 @@ static int fold_if_const(actx *c, expr *e, expr **out)
     return 0;
 }
 
+/* ClickHouse's IN keeps only the values that convert exactly to the left side's type (a
+ * set value 2.55 cannot match a Decimal(9, 1), nor 300 a UInt8): for numbers, drops the
+ * rows where the converted value differs from the original. Takes conv. */
+static column *in_exact_only(actx *c, column *orig, column *conv)
+{
+    if (!type_is_number(type_base(orig->type)) || !type_is_number(type_base(conv->type)) || conv->len == 0)
+        return conv;
+    fn_call *call;
+    const type *ats[2] = {orig->type, conv->type};
+    column *cargs[2] = {NULL, NULL};
+    if (func_resolve("equals", 2, ats, cargs, &c->q->env, &call)) {
+        err_clear();
+        return conv;
+    }
+    column *ex[2] = {orig, conv}, *m = NULL;
+    int rc = fn_exec(call, ex, conv->len, &m);
+    fn_call_free(call);
+    if (rc) {
+        err_clear();
+        return conv;
+    }
+    m = col_materialize(m);
+    uint8_t *keep = xmalloc(conv->len);
+    size_t kept = expr_truth_mask(m, keep);
+    col_free(m);
+    if (kept < conv->len) {
+        column *f = col_filter(conv, keep, kept);
+        col_free(conv);
+        conv = f;
+    }
+    free(keep);
+    return conv;
+}
+
 static int compile_in(actx *c, const ast *e, bool negate, expr **out)
 {
     expr *lhs;
@@ -323,6 +357,8 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
                         fn_call_free(call);
                     }
                     col_free(tconst);
+                    if (!rc)
+                        casted = in_exact_only(c, src, casted);
                     if (rc) {
                         col_free(src);
                         for (int k = 0; k < nb; k++)
@@ -371,6 +407,16 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
                 expr_free(v);
                 continue;
             }
+            if (type_is_decimal(type_base(val->type)) && !type_is_decimal(t) && type_is_number(t)) {
+                /* As ClickHouse: a Decimal literal in the list of a non-Decimal number. */
+                const type *vt = type_base(val->type);
+                col_free(val);
+                expr_free(v);
+                in_set_free(set);
+                expr_free(lhs);
+                return err_set(ERR_TYPE_MISMATCH, "Type mismatch in IN or VALUES section. Expected: %s. Got: %s", t->name,
+                               vt->id == T_DECIMAL32 ? "Decimal32" : vt->id == T_DECIMAL64 ? "Decimal64" : "Decimal128");
+            }
             if (type_strip_nullable(val->type) != t) {
                 /* Convert the literal to the left side's type; a value that does not fit
                  * (e.g. 300 for UInt8) simply cannot match. */
@@ -386,6 +432,12 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
                     if (fn_exec(call, ex, 1, &conv))
                         conv = NULL;
                     fn_call_free(call);
+                }
+                if (conv)
+                    conv = in_exact_only(c, val, col_materialize(conv));
+                if (conv && conv->len == 0) {
+                    col_free(conv);
+                    conv = NULL;
                 }
                 err_clear();
                 col_free(tconst);

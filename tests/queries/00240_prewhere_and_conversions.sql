@@ -53,3 +53,25 @@ SELECT a, s FROM file('../data/parquet/ch_tiny.parquet', Parquet, 'a Int32, s St
 SELECT id, li FROM file('../data/parquet/ar_nested.parquet', Parquet, 'id Int32, li Array(Int32)') ORDER BY id SETTINGS input_format_null_as_default = 0; -- { serverError CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN }
 SELECT id, st FROM file('../data/parquet/ar_nested.parquet', Parquet, 'id Int32, st Tuple(a Int32, b String)') ORDER BY id SETTINGS input_format_null_as_default = 0; -- { serverError CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN }
 SELECT a, s FROM file('../data/parquet/ch_tiny.parquet', Parquet, 'a Int32, s Nullable(String)') LIMIT 3 SETTINGS input_format_null_as_default = 0;
+-- Decimal compared with integers, floats and other Decimals
+SELECT count(), sum(dec18) FROM file('../data/parquet/ar_types.parquet') WHERE dec18 > 1000;
+SELECT count(), sum(dec38) FROM file('../data/parquet/ar_types.parquet') WHERE dec38 >= -100 AND dec38 != 0 AND dec9 <= 1e3;
+SELECT count() FROM file('../data/parquet/ar_types.parquet') WHERE dec9 >= 100 AND dec38 < 0;
+SELECT count() FROM file('../data/parquet/ar_types.parquet') WHERE dec9 = dec18;
+SELECT count() FROM file('../data/parquet/ar_types.parquet') WHERE dec18 NOT IN (0, 1);
+SELECT id, dec9 FROM file('../data/parquet/ar_types.parquet') WHERE dec9 IN (-29876.55, 0, 12.5, -29506.2) ORDER BY id LIMIT 5;
+SELECT toDecimal64(1.5, 4) > 1, toDecimal64(1.5, 4) = 1.5, toDecimal64(1.5, 4) < 2::UInt16, toDecimal32(1.5, 2) = toDecimal64(1.5, 4), toDecimal32(1.5, 2) != toDecimal128(1.50001, 5);
+SELECT 1 < toDecimal32(2, 1), -1 >= toDecimal32(-1, 1), toInt64(-5) <= toDecimal64(-5, 3), toUInt64(18446744073709551615) > toDecimal128(1, 2);
+SELECT toDecimal32(0.1, 1) = 0.1::Float32, toDecimal32(0.1, 1) = 0.1, toFloat32(0.5) < toDecimal32(0.6, 1), toDecimal32(1, 2) = toBool(1);
+SELECT toDecimal64(3, 2) = toInt128(3), toDecimal128(-1, 30) < toUInt64(18446744073709551615), toDecimal128(1, 20) < toInt64(-9223372036854775808);
+SELECT greatest(toDecimal32(1, 2), 2), least(toDecimal32(1, 2), 0.5);
+-- IN keeps only the values that convert exactly to the left side's type
+SELECT toDecimal64(1.5, 4) IN (1, 2), toDecimal64(2, 4) IN (1, 2), toDecimal64(1.5, 4) IN (1.5, 2.5);
+SELECT 1 IN (1.5), 2 IN (1.5, 2.0), toUInt8(1) IN (257), toUInt8(1) IN (-255), toInt8(-1) IN (255);
+SELECT toDecimal32(2.5, 1) IN (2.55, 3), toDecimal32(2.5, 1) IN (toDecimal64(2.50, 3)), toDecimal32(2.5, 1) IN (toDecimal64(2.51, 3));
+SELECT toDecimal32(2, 1) IN (2, 3), toDecimal32(2, 1) IN (toInt64(2)), 1 NOT IN (1.5), toUInt8(44) NOT IN (300);
+SELECT toUInt8(1) IN (1, NULL), 1 IN (0.5, NULL), 1.0 IN (1, 2), -1 IN (toUInt64(18446744073709551615));
+SELECT toFloat32(0.1) IN (0.1), toFloat32(0.1) IN (SELECT 0.1), 1 IN (SELECT 1.5), toUInt8(44) IN (SELECT 300);
+SELECT toDecimal32(2.5, 1) IN (SELECT 2.55), toDecimal32(2.5, 1) IN (SELECT 2.5), toInt64(3) IN (SELECT toDecimal32(3, 2));
+SELECT 3 IN (toDecimal32(3, 2)); -- { serverError TYPE_MISMATCH }
+SELECT toFloat64(0.5) IN (toDecimal32(0.5, 2)); -- { serverError TYPE_MISMATCH }
