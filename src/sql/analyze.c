@@ -4,6 +4,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "column/text.h"
+#include "column/type_pretty.h"
 #include "storage/catalog.h"
 #ifndef ERR_ILLEGAL_FINAL
 #define ERR_ILLEGAL_FINAL 181 /* not in base/err.h yet (its name is in err.c) */
@@ -659,6 +660,19 @@ static int compile_func(actx *c, const ast *e, expr **out)
         return -1;
     }
     ex->type = ex->call->result_type;
+    /* toTypeName spells named tuples over several lines under print_pretty_type_names;
+     * the name depends only on the type, so it is a constant. */
+    if (n == 1 && strcmp(ex->call->def->name, "toTypeName") == 0 && type_has_pretty_name(ex->args[0]->type) &&
+        settings_bool(c->q->st, "print_pretty_type_names")) {
+        buf b = {0};
+        type_pretty_name(&b, ex->args[0]->type, 0);
+        column *v = col_new(type_simple(T_STRING));
+        col_push_str(v, (const char *)b.p, b.len);
+        buf_free(&b);
+        expr_free(ex);
+        *out = expr_const(v);
+        return 0;
+    }
     return fold_if_const(c, ex, out);
 }
 

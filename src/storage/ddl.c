@@ -4,6 +4,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "column/text.h"
+#include "column/type_pretty.h"
 #include "io/stream.h"
 #include "sql/analyze.h"
 #include "storage/catalog.h"
@@ -625,7 +626,12 @@ int ddl_describe(const ast *tbl, query_ctx *q, schema **sch, block **out)
     for (int i = 0; i < t->ncols; i++) {
         const table_column *c = &t->cols[i];
         push_s(b->cols[0], c->name);
-        push_s(b->cols[1], c->type->name);
+        tmp.len = 0;
+        if (settings_bool(q->st, "print_pretty_type_names"))
+            type_pretty_name(&tmp, c->type, 0);
+        else
+            buf_puts(&tmp, c->type->name);
+        col_push_str(b->cols[1], (const char *)tmp.p, tmp.len);
         push_s(b->cols[2], c->default_kind);
         tmp.len = 0;
         if (c->default_expr)

@@ -75,3 +75,21 @@ SELECT toFloat32(0.1) IN (0.1), toFloat32(0.1) IN (SELECT 0.1), 1 IN (SELECT 1.5
 SELECT toDecimal32(2.5, 1) IN (SELECT 2.55), toDecimal32(2.5, 1) IN (SELECT 2.5), toInt64(3) IN (SELECT toDecimal32(3, 2));
 SELECT 3 IN (toDecimal32(3, 2)); -- { serverError TYPE_MISMATCH }
 SELECT toFloat64(0.5) IN (toDecimal32(0.5, 2)); -- { serverError TYPE_MISMATCH }
+-- print_pretty_type_names: named tuples over several lines in DESCRIBE and toTypeName
+DESCRIBE (SELECT (1, 'a')::Tuple(a Int32, b String) AS t);
+DESCRIBE (SELECT (1, 'a')::Tuple(Int32, String) AS t);
+DESCRIBE (SELECT (1, (2, 'a'))::Tuple(a Int32, b Tuple(c UInt8, d String)) AS t);
+DESCRIBE (SELECT [(1, 'a')]::Array(Tuple(a Int32, b Nullable(String))) AS t);
+DESCRIBE (SELECT CAST(((1, 2), 3), 'Tuple(Tuple(a UInt8, b UInt8), UInt8)') AS t);
+DESCRIBE (SELECT CAST([[(1, 2)]], 'Array(Array(Tuple(a UInt8, b UInt8)))') AS t);
+DESCRIBE (SELECT (1, 'a')::Tuple(a Int32, b String) AS t) SETTINGS print_pretty_type_names = 0;
+DESCRIBE file('../data/parquet/ar_nested.parquet');
+SELECT toTypeName((1, 'a')::Tuple(a Int32, b String));
+SELECT toTypeName((1, 'a')::Tuple(a Int32, b String)) SETTINGS print_pretty_type_names = 0;
+SELECT toTypeName(st), toTypeName(lst), toTypeName(li) FROM file('../data/parquet/ar_nested.parquet') LIMIT 1;
+SELECT getSetting('print_pretty_type_names');
+SELECT (1, 'a')::Tuple(a Int32, b String) AS t FORMAT TSVWithNamesAndTypes;
+CREATE TABLE pw_tup (t Tuple(a Int32, b String), u Array(Tuple(x UInt8))) ENGINE = Memory;
+DESCRIBE pw_tup;
+DESCRIBE pw_tup SETTINGS print_pretty_type_names = 0;
+SELECT type FROM system.columns WHERE table = 'pw_tup' ORDER BY name;
