@@ -2,24 +2,28 @@
 
 #include <string.h>
 
-bool type_has_pretty_name(const type *t)
+/* min_fields: the fewest fields a named tuple needs to go over several lines (1 for type
+ * names, 2 for SHOW CREATE, which formats the column's type AST). */
+static bool has_pretty(const type *t, int min_fields)
 {
     if (t->id == T_TUPLE) {
-        if (t->field_names && t->nfields > 0)
+        if (t->field_names && t->nfields >= min_fields)
             return true;
         for (int i = 0; i < t->nfields; i++)
-            if (type_has_pretty_name(t->fields[i]))
+            if (has_pretty(t->fields[i], min_fields))
                 return true;
         return false;
     }
     if (t->id == T_ARRAY || t->id == T_NULLABLE || t->id == T_LOWCARDINALITY)
-        return type_has_pretty_name(t->inner);
+        return has_pretty(t->inner, min_fields);
     return false;
 }
 
-void type_pretty_name(buf *out, const type *t, int indent)
+bool type_has_pretty_name(const type *t) { return has_pretty(t, 1); }
+
+static void pretty(buf *out, const type *t, int indent, int min_fields)
 {
-    if (!type_has_pretty_name(t)) {
+    if (!has_pretty(t, min_fields)) {
         buf_puts(out, t->name);
         return;
     }
@@ -30,24 +34,32 @@ void type_pretty_name(buf *out, const type *t, int indent)
     default: break;
     }
     if (t->id != T_TUPLE) {
-        type_pretty_name(out, t->inner, indent);
+        pretty(out, t->inner, indent, min_fields);
         buf_putc(out, ')');
         return;
     }
     buf_puts(out, "Tuple(");
     for (int i = 0; i < t->nfields; i++) {
-        if (t->field_names) {
+        if (t->field_names && t->nfields >= min_fields) {
             buf_puts(out, i ? ",\n" : "\n");
             for (int k = 0; k < 4 * (indent + 1); k++)
                 buf_putc(out, ' ');
             buf_puts(out, t->field_names[i]);
             buf_putc(out, ' ');
-            type_pretty_name(out, t->fields[i], indent + 1);
+            pretty(out, t->fields[i], indent + 1, min_fields);
         } else {
             if (i)
                 buf_puts(out, ", ");
-            type_pretty_name(out, t->fields[i], indent);
+            if (t->field_names) {
+                buf_puts(out, t->field_names[i]);
+                buf_putc(out, ' ');
+            }
+            pretty(out, t->fields[i], indent, min_fields);
         }
     }
     buf_putc(out, ')');
 }
+
+void type_pretty_name(buf *out, const type *t, int indent) { pretty(out, t, indent, 1); }
+
+void type_pretty_name_ddl(buf *out, const type *t, int indent) { pretty(out, t, indent, 2); }

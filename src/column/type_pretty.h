@@ -18,6 +18,9 @@
 
 /* Appends t's pretty name to out; indent is the nesting level (0 at the top). */
 void type_pretty_name(buf *out, const type *t, int indent);
+/* SHOW CREATE TABLE's spelling: the same, but a named tuple of one field stays on one line.
+ * A column's type there starts at indent 1. */
+void type_pretty_name_ddl(buf *out, const type *t, int indent);
 /* Whether the pretty name differs from t->name (t contains a named tuple). */
 bool type_has_pretty_name(const type *t);
 

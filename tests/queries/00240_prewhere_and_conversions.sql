@@ -93,3 +93,8 @@ CREATE TABLE pw_tup (t Tuple(a Int32, b String), u Array(Tuple(x UInt8))) ENGINE
 DESCRIBE pw_tup;
 DESCRIBE pw_tup SETTINGS print_pretty_type_names = 0;
 SELECT type FROM system.columns WHERE table = 'pw_tup' ORDER BY name;
+SHOW CREATE TABLE pw_tup;
+SHOW CREATE TABLE pw_tup SETTINGS print_pretty_type_names = 0;
+CREATE TABLE pw_tup2 (t Tuple(x UInt8), v Tuple(a Tuple(x UInt8), b Tuple(y UInt8, z UInt8)), w LowCardinality(Nullable(String)), k Array(Tuple(a UInt8, b Array(Tuple(c UInt8, d UInt8))))) ENGINE = MergeTree ORDER BY tuple();
+SHOW CREATE TABLE pw_tup2;
+DESCRIBE pw_tup2;
