@@ -6,6 +6,7 @@
 #include "cli/mask.h"
 #include "cli/progress.h"
 #include "column/datetime.h"
+#include "column/type_pretty.h"
 #include "exec/query_log.h"
 #include "sql/analyze.h"
 #include "sql/ast.h"
@@ -416,13 +417,21 @@ static int run_describe(session *s, query_ctx *q, const ast *stmt, stmt_result *
     for (int i = 0; i < 7; i++)
         schema_set(sch, i, cols[i], type_simple(T_STRING));
     block *b = block_new_empty(sch);
+    bool pretty = settings_bool(q->st, "print_pretty_type_names");
+    buf tn = {0};
     for (int i = 0; i < src->nvisible; i++) {
         col_push_str(b->cols[0], src->sch->names[i], strlen(src->sch->names[i]));
-        col_push_str(b->cols[1], src->sch->types[i]->name, strlen(src->sch->types[i]->name));
+        tn.len = 0;
+        if (pretty)
+            type_pretty_name(&tn, src->sch->types[i], 0);
+        else
+            buf_puts(&tn, src->sch->types[i]->name);
+        col_push_str(b->cols[1], (const char *)tn.p, tn.len);
         for (int k = 2; k < 7; k++)
             col_push_str(b->cols[k], "", 0);
         b->rows++;
     }
+    buf_free(&tn);
     source_free(src);
     blocks_job job = {.b = b};
     int rc = write_blocks(s, q, output_format(s, stmt), NULL, sch, produce_block, &job, res);

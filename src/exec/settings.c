@@ -45,6 +45,7 @@ static const setting_def defs[] = {
     {"output_format_json_quote_denormals", SET_BOOL, "0", "Output nan and inf as strings in JSON."},
     {"output_format_write_statistics", SET_BOOL, "1", "Write statistics in JSON formats."},
     {"output_format_pretty_max_rows", SET_UINT, "1000", "Rows limit for Pretty formats."},
+    {"print_pretty_type_names", SET_BOOL, "1", "Print named tuples in DESCRIBE, toTypeName and SHOW CREATE over several lines."},
     {"output_format_pretty_max_column_pad_width", SET_UINT, "250", "Maximum width to pad values in Pretty formats."},
     {"output_format_pretty_max_value_width", SET_UINT, "10000", "Maximum width of a value in Pretty formats."},
     {"output_format_pretty_row_numbers", SET_BOOL, "1", "Add row numbers before each row in Pretty formats."},

@@ -4,11 +4,10 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "column/text.h"
+#include "column/type_pretty.h"
 #include "storage/catalog.h"
-#ifndef ERR_ILLEGAL_FINAL
-#define ERR_ILLEGAL_FINAL 181 /* not in base/err.h yet (its name is in err.c) */
-#endif
 #include "storage/tablefunc.h"
+#include "format/format.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -269,6 +268,40 @@ static int fold_if_const(actx *c, expr *e, expr **out)
     return 0;
 }
 
+/* ClickHouse's IN keeps only the values that convert exactly to the left side's type (a
+ * set value 2.55 cannot match a Decimal(9, 1), nor 300 a UInt8): for numbers, drops the
+ * rows where the converted value differs from the original. Takes conv. */
+static column *in_exact_only(actx *c, column *orig, column *conv)
+{
+    if (!type_is_number(type_base(orig->type)) || !type_is_number(type_base(conv->type)) || conv->len == 0)
+        return conv;
+    fn_call *call;
+    const type *ats[2] = {orig->type, conv->type};
+    column *cargs[2] = {NULL, NULL};
+    if (func_resolve("equals", 2, ats, cargs, &c->q->env, &call)) {
+        err_clear();
+        return conv;
+    }
+    column *ex[2] = {orig, conv}, *m = NULL;
+    int rc = fn_exec(call, ex, conv->len, &m);
+    fn_call_free(call);
+    if (rc) {
+        err_clear();
+        return conv;
+    }
+    m = col_materialize(m);
+    uint8_t *keep = xmalloc(conv->len);
+    size_t kept = expr_truth_mask(m, keep);
+    col_free(m);
+    if (kept < conv->len) {
+        column *f = col_filter(conv, keep, kept);
+        col_free(conv);
+        conv = f;
+    }
+    free(keep);
+    return conv;
+}
+
 static int compile_in(actx *c, const ast *e, bool negate, expr **out)
 {
     expr *lhs;
@@ -316,6 +349,8 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
                         fn_call_free(call);
                     }
                     col_free(tconst);
+                    if (!rc)
+                        casted = in_exact_only(c, src, casted);
                     if (rc) {
                         col_free(src);
                         for (int k = 0; k < nb; k++)
@@ -364,6 +399,16 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
                 expr_free(v);
                 continue;
             }
+            if (type_is_decimal(type_base(val->type)) && !type_is_decimal(t) && type_is_number(t)) {
+                /* As ClickHouse: a Decimal literal in the list of a non-Decimal number. */
+                const type *vt = type_base(val->type);
+                col_free(val);
+                expr_free(v);
+                in_set_free(set);
+                expr_free(lhs);
+                return err_set(ERR_TYPE_MISMATCH, "Type mismatch in IN or VALUES section. Expected: %s. Got: %s", t->name,
+                               vt->id == T_DECIMAL32 ? "Decimal32" : vt->id == T_DECIMAL64 ? "Decimal64" : "Decimal128");
+            }
             if (type_strip_nullable(val->type) != t) {
                 /* Convert the literal to the left side's type; a value that does not fit
                  * (e.g. 300 for UInt8) simply cannot match. */
@@ -379,6 +424,12 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
                     if (fn_exec(call, ex, 1, &conv))
                         conv = NULL;
                     fn_call_free(call);
+                }
+                if (conv)
+                    conv = in_exact_only(c, val, col_materialize(conv));
+                if (conv && conv->len == 0) {
+                    col_free(conv);
+                    conv = NULL;
                 }
                 err_clear();
                 col_free(tconst);
@@ -600,6 +651,19 @@ static int compile_func(actx *c, const ast *e, expr **out)
         return -1;
     }
     ex->type = ex->call->result_type;
+    /* toTypeName spells named tuples over several lines under print_pretty_type_names;
+     * the name depends only on the type, so it is a constant. */
+    if (n == 1 && strcmp(ex->call->def->name, "toTypeName") == 0 && type_has_pretty_name(ex->args[0]->type) &&
+        settings_bool(c->q->st, "print_pretty_type_names")) {
+        buf b = {0};
+        type_pretty_name(&b, ex->args[0]->type, 0);
+        column *v = col_new(type_simple(T_STRING));
+        col_push_str(v, (const char *)b.p, b.len);
+        buf_free(&b);
+        expr_free(ex);
+        *out = expr_const(v);
+        return 0;
+    }
     return fold_if_const(c, ex, out);
 }
 
@@ -1235,6 +1299,113 @@ static void push_filters(actx *c)
     free(fl);
 }
 
+/* ---- PREWHERE ---- */
+
+/* The format a file()/s3()/url() call reads: a literal argument naming an input format,
+ * else the one its path's extension names; NULL when that cannot be told from the AST. */
+static const char *tablefunc_format_of(const ast *f)
+{
+    const char *path = NULL;
+    for (int i = 0; i < f->args.n; i++) {
+        const ast *a = f->args.items[i];
+        if (a->kind == AST_IDENT && a->nparts == 1 && i > 0 && fmt_input_canonical(a->parts[0]))
+            return fmt_input_canonical(a->parts[0]);
+        if (a->kind != AST_LITERAL || a->lit != LIT_STRING)
+            continue;
+        if (i == 0)
+            path = a->str;
+        else if (strcasecmp(a->str, "auto") != 0 && fmt_input_canonical(a->str))
+            return fmt_input_canonical(a->str);
+    }
+    return path ? fmt_from_filename(path) : NULL;
+}
+
+/* ClickHouse allows PREWHERE only over storages that read columns lazily: MergeTree tables
+ * and Parquet read by file()/s3()/url(); a subquery, a CTE, Memory, system tables and other
+ * formats are ILLEGAL_PREWHERE. Joins follow their first table. */
+static int check_prewhere_source(const ast *t, query_ctx *q)
+{
+    if (!t)
+        return err_set(ERR_ILLEGAL_PREWHERE, "Storage SystemOne (table system.one) does not support PREWHERE");
+    if (t->sub) {
+        buf b = {0};
+        ast_format_sql(&b, t->sub);
+        err_set(ERR_ILLEGAL_PREWHERE, "Subquery %s does not support PREWHERE", buf_cstr(&b));
+        buf_free(&b);
+        return -1;
+    }
+    if (t->table_func) {
+        const ast *f = t->table_func;
+        const char *storage = strcasecmp(f->name, "file") == 0  ? "File"
+                              : strcasecmp(f->name, "s3") == 0  ? "S3"
+                              : strcasecmp(f->name, "url") == 0 ? "URL"
+                              : strcasecmp(f->name, "numbers") == 0 ? "SystemNumbers"
+                              : strcmp(f->name, "format") == 0 ? "Values" : "Input";
+        if (strcmp(storage, "File") == 0 || strcmp(storage, "S3") == 0 || strcmp(storage, "URL") == 0) {
+            const char *fmt = tablefunc_format_of(f);
+            if (!fmt || strcmp(fmt, "Parquet") == 0)
+                return 0;
+        }
+        return err_set(ERR_ILLEGAL_PREWHERE, "Storage %s (table _table_function.%s) does not support PREWHERE", storage,
+                       f->name);
+    }
+    const char *db = t->database, *name = t->table_name;
+    if (!db)
+        for (int i = q->nctes - 1; i >= 0; i--)
+            if (strcmp(((const ast *)q->ctes[i])->alias, name) == 0)
+                return err_set(ERR_ILLEGAL_PREWHERE,
+                               "Invalid column in PREWHERE. Expected column source to be table or table function. "
+                               "Actual %s",
+                               name);
+    if (db && strcmp(db, "system") == 0)
+        return err_set(ERR_ILLEGAL_PREWHERE, "Storage System (table system.%s) does not support PREWHERE", name);
+    table *tbl;
+    if (!q->catalog || catalog_get(q->catalog, db, name, &tbl))
+        return 0; /* the table's own error comes from reading it */
+    size_t n = strlen(tbl->engine->name);
+    int rc = 0;
+    if (n < 9 || strcmp(tbl->engine->name + n - 9, "MergeTree") != 0)
+        rc = err_set(ERR_ILLEGAL_PREWHERE, "Storage %s (table %s.%s) does not support PREWHERE", tbl->engine->name,
+                     tbl->database, tbl->name);
+    table_unref(tbl);
+    return rc;
+}
+
+/* WHERE and PREWHERE keep rows by a number (any width up to 64 bits), Bool or NULL, maybe
+ * Nullable or LowCardinality; other types are ILLEGAL_TYPE_OF_COLUMN_FOR_FILTER. */
+static int check_filter_type(const type *t, const char *clause)
+{
+    switch (type_base(t)->id) {
+    case T_NOTHING: case T_BOOL: case T_FLOAT32: case T_FLOAT64:
+    case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64:
+    case T_INT8: case T_INT16: case T_INT32: case T_INT64:
+        return 0;
+    default:
+        return err_set(ERR_ILLEGAL_TYPE_OF_COLUMN_FOR_FILTER, "Invalid type for filter in %s: %s", clause, t->name);
+    }
+}
+
+/* PREWHERE p WHERE w keeps the rows satisfying both: and(p, w). */
+static int combine_filters(actx *c, expr *pre, expr **wherep)
+{
+    expr *where = *wherep;
+    *wherep = NULL; /* owned by the and() from here, freed with it on failure */
+    expr *ex = xcalloc(1, sizeof *ex);
+    ex->kind = EX_FUNC;
+    ex->nargs = 2;
+    ex->args = xcalloc(2, sizeof *ex->args);
+    ex->args[0] = pre;
+    ex->args[1] = where;
+    const type *types[2] = {pre->type, where->type};
+    column *consts[2] = {pre->kind == EX_CONST ? pre->value : NULL, where->kind == EX_CONST ? where->value : NULL};
+    if (func_resolve("and", 2, types, consts, &c->q->env, &ex->call)) {
+        expr_free(ex);
+        return -1;
+    }
+    ex->type = ex->call->result_type;
+    return fold_if_const(c, ex, wherep);
+}
+
 static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
 {
     select_plan *p = xcalloc(1, sizeof *p);
@@ -1308,14 +1479,38 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
         }
     }
 
+    expr *pre = NULL;
+    if (sel->prewhere) {
+        if (check_prewhere_source(sel->from, q))
+            goto done;
+        if (alias_has_aggregate(c, sel->prewhere, 0)) {
+            err_set(ERR_ILLEGAL_AGGREGATION, "Aggregate function is found in PREWHERE in query");
+            goto done;
+        }
+        if (compile(c, sel->prewhere, &pre))
+            goto done;
+        if (check_filter_type(pre->type, "PREWHERE")) {
+            expr_free(pre);
+            goto done;
+        }
+    }
     if (sel->where) {
         if (alias_has_aggregate(c, sel->where, 0)) {
             err_set(ERR_ILLEGAL_AGGREGATION, "Aggregate function is found in WHERE in query");
+            expr_free(pre);
             goto done;
         }
-        if (compile(c, sel->where, &p->where))
+        if (compile(c, sel->where, &p->where) || check_filter_type(p->where->type, "WHERE")) {
+            expr_free(pre);
             goto done;
+        }
     }
+    /* ClickHouse reads the PREWHERE columns first and the rest only for the rows it keeps;
+     * here it is one more conjunct of WHERE, so that push-down to the source sees it. */
+    if (pre && !p->where)
+        p->where = pre;
+    else if (pre && combine_filters(c, pre, &p->where))
+        goto done;
 
     bool agg = sel->group_by.n > 0 || sel->having != NULL;
     for (int i = 0; i < sel->select.n && !agg; i++)

@@ -4,6 +4,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "column/text.h"
+#include "column/type_pretty.h"
 #include "io/stream.h"
 #include "sql/analyze.h"
 #include "storage/catalog.h"
@@ -474,6 +475,8 @@ static int create_table(const ast *st, query_ctx *q)
 
 /* ---- SHOW / EXISTS / DESCRIBE ---- */
 
+static char *pretty_create_sql(const table *t);
+
 static bool like_match(const char *s, const char *p)
 {
     /* LIKE with % and _ (and \ escapes), as ClickHouse's. */
@@ -594,10 +597,51 @@ static int run_show(const ast *st, query_ctx *q, schema **sch, block **out)
     if (catalog_get(q->catalog, db, name, &t))
         return -1;
     one_column_result("statement", type_simple(T_STRING), sch, out);
-    push_s((*out)->cols[0], t->create_sql);
+    if (settings_bool(q->st, "print_pretty_type_names")) {
+        char *text = pretty_create_sql(t);
+        push_s((*out)->cols[0], text);
+        free(text);
+    } else {
+        push_s((*out)->cols[0], t->create_sql);
+    }
     (*out)->rows = 1;
     table_unref(t);
     return 0;
+}
+
+/* create_sql (canonical_text) with each column's type in print_pretty_type_names form:
+ * the "    `name` Type" of every column whose type contains a named tuple of 2+ fields is
+ * respelled. Returns a new string. */
+static char *pretty_create_sql(const table *t)
+{
+    buf out = {0}, pat = {0}, ty = {0};
+    const char *rest = t->create_sql;
+    for (int i = 0; i < t->ncols; i++) {
+        const table_column *c = &t->cols[i];
+        pat.len = 0;
+        buf_puts(&pat, "\n    `");
+        for (const char *p = c->name; *p; p++) {
+            if (*p == '`' || *p == '\\')
+                buf_putc(&pat, '\\');
+            buf_putc(&pat, *p);
+        }
+        buf_printf(&pat, "` %s", c->type->name);
+        const char *at = strstr(rest, buf_cstr(&pat));
+        if (!at)
+            continue;
+        ty.len = 0;
+        type_pretty_name_ddl(&ty, c->type, 1);
+        size_t keep = (size_t)(at - rest) + pat.len - strlen(c->type->name);
+        buf_append(&out, rest, keep);
+        buf_append(&out, ty.p, ty.len);
+        rest = at + pat.len;
+    }
+    buf_puts(&out, rest);
+    char *r = xstrdup(buf_cstr(&out));
+    buf_free(&out);
+    buf_free(&pat);
+    buf_free(&ty);
+    return r;
 }
 
 int ddl_describe(const ast *tbl, query_ctx *q, schema **sch, block **out)
@@ -625,7 +669,12 @@ int ddl_describe(const ast *tbl, query_ctx *q, schema **sch, block **out)
     for (int i = 0; i < t->ncols; i++) {
         const table_column *c = &t->cols[i];
         push_s(b->cols[0], c->name);
-        push_s(b->cols[1], c->type->name);
+        tmp.len = 0;
+        if (settings_bool(q->st, "print_pretty_type_names"))
+            type_pretty_name(&tmp, c->type, 0);
+        else
+            buf_puts(&tmp, c->type->name);
+        col_push_str(b->cols[1], (const char *)tmp.p, tmp.len);
         push_s(b->cols[2], c->default_kind);
         tmp.len = 0;
         if (c->default_expr)

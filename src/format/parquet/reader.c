@@ -1249,7 +1249,7 @@ typedef struct pq_rd {
     int nranges, cap_ranges;
     chunk_rd *chunks;         /* per leaf */
     func_env env;
-    const pq_filter *filters; /* page-index pruning (parquet_read_opts), borrowed */
+    const pq_filter *filters; /* row-group and page-index pruning, borrowed */
     int nfilters;
     int64_t *keep;            /* streaming: row ranges [keep[2k], keep[2k+1]) to return */
     int nkeep;                /* -1: every row */
@@ -1260,6 +1260,7 @@ typedef struct pq_rd {
     void *pre_ctx;
     bool *pre_col;            /* per output column: read by the filter */
     bool *pre_leaf;           /* per leaf: of a filter column */
+    bool null_as_default;     /* input_format_null_as_default */
 } pq_rd;
 
 static int page_ranges(pq_rd *r, const pq_row_group *g);
@@ -1474,6 +1475,62 @@ static void leaves_of(const pq_node *n, bool *need)
         leaves_of(n->ch[i], need);
 }
 
+/* input_format_null_as_default: where the file's column (or an array element or tuple
+ * field in it) is Nullable and the wanted type there is not, its NULLs become the default
+ * of the file's type (a Nullable column's inner column already holds that default at NULL
+ * rows), and CAST converts from there, as ClickHouse does ('' then fails to parse as a
+ * number). Returns a new column, or NULL when src needs no change. */
+static column *strip_nulls(const column *src, const type *want)
+{
+    if (src->is_const || src->dict)
+        return NULL;
+    const type *sp = type_phys(src->type), *wp = type_phys(want);
+    if (sp->id == T_NULLABLE && wp->id != T_NULLABLE) {
+        column *in = strip_nulls(src->inner, want);
+        return in ? in : col_ref(src->inner);
+    }
+    if (sp->id == T_ARRAY && wp->id == T_ARRAY) {
+        column *in = strip_nulls(src->inner, wp->inner);
+        if (!in)
+            return NULL;
+        column *c = col_new(type_array(in->type));
+        c->offs.len = 0;
+        buf_append(&c->offs, src->offs.p, src->offs.len);
+        col_free(c->inner);
+        c->inner = in;
+        c->len = src->len;
+        return c;
+    }
+    if (sp->id == T_TUPLE && wp->id == T_TUPLE && sp->nfields == wp->nfields) {
+        column **f = xcalloc((size_t)sp->nfields + 1, sizeof *f);
+        const type **ft = xcalloc((size_t)sp->nfields + 1, sizeof *ft);
+        bool changed = false;
+        for (int i = 0; i < sp->nfields; i++) {
+            f[i] = strip_nulls(src->fields[i], wp->fields[i]);
+            changed |= f[i] != NULL;
+            if (!f[i])
+                f[i] = col_ref(src->fields[i]);
+            ft[i] = f[i]->type;
+        }
+        column *c = NULL;
+        if (changed) {
+            c = col_new(type_tuple(sp->nfields, ft, sp->field_names));
+            for (int i = 0; i < sp->nfields; i++) {
+                col_free(c->fields[i]);
+                c->fields[i] = f[i];
+            }
+            c->len = src->len;
+        } else {
+            for (int i = 0; i < sp->nfields; i++)
+                col_free(f[i]);
+        }
+        free(f);
+        free(ft);
+        return c;
+    }
+    return NULL;
+}
+
 static int cast_to(pq_rd *r, column *src, const type *t, column **out)
 {
     fn_call *call;
@@ -1574,6 +1631,13 @@ static int build_some(pq_rd *r, size_t rows, const bool *only, block **out)
                 c = NULL;
                 err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s has a different number of rows than its row group",
                         r->f.name, r->out_s->names[i]);
+            }
+            if (c && c->type != pc->want && r->null_as_default) {
+                column *nn = strip_nulls(c, pc->want);
+                if (nn) {
+                    col_free(c);
+                    c = nn;
+                }
             }
             if (c && c->type != pc->want) {
                 column *cc;
@@ -2018,6 +2082,7 @@ static void reader_init(pq_rd *r, const schema *s, const fmt_settings *st)
     r->base.set_filters = pq_set_filters;
     r->base.set_prefilter = parquet_reader_set_prefilter;
     r->env.timezone = st && st->timezone ? st->timezone : "UTC";
+    r->null_as_default = st ? st->null_as_default : true;
     r->chunks = xcalloc((size_t)r->s->nleaves + 1, sizeof *r->chunks);
     r->out_s = schema_clone(s);
     r->ncols = s->n;

@@ -127,7 +127,7 @@ static int cmp_resolve(fn_call *c, cmpop op)
         }
         st->k = K_I64;
     } else if (da || db) {
-        if ((!da && !is_num(b)) || (!db && !is_num(a)) || (da && !db && !is_num(b) && !type_is_decimal(b)))
+        if ((!da && !is_num(a)) || (!db && !is_num(b)))
             return fn_bad_types(c);
         if ((!da && num_is_float(a)) || (!db && num_is_float(b))) {
             st->k = K_F64;
