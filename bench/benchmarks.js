@@ -178,8 +178,12 @@ posts.push(
   { name: 'posts_q2_s3', data: s3Data, title: 'count(), sum(Score), max(CreationDate) over the posts set via s3()',
     sql: { shale: Q2(S3SRC), clickhouse: ch(Q2(S3SRC), '{threads}') } },
   { name: 'posts_q3', data: localData, title: 'SELECT * FORMAT Null over the posts set, local files (every column decoded)',
+    // DuckDB has no FORMAT Null, and its optimiser drops the columns of SELECT * under a
+    // count(*); EXPLAIN ANALYZE runs the whole plan, every column decoded, and returns only
+    // the profile.
+    duckdbResultDiscarded: true,
     sql: { shale: Q3(LOCAL), clickhouse: `SELECT * FROM ${LOCAL} SETTINGS max_threads = {threads} FORMAT Null`,
-      duckdb: `SELECT count(*) FROM (SELECT * FROM ${DUCK})` } },
+      duckdb: `EXPLAIN ANALYZE SELECT * FROM ${DUCK}` } },
   { name: 'posts_q3_s3', data: s3Data, title: 'SELECT * FORMAT Null over the posts set via s3()',
     sql: { shale: Q3(S3SRC), clickhouse: `SELECT * FROM ${S3SRC} SETTINGS max_threads = {threads} FORMAT Null` } },
 );
