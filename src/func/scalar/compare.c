@@ -452,9 +452,15 @@ static int cmp_exec(const fn_call *c, column **args, size_t n, column **out)
     size_t na = ca ? 1 : n, nb = cb ? 1 : n;
     switch (st->k) {
     case K_U64: BYOP(uint64_t, pa, pb); break;
+    /* Scaling to the common scale wraps on overflow, as ClickHouse's does (a defined
+     * wrap: the product is taken unsigned). */
     case K_I64:
-        if (st->mul_a != 1) for (size_t i = 0; i < na; i++) ((int64_t *)xa)[i] *= (int64_t)st->mul_a;
-        if (st->mul_b != 1) for (size_t i = 0; i < nb; i++) ((int64_t *)xb)[i] *= (int64_t)st->mul_b;
+        if (st->mul_a != 1)
+            for (size_t i = 0; i < na; i++)
+                ((int64_t *)xa)[i] = (int64_t)((uint64_t)((int64_t *)xa)[i] * (uint64_t)(int64_t)st->mul_a);
+        if (st->mul_b != 1)
+            for (size_t i = 0; i < nb; i++)
+                ((int64_t *)xb)[i] = (int64_t)((uint64_t)((int64_t *)xb)[i] * (uint64_t)(int64_t)st->mul_b);
         BYOP(int64_t, pa, pb);
         break;
     case K_F64:
@@ -464,8 +470,12 @@ static int cmp_exec(const fn_call *c, column **args, size_t n, column **out)
         break;
     case K_LD: BYOP(long double, pa, pb); break;
     case K_I128:
-        if (st->mul_a != 1) for (size_t i = 0; i < na; i++) ((int128_t *)xa)[i] *= st->mul_a;
-        if (st->mul_b != 1) for (size_t i = 0; i < nb; i++) ((int128_t *)xb)[i] *= st->mul_b;
+        if (st->mul_a != 1)
+            for (size_t i = 0; i < na; i++)
+                ((int128_t *)xa)[i] = (int128_t)((unsigned __int128)((int128_t *)xa)[i] * (unsigned __int128)st->mul_a);
+        if (st->mul_b != 1)
+            for (size_t i = 0; i < nb; i++)
+                ((int128_t *)xb)[i] = (int128_t)((unsigned __int128)((int128_t *)xb)[i] * (unsigned __int128)st->mul_b);
         BYOP(int128_t, pa, pb);
         break;
     default: break;
