@@ -13,4 +13,7 @@ SELECT sum(n) FROM file('data/plike_*.csv', CSVWithNames, 'n UInt32, s String') 
 SELECT n FROM file('data/plike_*.csv', CSVWithNames, 'n UInt32, s String') WHERE _file ILIKE 'PLIKE_OK_2.CSV';
 SELECT sum(n) FROM file('data/plike_*.csv', CSVWithNames, 'n UInt32, s String') WHERE _file NOT ILIKE '%BAD%' AND n > 1;
 SELECT count() FROM file('data/plike_*.csv', CSVWithNames, 'n UInt32, s String') WHERE _file LIKE 'nothing%';
-SELECT _file, count() FROM file('data/plike_ok_*.csv', CSVWithNames) WHERE _path NOT LIKE '%10%' GROUP BY _file ORDER BY _file;
+SELECT _file, count() FROM file('data/plike_ok_*.csv', CSVWithNames) WHERE _path NOT LIKE '%\_10.csv' GROUP BY _file ORDER BY _file;
+-- _path is the absolute, normalised path whatever the path given
+SELECT startsWith(_path, '/'), endsWith(_path, '/tests/queries/data/plike_ok_1.csv'), position(_path, '/../') = 0, _file FROM file('../queries/data/plike_ok_1.csv', CSVWithNames) LIMIT 1;
+SELECT count() FROM file('../queries/data/plike_ok_*.csv', CSVWithNames) WHERE _path LIKE '/%/tests/queries/data/plike\_ok\_2.csv';

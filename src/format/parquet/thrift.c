@@ -580,6 +580,10 @@ static void offset_index(th_rd *t, pq_page_index *x)
             th_skip(t, ft);
             continue;
         }
+        if (x->offset) {
+            th_fail(t, "page locations given twice");
+            break;
+        }
         uint32_t n = th_list(t, &et);
         if (!t->failed && et != TH_STRUCT)
             th_fail(t, "page locations are not structs");

@@ -54,12 +54,22 @@ typedef struct file_it {
     rd_bin *pq;            /* a Parquet row group's reader (reader is NULL then) */
     bool skipped;          /* the row group cannot match the filters: no rows */
     const char *path;
+    char *vpath;           /* _path: the absolute path, when _path or _file is read */
     int ncols;
     int *cols;             /* requested: index into s->sch */
     int nfile;             /* file columns in the schema */
     query_ctx *q;
     read_prefilter pre;    /* set_prefilter */
 } file_it;
+
+/* _path is the file's absolute, normalised path, as in ClickHouse (a caller's
+ * `../data/x.csv` reads as /abs/data/x.csv); the given path when it cannot be resolved.
+ * New string. */
+static char *absolute_path(const char *path)
+{
+    char *r = realpath(path, NULL);
+    return r ? r : xstrdup(path);
+}
 
 static int open_reader(file_src *f, const char *path, const schema *sch, const fmt_settings *fs, fmt_reader **r)
 {
@@ -178,6 +188,7 @@ static int open_row_group(file_src *f, const file_task *t, file_it *it, void **i
     parquet_read_opts o = {.rg_first = t->rg, .rg_count = 1, .min_bytes_for_seek = f->pq_min_seek,
                            .filters = f->page_filters, .nfilters = f->npage_filters};
     if (parquet_reader_open(f->pq[t->path], f->file_schema, &it->q->fmt, &o, &it->pq)) {
+        free(it->vpath);
         free(it->cols);
         free(it);
         return -1;
@@ -201,11 +212,15 @@ static int file_open(source *s, int task, const int *cols, int ncols, query_ctx 
     it->cols = read_cols_copy(cols, ncols);
     it->nfile = f->file_schema->n;
     it->q = q;
+    for (int i = 0; i < ncols && !it->vpath; i++)
+        if (cols[i] >= it->nfile)
+            it->vpath = absolute_path(it->path);
     if (t->rg >= 0)
         return open_row_group(f, t, it, itp);
     int orc = t->end ? open_range_reader(f, t, &q->fmt, &it->reader)
                      : open_reader(f, it->path, f->file_schema, &q->fmt, &it->reader);
     if (orc) {
+        free(it->vpath);
         free(it->cols);
         free(it);
         return -1;
@@ -234,7 +249,7 @@ static int file_next(void *itp, block **out)
         return 0;
     }
     query_add_read(it->q, b->rows, block_bytes(b));
-    *out = read_project(b, it->cols, it->ncols, it->nfile, it->path, -1);
+    *out = read_project(b, it->cols, it->ncols, it->nfile, it->vpath ? it->vpath : it->path, -1);
     return 0;
 }
 
@@ -244,7 +259,8 @@ static void file_set_prefilter(void *itp, const bool *cols, fmt_prefilter_fn fn,
     if (!it->pq)
         return; /* whole-file readers: no early filter */
     read_prefilter_free(&it->pre);
-    bool *file_cols = read_prefilter_init(&it->pre, it->cols, it->ncols, it->nfile, it->path, cols, fn, ctx);
+    bool *file_cols = read_prefilter_init(&it->pre, it->cols, it->ncols, it->nfile, it->vpath ? it->vpath : it->path,
+                                          cols, fn, ctx);
     if (file_cols)
         parquet_reader_set_prefilter(it->pq, file_cols, read_prefilter_call, &it->pre);
     free(file_cols);
@@ -254,6 +270,7 @@ static void file_close(void *itp)
 {
     file_it *it = itp;
     read_prefilter_free(&it->pre);
+    free(it->vpath);
     if (it->pq)
         it->pq->free(it->pq);
     fmt_reader_free(it->reader);
@@ -483,8 +500,11 @@ static void file_set_filter(source *s, const src_filter *fl, int n, query_ctx *q
     int nfile = f->file_schema->n;
     if (read_has_path_filter(fl, n, nfile)) {
         uint8_t *keep = xcalloc(f->npaths + 1, 1);
-        for (size_t i = 0; i < f->npaths; i++)
-            keep[i] = read_object_may_match(fl, n, nfile, f->paths[i]);
+        for (size_t i = 0; i < f->npaths; i++) {
+            char *abs = absolute_path(f->paths[i]);
+            keep[i] = read_object_may_match(fl, n, nfile, abs);
+            free(abs);
+        }
         file_keep_objects(s, keep);
         free(keep);
     }
