@@ -136,27 +136,38 @@ column *col_new_coded(column *dict, size_t rows)
     return c;
 }
 
+void col_append_from_dict(column *dst, const column *dict, const uint32_t *codes, size_t n)
+{
+    const uint64_t *o = col_offs(dict);
+    const uint8_t *d = dict->data.p;
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += (size_t)(o[codes[i] + 1] - o[codes[i]]);
+    buf_reserve(&dst->data, total + 16);
+    uint64_t *oo = buf_grow(&dst->offs, n * sizeof(uint64_t));
+    uint8_t *w = dst->data.p + dst->data.len;
+    uint64_t at = dst->data.len;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t a = o[codes[i]], len = o[codes[i] + 1] - a;
+        /* short strings: a fixed 16-byte copy is cheaper than a memcpy call; it stays
+         * inside both buffers' capacity (dst has 16 spare bytes) */
+        if (len <= 16 && a + 16 <= dict->data.cap)
+            memcpy(w, d + a, 16);
+        else if (len)
+            memcpy(w, d + a, len);
+        w += len;
+        at += len;
+        oo[i] = at;
+    }
+    dst->data.len = at;
+    dst->len += n;
+}
+
 /* The values of a coded column as an ordinary column. */
 static column *decode_codes(const column *c)
 {
-    const column *d = c->dict;
-    const uint32_t *code = col_codes(c);
-    const uint64_t *o = col_offs(d);
-    column *m = col_new(d->type);
-    size_t total = 0;
-    for (size_t i = 0; i < c->len; i++)
-        total += (size_t)(o[code[i] + 1] - o[code[i]]);
-    buf_reserve(&m->data, total);
-    uint64_t *mo = buf_grow(&m->offs, c->len * sizeof(uint64_t));
-    uint64_t at = 0;
-    for (size_t i = 0; i < c->len; i++) {
-        uint64_t a = o[code[i]], len = o[code[i] + 1] - a;
-        memcpy(m->data.p + at, d->data.p + a, len);
-        at += len;
-        mo[i] = at;
-    }
-    m->data.len = at;
-    m->len = c->len;
+    column *m = col_new(c->dict->type);
+    col_append_from_dict(m, c->dict, col_codes(c), c->len);
     return m;
 }
 

@@ -60,6 +60,9 @@ column *col_new_const(column *one, size_t len);
  * room for `rows` codes: append codes with buf_grow(&c->data, 4 * n) and raise len. */
 column *col_new_coded(column *dict, size_t rows);
 static inline const uint32_t *col_codes(const column *c) { return (const uint32_t *)(const void *)c->data.p; }
+/* Appends dict's values picked by codes[0..n) to dst (both String columns; codes must be
+ * below dict->len). */
+void col_append_from_dict(column *dst, const column *dict, const uint32_t *codes, size_t n);
 column *col_ref(column *c);
 void col_free(column *c);
 

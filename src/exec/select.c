@@ -439,8 +439,9 @@ static int take_task(run *r)
     return t;
 }
 
-/* The WHERE over a block of only the columns it reads, for sources that decode those
- * first (source.set_prefilter). */
+/* The WHERE over block b: keep[i] for the rows that pass; returns how many, or -1 with
+ * err_set. Also the callback of sources that decode the WHERE's columns first
+ * (source.set_prefilter), whose blocks hold only those columns. */
 static long where_keep(void *ctx, const block *b, uint8_t *keep)
 {
     worker *w = ctx;
@@ -506,11 +507,9 @@ static void *worker_main(void *arg)
             if (!b)
                 break;
             uint8_t *mask = NULL;
-            if (r->codes && p->where) {
-                if (!w->codes)
-                    w->codes = codes_cache_new(r->codes);
+            if (p->where) {
                 uint8_t *keep = xmalloc(b->rows + 1);
-                long kept = codes_where(r->codes, w->codes, b, keep);
+                long kept = where_keep(w, b, keep);
                 if (kept <= 0) {
                     free(keep);
                     block_free(b);
@@ -520,39 +519,14 @@ static void *worker_main(void *arg)
                     }
                     continue;
                 }
-                int kc = codes_plan_key_col(r->codes);
+                int kc = r->codes ? codes_plan_key_col(r->codes) : -1;
                 if (p->aggregate && (p->nkeys == 0 || (kc >= 0 && b->cols[kc]->dict))) {
-                    /* aggregates without keys, or by a coded key, take the mask directly */
+                    /* aggregates without keys, or by a coded key, take the mask directly:
+                     * no column is filtered or copied */
                     mask = keep;
                 } else {
                     b = filter_rows(b, keep, (size_t)kept);
                     free(keep);
-                }
-            } else if (p->where) {
-                column *m;
-                if (expr_eval(p->where, b, &m)) {
-                    block_free(b);
-                    ok = false;
-                    break;
-                }
-                m = col_materialize(m);
-                if (p->aggregate && p->nkeys == 0) {
-                    /* Aggregates without keys take the mask directly: no column is
-                     * filtered or copied. */
-                    mask = xmalloc(b->rows + 1);
-                    if (expr_truth_mask(m, mask) == 0) {
-                        free(mask);
-                        col_free(m);
-                        block_free(b);
-                        continue;
-                    }
-                } else {
-                    b = filter_block(b, m);
-                }
-                col_free(m);
-                if (b->rows == 0) {
-                    block_free(b);
-                    continue;
                 }
             }
             if (p->aggregate) {

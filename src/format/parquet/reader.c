@@ -770,38 +770,18 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
             return 0; /* the codes are the values */
         const type *t = type_phys(dst->type);
         if (t->id == T_STRING) {
-            const uint64_t *o = col_offs(c->dict);
-            const uint8_t *d = c->dict->data.p;
-            size_t total = 0;
-            for (size_t i = 0; i < nv; i++)
-                total += (size_t)(o[ix[i] + 1] - o[ix[i]]);
-            buf_reserve(&dst->data, total + 16);
-            uint64_t *oo = buf_grow(&dst->offs, nv * 8);
-            uint8_t *w = dst->data.p + dst->data.len;
-            uint64_t at = dst->data.len;
-            for (size_t i = 0; i < nv; i++) {
-                uint64_t a = o[ix[i]], len = o[ix[i] + 1] - a;
-                /* short strings: a fixed 16-byte copy is cheaper than a memcpy call */
-                if (len <= 16 && a + 16 <= c->dict->data.cap)
-                    memcpy(w, d + a, 16);
-                else
-                    memcpy(w, d + a, len);
-                w += len;
-                at += len;
-                oo[i] = at;
-            }
-            dst->data.len = at;
-        } else {
-            size_t w = t->width;
-            uint8_t *o = buf_grow(&dst->data, w * nv);
-            const uint8_t *d = c->dict->data.p;
-            switch (w) {
-            case 1: for (size_t i = 0; i < nv; i++) o[i] = d[ix[i]]; break;
-            case 2: for (size_t i = 0; i < nv; i++) ((uint16_t *)(void *)o)[i] = ((const uint16_t *)(const void *)d)[ix[i]]; break;
-            case 4: for (size_t i = 0; i < nv; i++) memcpy(o + 4 * i, d + 4 * (size_t)ix[i], 4); break;
-            case 8: for (size_t i = 0; i < nv; i++) memcpy(o + 8 * i, d + 8 * (size_t)ix[i], 8); break;
-            default: for (size_t i = 0; i < nv; i++) memcpy(o + i * w, d + (size_t)ix[i] * w, w);
-            }
+            col_append_from_dict(dst, c->dict, ix, nv);
+            return 0;
+        }
+        size_t w = t->width;
+        uint8_t *o = buf_grow(&dst->data, w * nv);
+        const uint8_t *d = c->dict->data.p;
+        switch (w) {
+        case 1: for (size_t i = 0; i < nv; i++) o[i] = d[ix[i]]; break;
+        case 2: for (size_t i = 0; i < nv; i++) ((uint16_t *)(void *)o)[i] = ((const uint16_t *)(const void *)d)[ix[i]]; break;
+        case 4: for (size_t i = 0; i < nv; i++) memcpy(o + 4 * i, d + 4 * (size_t)ix[i], 4); break;
+        case 8: for (size_t i = 0; i < nv; i++) memcpy(o + 8 * i, d + 8 * (size_t)ix[i], 8); break;
+        default: for (size_t i = 0; i < nv; i++) memcpy(o + i * w, d + (size_t)ix[i] * w, w);
         }
         dst->len += nv;
         return 0;

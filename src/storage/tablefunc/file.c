@@ -318,9 +318,7 @@ static void file_destroy(source *s)
         free(f->versions[i]);
     free(f->versions);
     free(f->coded);
-    for (int i = 0; i < f->nfilters; i++)
-        col_free(f->filters[i].vals);
-    free(f->filters);
+    read_filters_free(f->filters, f->nfilters);
     free(f->page_filters);
     free(f->paths);
     free(f->tasks);
@@ -510,13 +508,8 @@ static void file_set_filter(source *s, const src_filter *fl, int n, query_ctx *q
     }
     if (!f->pq || !settings_bool(q->st, "input_format_parquet_filter_push_down"))
         return;
-    for (int i = 0; i < n; i++) {
-        if (fl[i].col < 0 || fl[i].col >= nfile)
-            continue; /* _path, _file */
-        f->filters = xrealloc(f->filters, sizeof *f->filters * (size_t)(f->nfilters + 1));
-        f->filters[f->nfilters] = fl[i];
-        f->filters[f->nfilters++].vals = col_ref(fl[i].vals);
-    }
+    read_filters_free(f->filters, f->nfilters);
+    f->filters = read_file_filters(fl, n, nfile, &f->nfilters);
     if (!settings_bool(q->st, "input_format_parquet_page_filter_push_down"))
         return;
     free(f->page_filters);

@@ -181,6 +181,26 @@ schema *read_source_schema(const schema *file_schema, bool with_size)
     return sch;
 }
 
+src_filter *read_file_filters(const src_filter *f, int n, int nfile, int *nout)
+{
+    src_filter *out = xcalloc((size_t)n + 1, sizeof *out);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (f[i].col >= 0 && f[i].col < nfile) {
+            out[k] = f[i];
+            out[k++].vals = col_ref(f[i].vals);
+        }
+    *nout = k;
+    return out;
+}
+
+void read_filters_free(src_filter *f, int n)
+{
+    for (int i = 0; i < n; i++)
+        col_free(f[i].vals);
+    free(f);
+}
+
 fmt_filter *read_format_filters(const src_filter *f, int n, const schema *file_schema, int *nout)
 {
     fmt_filter *out = xcalloc((size_t)n + 1, sizeof *out);

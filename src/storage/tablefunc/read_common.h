@@ -26,6 +26,10 @@ schema *read_source_schema(const schema *file_schema, bool with_size);
  * index nfile is _path, nfile + 1 _file, nfile + 2 _size (when size >= 0), as constants. */
 block *read_project(block *b, const int *cols, int ncols, int nfile, const char *path, int64_t size);
 
+/* Copies of the filters among f[0..n) on the nfile file columns (not _path/_file), their
+ * values referenced: a new array of *nout, freed with read_filters_free. */
+src_filter *read_file_filters(const src_filter *f, int n, int nfile, int *nout);
+void read_filters_free(src_filter *f, int n);
 /* The filters among f[0..n) on the nfile file columns, for fmt_reader_set_filters (names
  * and types borrowed from file_schema, values from f): a new array, *nout of them. */
 fmt_filter *read_format_filters(const src_filter *f, int n, const schema *file_schema, int *nout);

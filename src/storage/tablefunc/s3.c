@@ -365,9 +365,7 @@ static void src_free(s3_src *f)
     free(f->compression);
     schema_free(f->file_schema);
     free(f->coded);
-    for (int i = 0; i < f->nfilters; i++)
-        col_free(f->filters[i].vals);
-    free(f->filters);
+    read_filters_free(f->filters, f->nfilters);
     free(f->ffilters);
     free(f);
 }
@@ -439,13 +437,8 @@ static void s3_set_filter(source *s, const src_filter *fl, int n, query_ctx *q)
     s3_src *f = s->impl;
     int nfile = f->file_schema->n;
     if (settings_bool(q->st, "input_format_parquet_filter_push_down")) {
-        for (int i = 0; i < n; i++) {
-            if (fl[i].col < 0 || fl[i].col >= nfile)
-                continue;
-            f->filters = xrealloc(f->filters, sizeof *f->filters * (size_t)(f->nfilters + 1));
-            f->filters[f->nfilters] = fl[i];
-            f->filters[f->nfilters++].vals = col_ref(fl[i].vals);
-        }
+        read_filters_free(f->filters, f->nfilters);
+        f->filters = read_file_filters(fl, n, nfile, &f->nfilters);
         free(f->ffilters);
         f->ffilters = read_format_filters(f->filters, f->nfilters, f->file_schema, &f->nffilters);
     }
