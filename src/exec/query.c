@@ -3,6 +3,7 @@
 #include <inttypes.h>
 
 #include "base/err.h"
+#include "io/stream.h"
 
 #include <time.h>
 
@@ -43,4 +44,19 @@ void query_add_read(query_ctx *q, uint64_t rows, uint64_t bytes)
 {
     atomic_fetch_add_explicit(&q->read_rows, rows, memory_order_relaxed);
     atomic_fetch_add_explicit(&q->read_bytes, bytes, memory_order_relaxed);
+}
+
+int query_open_input(query_ctx *q, instream **is)
+{
+    if (q->open_input)
+        return q->open_input(q->input_ctx, q, is);
+    *is = instream_from_fd(0, "stdin");
+    return 0;
+}
+
+int query_compile_expr(query_ctx *q, const struct ast *e, const struct source *src, struct expr **out)
+{
+    if (!q->compile_expr)
+        return err_set(ERR_LOGICAL_ERROR, "No expression compiler in this query context");
+    return q->compile_expr(e, src, q, out);
 }

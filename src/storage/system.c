@@ -11,7 +11,6 @@
 
 #include <unistd.h>
 #include "storage/catalog.h"
-#include "storage/ddl.h"
 #include "storage/schema_cache.h"
 
 #include <stdlib.h>
@@ -236,7 +235,7 @@ static source *tables_table(query_ctx *q, bool columns)
                 push_cstr(b->cols[5], c->default_kind ? c->default_kind : "");
                 tmp.len = 0;
                 if (c->default_expr)
-                    ddl_format_expr(&tmp, c->default_expr);
+                    ast_format_expr(&tmp, c->default_expr);
                 col_push_str(b->cols[6], (const char *)tmp.p, tmp.len);
                 push_cstr(b->cols[7], c->comment ? c->comment : "");
                 tmp.len = 0;
@@ -245,7 +244,7 @@ static source *tables_table(query_ctx *q, bool columns)
                     for (int j = 0; j < c->codec->n; j++) {
                         if (j)
                             buf_puts(&tmp, ", ");
-                        ddl_format_expr(&tmp, c->codec->items[j]);
+                        ast_format_expr(&tmp, c->codec->items[j]);
                     }
                     buf_putc(&tmp, ')');
                 }

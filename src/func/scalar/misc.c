@@ -92,7 +92,7 @@ static int conststr_resolve(fn_call *c)
     const char *nm = c->def->name;
     static char host[256];
     if (!strcmp(nm, "currentDatabase"))
-        c->state = (void *)"default";
+        c->state = (void *)(c->env && c->env->database ? c->env->database : "default");
     else if (!strcmp(nm, "version"))
         c->state = (void *)"0.1.0";
     else {

@@ -1,5 +1,5 @@
 /* Statement parser: SELECT (with joins, unions, CTEs) and the other statements. */
-#include "sql/parser_int.h"
+#include "parse/parser_int.h"
 
 #include <string.h>
 #include <strings.h>
