@@ -3,6 +3,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "cli/repl.h"
+#include "server/server.h"
 #include "cli/local.h"
 #include "func/agg.h"
 #include "func/func.h"
@@ -255,8 +256,12 @@ int main(int argc, char **argv)
     mem_init();
     if (argc >= 2 && strcmp(argv[1], "local") == 0)
         return local_main(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "server") == 0) {
+        func_registry_init();
+        return server_main(argc - 2, argv + 2);
+    }
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)) {
-        printf("Usage: shale <command> [options]\n\nCommands:\n  local     run SQL over local files (like clickhouse-local)\n\nRun 'shale local --help' for its options.\n");
+        printf("Usage: shale <command> [options]\n\nCommands:\n  local     run SQL over local files (like clickhouse-local)\n  server    serve ClickHouse's HTTP interface (like clickhouse-server)\n\nRun 'shale local --help' for its options.\n");
         return 0;
     }
     if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
@@ -266,6 +271,6 @@ int main(int argc, char **argv)
     /* Like clickhouse-local invoked as a bare binary with options: treat as `local`. */
     if (argc >= 2 && argv[1][0] == '-')
         return local_main(argc - 1, argv + 1);
-    fprintf(stderr, "Usage: shale <command> [options]. Commands: local. Try 'shale --help'.\n");
+    fprintf(stderr, "Usage: shale <command> [options]. Commands: local, server. Try 'shale --help'.\n");
     return 1;
 }

@@ -383,6 +383,8 @@ int interp_run(session *s, const interp_request *rq, const interp_hooks *h, inte
     const ast *stmt = rq->stmt;
     int rc = stmt ? 0 : -1;
     bool started = false;
+    if (!rc && h->apply_settings)
+        rc = h->apply_settings(h->ctx, q->st);
     if (!rc)
         rc = apply_statement_settings(q, stmt);
     if (!rc)

@@ -41,6 +41,10 @@ typedef struct interp_hooks {
     /* Opens the data that follows the statement (INSERT … FORMAT / VALUES without inline
      * data, input()); NULL = standard input. */
     int (*open_input)(void *ctx, query_ctx *q, instream **is);
+    /* Applies the front end's settings for this query (the HTTP interface's URL
+     * parameters) to q->st, after the session's and before the statement's SETTINGS.
+     * May be NULL. */
+    int (*apply_settings)(void *ctx, settings *st);
     /* Execution begins (after analysis of the settings): progress display, the list of
      * running queries. May be NULL. */
     void (*started)(void *ctx, query_ctx *q);

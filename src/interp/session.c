@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -121,6 +122,24 @@ void session_set_param(session *s, const char *name, const char *value)
 
 /* ---- queries ---- */
 
+/* A random (version 4) UUID, as ClickHouse names queries: unique across the sessions and
+ * restarts of a server. */
+static void new_query_id(char *out, size_t cap)
+{
+    uint8_t r[16];
+    if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
+        /* no entropy source: a per-process counter mixed with time and pid */
+        static _Atomic uint64_t seq;
+        uint64_t a = atomic_fetch_add(&seq, 1) ^ (uint64_t)getpid() << 32, b = (uint64_t)(clock_realtime() * 1e9);
+        memcpy(r, &a, 8);
+        memcpy(r + 8, &b, 8);
+    }
+    r[6] = (uint8_t)((r[6] & 0x0f) | 0x40);
+    r[8] = (uint8_t)((r[8] & 0x3f) | 0x80);
+    snprintf(out, cap, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", r[0], r[1], r[2], r[3],
+             r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]);
+}
+
 query_ctx *query_new(session *s)
 {
     query_ctx *q = xcalloc(1, sizeof *q);
@@ -134,8 +153,7 @@ query_ctx *query_new(session *s)
     q->database = s->database;
     q->compile_expr = analyze_expr_on;
     q->start_time = clock_monotonic();
-    snprintf(q->query_id, sizeof q->query_id, "%08x-%04x-%04x-%04x-%012x", (unsigned)getpid(),
-             (unsigned)(s->query_seq & 0xffff), 0x4000u, 0x8000u, (unsigned)s->query_seq);
+    new_query_id(q->query_id, sizeof q->query_id);
     s->query_seq++;
     return q;
 }
@@ -217,6 +235,7 @@ int query_prepare(query_ctx *q, bool output_tty)
     q->env.timezone = tz;
     q->env.query_start = (int64_t)clock_realtime();
     q->env.database = q->database;
+    q->env.user = ((session *)q->session)->user;
     q->max_threads = (int)settings_int(q->st, "max_threads");
     if (q->max_threads < 1)
         q->max_threads = 1;
