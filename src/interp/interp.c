@@ -5,6 +5,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "column/type_pretty.h"
+#include "exec/process_list.h"
 #include "exec/query_log.h"
 #include "interp/ddl.h"
 #include "interp/mask.h"
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 /* ---- the output sink ---- */
 
@@ -272,6 +274,74 @@ static int run_insert_function(query_ctx *q, const ast *stmt)
     return rc;
 }
 
+/* KILL QUERY WHERE cond [SYNC|ASYNC|TEST]: the running queries that system.processes
+ * rows matching cond name are cancelled; the result lists them as ClickHouse does. */
+static int run_kill(const interp_hooks *h, query_ctx *q, const ast *stmt, interp_result *res)
+{
+    buf sql = {0};
+    buf_puts(&sql, "SELECT query_id, user, query FROM system.processes WHERE ");
+    ast_format_sql(&sql, stmt->where);
+    arena a;
+    arena_init(&a);
+    size_t pos = 0;
+    ast *sel = NULL;
+    const char *text = arena_strdup(&a, buf_cstr(&sql));
+    buf_free(&sql);
+    int rc = sql_parse_statement(&a, text, strlen(text), &pos, 1000, &sel);
+    schema *found_sch = NULL;
+    block **blocks = NULL;
+    int nblocks = 0;
+    if (!rc)
+        rc = run_query_to_blocks(sel->sub, q, &found_sch, &blocks, &nblocks);
+    if (rc) {
+        arena_free(&a);
+        return -1;
+    }
+    static const char *names[] = {"kill_status", "query_id", "user", "query"};
+    schema *sch = schema_new(4);
+    for (int i = 0; i < 4; i++)
+        schema_set(sch, i, names[i], type_simple(T_STRING));
+    block *out = block_new_empty(sch);
+    bool test = strcmp(stmt->str, "TEST") == 0, sync = strcmp(stmt->str, "SYNC") == 0;
+    for (int bi = 0; bi < nblocks; bi++) {
+        block *b = blocks[bi];
+        for (size_t r = 0; r < b->rows; r++) {
+            size_t len;
+            const char *qid = col_str(b->cols[0], r, &len);
+            char id[64];
+            snprintf(id, sizeof id, "%.*s", (int)(len < 63 ? len : 63), qid);
+            const char *status = "waiting";
+            if (strcmp(id, q->query_id) == 0)
+                continue; /* not itself */
+            if (test) {
+                status = "pending";
+            } else if (!process_list_cancel(id)) {
+                status = "finished";
+            } else if (sync) {
+                for (int tries = 0; tries < 6000 && process_list_running(id); tries++) {
+                    struct timespec ts = {0, 10 * 1000 * 1000};
+                    nanosleep(&ts, NULL);
+                }
+                status = process_list_running(id) ? "waiting" : "finished";
+            }
+            col_push_str(out->cols[0], status, strlen(status));
+            col_push_str(out->cols[1], id, strlen(id));
+            const char *u = col_str(b->cols[1], r, &len);
+            col_push_str(out->cols[2], u, len);
+            const char *qt = col_str(b->cols[2], r, &len);
+            col_push_str(out->cols[3], qt, len);
+            out->rows++;
+        }
+        block_free(b);
+    }
+    free(blocks);
+    schema_free(found_sch);
+    arena_free(&a);
+    rc = write_one_block(h, q, stmt, sch, out, res);
+    schema_free(sch);
+    return rc;
+}
+
 static int run_use(session *s, const ast *stmt)
 {
     if (!catalog_has_database(s->inst->catalog, stmt->database))
@@ -292,6 +362,7 @@ static int run_statement(session *s, const interp_hooks *h, query_ctx *q, const 
     case AST_STMT_USE: return run_use(s, stmt);
     case AST_STMT_DESCRIBE: return run_describe(h, q, stmt, res);
     case AST_STMT_EXPLAIN: return run_explain(h, q, stmt, res);
+    case AST_STMT_KILL: return run_kill(h, q, stmt, res);
     case AST_STMT_CREATE_TABLE:
     case AST_STMT_CREATE_DATABASE:
     case AST_STMT_DROP:
@@ -395,7 +466,11 @@ int interp_run(session *s, const interp_request *rq, const interp_hooks *h, inte
         atomic_store(&s->current, q);
         if (h->started)
             h->started(h->ctx, q);
-        rc = run_statement(s, h, q, stmt, res);
+        rc = process_list_add(q, s->user, rq->text, rq->text_len);
+        if (!rc) {
+            rc = run_statement(s, h, q, stmt, res);
+            process_list_remove(q);
+        }
         atomic_store(&s->current, NULL);
         mem_tracker_attach(prev);
     }

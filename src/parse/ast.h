@@ -55,6 +55,7 @@ typedef enum ast_kind {
     AST_STMT_SYSTEM,
     AST_STMT_ALTER,
     AST_STMT_CHECK,
+    AST_STMT_KILL,   /* KILL QUERY WHERE cond: `where`; str = "SYNC", "ASYNC" or "TEST" */
     AST_COLUMN_DEF,  /* CREATE TABLE column: name in `name`, type text in `str`,
                         default_kind + default expression in `sub`, codec (AST_FUNC list)
                         in `codec`, comment in `comment`, nullable: 1 NULL, -1 NOT NULL */

@@ -407,7 +407,9 @@ static void send_error_in_body(request_ctx *r, int code, const char *msg)
     buf e = {0};
     exception_text(&e, code, msg);
     buf b = {0};
-    buf_printf(&b, "__exception__\r\n%s\r\n", r->tag);
+    /* As ClickHouse 25.11+: CRLF, the marker, the tag, the message with its length
+     * (counting its line break), the tag and the marker again. */
+    buf_printf(&b, "\r\n__exception__\r\n%s\n", r->tag);
     buf_append(&b, e.p, e.len);
     buf_printf(&b, "%zu %s\r\n__exception__\r\n", e.len, r->tag);
     srv_response_write(r->resp, b.p, b.len);

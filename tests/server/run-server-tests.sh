@@ -214,6 +214,21 @@ sleep 0.4
 contains "too many queries" "TOO_MANY_SIMULTANEOUS_QUERIES" "$(curl -s "$URL/" --data-binary 'SELECT 1')"
 wait "${pids[@]}"
 check "max_execution_time" "408" "$(status "$URL/?max_execution_time=0.5" --data-binary 'SELECT sleepEachRow(0.2) FROM numbers(20) FORMAT Null SETTINGS max_block_size = 1')"
+# system.processes and KILL QUERY from another connection
+curl -s "$URL/?query_id=victim" --data-binary 'SELECT sleepEachRow(0.5) FROM numbers(40) FORMAT Null SETTINGS max_block_size = 1' > "$WORK/victim" &
+BG=$!
+sleep 0.7
+check "system.processes lists a running query" "1" "$(q "SELECT count() FROM system.processes WHERE query_id = 'victim'")"
+contains "system.processes shows the text" "sleepEachRow" "$(q "SELECT query FROM system.processes WHERE query_id = 'victim'")"
+contains "KILL QUERY SYNC" "$(printf 'finished\tvictim')" "$(q "KILL QUERY WHERE query_id = 'victim' SYNC")"
+wait $BG
+contains "killed query's error" "QUERY_WAS_CANCELLED" "$(cat "$WORK/victim")"
+check "KILL QUERY of nothing" "" "$(q "KILL QUERY WHERE query_id = 'nothing-runs'")"
+curl -s "$URL/?query_id=dup" --data-binary 'SELECT sleepEachRow(0.5) FROM numbers(3) FORMAT Null SETTINGS max_block_size = 1' >/dev/null &
+BG=$!
+sleep 0.4
+contains "same query_id twice" "QUERY_WITH_SAME_ID_IS_ALREADY_RUNNING" "$(curl -s "$URL/?query_id=dup" --data-binary 'SELECT 1')"
+wait $BG
 # a client that goes away cancels its query (the query log says so)
 curl -s --max-time 1 "$URL/?query_id=abandoned" --data-binary 'SELECT sleepEachRow(0.5) FROM numbers(20) FORMAT Null SETTINGS max_block_size = 1' >/dev/null
 sleep 1
