@@ -14,6 +14,7 @@
 #include "codec/stream_codec.h"
 #include "interp/interp.h"
 #include "parse/ast.h"
+#include "server/play.h"
 
 #include <ctype.h>
 #include <poll.h>
@@ -881,6 +882,10 @@ void http_handle(server *srv, http_conn *c, srv_request *rq, srv_response *resp)
         srv_response_send_full(resp, 200, "text/plain; charset=UTF-8", "Ok.\n", 4);
         return;
     }
+    if (strcmp(rq->path, "/play") == 0 || strcmp(rq->path, "/play/") == 0) {
+        srv_response_send_full(resp, 200, "text/html; charset=UTF-8", play_html, play_html_len);
+        return;
+    }
     if (strcmp(rq->path, "/replicas_status") == 0) {
         srv_response_send_full(resp, 200, "text/plain; charset=UTF-8", "Ok.\n", 4);
         return;
@@ -898,7 +903,7 @@ void http_handle(server *srv, http_conn *c, srv_request *rq, srv_response *resp)
     }
     if (strcmp(rq->path, "/") != 0) {
         char msg[512];
-        int n = snprintf(msg, sizeof msg, "There is no handle %s\n\nUse / or /ping or /replicas_status\n", rq->path);
+        int n = snprintf(msg, sizeof msg, "There is no handle %s\n\nUse / or /ping or /play or /replicas_status\n", rq->path);
         srv_response_send_full(resp, 404, "text/plain; charset=UTF-8", msg, (size_t)(n < (int)sizeof msg ? n : (int)sizeof msg - 1));
         return;
     }
