@@ -39,6 +39,7 @@ typedef struct query_ctx {
     struct session *session;      /* the owning session */
     struct catalog *catalog;      /* databases and tables (storage/catalog.h) */
     const char *database;         /* the current database (USE), borrowed from the session */
+    const char *user_files_path;  /* file() is confined to it (a server's); NULL = anywhere */
     /* Query parameters ({name:Type} ← --param_name=value), borrowed from the session. */
     int nparams;
     char *const *param_names;
@@ -69,6 +70,11 @@ double clock_realtime(void);
  * the query must stop; operators call it once per block. */
 int query_check(query_ctx *q);
 void query_add_read(query_ctx *q, uint64_t rows, uint64_t bytes);
+/* The path file() reads or writes for `path` as the user wrote it: relative paths are
+ * under q->user_files_path when set, and the result (after . and .. and, for existing
+ * files, symbolic links) must stay inside it (DATABASE_ACCESS_DENIED otherwise). Without
+ * user_files_path the path is returned as written. Returns a new string. */
+int query_file_path(query_ctx *q, const char *path, char **out);
 /* Opens the data that follows the statement (q->open_input, else standard input); the
  * caller closes it. */
 int query_open_input(query_ctx *q, struct instream **is);

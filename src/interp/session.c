@@ -76,6 +76,7 @@ void instance_close(instance *in)
     if (in->temp_path && in->data_path)
         nftw(in->data_path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     free(in->data_path);
+    free(in->user_files_path);
     free(in);
 }
 
@@ -151,6 +152,7 @@ query_ctx *query_new(session *s)
     q->data_path = s->inst->data_path;
     q->catalog = s->inst->catalog;
     q->database = s->database;
+    q->user_files_path = s->inst->user_files_path;
     q->compile_expr = analyze_expr_on;
     q->start_time = clock_monotonic();
     new_query_id(q->query_id, sizeof q->query_id);

@@ -25,6 +25,7 @@ typedef struct instance {
     char *data_path;
     bool temp_path;          /* created by us: removed by instance_close */
     struct catalog *catalog; /* databases and tables, opened from data_path */
+    char *user_files_path;   /* file() is confined to it (the server's); NULL = anywhere */
 } instance;
 
 /* Opens the data directory (a temporary one when path is NULL) and loads its tables. */

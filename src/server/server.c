@@ -18,12 +18,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t g_stop_signal;
+/* logger.level: trace 0, debug 1, information 2, warning 3, error 4 */
+static int g_log_level = 2;
 static volatile sig_atomic_t g_reload_signal;
 
 static void on_stop(int sig) { g_stop_signal = sig; }
@@ -34,8 +38,19 @@ static void on_hup(int sig)
 }
 
 static void log_line(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int level_rank(const char *level)
+{
+    static const char *names[] = {"trace", "debug", "information", "warning", "error"};
+    for (int i = 0; i < 5; i++)
+        if (strcasecmp(level, names[i]) == 0)
+            return i;
+    return -1;
+}
+
 static void log_line(const char *level, const char *fmt, ...)
 {
+    if (level_rank(level) < g_log_level)
+        return;
     char ts[32];
     time_t t = time(NULL);
     struct tm tm;
@@ -47,6 +62,21 @@ static void log_line(const char *level, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+}
+
+/* mkdir -p: the server creates its data, log and user-files directories as ClickHouse's
+ * does. Errors are left to the first use of the directory. */
+static void make_dirs(const char *path)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            mkdir(p, 0755);
+            *s = '/';
+        }
+    mkdir(p, 0755);
 }
 
 /* ---- auth references ---- */
@@ -375,11 +405,45 @@ int server_main(int argc, char **argv)
     const char *tz = cfg_str(c, "timezone", "");
     if (tz[0])
         setenv("TZ", tz, 1);
+    const char *level = cfg_str(c, "logger.level", "information");
+    if ((g_log_level = level_rank(level)) < 0) {
+        fprintf(stderr, "Code: 318. DB::Exception: logger.level must be one of trace, debug, information, warning, "
+                        "error; got '%s'. (INVALID_CONFIG_PARAMETER)\n",
+                level);
+        return 1;
+    }
+    const char *log_file = cfg_str(c, "logger.log", "");
+    if (log_file[0]) {
+        /* The server's log (and the sanitizers' reports) go to the file from now on. */
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", log_file);
+        char *slash = strrchr(dir, '/');
+        if (slash && slash != dir) {
+            *slash = 0;
+            make_dirs(dir);
+        }
+        int fd = open(log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+        if (fd < 0) {
+            fprintf(stderr, "Code: 76. DB::Exception: Cannot open log file %s: %s. (CANNOT_OPEN_FILE)\n", log_file,
+                    strerror(errno));
+            return 1;
+        }
+        dup2(fd, 2);
+        close(fd);
+    }
     const char *path = cfg_str(c, "path", "./");
+    make_dirs(path);
     if (instance_open(path, &srv->inst)) {
         print_error_exit();
         return 1;
     }
+    /* file() reads and writes only under user_files_path, as in ClickHouse's server. */
+    char ufp[4096];
+    snprintf(ufp, sizeof ufp, "%s", cfg_str(c, "user_files_path", ""));
+    if (!ufp[0])
+        snprintf(ufp, sizeof ufp, "%s/user_files/", path);
+    make_dirs(ufp);
+    srv->inst->user_files_path = xstrdup(ufp);
     int fds[16], nfds = 0;
     const cfg_node *root = c->root;
     bool any_host = false;
@@ -412,7 +476,7 @@ int server_main(int argc, char **argv)
     signal(SIGXFSZ, SIG_IGN);
     log_line("Information", "Listening for http://%s:%lld, path %s, %d users", any_host ? "listen_host" : "localhost",
              (long long)http_port, path, srv->auth->users->n);
-    fprintf(stderr, "Ready for connections.\n");
+    log_line("Information", "Ready for connections.");
     pthread_t wd;
     pthread_create(&wd, NULL, watchdog_thread, srv);
     while (!g_stop_signal) {

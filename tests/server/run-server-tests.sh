@@ -151,6 +151,18 @@ check "insert with bad data 400" "400" "$(printf 'x\ty\n' | curl -s -o /dev/null
 check "table intact after bad insert" "2300007" "$(q 'SELECT count() FROM t')"
 check "check table" "0" "$(q 'CHECK TABLE t' | awk -F'\t' '$2 != 1' | wc -l)"
 
+# ---- file() is confined to user_files_path ----
+mkdir -p "$WORK/data/user_files"
+printf 'a,b\n1,2\n' > "$WORK/data/user_files/in.csv"
+check "file() under user_files_path" "$(printf '1\t2')" "$(q "SELECT * FROM file('in.csv', CSVWithNames)")"
+check "INSERT INTO FUNCTION file()" "" "$(q "INSERT INTO FUNCTION file('out.tsv', TSV) SELECT 7")"
+check "written under user_files_path" "7" "$(cat "$WORK/data/user_files/out.tsv")"
+contains "absolute path outside" "DATABASE_ACCESS_DENIED" "$(q "SELECT * FROM file('/etc/passwd', LineAsString)")"
+contains "relative path escaping" "DATABASE_ACCESS_DENIED" "$(q "SELECT * FROM file('../../config.xml', LineAsString)")"
+ln -s /etc/passwd "$WORK/data/user_files/link"
+contains "symbolic link escaping" "DATABASE_ACCESS_DENIED" "$(q "SELECT * FROM file('link', LineAsString)")"
+contains "write outside" "DATABASE_ACCESS_DENIED" "$(q "INSERT INTO FUNCTION file('/tmp/shale-escape.tsv', TSV) SELECT 1")"
+
 # ---- readonly ----
 check "GET cannot insert" "500" "$(status "$URL/?query=INSERT%20INTO%20t%20VALUES%20(9,'x')")"
 contains "GET readonly code" "READONLY" "$(curl -s "$URL/?query=INSERT%20INTO%20t%20VALUES%20(9,'x')")"
