@@ -633,6 +633,9 @@ static void run_query(request_ctx *r)
         r->setting_values[r->nsettings] = xstrdup("2");
         r->nsettings++;
     }
+    if (!rc && settings_bool(eff, "send_progress_in_http_headers"))
+        rc = err_set(ERR_NOT_IMPLEMENTED, "send_progress_in_http_headers = 1 is not supported yet (X-ClickHouse-Summary "
+                                          "is sent with the headers)");
     if (!rc && settings_bool(eff, "enable_http_compression"))
         choose_compression(r);
     r->cors = !rc && settings_bool(eff, "add_http_cors_header");

@@ -69,7 +69,7 @@ XML
 write_users ""
 
 start_server() {
-  "$SHALE" server --config-file "$WORK/config.xml" >"$WORK/server.log" 2>&1 &
+  "$SHALE" server --config-file "$WORK/config.xml" "$@" >"$WORK/server.log" 2>&1 &
   SERVER_PID=$!
   disown "$SERVER_PID"
   for _ in $(seq 1 100); do
@@ -119,6 +119,7 @@ check "syntax error 400" "400" "$(status "$URL/" --data-binary 'SELEC 1')"
 check "unknown setting 404" "404" "$(status "$URL/?no_such_setting=1" --data-binary 'SELECT 1')"
 check "unknown table 404" "404" "$(status "$URL/" --data-binary 'SELECT * FROM nosuchtable')"
 check "not implemented 501" "501" "$(status "$URL/?compress=1" --data-binary 'SELECT 1')"
+check "progress headers not implemented" "501" "$(status "$URL/?send_progress_in_http_headers=1" --data-binary 'SELECT 1')"
 # an error after the first bytes were sent: the tagged block ends the body
 B=$(curl -s -D "$WORK/h" "$URL/?buffer_size=0" --data-binary \
     "SELECT throwIf(number = 1500000, 'boom') FROM numbers(2000000) SETTINGS max_block_size = 1000")
@@ -283,8 +284,12 @@ for _ in $(seq 1 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1;
 if kill -0 "$SERVER_PID" 2>/dev/null; then bad "server stopped after SIGTERM"; else ok; fi
 SERVER_PID=
 mv "$WORK/server.log" "$WORK/server.log.1"
-start_server
+start_server -- --max_server_memory_usage=200000000
 check "data survives restart" "$before" "$(q 'SELECT count() FROM t')"
+# the server-wide memory limit fails the query that crosses it, not the server
+contains "server memory limit" "MEMORY_LIMIT_EXCEEDED" "$(q 'SELECT length(groupArray(number)) FROM numbers(40000000)')"
+contains "server memory limit message" "(total) memory limit exceeded" "$(q 'SELECT length(groupArray(number)) FROM numbers(40000000)')"
+check "serves after the memory limit" "3" "$(q 'SELECT length(groupArray(number)) FROM numbers(3)')"
 check "check table after restart" "0" "$(q 'CHECK TABLE t' | awk -F'\t' '$2 != 1' | wc -l)"
 
 # the sanitizers' reports (ASan build) land in the server's log
