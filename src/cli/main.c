@@ -2,6 +2,7 @@
  * queries from --query, --queries-file or stdin, or an interactive REPL on a terminal. */
 #include "base/err.h"
 #include "base/mem.h"
+#include "cli/backup_main.h"
 #include "cli/repl.h"
 #include "cli/session.h"
 #include "func/agg.h"
@@ -255,6 +256,7 @@ int main(int argc, char **argv)
     mem_init();
     if (argc >= 2 && strcmp(argv[1], "local") == 0)
         return local_main(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "backup") == 0) return backup_main(argc - 1, argv + 1);
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)) {
         printf("Usage: shale <command> [options]\n\nCommands:\n  local     run SQL over local files (like clickhouse-local)\n\nRun 'shale local --help' for its options.\n");
         return 0;
