@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
 #include <zstd.h>
@@ -88,6 +89,76 @@ int bk_decompress(const char *method, const void *src, size_t zn, void *dst, siz
 
 static const char *ext_of(const char *method) { return !strcmp(method, "zstd") ? "zst" : !strcmp(method, "lz4") ? "lz4" : "raw"; }
 
+/* ---- pacing ---- */
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sleep_s(double s)
+{
+    if (s <= 0)
+        return;
+    struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+void bk_pace_init(bk_pace *p, int readers)
+{
+    atomic_store(&p->readers, readers);
+    atomic_store(&p->rate, 0);
+    pthread_mutex_init(&p->lock, NULL);
+    p->next_start = 0;
+}
+
+void bk_pace_wait(bk_pace *p, int reader, size_t bytes)
+{
+    /* reader 0 is never parked, so the backup always progresses */
+    while (reader > 0 && reader >= atomic_load(&p->readers))
+        sleep_s(0.01);
+    uint64_t rate = atomic_load(&p->rate);
+    if (!rate)
+        return;
+    pthread_mutex_lock(&p->lock);
+    double now = mono_s(), start = p->next_start > now ? p->next_start : now;
+    p->next_start = start + (double)bytes / (double)rate;
+    pthread_mutex_unlock(&p->lock);
+    sleep_s(start - now);
+}
+
+int bk_pace_adjust(bk_pace *p, int max_readers, double p99_ms, double bound_ms)
+{
+    int readers = atomic_load(&p->readers);
+    uint64_t rate = atomic_load(&p->rate);
+    if (p99_ms > bound_ms) {
+        if (readers > 1) {
+            atomic_store(&p->readers, readers - 1);
+            return -1;
+        }
+        uint64_t lower = rate ? rate / 2 : 256ull << 20;
+        if (lower < (4ull << 20))
+            lower = 4ull << 20;
+        if (lower == rate)
+            return 0;
+        atomic_store(&p->rate, lower);
+        return -1;
+    }
+    if (p99_ms < bound_ms / 2) {
+        if (rate) {
+            atomic_store(&p->rate, rate * 2 >= (1ull << 30) ? 0 : rate * 2);
+            return 1;
+        }
+        if (readers < max_readers) {
+            atomic_store(&p->readers, readers + 1);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* ---- push ---- */
 
 typedef struct push_ctx {
@@ -96,6 +167,7 @@ typedef struct push_ctx {
     bk_manifest *m;
     char *const *abs;
     const bk_manifest *parent;
+    bk_pace *pace;       /* may be NULL */
     FILE *log;
     size_t *order;       /* file indexes, largest first */
     size_t norder;
@@ -256,6 +328,8 @@ static int push_one(worker *w, size_t fi)
         size_t have = 0;
         bool eof = false;
         while (have < w->rcap) {
+            if (c->pace)
+                bk_pace_wait(c->pace, w->id, rs);
             ssize_t g = read_some(c, path, &fd, &direct, w->rbuf + have, rs, pos + have);
             if (g < 0) {
                 rc = -1;
@@ -353,9 +427,9 @@ static int cmp_size_desc(const void *a, const void *b)
 }
 
 int bk_push_files(bk_repo *r, const bk_settings *s, bk_manifest *m, char *const *abs, const bk_manifest *parent,
-                  FILE *log, bk_push_stats *st)
+                  bk_pace *pace, FILE *log, bk_push_stats *st)
 {
-    push_ctx c = {.r = r, .s = s, .m = m, .abs = abs, .parent = parent, .log = log, .st = st,
+    push_ctx c = {.r = r, .s = s, .m = m, .abs = abs, .parent = parent, .pace = pace, .log = log, .st = st,
                   .lock = PTHREAD_MUTEX_INITIALIZER};
     /* one object stays under S3's 10 000 parts; local objects are cut at the same size */
     c.object_limit = s->part_size * 9000;

@@ -24,6 +24,8 @@
 #include "backup/repo.h"
 #include "backup/tune.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -34,11 +36,29 @@ typedef struct bk_push_stats {
     char fallback_example[512]; /* the first file that refused O_DIRECT, and why */
 } bk_push_stats;
 
+/* Pacing (--max-latency-ms): a controller thread lowers `readers` (readers with an id at
+ * or above it wait) and sets `rate` (bytes per second for all readers together, 0 =
+ * unlimited); readers call bk_pace_wait before each read. Thread-safe. */
+typedef struct bk_pace {
+    _Atomic int readers;
+    _Atomic uint64_t rate;
+    pthread_mutex_t lock;
+    double next_start;  /* token bucket: when the next read may start (CLOCK_MONOTONIC s) */
+} bk_pace;
+
+void bk_pace_init(bk_pace *p, int readers);
+void bk_pace_wait(bk_pace *p, int reader, size_t bytes);
+/* One step of the controller, once per second with the p99 of the last second's probes:
+ * above the bound, one reader fewer, and once at one reader the rate halves (starting at
+ * 256 MiB/s, at least 4 MiB/s); below half the bound, the rate doubles (unlimited from
+ * 1 GiB/s) and then readers come back one by one. Returns -1 lowered, 1 raised, 0 kept. */
+int bk_pace_adjust(bk_pace *p, int max_readers, double p99_ms, double bound_ms);
+
 /* Reads the files of m (type BK_FILE; abs[i] is the source path of m->files[i]) into
  * objects under backups/<m->name>/data/, filling blocks, size, sum and m->objects. With
  * parent, relation files present there ship only pages newer than parent->start_lsn. */
 int bk_push_files(bk_repo *r, const bk_settings *s, bk_manifest *m, char *const *abs, const bk_manifest *parent,
-                  FILE *log, bk_push_stats *st);
+                  bk_pace *pace, FILE *log, bk_push_stats *st);
 
 /* Maps a manifest path to a target path (tablespaces elsewhere); NULL ctx: target/path. */
 typedef char *(*bk_path_map_fn)(void *ctx, const char *relpath);

@@ -15,6 +15,8 @@
 #include <inttypes.h>
 #include <libpq-fe.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -221,6 +223,66 @@ static double cpu_s(void)
            (double)ru.ru_stime.tv_usec / 1e6;
 }
 
+/* ---- pacing against the database's latency (--max-latency-ms) ---- */
+
+typedef struct pacer {
+    PGconn *conn;
+    bk_pace *pace;
+    int max_readers;
+    double bound_ms;
+    _Atomic bool stop;
+    pthread_t th;
+    /* results */
+    uint64_t probes, lowered, raised;
+    double worst_ms;
+    int min_readers;
+    uint64_t min_rate;
+} pacer;
+
+/* Runs a probe every 100 ms on its own connection; once a second feeds the p99 of the last
+ * ten probes (their maximum) to bk_pace_adjust. */
+static void *pacer_main(void *arg)
+{
+    pacer *pc = arg;
+    double win[10];
+    int k = 0;
+    while (!atomic_load(&pc->stop)) {
+        double t0 = now_s();
+        PGresult *r = pq.exec(pc->conn, "SELECT 1");
+        double ms = (now_s() - t0) * 1000;
+        bool ok = r && pq.result_status(r) == PGRES_TUPLES_OK;
+        if (r)
+            pq.clear(r);
+        if (!ok)
+            break; /* the probe connection failed: stop pacing, the backup goes on */
+        pc->probes++;
+        if (ms > pc->worst_ms)
+            pc->worst_ms = ms;
+        win[k++] = ms;
+        if (k == 10) {
+            double p99 = 0;
+            for (int i = 0; i < 10; i++)
+                p99 = win[i] > p99 ? win[i] : p99;
+            int d = bk_pace_adjust(pc->pace, pc->max_readers, p99, pc->bound_ms);
+            pc->lowered += d < 0;
+            pc->raised += d > 0;
+            int rd = atomic_load(&pc->pace->readers);
+            uint64_t rate = atomic_load(&pc->pace->rate);
+            if (rd < pc->min_readers)
+                pc->min_readers = rd;
+            if (rate && (!pc->min_rate || rate < pc->min_rate))
+                pc->min_rate = rate;
+            k = 0;
+        }
+        double left = 0.1 - (now_s() - t0);
+        if (left > 0) {
+            struct timespec ts = {0, (long)(left * 1e9)};
+            nanosleep(&ts, NULL);
+        }
+    }
+    return NULL;
+}
+
 static int pick_name(bk_repo *r, char *name, size_t cap)
 {
     char base[32];
@@ -362,10 +424,36 @@ int bk_pg_push(bk_repo *r, const bk_pg_push_opts *o)
     if ((rc = walk(&acc, o->pgdata, "", 0)))
         goto out;
     bk_push_stats stats = {0};
+    bk_pace pace;
+    bk_pace_init(&pace, s.concurrency);
+    pacer pc = {.pace = &pace, .max_readers = s.concurrency, .bound_ms = o->max_latency_ms,
+                .min_readers = s.concurrency};
+    bool pacing = false;
+    if (o->max_latency_ms > 0) {
+        pc.conn = pq.connectdb(o->conninfo ? o->conninfo : "");
+        if (pc.conn && pq.status(pc.conn) == CONNECTION_OK && pthread_create(&pc.th, NULL, pacer_main, &pc) == 0)
+            pacing = true;
+        else
+            fprintf(log, "pacing: off (cannot open the probe connection)\n");
+    }
     double tr = now_s();
-    if ((rc = bk_push_files(r, &s, &m, acc.abs, have_parent ? &parent : NULL, log, &stats)))
-        goto out;
+    rc = bk_push_files(r, &s, &m, acc.abs, have_parent ? &parent : NULL, pacing ? &pace : NULL, log, &stats);
     double read_s = now_s() - tr;
+    if (pacing) {
+        atomic_store(&pc.stop, true);
+        pthread_join(pc.th, NULL);
+        char lowest[32] = "unlimited";
+        if (pc.min_rate)
+            snprintf(lowest, sizeof lowest, "%" PRIu64 " MiB/s", pc.min_rate >> 20);
+        fprintf(log,
+                "pacing: bound %d ms, %" PRIu64 " probes, worst %.1f ms; lowered %" PRIu64 " times, raised %" PRIu64
+                " times; fewest readers %d, lowest rate %s\n",
+                o->max_latency_ms, pc.probes, pc.worst_ms, pc.lowered, pc.raised, pc.min_readers, lowest);
+    }
+    if (pc.conn)
+        pq.finish(pc.conn);
+    if (rc)
+        goto out;
     if ((rc = query(conn, "SELECT lsn::text, labelfile, spcmapfile FROM pg_backup_stop(true)", 0, NULL, &res)))
         goto out;
     started = false;

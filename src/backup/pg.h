@@ -29,6 +29,7 @@ typedef struct bk_pg_push_opts {
     const char *delta_from; /* NULL, a name or LATEST */
     bk_settings settings;   /* before fitting; the push fits them to the bound */
     bool s3;
+    int max_latency_ms;     /* 0: no pacing; else probe latency and slow down above it */
     FILE *log;
 } bk_pg_push_opts;
 

@@ -18,6 +18,7 @@ static const char *usage =
     "Usage:\n"
     "  shale backup tune [--pgdata DIR] [--sys-root DIR]          print an env file tuned to this machine\n"
     "  shale backup pg push --pgdata DIR --repo URL [--delta-from NAME|LATEST] [--conn CONNINFO]\n"
+    "                       [--max-latency-ms N]  (slow down while the database's p99 is above N)\n"
     "  shale backup pg fetch --repo URL --backup NAME|LATEST --target DIR [--tablespace OID=DIR]...\n"
     "                        [--target-lsn LSN | --target-time TIME]\n"
     "  shale backup pg list --repo URL\n"
@@ -44,7 +45,7 @@ static int bad_usage(const char *what)
 
 typedef struct opts {
     const char *repo, *pgdata, *delta_from, *conn, *env, *backup, *target, *target_lsn, *target_time, *sys_root;
-    const char *read_size, *concurrency, *compression, *buffer_bytes, *cpu_weight, *prefetch, *retain;
+    const char *read_size, *concurrency, *compression, *buffer_bytes, *cpu_weight, *prefetch, *retain, *max_latency;
     bool buffered, direct, plain;
     bk_ts_map ts[64];
     size_t nts;
@@ -63,7 +64,7 @@ static int parse(int argc, char **argv, opts *o)
         {"--read-size", offsetof(opts, read_size)}, {"--concurrency", offsetof(opts, concurrency)},
         {"--compression", offsetof(opts, compression)}, {"--buffer-bytes", offsetof(opts, buffer_bytes)},
         {"--cpu-weight", offsetof(opts, cpu_weight)}, {"--prefetch", offsetof(opts, prefetch)},
-        {"--retain", offsetof(opts, retain)},
+        {"--retain", offsetof(opts, retain)}, {"--max-latency-ms", offsetof(opts, max_latency)},
     };
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -170,7 +171,13 @@ static int pg_cmd(const char *sub, opts *o)
     if ((push && need(o->pgdata, "--pgdata")) || (fetch && (need(o->backup, "--backup") || need(o->target, "--target"))) ||
         (del && need(o->retain, "--retain")))
         return 2;
-    long retain = 0;
+    long retain = 0, max_lat = 0;
+    if (o->max_latency) {
+        char *end;
+        max_lat = strtol(o->max_latency, &end, 10);
+        if (*end || max_lat < 1 || max_lat > 600000)
+            return bad_usage("--max-latency-ms expects milliseconds (1..600000)");
+    }
     if (del) {
         char *end;
         retain = strtol(o->retain, &end, 10);
@@ -203,7 +210,7 @@ static int pg_cmd(const char *sub, opts *o)
     int st;
     if (push) {
         bk_pg_push_opts po = {.pgdata = o->pgdata, .conninfo = o->conn, .delta_from = o->delta_from, .settings = s,
-                              .s3 = bk_repo_is_s3(r), .log = stdout};
+                              .s3 = bk_repo_is_s3(r), .max_latency_ms = (int)max_lat, .log = stdout};
         st = bk_pg_push(r, &po);
     } else if (fetch) {
         bk_pg_fetch_opts fo = {.backup = o->backup, .target = target, .ts_map = o->ts, .nts_map = o->nts,

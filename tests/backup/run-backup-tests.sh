@@ -192,6 +192,11 @@ run rm -rf "$tmp/r3" "$tmp/ts_r3"
 out=$(run "$SHALE" backup pg verify --repo "$REPO" --backup "$D2" 2>&1)
 check_has "verify of an intact delta" "verified; chain of 3 complete" "$out"
 
+# pacing against the database's latency: probes run, the backup completes
+out=$(run env PGHOST=$SOCK PGPORT=$PORT PGUSER=postgres "$SHALE" backup pg push --pgdata "$tmp/src" --repo "$REPO" --delta-from LATEST --max-latency-ms 1 2>&1)
+check_has "push with --max-latency-ms completes" "complete at" "$out"
+check_has "push with --max-latency-ms reports its pacing" "pacing: bound 1 ms" "$out"
+
 # ---- 3. kill -9 during a push: not listed, the next push succeeds ----
 n_before=$(run "$SHALE" backup pg list --repo "$REPO" | tail -n +2 | wc -l)
 printf 'SHALE_BACKUP_COMPRESSION=zstd\nSHALE_BACKUP_COMPRESSION_LEVEL=19\nSHALE_BACKUP_CONCURRENCY=1\n' > "$tmp/slow.env"
