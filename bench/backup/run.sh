@@ -7,12 +7,15 @@
 # delta after ~1 % of the pages changed. The methodology follows ../../docs/backup.md and the
 # measurement notes: open-loop pgbench (-R), residency compared just before/after.
 #
-# Usage (as root): bench/backup/run.sh [SCALE] [HOT_MB] [RATE]   defaults 20 200 500 (small)
+# Usage (as root): bench/backup/run.sh [SCALE] [HOT_MB] [RATE]   defaults 20 200 500 (small);
+# COLD_MB (800) and MEM_MB (800) from the environment.
 # shale runs as root (its cgroup), PostgreSQL, its archive_command and pgBackRest as postgres.
 # The issue's figures use SCALE=200 HOT_MB=1450 plus a 4 GiB cold table and RATE=10000.
 set -u
 SCALE=${1:-20}; HOT_MB=${2:-200}; RATE=${3:-500}
-MEM_MB=${MEM_MB:-650}  # PostgreSQL and the backup share a memory cgroup smaller than the data
+COLD_MB=${COLD_MB:-800} # a table nobody reads: the data outgrows the memory cgroup
+MEM_MB=${MEM_MB:-800}   # PostgreSQL and the backup share a memory cgroup: above the pre-read
+                        # working set (accounts, its index, hot, shared_buffers), below the data
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SHALE_IN=${SHALE:-$ROOT/build/shale}
 PGBIN=/usr/lib/postgresql/15/bin
@@ -49,6 +52,7 @@ fi
 run pgbench -i -q -s "$SCALE" -h "$PGHOST" -p $PORT postgres >/dev/null 2>&1
 sq "CREATE EXTENSION IF NOT EXISTS pg_prewarm" >/dev/null
 sq "CREATE TABLE hot AS SELECT g AS id, repeat(md5(g::text), 6) AS v FROM generate_series(1, $HOT_MB * 2800) g" >/dev/null
+sq "CREATE TABLE cold AS SELECT g AS id, repeat(md5(g::text), 6) AS v FROM generate_series(1, $COLD_MB * 2800) g" >/dev/null
 sq "VACUUM ANALYZE" >/dev/null
 HOTF=$(ls "$W/data/$(sq "SELECT pg_relation_filepath('hot')")" "$W/data/$(sq "SELECT pg_relation_filepath('hot')")".* 2>/dev/null)
 [ -n "$HOTF" ] || { echo "no hot table"; exit 1; }

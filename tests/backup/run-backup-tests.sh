@@ -324,6 +324,16 @@ if command -v radosgw >/dev/null && timeout 120 "$HERE/../s3/start-ceph.sh" "$tm
   else
     fail=$((fail+1)); echo "FAIL: the cluster restored from S3 did not start"; tail -20 "$tmp/r4.log"
   fi
+  # WAL through S3: push, an identical push again, fetch, a missing file
+  "$SHALE" backup wal push --repo "$S3REPO" "$tmp/walt/000000050000000000000002"
+  check "wal push to S3" "0" "$?"
+  "$SHALE" backup wal push --repo "$S3REPO" "$tmp/walt/000000050000000000000002"
+  check "wal push to S3 of an identical file again" "0" "$?"
+  mkdir -p "$tmp/walt/s3"
+  "$SHALE" backup wal fetch --repo "$S3REPO" --prefetch 0 000000050000000000000002 "$tmp/walt/s3/X"
+  check "wal fetch from S3" "$(md5sum < "$tmp/walt/000000050000000000000002")" "$(md5sum < "$tmp/walt/s3/X")"
+  "$SHALE" backup wal fetch --repo "$S3REPO" 000000050000000000000007 "$tmp/walt/s3/Y" 2>/dev/null
+  check "wal fetch of a file not in S3 returns 1" "1" "$?"
   unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY
 else
   echo "SKIP: radosgw could not be started: S3 repository tests"; tail -3 "$tmp/rgw.log" 2>/dev/null
