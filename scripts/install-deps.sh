@@ -9,6 +9,7 @@ PKGS=(
   libxxhash-dev libpcre2-dev libsnappy-dev libbrotli-dev libssl-dev libcurl4-openssl-dev libexpat1-dev
   python3 nodejs npm tzdata curl zstd chromium
   ceph-mon ceph-osd radosgw ceph-common
+  postgresql-15 postgresql-client-15 libpq-dev
 )
 
 missing=()

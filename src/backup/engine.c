@@ -1,0 +1,798 @@
+/* The backup engine: push, restore and verify of files (see engine.h). */
+#include "backup/engine.h"
+
+#include "backup/backup.h"
+#include "backup/pgpage.h"
+#include "base/err.h"
+#include "base/mem.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <lz4frame.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <xxhash.h>
+#include <zstd.h>
+
+#define ALIGN 4096
+
+/* ---- block codecs ---- */
+
+size_t bk_compress_bound(size_t n)
+{
+    size_t a = LZ4F_compressFrameBound(n, NULL), b = ZSTD_compressBound(n);
+    return (a > b ? a : b) + 64;
+}
+
+long bk_compress(const char *method, int level, const void *src, size_t n, void *dst, size_t cap)
+{
+    if (!strcmp(method, "lz4")) {
+        LZ4F_preferences_t prefs = {.frameInfo = {.contentSize = n}, .compressionLevel = level};
+        size_t z = LZ4F_compressFrame(dst, cap, src, n, &prefs);
+        if (LZ4F_isError(z))
+            return err_set(ERR_CANNOT_COMPRESS, "lz4: %s", LZ4F_getErrorName(z));
+        return (long)z;
+    }
+    if (!strcmp(method, "zstd")) {
+        size_t z = ZSTD_compress(dst, cap, src, n, level ? level : 1);
+        if (ZSTD_isError(z))
+            return err_set(ERR_CANNOT_COMPRESS, "zstd: %s", ZSTD_getErrorName(z));
+        return (long)z;
+    }
+    if (!strcmp(method, "none")) {
+        if (n > cap)
+            return err_set(ERR_CANNOT_COMPRESS, "block larger than its buffer");
+        memcpy(dst, src, n);
+        return (long)n;
+    }
+    return err_set(ERR_UNKNOWN_COMPRESSION_METHOD, "Unknown compression method '%s'", method);
+}
+
+int bk_decompress(const char *method, const void *src, size_t zn, void *dst, size_t rawlen)
+{
+    if (!strcmp(method, "lz4")) {
+        LZ4F_dctx *d;
+        if (LZ4F_isError(LZ4F_createDecompressionContext(&d, LZ4F_VERSION)))
+            return err_set(ERR_CANNOT_DECOMPRESS, "lz4: cannot create a context");
+        size_t in = zn, out = rawlen, r = LZ4F_decompress(d, dst, &out, src, &in, NULL);
+        int rc = 0;
+        if (LZ4F_isError(r))
+            rc = err_set(ERR_CANNOT_DECOMPRESS, "lz4: %s", LZ4F_getErrorName(r));
+        else if (r != 0 || in != zn || out != rawlen)
+            rc = err_set(ERR_CANNOT_DECOMPRESS, "lz4: the frame does not hold the %zu bytes expected", rawlen);
+        LZ4F_freeDecompressionContext(d);
+        return rc;
+    }
+    if (!strcmp(method, "zstd")) {
+        size_t r = ZSTD_decompress(dst, rawlen, src, zn);
+        if (ZSTD_isError(r))
+            return err_set(ERR_CANNOT_DECOMPRESS, "zstd: %s", ZSTD_getErrorName(r));
+        if (r != rawlen)
+            return err_set(ERR_CANNOT_DECOMPRESS, "zstd: %zu bytes instead of %zu", r, rawlen);
+        return 0;
+    }
+    if (!strcmp(method, "none")) {
+        if (zn != rawlen)
+            return err_set(ERR_CANNOT_DECOMPRESS, "stored block of %zu bytes, expected %zu", zn, rawlen);
+        memcpy(dst, src, zn);
+        return 0;
+    }
+    return err_set(ERR_UNKNOWN_COMPRESSION_METHOD, "Unknown compression method '%s'", method);
+}
+
+static const char *ext_of(const char *method) { return !strcmp(method, "zstd") ? "zst" : !strcmp(method, "lz4") ? "lz4" : "raw"; }
+
+/* ---- pacing ---- */
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sleep_s(double s)
+{
+    if (s <= 0)
+        return;
+    struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+void bk_pace_init(bk_pace *p, int readers)
+{
+    atomic_store(&p->readers, readers);
+    atomic_store(&p->rate, 0);
+    pthread_mutex_init(&p->lock, NULL);
+    p->next_start = 0;
+}
+
+void bk_pace_wait(bk_pace *p, int reader, size_t bytes)
+{
+    /* reader 0 is never parked, so the backup always progresses */
+    while (reader > 0 && reader >= atomic_load(&p->readers))
+        sleep_s(0.01);
+    uint64_t rate = atomic_load(&p->rate);
+    if (!rate)
+        return;
+    pthread_mutex_lock(&p->lock);
+    double now = mono_s(), start = p->next_start > now ? p->next_start : now;
+    p->next_start = start + (double)bytes / (double)rate;
+    pthread_mutex_unlock(&p->lock);
+    sleep_s(start - now);
+}
+
+int bk_pace_adjust(bk_pace *p, int max_readers, double p99_ms, double bound_ms)
+{
+    int readers = atomic_load(&p->readers);
+    uint64_t rate = atomic_load(&p->rate);
+    if (p99_ms > bound_ms) {
+        if (readers > 1) {
+            atomic_store(&p->readers, readers - 1);
+            return -1;
+        }
+        uint64_t lower = rate ? rate / 2 : 256ull << 20;
+        if (lower < (4ull << 20))
+            lower = 4ull << 20;
+        if (lower == rate)
+            return 0;
+        atomic_store(&p->rate, lower);
+        return -1;
+    }
+    if (p99_ms < bound_ms / 2) {
+        if (rate) {
+            atomic_store(&p->rate, rate * 2 >= (1ull << 30) ? 0 : rate * 2);
+            return 1;
+        }
+        if (readers < max_readers) {
+            atomic_store(&p->readers, readers + 1);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- push ---- */
+
+typedef struct push_ctx {
+    bk_repo *r;
+    const bk_settings *s;
+    bk_manifest *m;
+    char *const *abs;
+    const bk_manifest *parent;
+    bk_pace *pace;       /* may be NULL */
+    FILE *log;
+    size_t *order;       /* file indexes, largest first */
+    size_t norder;
+    _Atomic size_t next;
+    _Atomic bool failed;
+    pthread_mutex_t lock; /* m->objects, stats, first error, log */
+    err_saved err;
+    bk_push_stats *st;
+    uint64_t object_limit;
+} push_ctx;
+
+typedef struct worker {
+    push_ctx *c;
+    int id;
+    uint8_t *rbuf;       /* aligned, rcap bytes */
+    size_t rcap;
+    uint8_t *zbuf, *pbuf;
+    size_t zcap;
+    outstream *out;      /* the current object */
+    uint32_t obj;        /* its index in m->objects */
+    int seq;
+} worker;
+
+static void fail_ctx(push_ctx *c)
+{
+    pthread_mutex_lock(&c->lock);
+    if (!atomic_load(&c->failed)) {
+        err_save(&c->err);
+        atomic_store(&c->failed, true);
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+static int open_object(worker *w)
+{
+    push_ctx *c = w->c;
+    char tail[64];
+    snprintf(tail, sizeof tail, "data/%d-%d.%s", w->id, w->seq++, ext_of(c->s->compression));
+    char *key = bk_backup_key(c->m->name, tail);
+    int rc = bk_repo_writer(c->r, key, c->s->part_size, c->s->parts_in_flight, &w->out);
+    if (!rc) {
+        pthread_mutex_lock(&c->lock);
+        c->m->objects = xrealloc(c->m->objects, (c->m->nobjects + 1) * sizeof *c->m->objects);
+        c->m->objects[c->m->nobjects] = xstrdup(tail);
+        w->obj = (uint32_t)c->m->nobjects++;
+        pthread_mutex_unlock(&c->lock);
+    }
+    free(key);
+    return rc;
+}
+
+static int close_object(worker *w)
+{
+    if (!w->out)
+        return 0;
+    outstream *o = w->out;
+    w->out = NULL;
+    return o->close(o);
+}
+
+static int emit_block(worker *w, bk_file *f, uint32_t idx, const uint8_t *payload, size_t n)
+{
+    push_ctx *c = w->c;
+    if (w->out && w->out->offset >= c->object_limit && close_object(w))
+        return -1;
+    if (!w->out && open_object(w))
+        return -1;
+    long z = bk_compress(c->s->compression, c->s->level, payload, n, w->zbuf, w->zcap);
+    if (z < 0)
+        return err_prefix("Cannot compress block %u of %s: ", idx, f->path);
+    bk_block b = {.idx = idx, .obj = w->obj, .off = w->out->offset, .zlen = (uint32_t)z, .rawlen = (uint32_t)n,
+                  .sum = XXH64(payload, n, 0)};
+    if (w->out->write(w->out, w->zbuf, (size_t)z))
+        return -1;
+    f->blocks = xrealloc(f->blocks, (f->nblocks + 1) * sizeof *f->blocks);
+    f->blocks[f->nblocks++] = b;
+    pthread_mutex_lock(&c->lock);
+    c->m->stored_bytes += (uint64_t)z;
+    c->st->bytes_stored += (uint64_t)z;
+    pthread_mutex_unlock(&c->lock);
+    return 0;
+}
+
+static void note_fallback(push_ctx *c, const char *path, const char *why)
+{
+    pthread_mutex_lock(&c->lock);
+    c->st->files_buffered_fallback++;
+    if (!c->st->fallback_example[0])
+        snprintf(c->st->fallback_example, sizeof c->st->fallback_example, "%s: %s", path, why);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Reads [pos, pos + n) into dst, as much as the file has; switches *fd to buffered I/O
+ * when O_DIRECT is refused mid-file. Returns bytes read (short only at end of file). */
+static ssize_t read_some(push_ctx *c, const char *path, int *fd, bool *direct, uint8_t *dst, size_t n, uint64_t pos)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t g = pread(*fd, dst + got, n - got, (off_t)(pos + got));
+        if (g < 0 && errno == EINTR)
+            continue;
+        if (g < 0 && errno == EINVAL && *direct) {
+            /* the filesystem accepted O_DIRECT at open but not for this read */
+            int nfd = open(path, O_RDONLY | O_CLOEXEC);
+            if (nfd < 0)
+                return err_set(ERR_CANNOT_OPEN_FILE, "Cannot reopen %s: %s", path, strerror(errno));
+            close(*fd);
+            *fd = nfd;
+            *direct = false;
+            note_fallback(c, path, "O_DIRECT read refused (EINVAL): read buffered");
+            continue;
+        }
+        if (g < 0)
+            return err_set(ERR_CANNOT_READ_FROM_FILE_DESCRIPTOR, "Cannot read %s at offset %" PRIu64 ": %s", path,
+                           pos + got, strerror(errno));
+        if (g == 0)
+            break;
+        got += (size_t)g;
+        if (*direct && (size_t)g % ALIGN)
+            break; /* a short direct read: the end of the file */
+    }
+    return (ssize_t)got;
+}
+
+static int push_one(worker *w, size_t fi)
+{
+    push_ctx *c = w->c;
+    bk_file *f = &c->m->files[fi];
+    const char *path = c->abs[fi];
+    bool direct = c->s->direct_io;
+    int fd = -1;
+    if (direct) {
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_DIRECT);
+        if (fd < 0 && errno == EINVAL) {
+            direct = false;
+            note_fallback(c, path, "O_DIRECT refused at open (EINVAL): read buffered");
+        } else if (fd < 0 && errno == ENOENT) {
+            goto vanished;
+        }
+    }
+    if (fd < 0 && !direct)
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            goto vanished;
+        return err_set(ERR_CANNOT_OPEN_FILE, "Cannot open %s: %s", path, strerror(errno));
+    }
+    const bk_file *pf = c->parent && bk_pg_is_relation(f->path) ? bk_manifest_find(c->parent, f->path) : NULL;
+    f->delta = pf && pf->type == BK_FILE && f->size % BK_PAGE_SIZE == 0;
+    uint64_t parent_pages = pf ? pf->size / BK_PAGE_SIZE : 0;
+    XXH64_state_t *h = XXH64_createState();
+    XXH64_reset(h, 0);
+    uint64_t pos = 0;
+    int rc = 0;
+    size_t rs = c->s->read_size < w->rcap ? c->s->read_size : w->rcap;
+    for (;;) {
+        /* fill the buffer with reads of read_size */
+        size_t have = 0;
+        bool eof = false;
+        while (have < w->rcap) {
+            if (c->pace)
+                bk_pace_wait(c->pace, w->id, rs);
+            ssize_t g = read_some(c, path, &fd, &direct, w->rbuf + have, rs, pos + have);
+            if (g < 0) {
+                rc = -1;
+                break;
+            }
+            have += (size_t)g;
+            if ((size_t)g < rs) {
+                eof = true;
+                break;
+            }
+        }
+        if (rc)
+            break;
+        if (f->delta)
+            have -= have % BK_PAGE_SIZE; /* a page being appended: WAL replay completes it */
+        XXH64_update(h, w->rbuf, have);
+        for (size_t o = 0; o < have && !rc; o += BK_BLOCK_SIZE) {
+            size_t n = have - o < BK_BLOCK_SIZE ? have - o : BK_BLOCK_SIZE;
+            uint32_t idx = (uint32_t)((pos + o) / BK_BLOCK_SIZE);
+            if (f->delta) {
+                size_t pn = bk_pg_delta_encode(w->rbuf + o, n, (pos + o) / BK_PAGE_SIZE, parent_pages,
+                                               c->parent->start_lsn, w->pbuf);
+                size_t shipped = pn ? (pn - BK_DELTA_BITMAP) / BK_PAGE_SIZE : 0;
+                pthread_mutex_lock(&c->lock);
+                c->st->pages_shipped += shipped;
+                c->st->pages_skipped += n / BK_PAGE_SIZE - shipped;
+                pthread_mutex_unlock(&c->lock);
+                if (pn)
+                    rc = emit_block(w, f, idx, w->pbuf, pn);
+            } else {
+                rc = emit_block(w, f, idx, w->rbuf + o, n);
+            }
+        }
+        pos += have;
+        if (rc || eof || atomic_load(&c->failed))
+            break;
+    }
+    close(fd);
+    f->size = pos;
+    f->sum = XXH64_digest(h);
+    f->direct = direct;
+    XXH64_freeState(h);
+    if (rc)
+        return -1;
+    pthread_mutex_lock(&c->lock);
+    c->st->files++;
+    c->st->bytes_read += pos;
+    c->st->files_direct += direct;
+    c->st->files_delta += f->delta;
+    pthread_mutex_unlock(&c->lock);
+    return 0;
+vanished:
+    /* dropped while the backup ran (a table dropped, a temp file): WAL replay removes it too */
+    f->size = 0;
+    f->sum = XXH64(NULL, 0, 0);
+    f->mode = 0; /* marked: restore skips it */
+    if (c->log) {
+        pthread_mutex_lock(&c->lock);
+        fprintf(c->log, "note: %s vanished during the backup (skipped)\n", f->path);
+        pthread_mutex_unlock(&c->lock);
+    }
+    return 0;
+}
+
+static void *push_main(void *arg)
+{
+    worker *w = arg;
+    push_ctx *c = w->c;
+    for (;;) {
+        if (atomic_load(&c->failed))
+            break;
+        size_t k = atomic_fetch_add(&c->next, 1);
+        if (k >= c->norder)
+            break;
+        if (push_one(w, c->order[k])) {
+            fail_ctx(c);
+            break;
+        }
+    }
+    if (atomic_load(&c->failed)) {
+        if (w->out)
+            bk_repo_writer_abort(c->r, w->out);
+        w->out = NULL;
+    } else if (close_object(w)) {
+        fail_ctx(c);
+    }
+    return NULL;
+}
+
+static const bk_file *sort_files;
+static int cmp_size_desc(const void *a, const void *b)
+{
+    uint64_t x = sort_files[*(const size_t *)a].size, y = sort_files[*(const size_t *)b].size;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+int bk_push_files(bk_repo *r, const bk_settings *s, bk_manifest *m, char *const *abs, const bk_manifest *parent,
+                  bk_pace *pace, FILE *log, bk_push_stats *st)
+{
+    push_ctx c = {.r = r, .s = s, .m = m, .abs = abs, .parent = parent, .pace = pace, .log = log, .st = st,
+                  .lock = PTHREAD_MUTEX_INITIALIZER};
+    /* one object stays under S3's 10 000 parts; local objects are cut at the same size */
+    c.object_limit = s->part_size * 9000;
+    c.order = xcalloc(m->nfiles + 1, sizeof *c.order);
+    for (size_t i = 0; i < m->nfiles; i++)
+        if (m->files[i].type == BK_FILE)
+            c.order[c.norder++] = i;
+    sort_files = m->files;
+    qsort(c.order, c.norder, sizeof *c.order, cmp_size_desc);
+    int nw = s->concurrency;
+    worker *ws = xcalloc((size_t)nw, sizeof *ws);
+    pthread_t *th = xcalloc((size_t)nw, sizeof *th);
+    size_t rcap = s->read_size > BK_BLOCK_SIZE ? s->read_size : BK_BLOCK_SIZE;
+    int started = 0;
+    for (int i = 0; i < nw; i++) {
+        worker *w = &ws[i];
+        w->c = &c;
+        w->id = i;
+        w->rcap = rcap;
+        if (posix_memalign((void **)&w->rbuf, ALIGN, rcap))
+            w->rbuf = NULL;
+        w->zcap = bk_compress_bound(BK_BLOCK_SIZE + BK_DELTA_BITMAP);
+        w->zbuf = xmalloc(w->zcap);
+        w->pbuf = xmalloc(BK_BLOCK_SIZE + BK_DELTA_BITMAP);
+        if (!w->rbuf) {
+            err_set(ERR_CANNOT_ALLOCATE_MEMORY, "Cannot allocate an aligned read buffer of %zu bytes", rcap);
+            fail_ctx(&c);
+            break;
+        }
+        if (pthread_create(&th[i], NULL, push_main, w)) {
+            err_set(ERR_CANNOT_ALLOCATE_MEMORY, "Cannot start a reader thread");
+            fail_ctx(&c);
+            break;
+        }
+        started++;
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    for (int i = 0; i < nw; i++) {
+        free(ws[i].rbuf);
+        free(ws[i].zbuf);
+        free(ws[i].pbuf);
+    }
+    free(ws);
+    free(th);
+    free(c.order);
+    /* files that vanished are dropped from the manifest */
+    size_t k = 0;
+    for (size_t i = 0; i < m->nfiles; i++) {
+        if (m->files[i].type == BK_FILE && m->files[i].mode == 0) {
+            free(m->files[i].path);
+            free(m->files[i].blocks);
+            continue;
+        }
+        m->files[k++] = m->files[i];
+    }
+    m->nfiles = k;
+    if (atomic_load(&c.failed))
+        return err_restore(&c.err);
+    return 0;
+}
+
+/* ---- restore and verify ---- */
+
+typedef struct task {
+    const bk_manifest *m;
+    const bk_file *f;
+} task;
+
+typedef struct restore_ctx {
+    bk_repo *r;
+    const char *target;
+    bk_path_map_fn map;
+    void *map_ctx;
+    task *tasks;
+    size_t ntasks;
+    _Atomic size_t next;
+    _Atomic bool failed;
+    bool verify_only;
+    FILE *log;
+    pthread_mutex_t lock;
+    err_saved err;
+    uint64_t bad;
+} restore_ctx;
+
+static char *target_path(restore_ctx *c, const char *rel)
+{
+    if (c->map)
+        return c->map(c->map_ctx, rel);
+    size_t n = strlen(c->target) + strlen(rel) + 2;
+    char *p = xmalloc(n);
+    snprintf(p, n, "%s/%s", c->target, rel);
+    return p;
+}
+
+typedef struct page_put {
+    int fd;
+    uint64_t base;
+    const char *path;
+} page_put;
+
+static int put_page(void *ctx, unsigned page, const uint8_t *data)
+{
+    page_put *p = ctx;
+    off_t at = (off_t)(p->base + (uint64_t)page * BK_PAGE_SIZE);
+    if (pwrite(p->fd, data, BK_PAGE_SIZE, at) != (ssize_t)BK_PAGE_SIZE)
+        return err_set(ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR, "Cannot write %s at %lld: %s", p->path, (long long)at,
+                       strerror(errno));
+    return 0;
+}
+
+static void report_bad(restore_ctx *c)
+{
+    pthread_mutex_lock(&c->lock);
+    c->bad++;
+    if (c->log)
+        fprintf(c->log, "%s\n", err_msg());
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Fetches, checks and (unless verifying) writes the blocks of one file. */
+static int restore_one(restore_ctx *c, const task *t, uint8_t **zb, size_t *zcap, uint8_t *raw)
+{
+    const bk_file *f = t->f;
+    const bk_manifest *m = t->m;
+    char *path = NULL;
+    int fd = -1, rc = 0;
+    if (!c->verify_only) {
+        path = target_path(c, f->path);
+        fd = open(path, O_WRONLY | O_CLOEXEC | (f->delta ? 0 : O_CREAT | O_TRUNC), 0600);
+        if (fd < 0) {
+            rc = err_set(ERR_CANNOT_OPEN_FILE, "Cannot %s %s: %s", f->delta ? "open (to apply a delta)" : "create",
+                         path, strerror(errno));
+            free(path);
+            return rc;
+        }
+        if (ftruncate(fd, (off_t)f->size)) {
+            rc = err_set(ERR_CANNOT_TRUNCATE_FILE, "Cannot set the size of %s: %s", path, strerror(errno));
+            goto done;
+        }
+    }
+    XXH64_state_t *h = NULL;
+    if (!f->delta) {
+        h = XXH64_createState();
+        XXH64_reset(h, 0);
+    }
+    bool file_bad = false;
+    for (size_t i = 0; i < f->nblocks && !rc;) {
+        /* a run of consecutive stored blocks of one object, up to 16 MiB */
+        size_t j = i + 1;
+        uint64_t len = f->blocks[i].zlen;
+        while (j < f->nblocks && f->blocks[j].obj == f->blocks[i].obj &&
+               f->blocks[j].off == f->blocks[j - 1].off + f->blocks[j - 1].zlen && len + f->blocks[j].zlen <= (16u << 20))
+            len += f->blocks[j++].zlen;
+        if (len > *zcap) {
+            *zb = xrealloc(*zb, len);
+            *zcap = len;
+        }
+        char *key = bk_backup_key(m->name, m->objects[f->blocks[i].obj]);
+        rc = bk_repo_read(c->r, key, f->blocks[i].off, len, *zb);
+        free(key);
+        if (rc) {
+            err_prefix("Backup %s, file %s, blocks %u..%u: ", m->name, f->path, f->blocks[i].idx, f->blocks[j - 1].idx);
+            break;
+        }
+        uint64_t o = 0;
+        for (size_t k = i; k < j && !rc; k++) {
+            const bk_block *b = &f->blocks[k];
+            int bad = bk_decompress(m->compression, *zb + o, b->zlen, raw, b->rawlen);
+            if (!bad && XXH64(raw, b->rawlen, 0) != b->sum)
+                bad = err_set(ERR_CHECKSUM_DOESNT_MATCH, "checksum mismatch");
+            if (bad) {
+                err_prefix("Backup %s: file %s, block %u (object %s, offset %" PRIu64 "): ", m->name, f->path, b->idx,
+                           m->objects[b->obj], b->off);
+                err_suffix(" — the repository copy is corrupt");
+                if (!c->verify_only) {
+                    rc = -1;
+                    break;
+                }
+                report_bad(c);
+                file_bad = true;
+                if (h) {
+                    XXH64_freeState(h);
+                    h = NULL;
+                }
+                o += b->zlen;
+                continue;
+            }
+            o += b->zlen;
+            if (h)
+                XXH64_update(h, raw, b->rawlen);
+            if (c->verify_only)
+                continue;
+            if (f->delta) {
+                page_put pp = {fd, (uint64_t)b->idx * BK_BLOCK_SIZE, path};
+                rc = bk_pg_delta_apply(raw, b->rawlen, put_page, &pp);
+                if (rc)
+                    err_prefix("%s, block %u: ", f->path, b->idx);
+            } else if (pwrite(fd, raw, b->rawlen, (off_t)b->idx * BK_BLOCK_SIZE) != (ssize_t)b->rawlen) {
+                rc = err_set(ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR, "Cannot write %s: %s", path, strerror(errno));
+            }
+        }
+        i = j;
+    }
+    if (h) {
+        if (!rc && !file_bad && XXH64_digest(h) != f->sum) {
+            int e = err_set(ERR_CHECKSUM_DOESNT_MATCH,
+                            "Backup %s: file %s: the whole-file checksum does not match (blocks missing or reordered)",
+                            m->name, f->path);
+            if (c->verify_only)
+                report_bad(c);
+            else
+                rc = e;
+        }
+        XXH64_freeState(h);
+    }
+done:
+    if (fd >= 0) {
+        if (!rc) {
+            struct timespec ts[2] = {{.tv_sec = f->mtime}, {.tv_sec = f->mtime}};
+            futimens(fd, ts);
+            fchmod(fd, f->mode & 07777);
+        }
+        close(fd);
+    }
+    free(path);
+    return rc;
+}
+
+static void *restore_main(void *arg)
+{
+    restore_ctx *c = arg;
+    uint8_t *zb = NULL, *raw = xmalloc(BK_BLOCK_SIZE + BK_DELTA_BITMAP + 64);
+    size_t zcap = 0;
+    for (;;) {
+        if (atomic_load(&c->failed))
+            break;
+        size_t k = atomic_fetch_add(&c->next, 1);
+        if (k >= c->ntasks)
+            break;
+        if (restore_one(c, &c->tasks[k], &zb, &zcap, raw)) {
+            pthread_mutex_lock(&c->lock);
+            if (!atomic_load(&c->failed)) {
+                err_save(&c->err);
+                atomic_store(&c->failed, true);
+            }
+            pthread_mutex_unlock(&c->lock);
+            break;
+        }
+    }
+    free(zb);
+    free(raw);
+    return NULL;
+}
+
+static int run_tasks(restore_ctx *c, int concurrency)
+{
+    if (concurrency < 1)
+        concurrency = 1;
+    pthread_t *th = xcalloc((size_t)concurrency, sizeof *th);
+    int started = 0;
+    for (int i = 0; i < concurrency; i++)
+        if (pthread_create(&th[i], NULL, restore_main, c) == 0)
+            started++;
+    if (!started)
+        restore_main(c);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    free(th);
+    return atomic_load(&c->failed) ? err_restore(&c->err) : 0;
+}
+
+/* Removes regular files under dir (relative rel) that the last manifest does not hold. */
+static int prune(restore_ctx *c, const bk_manifest *last, const char *rel)
+{
+    char *dir = target_path(c, rel);
+    DIR *d = opendir(dir);
+    if (!d) {
+        free(dir);
+        return 0;
+    }
+    int rc = 0;
+    struct dirent *de;
+    while (!rc && (de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        size_t n = strlen(rel) + strlen(de->d_name) + 2;
+        char *child = xmalloc(n);
+        snprintf(child, n, "%s%s%s", rel, *rel ? "/" : "", de->d_name);
+        char *full = target_path(c, child);
+        struct stat st;
+        if (stat(full, &st) == 0) {
+            if (S_ISDIR(st.st_mode))
+                rc = prune(c, last, child);
+            else if (S_ISREG(st.st_mode) && !bk_manifest_find(last, child) && unlink(full))
+                rc = err_set(ERR_CANNOT_UNLINK, "Cannot remove %s: %s", full, strerror(errno));
+        }
+        free(full);
+        free(child);
+    }
+    closedir(d);
+    free(dir);
+    return rc;
+}
+
+int bk_restore(bk_repo *r, bk_manifest *const *chain, size_t n, const char *target, bk_path_map_fn map, void *map_ctx,
+               int concurrency, FILE *log)
+{
+    restore_ctx c = {.r = r, .target = target, .map = map, .map_ctx = map_ctx, .log = log,
+                     .lock = PTHREAD_MUTEX_INITIALIZER};
+    int rc = 0;
+    for (size_t k = 0; k < n && !rc; k++) {
+        const bk_manifest *m = chain[k];
+        /* directories first (sorted by path, so parents come before children) */
+        for (size_t i = 0; i < m->nfiles && !rc; i++) {
+            if (m->files[i].type != BK_DIR)
+                continue;
+            char *p = target_path(&c, m->files[i].path);
+            rc = bk_mkdirs(p, m->files[i].mode & 07777);
+            free(p);
+        }
+        if (rc)
+            break;
+        c.tasks = xcalloc(m->nfiles + 1, sizeof *c.tasks);
+        c.ntasks = 0;
+        atomic_store(&c.next, 0);
+        for (size_t i = 0; i < m->nfiles; i++)
+            if (m->files[i].type == BK_FILE) {
+                if (k > 0 && !m->files[i].delta) {
+                    /* a whole file replacing an older copy: its directory may be new */
+                    char *p = target_path(&c, m->files[i].path);
+                    char *sl = strrchr(p, '/');
+                    if (sl) {
+                        *sl = 0;
+                        rc = bk_mkdirs(p, 0700);
+                    }
+                    free(p);
+                }
+                c.tasks[c.ntasks++] = (task){m, &m->files[i]};
+            }
+        if (!rc)
+            rc = run_tasks(&c, concurrency);
+        free(c.tasks);
+        c.tasks = NULL;
+        if (!rc && log)
+            fprintf(log, "applied %s (%s, %zu files)\n", m->name, m->parent ? "delta" : "full", c.ntasks);
+    }
+    if (!rc && n > 1)
+        rc = prune(&c, chain[n - 1], "");
+    return rc;
+}
+
+int bk_verify(bk_repo *r, const bk_manifest *m, int concurrency, FILE *log)
+{
+    restore_ctx c = {.r = r, .verify_only = true, .log = log, .lock = PTHREAD_MUTEX_INITIALIZER};
+    c.tasks = xcalloc(m->nfiles + 1, sizeof *c.tasks);
+    for (size_t i = 0; i < m->nfiles; i++)
+        if (m->files[i].type == BK_FILE)
+            c.tasks[c.ntasks++] = (task){m, &m->files[i]};
+    int rc = run_tasks(&c, concurrency);
+    free(c.tasks);
+    if (!rc && c.bad)
+        rc = err_set(ERR_CHECKSUM_DOESNT_MATCH, "Backup %s: %" PRIu64 " corrupt block(s) or file(s), listed above",
+                     m->name, c.bad);
+    return rc;
+}
