@@ -63,7 +63,7 @@ static void hdr_set(char *block, size_t n, size_t cap)
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *cache_block[CACHE_SLOTS];
-static size_t cache_bytes;
+static _Atomic size_t cache_bytes; /* read without the lock by mem_cache_release */
 
 /* A cached block whose capacity holds n bytes and is at most twice n, or NULL. (Column
  * buffers grow by doubling, so sizes come in powers of two of each other.) */
@@ -117,6 +117,8 @@ size_t mem_cache_bytes(void)
 
 void mem_cache_release(void)
 {
+    if (!cache_bytes) /* nothing cached: no lock, no syscalls (a server calls this per query) */
+        return;
     pthread_mutex_lock(&cache_lock);
     for (int i = 0; i < CACHE_SLOTS; i++) {
         free(cache_block[i]);

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -84,12 +85,33 @@ void query_log_path(const char *data_path, char *out, size_t cap, bool make_dir)
     snprintf(out, cap, "%s/system/query_log.tsv", data_path);
 }
 
+/* The open query log: a server appends a row per request, so the file stays open
+ * (O_APPEND keeps rows whole between threads and processes) and is reopened only for
+ * another data directory, or when it was removed or replaced (its inode changed). */
+static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
+static char log_path[4096];
+static int log_fd = -1;
+
+static int log_open(const char *data_path, char *path, size_t cap)
+{
+    query_log_path(data_path, path, cap, false);
+    struct stat a, b;
+    if (log_fd >= 0 && strcmp(path, log_path) == 0 && fstat(log_fd, &a) == 0 && stat(path, &b) == 0 &&
+        a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+        return log_fd;
+    if (log_fd >= 0)
+        close(log_fd);
+    query_log_path(data_path, path, cap, true);
+    log_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    snprintf(log_path, sizeof log_path, "%s", path);
+    return log_fd;
+}
+
 int query_log_append(const char *data_path, const query_log_entry *e)
 {
     if (!data_path)
         return 0;
     char path[4096];
-    query_log_path(data_path, path, sizeof path, true);
     buf b = {0};
     char date[16];
     int64_t now = (int64_t)(e->start_time + (double)e->duration_ms / 1000.0);
@@ -107,16 +129,16 @@ int query_log_append(const char *data_path, const query_log_entry *e)
     buf_putc(&b, '\t');
     put_profile_events(&b, e->io);
     buf_putc(&b, '\n');
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    pthread_mutex_lock(&log_mu);
+    int fd = log_open(data_path, path, sizeof path);
     int rc = 0;
     if (fd < 0) {
         rc = err_set(ERR_CANNOT_OPEN_FILE, "Cannot open the query log %s: %s", path, strerror(errno));
-    } else {
-        if (write(fd, b.p, b.len) != (ssize_t)b.len)
-            rc = err_set(ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR, "Cannot append to the query log %s: %s", path,
-                         strerror(errno));
-        close(fd);
+    } else if (write(fd, b.p, b.len) != (ssize_t)b.len) {
+        rc = err_set(ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR, "Cannot append to the query log %s: %s", path,
+                     strerror(errno));
     }
+    pthread_mutex_unlock(&log_mu);
     buf_free(&b);
     return rc;
 }
