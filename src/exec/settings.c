@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,13 +134,49 @@ static const setting_def defs[] = {
 int settings_count(void) { return NDEFS; }
 const setting_def *settings_def_at(int i) { return &defs[i]; }
 
+/* Settings are looked up by name on every use (a server does it many times per request):
+ * an open-addressing table of the definitions' indexes, built once. */
+#define INDEX_SLOTS 4096
+static int16_t index_slots[INDEX_SLOTS];
+static pthread_once_t index_once = PTHREAD_ONCE_INIT;
+static double default_num[NDEFS];
+
+static uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+static int parse_value(const setting_def *d, const char *value, double *num);
+
+static void build_index(void)
+{
+    _Static_assert(NDEFS < INDEX_SLOTS / 2, "grow INDEX_SLOTS");
+    for (int i = 0; i < INDEX_SLOTS; i++)
+        index_slots[i] = -1;
+    for (int i = 0; i < NDEFS; i++) {
+        uint32_t h = name_hash(defs[i].name) & (INDEX_SLOTS - 1);
+        while (index_slots[h] >= 0)
+            h = (h + 1) & (INDEX_SLOTS - 1);
+        index_slots[h] = (int16_t)i;
+        parse_value(&defs[i], defs[i].def, &default_num[i]);
+    }
+}
+
 int settings_index(const char *name)
 {
-    for (int i = 0; i < NDEFS; i++)
-        if (strcmp(defs[i].name, name) == 0)
-            return i;
+    pthread_once(&index_once, build_index);
+    for (uint32_t h = name_hash(name) & (INDEX_SLOTS - 1); index_slots[h] >= 0; h = (h + 1) & (INDEX_SLOTS - 1))
+        if (strcmp(defs[index_slots[h]].name, name) == 0)
+            return index_slots[h];
     return -1;
 }
+
+/* A value's text is the definition's own default string until the setting is set, so
+ * that new and cloned settings copy pointers, not strings. */
+static bool owned(const settings *s, int i) { return s->text[i] != defs[i].def; }
 
 static int edit_distance(const char *a, const char *b)
 {
@@ -212,10 +249,10 @@ settings *settings_new(void)
     s->text = xcalloc(NDEFS, sizeof *s->text);
     s->num = xcalloc(NDEFS, sizeof *s->num);
     s->changed = xcalloc(NDEFS, sizeof *s->changed);
-    for (int i = 0; i < NDEFS; i++) {
-        s->text[i] = xstrdup(defs[i].def);
-        parse_value(&defs[i], defs[i].def, &s->num[i]);
-    }
+    pthread_once(&index_once, build_index);
+    for (int i = 0; i < NDEFS; i++)
+        s->text[i] = (char *)defs[i].def;
+    memcpy(s->num, default_num, sizeof default_num);
     return s;
 }
 
@@ -226,11 +263,10 @@ settings *settings_clone(const settings *src)
     s->text = xcalloc((size_t)s->n, sizeof *s->text);
     s->num = xcalloc((size_t)s->n, sizeof *s->num);
     s->changed = xcalloc((size_t)s->n, sizeof *s->changed);
-    for (int i = 0; i < s->n; i++) {
-        s->text[i] = xstrdup(src->text[i]);
-        s->num[i] = src->num[i];
-        s->changed[i] = src->changed[i];
-    }
+    for (int i = 0; i < s->n; i++)
+        s->text[i] = owned(src, i) ? xstrdup(src->text[i]) : src->text[i];
+    memcpy(s->num, src->num, sizeof *s->num * (size_t)s->n);
+    memcpy(s->changed, src->changed, sizeof *s->changed * (size_t)s->n);
     return s;
 }
 
@@ -239,7 +275,8 @@ void settings_free(settings *s)
     if (!s)
         return;
     for (int i = 0; i < s->n; i++)
-        free(s->text[i]);
+        if (owned(s, i))
+            free(s->text[i]);
     free(s->text);
     free(s->num);
     free(s->changed);
@@ -269,7 +306,8 @@ int settings_set(settings *s, const char *name, const char *value)
     double num;
     if (parse_value(&defs[i], value, &num))
         return -1;
-    free(s->text[i]);
+    if (owned(s, i))
+        free(s->text[i]);
     s->text[i] = xstrdup(value);
     s->num[i] = num;
     s->changed[i] = true;
