@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 #include <strings.h>
 #include <stdatomic.h>
 #include <sys/stat.h>
@@ -220,6 +221,7 @@ typedef struct pq_node {
     int leaf;                /* N_LEAF: leaf index (column chunk order) */
     int def, rep;            /* levels at this node (inclusive) */
     const char *unsupported; /* non-NULL: the column cannot be read (a type name) */
+    bool is_map;             /* N_LIST of a MAP / MAP_KEY_VALUE group: t is Map(K, V) */
 } pq_node;
 
 enum { N_LEAF, N_TUPLE, N_LIST };
@@ -279,7 +281,9 @@ static const type *leaf_type(const pq_schema_el *e, const char *col)
         if (lt == PQ_LT_DATE || ct == PQ_CT_DATE)
             return type_simple(T_DATE32);
         if (e->type == PQ_INT64) {
-            int unit = lt == PQ_LT_TIMESTAMP ? e->lt_unit
+            /* TIME (time of day) reads as ticks since midnight of 1970-01-01, as ClickHouse's */
+            int unit = lt == PQ_LT_TIMESTAMP || lt == PQ_LT_TIME ? e->lt_unit
+                       : ct == PQ_CT_TIME_MICROS ? PQ_UNIT_MICROS
                        : ct == PQ_CT_TIMESTAMP_MILLIS ? PQ_UNIT_MILLIS
                        : ct == PQ_CT_TIMESTAMP_MICROS ? PQ_UNIT_MICROS : 0;
             if (unit)
@@ -288,7 +292,7 @@ static const type *leaf_type(const pq_schema_el *e, const char *col)
         }
         return type_simple(T_INT32);
     }
-    case PQ_INT96: return type_datetime64(9, NULL);
+    case PQ_INT96: return type_datetime64(9, "UTC");
     case PQ_FLOAT: return type_simple(T_FLOAT32);
     case PQ_DOUBLE: return type_simple(T_FLOAT64);
     case PQ_BYTE_ARRAY: return type_simple(T_STRING);
@@ -317,6 +321,16 @@ typedef struct build_ctx {
 } build_ctx;
 
 static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool in_list_rep);
+
+/* A MAP group whose repeated child is a group of two fields (key, value); any other shape
+ * reads as the plain group it is, as ClickHouse reads it (e.g. a key_value without value). */
+static bool map_shaped(const build_ctx *b)
+{
+    if (b->pos >= b->m->nschema)
+        return false;
+    const pq_schema_el *kv = &b->m->schema[b->pos];
+    return kv->repetition == PQ_REPEATED && kv->type < 0 && kv->num_children == 2;
+}
 
 static pq_node *new_node(build_ctx *b, int el, int kind)
 {
@@ -391,7 +405,9 @@ static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_re
         pq_leaf *l = &b->s->leaves[b->s->nleaves];
         l->e = e;
         l->vt = vt;
-        l->nullable = r == PQ_OPTIONAL && type_can_be_nullable(vt);
+        /* Nullable when the leaf or a group between it and its nearest repeated ancestor
+         * is optional (a NULL group makes its fields NULL), as ClickHouse types it. */
+        l->nullable = def > (b->nrep ? b->rep_def[b->nrep - 1] : 0) && type_can_be_nullable(vt);
         l->max_def = def;
         l->max_rep = rep;
         l->nrep = b->nrep;
@@ -401,7 +417,10 @@ static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_re
         const type *t = l->nullable ? type_nullable(vt) : vt;
         n->t = r == PQ_REPEATED ? type_array(t) : t;
         n->repeated = r == PQ_REPEATED;
-    } else if ((is_list(e) || is_map(e)) && e->num_children == 1 && r != PQ_REPEATED) {
+    } else if ((is_list(e) || (is_map(e) && map_shaped(b))) && e->num_children == 1 &&
+               (r != PQ_REPEATED || as_required)) {
+        /* as_required: a LIST group that is itself the repeated element of a legacy
+         * two-level list (parquet-avro's old list structure): a list of lists. */
         n = new_node(b, el, N_LIST);
         if (b->pos >= b->m->nschema)
             return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: the schema tree has fewer elements than it says"),
@@ -429,7 +448,9 @@ static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_re
                 /* the element itself is the repeated leaf: its type is the value type */
                 elem->repeated = false;
                 elem->t = elem->t->inner;
-            } else if (elem)
+            } else if (elem && elem->kind == N_LIST)
+                elem->repeated = false; /* a list element that is a list: t has no extra level */
+            else if (elem)
                 elem->repeated = false, elem->t = elem->t->inner;
         }
         if (!elem)
@@ -439,10 +460,22 @@ static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_re
         n->nch = 1;
         n->unsupported = elem->unsupported;
         n->t = type_array(elem->t);
-        /* Maps parse as Array(Tuple(key, value)), which is how they are stored; shale has
-         * no Map type yet, so reading one is refused (see pq_node.unsupported). */
-        if (is_map(e))
-            n->unsupported = "Map";
+        /* A map's repeated group holds the key and the value: Map(K, V), stored as the
+         * Array(Tuple(keys, values)) it was parsed as (build_node retypes the column). */
+        if (is_map(e)) {
+            pq_node *key = elem->ch[0];
+            if (key->kind == N_LEAF && b->s->leaves[key->leaf].nullable) {
+                /* an optional key (some writers): ClickHouse's map keys are never NULL, a
+                 * missing key reads as the type's default */
+                b->s->leaves[key->leaf].nullable = false;
+                key->t = b->s->leaves[key->leaf].vt;
+                make_tuple(b, elem);
+            }
+            const type *kv = elem->t;
+            if (!(n->t = type_map(kv->fields[0], kv->fields[1])))
+                return err_prefix("column %s", b->path), NULL;
+            n->is_map = true;
+        }
     } else {
         if (e->num_children == 0)
             return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: group %s has no fields", b->path), NULL;
@@ -532,6 +565,7 @@ typedef struct chunk_rd {
     int dbw, rbw;              /* level bit widths */
     size_t lpos, vpos;         /* streaming: levels and dense values already handed out */
     double value_bytes;        /* uncompressed bytes per value in the chunk (an estimate) */
+    bool verify_crc;           /* input_format_parquet_verify_checksums */
 } chunk_rd;
 
 static void chunk_rd_free(chunk_rd *c)
@@ -875,7 +909,25 @@ static void uncode(chunk_rd *c)
 static bool dictionary_encoding(int enc) { return enc == PQ_PLAIN_DICTIONARY || enc == PQ_RLE_DICTIONARY; }
 
 /* Checks a chunk's metadata and returns its byte range in the file. */
-static int chunk_locate(const pq_file *f, const pq_leaf *l, const pq_chunk *ch, uint64_t *startp, size_t *lenp)
+/* parquet-mr up to 1.2.8 left the dictionary page header out of a chunk's
+ * total_compressed_size (IMPALA-694, PARQUET-816), and did not always set
+ * dictionary_page_offset: its chunks may run up to a header's size past their stated end.
+ * created_by "parquet-mr version X.Y.Z (build ...)". */
+static bool dict_header_uncounted(const char *created_by)
+{
+    if (!created_by || strncmp(created_by, "parquet-mr", 10) != 0)
+        return false;
+    int a = 0, b = 0, c = 0;
+    if (sscanf(created_by + 10, " version %d.%d.%d", &a, &b, &c) < 1)
+        return true; /* no version: the oldest writers */
+    return a < 1 || (a == 1 && (b < 2 || (b == 2 && c < 9)));
+}
+
+/* The most a dictionary page header takes (the padding readers allow for the above). */
+enum { MAX_DICT_HEADER_SIZE = 100 };
+
+static int chunk_locate(const pq_file *f, const pq_meta *meta, const pq_leaf *l, const pq_chunk *ch,
+                        uint64_t *startp, size_t *lenp)
 {
     if (!ch->has_meta)
         return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s has no metadata", f->name, l->name);
@@ -898,6 +950,10 @@ static int chunk_locate(const pq_file *f, const pq_leaf *l, const pq_chunk *ch, 
                        (long long)m->num_values);
     *startp = (uint64_t)start;
     *lenp = (size_t)m->total_compressed_size;
+    if (dict_header_uncounted(meta->created_by)) { /* the chunk may start with a dictionary page */
+        uint64_t rest = f->size - (uint64_t)start - *lenp;
+        *lenp += rest < MAX_DICT_HEADER_SIZE ? (size_t)rest : MAX_DICT_HEADER_SIZE;
+    }
     return 0;
 }
 
@@ -961,6 +1017,15 @@ static int chunk_page(chunk_rd *c, pq_file *f, const pq_leaf *l, int codec)
         c->pos = pos;
         if (h.type == PQ_PAGE_INDEX)
             continue;
+        /* The CRC covers the page body as stored (levels and values, compressed or not):
+         * checked before anything is decoded, so a damaged page is never read as data. */
+        if (h.has_crc && c->verify_crc &&
+            (uint32_t)crc32(0L, body, (uInt)h.compressed_size) != h.crc)
+            return err_set(ERR_INCORRECT_DATA,
+                           "Page CRC checksum verification failed: file %s, column %s, page at byte %llu "
+                           "(stored %08x, computed %08x); input_format_parquet_verify_checksums = 0 reads it anyway",
+                           f->name, l->name, (unsigned long long)poff, h.crc,
+                           (uint32_t)crc32(0L, body, (uInt)h.compressed_size));
         if (h.type != PQ_PAGE_DATA && h.type != PQ_PAGE_DATA_V2 && h.type != PQ_PAGE_DICTIONARY)
             continue; /* unknown page kinds are skipped, as the spec allows */
         if (h.type != PQ_PAGE_DICTIONARY && l->max_rep == 0 && h.num_values >= 0 &&
@@ -1413,6 +1478,19 @@ static column *zip(const type *tt, column **kids, int nk, int depth)
     return c;
 }
 
+/* The Array(Tuple(key, value)) column `depth` array levels down in c becomes the Map
+ * type t (the same layout), and the arrays around it take the new element type. */
+static void retype_map(column *c, int depth, const type *t)
+{
+    if (depth > 0) {
+        retype_map(c->inner, depth - 1, t);
+        c->type = type_array(c->inner->type);
+        return;
+    }
+    c->type = t;
+    c->inner->type = t->inner;
+}
+
 static column *build_node(pq_rd *r, const pq_node *n, size_t rows, int r_above)
 {
     if (n->kind == N_LEAF) {
@@ -1425,8 +1503,12 @@ static column *build_node(pq_rd *r, const pq_node *n, size_t rows, int r_above)
             return expand(l, c->vals, l->max_def ? c->defs.p : NULL, nv);
         return assemble(l, c->vals, l->max_def ? c->defs.p : NULL, l->max_rep ? c->reps.p : NULL, nv);
     }
-    if (n->kind == N_LIST)
-        return build_node(r, n->ch[0], rows, r_above + 1);
+    if (n->kind == N_LIST) {
+        column *c = build_node(r, n->ch[0], rows, r_above + 1);
+        if (c && n->is_map)
+            retype_map(c, r_above, n->t);
+        return c;
+    }
     int depth = r_above + (n->repeated ? 1 : 0);
     column **kids = xmalloc((size_t)n->nch * sizeof *kids);
     for (int i = 0; i < n->nch; i++)
@@ -1542,7 +1624,7 @@ static int load_rg(pq_rd *r, const pq_row_group *g)
     int n = 0, rc = 0;
     for (int i = 0; i < nl && !rc; i++)
         if (r->need[i]) {
-            rc = chunk_locate(&r->f, &r->s->leaves[i], &g->cols[i], &st[i], &ln[i]);
+            rc = chunk_locate(&r->f, r->m, &r->s->leaves[i], &g->cols[i], &st[i], &ln[i]);
             ord[n++] = i;
         }
     for (int k = 1; k < n; k++) /* few columns: insertion sort by offset */
@@ -2064,6 +2146,8 @@ static void reader_init(pq_rd *r, const schema *s, const fmt_settings *st)
     r->env.timezone = st && st->timezone ? st->timezone : "UTC";
     r->null_as_default = st ? st->null_as_default : true;
     r->chunks = xcalloc((size_t)r->s->nleaves + 1, sizeof *r->chunks);
+    for (int i = 0; i < r->s->nleaves; i++)
+        r->chunks[i].verify_crc = st ? st->parquet_verify_checksums : true;
     r->out_s = schema_clone(s);
     r->ncols = s->n;
     r->cols = xcalloc((size_t)s->n + 1, sizeof *r->cols);
