@@ -640,8 +640,10 @@ static float half_to_float(uint16_t h)
     return r;
 }
 
-/* Appends count fixed-width physical values (p, width w) converted to dst's type. */
-static void conv_fixed(const pq_leaf *l, const uint8_t *p, size_t count, column *dst)
+/* Appends count fixed-width physical values (p, width w) converted to dst's type.
+ * Returns -1 with err_set when a value cannot be represented (an INT96 timestamp out of
+ * DateTime64(9)'s range), never a wrapped value. */
+static int conv_fixed(const pq_leaf *l, const uint8_t *p, size_t count, column *dst)
 {
     const type *t = type_phys(dst->type);
     int phys = l->e->type;
@@ -663,10 +665,10 @@ static void conv_fixed(const pq_leaf *l, const uint8_t *p, size_t count, column 
         } else {
             for (size_t i = 0; i < count; i++)
                 push_decimal(dst, be_int(p + i * n, n > 16 ? 16 : n));
-            return;
+            return 0;
         }
         dst->len += count;
-        return;
+        return 0;
     }
     if (phys == PQ_INT96) {
         int64_t *o = buf_grow(&dst->data, 8 * count);
@@ -675,10 +677,18 @@ static void conv_fixed(const pq_leaf *l, const uint8_t *p, size_t count, column 
             uint32_t day;
             memcpy(&nanos, p + i * 12, 8);
             memcpy(&day, p + i * 12 + 8, 4);
-            o[i] = ((int64_t)day - 2440588) * 86400000000000LL + (int64_t)nanos;
+            int64_t ticks;
+            if (__builtin_mul_overflow((int64_t)day - 2440588, 86400000000000LL, &ticks) ||
+                __builtin_add_overflow(ticks, (int64_t)nanos, &ticks)) {
+                dst->data.len -= 8 * count;
+                return err_set(ERR_VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE,
+                               "INT96 timestamp out of range of DateTime64(9): julian day %u, time of day %lld ns",
+                               day, (long long)nanos);
+            }
+            o[i] = ticks;
         }
         dst->len += count;
-        return;
+        return 0;
     }
     size_t pw = phys == PQ_INT32 || phys == PQ_FLOAT ? 4 : phys == PQ_BOOLEAN ? 1 : 8;
     if (pw == w) {
@@ -709,6 +719,7 @@ static void conv_fixed(const pq_leaf *l, const uint8_t *p, size_t count, column 
         memset(buf_grow(&dst->data, w * count), 0, w * count);
     }
     dst->len += count;
+    return 0;
 }
 
 /* Appends count values in String layout (data, ends) converted to dst's type. */
@@ -739,7 +750,10 @@ static void conv_bytes(const pq_leaf *l, const uint8_t *data, const uint64_t *en
 
 static int page_err(const pq_leaf *l, const char *file, uint64_t off)
 {
-    err_prefix("Malformed Parquet file %s: column %s, page at byte %llu: ", file, l->name, (unsigned long long)off);
+    if (err_code() == ERR_VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE) /* a value, not the file, is the problem */
+        err_prefix("Parquet file %s: column %s, page at byte %llu: ", file, l->name, (unsigned long long)off);
+    else
+        err_prefix("Malformed Parquet file %s: column %s, page at byte %llu: ", file, l->name, (unsigned long long)off);
     return -1;
 }
 
@@ -759,7 +773,8 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
             uint8_t *o = buf_grow(&c->tmp, nv);
             if (pq_plain_bool(p, n, o, nv))
                 return -1;
-            conv_fixed(l, o, nv, dst);
+            if (conv_fixed(l, o, nv, dst))
+                return -1;
             return 0;
         }
         if (phys == PQ_BYTE_ARRAY) {
@@ -776,7 +791,8 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
         }
         if (n / pw < nv)
             return err_set(ERR_INCORRECT_DATA, "PLAIN data has %zu bytes for %zu values of %zu bytes", n, nv, pw);
-        conv_fixed(l, p, nv, dst);
+        if (conv_fixed(l, p, nv, dst))
+            return -1;
         return 0;
     case PQ_PLAIN_DICTIONARY:
     case PQ_RLE_DICTIONARY: {
@@ -834,7 +850,8 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
             uint8_t *o = buf_grow(&c->tmp, nv);
             if (pq_rle_u8(p + 4, len, 1, o, nv))
                 return -1;
-            conv_fixed(l, o, nv, dst);
+            if (conv_fixed(l, o, nv, dst))
+                return -1;
             return 0;
         }
     case PQ_DELTA_BINARY_PACKED: {
@@ -845,7 +862,8 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
         size_t used;
         if (pq_delta_binary(p, n, (int)pw, o, nv, &used))
             return -1;
-        conv_fixed(l, o, nv, dst);
+        if (conv_fixed(l, o, nv, dst))
+            return -1;
         return 0;
     }
     case PQ_DELTA_LENGTH_BYTE_ARRAY:
@@ -862,7 +880,8 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
                     if (e[i] - (i ? e[i - 1] : 0) != pw)
                         rc = err_set(ERR_INCORRECT_DATA, "FIXED_LEN_BYTE_ARRAY value of the wrong length");
                 if (!rc)
-                    conv_fixed(l, d.p, nv, dst);
+                    if (conv_fixed(l, d.p, nv, dst))
+                        return -1;
             } else
                 conv_bytes(l, d.p ? d.p : (const uint8_t *)"", (const uint64_t *)(const void *)o.p, 0, nv, dst);
         }
@@ -877,7 +896,8 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
         uint8_t *o = buf_grow(&c->tmp, nv * pw);
         if (pq_byte_stream_split(p, n, (int)pw, o, nv))
             return -1;
-        conv_fixed(l, o, nv, dst);
+        if (conv_fixed(l, o, nv, dst))
+            return -1;
         return 0;
     }
     default:
@@ -1044,7 +1064,10 @@ static int chunk_page(chunk_rd *c, pq_file *f, const pq_leaf *l, int codec)
         }
         const uint8_t *d;
         size_t dn = (size_t)h.uncompressed_size;
-        bool compressed = codec != PQ_UNCOMPRESSED && !(h.type == PQ_PAGE_DATA_V2 && !h.is_compressed);
+        /* A v2 page whose values take no bytes (all NULL, or no values: some writers
+         * leave an empty page) has nothing to decompress, whatever the codec. */
+        bool compressed = codec != PQ_UNCOMPRESSED && !(h.type == PQ_PAGE_DATA_V2 && !h.is_compressed) &&
+                          !(h.type == PQ_PAGE_DATA_V2 && (size_t)h.compressed_size == lv && dn == lv);
         if (compressed) {
             c->page.len = 0;
             buf_reserve(&c->page, dn + 16);

@@ -84,6 +84,8 @@ static bool conv_ok(const type *from, const type *to)
         return true; /* text_parse reads every type, tuples included */
     if (to->id == T_ARRAY)
         return from->id == T_ARRAY && conv_ok(from->inner, to->inner);
+    if (to->id == T_MAP) /* from a Map or an Array(Tuple(key, value)): the same layout */
+        return (from->id == T_MAP || from->id == T_ARRAY) && conv_ok(from->inner, to->inner);
     if (to->id == T_TUPLE) {
         /* Element-wise, between tuples of the same size. */
         if (from->id != T_TUPLE || from->nfields != to->nfields)
@@ -768,7 +770,8 @@ static int conv(const conv_ctx *x, const column *src, const type *to_full, colum
         rc = str_to_fixed(src, to, &res);
     } else if (type_is_string(from)) {
         rc = from_string(x, src, to, &res);
-    } else if (to->id == T_ARRAY && from->id == T_ARRAY) {
+    } else if ((to->id == T_ARRAY && from->id == T_ARRAY) ||
+               (to->id == T_MAP && (from->id == T_MAP || from->id == T_ARRAY))) {
         column *a = col_new(to);
         column *inner;
         conv_ctx y = *x;
