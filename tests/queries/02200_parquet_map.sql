@@ -39,3 +39,9 @@ SELECT * FROM file('data/w_map2.parquet');
 INSERT INTO FUNCTION file('data/w_map.native', Native) SELECT * FROM file('data/w_map.parquet') SETTINGS engine_file_truncate_on_insert = 1;
 DESCRIBE file('data/w_map.native', Native);
 SELECT * FROM file('data/w_map.native', Native) ORDER BY id;
+-- an explicit structure: NULL values become the default (input_format_null_as_default)
+SELECT * FROM file('../data/parquet/ar_map.parquet', Parquet, 'id Int64, mp Map(String, Int64)') ORDER BY id LIMIT 6;
+-- maps as GROUP BY keys, DISTINCT, ORDER BY
+SELECT m, count() FROM (SELECT map('a', number % 2) m FROM numbers(10)) GROUP BY m ORDER BY m;
+SELECT DISTINCT map(1, number % 2) AS m FROM numbers(5) ORDER BY m;
+SELECT mp, count() FROM file('../data/parquet/ar_map.parquet') GROUP BY mp ORDER BY count() DESC, mp LIMIT 5;

@@ -1574,11 +1574,11 @@ static column *strip_nulls(const column *src, const type *want)
         column *in = strip_nulls(src->inner, want);
         return in ? in : col_ref(src->inner);
     }
-    if (sp->id == T_ARRAY && wp->id == T_ARRAY) {
+    if ((sp->id == T_ARRAY && wp->id == T_ARRAY) || (sp->id == T_MAP && wp->id == T_MAP)) {
         column *in = strip_nulls(src->inner, wp->inner);
         if (!in)
             return NULL;
-        column *c = col_new(type_array(in->type));
+        column *c = col_new(sp->id == T_MAP ? type_map(in->type->fields[0], in->type->fields[1]) : type_array(in->type));
         c->offs.len = 0;
         buf_append(&c->offs, src->offs.p, src->offs.len);
         col_free(c->inner);
