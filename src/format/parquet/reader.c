@@ -390,6 +390,7 @@ static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_re
         b->rep_def[b->nrep++] = def;
     }
     pq_node *n;
+    bool as_map = is_map(e) && map_shaped(b); /* (a group may carry both LIST and MAP) */
     if (e->num_children == 0 && e->type >= 0) {
         n = new_node(b, el, N_LEAF);
         const type *vt = leaf_type(e, b->path);
@@ -417,7 +418,7 @@ static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_re
         const type *t = l->nullable ? type_nullable(vt) : vt;
         n->t = r == PQ_REPEATED ? type_array(t) : t;
         n->repeated = r == PQ_REPEATED;
-    } else if ((is_list(e) || (is_map(e) && map_shaped(b))) && e->num_children == 1 &&
+    } else if ((is_list(e) || as_map) && e->num_children == 1 &&
                (r != PQ_REPEATED || as_required)) {
         /* as_required: a LIST group that is itself the repeated element of a legacy
          * two-level list (parquet-avro's old list structure): a list of lists. */
@@ -431,7 +432,7 @@ static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_re
         /* The 3-level form: repeated group with a single field which is the element. The
          * legacy forms (a repeated primitive, a group of several fields, or a group named
          * "array" / "<list>_tuple") make the repeated field itself the element. */
-        bool three = !is_map(e) && re->num_children == 1 && re->type < 0 && strcmp(re->name, "array") != 0 &&
+        bool three = !as_map && re->num_children == 1 && re->type < 0 && strcmp(re->name, "array") != 0 &&
                      !(strlen(re->name) == strlen(e->name) + 6 && strncmp(re->name, e->name, strlen(e->name)) == 0 &&
                        strcmp(re->name + strlen(e->name), "_tuple") == 0);
         pq_node *elem;
@@ -462,7 +463,7 @@ static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_re
         n->t = type_array(elem->t);
         /* A map's repeated group holds the key and the value: Map(K, V), stored as the
          * Array(Tuple(keys, values)) it was parsed as (build_node retypes the column). */
-        if (is_map(e)) {
+        if (as_map) {
             pq_node *key = elem->ch[0];
             if (key->kind == N_LEAF && b->s->leaves[key->leaf].nullable) {
                 /* an optional key (some writers): ClickHouse's map keys are never NULL, a
@@ -504,6 +505,8 @@ static void schema_free_(pq_schema *s)
     free(s);
 }
 
+static int cmp_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
 static pq_schema *schema_build(const pq_meta *m)
 {
     pq_schema *s = xcalloc(1, sizeof *s);
@@ -532,6 +535,19 @@ static pq_schema *schema_build(const pq_meta *m)
         schema_free_(s);
         return NULL;
     }
+    /* Columns are found by name: two top-level fields of one name would read one chunk twice. */
+    const char **names = xmalloc((size_t)(n + 1) * sizeof *names);
+    for (int i = 0; i < n; i++)
+        names[i] = m->schema[s->top[i]->el].name;
+    qsort(names, (size_t)n, sizeof *names, cmp_name);
+    for (int i = 1; i < n; i++)
+        if (strcmp(names[i - 1], names[i]) == 0) {
+            err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: two columns are named '%s'", names[i]);
+            free(names);
+            schema_free_(s);
+            return NULL;
+        }
+    free(names);
     for (int g = 0; g < m->nrgs; g++)
         if (m->rgs[g].ncols != s->nleaves) {
             err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: row group %d has %d columns, the schema %d", g,
@@ -996,6 +1012,11 @@ static void chunk_begin(chunk_rd *c, const pq_leaf *l, const pq_chunk *ch, const
     c->values = 0;
     c->nvalues = ch->meta.num_values;
     c->value_bytes = (double)ch->meta.total_uncompressed_size / (double)(c->nvalues > 0 ? c->nvalues : 1);
+    /* only a hint for reserving string bytes: a footer's sizes may lie (negative, huge) */
+    if (!(c->value_bytes >= 0))
+        c->value_bytes = 0;
+    else if (c->value_bytes > 4096)
+        c->value_bytes = 4096;
     c->lpos = c->vpos = 0;
     c->coded = false;
     c->codes.len = 0;
