@@ -908,6 +908,8 @@ static void convert(leaf *l, const column *c)
 /* Appends values [v0, v0+nv) of pv to the page (stats, dictionary or PLAIN). */
 static int page_values(pq_w *p, leaf *l, size_t v0, size_t nv)
 {
+    if (nv == 0) /* e.g. a leaf under arrays or maps that are all empty: pv may be unallocated */
+        return 0;
     if (!l->width) {
         const span *s = (const span *)(const void *)l->pv.p + v0;
         for (size_t i = 0; i < nv; i++)
