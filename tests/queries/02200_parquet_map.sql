@@ -45,3 +45,11 @@ SELECT * FROM file('../data/parquet/ar_map.parquet', Parquet, 'id Int64, mp Map(
 SELECT m, count() FROM (SELECT map('a', number % 2) m FROM numbers(10)) GROUP BY m ORDER BY m;
 SELECT DISTINCT map(1, number % 2) AS m FROM numbers(5) ORDER BY m;
 SELECT mp, count() FROM file('../data/parquet/ar_map.parquet') GROUP BY mp ORDER BY count() DESC, mp LIMIT 5;
+-- maps in text: in text formats and nested in a CAST from text (a top-level CAST from String is refused, as in ClickHouse)
+SELECT CAST('{\'a\':1,\'b\':2}' AS Map(String, UInt8)); -- { serverError TYPE_MISMATCH }
+SELECT CAST(1 AS Map(String, UInt8)); -- { serverError TYPE_MISMATCH }
+SELECT CAST('[{1:2},{}, { 3 : 4 , 5:6 }]' AS Array(Map(UInt8, UInt8))), CAST('({\'a\':1},2)' AS Tuple(Map(String, UInt8), UInt8)), CAST('[{\'a\':{1:[2]}}]' AS Array(Map(String, Map(UInt8, Array(UInt8)))));
+SELECT CAST('[{1:\'x\',2:NULL}]' AS Array(Map(UInt8, Nullable(String))));
+SELECT * FROM format(TSV, 'id UInt8, m Map(String, UInt64)', '1\t{\'a\':1,\'b\':20}\n2\t{}\n');
+SELECT * FROM format(CSV, 'id UInt8, m Map(String, UInt64)', '1,"{\'a\':1}"\n');
+SELECT * FROM format(TSV, 'm Map(String, UInt64)', '{\'a\':1'); -- { serverError CANNOT_PARSE_INPUT_ASSERTION_FAILED }
