@@ -15,7 +15,8 @@ static layout layout_of(const type *t)
     switch (t->id) {
     case T_STRING: return L_STRING;
     case T_NULLABLE: return L_NULLABLE;
-    case T_ARRAY: return L_ARRAY;
+    case T_ARRAY:
+    case T_MAP: return L_ARRAY;
     case T_TUPLE: return L_TUPLE;
     default: return L_FIXED;
     }
@@ -557,7 +558,8 @@ int col_compare(const column *a, size_t i, const column *b, size_t j, int nan_di
         }
         return col_compare(a->inner, i, b->inner, j, nan_direction);
     }
-    case T_ARRAY: {
+    case T_ARRAY:
+    case T_MAP: {
         const uint64_t *oa = col_offs(a), *ob = col_offs(b);
         size_t la = oa[i + 1] - oa[i], lb = ob[j + 1] - ob[j];
         for (size_t k = 0; k < la && k < lb; k++) {

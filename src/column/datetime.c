@@ -591,6 +591,12 @@ size_t dt_format_datetime64(int64_t ticks, int scale, const tz_info *tz, char *o
     int64_t mul = pow10_tab[scale];
     int64_t secs = floor_div(ticks, mul);
     int64_t frac = ticks - secs * mul;
+    /* Outside years 0000..9999 ClickHouse prints the nearest end of that range (keeping
+     * the fraction), e.g. a Parquet timestamp far in the future. */
+    if (secs > 253402300799 - tz_offset_at(tz, 253402300799))
+        secs = 253402300799 - tz_offset_at(tz, 253402300799);
+    else if (secs < -62167219200 - tz_offset_at(tz, -62167219200))
+        secs = -62167219200 - tz_offset_at(tz, -62167219200);
     size_t n = dt_format_datetime(secs, tz, out);
     if (scale > 0) {
         out[n++] = '.';

@@ -234,6 +234,7 @@ int text_parse(column *dst, const char *s, size_t n, const text_opts *o)
         return 0;
     }
     case T_ARRAY:
+    case T_MAP:
         return text_parse_array(dst, s, n, o);
     case T_STRING:
         col_push_str(dst, s, n);
@@ -425,13 +426,18 @@ static int read_quoted(const char *s, size_t n, size_t *i, buf *out)
 
 static int parse_list(column *dst, const char *s, size_t n, size_t *i, const text_opts *o, int depth);
 
-/* One element of a quoted-style list or tuple: a nested array or tuple, a quoted string,
- * NULL, or a bare token up to the next ',', ']' or ')'. */
-static int parse_elem(column *el, const char *s, size_t n, size_t *i, const text_opts *o, int depth, buf *tmp)
+static int parse_map(column *dst, const char *s, size_t n, size_t *i, const text_opts *o, int depth);
+
+/* One element of a quoted-style list, tuple or map: a nested array, tuple or map, a quoted
+ * string, NULL, or a bare token up to the next character of `stops`. */
+static int parse_elem_until(column *el, const char *s, size_t n, size_t *i, const text_opts *o, int depth, buf *tmp,
+                            const char *stops)
 {
     const type *et = type_phys(el->type);
     const type *base = type_base(el->type);
     skip_ws(s, n, i);
+    if (base->id == T_MAP)
+        return parse_map(el, s, n, i, o, depth + 1);
     if (base->id == T_ARRAY) {
         if (et->id == T_NULLABLE)
             return err_set(ERR_CANNOT_READ_ARRAY_FROM_TEXT, "Nullable(Array) cannot exist");
@@ -446,7 +452,7 @@ static int parse_elem(column *el, const char *s, size_t n, size_t *i, const text
         return text_parse(el, (const char *)tmp->p, tmp->len, o);
     }
     size_t st = *i;
-    while (*i < n && s[*i] != ',' && s[*i] != ']' && s[*i] != ')')
+    while (*i < n && !strchr(stops, s[*i]))
         (*i)++;
     size_t e = *i;
     while (e > st && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\n' || s[e - 1] == '\r'))
@@ -461,22 +467,93 @@ static int parse_elem(column *el, const char *s, size_t n, size_t *i, const text
     return text_parse(el, s + st, e - st, o);
 }
 
+static int parse_elem(column *el, const char *s, size_t n, size_t *i, const text_opts *o, int depth, buf *tmp)
+{
+    return parse_elem_until(el, s, n, i, o, depth, tmp, ",])");
+}
+
+/* The opening bracket brackets[0] of an array or map row: -1 with `code` when it is not
+ * there, 0 when the row is empty (committed, closing bracket consumed), 1 to read elements. */
+static int open_nested(column *dst, const char *s, size_t n, size_t *i, const char *brackets, int code,
+                       const char *what)
+{
+    skip_ws(s, n, i);
+    if (*i >= n || s[*i] != brackets[0])
+        return err_set(code, "Cannot parse %s '%.*s' as %s: expected '%c'", what, (int)(n > 200 ? 200 : n), s,
+                       dst->type->name, brackets[0]);
+    (*i)++;
+    skip_ws(s, n, i);
+    if (*i < n && s[*i] == brackets[1]) {
+        (*i)++;
+        col_array_commit(dst);
+        return 0;
+    }
+    return 1;
+}
+
+/* {k:v, …}: a Map row, keys and values in quoted style, as ClickHouse writes maps. */
+static int parse_map(column *dst, const char *s, size_t n, size_t *i, const text_opts *o, int depth)
+{
+    if (depth > 100)
+        return err_set(ERR_TOO_DEEP_AST, "Too deep nesting in '%.*s'", (int)(n > 200 ? 200 : n), s);
+    column *kv = dst->inner;
+    size_t len0 = kv->len;
+    int open = open_nested(dst, s, n, i, "{}", ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED, "map");
+    if (open <= 0)
+        return open;
+    buf tmp = {0};
+    int rc = -1;
+    const char *want = NULL;
+    for (;;) {
+        if (parse_elem_until(kv->fields[0], s, n, i, o, depth, &tmp, ":,}"))
+            goto out;
+        skip_ws(s, n, i);
+        if (*i >= n || s[*i] != ':') {
+            want = "':'";
+            break;
+        }
+        (*i)++;
+        if (parse_elem_until(kv->fields[1], s, n, i, o, depth, &tmp, ",}"))
+            goto out;
+        kv->len++;
+        skip_ws(s, n, i);
+        if (*i < n && s[*i] == ',') {
+            (*i)++;
+            continue;
+        }
+        if (*i < n && s[*i] == '}') {
+            (*i)++;
+            col_array_commit(dst);
+            rc = 0;
+            goto out;
+        }
+        want = "',' or '}'";
+        break;
+    }
+    err_set(ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED, "Cannot parse map '%.*s' as %s: expected %s",
+            (int)(n > 200 ? 200 : n), s, dst->type->name, want);
+out:
+    if (rc) { /* keep keys and values aligned: drop what this row pushed */
+        for (int f = 0; f < 2; f++)
+            if (kv->fields[f]->len > len0) {
+                column *cut = col_slice(kv->fields[f], 0, len0);
+                col_free(kv->fields[f]);
+                kv->fields[f] = cut;
+            }
+        kv->len = len0;
+    }
+    buf_free(&tmp);
+    return rc;
+}
+
 static int parse_list(column *dst, const char *s, size_t n, size_t *i, const text_opts *o, int depth)
 {
     if (depth > 100)
         return err_set(ERR_TOO_DEEP_AST, "Too deep nesting of arrays in '%.*s'", (int)(n > 200 ? 200 : n), s);
     column *el = dst->inner;
-    skip_ws(s, n, i);
-    if (*i >= n || s[*i] != '[')
-        return err_set(ERR_CANNOT_READ_ARRAY_FROM_TEXT, "Cannot parse array '%.*s' as %s: expected '['",
-                       (int)(n > 200 ? 200 : n), s, dst->type->name);
-    (*i)++;
-    skip_ws(s, n, i);
-    if (*i < n && s[*i] == ']') {
-        (*i)++;
-        col_array_commit(dst);
-        return 0;
-    }
+    int open = open_nested(dst, s, n, i, "[]", ERR_CANNOT_READ_ARRAY_FROM_TEXT, "array");
+    if (open <= 0)
+        return open;
     buf tmp = {0};
     int rc = -1;
     for (;;) {
@@ -554,19 +631,20 @@ out:
 
 int text_parse_array(column *dst, const char *s, size_t n, const text_opts *o)
 {
-    if (type_phys(dst->type)->id != T_ARRAY)
+    bool map = type_phys(dst->type)->id == T_MAP;
+    if (type_phys(dst->type)->id != T_ARRAY && !map)
         return err_set(ERR_LOGICAL_ERROR, "text_parse_array on a column of type %s", dst->type->name);
     /* On failure the array column may hold pushed elements of the bad row; roll them back
      * so the column stays consistent (len rows, offsets matching). */
     size_t len0 = dst->len;
     uint64_t inner0 = col_offs(dst)[len0];
     size_t i = 0;
-    if (parse_list(dst, s, n, &i, o, 0) == 0) {
+    if ((map ? parse_map : parse_list)(dst, s, n, &i, o, 0) == 0) {
         skip_ws(s, n, &i);
         if (i == n)
             return 0;
-        err_set(ERR_UNEXPECTED_DATA_AFTER_PARSED_VALUE, "Cannot parse array '%.*s' as %s: unexpected text after ']'",
-                (int)(n > 200 ? 200 : n), s, dst->type->name);
+        err_set(ERR_UNEXPECTED_DATA_AFTER_PARSED_VALUE, "Cannot parse %s '%.*s' as %s: unexpected text after '%c'",
+                map ? "map" : "array", (int)(n > 200 ? 200 : n), s, dst->type->name, map ? '}' : ']');
     }
     /* rollback: truncate */
     column *cut = col_slice(dst->inner, 0, (size_t)inner0);

@@ -435,6 +435,29 @@ static void write_array(buf *out, const column *c, size_t i, text_style style, c
     buf_putc(out, ']');
 }
 
+/* {k:v,...}: keys and values in quoted style; JSON writes an object whose keys are the keys'
+ * text as JSON strings, as ClickHouse does. */
+static void write_map(buf *out, const column *c, size_t i, text_style style, const text_opts *o)
+{
+    const uint64_t *offs = col_offs(c);
+    const column *keys = c->inner->fields[0], *vals = c->inner->fields[1];
+    buf_putc(out, '{');
+    for (uint64_t j = offs[i]; j < offs[i + 1]; j++) {
+        if (j > offs[i])
+            buf_putc(out, ',');
+        if (style == TEXT_JSON && type_base(keys->type)->id != T_STRING) {
+            static _Thread_local buf key;
+            key.len = 0;
+            write_value(&key, keys, (size_t)j, TEXT_TSV, o);
+            put_json(out, (const char *)key.p, key.len);
+        } else
+            write_value(out, keys, (size_t)j, nested_style(style), o);
+        buf_putc(out, ':');
+        write_value(out, vals, (size_t)j, nested_style(style), o);
+    }
+    buf_putc(out, '}');
+}
+
 static void write_tuple(buf *out, const column *c, size_t i, text_style style, const text_opts *o)
 {
     const type *t = type_phys(c->type);
@@ -587,18 +610,22 @@ static void write_value(buf *out, const column *c, size_t i, text_style style, c
         write_value(out, c->inner, i, style, o);
         return;
     case T_ARRAY:
+    case T_MAP: {
+        void (*write_nested)(buf *, const column *, size_t, text_style, const text_opts *) =
+            t->id == T_MAP ? write_map : write_array;
         if (style == TEXT_CSV) {
             /* The quoted-style text of the array, as one CSV field. */
             /* A per-thread scratch buffer avoids an allocation per value; nested values
              * are in quoted style, so this never recurses into itself. */
             static _Thread_local buf scratch;
             scratch.len = 0;
-            write_array(&scratch, c, i, TEXT_QUOTED, o);
+            write_nested(&scratch, c, i, TEXT_QUOTED, o);
             put_csv(out, (const char *)scratch.p, scratch.len);
             return;
         }
-        write_array(out, c, i, style, o);
+        write_nested(out, c, i, style, o);
         return;
+    }
     case T_TUPLE:
         write_tuple(out, c, i, style, o);
         return;

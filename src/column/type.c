@@ -101,6 +101,7 @@ const char *type_id_name(type_id id)
     case T_LOWCARDINALITY: return "LowCardinality";
     case T_ARRAY: return "Array";
     case T_TUPLE: return "Tuple";
+    case T_MAP: return "Map";
     default: return "?";
     }
 }
@@ -273,6 +274,21 @@ const type *type_tuple(int n, const type *const *fields, const char *const *name
     return r;
 }
 
+const type *type_map(const type *k, const type *v)
+{
+    if (type_is_nullable(k))
+        return err_set(ERR_BAD_ARGUMENTS, "Map cannot have a key of type %s", k->name), NULL;
+    const type *kv[2] = {k, v};
+    static const char *const names[2] = {"keys", "values"};
+    size_t cap = strlen(k->name) + strlen(v->name) + 16;
+    char *name = xmalloc(cap);
+    snprintf(name, cap, "Map(%s, %s)", k->name, v->name);
+    type p = {.id = T_MAP, .name = name, .inner = type_tuple(2, kv, names)};
+    const type *r = intern(&p);
+    free(name);
+    return r;
+}
+
 const type *type_strip_nullable(const type *t)
 {
     if (t->id == T_LOWCARDINALITY && t->inner->id == T_NULLABLE)
@@ -334,7 +350,7 @@ bool type_is_date_or_time(const type *t)
 
 bool type_can_be_nullable(const type *t)
 {
-    return !(t->id == T_ARRAY || t->id == T_TUPLE || t->id == T_NULLABLE || t->id == T_LOWCARDINALITY);
+    return !(t->id == T_ARRAY || t->id == T_TUPLE || t->id == T_MAP || t->id == T_NULLABLE || t->id == T_LOWCARDINALITY);
 }
 
 int128_t type_decimal_scale_multiplier(const type *t)
@@ -577,6 +593,19 @@ static const type *parse_args_then(tparser *p, const char *name, int depth)
         for (int i = 0; i < n; i++)
             free(names[i]);
         return t;
+    }
+    if (strcmp(name, "Map") == 0) {
+        const type *k = parse_type(p, depth + 1);
+        if (!k)
+            return NULL;
+        if (!accept(p, ','))
+            return bad(p, "Map takes a key type and a value type"), NULL;
+        const type *v = parse_type(p, depth + 1);
+        if (!v)
+            return NULL;
+        if (!accept(p, ')'))
+            return bad(p, "expected ')'"), NULL;
+        return type_map(k, v);
     }
     if (strcmp(name, "Tuple") == 0) {
         const type *fields[256];

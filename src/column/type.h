@@ -12,6 +12,8 @@
  *   Nullable(T)  null map + a column of T
  *   Array(T)     offsets + a column of T
  *   Tuple(...)   one column per field
+ *   Map(K, V)    Array(Tuple(keys K, values V))'s layout, as ClickHouse stores it: offsets +
+ *                a Tuple column of keys and values; `inner` is that Tuple type
  *   LowCardinality(T) has T's layout: the type is kept for names and output, values are
  *                stored plainly (type_phys strips it). */
 #ifndef SHALE_COLUMN_TYPE_H
@@ -36,6 +38,7 @@ typedef enum type_id {
     T_DECIMAL32, T_DECIMAL64, T_DECIMAL128,
     T_UUID,
     T_NULLABLE, T_LOWCARDINALITY, T_ARRAY, T_TUPLE,
+    T_MAP,
     T__COUNT
 } type_id;
 
@@ -51,7 +54,7 @@ typedef struct type {
     uint8_t precision;           /* Decimal P */
     uint8_t scale;               /* Decimal S; DateTime64 precision */
     const char *tz;              /* DateTime/DateTime64 explicit time zone, or NULL */
-    const struct type *inner;    /* Nullable, LowCardinality, Array */
+    const struct type *inner;    /* Nullable, LowCardinality, Array; Map: Tuple(keys K, values V) */
     int nitems;                  /* Enum: items sorted by value */
     const enum_item *items;
     int nfields;                 /* Tuple */
@@ -75,6 +78,8 @@ const type *type_datetime64(int precision, const char *tz);
 /* items need not be sorted; names are copied. 8 or 16 selects Enum8/Enum16. */
 const type *type_enum(int bits, int n, const enum_item *items);
 const type *type_tuple(int n, const type *const *fields, const char *const *names);
+/* Map(K, V). Returns NULL with ERR_BAD_ARGUMENTS when K is Nullable (ClickHouse's rule). */
+const type *type_map(const type *k, const type *v);
 
 /* Strips LowCardinality at the top level: the type whose layout the column has. */
 static inline const type *type_phys(const type *t)
@@ -94,7 +99,7 @@ bool type_is_decimal(const type *t);
 bool type_is_number(const type *t);    /* ints, floats, Bool, decimals */
 bool type_is_string(const type *t);    /* String or FixedString */
 bool type_is_date_or_time(const type *t);
-bool type_can_be_nullable(const type *t); /* false for Array, Tuple, Nullable, LowCardinality */
+bool type_can_be_nullable(const type *t); /* false for Array, Tuple, Map, Nullable, LowCardinality */
 
 /* For Decimal: 10^scale as int128. */
 int128_t type_decimal_scale_multiplier(const type *t);

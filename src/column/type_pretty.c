@@ -16,6 +16,8 @@ static bool has_pretty(const type *t, int min_fields)
     }
     if (t->id == T_ARRAY || t->id == T_NULLABLE || t->id == T_LOWCARDINALITY)
         return has_pretty(t->inner, min_fields);
+    if (t->id == T_MAP) /* the keys and values, not the Tuple that stores them */
+        return has_pretty(t->inner->fields[0], min_fields) || has_pretty(t->inner->fields[1], min_fields);
     return false;
 }
 
@@ -32,6 +34,14 @@ static void pretty(buf *out, const type *t, int indent, int min_fields)
     case T_NULLABLE: buf_puts(out, "Nullable("); break;
     case T_LOWCARDINALITY: buf_puts(out, "LowCardinality("); break;
     default: break;
+    }
+    if (t->id == T_MAP) {
+        buf_puts(out, "Map(");
+        pretty(out, t->inner->fields[0], indent, min_fields);
+        buf_puts(out, ", ");
+        pretty(out, t->inner->fields[1], indent, min_fields);
+        buf_putc(out, ')');
+        return;
     }
     if (t->id != T_TUPLE) {
         pretty(out, t->inner, indent, min_fields);

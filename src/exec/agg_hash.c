@@ -33,7 +33,8 @@ static void ser(buf *out, const column *c, size_t row)
         buf_putc(out, 0);
         ser(out, c->inner, row);
         return;
-    case T_ARRAY: {
+    case T_ARRAY:
+    case T_MAP: {
         const uint64_t *o = col_offs(c);
         uint32_t len = (uint32_t)(o[row + 1] - o[row]);
         buf_append(out, &len, 4);
@@ -72,7 +73,8 @@ static void deser(const char **p, column *c)
         deser(p, c->inner);
         col_nullable_commit(c, false);
         return;
-    case T_ARRAY: {
+    case T_ARRAY:
+    case T_MAP: {
         uint32_t len;
         memcpy(&len, *p, 4);
         *p += 4;

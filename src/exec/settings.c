@@ -106,6 +106,7 @@ static const setting_def defs[] = {
     {"s3_retry_budget_ms", SET_UINT, "30000", "Time one S3 request may spend retrying (attempts, backoff, waits for the endpoint's rate limit) before it fails; 0 = no limit (shale)."},
     {"input_format_parquet_filter_push_down", SET_BOOL, "1", "Skip row groups using Parquet statistics."},
     {"input_format_parquet_page_filter_push_down", SET_BOOL, "1", "Skip pages using min/max values from the column index."},
+    {"input_format_parquet_verify_checksums", SET_BOOL, "1", "Verify page checksums when reading parquet files."},
     {"input_format_parquet_local_file_min_bytes_for_seek", SET_UINT, "8192", "Parquet: needed column chunks of a row group closer than this are fetched with one read."},
     {"schema_inference_use_cache_for_file", SET_BOOL, "1", "Cache inferred schemas of files."},
     {"schema_inference_use_cache_for_s3", SET_BOOL, "1", "Cache inferred schemas of S3 objects."},

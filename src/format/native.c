@@ -14,6 +14,7 @@
  *   Nullable(T)   null map (1 byte per row) then T's data
  *   Array(T)      UInt64 cumulative offsets then T's data for all elements
  *   Tuple         each element's data in turn
+ *   Map(K, V)     as Array(Tuple(keys K, values V)): offsets, all keys, all values
  *   LowCardinality(T): prefix UInt64 1 (SharedDictionariesWithAdditionalKeys); data:
  *                 UInt64 flags (index width 0..3 = UInt8..UInt64 | HasAdditionalKeys 1<<9 |
  *                 NeedUpdateDictionary 1<<10), UInt64 key count, the keys as T (Nullable
@@ -76,6 +77,7 @@ static void write_prefix(buf *b, const type *t)
         break;
     case T_NULLABLE:
     case T_ARRAY:
+    case T_MAP:
         write_prefix(b, t->inner);
         break;
     case T_TUPLE:
@@ -181,7 +183,8 @@ static void write_data(buf *b, const type *t, const column *c, size_t from, size
         buf_append(b, c->nulls.p + from, n);
         write_data(b, t->inner, c->inner, from, n);
         break;
-    case T_ARRAY: {
+    case T_ARRAY:
+    case T_MAP: {
         const uint64_t *o = col_offs(c);
         uint64_t *dst = buf_grow(b, n * 8);
         for (size_t i = 0; i < n; i++) {
@@ -361,6 +364,7 @@ static int read_prefix(nctx *x, const type *t)
     }
     case T_NULLABLE:
     case T_ARRAY:
+    case T_MAP:
         return read_prefix(x, t->inner);
     case T_TUPLE:
         for (int i = 0; i < t->nfields; i++)
@@ -471,7 +475,8 @@ static int read_data(nctx *x, const type *t, column *c, uint64_t n)
         c->len += (size_t)n;
         return 0;
     }
-    case T_ARRAY: {
+    case T_ARRAY:
+    case T_MAP: {
         if (n > SIZE_MAX / 8)
             return corrupt(x, "Too many rows: %llu", (unsigned long long)n);
         size_t at = c->offs.len / 8;

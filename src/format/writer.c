@@ -37,6 +37,7 @@ void fmt_settings_default(fmt_settings *s)
     s->parquet_row_group_rows = 1000000;
     s->parquet_row_group_bytes = 512ll << 20;
     s->parquet_compression = "zstd";
+    s->parquet_verify_checksums = true;
 }
 
 typedef struct alias {

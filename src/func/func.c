@@ -83,6 +83,7 @@ static void registry_init_once(void)
     func_register_hash();
     func_register_misc();
     func_register_bits();
+    func_register_map();
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }

@@ -118,5 +118,8 @@ void func_register_array(void);
 void func_register_hash(void);
 void func_register_misc(void);
 void func_register_bits(void);
+void func_register_map(void);
+/* arrayElement on a Map (m[k]); func/scalar/map.c. */
+int map_element_resolve(fn_call *call);
 
 #endif

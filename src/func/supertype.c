@@ -67,7 +67,7 @@ const type *type_supertype(int n, const type *const *types)
         if (same) {
             r = in[0];
         } else {
-            int nstr = 0, nnum = 0, nfloat = 0, ndate = 0, ndec = 0, narr = 0, ntup = 0;
+            int nstr = 0, nnum = 0, nfloat = 0, ndate = 0, ndec = 0, narr = 0, ntup = 0, nmap = 0;
             for (int i = 0; i < m; i++) {
                 const type *t = in[i];
                 if (type_is_string(t)) nstr++;
@@ -77,6 +77,7 @@ const type *type_supertype(int n, const type *const *types)
                 else if (is_date(t)) ndate++;
                 else if (t->id == T_ARRAY) narr++;
                 else if (t->id == T_TUPLE) ntup++;
+                else if (t->id == T_MAP) nmap++;
             }
             if (nstr) {
                 if (nstr != m)
@@ -92,6 +93,15 @@ const type *type_supertype(int n, const type *const *types)
                 if (!e)
                     return NULL;
                 r = type_array(e);
+            } else if (nmap) {
+                if (nmap != m)
+                    return no_common(n, types, "because some of them are Maps and some of them are not");
+                const type *kv[2][64];
+                for (int i = 0; i < m; i++)
+                    kv[0][i] = in[i]->inner->fields[0], kv[1][i] = in[i]->inner->fields[1];
+                const type *k = type_supertype(m, kv[0]), *v = k ? type_supertype(m, kv[1]) : NULL;
+                if (!k || !v || !(r = type_map(k, v)))
+                    return NULL;
             } else if (ntup) {
                 if (ntup != m)
                     return no_common(n, types, "because some of them are Tuple and some of them are not");
@@ -224,6 +234,8 @@ static column *cast_rows(const column *c, const type *from, const type *to, size
         r->type = to;
         return r;
     }
+    if (pf->id == T_NOTHING && pt->id != T_NULLABLE) /* e.g. the elements of [] or map() */
+        return col_new_defaults(to, n);
     if (pt->id == T_NULLABLE) {
         column *w = col_new(to);
         col_free(w->inner);
@@ -257,7 +269,7 @@ static column *cast_rows(const column *c, const type *from, const type *to, size
         }
         return r;
     }
-    if (pt->id == T_ARRAY && pf->id == T_ARRAY) {
+    if ((pt->id == T_ARRAY && pf->id == T_ARRAY) || (pt->id == T_MAP && pf->id == T_MAP)) {
         column *r = col_new(to);
         col_free(r->inner);
         r->inner = NULL;

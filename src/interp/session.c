@@ -223,6 +223,7 @@ static void fill_fmt_settings(query_ctx *q, bool tty)
     f->parquet_row_group_rows = settings_int(st, "output_format_parquet_row_group_size");
     f->parquet_row_group_bytes = settings_int(st, "output_format_parquet_row_group_size_bytes");
     f->parquet_compression = settings_str(st, "output_format_parquet_compression_method");
+    f->parquet_verify_checksums = settings_bool(st, "input_format_parquet_verify_checksums");
     int64_t bs = settings_int(st, "max_block_size");
     f->max_block_rows = bs > 0 ? (int)bs : 65409;
 }

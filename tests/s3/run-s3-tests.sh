@@ -101,6 +101,14 @@ RG="$(cd "$(dirname "$0")/../data/parquet" && pwd)/ch_row_groups.parquet"
 s3c -T "$RG" "$EP/bkt/pq/rg.parquet" >/dev/null || echo "upload rg.parquet failed"
 same "parquet row groups skipped by statistics: result" "s3('$EP/bkt/pq/rg.parquet', $K)" "file('$RG')" "SELECT count(), sum(id), max(s) FROM __SRC__ WHERE id >= 7000"
 same "parquet filter columns first: result" "s3('$EP/bkt/pq/rg.parquet', $K)" "file('$RG')" "SELECT id, s, ni FROM __SRC__ WHERE id % 997 = 3 ORDER BY id"
+# Map columns read by ranges, and a Map written to s3() and read back
+MP="$(cd "$(dirname "$0")/../data/parquet" && pwd)/ar_map.parquet"
+s3c -T "$MP" "$EP/bkt/pq/map.parquet" >/dev/null || echo "upload map.parquet failed"
+same "parquet Map columns" "s3('$EP/bkt/pq/map.parquet', $K)" "file('$MP')" "SELECT id, mp, mp['m1'], mapKeys(mp) FROM __SRC__ ORDER BY id"
+q "INSERT INTO FUNCTION s3('$EP/bkt/out/map.parquet', $K) SELECT id, mp FROM file('$MP') SETTINGS s3_truncate_on_insert = 1" >/dev/null
+same "Map written to s3() in Parquet" "s3('$EP/bkt/out/map.parquet', $K)" "file('$MP')" "SELECT id, mp FROM __SRC__ ORDER BY id"
+q "INSERT INTO FUNCTION s3('$EP/bkt/out/map.native', $K, 'Native') SELECT id, mp FROM file('$MP') SETTINGS s3_truncate_on_insert = 1" >/dev/null
+same "Map written to s3() in Native" "s3('$EP/bkt/out/map.native', $K, 'Native')" "file('$MP')" "SELECT id, mp FROM __SRC__ ORDER BY id"
 q "INSERT INTO FUNCTION file('$L/rgbig.parquet') SELECT number AS id, hex(cityHash64(number)) AS pad FROM numbers(400000) SETTINGS output_format_parquet_row_group_size = 50000" >/dev/null
 s3c -T "$L/rgbig.parquet" "$EP/bkt/pq/rgbig.parquet" >/dev/null || echo "upload rgbig.parquet failed"
 same "parquet row groups skipped by statistics: larger object" "s3('$EP/bkt/pq/rgbig.parquet', $K)" "file('$L/rgbig.parquet')" "SELECT count(), sum(id), max(pad) FROM __SRC__ WHERE id >= 350000"

@@ -123,19 +123,22 @@ int pq_decompress(pq_codec_ctx *c, int codec, const uint8_t *src, size_t n, uint
         size_t got;
         if (libdeflate_gzip_decompress(c->deflate, src, n, out, out_n, &got) == LIBDEFLATE_SUCCESS && got == out_n)
             return 0;
-        /* zlib-wrapped data (some writers), or multi-member gzip: let zlib sort it out. */
+        /* zlib-wrapped data (some writers), or gzip members one after another (a
+         * concatenation is one valid gzip stream, RFC 1952 §2.2): zlib, member by member. */
         z_stream z;
         memset(&z, 0, sizeof z);
-        if (inflateInit2(&z, 15 + 32) != Z_OK)
+        if (n > UINT32_MAX || out_n > UINT32_MAX || inflateInit2(&z, 15 + 32) != Z_OK)
             break;
         z.next_in = (Bytef *)(uintptr_t)src;
         z.avail_in = (uInt)n;
         z.next_out = out;
         z.avail_out = (uInt)out_n;
-        int zr = inflate(&z, Z_FINISH);
-        size_t total = z.total_out;
+        int zr;
+        while ((zr = inflate(&z, Z_FINISH)) == Z_STREAM_END && z.avail_in > 0 && inflateReset(&z) == Z_OK)
+            ;
+        size_t total = (size_t)(z.next_out - out);
         inflateEnd(&z);
-        if (zr == Z_STREAM_END && total == out_n)
+        if (zr == Z_STREAM_END && z.avail_in == 0 && total == out_n)
             return 0;
         break;
     }

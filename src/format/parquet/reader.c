@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 #include <strings.h>
 #include <stdatomic.h>
 #include <sys/stat.h>
@@ -220,6 +221,7 @@ typedef struct pq_node {
     int leaf;                /* N_LEAF: leaf index (column chunk order) */
     int def, rep;            /* levels at this node (inclusive) */
     const char *unsupported; /* non-NULL: the column cannot be read (a type name) */
+    bool is_map;             /* N_LIST of a MAP / MAP_KEY_VALUE group: t is Map(K, V) */
 } pq_node;
 
 enum { N_LEAF, N_TUPLE, N_LIST };
@@ -279,7 +281,9 @@ static const type *leaf_type(const pq_schema_el *e, const char *col)
         if (lt == PQ_LT_DATE || ct == PQ_CT_DATE)
             return type_simple(T_DATE32);
         if (e->type == PQ_INT64) {
-            int unit = lt == PQ_LT_TIMESTAMP ? e->lt_unit
+            /* TIME (time of day) reads as ticks since midnight of 1970-01-01, as ClickHouse's */
+            int unit = lt == PQ_LT_TIMESTAMP || lt == PQ_LT_TIME ? e->lt_unit
+                       : ct == PQ_CT_TIME_MICROS ? PQ_UNIT_MICROS
                        : ct == PQ_CT_TIMESTAMP_MILLIS ? PQ_UNIT_MILLIS
                        : ct == PQ_CT_TIMESTAMP_MICROS ? PQ_UNIT_MICROS : 0;
             if (unit)
@@ -288,7 +292,7 @@ static const type *leaf_type(const pq_schema_el *e, const char *col)
         }
         return type_simple(T_INT32);
     }
-    case PQ_INT96: return type_datetime64(9, NULL);
+    case PQ_INT96: return type_datetime64(9, "UTC");
     case PQ_FLOAT: return type_simple(T_FLOAT32);
     case PQ_DOUBLE: return type_simple(T_FLOAT64);
     case PQ_BYTE_ARRAY: return type_simple(T_STRING);
@@ -317,6 +321,16 @@ typedef struct build_ctx {
 } build_ctx;
 
 static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool in_list_rep);
+
+/* A MAP group whose repeated child is a group of two fields (key, value); any other shape
+ * reads as the plain group it is, as ClickHouse reads it (e.g. a key_value without value). */
+static bool map_shaped(const build_ctx *b)
+{
+    if (b->pos >= b->m->nschema)
+        return false;
+    const pq_schema_el *kv = &b->m->schema[b->pos];
+    return kv->repetition == PQ_REPEATED && kv->type < 0 && kv->num_children == 2;
+}
 
 static pq_node *new_node(build_ctx *b, int el, int kind)
 {
@@ -376,6 +390,7 @@ static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_re
         b->rep_def[b->nrep++] = def;
     }
     pq_node *n;
+    bool as_map = is_map(e) && map_shaped(b); /* (a group may carry both LIST and MAP) */
     if (e->num_children == 0 && e->type >= 0) {
         n = new_node(b, el, N_LEAF);
         const type *vt = leaf_type(e, b->path);
@@ -391,7 +406,9 @@ static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_re
         pq_leaf *l = &b->s->leaves[b->s->nleaves];
         l->e = e;
         l->vt = vt;
-        l->nullable = r == PQ_OPTIONAL && type_can_be_nullable(vt);
+        /* Nullable when the leaf or a group between it and its nearest repeated ancestor
+         * is optional (a NULL group makes its fields NULL), as ClickHouse types it. */
+        l->nullable = def > (b->nrep ? b->rep_def[b->nrep - 1] : 0) && type_can_be_nullable(vt);
         l->max_def = def;
         l->max_rep = rep;
         l->nrep = b->nrep;
@@ -401,7 +418,10 @@ static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_re
         const type *t = l->nullable ? type_nullable(vt) : vt;
         n->t = r == PQ_REPEATED ? type_array(t) : t;
         n->repeated = r == PQ_REPEATED;
-    } else if ((is_list(e) || is_map(e)) && e->num_children == 1 && r != PQ_REPEATED) {
+    } else if ((is_list(e) || as_map) && e->num_children == 1 &&
+               (r != PQ_REPEATED || as_required)) {
+        /* as_required: a LIST group that is itself the repeated element of a legacy
+         * two-level list (parquet-avro's old list structure): a list of lists. */
         n = new_node(b, el, N_LIST);
         if (b->pos >= b->m->nschema)
             return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: the schema tree has fewer elements than it says"),
@@ -412,7 +432,7 @@ static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_re
         /* The 3-level form: repeated group with a single field which is the element. The
          * legacy forms (a repeated primitive, a group of several fields, or a group named
          * "array" / "<list>_tuple") make the repeated field itself the element. */
-        bool three = !is_map(e) && re->num_children == 1 && re->type < 0 && strcmp(re->name, "array") != 0 &&
+        bool three = !as_map && re->num_children == 1 && re->type < 0 && strcmp(re->name, "array") != 0 &&
                      !(strlen(re->name) == strlen(e->name) + 6 && strncmp(re->name, e->name, strlen(e->name)) == 0 &&
                        strcmp(re->name + strlen(e->name), "_tuple") == 0);
         pq_node *elem;
@@ -429,7 +449,9 @@ static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_re
                 /* the element itself is the repeated leaf: its type is the value type */
                 elem->repeated = false;
                 elem->t = elem->t->inner;
-            } else if (elem)
+            } else if (elem && elem->kind == N_LIST)
+                elem->repeated = false; /* a list element that is a list: t has no extra level */
+            else if (elem)
                 elem->repeated = false, elem->t = elem->t->inner;
         }
         if (!elem)
@@ -439,10 +461,22 @@ static pq_node *parse_node(build_ctx *b, int def, int rep, int depth, bool as_re
         n->nch = 1;
         n->unsupported = elem->unsupported;
         n->t = type_array(elem->t);
-        /* Maps parse as Array(Tuple(key, value)), which is how they are stored; shale has
-         * no Map type yet, so reading one is refused (see pq_node.unsupported). */
-        if (is_map(e))
-            n->unsupported = "Map";
+        /* A map's repeated group holds the key and the value: Map(K, V), stored as the
+         * Array(Tuple(keys, values)) it was parsed as (build_node retypes the column). */
+        if (as_map) {
+            pq_node *key = elem->ch[0];
+            if (key->kind == N_LEAF && b->s->leaves[key->leaf].nullable) {
+                /* an optional key (some writers): ClickHouse's map keys are never NULL, a
+                 * missing key reads as the type's default */
+                b->s->leaves[key->leaf].nullable = false;
+                key->t = b->s->leaves[key->leaf].vt;
+                make_tuple(b, elem);
+            }
+            const type *kv = elem->t;
+            if (!(n->t = type_map(kv->fields[0], kv->fields[1])))
+                return err_prefix("column %s", b->path), NULL;
+            n->is_map = true;
+        }
     } else {
         if (e->num_children == 0)
             return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: group %s has no fields", b->path), NULL;
@@ -470,6 +504,8 @@ static void schema_free_(pq_schema *s)
     arena_free(&s->a);
     free(s);
 }
+
+static int cmp_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
 static pq_schema *schema_build(const pq_meta *m)
 {
@@ -499,6 +535,19 @@ static pq_schema *schema_build(const pq_meta *m)
         schema_free_(s);
         return NULL;
     }
+    /* Columns are found by name: two top-level fields of one name would read one chunk twice. */
+    const char **names = xmalloc((size_t)(n + 1) * sizeof *names);
+    for (int i = 0; i < n; i++)
+        names[i] = m->schema[s->top[i]->el].name;
+    qsort(names, (size_t)n, sizeof *names, cmp_name);
+    for (int i = 1; i < n; i++)
+        if (strcmp(names[i - 1], names[i]) == 0) {
+            err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: two columns are named '%s'", names[i]);
+            free(names);
+            schema_free_(s);
+            return NULL;
+        }
+    free(names);
     for (int g = 0; g < m->nrgs; g++)
         if (m->rgs[g].ncols != s->nleaves) {
             err_set(ERR_INCORRECT_DATA, "Malformed Parquet file: row group %d has %d columns, the schema %d", g,
@@ -532,6 +581,7 @@ typedef struct chunk_rd {
     int dbw, rbw;              /* level bit widths */
     size_t lpos, vpos;         /* streaming: levels and dense values already handed out */
     double value_bytes;        /* uncompressed bytes per value in the chunk (an estimate) */
+    bool verify_crc;           /* input_format_parquet_verify_checksums */
 } chunk_rd;
 
 static void chunk_rd_free(chunk_rd *c)
@@ -606,8 +656,10 @@ static float half_to_float(uint16_t h)
     return r;
 }
 
-/* Appends count fixed-width physical values (p, width w) converted to dst's type. */
-static void conv_fixed(const pq_leaf *l, const uint8_t *p, size_t count, column *dst)
+/* Appends count fixed-width physical values (p, width w) converted to dst's type.
+ * Returns -1 with err_set when a value cannot be represented (an INT96 timestamp out of
+ * DateTime64(9)'s range), never a wrapped value. */
+static int conv_fixed(const pq_leaf *l, const uint8_t *p, size_t count, column *dst)
 {
     const type *t = type_phys(dst->type);
     int phys = l->e->type;
@@ -629,10 +681,10 @@ static void conv_fixed(const pq_leaf *l, const uint8_t *p, size_t count, column 
         } else {
             for (size_t i = 0; i < count; i++)
                 push_decimal(dst, be_int(p + i * n, n > 16 ? 16 : n));
-            return;
+            return 0;
         }
         dst->len += count;
-        return;
+        return 0;
     }
     if (phys == PQ_INT96) {
         int64_t *o = buf_grow(&dst->data, 8 * count);
@@ -641,10 +693,18 @@ static void conv_fixed(const pq_leaf *l, const uint8_t *p, size_t count, column 
             uint32_t day;
             memcpy(&nanos, p + i * 12, 8);
             memcpy(&day, p + i * 12 + 8, 4);
-            o[i] = ((int64_t)day - 2440588) * 86400000000000LL + (int64_t)nanos;
+            int64_t ticks;
+            if (__builtin_mul_overflow((int64_t)day - 2440588, 86400000000000LL, &ticks) ||
+                __builtin_add_overflow(ticks, (int64_t)nanos, &ticks)) {
+                dst->data.len -= 8 * count;
+                return err_set(ERR_VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE,
+                               "INT96 timestamp out of range of DateTime64(9): julian day %u, time of day %lld ns",
+                               day, (long long)nanos);
+            }
+            o[i] = ticks;
         }
         dst->len += count;
-        return;
+        return 0;
     }
     size_t pw = phys == PQ_INT32 || phys == PQ_FLOAT ? 4 : phys == PQ_BOOLEAN ? 1 : 8;
     if (pw == w) {
@@ -675,6 +735,7 @@ static void conv_fixed(const pq_leaf *l, const uint8_t *p, size_t count, column 
         memset(buf_grow(&dst->data, w * count), 0, w * count);
     }
     dst->len += count;
+    return 0;
 }
 
 /* Appends count values in String layout (data, ends) converted to dst's type. */
@@ -705,7 +766,10 @@ static void conv_bytes(const pq_leaf *l, const uint8_t *data, const uint64_t *en
 
 static int page_err(const pq_leaf *l, const char *file, uint64_t off)
 {
-    err_prefix("Malformed Parquet file %s: column %s, page at byte %llu: ", file, l->name, (unsigned long long)off);
+    if (err_code() == ERR_VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE) /* a value, not the file, is the problem */
+        err_prefix("Parquet file %s: column %s, page at byte %llu: ", file, l->name, (unsigned long long)off);
+    else
+        err_prefix("Malformed Parquet file %s: column %s, page at byte %llu: ", file, l->name, (unsigned long long)off);
     return -1;
 }
 
@@ -725,7 +789,8 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
             uint8_t *o = buf_grow(&c->tmp, nv);
             if (pq_plain_bool(p, n, o, nv))
                 return -1;
-            conv_fixed(l, o, nv, dst);
+            if (conv_fixed(l, o, nv, dst))
+                return -1;
             return 0;
         }
         if (phys == PQ_BYTE_ARRAY) {
@@ -742,7 +807,8 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
         }
         if (n / pw < nv)
             return err_set(ERR_INCORRECT_DATA, "PLAIN data has %zu bytes for %zu values of %zu bytes", n, nv, pw);
-        conv_fixed(l, p, nv, dst);
+        if (conv_fixed(l, p, nv, dst))
+            return -1;
         return 0;
     case PQ_PLAIN_DICTIONARY:
     case PQ_RLE_DICTIONARY: {
@@ -800,7 +866,8 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
             uint8_t *o = buf_grow(&c->tmp, nv);
             if (pq_rle_u8(p + 4, len, 1, o, nv))
                 return -1;
-            conv_fixed(l, o, nv, dst);
+            if (conv_fixed(l, o, nv, dst))
+                return -1;
             return 0;
         }
     case PQ_DELTA_BINARY_PACKED: {
@@ -811,7 +878,8 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
         size_t used;
         if (pq_delta_binary(p, n, (int)pw, o, nv, &used))
             return -1;
-        conv_fixed(l, o, nv, dst);
+        if (conv_fixed(l, o, nv, dst))
+            return -1;
         return 0;
     }
     case PQ_DELTA_LENGTH_BYTE_ARRAY:
@@ -828,7 +896,8 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
                     if (e[i] - (i ? e[i - 1] : 0) != pw)
                         rc = err_set(ERR_INCORRECT_DATA, "FIXED_LEN_BYTE_ARRAY value of the wrong length");
                 if (!rc)
-                    conv_fixed(l, d.p, nv, dst);
+                    if (conv_fixed(l, d.p, nv, dst))
+                        return -1;
             } else
                 conv_bytes(l, d.p ? d.p : (const uint8_t *)"", (const uint64_t *)(const void *)o.p, 0, nv, dst);
         }
@@ -843,7 +912,8 @@ static int decode_values(chunk_rd *c, const pq_leaf *l, int enc, const uint8_t *
         uint8_t *o = buf_grow(&c->tmp, nv * pw);
         if (pq_byte_stream_split(p, n, (int)pw, o, nv))
             return -1;
-        conv_fixed(l, o, nv, dst);
+        if (conv_fixed(l, o, nv, dst))
+            return -1;
         return 0;
     }
     default:
@@ -875,7 +945,25 @@ static void uncode(chunk_rd *c)
 static bool dictionary_encoding(int enc) { return enc == PQ_PLAIN_DICTIONARY || enc == PQ_RLE_DICTIONARY; }
 
 /* Checks a chunk's metadata and returns its byte range in the file. */
-static int chunk_locate(const pq_file *f, const pq_leaf *l, const pq_chunk *ch, uint64_t *startp, size_t *lenp)
+/* parquet-mr up to 1.2.8 left the dictionary page header out of a chunk's
+ * total_compressed_size (IMPALA-694, PARQUET-816), and did not always set
+ * dictionary_page_offset: its chunks may run up to a header's size past their stated end.
+ * created_by "parquet-mr version X.Y.Z (build ...)". */
+static bool dict_header_uncounted(const char *created_by)
+{
+    if (!created_by || strncmp(created_by, "parquet-mr", 10) != 0)
+        return false;
+    int a = 0, b = 0, c = 0;
+    if (sscanf(created_by + 10, " version %d.%d.%d", &a, &b, &c) < 1)
+        return true; /* no version: the oldest writers */
+    return a < 1 || (a == 1 && (b < 2 || (b == 2 && c < 9)));
+}
+
+/* The most a dictionary page header takes (the padding readers allow for the above). */
+enum { MAX_DICT_HEADER_SIZE = 100 };
+
+static int chunk_locate(const pq_file *f, const pq_meta *meta, const pq_leaf *l, const pq_chunk *ch,
+                        uint64_t *startp, size_t *lenp)
 {
     if (!ch->has_meta)
         return err_set(ERR_INCORRECT_DATA, "Malformed Parquet file %s: column %s has no metadata", f->name, l->name);
@@ -898,6 +986,10 @@ static int chunk_locate(const pq_file *f, const pq_leaf *l, const pq_chunk *ch, 
                        (long long)m->num_values);
     *startp = (uint64_t)start;
     *lenp = (size_t)m->total_compressed_size;
+    if (dict_header_uncounted(meta->created_by)) { /* the chunk may start with a dictionary page */
+        uint64_t rest = f->size - (uint64_t)start - *lenp;
+        *lenp += rest < MAX_DICT_HEADER_SIZE ? (size_t)rest : MAX_DICT_HEADER_SIZE;
+    }
     return 0;
 }
 
@@ -920,6 +1012,11 @@ static void chunk_begin(chunk_rd *c, const pq_leaf *l, const pq_chunk *ch, const
     c->values = 0;
     c->nvalues = ch->meta.num_values;
     c->value_bytes = (double)ch->meta.total_uncompressed_size / (double)(c->nvalues > 0 ? c->nvalues : 1);
+    /* only a hint for reserving string bytes: a footer's sizes may lie (negative, huge) */
+    if (!(c->value_bytes >= 0))
+        c->value_bytes = 0;
+    else if (c->value_bytes > 4096)
+        c->value_bytes = 4096;
     c->lpos = c->vpos = 0;
     c->coded = false;
     c->codes.len = 0;
@@ -961,6 +1058,15 @@ static int chunk_page(chunk_rd *c, pq_file *f, const pq_leaf *l, int codec)
         c->pos = pos;
         if (h.type == PQ_PAGE_INDEX)
             continue;
+        /* The CRC covers the page body as stored (levels and values, compressed or not):
+         * checked before anything is decoded, so a damaged page is never read as data. */
+        if (h.has_crc && c->verify_crc &&
+            (uint32_t)crc32(0L, body, (uInt)h.compressed_size) != h.crc)
+            return err_set(ERR_INCORRECT_DATA,
+                           "Page CRC checksum verification failed: file %s, column %s, page at byte %llu "
+                           "(stored %08x, computed %08x); input_format_parquet_verify_checksums = 0 reads it anyway",
+                           f->name, l->name, (unsigned long long)poff, h.crc,
+                           (uint32_t)crc32(0L, body, (uInt)h.compressed_size));
         if (h.type != PQ_PAGE_DATA && h.type != PQ_PAGE_DATA_V2 && h.type != PQ_PAGE_DICTIONARY)
             continue; /* unknown page kinds are skipped, as the spec allows */
         if (h.type != PQ_PAGE_DICTIONARY && l->max_rep == 0 && h.num_values >= 0 &&
@@ -979,7 +1085,10 @@ static int chunk_page(chunk_rd *c, pq_file *f, const pq_leaf *l, int codec)
         }
         const uint8_t *d;
         size_t dn = (size_t)h.uncompressed_size;
-        bool compressed = codec != PQ_UNCOMPRESSED && !(h.type == PQ_PAGE_DATA_V2 && !h.is_compressed);
+        /* A v2 page whose values take no bytes (all NULL, or no values: some writers
+         * leave an empty page) has nothing to decompress, whatever the codec. */
+        bool compressed = codec != PQ_UNCOMPRESSED && !(h.type == PQ_PAGE_DATA_V2 && !h.is_compressed) &&
+                          !(h.type == PQ_PAGE_DATA_V2 && (size_t)h.compressed_size == lv && dn == lv);
         if (compressed) {
             c->page.len = 0;
             buf_reserve(&c->page, dn + 16);
@@ -1413,6 +1522,19 @@ static column *zip(const type *tt, column **kids, int nk, int depth)
     return c;
 }
 
+/* The Array(Tuple(key, value)) column `depth` array levels down in c becomes the Map
+ * type t (the same layout), and the arrays around it take the new element type. */
+static void retype_map(column *c, int depth, const type *t)
+{
+    if (depth > 0) {
+        retype_map(c->inner, depth - 1, t);
+        c->type = type_array(c->inner->type);
+        return;
+    }
+    c->type = t;
+    c->inner->type = t->inner;
+}
+
 static column *build_node(pq_rd *r, const pq_node *n, size_t rows, int r_above)
 {
     if (n->kind == N_LEAF) {
@@ -1425,8 +1547,12 @@ static column *build_node(pq_rd *r, const pq_node *n, size_t rows, int r_above)
             return expand(l, c->vals, l->max_def ? c->defs.p : NULL, nv);
         return assemble(l, c->vals, l->max_def ? c->defs.p : NULL, l->max_rep ? c->reps.p : NULL, nv);
     }
-    if (n->kind == N_LIST)
-        return build_node(r, n->ch[0], rows, r_above + 1);
+    if (n->kind == N_LIST) {
+        column *c = build_node(r, n->ch[0], rows, r_above + 1);
+        if (c && n->is_map)
+            retype_map(c, r_above, n->t);
+        return c;
+    }
     int depth = r_above + (n->repeated ? 1 : 0);
     column **kids = xmalloc((size_t)n->nch * sizeof *kids);
     for (int i = 0; i < n->nch; i++)
@@ -1469,11 +1595,11 @@ static column *strip_nulls(const column *src, const type *want)
         column *in = strip_nulls(src->inner, want);
         return in ? in : col_ref(src->inner);
     }
-    if (sp->id == T_ARRAY && wp->id == T_ARRAY) {
+    if ((sp->id == T_ARRAY && wp->id == T_ARRAY) || (sp->id == T_MAP && wp->id == T_MAP)) {
         column *in = strip_nulls(src->inner, wp->inner);
         if (!in)
             return NULL;
-        column *c = col_new(type_array(in->type));
+        column *c = col_new(sp->id == T_MAP ? type_map(in->type->fields[0], in->type->fields[1]) : type_array(in->type));
         c->offs.len = 0;
         buf_append(&c->offs, src->offs.p, src->offs.len);
         col_free(c->inner);
@@ -1542,7 +1668,7 @@ static int load_rg(pq_rd *r, const pq_row_group *g)
     int n = 0, rc = 0;
     for (int i = 0; i < nl && !rc; i++)
         if (r->need[i]) {
-            rc = chunk_locate(&r->f, &r->s->leaves[i], &g->cols[i], &st[i], &ln[i]);
+            rc = chunk_locate(&r->f, r->m, &r->s->leaves[i], &g->cols[i], &st[i], &ln[i]);
             ord[n++] = i;
         }
     for (int k = 1; k < n; k++) /* few columns: insertion sort by offset */
@@ -2064,6 +2190,8 @@ static void reader_init(pq_rd *r, const schema *s, const fmt_settings *st)
     r->env.timezone = st && st->timezone ? st->timezone : "UTC";
     r->null_as_default = st ? st->null_as_default : true;
     r->chunks = xcalloc((size_t)r->s->nleaves + 1, sizeof *r->chunks);
+    for (int i = 0; i < r->s->nleaves; i++)
+        r->chunks[i].verify_crc = st ? st->parquet_verify_checksums : true;
     r->out_s = schema_clone(s);
     r->ncols = s->n;
     r->cols = xcalloc((size_t)s->n + 1, sizeof *r->cols);

@@ -15,6 +15,13 @@
  * groups, on any threads, sharing that footer. parquet_rg_may_match tests a simple
  * predicate against a row group's min/max statistics (filter push-down).
  *
+ * Types follow ClickHouse's reading of each writer's layouts: MAP / MAP_KEY_VALUE groups are
+ * Map(K, V), legacy two-level lists and repeated fields without annotation are arrays,
+ * INT96 is DateTime64(9, 'UTC'), a field is Nullable when it or a group between it and its
+ * nearest repeated ancestor is optional. A page carrying a CRC is checked before it is
+ * decoded (fmt_settings.parquet_verify_checksums, ClickHouse's
+ * input_format_parquet_verify_checksums): a mismatch fails the read.
+ *
  * Errors: -1 with err_set naming the file, column and byte offset. A reader is not
  * thread-safe; a parquet_file is read-only after opening and may be shared by readers on
  * different threads (it must outlive them). */

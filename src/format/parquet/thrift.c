@@ -702,6 +702,10 @@ int pq_page_header_decode(const void *buf, size_t n, uint64_t base_off, const ch
         case 1: h->type = th_i32(&t, ft); break;
         case 2: h->uncompressed_size = th_i32(&t, ft); break;
         case 3: h->compressed_size = th_i32(&t, ft); break;
+        case 4:
+            h->crc = (uint32_t)th_i32(&t, ft);
+            h->has_crc = true;
+            break;
         case 5:
         case 7:
             expect(&t, ft, TH_STRUCT);

@@ -167,6 +167,8 @@ typedef struct pq_page_header {
     int32_t num_nulls, num_rows;    /* v2 */
     int32_t def_len, rep_len;       /* v2 level byte lengths */
     bool is_compressed;             /* v2 (default true) */
+    bool has_crc;                   /* crc is set: CRC-32 of the page body as stored */
+    uint32_t crc;
 } pq_page_header;
 
 /* Decodes a PageHeader at buf[0..n); *used = its size. Returns -1 with err_set when the

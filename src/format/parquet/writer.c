@@ -163,6 +163,7 @@ static void lt_enum(tw *o, const type *t) { (void)t; lt_empty(o, PQ_LT_ENUM); }
 static void lt_date(tw *o, const type *t) { (void)t; lt_empty(o, PQ_LT_DATE); }
 static void lt_uuid(tw *o, const type *t) { (void)t; lt_empty(o, PQ_LT_UUID); }
 static void lt_list(tw *o, const type *t) { (void)t; lt_empty(o, PQ_LT_LIST); }
+static void lt_map(tw *o, const type *t) { (void)t; lt_empty(o, PQ_LT_MAP); }
 static void lt_decimal(tw *o, const type *t)
 {
     tw_struct_begin(o, PQ_LT_DECIMAL);
@@ -270,6 +271,18 @@ static int build(pq_w *p, int top, walk *wk, const char *name, const type *t, in
         schema_el(p, "list", -1, 0, PQ_REPEATED, 1, -1, 0, 0, NULL, t);
         wk->path[wk->npath++] = "list";
         rc = build(p, top, wk, "element", t->inner, def + 1, rep + 1, false);
+        wk->npath--;
+    } else if (t->id == T_MAP) {
+        /* the MAP layout of the spec: a repeated key_value group of a required key and
+         * the value; the leaves take fields 0 and 1 of the stored Tuple(keys, values) */
+        schema_el(p, name, -1, 0, r, 1, PQ_CT_MAP, 0, 0, lt_map, t);
+        schema_el(p, "key_value", -1, 0, PQ_REPEATED, 2, -1, 0, 0, NULL, t);
+        wk->path[wk->npath++] = "key_value";
+        for (int i = 0; i < 2 && !rc; i++) {
+            wk->fp[wk->nfp++] = i;
+            rc = build(p, top, wk, i ? "value" : "key", t->inner->fields[i], def + 1, rep + 1, false);
+            wk->nfp--;
+        }
         wk->npath--;
     } else if (t->id == T_TUPLE) {
         schema_el(p, name, -1, 0, r, t->nfields, -1, 0, 0, NULL, t);
@@ -758,7 +771,8 @@ static const column *shred(leaf *l, const column *c, const type *t, size_t from,
         }
         return leafc;
     }
-    case T_ARRAY: {
+    case T_ARRAY:
+    case T_MAP: {
         const uint64_t *o = col_offs(c);
         const column *leafc = NULL;
         for (size_t i = from; i < from + n; i++) {
@@ -894,6 +908,8 @@ static void convert(leaf *l, const column *c)
 /* Appends values [v0, v0+nv) of pv to the page (stats, dictionary or PLAIN). */
 static int page_values(pq_w *p, leaf *l, size_t v0, size_t nv)
 {
+    if (nv == 0) /* e.g. a leaf under arrays or maps that are all empty: pv may be unallocated */
+        return 0;
     if (!l->width) {
         const span *s = (const span *)(const void *)l->pv.p + v0;
         for (size_t i = 0; i < nv; i++)
@@ -970,7 +986,7 @@ static const column *leaf_column(const leaf *l, const column *c)
     int fd = 0;
     for (;;) {
         const type *t = type_phys(c->type);
-        if (t->id == T_NULLABLE || t->id == T_ARRAY)
+        if (t->id == T_NULLABLE || t->id == T_ARRAY || t->id == T_MAP)
             c = c->inner;
         else if (t->id == T_TUPLE)
             c = c->fields[l->fieldpath[fd++]];

@@ -117,6 +117,8 @@ static int element_resolve(fn_call *c)
     if (c->nargs != 2)
         return fn_bad_nargs(c, "2");
     const type *at = c->arg_types[0], *it = c->arg_types[1];
+    if (at->id == T_MAP)
+        return map_element_resolve(c);
     if (at->id != T_ARRAY)
         return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "First argument for function %s must be array, got %s instead",
                        c->name, at->name);

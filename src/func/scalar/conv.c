@@ -80,6 +80,9 @@ static bool conv_ok(const type *from, const type *to)
         return true;
     if (to->id == T_FIXEDSTRING)
         return type_is_string(from);
+    if (to->id == T_MAP) /* from a Map or an Array(Tuple(key, value)), the same layout; not
+                          * from text, as in ClickHouse (maps nested in arrays parse) */
+        return (from->id == T_MAP || from->id == T_ARRAY) && conv_ok(from->inner, to->inner);
     if (type_is_string(from))
         return true; /* text_parse reads every type, tuples included */
     if (to->id == T_ARRAY)
@@ -107,6 +110,9 @@ static int unsupported(const type *from, const type *to)
     if (to->id == T_FIXEDSTRING)
         return err_set(ERR_NOT_IMPLEMENTED,
                        "CAST AS FixedString is only implemented for types String and FixedString");
+    if (to->id == T_MAP)
+        return err_set(ERR_TYPE_MISMATCH, "Unsupported types to CAST AS Map. Left type: %s, right type: %s",
+                       from->name, to->name);
     if ((from->id == T_UUID && is_numeric_like(to)) || (to->id == T_UUID && is_numeric_like(from)))
         return err_set(ERR_NOT_IMPLEMENTED, "Conversion between numeric types and UUID is not supported. "
                        "Probably the passed UUID is unquoted");
@@ -768,7 +774,8 @@ static int conv(const conv_ctx *x, const column *src, const type *to_full, colum
         rc = str_to_fixed(src, to, &res);
     } else if (type_is_string(from)) {
         rc = from_string(x, src, to, &res);
-    } else if (to->id == T_ARRAY && from->id == T_ARRAY) {
+    } else if ((to->id == T_ARRAY && from->id == T_ARRAY) ||
+               (to->id == T_MAP && (from->id == T_MAP || from->id == T_ARRAY))) {
         column *a = col_new(to);
         column *inner;
         conv_ctx y = *x;

@@ -57,7 +57,7 @@ static int length_exec(const fn_call *c, column **a, size_t n, column **out)
     *out = new_u64(n, &d);
     const type *t = c->arg_types[0];
     bool utf8 = c->state != NULL;
-    if (t->id == T_ARRAY) {
+    if (t->id == T_ARRAY || t->id == T_MAP) {
         const uint64_t *o = col_offs(a[0]);
         for (size_t i = 0; i < n; i++)
             d[i] = o[i + 1] - o[i];
@@ -79,7 +79,7 @@ static int length_resolve(fn_call *c)
     if (c->nargs != 1)
         return fn_bad_nargs(c, "1");
     bool utf8 = strcasecmp(c->def->name, "length") != 0;
-    if (!is_str(c->arg_types[0]) && (utf8 || c->arg_types[0]->id != T_ARRAY))
+    if (!is_str(c->arg_types[0]) && (utf8 || (c->arg_types[0]->id != T_ARRAY && c->arg_types[0]->id != T_MAP)))
         return fn_bad_types(c);
     c->state = utf8 ? (void *)1 : NULL;
     c->ret = type_simple(T_UINT64);
@@ -93,7 +93,7 @@ static int empty_exec(const fn_call *c, column **a, size_t n, column **out)
     *out = num_new_u8(n, &d);
     bool neg = c->state != NULL;
     const type *t = c->arg_types[0];
-    if (t->id == T_ARRAY) {
+    if (t->id == T_ARRAY || t->id == T_MAP) {
         const uint64_t *o = col_offs(a[0]);
         for (size_t i = 0; i < n; i++)
             d[i] = (o[i + 1] == o[i]) != neg;
@@ -118,7 +118,7 @@ static int empty_resolve(fn_call *c)
 {
     if (c->nargs != 1)
         return fn_bad_nargs(c, "1");
-    if (!is_str(c->arg_types[0]) && c->arg_types[0]->id != T_ARRAY)
+    if (!is_str(c->arg_types[0]) && c->arg_types[0]->id != T_ARRAY && c->arg_types[0]->id != T_MAP)
         return fn_bad_types(c);
     c->state = strcmp(c->def->name, "notEmpty") == 0 ? (void *)1 : NULL;
     c->ret = type_simple(T_UINT8);
