@@ -3,7 +3,7 @@
 JOBS ?= 2
 CC ?= gcc
 
-.PHONY: all build build-asan build-clang build-fuzz deps test test-release test-asan fuzz demo clean format
+.PHONY: all build build-asan build-clang build-fuzz deps test test-release test-asan fuzz demo clean format difftest
 
 all: build
 
@@ -41,6 +41,15 @@ test: deps
 	@$(MAKE) --no-print-directory test-release
 	@$(MAKE) --no-print-directory test-asan
 	@$(MAKE) --no-print-directory fuzz
+
+# A long differential campaign against ClickHouse (chdb): make difftest SEEDS=1-100 N=500
+# FEATURES=all; the report (minimised divergences) goes to build/difftest-report.md.
+SEEDS ?= 1-20
+N ?= 300
+FEATURES ?= all
+difftest: build
+	@node tests/difftest/difftest.js --shale build/shale --seeds $(SEEDS) --n $(N) --features $(FEATURES) \
+		--report build/difftest-report.md
 
 demo: deps build
 	@bash scripts/demo.sh
