@@ -57,9 +57,14 @@ function eligible(dir) {
 
 // The oracle runs in a child (oracle.js) that is restarted when it dies or runs too long.
 class Oracle {
-  constructor(timeoutMs) { this.timeoutMs = timeoutMs; this.start(); }
+  constructor(timeoutMs) {
+    this.timeoutMs = timeoutMs;
+    // Tests write files relative to the working directory: keep them out of the checkout.
+    this.cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'shale-stateless-oracle-'));
+    this.start();
+  }
   start() {
-    this.child = spawn(process.execPath, [path.join(__dirname, 'oracle.js')], { stdio: ['pipe', 'pipe', 'ignore'] });
+    this.child = spawn(process.execPath, [path.join(__dirname, 'oracle.js')], { stdio: ['pipe', 'pipe', 'ignore'], cwd: this.cwd });
     this.lines = readline.createInterface({ input: this.child.stdout });
     this.waiting = null;
     this.lines.on('line', (l) => { if (!l.startsWith('@@oracle@@')) return; l = l.slice(10); if (this.waiting) { const w = this.waiting; this.waiting = null; w(JSON.parse(l)); } });
@@ -77,7 +82,7 @@ class Oracle {
       this.child.stdin.write(file + '\n');
     });
   }
-  close() { this.child.kill('SIGKILL'); }
+  close() { this.child.kill('SIGKILL'); fs.rmSync(this.cwd, { recursive: true, force: true }); }
 }
 
 function runShale(shale, file, timeoutMs) {
@@ -134,7 +139,7 @@ async function main() {
   const bump = (m, k) => { m[k] = (m[k] || 0) + 1; };
   const t0 = Date.now();
   for (const [i, f] of sample.entries()) {
-    const file = path.join(o.tests, f);
+    const file = path.resolve(o.tests, f);
     const ch = await oracle.run(file);
     if (!ch.ok) { res.unusable++; bump(unusable, ch.problem.replace(/: .*/, '').replace(/expected \S+/, 'expected an error')); continue; }
     const r = runShale(shale, file, o.timeout * 1000);

@@ -76,7 +76,8 @@ function main() {
     const sh = { timeoutMs: o.timeout * 1000, args: ['--path', dir] };
     const setup = setupSql(tables.filter(t => t.engine === 'Memory'));
     // The setup statements are compared too (value parsing of every type).
-    const setupStmts = splitStatements(setupSql(tables));
+    const fullSetup = setupSql(tables);
+    const setupStmts = splitStatements(fullSetup);
     const chSetup = setupStmts.map(s => chdb.run(s));
     const shSetup = runShale(shale, '', setupStmts, sh);
     let setupOk = true;
@@ -107,7 +108,7 @@ function main() {
       if (cls === 'code-mismatch') bump(codeMismatch, `ClickHouse ${chRes[i].name} / shale ${shRes[i].name}`);
       if (o.verbose && cls !== 'pass' && cls !== 'both-fail') console.log(`[${seed}:${i}] ${cls}: ${sqls[i]}`);
       if (cls === 'rejects' || DIVERGENCES.includes(cls)) {
-        const d = { seed, index: i, cls, sql: sqls[i], setup, ch: chRes[i], sh: shRes[i] };
+        const d = { seed, index: i, cls, sql: sqls[i], setup: fullSetup, ch: chRes[i], sh: shRes[i] };
         // Shrink while the class stays the same (each step runs both engines once).
         if (!q.raw && DIVERGENCES.includes(cls) && minimized < o.minimize) {
           minimized++;
