@@ -125,6 +125,41 @@ function failureClass(r, expected) {
   return ['error', e.name];
 }
 
+// Functions ClickHouse has and shale lacks, by the number of eligible tests that call them
+// (a static census of `name(` in the scripts; wider than the first error of the sample).
+const OPERATORS = new Set(['in', 'notin', 'and', 'or', 'not', 'like', 'ilike', 'exists', 'values', 'tuple', 'array',
+  'globalin', 'globalnotin', 'if', 'case', 'cast', 'interval', 'nullif']);
+function missingFunctionCensus(shale, dir, tests) {
+  const { Session } = require('../../tests/difftest/lib/engines').loadChdb();
+  const sess = new Session();
+  const ch = new Map();
+  for (const line of String(sess.query('SELECT name, case_insensitive FROM system.functions', 'TabSeparated')).split('\n')) {
+    const [name, ci] = line.split('\t');
+    if (name) ch.set(ci === '1' ? name.toLowerCase() : name, ci === '1');
+  }
+  if (sess.cleanup) sess.cleanup();
+  const r = spawnSync(shale, ['local', '-q', 'SELECT name, case_insensitive FROM system.functions'], { encoding: 'utf8' });
+  const have = new Set();
+  for (const line of r.stdout.split('\n')) {
+    const [name, ci] = line.split('\t');
+    if (name) have.add(ci === '1' ? name.toLowerCase() : name);
+  }
+  const count = {};
+  for (const f of tests) {
+    const text = fs.readFileSync(path.join(dir, f), 'utf8').replace(/'(?:[^'\\]|\\.)*'/g, "''").replace(/--[^\n]*/g, '');
+    const seen = new Set();
+    for (const m of text.matchAll(/\b([A-Za-z_][A-Za-z0-9_]*)\s*\(/g)) {
+      let name = m[1];
+      if (OPERATORS.has(name.toLowerCase()) || have.has(name)) continue;
+      if (!ch.has(name)) { if (ch.get(name.toLowerCase()) === true) name = name.toLowerCase(); else continue; }
+      if (have.has(name) || have.has(name.toLowerCase())) continue;
+      seen.add(name);
+    }
+    for (const n of seen) count[n] = (count[n] || 0) + 1;
+  }
+  return count;
+}
+
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   const shale = path.resolve(o.shale);
@@ -163,6 +198,9 @@ async function main() {
   s += 'first error by code:\n' + top(codes, 30).map(([k, v]) => `  ${String(v).padStart(4)}  ${k}`).join('\n') + '\n\n';
   s += 'missing functions (first error):\n' + top(functions, 30).map(([k, v]) => `  ${String(v).padStart(4)}  ${k}`).join('\n') + '\n\n';
   s += 'not implemented / syntax / unknown (first error):\n' + top(gists, 40).map(([k, v]) => `  ${String(v).padStart(4)}  ${k}`).join('\n') + '\n\n';
+  const census = missingFunctionCensus(shale, o.tests, tests);
+  s += `functions ClickHouse has and shale lacks, by eligible tests calling them (of ${tests.length}):\n` +
+    top(census, 40).map(([k, v]) => `  ${String(v).padStart(4)}  ${k}`).join('\n') + '\n\n';
   s += 'oracle could not run:\n' + top(unusable, 10).map(([k, v]) => `  ${String(v).padStart(4)}  ${k}`).join('\n') + '\n';
   process.stdout.write(s);
   if (o.report) fs.writeFileSync(o.report, s);
