@@ -3,7 +3,7 @@
 JOBS ?= 2
 CC ?= gcc
 
-.PHONY: all build build-asan build-clang build-fuzz deps test test-release test-asan fuzz demo clean format difftest
+.PHONY: all build build-asan build-clang build-fuzz deps test test-release test-asan fuzz demo clean format install difftest
 
 all: build
 
@@ -51,6 +51,13 @@ FEATURES ?=
 difftest: build
 	@node tests/difftest/difftest.js --shale build/shale --seeds $(SEEDS) --n $(N) --features "$(FEATURES)" \
 		--report build/difftest-report.md
+
+# make install [PREFIX=/usr/local] [DESTDIR=…]: binary, man page, /etc/shale config, systemd unit.
+PREFIX ?= /usr/local
+install:
+	@cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=$(CC) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	@cmake --build build -j $(JOBS)
+	@DESTDIR=$(DESTDIR) cmake --install build --prefix $(PREFIX)
 
 demo: deps build
 	@bash scripts/demo.sh

@@ -6,8 +6,8 @@ set -euo pipefail
 PKGS=(
   build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
   libedit-dev zlib1g-dev libzstd-dev liblz4-dev liblzma-dev libbz2-dev libdeflate-dev
-  libxxhash-dev libpcre2-dev libsnappy-dev libbrotli-dev libssl-dev libcurl4-openssl-dev
-  python3 nodejs npm tzdata
+  libxxhash-dev libpcre2-dev libsnappy-dev libbrotli-dev libssl-dev libcurl4-openssl-dev libexpat1-dev
+  python3 nodejs npm tzdata curl zstd chromium
   ceph-mon ceph-osd radosgw ceph-common
 )
 

@@ -183,12 +183,44 @@ static void charge_one(mem_tracker *t, int64_t n)
     }
 }
 
+/* The process-wide limit (a server's max_server_memory_usage) fails the query whose
+ * allocation crosses it, not the process: the query's own tracker takes the error, and
+ * the process tracker stays usable for the queries that follow. */
+static void charge_total(mem_tracker *query, int64_t n)
+{
+    int64_t now = atomic_fetch_add_explicit(&mem_global.used, n, memory_order_relaxed) + n;
+    if (n <= 0)
+        return;
+    int64_t peak = atomic_load_explicit(&mem_global.peak, memory_order_relaxed);
+    while (now > peak &&
+           !atomic_compare_exchange_weak_explicit(&mem_global.peak, &peak, now, memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
+    if (mem_global.limit > 0 && now > mem_global.limit && query &&
+        !atomic_load_explicit(&query->exceeded, memory_order_relaxed)) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&query->exceeded, &expected, 1)) {
+            char would[32], chunk[32], max[32];
+            mem_format_binary((double)now, would, sizeof would);
+            mem_format_binary((double)n, chunk, sizeof chunk);
+            mem_format_binary((double)mem_global.limit, max, sizeof max);
+            snprintf(query->exceeded_msg, sizeof query->exceeded_msg,
+                     "(total) memory limit exceeded: would use %s (attempt to allocate chunk of %s), maximum: %s.", would,
+                     chunk, max);
+        }
+    }
+}
+
 void mem_charge(int64_t n)
 {
-    for (mem_tracker *t = tl_tracker; t; t = t->parent)
-        charge_one(t, n);
+    for (mem_tracker *t = tl_tracker; t; t = t->parent) {
+        if (t == &mem_global)
+            charge_total(tl_tracker != &mem_global ? tl_tracker : NULL, n);
+        else
+            charge_one(t, n);
+    }
     if (!tl_tracker)
-        charge_one(&mem_global, n);
+        charge_total(NULL, n);
 }
 
 int mem_tracker_check(mem_tracker *t)

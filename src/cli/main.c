@@ -3,7 +3,8 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "cli/repl.h"
-#include "cli/session.h"
+#include "server/server.h"
+#include "cli/local.h"
 #include "func/agg.h"
 #include "func/func.h"
 
@@ -15,13 +16,13 @@
 
 #define SHALE_VERSION "0.1.0"
 
-static session *g_session;
+static local_shell *g_shell;
 
 static void on_sigint(int sig)
 {
     (void)sig;
-    if (g_session) {
-        query_ctx *q = atomic_load(&g_session->current);
+    if (g_shell && g_shell->sess) {
+        query_ctx *q = atomic_load(&g_shell->sess->current);
         if (q) {
             atomic_store(&q->cancelled, 1);
             return;
@@ -89,7 +90,7 @@ static int local_main(int argc, char **argv)
     const char *files[64];
     int nfiles = 0;
     const char *path = NULL;
-    session s;
+    local_shell s;
     const char *format = NULL, *input_format = NULL, *structure = NULL;
     bool print_time = false, progress = false, testmode = false;
     struct kv {
@@ -176,19 +177,19 @@ static int local_main(int argc, char **argv)
     }
 
     func_registry_init();
-    if (session_init(&s, path)) {
+    if (local_open(&s, path)) {
         int code = err_code();
         print_error(code, err_msg());
         for (int k = 0; k < nsets; k++)
             free((char *)sets[k].k);
         return exit_code(code);
     }
-    g_session = &s;
+    g_shell = &s;
     for (int i = 0; i < nsets; i++)
-        if (settings_set(s.st, sets[i].k, sets[i].v)) {
+        if (settings_set(s.sess->st, sets[i].k, sets[i].v)) {
             int code = err_code();
             print_error(code, err_msg());
-            session_close(&s);
+            local_close(&s);
             for (int k = 0; k < nsets; k++)
                 free((char *)sets[k].k);
             return exit_code(code);
@@ -198,7 +199,7 @@ static int local_main(int argc, char **argv)
         const char *eq = strchr(params[i].k, '=');
         size_t n = eq ? (size_t)(eq - params[i].k) : strlen(params[i].k);
         snprintf(pname, sizeof pname, "%.*s", (int)n, params[i].k);
-        session_add_param(&s, pname, params[i].v);
+        session_set_param(s.sess, pname, params[i].v);
     }
     s.default_format = format;
     s.print_summary = print_time;
@@ -216,7 +217,7 @@ static int local_main(int argc, char **argv)
 
     int status = 0;
     for (int i = 0; i < nqueries && !status; i++)
-        status = session_run_script(&s, queries[i], strlen(queries[i]));
+        status = local_run_script(&s, queries[i], strlen(queries[i]));
     for (int i = 0; i < nfiles && !status; i++) {
         FILE *f = strcmp(files[i], "-") == 0 ? stdin : fopen(files[i], "rb");
         if (!f) {
@@ -228,7 +229,7 @@ static int local_main(int argc, char **argv)
         char *text = read_all(f, &len);
         if (f != stdin)
             fclose(f);
-        status = session_run_script(&s, text, len);
+        status = local_run_script(&s, text, len);
         free(text);
     }
     if (nqueries == 0 && nfiles == 0) {
@@ -239,12 +240,12 @@ static int local_main(int argc, char **argv)
         } else {
             size_t len;
             char *text = read_all(stdin, &len);
-            status = session_run_script(&s, text, len);
+            status = local_run_script(&s, text, len);
             free(text);
         }
     }
-    g_session = NULL;
-    session_close(&s);
+    g_shell = NULL;
+    local_close(&s);
     for (int i = 0; i < nsets; i++)
         free((char *)sets[i].k);
     return exit_code(status);
@@ -255,8 +256,12 @@ int main(int argc, char **argv)
     mem_init();
     if (argc >= 2 && strcmp(argv[1], "local") == 0)
         return local_main(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "server") == 0) {
+        func_registry_init();
+        return server_main(argc - 2, argv + 2);
+    }
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)) {
-        printf("Usage: shale <command> [options]\n\nCommands:\n  local     run SQL over local files (like clickhouse-local)\n\nRun 'shale local --help' for its options.\n");
+        printf("Usage: shale <command> [options]\n\nCommands:\n  local     run SQL over local files (like clickhouse-local)\n  server    serve ClickHouse's HTTP interface (like clickhouse-server)\n\nRun 'shale local --help' for its options.\n");
         return 0;
     }
     if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
@@ -266,6 +271,6 @@ int main(int argc, char **argv)
     /* Like clickhouse-local invoked as a bare binary with options: treat as `local`. */
     if (argc >= 2 && argv[1][0] == '-')
         return local_main(argc - 1, argv + 1);
-    fprintf(stderr, "Usage: shale <command> [options]. Commands: local. Try 'shale --help'.\n");
+    fprintf(stderr, "Usage: shale <command> [options]. Commands: local, server. Try 'shale --help'.\n");
     return 1;
 }

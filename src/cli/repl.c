@@ -64,7 +64,7 @@ static bool ends_statement(const buf *b)
     return n && b->p[n - 1] == ';';
 }
 
-int repl_run(session *s)
+int repl_run(local_shell *s)
 {
     char hist[4096];
     history_path(hist, sizeof hist);
@@ -101,7 +101,7 @@ int repl_run(session *s)
                 ed.add_history(text);
                 ed.write_history(hist);
             }
-            last = session_run_script(s, text, stmt.len);
+            last = local_run_script(s, text, stmt.len);
             stmt.len = 0;
         }
     }

@@ -4,8 +4,8 @@
 #ifndef SHALE_CLI_REPL_H
 #define SHALE_CLI_REPL_H
 
-#include "cli/session.h"
+#include "cli/local.h"
 
-int repl_run(session *s);
+int repl_run(local_shell *s);
 
 #endif

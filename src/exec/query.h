@@ -16,6 +16,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct ast;
+struct expr;
+struct source;
+struct instream;
+
 typedef struct query_ctx {
     settings *st;                 /* owned: session settings + the query's SETTINGS */
     mem_tracker mem;
@@ -33,6 +38,8 @@ typedef struct query_ctx {
     const char *data_path;        /* the --path directory */
     struct session *session;      /* the owning session */
     struct catalog *catalog;      /* databases and tables (storage/catalog.h) */
+    const char *database;         /* the current database (USE), borrowed from the session */
+    const char *user_files_path;  /* file() is confined to it (a server's); NULL = anywhere */
     /* Query parameters ({name:Type} ← --param_name=value), borrowed from the session. */
     int nparams;
     char *const *param_names;
@@ -45,6 +52,15 @@ typedef struct query_ctx {
     const char *stdin_structure;  /* --structure */
     int nctes;
     const void *ctes[64];
+    /* The analyzer's expression compiler (sql/analyze.h analyze_expr_on), installed by the
+     * statement layer (interp/) when it creates the query: storage engines compile their
+     * key, partition and default expressions through it without depending on the analyzer,
+     * which stands above them. */
+    /* The data that follows the statement (INSERT … FORMAT without inline data, input()),
+     * opened by the front end (interp.h hooks); NULL = standard input. */
+    int (*open_input)(void *ctx, struct query_ctx *q, struct instream **is);
+    void *input_ctx;
+    int (*compile_expr)(const struct ast *e, const struct source *src, struct query_ctx *q, struct expr **out);
 } query_ctx;
 
 double clock_monotonic(void);
@@ -54,5 +70,16 @@ double clock_realtime(void);
  * the query must stop; operators call it once per block. */
 int query_check(query_ctx *q);
 void query_add_read(query_ctx *q, uint64_t rows, uint64_t bytes);
+/* The path file() reads or writes for `path` as the user wrote it: relative paths are
+ * under q->user_files_path when set, and the result (after . and .. and, for existing
+ * files, symbolic links) must stay inside it (DATABASE_ACCESS_DENIED otherwise). Without
+ * user_files_path the path is returned as written. Returns a new string. */
+int query_file_path(query_ctx *q, const char *path, char **out);
+/* Opens the data that follows the statement (q->open_input, else standard input); the
+ * caller closes it. */
+int query_open_input(query_ctx *q, struct instream **is);
+/* Compiles e over src's columns through q->compile_expr; ERR_LOGICAL_ERROR when the query
+ * was created without a compiler. *out is owned by the caller (expr_free). */
+int query_compile_expr(query_ctx *q, const struct ast *e, const struct source *src, struct expr **out);
 
 #endif

@@ -43,6 +43,8 @@ enum {
 typedef struct func_env {
     const char *timezone;   /* session time zone (never NULL) */
     int64_t query_start;    /* unix seconds at query start, for now()/today() */
+    const char *database;   /* the session's current database (currentDatabase()); may be NULL = "default" */
+    const char *user;       /* the session's user (currentUser()); may be NULL = "default" */
 } func_env;
 
 struct fn_call;

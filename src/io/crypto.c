@@ -11,6 +11,7 @@ static struct {
     __typeof__(EVP_Digest) *digest;
     __typeof__(EVP_sha256) *sha256;
     __typeof__(EVP_md5) *md5;
+    __typeof__(EVP_sha1) *sha1;
     __typeof__(EVP_EncodeBlock) *encode_block;
     __typeof__(HMAC) *hmac;
 } fn;
@@ -19,6 +20,7 @@ static const lazy_sym syms[] = {
     {"EVP_Digest", (void **)&fn.digest},
     {"EVP_sha256", (void **)&fn.sha256},
     {"EVP_md5", (void **)&fn.md5},
+    {"EVP_sha1", (void **)&fn.sha1},
     {"EVP_EncodeBlock", (void **)&fn.encode_block},
     {"HMAC", (void **)&fn.hmac},
     {NULL, NULL},
@@ -53,6 +55,13 @@ void crypto_md5(const void *data, size_t n, unsigned char out[16])
     unsigned int len = 16;
     if (crypto_load() || !fn.digest(data, n, out, &len, fn.md5(), NULL))
         memset(out, 0, 16);
+}
+
+void crypto_sha1(const void *data, size_t n, unsigned char out[20])
+{
+    unsigned int len = 20;
+    if (crypto_load() || !fn.digest(data, n, out, &len, fn.sha1(), NULL))
+        memset(out, 0, 20);
 }
 
 void crypto_base64(const unsigned char *data, size_t n, char *out)

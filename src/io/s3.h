@@ -49,7 +49,7 @@ void s3_client_free(s3_client *c);
 const s3_url *s3_client_url(const s3_client *c);
 
 /* How the client's requests retry (see io/http.h); zero fields keep http.h's defaults.
- * The names in brackets are the settings s3_client_apply_settings reads. */
+ * The names in brackets are the settings that set them (storage/tablefunc/s3.c). */
 typedef struct s3_retry_opts {
     int max_retries;              /* failures before the body [s3_retry_attempts] */
     int max_read_retries;         /* failures after the body started [s3_max_single_read_retries] */
@@ -62,9 +62,6 @@ typedef struct s3_retry_opts {
 } s3_retry_opts;
 /* Call before the client is shared between threads. */
 void s3_client_set_retry(s3_client *c, const s3_retry_opts *o);
-struct settings;
-/* s3_client_set_retry from a query's settings (exec/settings.h). */
-void s3_client_apply_settings(s3_client *c, const struct settings *st);
 /* "http://host:port/bucket/key" for messages and the _path column's bucket/key part. */
 char *s3_object_url(const s3_client *c, const char *key);
 

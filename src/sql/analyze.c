@@ -1050,9 +1050,9 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
         return system_table(name, q, out);
     }
     if (!q->catalog)
-        return err_set(ERR_UNKNOWN_TABLE, "Table %s.%s does not exist", db ? db : "default", name);
+        return err_set(ERR_UNKNOWN_TABLE, "Table %s.%s does not exist", db ? db : q->database, name);
     table *tbl;
-    if (catalog_get(q->catalog, db, name, &tbl)) {
+    if (catalog_get(q->catalog, db ? db : q->database, name, &tbl)) {
         return -1;
     }
     int rc;
@@ -1360,7 +1360,7 @@ static int check_prewhere_source(const ast *t, query_ctx *q)
     if (db && strcmp(db, "system") == 0)
         return err_set(ERR_ILLEGAL_PREWHERE, "Storage System (table system.%s) does not support PREWHERE", name);
     table *tbl;
-    if (!q->catalog || catalog_get(q->catalog, db, name, &tbl))
+    if (!q->catalog || catalog_get(q->catalog, db ? db : q->database, name, &tbl))
         return 0; /* the table's own error comes from reading it */
     size_t n = strlen(tbl->engine->name);
     int rc = 0;

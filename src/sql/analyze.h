@@ -10,7 +10,7 @@
 #define SHALE_SQL_ANALYZE_H
 
 #include "exec/select.h"
-#include "sql/ast.h"
+#include "parse/ast.h"
 
 /* A query: one or more SELECT plans whose results are concatenated (UNION ALL). */
 typedef struct query_plan {

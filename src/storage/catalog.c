@@ -26,7 +26,6 @@ typedef struct database {
 struct catalog {
     pthread_mutex_t mu;
     char *path;
-    char *current;
     database *dbs;  /* sorted by name; `system` is virtual and not in the list */
     int ndb, capdb;
 };
@@ -59,24 +58,6 @@ static char *unescape_name(const char *s, size_t n)
     }
     o[k] = 0;
     return o;
-}
-
-void catalog_quote_ident(buf *out, const char *name)
-{
-    bool plain = name[0] && !(name[0] >= '0' && name[0] <= '9');
-    for (const char *p = name; *p && plain; p++)
-        plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_';
-    if (plain) {
-        buf_puts(out, name);
-        return;
-    }
-    buf_putc(out, '`');
-    for (const char *p = name; *p; p++) {
-        if (*p == '`' || *p == '\\')
-            buf_putc(out, '\\');
-        buf_putc(out, *p);
-    }
-    buf_putc(out, '`');
 }
 
 static char *path_printf(const catalog *c, const char *kind, const char *db, const char *tbl, const char *suffix)
@@ -289,10 +270,10 @@ static char *with_header(const char *create_sql, const char *lead, const char *d
     buf b = {0};
     buf_puts(&b, lead);
     if (db) {
-        catalog_quote_ident(&b, db);
+        ast_format_ident(&b, db);
         buf_putc(&b, '.');
     }
-    catalog_quote_ident(&b, name);
+    ast_format_ident(&b, name);
     if (body)
         buf_puts(&b, body);
     char *s = xstrdup(buf_cstr(&b));
@@ -388,9 +369,9 @@ static void load_database(catalog *c, database *d, query_ctx *q)
             /* Back from "ATTACH TABLE _ …" to the canonical "CREATE TABLE db.name …". */
             buf hb = {0};
             buf_puts(&hb, "CREATE TABLE ");
-            catalog_quote_ident(&hb, d->name);
+            ast_format_ident(&hb, d->name);
             buf_putc(&hb, '.');
-            catalog_quote_ident(&hb, names[i]);
+            ast_format_ident(&hb, names[i]);
             const char *body = strncmp(text, "ATTACH TABLE _", 14) == 0 ? text + 14 : text;
             buf_puts(&hb, body);
             char *sql = xstrdup(buf_cstr(&hb));
@@ -426,7 +407,6 @@ int catalog_open(const char *data_path, query_ctx *q, catalog **out)
     catalog *c = xcalloc(1, sizeof *c);
     pthread_mutex_init(&c->mu, NULL);
     c->path = xstrdup(data_path);
-    c->current = xstrdup("default");
     char *meta = NULL, *data = NULL;
     buf b = {0};
     buf_printf(&b, "%s/metadata", data_path);
@@ -472,7 +452,6 @@ void catalog_close(catalog *c)
     }
     free(c->dbs);
     free(c->path);
-    free(c->current);
     pthread_mutex_destroy(&c->mu);
     free(c);
 }
@@ -483,7 +462,7 @@ int catalog_get(catalog *c, const char *dbname, const char *name, table **out)
 {
     pthread_mutex_lock(&c->mu);
     if (!dbname)
-        dbname = c->current;
+        dbname = "default";
     database *d = find_db(c, dbname);
     int rc = 0;
     if (!d) {
@@ -517,7 +496,6 @@ int catalog_list(catalog *c, table ***out, int *n)
     return 0;
 }
 
-const char *catalog_current_database(catalog *c) { return c->current; }
 
 bool catalog_has_database(catalog *c, const char *name)
 {
@@ -527,17 +505,6 @@ bool catalog_has_database(catalog *c, const char *name)
     bool has = find_db(c, name) != NULL;
     pthread_mutex_unlock(&c->mu);
     return has;
-}
-
-int catalog_use(catalog *c, const char *name)
-{
-    if (!catalog_has_database(c, name))
-        return err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", name);
-    pthread_mutex_lock(&c->mu);
-    free(c->current);
-    c->current = xstrdup(name);
-    pthread_mutex_unlock(&c->mu);
-    return 0;
 }
 
 int catalog_list_databases(catalog *c, char ***out, int *n)
@@ -569,7 +536,7 @@ int catalog_create_database(catalog *c, const char *name, bool if_not_exists)
     char *file = path_printf(c, "metadata", name, NULL, ".sql");
     buf text = {0};
     buf_puts(&text, "ATTACH DATABASE ");
-    catalog_quote_ident(&text, name);
+    ast_format_ident(&text, name);
     buf_puts(&text, "\nENGINE = Ordinary\n");
     rc = mkdir_p(dir);
     if (!rc)
@@ -622,10 +589,6 @@ int catalog_drop_database(catalog *c, const char *name, bool if_exists)
     int at = (int)(d - c->dbs);
     memmove(&c->dbs[at], &c->dbs[at + 1], sizeof *c->dbs * (size_t)(c->ndb - at - 1));
     c->ndb--;
-    if (strcmp(c->current, name) == 0) {
-        free(c->current);
-        c->current = xstrdup("default");
-    }
     pthread_mutex_unlock(&c->mu);
     return 0;
 }

@@ -25,20 +25,17 @@ int catalog_open(const char *data_path, query_ctx *q, catalog **out);
 /* Closes every table (stops background merges) and frees the catalog. */
 void catalog_close(catalog *c);
 
-/* The table, referenced (table_unref when done); database NULL = the current one. */
+/* The table, referenced (table_unref when done). The current database is the session's
+ * (query_ctx.database): callers resolve an unqualified name before calling. */
 int catalog_get(catalog *c, const char *database, const char *name, table **out);
 /* Every table of every database, referenced, sorted by (database, name); the caller
  * unrefs each and frees the array. */
 int catalog_list(catalog *c, table ***out, int *n);
-/* The current database (USE db). Valid until the next USE / DROP DATABASE. */
-const char *catalog_current_database(catalog *c);
 
-/* ---- DDL (storage/ddl.c checks statements and builds the canonical text) ---- */
+/* ---- DDL (interp/ddl.c checks statements and builds the canonical text) ---- */
 
 /* True for `system` and every database created. */
 bool catalog_has_database(catalog *c, const char *name);
-/* USE name: UNKNOWN_DATABASE when missing. */
-int catalog_use(catalog *c, const char *name);
 /* Database names, sorted, `system` included; the caller frees each and the array. */
 int catalog_list_databases(catalog *c, char ***out, int *n);
 int catalog_create_database(catalog *c, const char *name, bool if_not_exists);
@@ -57,8 +54,5 @@ int catalog_drop_table(catalog *c, const char *database, const char *name, bool 
  * (engines with a data directory are closed and opened again at the new path). */
 int catalog_rename_table(catalog *c, const char *database, const char *name, const char *to_database,
                          const char *to_name, query_ctx *q);
-/* Quotes an identifier as ClickHouse prints it: bare when it is [A-Za-z_][A-Za-z0-9_]*,
- * else in backquotes with ` and \ escaped. Appends to out. */
-void catalog_quote_ident(buf *out, const char *name);
 
 #endif

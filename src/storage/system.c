@@ -10,8 +10,8 @@
 #include "storage/structure.h"
 
 #include <unistd.h>
+#include "exec/process_list.h"
 #include "storage/catalog.h"
-#include "storage/ddl.h"
 #include "storage/schema_cache.h"
 
 #include <stdlib.h>
@@ -236,7 +236,7 @@ static source *tables_table(query_ctx *q, bool columns)
                 push_cstr(b->cols[5], c->default_kind ? c->default_kind : "");
                 tmp.len = 0;
                 if (c->default_expr)
-                    ddl_format_expr(&tmp, c->default_expr);
+                    ast_format_expr(&tmp, c->default_expr);
                 col_push_str(b->cols[6], (const char *)tmp.p, tmp.len);
                 push_cstr(b->cols[7], c->comment ? c->comment : "");
                 tmp.len = 0;
@@ -245,7 +245,7 @@ static source *tables_table(query_ctx *q, bool columns)
                     for (int j = 0; j < c->codec->n; j++) {
                         if (j)
                             buf_puts(&tmp, ", ");
-                        ddl_format_expr(&tmp, c->codec->items[j]);
+                        ast_format_expr(&tmp, c->codec->items[j]);
                     }
                     buf_putc(&tmp, ')');
                 }
@@ -290,8 +290,50 @@ static source *tables_table(query_ctx *q, bool columns)
     return one_block_source(sch, b);
 }
 
+/* system.processes: the queries running now (exec/process_list.h), with ClickHouse's
+ * column names for what shale measures. */
+static source *processes_table(void)
+{
+    static const struct {
+        const char *name;
+        type_id t;
+    } cols[] = {{"is_initial_query", T_UINT8}, {"user", T_STRING},           {"query_id", T_STRING},
+                {"elapsed", T_FLOAT64},       {"is_cancelled", T_UINT8},     {"read_rows", T_UINT64},
+                {"read_bytes", T_UINT64},     {"total_rows_approx", T_UINT64}, {"memory_usage", T_INT64},
+                {"peak_memory_usage", T_INT64}, {"query", T_STRING},         {"current_database", T_STRING}};
+    int ncols = (int)(sizeof cols / sizeof cols[0]);
+    schema *sch = schema_new(ncols);
+    for (int i = 0; i < ncols; i++)
+        schema_set(sch, i, cols[i].name, type_simple(cols[i].t));
+    block *b = empty_block(sch);
+    process_info *p;
+    int n;
+    process_list_snapshot(&p, &n);
+    for (int i = 0; i < n; i++) {
+        push_u8(b->cols[0], 1);
+        push_cstr(b->cols[1], p[i].user);
+        push_cstr(b->cols[2], p[i].query_id);
+        col_push_fixed(b->cols[3], &p[i].elapsed);
+        push_u8(b->cols[4], p[i].is_cancelled);
+        push_u64(b->cols[5], p[i].read_rows);
+        push_u64(b->cols[6], p[i].read_bytes);
+        push_u64(b->cols[7], p[i].total_rows_approx);
+        col_push_fixed(b->cols[8], &p[i].memory_usage);
+        col_push_fixed(b->cols[9], &p[i].peak_memory_usage);
+        push_cstr(b->cols[10], p[i].query);
+        push_cstr(b->cols[11], p[i].database);
+        b->rows++;
+    }
+    process_list_free_snapshot(p, n);
+    return one_block_source(sch, b);
+}
+
 int system_table(const char *name, query_ctx *q, source **out)
 {
+    if (strcmp(name, "processes") == 0) {
+        *out = processes_table();
+        return 0;
+    }
     if (strcmp(name, "databases") == 0) {
         *out = databases_table(q);
         return 0;

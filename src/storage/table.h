@@ -15,7 +15,7 @@
 
 #include "base/arena.h"
 #include "exec/source.h"
-#include "sql/ast.h"
+#include "parse/ast.h"
 #include "storage/tablefunc.h"
 
 #include <stdatomic.h>

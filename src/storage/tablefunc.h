@@ -5,7 +5,7 @@
 
 #include "exec/select.h"
 #include "exec/source.h"
-#include "sql/ast.h"
+#include "parse/ast.h"
 
 int tablefunc_numbers(column *const *args, int nargs, bool is_system_numbers, query_ctx *q, source **out);
 int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out);

@@ -1,6 +1,6 @@
 /* libFuzzer target: parses every statement of the input and formats it; must never crash. */
 #include "base/err.h"
-#include "sql/ast.h"
+#include "parse/ast.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Parser tests: AST shapes, ClickHouse column names (checked against ClickHouse 26.7),
  * statements, error messages and depth limits. */
 #include "base/err.h"
-#include "sql/ast.h"
+#include "parse/ast.h"
 
 #include "check.h"
 

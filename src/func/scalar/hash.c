@@ -13,7 +13,7 @@
 #include "func/scalar/num.h"
 
 #include "base/err.h"
-#include "storage/mergetree/compress.h"
+#include "base/cityhash.h"
 
 #include <stdlib.h>
 #include <xxhash.h>
@@ -51,7 +51,7 @@ static uint64_t hash128to64(uint64_t lo, uint64_t hi)
 
 
 /* Little-endian unaligned loads for the Murmur hashes below. CityHash64 v1.0.2 lives in
- * storage/mergetree/cityhash.c (it also checksums MergeTree blocks). */
+ * base/cityhash.c (it also checksums MergeTree blocks). */
 static inline uint64_t ld64(const uint8_t *p)
 {
     uint64_t v;

@@ -92,7 +92,9 @@ static int conststr_resolve(fn_call *c)
     const char *nm = c->def->name;
     static char host[256];
     if (!strcmp(nm, "currentDatabase"))
-        c->state = (void *)"default";
+        c->state = (void *)(c->env && c->env->database ? c->env->database : "default");
+    else if (!strcmp(nm, "currentUser"))
+        c->state = (void *)(c->env && c->env->user ? c->env->user : "default");
     else if (!strcmp(nm, "version"))
         c->state = (void *)"0.1.0";
     else {
@@ -233,10 +235,13 @@ static int readable_size_resolve(fn_call *c)
     return 0;
 }
 
-/* sleep(seconds): pauses once per block (at most 3 s, as ClickHouse), returns 0. */
+/* sleep(seconds): pauses once per block; sleepEachRow(seconds): seconds × the block's rows
+ * (at most 3 s a block either way, as ClickHouse). Both return 0. */
 static int sleep_exec(const fn_call *c, column **a, size_t n, column **out)
 {
     double secs = n ? col_get_f64(a[0], 0) : 0;
+    if (c->state && secs >= 0)
+        secs *= (double)n;
     if (!(secs >= 0) || secs > 3)
         return err_set(ERR_BAD_ARGUMENTS, "The maximum sleep time is 3000000 microseconds. Requested: %g seconds", secs);
     if (n && secs > 0) {
@@ -259,6 +264,7 @@ static int sleep_resolve(fn_call *c)
         return fn_bad_types(c);
     c->ret = type_simple(T_UINT8);
     c->exec = sleep_exec;
+    c->state = strcmp(c->def->name, "sleepEachRow") == 0 ? (void *)1 : NULL;
     return 0;
 }
 
@@ -330,6 +336,7 @@ void func_register_misc(void)
         {"identity", FN_OWN_NULLS | FN_OWN_LOWCARD, materialize_resolve, NULL, "the argument itself"},
         {"ignore", FN_OWN_NULLS | FN_OWN_LOWCARD, ignore_resolve, NULL, "0 for any arguments"},
         {"currentDatabase", 0, conststr_resolve, NULL, "the current database"},
+        {"currentUser", 0, conststr_resolve, NULL, "the user running the query"},
         {"version", FN_CASE_INSENSITIVE, conststr_resolve, NULL, "shale's version"},
         {"hostName", 0, conststr_resolve, NULL, "the host name"},
         {"isFinite", 0, fp_resolve, NULL, "1 if the float is finite"},
@@ -338,7 +345,8 @@ void func_register_misc(void)
         {"rand", FN_NOT_DETERMINISTIC | FN_NO_CONST_FOLD | FN_CASE_INSENSITIVE, rand_resolve, NULL, "random UInt32"},
         {"rand64", FN_NOT_DETERMINISTIC | FN_NO_CONST_FOLD, rand_resolve, NULL, "random UInt64"},
         {"throwIf", 0, throwif_resolve, NULL, "throws when the argument is non-zero"},
-        {"sleep", 0, sleep_resolve, NULL, "pauses for the given seconds (at most 3), returns 0"},
+        {"sleep", FN_NOT_DETERMINISTIC | FN_NO_CONST_FOLD, sleep_resolve, NULL, "pauses for the given seconds (at most 3), returns 0"},
+        {"sleepEachRow", FN_NOT_DETERMINISTIC | FN_NO_CONST_FOLD, sleep_resolve, NULL, "pauses for the given seconds per row (at most 3 a block), returns 0"},
         {"formatReadableSize", 0, readable_size_resolve, NULL, "bytes as a size with binary units (1.18 MiB)"},
         {"tuple", FN_OWN_NULLS, tuple_resolve, NULL, "a tuple of the arguments"},
         {"tupleElement", 0, tupleelement_resolve, NULL, "element of a tuple by index or name"},
@@ -346,5 +354,6 @@ void func_register_misc(void)
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
         func_register(&defs[i]);
     func_register_alias("DATABASE", "currentDatabase");
+    func_register_alias("user", "currentUser");
     func_register_alias("rand32", "rand");
 }

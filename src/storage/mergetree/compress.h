@@ -22,32 +22,15 @@
 #define SHALE_STORAGE_MERGETREE_COMPRESS_H
 
 #include "base/buf.h"
+#include "base/cityhash.h"
 #include "column/type.h"
-#include "sql/ast.h"
+#include "parse/ast.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* CityHash v1.0.2 (the version ClickHouse freezes for checksums). */
-typedef struct u128 {
-    uint64_t lo, hi;
-} u128;
-u128 cityhash128_v102(const void *data, size_t len);
-u128 cityhash128_v102_seed(const void *data, size_t len, u128 seed);
-uint64_t cityhash64_v102(const void *data, size_t len);
 
-/* ClickHouse's HashingWriteBuffer checksum of a stream of bytes (checksums.txt): the bytes
- * are hashed in 2048-byte blocks, each seeded with the previous block's hash. */
-typedef struct mt_hasher {
-    u128 state;
-    size_t fill;
-    uint64_t total;
-    uint8_t block[2048];
-} mt_hasher;
-void mt_hasher_init(mt_hasher *h);
-void mt_hasher_update(mt_hasher *h, const void *p, size_t n);
-u128 mt_hasher_final(const mt_hasher *h);
 
 /* A parsed codec chain. */
 typedef struct mt_codec mt_codec;

@@ -15,7 +15,6 @@
 
 #include "base/err.h"
 #include "base/mem.h"
-#include "sql/analyze.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -765,7 +764,7 @@ int mt_partition_id_from_text(mt_table *m, const char *text, query_ctx *q, char 
             ty->str_len = strlen(ty->str);
             ast_list_push(&a, &cast->args, ty);
             expr *ex;
-            rc = analyze_expr_on(cast, &fake, q, &ex);
+            rc = query_compile_expr(q, cast, &fake, &ex);
             if (!rc) {
                 rc = expr_eval(ex, empty, &vals[i]);
                 expr_free(ex);

@@ -7,7 +7,6 @@
 #include "base/mem.h"
 #include "base/siphash.h"
 #include "column/datetime.h"
-#include "sql/analyze.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -50,7 +49,7 @@ int mt_key_compile(mt_table *m, const ast_list *exprs, mt_key *out, query_ctx *q
     source fake = {.sch = m->t->sch, .nvisible = m->t->sch->n};
     for (int i = 0; i < n; i++) {
         const ast *e = exprs->items[i];
-        if (analyze_expr_on(e, &fake, q, &out->exprs[i])) {
+        if (query_compile_expr(q, e, &fake, &out->exprs[i])) {
             out->n = i;
             mt_key_free(out);
             return -1;

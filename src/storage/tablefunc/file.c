@@ -549,7 +549,12 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
     for (int i = 0; i < nargs; i++)
         if (const_string(args[i], i + 1, &s[i], &n[i]))
             return -1;
-    char *pattern = xstrndup(s[0], n[0]);
+    char *written = xstrndup(s[0], n[0]);
+    char *pattern;
+    int confined = query_file_path(q, written, &pattern);
+    free(written);
+    if (confined)
+        return -1;
     file_src *f = xcalloc(1, sizeof *f);
     f->compression = nargs >= 4 ? xstrndup(s[3], n[3]) : xstrdup("auto");
     source *src = NULL;

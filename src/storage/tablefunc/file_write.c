@@ -89,7 +89,12 @@ int tablefunc_file_sink(column *const *args, int nargs, const schema *sch, query
             return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Argument %d of table function 'file' must be a string", i + 1);
     size_t n;
     const char *s = col_str(args[0], 0, &n);
-    char *path = xstrndup(s, n);
+    char *written = xstrndup(s, n);
+    char *path;
+    int confined = query_file_path(q, written, &path);
+    free(written);
+    if (confined)
+        return -1;
     char *format_arg = nargs >= 2 ? (s = col_str(args[1], 0, &n), xstrndup(s, n)) : NULL;
     char *compression = nargs >= 4 ? (s = col_str(args[3], 0, &n), xstrndup(s, n)) : xstrdup("auto");
     file_sink *f = NULL;

@@ -9,7 +9,6 @@
 #include "base/mem.h"
 #include "column/text.h"
 #include "exec/expr.h"
-#include "sql/analyze.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -177,7 +176,7 @@ int tablefunc_partitioned_sink(tablefunc_sink_fn open, const char *fname, column
                        " in its path or URL (one file or object per partition)", fname);
     source fake = {.sch = (schema *)sch, .nvisible = sch->n};
     expr *k;
-    if (analyze_expr_on(key, &fake, q, &k))
+    if (query_compile_expr(q, key, &fake, &k))
         return -1;
     partitioned *p = xcalloc(1, sizeof *p);
     p->base.base.write = pt_write;

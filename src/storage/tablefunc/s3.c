@@ -84,6 +84,25 @@ typedef struct s3_it {
 } s3_it;
 
 /* The compression of object o: the function's argument, or from the key's extension. */
+/* How the client retries, from the query's settings. */
+static void s3_client_apply_settings(s3_client *c, const settings *st)
+{
+    /* 0 means "no retries" for the attempt counts, but "default" in http_request */
+    int64_t tries = settings_int(st, "s3_retry_attempts");
+    int64_t reads = settings_int(st, "s3_max_single_read_retries");
+    s3_retry_opts o = {
+        .max_retries = tries > 0 ? (int)(tries > 100000 ? 100000 : tries) : -1,
+        .max_read_retries = reads > 0 ? (int)(reads > 100000 ? 100000 : reads) : -1,
+        .initial_backoff_ms = (uint64_t)settings_int(st, "http_retry_initial_backoff_ms"),
+        .max_backoff_ms = (uint64_t)settings_int(st, "http_retry_max_backoff_ms"),
+        .connect_timeout_ms = (long)settings_int(st, "s3_connect_timeout_ms"),
+        .request_timeout_ms = (long)settings_int(st, "s3_request_timeout_ms"),
+        .time_budget_ms = (uint64_t)settings_int(st, "s3_retry_budget_ms"),
+        .slow_all_on_network_error = settings_bool(st, "s3_slow_all_threads_after_network_error"),
+    };
+    s3_client_set_retry(c, &o);
+}
+
 static const char *object_method(const s3_src *f, const s3_object *o)
 {
     return strcmp(f->compression, "auto") == 0 ? codec_method_from_path(o->key) : f->compression;

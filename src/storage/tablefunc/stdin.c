@@ -162,6 +162,8 @@ static int memory_data_source(const char *fmt_name, const char *data, size_t len
 
 int tablefunc_stdin(const char *structure, query_ctx *q, source **out)
 {
+    if (q->open_input) /* a server's request body is streamed to INSERT, never held whole */
+        return err_set(ERR_NOT_IMPLEMENTED, "input() and the table `table` are available in shale local only");
     if (isatty(0) && !stdin_loaded)
         return err_set(ERR_BAD_ARGUMENTS,
                        "The table `table` (and input()) reads data from stdin, but stdin is a terminal; pipe data in");

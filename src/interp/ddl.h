@@ -5,12 +5,12 @@
  * Statements with a result return it as one block (*out, with *sch, both owned by the
  * caller; NULL when the statement has no result). Errors: -1 with ClickHouse's code and
  * message. Single statement at a time per session; tables do their own locking. */
-#ifndef SHALE_STORAGE_DDL_H
-#define SHALE_STORAGE_DDL_H
+#ifndef SHALE_INTERP_DDL_H
+#define SHALE_INTERP_DDL_H
 
 #include "column/block.h"
 #include "exec/query.h"
-#include "sql/ast.h"
+#include "parse/ast.h"
 
 /* CREATE TABLE/DATABASE, DROP, TRUNCATE, RENAME, USE, SHOW, OPTIMIZE, CHECK, ALTER. */
 int ddl_run(const ast *stmt, query_ctx *q, schema **sch, block **out);
@@ -20,7 +20,5 @@ int ddl_describe(const ast *table, query_ctx *q, schema **sch, block **out);
 /* INSERT INTO [db.]t [(cols)] VALUES … / FORMAT fmt [data | stdin] / SELECT …;
  * *rows gets the number of rows written. */
 int ddl_insert(const ast *stmt, query_ctx *q, uint64_t *rows);
-/* The expression as ClickHouse prints it in SHOW CREATE TABLE (a * 2, concat(b, 'y')). */
-void ddl_format_expr(buf *out, const ast *e);
 
 #endif

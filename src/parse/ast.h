@@ -15,8 +15,8 @@
  * Every node records `pos`, its byte offset in the query text, for error messages.
  * Memory: all nodes and strings live in the arena passed to the parser; the caller frees
  * the arena. Not thread-safe (read-only after parsing, so it may be shared then). */
-#ifndef SHALE_SQL_AST_H
-#define SHALE_SQL_AST_H
+#ifndef SHALE_PARSE_AST_H
+#define SHALE_PARSE_AST_H
 
 #include "base/arena.h"
 #include "base/buf.h"
@@ -55,6 +55,7 @@ typedef enum ast_kind {
     AST_STMT_SYSTEM,
     AST_STMT_ALTER,
     AST_STMT_CHECK,
+    AST_STMT_KILL,   /* KILL QUERY WHERE cond: `where`; str = "SYNC", "ASYNC" or "TEST" */
     AST_COLUMN_DEF,  /* CREATE TABLE column: name in `name`, type text in `str`,
                         default_kind + default expression in `sub`, codec (AST_FUNC list)
                         in `codec`, comment in `comment`, nullable: 1 NULL, -1 NOT NULL */
@@ -210,6 +211,15 @@ size_t sql_statement_end(const char *sql, size_t len, size_t pos);
 void ast_format_name(buf *out, const ast *e);
 /* Appends the statement formatted back as SQL (for EXPLAIN AST/SYNTAX, query log). */
 void ast_format_sql(buf *out, const ast *e);
+/* The expression as ClickHouse prints it in SHOW CREATE TABLE (a * 2, concat(b, 'y')). */
+void ast_format_expr(buf *out, const ast *e);
+/* A comma-separated list of expressions, each as ast_format_expr prints it. */
+void ast_format_expr_list(buf *out, const ast_list *l);
+/* An identifier as ClickHouse prints it: bare when it is [A-Za-z_][A-Za-z0-9_]*, else in
+ * backquotes with ` and \ escaped. */
+void ast_format_ident(buf *out, const char *name);
+/* s[0..n) as a quoted string literal ('it\'s'). */
+void ast_format_quoted(buf *out, const char *s, size_t n);
 /* EXPLAIN AST: the tree in ClickHouse's indented form. */
 void ast_dump(buf *out, const ast *e, int indent);
 

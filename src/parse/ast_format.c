@@ -1,5 +1,5 @@
 /* Formatting of ASTs: ClickHouse column names, SQL text and EXPLAIN AST trees. */
-#include "sql/ast.h"
+#include "parse/ast.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* SQL lexer; see lexer.h. */
-#include "sql/lexer.h"
+#include "parse/lexer.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -5,8 +5,8 @@
  * turns it into a syntax error. Tokens point into the caller's text. Comments (-- and #
  * to end of line, nested block comments) and whitespace are skipped. Not thread-safe per
  * lexer; independent lexers may run concurrently. */
-#ifndef SHALE_SQL_LEXER_H
-#define SHALE_SQL_LEXER_H
+#ifndef SHALE_PARSE_LEXER_H
+#define SHALE_PARSE_LEXER_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
-/* DDL and INSERT INTO tables (storage/ddl.h). */
-#include "storage/ddl.h"
+/* DDL and INSERT INTO tables (interp/ddl.h). */
+#include "interp/ddl.h"
 
 #include "base/err.h"
 #include "base/mem.h"
@@ -16,146 +16,6 @@
 #include <strings.h>
 #include <unistd.h>
 
-/* ---- expressions as ClickHouse prints them ---- */
-
-typedef struct op_def {
-    const char *name;
-    const char *text;
-    int prec;
-    int arity;
-} op_def;
-
-static const op_def ops[] = {
-    {"or", " OR ", 1, 0},          {"and", " AND ", 2, 0},       {"not", "NOT ", 3, 1},
-    {"equals", " = ", 4, 2},       {"notEquals", " != ", 4, 2},  {"less", " < ", 4, 2},
-    {"greater", " > ", 4, 2},      {"lessOrEquals", " <= ", 4, 2}, {"greaterOrEquals", " >= ", 4, 2},
-    {"like", " LIKE ", 4, 2},      {"notLike", " NOT LIKE ", 4, 2}, {"ilike", " ILIKE ", 4, 2},
-    {"in", " IN ", 4, 2},          {"notIn", " NOT IN ", 4, 2},
-    {"plus", " + ", 5, 2},         {"minus", " - ", 5, 2},
-    {"multiply", " * ", 6, 2},     {"divide", " / ", 6, 2},      {"modulo", " % ", 6, 2},
-    {"negate", "-", 7, 1},
-};
-
-static const op_def *find_op(const ast *e)
-{
-    if (e->kind != AST_FUNC || e->has_params)
-        return NULL;
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (strcmp(ops[i].name, e->name) == 0 &&
-            (ops[i].arity ? e->args.n == ops[i].arity : e->args.n >= 2))
-            return &ops[i];
-    return NULL;
-}
-
-static void put_quoted(buf *out, const char *s, size_t n)
-{
-    buf_putc(out, '\'');
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        switch (c) {
-        case '\'': buf_puts(out, "\\'"); break;
-        case '\\': buf_puts(out, "\\\\"); break;
-        case '\n': buf_puts(out, "\\n"); break;
-        case '\t': buf_puts(out, "\\t"); break;
-        case '\r': buf_puts(out, "\\r"); break;
-        case 0: buf_puts(out, "\\0"); break;
-        default: buf_putc(out, c);
-        }
-    }
-    buf_putc(out, '\'');
-}
-
-static void fmt_expr(buf *out, const ast *e, int parent_prec);
-
-static void fmt_list(buf *out, const ast_list *l)
-{
-    for (int i = 0; i < l->n; i++) {
-        if (i)
-            buf_puts(out, ", ");
-        fmt_expr(out, l->items[i], 0);
-    }
-}
-
-static void fmt_expr(buf *out, const ast *e, int parent_prec)
-{
-    switch (e->kind) {
-    case AST_LITERAL:
-        switch (e->lit) {
-        case LIT_NULL: buf_puts(out, "NULL"); break;
-        case LIT_BOOL: buf_puts(out, e->u ? "true" : "false"); break;
-        case LIT_STRING: put_quoted(out, e->str, e->str_len); break;
-        case LIT_UINT: buf_printf(out, "%llu", (unsigned long long)e->u); break;
-        case LIT_INT: buf_printf(out, "%lld", (long long)e->i); break;
-        default: buf_puts(out, e->text ? e->text : "0"); break;
-        }
-        break;
-    case AST_IDENT:
-        for (int i = 0; i < e->nparts; i++) {
-            if (i)
-                buf_putc(out, '.');
-            catalog_quote_ident(out, e->parts[i]);
-        }
-        break;
-    case AST_FUNC: {
-        const op_def *op = find_op(e);
-        if (op) {
-            bool paren = op->prec <= parent_prec && parent_prec;
-            if (paren)
-                buf_putc(out, '(');
-            if (op->arity == 1) {
-                buf_puts(out, op->text);
-                fmt_expr(out, e->args.items[0], op->prec);
-            } else {
-                for (int i = 0; i < e->args.n; i++) {
-                    if (i)
-                        buf_puts(out, op->text);
-                    /* left-associative: only the right operand of an equal-precedence
-                     * operator needs parentheses */
-                    fmt_expr(out, e->args.items[i], i == 0 ? op->prec - 1 : op->prec);
-                }
-            }
-            if (paren)
-                buf_putc(out, ')');
-            break;
-        }
-        bool arr = strcmp(e->name, "array") == 0, tup = strcmp(e->name, "tuple") == 0;
-        if ((arr || tup) && !e->has_params && (arr || e->args.n > 1)) {
-            buf_putc(out, arr ? '[' : '(');
-            fmt_list(out, &e->args);
-            buf_putc(out, arr ? ']' : ')');
-            break;
-        }
-        buf_puts(out, e->name);
-        if (e->has_params) {
-            buf_putc(out, '(');
-            fmt_list(out, &e->params);
-            buf_putc(out, ')');
-        }
-        buf_putc(out, '(');
-        if (e->distinct)
-            buf_puts(out, "DISTINCT ");
-        fmt_list(out, &e->args);
-        buf_putc(out, ')');
-        break;
-    }
-    case AST_LAMBDA:
-        if (e->nparts == 1) {
-            buf_puts(out, e->parts[0]);
-        } else {
-            buf_putc(out, '(');
-            for (int i = 0; i < e->nparts; i++)
-                buf_printf(out, "%s%s", i ? ", " : "", e->parts[i]);
-            buf_putc(out, ')');
-        }
-        buf_puts(out, " -> ");
-        if (e->args.n)
-            fmt_expr(out, e->args.items[0], 0);
-        break;
-    default: ast_format_sql(out, e); break;
-    }
-}
-
-void ddl_format_expr(buf *out, const ast *e) { fmt_expr(out, e, 0); }
 
 /* ---- helpers ---- */
 
@@ -192,7 +52,7 @@ static int compile_on(const ast *e, const schema *sch, query_ctx *q, expr **out)
 
 static void name_of(const ast *stmt_table, query_ctx *q, const char **db, const char **name)
 {
-    *db = stmt_table->database ? stmt_table->database : catalog_current_database(q->catalog);
+    *db = stmt_table->database ? stmt_table->database : q->database;
     *name = stmt_table->table_name;
 }
 
@@ -230,9 +90,9 @@ static void canonical_text(buf *out, const char *db, const char *name, const col
                            const ast *engine)
 {
     buf_puts(out, "CREATE TABLE ");
-    catalog_quote_ident(out, db);
+    ast_format_ident(out, db);
     buf_putc(out, '.');
-    catalog_quote_ident(out, name);
+    ast_format_ident(out, name);
     buf_puts(out, "\n(\n");
     for (int i = 0; i < n; i++) {
         const coldef *c = &cols[i];
@@ -247,16 +107,16 @@ static void canonical_text(buf *out, const char *db, const char *name, const col
             buf_printf(out, " %s", c->kind);
             if (c->expr) {
                 buf_putc(out, ' ');
-                fmt_expr(out, c->expr, 0);
+                ast_format_expr(out, c->expr);
             }
         }
         if (c->comment) {
             buf_puts(out, " COMMENT ");
-            put_quoted(out, c->comment, strlen(c->comment));
+            ast_format_quoted(out, c->comment, strlen(c->comment));
         }
         if (c->codec) {
             buf_puts(out, " CODEC(");
-            fmt_list(out, c->codec);
+            ast_format_expr_list(out, c->codec);
             buf_putc(out, ')');
         }
         buf_puts(out, i + 1 < n ? ",\n" : "\n");
@@ -269,13 +129,13 @@ static void canonical_text(buf *out, const char *db, const char *name, const col
         buf_puts(out, engine->name);
     if (engine->args.n) {
         buf_putc(out, '(');
-        fmt_list(out, &engine->args);
+        ast_format_expr_list(out, &engine->args);
         buf_putc(out, ')');
     }
     bool mt = is_mergetree(engine->name);
     if (st->partition_key) {
         buf_puts(out, "\nPARTITION BY ");
-        fmt_expr(out, st->partition_key, 0);
+        ast_format_expr(out, st->partition_key);
     }
     const ast_list *keys[2] = {&st->primary_key, &st->order_by_key};
     const char *kw[2] = {"\nPRIMARY KEY ", "\nORDER BY "};
@@ -290,10 +150,10 @@ static void canonical_text(buf *out, const char *db, const char *name, const col
         if (!l->n)
             buf_puts(out, "tuple()");
         else if (l->n == 1)
-            fmt_expr(out, l->items[0], 0);
+            ast_format_expr(out, l->items[0]);
         else {
             buf_putc(out, '(');
-            fmt_list(out, l);
+            ast_format_expr_list(out, l);
             buf_putc(out, ')');
         }
     }
@@ -306,14 +166,14 @@ static void canonical_text(buf *out, const char *db, const char *name, const col
             if (i)
                 buf_puts(out, ", ");
             buf_printf(out, "%s = ", st->settings.items[i]->name);
-            fmt_expr(out, st->settings.items[i]->sub, 0);
+            ast_format_expr(out, st->settings.items[i]->sub);
         }
         if (mt && !has_granularity)
             buf_printf(out, "%sindex_granularity = 8192", st->settings.n ? ", " : "");
     }
     if (st->comment) {
         buf_puts(out, "\nCOMMENT ");
-        put_quoted(out, st->comment, strlen(st->comment));
+        ast_format_quoted(out, st->comment, strlen(st->comment));
     }
 }
 
@@ -528,7 +388,7 @@ static int run_show(const ast *st, query_ctx *q, schema **sch, block **out)
         return 0;
     }
     if (strcmp(what, "TABLES") == 0) {
-        const char *db = st->database ? st->database : catalog_current_database(q->catalog);
+        const char *db = st->database ? st->database : q->database;
         if (!catalog_has_database(q->catalog, db))
             return err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", db);
         table **ts;
@@ -582,7 +442,7 @@ static int run_show(const ast *st, query_ctx *q, schema **sch, block **out)
             return err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", st->database);
         buf b = {0};
         buf_puts(&b, "CREATE DATABASE ");
-        catalog_quote_ident(&b, st->database);
+        ast_format_ident(&b, st->database);
         buf_puts(&b, strcmp(st->database, "system") == 0 ? "\nENGINE = Memory" : "\nENGINE = Atomic");
         one_column_result("statement", type_simple(T_STRING), sch, out);
         push_s((*out)->cols[0], buf_cstr(&b));
@@ -678,12 +538,12 @@ int ddl_describe(const ast *tbl, query_ctx *q, schema **sch, block **out)
         push_s(b->cols[2], c->default_kind);
         tmp.len = 0;
         if (c->default_expr)
-            fmt_expr(&tmp, c->default_expr, 0);
+            ast_format_expr(&tmp, c->default_expr);
         col_push_str(b->cols[3], (const char *)tmp.p, tmp.len);
         push_s(b->cols[4], c->comment);
         tmp.len = 0;
         if (c->codec)
-            fmt_list(&tmp, c->codec);
+            ast_format_expr_list(&tmp, c->codec);
         col_push_str(b->cols[5], (const char *)tmp.p, tmp.len);
         push_s(b->cols[6], "");
         b->rows++;
@@ -800,7 +660,6 @@ int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
         return err_set(ERR_NOT_IMPLEMENTED, "DROP %s is not supported", st->show_what);
     case AST_STMT_TRUNCATE: return run_truncate(st, q);
     case AST_STMT_RENAME: return run_rename(st, q);
-    case AST_STMT_USE: return catalog_use(q->catalog, st->database);
     case AST_STMT_SHOW: return run_show(st, q, sch, out);
     case AST_STMT_OPTIMIZE: return run_optimize(st, q);
     case AST_STMT_CHECK: return run_check(st, q, sch, out);
@@ -1027,20 +886,23 @@ static int run_resumable(table *t, const ast *st, query_plan *first_plan, conver
 
 /* VALUES (…), (…): literals are parsed as text of the column's type (fast, and as
  * ClickHouse's Values format does); other expressions are evaluated and cast. */
-/* Reads all of stdin (the data of INSERT … VALUES / FORMAT Values given after the query). */
-static int read_stdin_all(buf *out)
+/* Reads all of the data that follows the statement (INSERT … VALUES / FORMAT Values
+ * whose rows are not in the query text). */
+static int read_input_all(query_ctx *q, buf *out)
 {
+    instream *is;
+    if (query_open_input(q, &is))
+        return -1;
     char chunk[1 << 16];
+    int rc = 0;
     for (;;) {
-        ssize_t n = read(0, chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return err_set(ERR_CANNOT_READ_FROM_FILE_DESCRIPTOR, "Cannot read from stdin: %s", strerror(errno));
-        if (n == 0)
-            return 0;
-        buf_append(out, chunk, (size_t)n);
+        size_t got;
+        if ((rc = is->read(is, chunk, sizeof chunk, &got)) || got == 0)
+            break;
+        buf_append(out, chunk, got);
     }
+    is->close(is);
+    return rc;
 }
 
 static int values_block(const ast *st, const schema *in, query_ctx *q, arena *a, block **out)
@@ -1051,7 +913,7 @@ static int values_block(const ast *st, const schema *in, query_ctx *q, arena *a,
     while (blank < st->insert_data_len && strchr(" \t\r\n", st->insert_data[blank]))
         blank++;
     if (blank == st->insert_data_len) { /* no data in the query: it comes on stdin */
-        if (read_stdin_all(&text)) {
+        if (read_input_all(q, &text)) {
             buf_free(&text);
             return -1;
         }
@@ -1225,14 +1087,17 @@ int ddl_insert(const ast *st, query_ctx *q, uint64_t *rows_out)
             size_t skip = 0;
             while (skip < st->insert_data_len && strchr(" \t\r\n", st->insert_data[skip]))
                 skip++;
-            instream *is = skip < st->insert_data_len ? instream_from_memory(st->insert_data, st->insert_data_len, "query")
-                                                      : instream_from_fd(0, "stdin");
-            fmt_reader *r = NULL;
-            if (!fmt)
-                rc = err_set(ERR_UNKNOWN_FORMAT, "Unknown input format %s", st->format);
+            instream *is = NULL;
+            if (skip < st->insert_data_len)
+                is = instream_from_memory(st->insert_data, st->insert_data_len, "query");
             else
+                rc = query_open_input(q, &is);
+            fmt_reader *r = NULL;
+            if (!rc && !fmt)
+                rc = err_set(ERR_UNKNOWN_FORMAT, "Unknown input format %s", st->format);
+            if (!rc)
                 rc = fmt_reader_new(fmt, rbuf_new(is, 1 << 20), in, &q->fmt, &r);
-            if (!fmt)
+            else if (is)
                 is->close(is);
             while (!rc) {
                 block *b;

@@ -1,10 +1,10 @@
 /* Parser internals shared by parser_expr.c and parser_stmt.c (not a public API). */
-#ifndef SHALE_SQL_PARSER_INT_H
-#define SHALE_SQL_PARSER_INT_H
+#ifndef SHALE_PARSE_PARSER_INT_H
+#define SHALE_PARSE_PARSER_INT_H
 
 #include "base/err.h"
-#include "sql/ast.h"
-#include "sql/lexer.h"
+#include "parse/ast.h"
+#include "parse/lexer.h"
 
 typedef struct parser {
     arena *a;

@@ -1,5 +1,5 @@
 /* Statement parser: SELECT (with joins, unions, CTEs) and the other statements. */
-#include "sql/parser_int.h"
+#include "parse/parser_int.h"
 
 #include <string.h>
 #include <strings.h>
@@ -900,6 +900,24 @@ static ast *parse_statement(parser *p)
             return p_fail(p, "SYSTEM query");
         return rest_as_text(p, st);
     }
+    if (p_accept(p, "KILL")) {
+        st->kind = AST_STMT_KILL;
+        if (!p_is(p, 0, "QUERY"))
+            return p_fail(p, "QUERY (KILL MUTATION is not supported)");
+        p_adv(p);
+        if (p_is(p, 0, "ON") && p_is(p, 1, "CLUSTER"))
+            return p_fail(p, "WHERE (ON CLUSTER is not supported)");
+        if (!expect_word(p, "WHERE") || !(st->where = parse_expr(p)))
+            return NULL;
+        st->str = "ASYNC";
+        if (p_accept(p, "SYNC"))
+            st->str = "SYNC";
+        else if (p_accept(p, "ASYNC"))
+            st->str = "ASYNC";
+        else if (p_accept(p, "TEST"))
+            st->str = "TEST";
+        return parse_stmt_tail(p, st) < 0 ? NULL : st;
+    }
     if (p_accept(p, "CHECK")) {
         st->kind = AST_STMT_CHECK;
         if (!expect_word(p, "TABLE") || parse_table_name(p, st) < 0)
@@ -915,7 +933,7 @@ static ast *parse_statement(parser *p)
         return rest_as_text(p, st);
     }
     return p_fail(p, "one of: SELECT, WITH, INSERT, SET, DESCRIBE, EXPLAIN, CREATE, DROP, TRUNCATE, RENAME, "
-                     "SHOW, EXISTS, USE, OPTIMIZE, SYSTEM, CHECK, ALTER");
+                     "SHOW, EXISTS, USE, OPTIMIZE, SYSTEM, CHECK, ALTER, KILL");
 }
 
 int sql_parse_statement(arena *a, const char *sql, size_t len, size_t *pos, int max_depth, ast **out)

@@ -1,10 +1,10 @@
 /* Masking of secrets in query text before it is logged: the secret access key of s3()
  * (and INSERT INTO FUNCTION s3) becomes '[HIDDEN]', as ClickHouse masks it in its query
  * log. Pure function of the text and its parsed statement. */
-#ifndef SHALE_CLI_MASK_H
-#define SHALE_CLI_MASK_H
+#ifndef SHALE_INTERP_MASK_H
+#define SHALE_INTERP_MASK_H
 
-#include "sql/ast.h"
+#include "parse/ast.h"
 
 #include <stddef.h>
 

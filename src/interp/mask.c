@@ -1,4 +1,4 @@
-#include "cli/mask.h"
+#include "interp/mask.h"
 
 #include "base/buf.h"
 #include "base/mem.h"

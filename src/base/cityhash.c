@@ -4,7 +4,7 @@
  * to 16, 32 and 64 bytes have their own mixers, longer ones run a 64-byte loop over two
  * 32-byte weak hashes; the 128-bit hash runs a Murmur-style loop below 128 bytes and an
  * unrolled 128-byte loop above. Loads are little-endian (unaligned, via memcpy). */
-#include "storage/mergetree/compress.h"
+#include "base/cityhash.h"
 
 #include <string.h>
 

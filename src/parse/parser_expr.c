@@ -1,5 +1,5 @@
 /* Expression parser: ClickHouse operator precedence, literals, special forms. */
-#include "sql/parser_int.h"
+#include "parse/parser_int.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -1,0 +1,486 @@
+/* Statement execution: SELECT, INSERT, SET, USE, DESCRIBE, EXPLAIN here; catalog
+ * statements in ddl.c. See interp.h. */
+#include "interp/interp.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "column/type_pretty.h"
+#include "exec/process_list.h"
+#include "exec/query_log.h"
+#include "interp/ddl.h"
+#include "interp/mask.h"
+#include "sql/analyze.h"
+#include "storage/catalog.h"
+#include "storage/tablefunc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+/* ---- the output sink ---- */
+
+typedef struct out_sink {
+    block_sink base;
+    fmt_writer *w;
+    uint64_t rows;
+    uint64_t bytes;
+} out_sink;
+
+static int out_write(block_sink *bs, block *b)
+{
+    out_sink *o = (out_sink *)bs;
+    o->rows += b->rows;
+    o->bytes += block_bytes(b);
+    int rc = fmt_writer_write(o->w, b);
+    block_free(b);
+    return rc;
+}
+
+static const char *output_format(const interp_hooks *h, const ast *stmt)
+{
+    if (stmt && stmt->format)
+        return stmt->format;
+    return h->default_format ? h->default_format : "TabSeparated";
+}
+
+/* Formats what produce() writes to the sink into the front end's output (or INTO
+ * OUTFILE's file). */
+static int write_blocks(const interp_hooks *h, query_ctx *q, const ast *stmt, const schema *sch,
+                        int (*produce)(void *ctx, block_sink *sink), void *ctx, interp_result *res)
+{
+    const char *format = output_format(h, stmt);
+    const char *canon = fmt_output_canonical(format);
+    if (!canon)
+        return err_set(ERR_UNKNOWN_FORMAT, "Unknown output format %s", format);
+    outstream *os;
+    if (stmt->outfile) {
+        if (outstream_open_file(stmt->outfile, false, &os))
+            return -1;
+    } else if (h->open_output) {
+        if (h->open_output(h->ctx, q, canon, &os))
+            return -1;
+    } else {
+        os = outstream_from_fd(1, "stdout");
+    }
+    fmt_writer *w;
+    if (fmt_writer_new(canon, sch, &q->fmt, os, &w)) {
+        os->close(os);
+        return -1;
+    }
+    out_sink sink = {.base = {.write = out_write}, .w = w};
+    int rc = produce(ctx, &sink.base);
+    if (!rc) {
+        fmt_stats st = {.elapsed = clock_monotonic() - q->start_time,
+                        .rows_read = atomic_load(&q->read_rows),
+                        .bytes_read = atomic_load(&q->read_bytes)};
+        rc = fmt_writer_finish(w, &st);
+    }
+    fmt_writer_free(w);
+    if (os->close(os) && !rc)
+        rc = -1;
+    res->has_result = true;
+    res->result_rows = sink.rows;
+    res->result_bytes = sink.bytes;
+    return rc;
+}
+
+typedef struct select_job {
+    query_plan *plan;
+    query_ctx *q;
+} select_job;
+
+static int produce_select(void *ctx, block_sink *sink)
+{
+    select_job *j = ctx;
+    return query_plan_run(j->plan, j->q, sink);
+}
+
+static int produce_block(void *ctx, block_sink *sink)
+{
+    block **slot = ctx;
+    block *b = *slot;
+    *slot = NULL;
+    if (!b || b->rows == 0) {
+        block_free(b);
+        return 0;
+    }
+    return sink->write(sink, b);
+}
+
+/* Writes one block (taken) as the statement's result. */
+static int write_one_block(const interp_hooks *h, query_ctx *q, const ast *stmt, schema *sch, block *b,
+                           interp_result *res)
+{
+    int rc = write_blocks(h, q, stmt, sch, produce_block, &b, res);
+    block_free(b);
+    return rc;
+}
+
+/* ---- statements ---- */
+
+static int run_select(const interp_hooks *h, query_ctx *q, const ast *stmt, interp_result *res)
+{
+    query_plan *plan;
+    if (analyze_query(stmt->sub, q, &plan))
+        return -1;
+    select_job job = {.plan = plan, .q = q};
+    int rc = write_blocks(h, q, stmt, plan->out_schema, produce_select, &job, res);
+    query_plan_free(plan);
+    return rc;
+}
+
+static int run_describe(const interp_hooks *h, query_ctx *q, const ast *stmt, interp_result *res)
+{
+    schema *tsch;
+    block *tb;
+    int trc = ddl_describe(stmt->sub, q, &tsch, &tb);
+    if (trc < 0)
+        return -1;
+    if (trc == 0) {
+        int rc = write_one_block(h, q, stmt, tsch, tb, res);
+        schema_free(tsch);
+        return rc;
+    }
+    source *src;
+    if (analyze_table(stmt->sub, q, &src))
+        return -1;
+    static const char *cols[] = {"name", "type", "default_type", "default_expression", "comment",
+                                 "codec_expression", "ttl_expression"};
+    schema *sch = schema_new(7);
+    for (int i = 0; i < 7; i++)
+        schema_set(sch, i, cols[i], type_simple(T_STRING));
+    block *b = block_new_empty(sch);
+    bool pretty = settings_bool(q->st, "print_pretty_type_names");
+    buf tn = {0};
+    for (int i = 0; i < src->nvisible; i++) {
+        col_push_str(b->cols[0], src->sch->names[i], strlen(src->sch->names[i]));
+        tn.len = 0;
+        if (pretty)
+            type_pretty_name(&tn, src->sch->types[i], 0);
+        else
+            buf_puts(&tn, src->sch->types[i]->name);
+        col_push_str(b->cols[1], (const char *)tn.p, tn.len);
+        for (int k = 2; k < 7; k++)
+            col_push_str(b->cols[k], "", 0);
+        b->rows++;
+    }
+    buf_free(&tn);
+    source_free(src);
+    int rc = write_one_block(h, q, stmt, sch, b, res);
+    schema_free(sch);
+    return rc;
+}
+
+static int explain_plan(const ast *stmt, query_ctx *q, const char *kind, buf *text)
+{
+    if (stmt->sub->kind != AST_STMT_SELECT)
+        return err_set(ERR_NOT_IMPLEMENTED, "EXPLAIN %s supports SELECT queries", kind);
+    query_plan *plan;
+    if (analyze_query(stmt->sub->sub, q, &plan))
+        return -1;
+    for (int i = 0; i < plan->nparts; i++) {
+        select_plan *p = plan->parts[i];
+        if (plan->nparts > 1)
+            buf_printf(text, "Union part %d\n", i + 1);
+        buf_printf(text, "Expression (Project names)\n");
+        if (p->limit != UINT64_MAX || p->offset)
+            buf_printf(text, "  Limit (preliminary LIMIT)\n");
+        if (p->norder)
+            buf_printf(text, "  Sorting (Sorting for ORDER BY)\n");
+        if (p->distinct)
+            buf_printf(text, "  Distinct\n");
+        if (p->having)
+            buf_printf(text, "  Filter (HAVING)\n");
+        if (p->aggregate)
+            buf_printf(text, "  Aggregating (%d keys, %d aggregates)\n", p->nkeys, p->naggs);
+        if (p->where)
+            buf_printf(text, "  Filter (WHERE)\n");
+        buf_printf(text, "  ReadFromSource (%d columns, %d tasks)\n", p->nsrc_cols, p->src->ntasks);
+    }
+    query_plan_free(plan);
+    return 0;
+}
+
+static int run_explain(const interp_hooks *h, query_ctx *q, const ast *stmt, interp_result *res)
+{
+    const char *kind = stmt->explain_kind ? stmt->explain_kind : "PLAN";
+    buf text = {0};
+    int rc = 0;
+    if (strcasecmp(kind, "AST") == 0) {
+        ast_dump(&text, stmt->sub, 0);
+    } else if (strcasecmp(kind, "SYNTAX") == 0 || strcasecmp(kind, "QUERY TREE") == 0) {
+        ast_format_sql(&text, stmt->sub);
+        buf_putc(&text, '\n');
+    } else if (strcasecmp(kind, "PLAN") == 0 || strcasecmp(kind, "PIPELINE") == 0) {
+        rc = explain_plan(stmt, q, kind, &text);
+    } else {
+        rc = err_set(ERR_NOT_IMPLEMENTED, "EXPLAIN %s is not supported", kind);
+    }
+    if (rc) {
+        buf_free(&text);
+        return -1;
+    }
+    schema *sch = schema_new(1);
+    schema_set(sch, 0, "explain", type_simple(T_STRING));
+    block *b = block_new_empty(sch);
+    const char *p = buf_cstr(&text), *end = p + text.len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        col_push_str(b->cols[0], p, n);
+        b->rows++;
+        p += n + 1;
+    }
+    buf_free(&text);
+    rc = write_one_block(h, q, stmt, sch, b, res);
+    schema_free(sch);
+    return rc;
+}
+
+static int run_insert_function(query_ctx *q, const ast *stmt)
+{
+    if (!stmt->sub)
+        return err_set(ERR_NOT_IMPLEMENTED, "INSERT INTO FUNCTION supports only INSERT ... SELECT for now");
+    const ast *f = stmt->table_func;
+    bool to_s3 = strcasecmp(f->name, "s3") == 0;
+    if (strcasecmp(f->name, "file") != 0 && !to_s3)
+        return err_set(ERR_UNKNOWN_FUNCTION, "Table function %s does not support INSERT", f->name);
+    query_plan *plan;
+    if (analyze_query(stmt->sub, q, &plan))
+        return -1;
+    column **args;
+    if (analyze_table_args(f, q, &args)) {
+        query_plan_free(plan);
+        return -1;
+    }
+    table_sink *sink;
+    tablefunc_sink_fn open = to_s3 ? tablefunc_s3_sink : tablefunc_file_sink;
+    int rc = stmt->partition_by.n ? tablefunc_partitioned_sink(open, f->name, args, f->args.n, plan->out_schema,
+                                                               stmt->partition_by.items[0], q, &sink)
+                                  : open(args, f->args.n, plan->out_schema, q, &sink);
+    for (int i = 0; i < f->args.n; i++)
+        col_free(args[i]);
+    free(args);
+    if (!rc) {
+        rc = query_plan_run(plan, q, &sink->base);
+        if (rc)
+            sink->abort(sink);
+        else
+            rc = sink->finish(sink);
+    }
+    query_plan_free(plan);
+    return rc;
+}
+
+/* KILL QUERY WHERE cond [SYNC|ASYNC|TEST]: the running queries that system.processes
+ * rows matching cond name are cancelled; the result lists them as ClickHouse does. */
+static int run_kill(const interp_hooks *h, query_ctx *q, const ast *stmt, interp_result *res)
+{
+    buf sql = {0};
+    buf_puts(&sql, "SELECT query_id, user, query FROM system.processes WHERE ");
+    ast_format_sql(&sql, stmt->where);
+    arena a;
+    arena_init(&a);
+    size_t pos = 0;
+    ast *sel = NULL;
+    const char *text = arena_strdup(&a, buf_cstr(&sql));
+    buf_free(&sql);
+    int rc = sql_parse_statement(&a, text, strlen(text), &pos, 1000, &sel);
+    schema *found_sch = NULL;
+    block **blocks = NULL;
+    int nblocks = 0;
+    if (!rc)
+        rc = run_query_to_blocks(sel->sub, q, &found_sch, &blocks, &nblocks);
+    if (rc) {
+        arena_free(&a);
+        return -1;
+    }
+    static const char *names[] = {"kill_status", "query_id", "user", "query"};
+    schema *sch = schema_new(4);
+    for (int i = 0; i < 4; i++)
+        schema_set(sch, i, names[i], type_simple(T_STRING));
+    block *out = block_new_empty(sch);
+    bool test = strcmp(stmt->str, "TEST") == 0, sync = strcmp(stmt->str, "SYNC") == 0;
+    for (int bi = 0; bi < nblocks; bi++) {
+        block *b = blocks[bi];
+        for (size_t r = 0; r < b->rows; r++) {
+            size_t len;
+            const char *qid = col_str(b->cols[0], r, &len);
+            char id[64];
+            snprintf(id, sizeof id, "%.*s", (int)(len < 63 ? len : 63), qid);
+            const char *status = "waiting";
+            if (strcmp(id, q->query_id) == 0)
+                continue; /* not itself */
+            if (test) {
+                status = "pending";
+            } else if (!process_list_cancel(id)) {
+                status = "finished";
+            } else if (sync) {
+                for (int tries = 0; tries < 6000 && process_list_running(id); tries++) {
+                    struct timespec ts = {0, 10 * 1000 * 1000};
+                    nanosleep(&ts, NULL);
+                }
+                status = process_list_running(id) ? "waiting" : "finished";
+            }
+            col_push_str(out->cols[0], status, strlen(status));
+            col_push_str(out->cols[1], id, strlen(id));
+            const char *u = col_str(b->cols[1], r, &len);
+            col_push_str(out->cols[2], u, len);
+            const char *qt = col_str(b->cols[2], r, &len);
+            col_push_str(out->cols[3], qt, len);
+            out->rows++;
+        }
+        block_free(b);
+    }
+    free(blocks);
+    schema_free(found_sch);
+    arena_free(&a);
+    rc = write_one_block(h, q, stmt, sch, out, res);
+    schema_free(sch);
+    return rc;
+}
+
+static int run_use(session *s, const ast *stmt)
+{
+    if (!catalog_has_database(s->inst->catalog, stmt->database))
+        return err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", stmt->database);
+    if (strlen(stmt->database) >= sizeof s->database)
+        return err_set(ERR_BAD_ARGUMENTS, "Database name is too long");
+    snprintf(s->database, sizeof s->database, "%s", stmt->database);
+    return 0;
+}
+
+static int run_statement(session *s, const interp_hooks *h, query_ctx *q, const ast *stmt, interp_result *res)
+{
+    switch (stmt->kind) {
+    case AST_STMT_INSERT:
+        return stmt->table_func ? run_insert_function(q, stmt) : ddl_insert(stmt, q, &res->written_rows);
+    case AST_STMT_SELECT: return run_select(h, q, stmt, res);
+    case AST_STMT_SET: return settings_apply_ast(s->st, &stmt->settings);
+    case AST_STMT_USE: return run_use(s, stmt);
+    case AST_STMT_DESCRIBE: return run_describe(h, q, stmt, res);
+    case AST_STMT_EXPLAIN: return run_explain(h, q, stmt, res);
+    case AST_STMT_KILL: return run_kill(h, q, stmt, res);
+    case AST_STMT_CREATE_TABLE:
+    case AST_STMT_CREATE_DATABASE:
+    case AST_STMT_DROP:
+    case AST_STMT_TRUNCATE:
+    case AST_STMT_RENAME:
+    case AST_STMT_SHOW:
+    case AST_STMT_OPTIMIZE:
+    case AST_STMT_CHECK:
+    case AST_STMT_SYSTEM:
+    case AST_STMT_ALTER: {
+        schema *sch;
+        block *b;
+        if (ddl_run(stmt, q, &sch, &b))
+            return -1;
+        if (!sch)
+            return 0;
+        int rc = write_one_block(h, q, stmt, sch, b, res);
+        schema_free(sch);
+        return rc;
+    }
+    default: return err_set(ERR_NOT_IMPLEMENTED, "This kind of statement is not supported yet");
+    }
+}
+
+/* The statement's SETTINGS, and those of its (last) SELECT, apply to the whole query, as
+ * in ClickHouse; CREATE TABLE … SETTINGS are the table's (engine) settings, and SET's are
+ * the session's. */
+static int apply_statement_settings(query_ctx *q, const ast *stmt)
+{
+    if (stmt->kind == AST_STMT_SET || stmt->kind == AST_STMT_CREATE_TABLE)
+        return 0;
+    if (settings_apply_ast(q->st, &stmt->settings))
+        return -1;
+    if (stmt->kind == AST_STMT_EXPLAIN)
+        return 0;
+    const ast *sel = stmt->sub;
+    while (sel && (sel->kind == AST_UNION || sel->kind == AST_STMT_SELECT))
+        sel = sel->kind == AST_UNION ? (sel->args.n ? sel->args.items[sel->args.n - 1] : NULL) : sel->sub;
+    if (sel && sel->kind == AST_SELECT)
+        return settings_apply_ast(q->st, &sel->settings);
+    return 0;
+}
+
+static void log_query(session *s, query_ctx *q, const interp_request *rq, const interp_result *res, int code,
+                      bool started, double wall_start, double elapsed)
+{
+    /* The logged text hides secrets (s3 keys), as ClickHouse's query log does. */
+    char *text = mask_secrets(rq->text, rq->text_len, (size_t)(rq->text - rq->script), rq->stmt);
+    query_log_entry e = {.query_id = q->query_id,
+                         .query = text,
+                         .type = code ? (started && q->started ? 4 : 3) : 2,
+                         .start_time = wall_start,
+                         .duration_ms = (uint64_t)(elapsed * 1000),
+                         .read_rows = atomic_load(&q->read_rows),
+                         .read_bytes = atomic_load(&q->read_bytes),
+                         .result_rows = res->result_rows,
+                         .result_bytes = res->result_bytes,
+                         .memory_usage = atomic_load(&q->mem.peak),
+                         .exception_code = code,
+                         .exception = code ? err_msg() : "",
+                         .io = &q->io};
+    char saved[ERR_MSG_MAX];
+    snprintf(saved, sizeof saved, "%s", err_msg());
+    if (query_log_append(s->inst->data_path, &e))
+        fprintf(stderr, "shale: warning: %s\n", err_msg());
+    err_set(code, "%s", saved);
+    free(text);
+}
+
+static int open_input_hook(void *ctx, query_ctx *q, instream **is)
+{
+    const interp_hooks *h = ctx;
+    return h->open_input(h->ctx, q, is);
+}
+
+int interp_run(session *s, const interp_request *rq, const interp_hooks *h, interp_result *res)
+{
+    memset(res, 0, sizeof *res);
+    query_ctx *q = query_new(s);
+    q->sql_text = rq->script;
+    q->sql_len = rq->script_len;
+    if (rq->query_id)
+        snprintf(q->query_id, sizeof q->query_id, "%s", rq->query_id);
+    if (h->open_input) {
+        q->open_input = open_input_hook;
+        q->input_ctx = (void *)h;
+    }
+    double wall_start = clock_realtime();
+    const ast *stmt = rq->stmt;
+    int rc = stmt ? 0 : -1;
+    bool started = false;
+    if (!rc && h->apply_settings)
+        rc = h->apply_settings(h->ctx, q->st);
+    if (!rc)
+        rc = apply_statement_settings(q, stmt);
+    if (!rc)
+        rc = query_prepare(q, h->output_tty);
+    if (!rc) {
+        started = true;
+        mem_tracker *prev = mem_tracker_attach(&q->mem);
+        atomic_store(&s->current, q);
+        if (h->started)
+            h->started(h->ctx, q);
+        rc = process_list_add(q, s->user, rq->text, rq->text_len);
+        if (!rc) {
+            rc = run_statement(s, h, q, stmt, res);
+            process_list_remove(q);
+        }
+        atomic_store(&s->current, NULL);
+        mem_tracker_attach(prev);
+    }
+    double elapsed = clock_monotonic() - q->start_time;
+    int code = rc ? (err_code() ? err_code() : ERR_LOGICAL_ERROR) : 0;
+    if (settings_bool(s->st, "log_queries") && !(stmt && stmt->kind == AST_STMT_SET))
+        log_query(s, q, rq, res, code, started, wall_start, elapsed);
+    if (h->finished)
+        h->finished(h->ctx, q, res, code);
+    query_free(q);
+    mem_cache_release(); /* the statement's large freed blocks go back to the kernel */
+    return code;
+}

@@ -1,0 +1,542 @@
+/* The listener, connection threads, watchdog and life cycle of `shale server`
+ * (see server.h). */
+#include "server/server.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "column/datetime.h"
+#include "server/server_int.h"
+#include "storage/catalog.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t g_stop_signal;
+/* logger.level: trace 0, debug 1, information 2, warning 3, error 4 */
+static int g_log_level = 2;
+static volatile sig_atomic_t g_reload_signal;
+
+static void on_stop(int sig) { g_stop_signal = sig; }
+static void on_hup(int sig)
+{
+    (void)sig;
+    g_reload_signal = 1;
+}
+
+static void log_line(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int level_rank(const char *level)
+{
+    static const char *names[] = {"trace", "debug", "information", "warning", "error"};
+    for (int i = 0; i < 5; i++)
+        if (strcasecmp(level, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static void log_line(const char *level, const char *fmt, ...)
+{
+    if (level_rank(level) < g_log_level)
+        return;
+    char ts[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(ts, sizeof ts, "%Y.%m.%d %H:%M:%S", &tm);
+    fprintf(stderr, "%s <%s> ", ts, level);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* mkdir -p: the server creates its data, log and user-files directories as ClickHouse's
+ * does. Errors are left to the first use of the directory. */
+static void make_dirs(const char *path)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            mkdir(p, 0755);
+            *s = '/';
+        }
+    mkdir(p, 0755);
+}
+
+/* ---- auth references ---- */
+
+server_auth *server_auth_get(server *s)
+{
+    pthread_mutex_lock(&s->auth_mu);
+    server_auth *a = s->auth;
+    atomic_fetch_add(&a->refs, 1);
+    pthread_mutex_unlock(&s->auth_mu);
+    return a;
+}
+
+void server_auth_put(server_auth *a)
+{
+    if (atomic_fetch_sub(&a->refs, 1) == 1) {
+        users_free(a->users);
+        config_free(a->cfg);
+        free(a);
+    }
+}
+
+static int load_config(server *s, config **out)
+{
+    config *c;
+    if (config_load(s->config_path, &c))
+        return -1;
+    for (int i = 0; i < s->noverrides; i++) {
+        const char *eq = strchr(s->overrides[i], '=');
+        char *name = xstrndup(s->overrides[i], (size_t)(eq - s->overrides[i]));
+        int rc = config_override(c, name, eq + 1);
+        free(name);
+        if (rc) {
+            config_free(c);
+            return -1;
+        }
+    }
+    *out = c;
+    return 0;
+}
+
+static int load_auth(server *s, server_auth **out)
+{
+    server_auth *a = xcalloc(1, sizeof *a);
+    if (load_config(s, &a->cfg) || users_load(a->cfg, &a->users)) {
+        config_free(a->cfg);
+        free(a);
+        return -1;
+    }
+    atomic_store(&a->refs, 1);
+    *out = a;
+    return 0;
+}
+
+int server_reload(server *s)
+{
+    server_auth *a;
+    if (load_auth(s, &a))
+        return -1;
+    pthread_mutex_lock(&s->auth_mu);
+    server_auth *old = s->auth;
+    s->auth = a;
+    pthread_mutex_unlock(&s->auth_mu);
+    server_auth_put(old);
+    log_line("Information", "Reloaded users and profiles (%d users)", a->users->n);
+    return 0;
+}
+
+/* ---- connections ---- */
+
+typedef struct conn_arg {
+    server *srv;
+    int fd;
+    char peer[64];
+} conn_arg;
+
+static void *connection_thread(void *p)
+{
+    conn_arg *ca = p;
+    server *srv = ca->srv;
+    http_conn c;
+    http_conn_init(&c, ca->fd);
+    snprintf(c.peer, sizeof c.peer, "%s", ca->peer);
+    c.recv_timeout_ms = srv->receive_timeout_s * 1000;
+    c.send_timeout_ms = srv->send_timeout_s * 1000;
+    c.stop = &srv->stop;
+    free(ca);
+    mem_thread_init();
+    for (;;) {
+        srv_request rq;
+        int status;
+        /* Between requests only the keep-alive timeout applies. */
+        c.recv_timeout_ms = srv->keep_alive_timeout_s * 1000;
+        int rc = srv_read_request(&c, &rq, &status);
+        c.recv_timeout_ms = srv->receive_timeout_s * 1000;
+        if (rc == 1) {
+            srv_request_free(&rq);
+            break;
+        }
+        srv_response resp;
+        if (rc < 0) {
+            srv_response_init(&resp, &c, false);
+            char msg[ERR_MSG_MAX + 8];
+            int n = snprintf(msg, sizeof msg, "%s\n", err_msg());
+            srv_response_send_full(&resp, status, "text/plain; charset=UTF-8", msg,
+                                    (size_t)(n < (int)sizeof msg ? n : (int)sizeof msg - 1));
+            srv_response_free(&resp);
+            srv_request_free(&rq);
+            break;
+        }
+        bool keep = rq.keep_alive && !srv->stop;
+        srv_response_init(&resp, &c, keep);
+        http_handle(srv, &c, &rq, &resp);
+        if (!resp.finished)
+            srv_response_finish(&resp);
+        /* What the handler left unread of the body must go before the next request. */
+        if (keep && !c.broken && http_body_drain(&rq))
+            c.broken = true;
+        bool again = resp.keep_alive && !c.broken && !srv->stop;
+        srv_response_free(&resp);
+        srv_request_free(&rq);
+        if (!again)
+            break;
+    }
+    /* A lingering close: what the client is still sending (a request refused before its
+     * end) is read and dropped for a moment, so that the client reads our answer instead of
+     * a connection reset. */
+    shutdown(c.fd, SHUT_WR);
+    char sink[16384];
+    size_t dropped = 0;
+    for (;;) {
+        struct pollfd pfd = {.fd = c.fd, .events = POLLIN};
+        if (poll(&pfd, 1, 500) <= 0)
+            break;
+        ssize_t n = recv(c.fd, sink, sizeof sink, 0);
+        if (n <= 0 || (dropped += (size_t)n) > (4u << 20))
+            break;
+    }
+    close(c.fd);
+    http_conn_free(&c);
+    pthread_mutex_lock(&srv->mu);
+    srv->nconns--;
+    pthread_cond_broadcast(&srv->cv);
+    pthread_mutex_unlock(&srv->mu);
+    return NULL;
+}
+
+static void start_connection(server *srv, int fd, const struct sockaddr_storage *sa)
+{
+    conn_arg *ca = xcalloc(1, sizeof *ca);
+    ca->srv = srv;
+    ca->fd = fd;
+    if (sa->ss_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, ca->peer, sizeof ca->peer);
+    else if (sa->ss_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, ca->peer, sizeof ca->peer);
+    else
+        snprintf(ca->peer, sizeof ca->peer, "unknown");
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    pthread_mutex_lock(&srv->mu);
+    srv->nconns++;
+    pthread_mutex_unlock(&srv->mu);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, 8u << 20);
+    pthread_t th;
+    if (pthread_create(&th, &attr, connection_thread, ca) != 0) {
+        log_line("Error", "Cannot start a connection thread: %s", strerror(errno));
+        close(fd);
+        free(ca);
+        pthread_mutex_lock(&srv->mu);
+        srv->nconns--;
+        pthread_mutex_unlock(&srv->mu);
+    }
+    pthread_attr_destroy(&attr);
+}
+
+/* ---- the watchdog: disconnected clients and expired sessions ---- */
+
+static void *watchdog_thread(void *p)
+{
+    server *srv = p;
+    while (!srv->stop) {
+        pthread_mutex_lock(&srv->mu);
+        for (watched *w = srv->watch; w; w = w->next) {
+            struct pollfd pfd = {.fd = w->fd, .events = POLLRDHUP};
+            if (poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+                atomic_store(&w->q->cancelled, 1);
+        }
+        pthread_mutex_unlock(&srv->mu);
+        sessions_expire(srv);
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return NULL;
+}
+
+/* ---- listening ---- */
+
+static int listen_on(const char *host, int port, int *fds, int *nfds)
+{
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE};
+    struct addrinfo *res;
+    char ps[16];
+    snprintf(ps, sizeof ps, "%d", port);
+    int g = getaddrinfo(host, ps, &hints, &res);
+    if (g)
+        return err_set(ERR_BAD_ARGUMENTS, "Cannot resolve listen_host %s: %s", host, gai_strerror(g));
+    int ok = 0;
+    for (struct addrinfo *ai = res; ai && *nfds < 16; ai = ai->ai_next) {
+        int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+        if (fd < 0)
+            continue;
+        int one = 1;
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (ai->ai_family == AF_INET6)
+            setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+        if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 1024) != 0) {
+            int e = errno;
+            close(fd);
+            if (e == EADDRINUSE) {
+                freeaddrinfo(res);
+                return err_set(ERR_NETWORK_ERROR, "Listen [%s]:%d failed: Address already in use", host, port);
+            }
+            continue;
+        }
+        fds[(*nfds)++] = fd;
+        ok++;
+    }
+    freeaddrinfo(res);
+    if (!ok)
+        return err_set(ERR_NETWORK_ERROR, "Cannot listen on %s:%d", host, port);
+    return 0;
+}
+
+static int64_t total_ram(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (int64_t)pages * size : 0;
+}
+
+static void usage(void)
+{
+    fprintf(stdout, "Usage: shale server [--config-file FILE] [-- --name=value ...]\n"
+                    "\n"
+                    "Serves ClickHouse's HTTP interface (http_port, 8123 by default). Without a configuration\n"
+                    "file it starts with ClickHouse's defaults: user `default` without a password, listening\n"
+                    "on localhost, data in the current directory. After `--`, --name=value overrides a\n"
+                    "configuration element (a dotted path: --http_port=8124, --logger.level=debug).\n");
+}
+
+static void print_error_exit(void)
+{
+    int code = err_code() ? err_code() : ERR_LOGICAL_ERROR;
+    fprintf(stderr, "Code: %d. DB::Exception: %s. (%s)\n", code, err_msg(), err_name(code));
+}
+
+int server_main(int argc, char **argv)
+{
+    server *srv = xcalloc(1, sizeof *srv);
+    pthread_mutex_init(&srv->mu, NULL);
+    pthread_mutex_init(&srv->auth_mu, NULL);
+    pthread_cond_init(&srv->cv, NULL);
+    bool after_dashes = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (after_dashes) {
+            if (strncmp(a, "--", 2) != 0 || !strchr(a, '=')) {
+                fprintf(stderr, "shale server: an override after -- must be --name=value, got '%s'\n", a);
+                return 36;
+            }
+            srv->overrides = xrealloc(srv->overrides, sizeof(char *) * (size_t)(srv->noverrides + 1));
+            srv->overrides[srv->noverrides++] = (char *)a + 2;
+        } else if (!strcmp(a, "--")) {
+            after_dashes = true;
+        } else if (!strcmp(a, "--config-file") || !strcmp(a, "-C") || !strcmp(a, "--config")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "shale server: %s needs a file\n", a);
+                return 36;
+            }
+            srv->config_path = argv[++i];
+        } else if (!strncmp(a, "--config-file=", 14)) {
+            srv->config_path = (char *)a + 14;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage();
+            return 0;
+        } else {
+            fprintf(stderr, "shale server: unknown option '%s' (see shale server --help)\n", a);
+            return 36;
+        }
+    }
+    if (load_auth(srv, &srv->auth)) {
+        print_error_exit();
+        return 1;
+    }
+    config *c = srv->auth->cfg;
+    int64_t http_port, mcq, ka, rt, st, maxconn, swait, mem_limit;
+    double ratio;
+    if (cfg_int(c, "http_port", 8123, &http_port) || cfg_int(c, "max_concurrent_queries", 0, &mcq) ||
+        cfg_int(c, "keep_alive_timeout", 10, &ka) || cfg_int(c, "http_receive_timeout", 30, &rt) ||
+        cfg_int(c, "http_send_timeout", 30, &st) || cfg_int(c, "max_connections", 4096, &maxconn) ||
+        cfg_int(c, "shutdown_wait_unfinished", 5, &swait) || cfg_int(c, "max_server_memory_usage", 0, &mem_limit) ||
+        cfg_float(c, "max_server_memory_usage_to_ram_ratio", 0.9, &ratio)) {
+        print_error_exit();
+        return 1;
+    }
+    if (http_port <= 0 || http_port > 65535) {
+        fprintf(stderr, "Code: 318. DB::Exception: http_port must be between 1 and 65535. (INVALID_CONFIG_PARAMETER)\n");
+        return 1;
+    }
+    srv->max_concurrent_queries = mcq;
+    srv->keep_alive_timeout_s = (int)(ka > 0 ? ka : 10);
+    srv->receive_timeout_s = (int)(rt > 0 ? rt : 30);
+    srv->send_timeout_s = (int)(st > 0 ? st : 30);
+    srv->max_connections = maxconn;
+    srv->shutdown_wait_s = (int)swait;
+    int64_t ram = total_ram();
+    int64_t by_ratio = ratio > 0 && ram ? (int64_t)((double)ram * ratio) : 0;
+    mem_global.limit = mem_limit > 0 && (by_ratio == 0 || mem_limit < by_ratio) ? mem_limit : by_ratio;
+    char host[256];
+    if (gethostname(host, sizeof host) != 0)
+        snprintf(host, sizeof host, "localhost");
+    snprintf(srv->display_name, sizeof srv->display_name, "%s", cfg_str(c, "display_name", host));
+    const char *tz = cfg_str(c, "timezone", "");
+    if (tz[0])
+        setenv("TZ", tz, 1);
+    const char *level = cfg_str(c, "logger.level", "information");
+    if ((g_log_level = level_rank(level)) < 0) {
+        fprintf(stderr, "Code: 318. DB::Exception: logger.level must be one of trace, debug, information, warning, "
+                        "error; got '%s'. (INVALID_CONFIG_PARAMETER)\n",
+                level);
+        return 1;
+    }
+    const char *log_file = cfg_str(c, "logger.log", "");
+    if (log_file[0]) {
+        /* The server's log (and the sanitizers' reports) go to the file from now on. */
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", log_file);
+        char *slash = strrchr(dir, '/');
+        if (slash && slash != dir) {
+            *slash = 0;
+            make_dirs(dir);
+        }
+        int fd = open(log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+        if (fd < 0) {
+            fprintf(stderr, "Code: 76. DB::Exception: Cannot open log file %s: %s. (CANNOT_OPEN_FILE)\n", log_file,
+                    strerror(errno));
+            return 1;
+        }
+        dup2(fd, 2);
+        close(fd);
+    }
+    const char *path = cfg_str(c, "path", "./");
+    make_dirs(path);
+    if (instance_open(path, &srv->inst)) {
+        print_error_exit();
+        return 1;
+    }
+    /* file() reads and writes only under user_files_path, as in ClickHouse's server. */
+    char ufp[4096];
+    snprintf(ufp, sizeof ufp, "%s", cfg_str(c, "user_files_path", ""));
+    if (!ufp[0])
+        snprintf(ufp, sizeof ufp, "%s/user_files/", path);
+    make_dirs(ufp);
+    srv->inst->user_files_path = xstrdup(ufp);
+    int fds[16], nfds = 0;
+    const cfg_node *root = c->root;
+    bool any_host = false;
+    for (int i = 0; i < root->nchildren; i++) {
+        if (strcmp(root->children[i]->name, "listen_host") != 0)
+            continue;
+        any_host = true;
+        if (listen_on(root->children[i]->text, (int)http_port, fds, &nfds)) {
+            print_error_exit();
+            return 1;
+        }
+    }
+    if (!any_host) {
+        /* ClickHouse's default: localhost over IPv4 and IPv6 (either may be missing). */
+        int rc4 = listen_on("127.0.0.1", (int)http_port, fds, &nfds);
+        if (rc4) {
+            print_error_exit();
+            return 1;
+        }
+        listen_on("::1", (int)http_port, fds, &nfds);
+        err_clear();
+    }
+    struct sigaction sa = {0};
+    sa.sa_handler = on_stop;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sa.sa_handler = on_hup;
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);
+    log_line("Information", "Listening for http://%s:%lld, path %s, %d users", any_host ? "listen_host" : "localhost",
+             (long long)http_port, path, srv->auth->users->n);
+    log_line("Information", "Ready for connections.");
+    pthread_t wd;
+    pthread_create(&wd, NULL, watchdog_thread, srv);
+    while (!g_stop_signal) {
+        if (g_reload_signal) {
+            g_reload_signal = 0;
+            if (server_reload(srv))
+                log_line("Error", "Cannot reload the configuration: %s", err_msg());
+        }
+        struct pollfd pfds[16];
+        for (int i = 0; i < nfds; i++)
+            pfds[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+        int n = poll(pfds, (nfds_t)nfds, 200);
+        if (n <= 0)
+            continue;
+        for (int i = 0; i < nfds; i++) {
+            if (!(pfds[i].revents & POLLIN))
+                continue;
+            struct sockaddr_storage ss;
+            socklen_t sl = sizeof ss;
+            int fd = accept4(fds[i], (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
+            if (fd < 0)
+                continue;
+            pthread_mutex_lock(&srv->mu);
+            bool full = srv->nconns >= srv->max_connections;
+            pthread_mutex_unlock(&srv->mu);
+            if (full) {
+                close(fd);
+                continue;
+            }
+            start_connection(srv, fd, &ss);
+        }
+    }
+    log_line("Information", "Received termination signal; stopping (waiting up to %d s for running queries)",
+             srv->shutdown_wait_s);
+    for (int i = 0; i < nfds; i++)
+        close(fds[i]);
+    srv->stop = 1;
+    /* Idle keep-alive connections notice `stop` within 200 ms; running queries get the
+     * grace period, then are cancelled. */
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += srv->shutdown_wait_s;
+    pthread_mutex_lock(&srv->mu);
+    while (srv->nconns > 0) {
+        if (pthread_cond_timedwait(&srv->cv, &srv->mu, &deadline) == ETIMEDOUT) {
+            for (watched *w = srv->watch; w; w = w->next)
+                atomic_store(&w->q->cancelled, 1);
+            struct timespec more;
+            clock_gettime(CLOCK_REALTIME, &more);
+            more.tv_sec += 30;
+            deadline = more;
+        }
+    }
+    pthread_mutex_unlock(&srv->mu);
+    pthread_join(wd, NULL);
+    sessions_free_all(srv);
+    instance_close(srv->inst);
+    server_auth_put(srv->auth);
+    free(srv->overrides);
+    free(srv);
+    log_line("Information", "Stopped");
+    return 0;
+}
