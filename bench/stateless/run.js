@@ -68,7 +68,14 @@ class Oracle {
     this.lines = readline.createInterface({ input: this.child.stdout });
     this.waiting = null;
     this.lines.on('line', (l) => { if (!l.startsWith('@@oracle@@')) return; l = l.slice(10); if (this.waiting) { const w = this.waiting; this.waiting = null; w(JSON.parse(l)); } });
-    this.child.on('exit', () => { if (this.waiting) { const w = this.waiting; this.waiting = null; w({ ok: false, problem: 'ClickHouse crashed' }); } });
+    // Only the current child's death answers a waiting test (a killed one exits later).
+    const child = this.child;
+    child.on('exit', () => {
+      if (this.child !== child || !this.waiting) return;
+      const w = this.waiting;
+      this.waiting = null;
+      w({ ok: false, problem: 'ClickHouse crashed' });
+    });
   }
   run(file) {
     return new Promise((resolve) => {
@@ -208,4 +215,4 @@ async function main() {
   console.log(`stateless: ${res.pass} passed, ${res.fail} failed`);
 }
 
-main().catch((e) => { console.error(e); process.exit(2); });
+main().then(() => process.exit(0), (e) => { console.error(e); process.exit(2); });
