@@ -3,7 +3,7 @@
 JOBS ?= 2
 CC ?= gcc
 
-.PHONY: all build build-asan build-clang build-fuzz deps test test-release test-asan fuzz demo clean format install
+.PHONY: all build build-asan build-clang build-fuzz deps test test-release test-asan fuzz demo clean format install difftest
 
 all: build
 
@@ -41,6 +41,16 @@ test: deps
 	@$(MAKE) --no-print-directory test-release
 	@$(MAKE) --no-print-directory test-asan
 	@$(MAKE) --no-print-directory fuzz
+
+# A long differential campaign against ClickHouse (chdb): make difftest SEEDS=1-100 N=500
+# FEATURES=-window,+map (default: every feature but the types shale lacks); the report
+# (minimised divergences) goes to build/difftest-report.md.
+SEEDS ?= 1-20
+N ?= 300
+FEATURES ?=
+difftest: build
+	@node tests/difftest/difftest.js --shale build/shale --seeds $(SEEDS) --n $(N) --features "$(FEATURES)" \
+		--report build/difftest-report.md
 
 # make install [PREFIX=/usr/local] [DESTDIR=…]: binary, man page, /etc/shale config, systemd unit.
 PREFIX ?= /usr/local

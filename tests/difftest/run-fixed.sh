@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# ctest `difftest`: fixed seeds with the feature set shale answers right today (no wrong
+# answer, crash or hang on these seeds). When shale gains a feature, add its flag here and
+# check the seeds still pass; a seed that starts failing is a regression (or a newly found
+# bug: then write it into tests/difftest/DIVERGENCES.md and choose another seed).
+#   tests/difftest/run-fixed.sh path/to/shale [queries-per-seed]
+set -euo pipefail
+SHALE=$(realpath "${1:?usage: run-fixed.sh path/to/shale [queries-per-seed]}")
+N=${2:-150}
+SEEDS=1-6,8-13
+FEATURES=none,+where,+orderby,+limit,+limitby,+distinct,+join,+semijoin,+union,+nofrom,+hash,+typename,+nulls,+agg,+aggif,+groupby,+having,+mergetree
+cd "$(dirname "$0")"
+exec node difftest.js --shale "$SHALE" --seeds "$SEEDS" --n "$N" --features "$FEATURES" --minimize 3 \
+  --report "$(dirname "$SHALE")/difftest-report.md"
