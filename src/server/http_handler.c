@@ -243,18 +243,24 @@ typedef struct request_ctx {
     bool counted;
 } request_ctx;
 
+/* ClickHouse's CORS headers (add_http_cors_header, and the answer to OPTIONS). */
+static void add_cors_headers(srv_response *resp)
+{
+    srv_response_set_header(resp, "Access-Control-Allow-Origin", "*");
+    srv_response_set_header(resp, "Access-Control-Allow-Headers",
+                            "origin, x-requested-with, x-clickhouse-format, x-clickhouse-user, "
+                            "x-clickhouse-key, Authorization");
+    srv_response_set_header(resp, "Access-Control-Allow-Methods", "POST, GET, OPTIONS");
+    srv_response_set_header(resp, "Access-Control-Max-Age", "86400");
+}
+
 static void add_common_headers(request_ctx *r)
 {
     srv_response *resp = r->resp;
     srv_response_set_header(resp, "X-ClickHouse-Server-Display-Name", r->srv->display_name);
     srv_response_set_header(resp, "X-ClickHouse-Exception-Tag", r->tag);
     if (r->cors) {
-        srv_response_set_header(resp, "Access-Control-Allow-Origin", "*");
-        srv_response_set_header(resp, "Access-Control-Allow-Headers",
-                                 "origin, x-requested-with, x-clickhouse-format, x-clickhouse-user, "
-                                 "x-clickhouse-key, Authorization");
-        srv_response_set_header(resp, "Access-Control-Allow-Methods", "POST, GET, OPTIONS");
-        srv_response_set_header(resp, "Access-Control-Max-Age", "86400");
+        add_cors_headers(resp);
         srv_response_set_header(resp, "Access-Control-Expose-Headers",
                                  "X-ClickHouse-Query-Id,X-ClickHouse-Summary,X-ClickHouse-Server-Display-Name,"
                                  "X-ClickHouse-Format,X-ClickHouse-Timezone,X-ClickHouse-Exception-Code,"
@@ -895,12 +901,7 @@ void http_handle(server *srv, http_conn *c, srv_request *rq, srv_response *resp)
     }
     if (strcmp(rq->method, "OPTIONS") == 0) {
         /* CORS preflight, as ClickHouse answers it. */
-        srv_response_set_header(resp, "Access-Control-Allow-Origin", "*");
-        srv_response_set_header(resp, "Access-Control-Allow-Headers",
-                                 "origin, x-requested-with, x-clickhouse-format, x-clickhouse-user, "
-                                 "x-clickhouse-key, Authorization");
-        srv_response_set_header(resp, "Access-Control-Allow-Methods", "POST, GET, OPTIONS");
-        srv_response_set_header(resp, "Access-Control-Max-Age", "86400");
+        add_cors_headers(resp);
         srv_response_send_full(resp, 204, NULL, "", 0);
         return;
     }

@@ -6,14 +6,10 @@ SHALE=$(realpath "${1:?usage: run-client-tests.sh path/to/shale [load-seconds]}"
 SECONDS_LOAD=${2:-30}
 HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=$(mktemp -d)
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-SERVER_PID=
+. "$HERE/lib.sh"
+PORT=$(free_port)
 cleanup() {
-  if [ -n "$SERVER_PID" ]; then
-    kill -TERM "$SERVER_PID" 2>/dev/null
-    for _ in $(seq 1 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$SERVER_PID" 2>/dev/null
-  fi
+  server_stop
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -24,18 +20,13 @@ trap cleanup EXIT
   fi
 ) 9>"$HERE/.npm-install.lock" || { echo "cannot install @clickhouse/client"; exit 1; }
 
-"$SHALE" server -- --http_port="$PORT" --listen_host=127.0.0.1 --path="$WORK/data/" >"$WORK/server.log" 2>&1 &
-SERVER_PID=$!
-disown "$SERVER_PID"
-for _ in $(seq 1 100); do curl -s "http://127.0.0.1:$PORT/ping" >/dev/null 2>&1 && break; sleep 0.1; done
+server_start "$WORK/server.log" -- --http_port="$PORT" --listen_host=127.0.0.1 --path="$WORK/data/"
 
 status=0
 timeout 300 node "$HERE/client-test.js" "http://127.0.0.1:$PORT" 2>"$WORK/client.err" || { status=1; tail -20 "$WORK/client.err"; }
 timeout 300 node "$HERE/load-test.js" "$PORT" "$SERVER_PID" 64 "$SECONDS_LOAD" || status=1
 
-kill -TERM "$SERVER_PID"
-for _ in $(seq 1 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
-SERVER_PID=
+server_stop
 if grep -q "Sanitizer\|runtime error" "$WORK/server.log"; then
   echo "FAIL: sanitizer report in the server log"; grep -A30 "Sanitizer\|runtime error" "$WORK/server.log" | head -60; status=1
 fi

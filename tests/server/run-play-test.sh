@@ -6,10 +6,10 @@ set -u
 SHALE=$(realpath "${1:?usage: run-play-test.sh path/to/shale}")
 HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=$(mktemp -d)
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-SERVER_PID=
+. "$HERE/lib.sh"
+PORT=$(free_port)
 cleanup() {
-  [ -n "$SERVER_PID" ] && kill -TERM "$SERVER_PID" 2>/dev/null
+  server_stop
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -23,10 +23,7 @@ at_most() { if [ "$3" -le "$2" ]; then ok; else bad "$1" "<= $2" "$3"; fi; }
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROME" ]; then echo "FAIL: chromium is not installed (scripts/install-deps.sh installs it)"; echo "play: 0 passed, 1 failed"; exit 1; fi
 
-"$SHALE" server -- --http_port="$PORT" --listen_host=127.0.0.1 --path="$WORK/data/" >"$WORK/server.log" 2>&1 &
-SERVER_PID=$!
-disown "$SERVER_PID"
-for _ in $(seq 1 100); do curl -s "http://127.0.0.1:$PORT/ping" >/dev/null 2>&1 && break; sleep 0.1; done
+server_start "$WORK/server.log" -- --http_port="$PORT" --listen_host=127.0.0.1 --path="$WORK/data/"
 
 B64() { printf '%s' "$1" | base64 -w0; }
 chrome() { timeout 90 "$CHROME" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$WORK/profile" \

@@ -6,17 +6,13 @@ set -u
 SHALE=$(realpath "${1:?usage: run-server-tests.sh path/to/shale}")
 HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=$(mktemp -d)
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+. "$HERE/lib.sh"
+PORT=$(free_port)
 URL="http://127.0.0.1:$PORT"
 pass=0; fail=0
-SERVER_PID=
 
 cleanup() {
-  if [ -n "$SERVER_PID" ]; then
-    kill -TERM "$SERVER_PID" 2>/dev/null
-    for _ in $(seq 1 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$SERVER_PID" 2>/dev/null
-  fi
+  server_stop
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -68,16 +64,7 @@ XML
 }
 write_users ""
 
-start_server() {
-  "$SHALE" server --config-file "$WORK/config.xml" "$@" >"$WORK/server.log" 2>&1 &
-  SERVER_PID=$!
-  disown "$SERVER_PID"
-  for _ in $(seq 1 100); do
-    curl -s "$URL/ping" >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  echo "server did not start"; cat "$WORK/server.log"; exit 1
-}
+start_server() { server_start "$WORK/server.log" --config-file "$WORK/config.xml" "$@"; }
 start_server
 
 # ---- basics ----
@@ -293,9 +280,7 @@ check "serves after the memory limit" "3" "$(q 'SELECT length(groupArray(number)
 check "check table after restart" "0" "$(q 'CHECK TABLE t' | awk -F'\t' '$2 != 1' | wc -l)"
 
 # the sanitizers' reports (ASan build) land in the server's log
-kill -TERM "$SERVER_PID"
-for _ in $(seq 1 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
-SERVER_PID=
+server_stop
 cat "$WORK"/server.log* > "$WORK/all.log" 2>/dev/null
 if grep -q "Sanitizer\|runtime error" "$WORK/all.log"; then bad "sanitizer report in the server log"; grep -A20 "Sanitizer\|runtime error" "$WORK/all.log" | head -60; else ok; fi
 
