@@ -950,16 +950,16 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
     q->started = true;
     if (p->src->total_rows_hint)
         atomic_fetch_add(&q->total_rows_to_read, p->src->total_rows_hint);
+    /* count() known from metadata: no task runs; the count reaches the aggregate's state
+     * through count_known and the rest of the query (projection, HAVING, ORDER BY, LIMIT)
+     * runs as usual. */
+    bool counted = false;
     if (p->count_only && p->src->count_rows) {
         int64_t n = p->src->count_rows(p->src, q);
         if (n >= 0) {
             query_add_read(q, (uint64_t)n, 0);
-            column *c = col_new(type_simple(T_UINT64));
-            uint64_t v = (uint64_t)n;
-            col_push_fixed(c, &v);
-            block *b = block_new(1, 1);
-            b->cols[0] = c;
-            return sink->write(sink, b);
+            p->count_known = (uint64_t)n;
+            counted = true;
         }
     }
     run r = {.p = p, .q = q};
@@ -980,6 +980,8 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
         r.slots[i].task = -1;
     if (p->limit == 0)
         atomic_store(&r.stop, 1);
+    if (counted)
+        atomic_store(&r.next_task, p->src->ntasks);
     worker *ws = xcalloc((size_t)nthreads, sizeof *ws);
     for (int i = 0; i < nthreads; i++) {
         ws[i].r = &r;
