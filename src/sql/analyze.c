@@ -302,6 +302,18 @@ static column *in_exact_only(actx *c, column *orig, column *conv)
     return conv;
 }
 
+/* Nesting of Array and Tuple (through the first element), Nullable and LowCardinality
+ * ignored: how ClickHouse tells `x IN value` from `x IN collection`. */
+static int type_depth(const type *t)
+{
+    t = type_phys(type_strip_nullable(type_phys(t)));
+    if (t->id == T_ARRAY)
+        return 1 + type_depth(t->inner);
+    if (t->id == T_TUPLE)
+        return 1 + (t->nfields ? type_depth(t->fields[0]) : 0);
+    return 0;
+}
+
 static int compile_in(actx *c, const ast *e, bool negate, expr **out)
 {
     expr *lhs;
@@ -371,39 +383,87 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
         free(bs);
         schema_free(sch);
     } else {
-        const ast *items[4096];
-        int n = 0;
-        if (rhs->kind == AST_FUNC && strcmp(rhs->name, "tuple") == 0) {
-            for (int i = 0; i < rhs->args.n && n < 4096; i++)
-                items[n++] = rhs->args.items[i];
-        } else {
-            items[n++] = rhs;
+        /* The right side is one constant: a single element when its depth (nesting of
+         * Array/Tuple) equals the left side's — 1 IN 1, (1, 2) IN (1, 2) — or a collection
+         * of elements when one deeper — 1 IN (1, 2), 1 IN [1, 2], (1, 2) IN ((1, 2), (3, 4)),
+         * as ClickHouse decides. */
+        expr *rv;
+        if (rhs->kind == AST_FUNC && strcmp(rhs->name, "tuple") == 0 && rhs->args.n == 0) {
+            rv = expr_const(col_new_defaults(type_array(type_simple(T_NOTHING)), 1)); /* x IN (): empty */
+        } else if (compile(c, rhs, &rv)) {
+            in_set_free(set);
+            expr_free(lhs);
+            return -1;
         }
-        for (int i = 0; i < n; i++) {
-            expr *v;
-            if (compile(c, items[i], &v)) {
+        if (rv->kind != EX_CONST) {
+            expr_free(rv);
+            in_set_free(set);
+            expr_free(lhs);
+            return err_set(ERR_BAD_ARGUMENTS, "The right side of IN must be a constant list or a subquery");
+        }
+        column *rcol = col_materialize(col_ref(rv->value));
+        const type *rt = type_phys(type_strip_nullable(type_phys(rcol->type)));
+        int ld = type_depth(lhs->type), rd = type_depth(rcol->type);
+        column **items = NULL;
+        int n = 0;
+        if (ld == rd) {
+            items = xcalloc(1, sizeof *items);
+            items[n++] = col_ref(rcol);
+        } else if (ld + 1 == rd && rt->id == T_TUPLE) {
+            items = xcalloc((size_t)rcol->nfields + 1, sizeof *items);
+            for (int i = 0; i < rcol->nfields; i++)
+                items[n++] = col_ref(rcol->fields[i]);
+        } else if (ld + 1 == rd && rt->id == T_ARRAY) {
+            const column *arr = type_is_nullable(rcol->type) ? rcol->inner : rcol;
+            size_t from = col_offs(arr)[0], to = col_offs(arr)[1];
+            items = xcalloc(to - from + 1, sizeof *items);
+            for (size_t i = from; i < to; i++)
+                items[n++] = col_slice(arr->inner, i, 1);
+        } else {
+            err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+                    "Unsupported types for IN. First argument type %s. Second argument type %s.", lhs->type->name,
+                    rcol->type->name);
+        }
+        col_free(rcol);
+        expr_free(rv);
+        if (!items) {
+            in_set_free(set);
+            expr_free(lhs);
+            return -1;
+        }
+        const type *lt = type_phys(type_strip_nullable(type_phys(lhs->type)));
+        for (int i = 0; i < n && lt->id == T_TUPLE; i++) {
+            const type *it = type_phys(type_strip_nullable(type_phys(items[i]->type)));
+            int bad = it->id != T_TUPLE ? err_set(ERR_INCORRECT_ELEMENT_OF_SET, "Invalid type in set. Expected tuple, got %s.",
+                                                  it->id == T_ARRAY ? "Array" : it->name)
+                      : it->nfields != lt->nfields
+                          ? err_set(ERR_INCORRECT_ELEMENT_OF_SET, "Incorrect size of tuple in set: %d instead of %d.",
+                                    it->nfields, lt->nfields)
+                          : 0;
+            if (bad) {
+                for (int k = 0; k < n; k++)
+                    col_free(items[k]);
+                free(items);
                 in_set_free(set);
                 expr_free(lhs);
                 return -1;
             }
-            if (v->kind != EX_CONST) {
-                expr_free(v);
-                in_set_free(set);
-                expr_free(lhs);
-                return err_set(ERR_BAD_ARGUMENTS, "The right side of IN must be a constant list or a subquery");
-            }
-            column *val = col_ref(v->value);
+        }
+        for (int i = 0; i < n; i++) {
+            column *val = items[i];
+            items[i] = NULL;
             if (col_is_null(val, 0)) {
                 in_set_mark_null(set);
                 col_free(val);
-                expr_free(v);
                 continue;
             }
             if (type_is_decimal(type_base(val->type)) && !type_is_decimal(t) && type_is_number(t)) {
                 /* As ClickHouse: a Decimal literal in the list of a non-Decimal number. */
                 const type *vt = type_base(val->type);
                 col_free(val);
-                expr_free(v);
+                for (int k = i + 1; k < n; k++)
+                    col_free(items[k]);
+                free(items);
                 in_set_free(set);
                 expr_free(lhs);
                 return err_set(ERR_TYPE_MISMATCH, "Type mismatch in IN or VALUES section. Expected: %s. Got: %s", t->name,
@@ -441,8 +501,8 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
                 col_push_from(vals, val, 0);
                 col_free(val);
             }
-            expr_free(v);
         }
+        free(items);
         if (vals) {
             in_set_add_column(set, vals);
             lit = vals;
