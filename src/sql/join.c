@@ -83,7 +83,7 @@ static int filter_residual(source *res, const ast **terms, int n, query_ctx *q)
 }
 
 /* Evaluates key expressions over a whole side and casts them to common types. */
-static int eval_keys(expr **ex, int n, const block *b, const type *const *to, column **out)
+static int eval_keys(expr **ex, int n, const block *b, const type *const *to, const char *zone, column **out)
 {
     for (int k = 0; k < n; k++) {
         column *c;
@@ -91,7 +91,7 @@ static int eval_keys(expr **ex, int n, const block *b, const type *const *to, co
             return -1;
         c = col_materialize(c);
         if (c->type != to[k]) {
-            column *cast = type_cast_super(c, c->type, to[k]);
+            column *cast = type_cast_super(c, c->type, to[k], zone);
             col_free(c);
             if (!cast)
                 return -1;
@@ -228,7 +228,8 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
             if (!common[k])
                 goto out;
         }
-        if (eval_keys(lk, nkeys, L, common, lkeys) || eval_keys(rk, nkeys, R, common, rkeys))
+        if (eval_keys(lk, nkeys, L, common, q->env.timezone, lkeys) ||
+            eval_keys(rk, nkeys, R, common, q->env.timezone, rkeys))
             goto out;
         /* Build: chain rows of equal keys in insertion order (head, tail in the state). */
         next = xmalloc(sizeof *next * (R->rows + 1));

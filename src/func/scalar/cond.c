@@ -72,7 +72,7 @@ static column *pick_rows(const type *rt, column **srcs, const uint8_t *pick, siz
 static int convert_all(const fn_call *c, column **args, const int *idx, int m, const type *rt, column **conv)
 {
     for (int k = 0; k < m; k++) {
-        conv[k] = type_cast_super(args[idx[k]], c->arg_types[idx[k]], rt);
+        conv[k] = type_cast_super(args[idx[k]], c->arg_types[idx[k]], rt, c->env ? c->env->timezone : NULL);
         if (!conv[k]) {
             for (int j = 0; j < k; j++)
                 col_free(conv[j]);
