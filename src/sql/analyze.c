@@ -24,6 +24,7 @@ typedef struct actx {
     const char *table_alias;
     const char *table_name;
     char *const *qual;         /* per source column qualifier (joins), or NULL */
+    char *const *qual2;        /* per source column second qualifier (USING keys), or NULL */
     char *const *bare;
     int *src_map;              /* source column → position in p->src_cols, -1 if unread */
     /* aliases from WITH and the select list */
@@ -193,6 +194,12 @@ static int unknown_identifier(actx *c, const char *name)
     return err_set(ERR_UNKNOWN_IDENTIFIER, "Unknown expression identifier `%s` in scope %s.", name, scope);
 }
 
+/* Whether source column i of a join belongs to table qualifier q. */
+static bool has_qualifier(const actx *c, int i, const char *q)
+{
+    return (c->qual[i] && strcmp(c->qual[i], q) == 0) || (c->qual2 && c->qual2[i] && strcmp(c->qual2[i], q) == 0);
+}
+
 static int compile_ident(actx *c, const ast *e, expr **out)
 {
     const char *name = e->parts[e->nparts - 1];
@@ -207,7 +214,7 @@ static int compile_ident(actx *c, const ast *e, expr **out)
         }
     } else if (e->nparts == 2 && c->qual && !c->post) {
         for (int i = 0; c->src && i < c->src->n; i++)
-            if (c->qual[i] && strcmp(c->qual[i], e->parts[0]) == 0 && strcmp(c->bare[i], name) == 0) {
+            if (has_qualifier(c, i, e->parts[0]) && strcmp(c->bare[i], name) == 0) {
                 *out = expr_col(use_source_column(c, i), c->src->types[i]);
                 return 0;
             }
@@ -1177,6 +1184,7 @@ int analyze_expr_on(const ast *e, const source *src, query_ctx *q, expr **out)
     c->src = src->sch;
     c->nvisible = src->nvisible;
     c->qual = src->col_qual;
+    c->qual2 = src->col_qual2;
     c->bare = src->col_bare;
     c->src_map = xmalloc(sizeof(int) * (size_t)(src->sch->n + 1));
     for (int i = 0; i < src->sch->n; i++)
@@ -1502,6 +1510,7 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
     c->src = p->src->sch;
     c->nvisible = p->src->nvisible;
     c->qual = p->src->col_qual;
+    c->qual2 = p->src->col_qual2;
     c->bare = p->src->col_bare;
     c->src_map = xmalloc(sizeof(int) * (size_t)(c->src->n + 1));
     for (int i = 0; i < c->src->n; i++)
@@ -1606,11 +1615,26 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
                 err_set(ERR_NOT_AN_AGGREGATE, "Asterisk cannot be used with aggregation (columns are not under aggregate functions)");
                 goto done;
             }
+            /* t.*: the columns of table t only (in a join, those qualified by t). */
+            bool matched = s->nparts != 1;
             for (int k = 0; k < c->nvisible; k++) {
-                if (s->nparts == 1 && !((c->table_alias && strcmp(s->parts[0], c->table_alias) == 0) ||
-                                        (c->table_name && strcmp(s->parts[0], c->table_name) == 0)))
-                    continue;
+                if (s->nparts == 1) {
+                    const char *tq = s->parts[0];
+                    bool mine = c->qual ? has_qualifier(c, k, tq)
+                                        : (c->table_alias && strcmp(tq, c->table_alias) == 0) ||
+                                              (c->table_name && strcmp(tq, c->table_name) == 0);
+                    if (!mine)
+                        continue;
+                    matched = true;
+                }
                 add_output(p, expr_col(use_source_column(c, k), c->src->types[k]), c->src->names[k], &names, &cap);
+            }
+            if (!matched) {
+                char scope[1024];
+                scope_text(c, scope, sizeof scope);
+                err_set(ERR_UNKNOWN_IDENTIFIER, "Qualified matcher %s.* does not find table. In scope %s.", s->parts[0],
+                        scope);
+                goto done;
             }
             continue;
         }

@@ -320,6 +320,7 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
             nout += !skip[c];
         schema *sch = schema_new(nout);
         char **qual = xcalloc((size_t)nout + 1, sizeof *qual), **bare = xcalloc((size_t)nout + 1, sizeof *bare);
+        char **qual2 = xcalloc((size_t)nout + 1, sizeof *qual2);
         block *b = block_new(nout, li.n);
         for (size_t i = 0; i < li.n; i++) {
             if (li.v[i] == NO_ROW)
@@ -334,6 +335,7 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
             col_free(src);
             schema_set(sch, o, left->sch->names[c], left->sch->types[c]);
             qual[o] = left->col_qual && left->col_qual[c] ? xstrdup(left->col_qual[c]) : NULL;
+            qual2[o] = left->col_qual2 && left->col_qual2[c] ? xstrdup(left->col_qual2[c]) : NULL;
             bare[o] = xstrdup(left->col_bare ? left->col_bare[c] : left->sch->names[c]);
         }
         /* A USING key of a RIGHT/FULL join comes from the right side where the left is missing. */
@@ -352,6 +354,11 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
             b->cols[lc] = merged;
         }
         const char *rq = right->col_qual && nr ? right->col_qual[0] : NULL;
+        for (int u = 0; u < nusing && rq; u++) { /* the key is the right table's column too */
+            int lc = find_col(left, right->sch->names[using_right[u]]);
+            if (lc >= 0 && !qual2[lc])
+                qual2[lc] = xstrdup(rq);
+        }
         for (int c = 0; c < nr; c++) {
             if (skip[c])
                 continue;
@@ -374,6 +381,7 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
         bs[0] = b;
         source *res = source_from_blocks(sch, bs, 1);
         res->col_qual = qual;
+        res->col_qual2 = qual2;
         res->col_bare = bare;
         if (nresidual && filter_residual(res, residual, nresidual, q)) {
             source_free(res);
