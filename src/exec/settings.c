@@ -19,6 +19,7 @@ static const setting_def defs[] = {
     {"max_rows_to_read", SET_UINT, "0", "Limit on rows read from a table (0 = unlimited)."},
     {"max_result_rows", SET_UINT, "0", "Limit on the number of result rows (0 = unlimited)."},
     {"max_parser_depth", SET_UINT, "1000", "Maximum parser recursion depth."},
+    {"max_expanded_ast_elements", SET_UINT, "500000", "Maximum size of a query's expression tree after aliases are expanded."},
     {"max_query_size", SET_UINT, "262144", "Maximum size of the query text to parse, in bytes."},
     {"max_insert_threads", SET_UINT, "0", "Maximum threads for INSERT SELECT (0 = one)."},
     {"min_insert_block_size_rows", SET_UINT, "1048449", "Squash inserted blocks to at least this many rows."},

@@ -10,6 +10,7 @@
 #include "format/format.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,9 @@ typedef struct actx {
     const char *alias_names[512];
     const ast *alias_asts[512];
     bool alias_active[512];    /* being expanded: refers to the column inside itself */
+    int8_t alias_agg[512];     /* alias_has_aggregate of each alias: 0 unknown, 1 no, 2 yes */
+    uint64_t nodes;            /* expression nodes compiled, aliases expanded */
+    uint64_t max_nodes;        /* max_expanded_ast_elements (0 = unlimited) */
     /* aggregation */
     bool post;
     int nkeys;
@@ -208,6 +212,7 @@ static int compile_ident(actx *c, const ast *e, expr **out)
         int a = find_alias(c, name);
         if (a >= 0 && !c->alias_active[a]) {
             c->alias_active[a] = true;
+            c->nodes--; /* the identifier is replaced by the alias's expression */
             int rc = compile(c, c->alias_asts[a], out);
             c->alias_active[a] = false;
             return rc;
@@ -736,6 +741,14 @@ static int compile_func(actx *c, const ast *e, expr **out)
 
 static int compile(actx *c, const ast *e, expr **out)
 {
+    /* As ClickHouse's max_expanded_ast_elements: aliases that name aliases expand into a
+     * tree that may grow exponentially (a + a AS b, b + b AS c, …). */
+    if (!c->max_nodes && c->q->st) {
+        int64_t m = settings_int(c->q->st, "max_expanded_ast_elements");
+        c->max_nodes = m > 0 ? (uint64_t)m : UINT64_MAX;
+    }
+    if (++c->nodes > c->max_nodes && c->max_nodes)
+        return err_set(ERR_BAD_ARGUMENTS, "Query tree is too big. Maximum: %llu", (unsigned long long)c->max_nodes);
     if (++c->depth > 500) {
         c->depth--;
         return err_set(ERR_TOO_DEEP_AST, "Expression is too deep (or an alias refers to itself)");
@@ -877,8 +890,12 @@ static bool alias_has_aggregate(actx *c, const ast *e, int depth)
         return false;
     if (e->kind == AST_IDENT && e->nparts == 1) {
         int a = find_alias(c, e->parts[0]);
-        if (a >= 0 && c->alias_asts[a] != e)
-            return alias_has_aggregate(c, c->alias_asts[a], depth + 1);
+        if (a >= 0 && c->alias_asts[a] != e) {
+            /* remembered: a chain of aliases naming aliases is walked once per alias */
+            if (!c->alias_agg[a])
+                c->alias_agg[a] = alias_has_aggregate(c, c->alias_asts[a], depth + 1) ? 2 : 1;
+            return c->alias_agg[a] == 2;
+        }
     }
     if (e->kind == AST_FUNC) {
         if (!func_lookup(e->name) && agg_exists(e->name))
@@ -1039,17 +1056,140 @@ int analyze_table(const ast *t, query_ctx *q, source **out)
     return 0;
 }
 
-static int analyze_one_table(const ast *t, query_ctx *q, source **out)
+/* ---- a subquery (or CTE) as a table: analysed now, run when the outer query runs ----
+ * so that the outer query's analysis (and its errors) finish before any execution starts.
+ * The first open() runs the plan to completion into memory; task k then serves the k-th
+ * contiguous range of the result blocks (in order, so streaming keeps the subquery's
+ * order). */
+typedef struct subq_source {
+    query_plan *plan;
+    pthread_mutex_t lock;
+    bool ran, failed;
+    err_saved err;
+    block **blocks;
+    int nblocks;
+} subq_source;
+
+typedef struct subq_it {
+    subq_source *sq;
+    int from, to;
+    int *cols, ncols;
+} subq_it;
+
+static int subq_collect(block_sink *s, block *b);
+
+static int subq_run(subq_source *sq, query_ctx *q)
 {
-    if (t->sub) {
-        schema *sch;
-        block **bs;
-        int nb;
-        if (run_query_to_blocks(t->sub, q, &sch, &bs, &nb))
-            return -1;
-        *out = source_from_blocks(sch, bs, nb);
+    pthread_mutex_lock(&sq->lock);
+    if (!sq->ran) {
+        sq->ran = true;
+        block_sink sink = {.write = subq_collect, .ctx = sq};
+        if (query_plan_run(sq->plan, q, &sink)) {
+            sq->failed = true;
+            err_save(&sq->err);
+        }
+    }
+    int rc = sq->failed ? err_restore(&sq->err) : 0;
+    pthread_mutex_unlock(&sq->lock);
+    return rc;
+}
+
+static int subq_collect(block_sink *s, block *b)
+{
+    subq_source *sq = s->ctx;
+    sq->blocks = xrealloc(sq->blocks, sizeof *sq->blocks * (size_t)(sq->nblocks + 1));
+    sq->blocks[sq->nblocks++] = b;
+    return 0;
+}
+
+static int subq_open(source *s, int task, const int *cols, int ncols, query_ctx *q, void **it)
+{
+    subq_source *sq = s->impl;
+    if (subq_run(sq, q))
+        return -1;
+    subq_it *i = xcalloc(1, sizeof *i);
+    i->sq = sq;
+    i->from = (int)((int64_t)sq->nblocks * task / s->ntasks);
+    i->to = (int)((int64_t)sq->nblocks * (task + 1) / s->ntasks);
+    i->cols = xcalloc((size_t)ncols + 1, sizeof *i->cols);
+    memcpy(i->cols, cols, sizeof *cols * (size_t)ncols);
+    i->ncols = ncols;
+    *it = i;
+    return 0;
+}
+
+static int subq_next(void *itp, block **out)
+{
+    subq_it *i = itp;
+    if (i->from >= i->to) {
+        *out = NULL;
         return 0;
     }
+    const block *src = i->sq->blocks[i->from++];
+    block *b = block_new(i->ncols, src->rows);
+    for (int k = 0; k < i->ncols; k++)
+        b->cols[k] = col_ref(src->cols[i->cols[k]]);
+    *out = b;
+    return 0;
+}
+
+static void subq_close(void *itp)
+{
+    subq_it *i = itp;
+    free(i->cols);
+    free(i);
+}
+
+static void subq_destroy(source *s)
+{
+    subq_source *sq = s->impl;
+    for (int i = 0; i < sq->nblocks; i++)
+        block_free(sq->blocks[i]);
+    free(sq->blocks);
+    query_plan_free(sq->plan);
+    pthread_mutex_destroy(&sq->lock);
+    free(sq);
+}
+
+static int64_t subq_count(source *s, query_ctx *q)
+{
+    subq_source *sq = s->impl;
+    if (subq_run(sq, q)) {
+        err_clear();
+        return -1; /* the error comes again from open() */
+    }
+    int64_t n = 0;
+    for (int i = 0; i < sq->nblocks; i++)
+        n += (int64_t)sq->blocks[i]->rows;
+    return n;
+}
+
+static int subquery_source(const ast *sub, query_ctx *q, source **out)
+{
+    query_plan *plan;
+    if (analyze_query(sub, q, &plan))
+        return -1;
+    subq_source *sq = xcalloc(1, sizeof *sq);
+    sq->plan = plan;
+    pthread_mutex_init(&sq->lock, NULL);
+    source *s = xcalloc(1, sizeof *s);
+    s->impl = sq;
+    s->sch = schema_clone(plan->out_schema);
+    s->nvisible = s->sch->n;
+    s->ntasks = q->max_threads > 1 ? q->max_threads : 1;
+    s->open = subq_open;
+    s->next = subq_next;
+    s->close = subq_close;
+    s->destroy = subq_destroy;
+    s->count_rows = subq_count;
+    *out = s;
+    return 0;
+}
+
+static int analyze_one_table(const ast *t, query_ctx *q, source **out)
+{
+    if (t->sub)
+        return subquery_source(t->sub, q, out);
     if (t->table_func) {
         const ast *f = t->table_func;
         column **args;
@@ -1089,18 +1229,12 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
         for (int i = q->nctes - 1; i >= 0; i--) {
             const ast *cte = q->ctes[i];
             if (strcmp(cte->alias, name) == 0) {
-                schema *sch;
-                block **bs;
-                int nb;
                 /* The CTE's own scope: only the CTEs defined before it. */
                 int saved = q->nctes;
                 q->nctes = i;
-                int rc = run_query_to_blocks(cte->sub, q, &sch, &bs, &nb);
+                int rc = subquery_source(cte->sub, q, out);
                 q->nctes = saved;
-                if (rc)
-                    return -1;
-                *out = source_from_blocks(sch, bs, nb);
-                return 0;
+                return rc;
             }
         }
     if (!db && strcmp(name, "table") == 0)
