@@ -332,6 +332,13 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
     if (compile(c, e->args.items[0], &lhs))
         return -1;
     const ast *rhs = e->args.items[1];
+    /* transform_null_in: NULL is a value like any other (NULL IN (NULL) is 1), the result
+     * never NULL. */
+    bool null_in = settings_bool(c->q->st, "transform_null_in");
+    if (type_base(lhs->type)->id == T_NOTHING && null_in) {
+        expr_free(lhs);
+        lhs = expr_const(col_new_defaults(type_nullable(type_simple(T_UINT8)), 1));
+    }
     if (type_base(lhs->type)->id == T_NOTHING) {
         /* NULL IN (…) is NULL (transform_null_in = 0). */
         expr_free(lhs);
@@ -387,6 +394,11 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
                     }
                     col_free(src);
                 }
+                for (size_t r = 0; r < casted->len; r++)
+                    if (col_is_null(casted, r)) {
+                        in_set_mark_null(set);
+                        break;
+                    }
                 in_set_add_column(set, casted);
                 col_free(casted);
             }
@@ -537,7 +549,8 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
     }
     ex->kind = EX_IN;
     /* A NULL on the left gives NULL, so a Nullable left side makes the result Nullable. */
-    ex->type = type_is_nullable(lhs->type) ? type_nullable(type_simple(T_UINT8)) : type_simple(T_UINT8);
+    ex->type = type_is_nullable(lhs->type) && !null_in ? type_nullable(type_simple(T_UINT8)) : type_simple(T_UINT8);
+    ex->null_in = null_in;
     ex->args = xcalloc(1, sizeof *ex->args);
     ex->args[0] = lhs;
     ex->nargs = 1;

@@ -444,8 +444,8 @@ static int minmax_resolve(fn_call *c)
 void func_register_cond(void)
 {
     static const func_def defs[] = {
-        {"if", FN_OWN_NULLS | FN_CASE_INSENSITIVE, multiif_resolve, NULL, "if(cond, then, else)"},
-        {"multiIf", FN_OWN_NULLS, multiif_resolve, NULL, "multiIf(c1, v1, c2, v2, ..., else)"},
+        {"if", FN_OWN_NULLS | FN_CASE_INSENSITIVE | FN_NO_LOWCARD_RESULT, multiif_resolve, NULL, "if(cond, then, else)"},
+        {"multiIf", FN_OWN_NULLS | FN_NO_LOWCARD_RESULT, multiif_resolve, NULL, "multiIf(c1, v1, c2, v2, ..., else)"},
         {"caseWithExpression", FN_OWN_NULLS, case_resolve, case_free, "CASE x WHEN w THEN t ... ELSE e END"},
         {"coalesce", FN_OWN_NULLS | FN_CASE_INSENSITIVE, coalesce_resolve, NULL, "first non-NULL argument"},
         {"ifNull", FN_OWN_NULLS | FN_CASE_INSENSITIVE, coalesce_resolve, NULL, "ifNull(x, alt)"},
