@@ -14,11 +14,18 @@
 
 typedef enum setting_kind { SET_UINT, SET_INT, SET_BOOL, SET_FLOAT, SET_STRING, SET_MAXTHREADS } setting_kind;
 
+/* setting_def.flags */
+enum {
+    SETF_DEFAULT_ONLY = 1, /* known but not implemented: a value other than the default is
+                            * NOT_IMPLEMENTED (never accepted and ignored) */
+};
+
 typedef struct setting_def {
     const char *name;
     setting_kind kind;
     const char *def;         /* default as text ("" for auto where noted) */
     const char *description;
+    int flags;
 } setting_def;
 
 int settings_count(void);

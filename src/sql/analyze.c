@@ -1021,6 +1021,7 @@ int analyze_table_args(const ast *f, query_ctx *q, column ***out)
 }
 
 static int analyze_one_table(const ast *t, query_ctx *q, source **out);
+static int analyze_query_at(const ast *query, query_ctx *q, bool top, query_plan **out);
 
 /* Qualifier of a table element: its alias, else its table name. */
 static const char *table_qualifier(const ast *t)
@@ -1180,7 +1181,7 @@ static int64_t subq_count(source *s, query_ctx *q)
 static int subquery_source(const ast *sub, query_ctx *q, source **out)
 {
     query_plan *plan;
-    if (analyze_query(sub, q, &plan))
+    if (analyze_query_at(sub, q, false, &plan))
         return -1;
     subq_source *sq = xcalloc(1, sizeof *sq);
     sq->plan = plan;
@@ -1621,6 +1622,54 @@ static int combine_filters(actx *c, expr *pre, expr **wherep)
     return fold_if_const(c, ex, wherep);
 }
 
+/* The text of a SETTINGS value as settings_set takes it. */
+static void setting_value_text(const ast *v, char *out, size_t cap)
+{
+    if (v->kind == AST_IDENT)
+        snprintf(out, cap, "%s", v->parts[v->nparts - 1]);
+    else if (v->kind == AST_LITERAL && v->lit == LIT_STRING)
+        snprintf(out, cap, "%.*s", (int)v->str_len, v->str ? v->str : "");
+    else if (v->kind == AST_LITERAL && v->lit == LIT_BOOL)
+        snprintf(out, cap, "%d", v->u != 0);
+    else if (v->kind == AST_LITERAL && v->text)
+        snprintf(out, cap, "%s", v->text);
+    else
+        out[0] = 0;
+}
+
+static int unsupported_clauses(const ast *sel, query_ctx *q)
+{
+    if (sel->with_totals)
+        return err_set(ERR_NOT_IMPLEMENTED, "WITH TOTALS is not supported yet");
+    for (int i = 0; i < sel->order_by.n; i++) {
+        if (sel->order_by.items[i]->with_fill)
+            return err_set(ERR_NOT_IMPLEMENTED, "ORDER BY … WITH FILL is not supported yet");
+        if (sel->order_by.items[i]->collate)
+            return err_set(ERR_NOT_IMPLEMENTED, "ORDER BY … COLLATE is not supported yet");
+    }
+    /* A SELECT's own SETTINGS: the statement's (outermost) ones are applied to the whole
+     * query before analysis; a subquery's that would change a value are not supported
+     * (they would apply to that subquery only), except those that only tune speed. */
+    for (int i = 0; i < sel->settings.n; i++) {
+        const ast *kv = sel->settings.items[i];
+        if (!strcmp(kv->name, "max_threads") || !strcmp(kv->name, "max_block_size"))
+            continue;
+        char val[1024];
+        setting_value_text(kv->sub, val, sizeof val);
+        settings *tmp = settings_clone(q->st);
+        int rc = settings_set(tmp, kv->name, val);
+        int k = settings_index(kv->name);
+        bool same = !rc && k >= 0 && tmp->num[k] == q->st->num[k] &&
+                    (settings_def_at(k)->kind != SET_STRING || !strcmp(tmp->text[k], q->st->text[k]));
+        settings_free(tmp);
+        if (rc)
+            return -1;
+        if (!same)
+            return err_set(ERR_NOT_IMPLEMENTED, "SETTINGS %s in a subquery are not supported yet", kv->name);
+    }
+    return 0;
+}
+
 static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
 {
     select_plan *p = xcalloc(1, sizeof *p);
@@ -1635,6 +1684,9 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
     int cap = 0;
     schema *names = NULL;
 
+    /* Clauses and modifiers parsed but not implemented: a clear error, never ignored. */
+    if (unsupported_clauses(sel, q))
+        goto done_early;
     /* WITH name AS (SELECT …): visible as a table in this query and its subqueries. */
     int ctes_before = q->nctes;
     for (int i = 0; i < sel->with.n; i++) {
@@ -1728,7 +1780,15 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
     else if (pre && combine_filters(c, pre, &p->where))
         goto done;
 
-    bool agg = sel->group_by.n > 0 || sel->having != NULL;
+    /* GROUP BY ALL: every select item that is not an aggregate. */
+    ast_list group_by = sel->group_by;
+    if (sel->group_by_all) {
+        group_by = (ast_list){0};
+        for (int i = 0; i < sel->select.n; i++)
+            if (sel->select.items[i]->kind != AST_ASTERISK && !alias_has_aggregate(c, sel->select.items[i], 0))
+                ast_list_push(&scratch, &group_by, sel->select.items[i]);
+    }
+    bool agg = group_by.n > 0 || sel->having != NULL || sel->group_by_all;
     for (int i = 0; i < sel->select.n && !agg; i++)
         agg = alias_has_aggregate(c, sel->select.items[i], 0);
     for (int i = 0; i < sel->order_by.n && !agg; i++)
@@ -1736,8 +1796,8 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
     p->aggregate = agg;
 
     if (agg) {
-        for (int i = 0; i < sel->group_by.n; i++) {
-            const ast *g = positional(&sel->select, sel->group_by.items[i]);
+        for (int i = 0; i < group_by.n; i++) {
+            const ast *g = sel->group_by_all ? group_by.items[i] : positional(&sel->select, group_by.items[i]);
             if (c->nkeys == 256) {
                 err_set(ERR_TOO_MANY_ARGUMENTS_FOR_FUNCTION, "Too many GROUP BY keys");
                 goto done;
@@ -1892,6 +1952,7 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
     rc = 0;
 done:
     q->nctes = ctes_before;
+done_early:
     for (int i = 0; i < c->nin; i++)
         if (c->in_vals[i])
             col_free(c->in_vals[i]);
@@ -1934,6 +1995,25 @@ static int collect_selects(const ast *q, const ast **out, int *n)
 
 int analyze_query(const ast *query, query_ctx *q, query_plan **out)
 {
+    return analyze_query_at(query, q, true, out);
+}
+
+/* The settings limit and offset cut the result of each SELECT of the outermost query
+ * (after its own LIMIT/OFFSET), as ClickHouse applies them; subqueries keep theirs. */
+static void apply_limit_settings(select_plan *p, query_ctx *q)
+{
+    uint64_t off = (uint64_t)settings_int(q->st, "offset"), lim = (uint64_t)settings_int(q->st, "limit");
+    if (off) {
+        if (p->limit != UINT64_MAX)
+            p->limit = p->limit > off ? p->limit - off : 0;
+        p->offset += off;
+    }
+    if (lim && lim < p->limit)
+        p->limit = lim;
+}
+
+static int analyze_query_at(const ast *query, query_ctx *q, bool top, query_plan **out)
+{
     const ast *sels[256];
     int n = 0;
     if (collect_selects(query, sels, &n))
@@ -1946,6 +2026,8 @@ int analyze_query(const ast *query, query_ctx *q, query_plan **out)
             return -1;
         }
         qp->nparts++;
+        if (top)
+            apply_limit_settings(qp->parts[i], q);
         if (i > 0 && qp->parts[i]->nout != qp->parts[0]->nout) {
             err_set(ERR_NUMBER_OF_COLUMNS_DOESNT_MATCH, "Different number of columns in UNION ALL elements: %d and %d",
                     qp->parts[0]->nout, qp->parts[i]->nout);
@@ -2002,7 +2084,7 @@ static int collect_write(block_sink *s, block *b)
 int run_query_to_blocks(const ast *query, query_ctx *q, schema **sch, block ***blocks, int *nblocks)
 {
     query_plan *p;
-    if (analyze_query(query, q, &p))
+    if (analyze_query_at(query, q, false, &p))
         return -1;
     collect_sink cs = {.base = {.write = collect_write}};
     int rc = query_plan_run(p, q, &cs.base);
