@@ -301,6 +301,11 @@ static int out_write(block_sink *bs, block *b)
     return rc;
 }
 
+static int out_totals(block_sink *bs, block *b)
+{
+    return fmt_writer_totals(((out_sink *)bs)->w, b);
+}
+
 /* ---- statements ---- */
 
 typedef struct stmt_result {
@@ -338,7 +343,7 @@ static int write_blocks(session *s, query_ctx *q, const char *format, const char
         os->close(os);
         return -1;
     }
-    out_sink sink = {.base = {.write = out_write}, .w = w};
+    out_sink sink = {.base = {.write = out_write, .totals = out_totals}, .w = w};
     int rc = produce(ctx, &sink.base);
     if (!rc) {
         fmt_stats st = {.elapsed = clock_monotonic() - q->start_time,

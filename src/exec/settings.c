@@ -119,6 +119,10 @@ static const setting_def defs[] = {
     {"offset", SET_UINT, "0", "Skip this many result rows."},
     {"cast_keep_nullable", SET_BOOL, "0", "CAST keeps Nullable.", SETF_DEFAULT_ONLY},
     {"transform_null_in", SET_BOOL, "0", "NULL IN (NULL) is true."},
+    {"totals_mode", SET_STRING, "after_having_exclusive",
+     "Which groups WITH TOTALS aggregates: before_having (all) or after_having_* (those HAVING keeps; no "
+     "max_rows_to_group_by overflow here, so the after_having modes agree)."},
+    {"totals_auto_threshold", SET_FLOAT, "0.5", "The threshold for totals_mode = 'after_having_auto'."},
     {"union_default_mode", SET_STRING, "", "Default mode for UNION without ALL/DISTINCT.", SETF_DEFAULT_ONLY},
 };
 

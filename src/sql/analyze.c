@@ -1639,8 +1639,6 @@ static void setting_value_text(const ast *v, char *out, size_t cap)
 
 static int unsupported_clauses(const ast *sel, query_ctx *q)
 {
-    if (sel->with_totals)
-        return err_set(ERR_NOT_IMPLEMENTED, "WITH TOTALS is not supported yet");
     for (int i = 0; i < sel->order_by.n; i++) {
         if (sel->order_by.items[i]->with_fill)
             return err_set(ERR_NOT_IMPLEMENTED, "ORDER BY … WITH FILL is not supported yet");
@@ -1670,7 +1668,8 @@ static int unsupported_clauses(const ast *sel, query_ctx *q)
     return 0;
 }
 
-static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
+/* top: a SELECT of the outermost query (whose totals reach the output). */
+static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **out)
 {
     select_plan *p = xcalloc(1, sizeof *p);
     p->limit = UINT64_MAX;
@@ -1944,6 +1943,27 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
             p->limit_by[i] = expr_col(idx, names->types[idx]);
         }
     }
+    if (sel->with_totals) {
+        if (!top) { /* ClickHouse passes a subquery's totals on to the outer query */
+            err_set(ERR_NOT_IMPLEMENTED, "WITH TOTALS in a subquery is not supported yet");
+            goto done;
+        }
+        if (!agg) {
+            err_set(ERR_NOT_IMPLEMENTED, "WITH TOTALS, ROLLUP, CUBE or GROUPING SETS are not supported without aggregation");
+            goto done;
+        }
+        const char *mode = settings_str(q->st, "totals_mode");
+        if (strcmp(mode, "before_having") && strcmp(mode, "after_having_inclusive") &&
+            strcmp(mode, "after_having_exclusive") && strcmp(mode, "after_having_auto")) {
+            err_set(ERR_UNKNOWN_TOTALS_MODE,
+                    "Unexpected value of TotalsMode: '%s'. Must be one of ['after_having_auto', 'after_having_exclusive', "
+                    "'after_having_inclusive', 'before_having']",
+                    mode);
+            goto done;
+        }
+        p->with_totals = true;
+        p->totals_before_having = strcmp(mode, "before_having") == 0;
+    }
     p->out_schema = names;
     names = NULL;
     p->count_only = agg && p->nkeys == 0 && p->naggs == 1 && !p->where && !p->having && p->aggs[0]->nargs == 0 &&
@@ -2021,7 +2041,7 @@ static int analyze_query_at(const ast *query, query_ctx *q, bool top, query_plan
     query_plan *qp = xcalloc(1, sizeof *qp);
     qp->parts = xcalloc((size_t)n, sizeof *qp->parts);
     for (int i = 0; i < n; i++) {
-        if (analyze_select(sels[i], q, &qp->parts[i])) {
+        if (analyze_select(sels[i], q, top, &qp->parts[i])) {
             query_plan_free(qp);
             return -1;
         }
