@@ -1082,7 +1082,90 @@ typedef struct subq_source {
     err_saved err;
     block **blocks;
     int nblocks;
+    /* Piped (a plan that streams: no aggregation, sort or DISTINCT): one task; open()
+     * starts the plan on a producer thread whose blocks pass through a bounded queue, so
+     * memory stays bounded and the outer LIMIT stops it (close() cancels). */
+    bool piped;
+    pthread_t producer;
+    bool producing;
+    pthread_cond_t cond;
+    size_t queued_bytes;
+    int head;                /* next block to hand out */
+    bool done, cancel;
+    query_ctx *q;
 } subq_source;
+
+#define SUBQ_PIPE_BYTES (16u << 20)
+
+static int subq_pipe_write(block_sink *s, block *b)
+{
+    subq_source *sq = s->ctx;
+    pthread_mutex_lock(&sq->lock);
+    while (!sq->cancel && sq->queued_bytes > SUBQ_PIPE_BYTES)
+        pthread_cond_wait(&sq->cond, &sq->lock);
+    if (sq->cancel) {
+        pthread_mutex_unlock(&sq->lock);
+        block_free(b);
+        return err_set(ERR_QUERY_WAS_CANCELLED, "Subquery read stopped");
+    }
+    sq->blocks = xrealloc(sq->blocks, sizeof *sq->blocks * (size_t)(sq->nblocks + 1));
+    sq->blocks[sq->nblocks++] = b;
+    sq->queued_bytes += block_bytes(b);
+    pthread_cond_broadcast(&sq->cond);
+    pthread_mutex_unlock(&sq->lock);
+    return 0;
+}
+
+static void *subq_produce(void *arg)
+{
+    subq_source *sq = arg;
+    mem_thread_init();
+    mem_tracker *prev = mem_tracker_attach(&sq->q->mem);
+    block_sink sink = {.write = subq_pipe_write, .ctx = sq};
+    int rc = query_plan_run(sq->plan, sq->q, &sink);
+    pthread_mutex_lock(&sq->lock);
+    if (rc && !sq->cancel) {
+        sq->failed = true;
+        err_save(&sq->err);
+    }
+    sq->done = true;
+    pthread_cond_broadcast(&sq->cond);
+    pthread_mutex_unlock(&sq->lock);
+    mem_tracker_attach(prev);
+    return NULL;
+}
+
+/* The next piped block, NULL at the end. */
+static int subq_pipe_next(subq_source *sq, block **out)
+{
+    pthread_mutex_lock(&sq->lock);
+    while (sq->head >= sq->nblocks && !sq->done)
+        pthread_cond_wait(&sq->cond, &sq->lock);
+    int rc = 0;
+    *out = NULL;
+    if (sq->head < sq->nblocks) {
+        *out = sq->blocks[sq->head];
+        sq->blocks[sq->head++] = NULL;
+        sq->queued_bytes -= block_bytes(*out);
+        pthread_cond_broadcast(&sq->cond);
+    } else if (sq->failed) {
+        rc = err_restore(&sq->err);
+    }
+    pthread_mutex_unlock(&sq->lock);
+    return rc;
+}
+
+static void subq_pipe_stop(subq_source *sq)
+{
+    if (!sq->producing)
+        return;
+    pthread_mutex_lock(&sq->lock);
+    sq->cancel = true;
+    pthread_cond_broadcast(&sq->cond);
+    pthread_mutex_unlock(&sq->lock);
+    pthread_join(sq->producer, NULL);
+    sq->producing = false;
+}
 
 typedef struct subq_it {
     subq_source *sq;
@@ -1119,8 +1202,17 @@ static int subq_collect(block_sink *s, block *b)
 static int subq_open(source *s, int task, const int *cols, int ncols, query_ctx *q, void **it)
 {
     subq_source *sq = s->impl;
-    if (subq_run(sq, q))
+    if (sq->piped) {
+        if (sq->ran)
+            return err_set(ERR_LOGICAL_ERROR, "A piped subquery was opened twice");
+        sq->ran = true;
+        sq->q = q;
+        if (pthread_create(&sq->producer, NULL, subq_produce, sq))
+            return err_set(ERR_LOGICAL_ERROR, "Cannot start a thread for a subquery");
+        sq->producing = true;
+    } else if (subq_run(sq, q)) {
         return -1;
+    }
     subq_it *i = xcalloc(1, sizeof *i);
     i->sq = sq;
     i->from = (int)((int64_t)sq->nblocks * task / s->ntasks);
@@ -1135,14 +1227,23 @@ static int subq_open(source *s, int task, const int *cols, int ncols, query_ctx 
 static int subq_next(void *itp, block **out)
 {
     subq_it *i = itp;
-    if (i->from >= i->to) {
+    block *piped = NULL;
+    if (i->sq->piped) {
+        if (subq_pipe_next(i->sq, &piped))
+            return -1;
+        if (!piped) {
+            *out = NULL;
+            return 0;
+        }
+    } else if (i->from >= i->to) {
         *out = NULL;
         return 0;
     }
-    const block *src = i->sq->blocks[i->from++];
+    const block *src = piped ? piped : i->sq->blocks[i->from++];
     block *b = block_new(i->ncols, src->rows);
     for (int k = 0; k < i->ncols; k++)
         b->cols[k] = col_ref(src->cols[i->cols[k]]);
+    block_free(piped);
     *out = b;
     return 0;
 }
@@ -1150,6 +1251,8 @@ static int subq_next(void *itp, block **out)
 static void subq_close(void *itp)
 {
     subq_it *i = itp;
+    if (i->sq->piped)
+        subq_pipe_stop(i->sq);
     free(i->cols);
     free(i);
 }
@@ -1157,11 +1260,13 @@ static void subq_close(void *itp)
 static void subq_destroy(source *s)
 {
     subq_source *sq = s->impl;
+    subq_pipe_stop(sq);
     for (int i = 0; i < sq->nblocks; i++)
         block_free(sq->blocks[i]);
     free(sq->blocks);
     query_plan_free(sq->plan);
     pthread_mutex_destroy(&sq->lock);
+    pthread_cond_destroy(&sq->cond);
     free(sq);
 }
 
@@ -1186,16 +1291,22 @@ static int subquery_source(const ast *sub, query_ctx *q, source **out)
     subq_source *sq = xcalloc(1, sizeof *sq);
     sq->plan = plan;
     pthread_mutex_init(&sq->lock, NULL);
+    pthread_cond_init(&sq->cond, NULL);
+    sq->piped = true;
+    for (int i = 0; i < plan->nparts; i++) {
+        const select_plan *p = plan->parts[i];
+        sq->piped &= !p->aggregate && p->norder == 0 && !p->distinct && p->nlimit_by == 0;
+    }
     source *s = xcalloc(1, sizeof *s);
     s->impl = sq;
     s->sch = schema_clone(plan->out_schema);
     s->nvisible = s->sch->n;
-    s->ntasks = q->max_threads > 1 ? q->max_threads : 1;
+    s->ntasks = sq->piped ? 1 : q->max_threads > 1 ? q->max_threads : 1;
     s->open = subq_open;
     s->next = subq_next;
     s->close = subq_close;
     s->destroy = subq_destroy;
-    s->count_rows = subq_count;
+    s->count_rows = sq->piped ? NULL : subq_count;
     *out = s;
     return 0;
 }

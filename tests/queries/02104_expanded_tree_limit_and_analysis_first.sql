@@ -13,3 +13,12 @@ SELECT x, y FROM (SELECT number AS x FROM system.numbers); -- { serverError UNKN
 SELECT x FROM (SELECT number AS x FROM numbers(10) ORDER BY x DESC) LIMIT 3;
 SELECT count() + 1, count() FROM (SELECT number FROM numbers(100000) WHERE number % 3 = 0);
 WITH t AS (SELECT number AS n FROM numbers(5)) SELECT sum(n) FROM t WHERE n > 1;
+-- A subquery that streams (no aggregation, sort or DISTINCT) is piped: the outer LIMIT
+-- stops it, even when it is endless.
+SELECT * FROM (SELECT number FROM system.numbers) LIMIT 5;
+SELECT * FROM (SELECT number FROM system.numbers WHERE number > 10) WHERE number % 7 = 0 LIMIT 3;
+SELECT * FROM (SELECT number FROM numbers(3) UNION ALL SELECT number FROM numbers(2));
+SELECT count() FROM (SELECT number FROM numbers(1000000) WHERE number % 3 = 0);
+SELECT k, count() FROM (SELECT number % 3 AS k FROM numbers(100000)) GROUP BY k ORDER BY k;
+SELECT * FROM (SELECT throwIf(number = 5) FROM numbers(10)); -- { serverError FUNCTION_THROW_IF_VALUE_IS_NON_ZERO }
+WITH t AS (SELECT number AS n FROM numbers(5)) SELECT a.n, b.n FROM t AS a JOIN t AS b ON a.n = b.n ORDER BY a.n;
