@@ -1218,7 +1218,8 @@ static int subq_open(source *s, int task, const int *cols, int ncols, query_ctx 
     i->from = (int)((int64_t)sq->nblocks * task / s->ntasks);
     i->to = (int)((int64_t)sq->nblocks * (task + 1) / s->ntasks);
     i->cols = xcalloc((size_t)ncols + 1, sizeof *i->cols);
-    memcpy(i->cols, cols, sizeof *cols * (size_t)ncols);
+    if (ncols)
+        memcpy(i->cols, cols, sizeof *cols * (size_t)ncols);
     i->ncols = ncols;
     *it = i;
     return 0;
