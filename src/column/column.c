@@ -60,12 +60,35 @@ column *col_new(const type *t)
     return c;
 }
 
+/* An Enum's default is its first (smallest) value, not 0, as ClickHouse's. */
+static bool enum_default(const type *t)
+{
+    t = type_phys(t);
+    return (t->id == T_ENUM8 || t->id == T_ENUM16) && t->nitems > 0 && t->items[0].value != 0;
+}
+
+static void write_enum_default(uint8_t *p, const type *t)
+{
+    t = type_phys(t);
+    if (t->id == T_ENUM8) {
+        int8_t v = (int8_t)t->items[0].value;
+        memcpy(p, &v, 1);
+    } else {
+        int16_t v = (int16_t)t->items[0].value;
+        memcpy(p, &v, 2);
+    }
+}
+
 column *col_new_defaults(const type *t, size_t n)
 {
     column *c = col_new(t);
     col_reserve(c, n);
     switch (layout_of(t)) {
-    case L_FIXED: buf_resize_zero(&c->data, n * width_of(t)); break;
+    case L_FIXED:
+        buf_resize_zero(&c->data, n * width_of(t));
+        for (size_t i = 0; enum_default(t) && i < n; i++)
+            write_enum_default(c->data.p + i * width_of(t), t);
+        break;
     case L_STRING: {
         uint64_t *o = buf_grow(&c->offs, n * sizeof(uint64_t));
         memset(o, 0, n * sizeof(uint64_t));
@@ -214,7 +237,13 @@ void col_push_fixed(column *c, const void *value)
 void col_push_default(column *c)
 {
     switch (layout_of(c->type)) {
-    case L_FIXED: memset(buf_grow(&c->data, width_of(c->type)), 0, width_of(c->type)); break;
+    case L_FIXED: {
+        uint8_t *p = buf_grow(&c->data, width_of(c->type));
+        memset(p, 0, width_of(c->type));
+        if (enum_default(c->type))
+            write_enum_default(p, c->type);
+        break;
+    }
     case L_STRING: {
         uint64_t end = c->data.len;
         buf_append(&c->offs, &end, sizeof end);

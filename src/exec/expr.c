@@ -135,6 +135,9 @@ static column *eval_in(const expr *e, column *arg)
     }
     const column *vals = type_phys(arg->type)->id == T_NULLABLE ? arg->inner : arg;
     const column *set = e->set->values;
+    /* a NULL row: NULL (0 under the null map), or with transform_null_in whether the set
+     * holds NULL */
+    uint8_t null_hit = e->null_in ? (uint8_t)(e->set->has_null != e->negate) : 0;
     if (type_phys(vals->type)->id == T_STRING && type_phys(set->type)->id == T_STRING && set->len <= 8) {
         /* a few strings (x NOT IN ('', 'anon')): comparing lengths first beats hashing */
         const uint64_t *so = col_offs(set), *vo = col_offs(vals);
@@ -144,7 +147,7 @@ static column *eval_in(const expr *e, column *arg)
             bool found = false;
             for (size_t k = 0; k < set->len && !found; k++)
                 found = so[k + 1] - so[k] == len && memcmp(set->data.p + so[k], p, len) == 0;
-            d[r] = col_is_null(arg, r) ? 0 : (uint8_t)(found != e->negate);
+            d[r] = col_is_null(arg, r) ? null_hit : (uint8_t)(found != e->negate);
         }
         return res;
     }
@@ -154,7 +157,7 @@ static column *eval_in(const expr *e, column *arg)
             found = false;
         else
             found = find_slot(e->set, vals, r, col_hash_row(vals, r)) >= 0;
-        d[r] = col_is_null(arg, r) ? 0 : (uint8_t)(found != e->negate);
+        d[r] = col_is_null(arg, r) ? null_hit : (uint8_t)(found != e->negate);
     }
     return res;
 }

@@ -28,6 +28,7 @@ typedef struct expr {
     int nargs;
     in_set *set;
     bool negate;
+    bool null_in;     /* EX_IN under transform_null_in: a NULL matches a NULL in the set */
 } expr;
 
 expr *expr_col(int col, const type *t);

@@ -818,8 +818,56 @@ static void *merge_buckets(void *arg)
     return NULL;
 }
 
-/* Merges the workers' states and builds the post block [keys..., aggregates...]. */
-static int merge_and_finalize(select_plan *p, query_ctx *q, worker *ws, int n, block **out)
+/* WITH TOTALS over one table of groups (finalised into post, in slot order): merges the
+ * states of the groups HAVING keeps (all with totals_before_having) into one state row
+ * and finalises it into *totals, whose keys are their types' defaults. */
+static int group_totals(select_plan *p, agg_table *t, const block *post, block **totals)
+{
+    uint8_t *keep = NULL;
+    if (p->having && !p->totals_before_having) {
+        column *m;
+        if (expr_eval(p->having, post, &m))
+            return -1;
+        m = col_materialize(m);
+        keep = xmalloc(post->rows + 1);
+        expr_truth_mask(m, keep);
+        col_free(m);
+    }
+    arena a;
+    arena_init(&a);
+    char *states = arena_alloc(&a, p->state_size ? p->state_size : 1, p->state_align ? p->state_align : 8);
+    init_states(p, states);
+    size_t row = 0;
+    for (size_t i = 0; i < t->cap; i++) {
+        agg_slot *s = &t->slots[i];
+        if (!s->states)
+            continue;
+        if (!keep || keep[row])
+            for (int k = 0; k < p->naggs; k++)
+                p->aggs[k]->ops.merge(p->aggs[k], states + p->agg_offsets[k], s->states + p->agg_offsets[k]);
+        row++;
+    }
+    free(keep);
+    block *b = new_post_block(p);
+    int rc = 0;
+    for (int k = 0; k < p->nkeys; k++)
+        col_push_default(b->cols[k]);
+    for (int k = 0; k < p->naggs && !rc; k++)
+        rc = p->aggs[k]->ops.finalize(p->aggs[k], states + p->agg_offsets[k], b->cols[p->nkeys + k]);
+    b->rows = 1;
+    destroy_states(p, states);
+    arena_free(&a);
+    if (rc) {
+        block_free(b);
+        return -1;
+    }
+    *totals = b;
+    return 0;
+}
+
+/* Merges the workers' states and builds the post block [keys..., aggregates...]; with
+ * totals (WITH TOTALS), also the totals post block. */
+static int merge_and_finalize(select_plan *p, query_ctx *q, worker *ws, int n, block **out, block **totals)
 {
     block *b = new_post_block(p);
     if (p->nkeys == 0) {
@@ -835,6 +883,8 @@ static int merge_and_finalize(select_plan *p, query_ctx *q, worker *ws, int n, b
             rc = p->aggs[a]->ops.finalize(p->aggs[a], ws[0].single + p->agg_offsets[a], b->cols[a]);
         destroy_states(p, ws[0].single);
         b->rows = 1;
+        if (!rc && totals) /* the only row is its own total */
+            *totals = block_slice(b, 0, 1);
         *out = b;
         return rc;
     }
@@ -845,6 +895,8 @@ static int merge_and_finalize(select_plan *p, query_ctx *q, worker *ws, int n, b
         for (int i = 1; i < n; i++)
             merge_tables(p, &ws[0].table, &ws[i].table);
         int rc = finalize_table(p, &ws[0].table, b);
+        if (!rc && totals)
+            rc = group_totals(p, &ws[0].table, b, totals);
         destroy_table_states(p, &ws[0].table);
         *out = b;
         return rc;
@@ -950,16 +1002,16 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
     q->started = true;
     if (p->src->total_rows_hint)
         atomic_fetch_add(&q->total_rows_to_read, p->src->total_rows_hint);
+    /* count() known from metadata: no task runs; the count reaches the aggregate's state
+     * through count_known and the rest of the query (projection, HAVING, ORDER BY, LIMIT)
+     * runs as usual. */
+    bool counted = false;
     if (p->count_only && p->src->count_rows) {
         int64_t n = p->src->count_rows(p->src, q);
         if (n >= 0) {
             query_add_read(q, (uint64_t)n, 0);
-            column *c = col_new(type_simple(T_UINT64));
-            uint64_t v = (uint64_t)n;
-            col_push_fixed(c, &v);
-            block *b = block_new(1, 1);
-            b->cols[0] = c;
-            return sink->write(sink, b);
+            p->count_known = (uint64_t)n;
+            counted = true;
         }
     }
     run r = {.p = p, .q = q};
@@ -967,7 +1019,7 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
         p->src->accept_codes(p->src, codes_plan_flags(r.codes));
     r.pre_cols = prefilter_columns(p);
     int64_t tl = settings_int(q->st, "group_by_two_level_threshold");
-    r.two_level_threshold = tl > 0 ? (size_t)tl : SIZE_MAX;
+    r.two_level_threshold = tl > 0 && !p->with_totals ? (size_t)tl : SIZE_MAX; /* totals: one table */
     pthread_mutex_init(&r.lock, NULL);
     pthread_cond_init(&r.cond, NULL);
     r.streaming = !p->aggregate && p->norder == 0 && !p->distinct && p->nlimit_by == 0;
@@ -980,6 +1032,8 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
         r.slots[i].task = -1;
     if (p->limit == 0)
         atomic_store(&r.stop, 1);
+    if (counted)
+        atomic_store(&r.next_task, p->src->ntasks);
     worker *ws = xcalloc((size_t)nthreads, sizeof *ws);
     for (int i = 0; i < nthreads; i++) {
         ws[i].r = &r;
@@ -1020,12 +1074,15 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
     if (!rc && !r.streaming)
         rc = mem_tracker_check(&q->mem);
 
-    block *result = NULL;
+    block *result = NULL, *totals = NULL;
     int ncols = p->nout;
     if (!rc && !r.streaming) {
         if (p->aggregate) {
-            block *post;
-            rc = merge_and_finalize(p, q, ws, nthreads, &post);
+            block *post, *tpost = NULL;
+            rc = merge_and_finalize(p, q, ws, nthreads, &post, p->with_totals && sink->totals ? &tpost : NULL);
+            if (!rc && tpost)
+                rc = project_block(p, tpost, false, &totals);
+            block_free(tpost);
             if (!rc && p->having) {
                 column *m;
                 rc = expr_eval(p->having, post, &m);
@@ -1082,6 +1139,7 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
     pthread_cond_destroy(&r.cond);
     if (rc || r.streaming) {
         block_free(result);
+        block_free(totals);
         return rc;
     }
 
@@ -1098,6 +1156,7 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
         rc = eval_block(p->limit_by, p->nlimit_by, result, &keys);
         if (rc) {
             block_free(result);
+            block_free(totals);
             return rc;
         }
         /* LIMIT BY expressions are evaluated over the output columns block. */
@@ -1117,9 +1176,12 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
             result = s;
         }
     }
-    if (result->rows == 0) {
+    if (result->rows == 0)
         block_free(result);
-        return 0;
-    }
-    return emit(sink, result, ncols, 65409);
+    else
+        rc = emit(sink, result, ncols, 65409);
+    if (totals && !rc)
+        return sink->totals(sink, totals);
+    block_free(totals);
+    return rc;
 }

@@ -53,6 +53,9 @@ typedef struct select_plan {
     expr **limit_by;             /* post stage */
     uint64_t limit_by_limit;
     uint64_t limit_by_offset;
+    bool with_totals;            /* WITH TOTALS: one more row aggregating every group (or,
+                                  * unless totals_before_having, those HAVING keeps) */
+    bool totals_before_having;   /* totals_mode = 'before_having' */
     bool count_only;             /* SELECT count() FROM src with no WHERE: use count_rows */
     uint64_t count_known;        /* SELECT count() … WHERE: rows the source counted without
                                   * reading (take_matching), added to the count */
@@ -64,6 +67,9 @@ void select_plan_free(select_plan *p);
 typedef struct block_sink {
     int (*write)(struct block_sink *s, block *b); /* takes b */
     void *ctx;
+    /* Optional: the WITH TOTALS row (one row of the result's columns), after the last
+     * write; takes b. A sink without it drops totals, as a subquery does. */
+    int (*totals)(struct block_sink *s, block *b);
 } block_sink;
 
 int select_run(select_plan *p, query_ctx *q, block_sink *sink);

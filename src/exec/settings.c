@@ -18,8 +18,9 @@ static const setting_def defs[] = {
     {"max_block_size", SET_UINT, "65409", "Maximum block size in rows for reading."},
     {"max_memory_usage", SET_UINT, "0", "Maximum memory usage for processing of a single query (bytes, 0 = unlimited)."},
     {"max_rows_to_read", SET_UINT, "0", "Limit on rows read from a table (0 = unlimited)."},
-    {"max_result_rows", SET_UINT, "0", "Limit on the number of result rows (0 = unlimited)."},
+    {"max_result_rows", SET_UINT, "0", "Limit on the number of result rows (0 = unlimited).", SETF_DEFAULT_ONLY},
     {"max_parser_depth", SET_UINT, "1000", "Maximum parser recursion depth."},
+    {"max_expanded_ast_elements", SET_UINT, "500000", "Maximum size of a query's expression tree after aliases are expanded."},
     {"max_query_size", SET_UINT, "262144", "Maximum size of the query text to parse, in bytes."},
     {"max_insert_threads", SET_UINT, "0", "Maximum threads for INSERT SELECT (0 = one)."},
     {"min_insert_block_size_rows", SET_UINT, "1048449", "Squash inserted blocks to at least this many rows."},
@@ -60,21 +61,21 @@ static const setting_def defs[] = {
     {"engine_file_allow_create_multiple_files", SET_BOOL, "0", "Create a new file per insert when the file exists."},
     {"session_timezone", SET_STRING, "", "The session time zone (empty = the server's)."},
     {"timezone", SET_STRING, "", "Alias-like setting kept for compatibility; use session_timezone."},
-    {"join_use_nulls", SET_BOOL, "0", "Fill non-matched rows of outer joins with NULLs instead of defaults."},
+    {"join_use_nulls", SET_BOOL, "0", "Fill non-matched rows of outer joins with NULLs instead of defaults.", SETF_DEFAULT_ONLY},
     {"join_algorithm", SET_STRING, "default", "The join algorithm (hash)."},
-    {"aggregate_functions_null_for_empty", SET_BOOL, "0", "Return NULL from aggregates over no rows."},
+    {"aggregate_functions_null_for_empty", SET_BOOL, "0", "Return NULL from aggregates over no rows.", SETF_DEFAULT_ONLY},
     {"group_by_two_level_threshold", SET_UINT, "100000", "Keys after which aggregation goes two-level."},
     {"group_by_two_level_threshold_bytes", SET_UINT, "50000000", "Bytes after which aggregation goes two-level."},
     {"max_bytes_before_external_group_by", SET_UINT, "0", "Spill GROUP BY to disk beyond this (unsupported: 0)."},
     {"max_bytes_before_external_sort", SET_UINT, "0", "Spill ORDER BY to disk beyond this (unsupported: 0)."},
-    {"extremes", SET_BOOL, "0", "Output extremes (unsupported)."},
+    {"extremes", SET_BOOL, "0", "Output extremes (unsupported).", SETF_DEFAULT_ONLY},
     {"log_queries", SET_BOOL, "1", "Log queries to system.query_log."},
-    {"readonly", SET_UINT, "0", "Restrict to read-only queries."},
+    {"readonly", SET_UINT, "0", "1: only reading queries, no setting changes; 2: reading queries and setting changes."},
     {"send_logs_level", SET_STRING, "fatal", "Server log level sent to the client."},
     {"use_query_cache", SET_BOOL, "0", "Use the query cache (unsupported, ignored)."},
     {"allow_experimental_analyzer", SET_BOOL, "1", "Compatibility; ignored."},
     {"enable_analyzer", SET_BOOL, "1", "Compatibility; ignored."},
-    {"prefer_column_name_to_alias", SET_BOOL, "0", "Prefer column names to aliases."},
+    {"prefer_column_name_to_alias", SET_BOOL, "0", "Prefer column names to aliases.", SETF_DEFAULT_ONLY},
     {"optimize_on_insert", SET_BOOL, "1", "Apply the engine's merge logic to inserted blocks."},
     {"insert_deduplicate", SET_BOOL, "1", "Deduplicate retried inserts of identical blocks."},
     {"insert_deduplication_token", SET_STRING, "", "Deduplicate inserts by this token instead of the data's hash."},
@@ -121,13 +122,17 @@ static const setting_def defs[] = {
     {"send_progress_in_http_headers", SET_BOOL, "0", "Send X-ClickHouse-Progress headers while the query runs."},
     {"http_headers_progress_interval_ms", SET_UINT, "100", "Minimum interval between X-ClickHouse-Progress headers."},
     {"cancel_http_readonly_queries_on_client_close", SET_BOOL, "0", "Cancel a read-only HTTP query when its client disconnects (shale cancels every query of a disconnected client)."},
-    {"date_time_input_format", SET_STRING, "basic", "'basic' or 'best_effort' parsing of DateTime text."},
-    {"date_time_output_format", SET_STRING, "simple", "DateTime text output format."},
+    {"date_time_input_format", SET_STRING, "basic", "'basic' or 'best_effort' parsing of DateTime text.", SETF_DEFAULT_ONLY},
+    {"date_time_output_format", SET_STRING, "simple", "DateTime text output format.", SETF_DEFAULT_ONLY},
     {"limit", SET_UINT, "0", "Limit the number of result rows (0 = none)."},
     {"offset", SET_UINT, "0", "Skip this many result rows."},
-    {"cast_keep_nullable", SET_BOOL, "0", "CAST keeps Nullable."},
+    {"cast_keep_nullable", SET_BOOL, "0", "CAST keeps Nullable.", SETF_DEFAULT_ONLY},
     {"transform_null_in", SET_BOOL, "0", "NULL IN (NULL) is true."},
-    {"union_default_mode", SET_STRING, "", "Default mode for UNION without ALL/DISTINCT."},
+    {"totals_mode", SET_STRING, "after_having_exclusive",
+     "Which groups WITH TOTALS aggregates: before_having (all) or after_having_* (those HAVING keeps; no "
+     "max_rows_to_group_by overflow here, so the after_having modes agree)."},
+    {"totals_auto_threshold", SET_FLOAT, "0.5", "The threshold for totals_mode = 'after_having_auto'."},
+    {"union_default_mode", SET_STRING, "", "Default mode for UNION without ALL/DISTINCT.", SETF_DEFAULT_ONLY},
 };
 
 #define NDEFS ((int)(sizeof defs / sizeof defs[0]))
@@ -271,6 +276,14 @@ settings *settings_clone(const settings *src)
     return s;
 }
 
+const char *settings_first_difference(const settings *a, const settings *b)
+{
+    for (int i = 0; i < a->n && i < b->n; i++)
+        if (a->text[i] != b->text[i] && strcmp(a->text[i], b->text[i]) != 0 && a->num[i] != b->num[i])
+            return defs[i].name;
+    return NULL;
+}
+
 void settings_free(settings *s)
 {
     if (!s)
@@ -307,6 +320,14 @@ int settings_set(settings *s, const char *name, const char *value)
     double num;
     if (parse_value(&defs[i], value, &num))
         return -1;
+    if (defs[i].flags & SETF_DEFAULT_ONLY) {
+        double dnum = 0;
+        bool is_default = defs[i].kind == SET_STRING ? strcmp(value, defs[i].def) == 0
+                                                     : parse_value(&defs[i], defs[i].def, &dnum) == 0 && dnum == num;
+        if (!is_default)
+            return err_set(ERR_NOT_IMPLEMENTED, "Setting %s = %s is not supported yet (only its default, '%s')", name,
+                           value, defs[i].def);
+    }
     if (owned(s, i))
         free(s->text[i]);
     s->text[i] = xstrdup(value);

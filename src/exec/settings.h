@@ -14,11 +14,18 @@
 
 typedef enum setting_kind { SET_UINT, SET_INT, SET_BOOL, SET_FLOAT, SET_STRING, SET_MAXTHREADS } setting_kind;
 
+/* setting_def.flags */
+enum {
+    SETF_DEFAULT_ONLY = 1, /* known but not implemented: a value other than the default is
+                            * NOT_IMPLEMENTED (never accepted and ignored) */
+};
+
 typedef struct setting_def {
     const char *name;
     setting_kind kind;
     const char *def;         /* default as text ("" for auto where noted) */
     const char *description;
+    int flags;
 } setting_def;
 
 int settings_count(void);
@@ -34,6 +41,8 @@ typedef struct settings {
 
 settings *settings_new(void);          /* all defaults */
 settings *settings_clone(const settings *s);
+/* The name of the first setting whose value differs between a and b, or NULL. */
+const char *settings_first_difference(const settings *a, const settings *b);
 void settings_free(settings *s);
 int settings_set(settings *s, const char *name, const char *value);
 int64_t settings_int(const settings *s, const char *name);

@@ -14,10 +14,13 @@ void source_free(source *s)
     for (int i = 0; (s->col_qual || s->col_bare) && i < s->sch->n; i++) {
         if (s->col_qual)
             free(s->col_qual[i]);
+        if (s->col_qual2)
+            free(s->col_qual2[i]);
         if (s->col_bare)
             free(s->col_bare[i]);
     }
     free(s->col_qual);
+    free(s->col_qual2);
     free(s->col_bare);
     for (int i = 0; i < s->nalias; i++) {
         free(s->alias_name[i]);

@@ -77,6 +77,9 @@ typedef struct source {
      * may be NULL) and the bare column name, so that t.col resolves. Owned. */
     char **col_qual;
     char **col_bare;
+    /* Optional, with col_qual: a second qualifier (a USING key is also the right
+     * table's column), else NULL entries. Owned. */
+    char **col_qual2;
     /* Optional, for tables with ALIAS columns: their names and defining expressions as SQL
      * text, which queries may use like columns (computed, never stored). Owned. */
     int nalias;

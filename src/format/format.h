@@ -75,6 +75,10 @@ const char *fmt_input_canonical(const char *name);
 int fmt_writer_new(const char *format, const schema *header, const fmt_settings *s, outstream *out,
                    fmt_writer **w);
 int fmt_writer_write(fmt_writer *w, const block *b);
+/* The WITH TOTALS row (one row of the header's columns; takes b), written by
+ * fmt_writer_finish where the format prints totals (TabSeparated, CSV, JSON, JSONCompact,
+ * Pretty, Vertical) and dropped by the others, as ClickHouse does. */
+int fmt_writer_totals(fmt_writer *w, block *b);
 int fmt_writer_finish(fmt_writer *w, const fmt_stats *stats);
 void fmt_writer_free(fmt_writer *w);
 

@@ -66,9 +66,18 @@ static int csv_write(fmt_writer *w, const block *b)
     return 0;
 }
 
+/* Totals: an empty line, then the row. */
+static int csv_finish(fmt_writer *w, const fmt_stats *st)
+{
+    if (!w->totals)
+        return 0;
+    eol(w);
+    return csv_write(w, w->totals);
+}
+
 const fmt_out_vt fmt_out_csv[] = {
-    {"CSV", csv_start, csv_write, NULL, NULL, 0},
-    {"CSVWithNames", csv_start, csv_write, NULL, NULL, CSV_NAMES},
-    {"CSVWithNamesAndTypes", csv_start, csv_write, NULL, NULL, CSV_NAMES | CSV_TYPES},
+    {"CSV", csv_start, csv_write, csv_finish, NULL, 0},
+    {"CSVWithNames", csv_start, csv_write, csv_finish, NULL, CSV_NAMES},
+    {"CSVWithNamesAndTypes", csv_start, csv_write, csv_finish, NULL, CSV_NAMES | CSV_TYPES},
     {0},
 };

@@ -25,6 +25,7 @@ struct fmt_writer {
     buf b;            /* pending output, flushed in large chunks */
     uint64_t rows;    /* rows written so far */
     void *state;      /* per-format state */
+    block *totals;    /* the WITH TOTALS row, or NULL (fmt_writer_totals) */
 };
 
 #define FMT_FLUSH_AT (64 * 1024)

@@ -122,7 +122,31 @@ static int json_finish(fmt_writer *w, const fmt_stats *st)
     if (!(w->vt->variant & J_WHOLE))
         return 0;
     char num[48];
-    buf_puts(&w->b, "\n\t],\n\n\t\"rows\": ");
+    buf_puts(&w->b, "\n\t],\n\n");
+    if (w->totals) {
+        const block *t = w->totals;
+        int v = w->vt->variant;
+        if (v & J_COMPACT) {
+            buf_puts(&w->b, "\t\"totals\": [");
+            for (int c = 0; c < t->ncols; c++) {
+                if (c)
+                    buf_append(&w->b, ", ", 2);
+                json_value(w, t->cols[c], 0, v, false);
+            }
+            buf_puts(&w->b, "],\n\n");
+        } else {
+            buf_puts(&w->b, "\t\"totals\":\n\t{\n");
+            for (int c = 0; c < t->ncols; c++) {
+                buf_append(&w->b, "\t\t", 2);
+                name_str(w, c);
+                buf_append(&w->b, ": ", 2);
+                json_value(w, t->cols[c], 0, v, true);
+                buf_puts(&w->b, c + 1 < t->ncols ? ",\n" : "\n");
+            }
+            buf_puts(&w->b, "\t},\n\n");
+        }
+    }
+    buf_puts(&w->b, "\t\"rows\": ");
     buf_append(&w->b, num, text_u64(w->rows, num));
     if (st->has_rows_before_limit) {
         buf_puts(&w->b, ",\n\n\t\"rows_before_limit_at_least\": ");

@@ -104,7 +104,27 @@ void fmt_quantity(double v, char *out, size_t cap)
         snprintf(out, cap, "%.2f %s", v / d, names[i]);
 }
 
+static int pretty_table(fmt_writer *w, const fmt_stats *st);
+
+/* The result's table, then the totals' own table after "Totals:". */
 static int pretty_finish(fmt_writer *w, const fmt_stats *st)
+{
+    if (pretty_table(w, st) < 0)
+        return -1;
+    if (!w->totals)
+        return 0;
+    buf_puts(&w->b, "\nTotals:\n");
+    pstate *ps = w->state;
+    if (!ps)
+        ps = w->state = xcalloc(1, sizeof *ps);
+    block *rows = ps->all;
+    ps->all = w->totals;
+    int rc = pretty_table(w, st);
+    ps->all = rows;
+    return rc;
+}
+
+static int pretty_table(fmt_writer *w, const fmt_stats *st)
 {
     pstate *ps = w->state;
     if (!ps || !ps->all->rows)

@@ -51,12 +51,21 @@ static int tsv_write(fmt_writer *w, const block *b)
     return 0;
 }
 
+/* Totals: an empty line, then the row. */
+static int tsv_finish(fmt_writer *w, const fmt_stats *st)
+{
+    if (!w->totals)
+        return 0;
+    eol(w);
+    return tsv_write(w, w->totals);
+}
+
 const fmt_out_vt fmt_out_tsv[] = {
-    {"TabSeparated", tsv_start, tsv_write, NULL, NULL, 0},
-    {"TabSeparatedWithNames", tsv_start, tsv_write, NULL, NULL, TSV_NAMES},
-    {"TabSeparatedWithNamesAndTypes", tsv_start, tsv_write, NULL, NULL, TSV_NAMES | TSV_TYPES},
-    {"TabSeparatedRaw", tsv_start, tsv_write, NULL, NULL, TSV_RAW},
-    {"TabSeparatedRawWithNames", tsv_start, tsv_write, NULL, NULL, TSV_RAW | TSV_NAMES},
-    {"TabSeparatedRawWithNamesAndTypes", tsv_start, tsv_write, NULL, NULL, TSV_RAW | TSV_NAMES | TSV_TYPES},
+    {"TabSeparated", tsv_start, tsv_write, tsv_finish, NULL, 0},
+    {"TabSeparatedWithNames", tsv_start, tsv_write, tsv_finish, NULL, TSV_NAMES},
+    {"TabSeparatedWithNamesAndTypes", tsv_start, tsv_write, tsv_finish, NULL, TSV_NAMES | TSV_TYPES},
+    {"TabSeparatedRaw", tsv_start, tsv_write, tsv_finish, NULL, TSV_RAW},
+    {"TabSeparatedRawWithNames", tsv_start, tsv_write, tsv_finish, NULL, TSV_RAW | TSV_NAMES},
+    {"TabSeparatedRawWithNamesAndTypes", tsv_start, tsv_write, tsv_finish, NULL, TSV_RAW | TSV_NAMES | TSV_TYPES},
     {0},
 };

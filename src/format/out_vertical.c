@@ -5,14 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void vertical_fields(fmt_writer *w, const block *b, size_t r);
+
 void vertical_write_rows(fmt_writer *w, const block *b, uint64_t first)
 {
-    size_t maxw = 0;
-    for (int c = 0; c < w->header->n; c++) {
-        size_t nw = utf8_width(w->header->names[c], strlen(w->header->names[c]));
-        if (nw > maxw)
-            maxw = nw;
-    }
     char num[48];
     for (size_t r = 0; r < b->rows; r++) {
         uint64_t rowno = first + r + 1;
@@ -25,6 +21,20 @@ void vertical_write_rows(fmt_writer *w, const block *b, uint64_t first)
         for (size_t k = 0; k < n + 5; k++)
             buf_puts(&w->b, "─");
         buf_putc(&w->b, '\n');
+        vertical_fields(w, b, r);
+    }
+}
+
+/* The "name: value" lines of row r. */
+static void vertical_fields(fmt_writer *w, const block *b, size_t r)
+{
+    size_t maxw = 0;
+    for (int c = 0; c < w->header->n; c++) {
+        size_t nw = utf8_width(w->header->names[c], strlen(w->header->names[c]));
+        if (nw > maxw)
+            maxw = nw;
+    }
+    {
         for (int c = 0; c < b->ncols; c++) {
             const char *nm = w->header->names[c];
             size_t nl = strlen(nm);
@@ -62,7 +72,17 @@ static int vertical_write(fmt_writer *w, const block *b)
     return 0;
 }
 
+/* Totals: a "Totals:" section after an empty line. */
+static int vertical_finish(fmt_writer *w, const fmt_stats *st)
+{
+    if (!w->totals)
+        return 0;
+    buf_puts(&w->b, "\n\nTotals:\n───────\n");
+    vertical_fields(w, w->totals, 0);
+    return 0;
+}
+
 const fmt_out_vt fmt_out_vertical[] = {
-    {"Vertical", NULL, vertical_write, NULL, NULL, 0},
+    {"Vertical", NULL, vertical_write, vertical_finish, NULL, 0},
     {0},
 };

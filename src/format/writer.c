@@ -132,6 +132,13 @@ int fmt_writer_write(fmt_writer *w, const block *b)
     return fmt_maybe_flush(w);
 }
 
+int fmt_writer_totals(fmt_writer *w, block *b)
+{
+    block_free(w->totals);
+    w->totals = b;
+    return 0;
+}
+
 int fmt_writer_finish(fmt_writer *w, const fmt_stats *stats)
 {
     fmt_stats zero = {0};
@@ -147,6 +154,7 @@ void fmt_writer_free(fmt_writer *w)
     if (w->vt->free_state)
         w->vt->free_state(w);
     schema_free(w->header);
+    block_free(w->totals);
     buf_free(&w->b);
     free(w);
 }

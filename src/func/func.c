@@ -221,11 +221,15 @@ int func_resolve(const char *name, int nargs, const type *const *arg_types, colu
         return -1;
     }
     const type *rt = c->ret;
+    /* As ClickHouse's default for NULLs: the kernel runs on the values; a result that
+     * cannot be inside Nullable (an Array) is returned as it is. */
+    c->strip_nullable = any_nullable;
     if (any_nullable && type_can_be_nullable(rt)) {
         c->wrap_nullable = true;
         rt = type_nullable(rt);
     }
-    if (nlowcard == 1 && nnonconst == 1 && lowcard_can_hold(rt) && rt->id != T_LOWCARDINALITY) {
+    if (nlowcard == 1 && nnonconst == 1 && lowcard_can_hold(rt) && rt->id != T_LOWCARDINALITY &&
+        !(def->flags & FN_NO_LOWCARD_RESULT)) {
         c->wrap_lowcard = true;
         rt = type_lowcard(rt);
     }
@@ -288,7 +292,7 @@ int fn_exec(const fn_call *call, column *const *args, size_t rows, column **out)
     uint8_t *nulls = NULL; /* OR of argument null maps, krows bytes */
     for (int i = 0; i < n; i++) {
         column *c = args[i];
-        bool strip_null = call->wrap_nullable && type_phys(c->type)->id == T_NULLABLE;
+        bool strip_null = call->strip_nullable && type_phys(c->type)->id == T_NULLABLE;
         column *v;
         if (strip_null) {
             if (!nulls)

@@ -37,6 +37,9 @@ enum {
     FN_OWN_LOWCARD = 1 << 4,      /* resolver sees LowCardinality argument types */
     FN_NO_CONST_FOLD = 1 << 5,    /* materialize(), rand(): runs on all rows even when all
                                      arguments are constant; result is never constant */
+    FN_NO_LOWCARD_RESULT = 1 << 6,/* if, multiIf, and, or, xor: a LowCardinality argument
+                                     does not make the result LowCardinality (ClickHouse
+                                     evaluates them per row, not per dictionary entry) */
 };
 
 /* Per-query facts a function may need. */
@@ -65,6 +68,8 @@ typedef struct fn_call {
     const func_env *env;
     /* Filled by the framework: */
     bool wrap_nullable;
+    bool strip_nullable;    /* Nullable arguments reach the kernel as their values (NULL rows
+                             * as defaults); the result is Nullable only with wrap_nullable */
     bool wrap_lowcard;
     bool null_result;            /* result is always NULL */
     const type *result_type;     /* what the expression evaluates to, wrappers included */

@@ -1,4 +1,5 @@
 #include "func/supertype.h"
+#include "column/datetime.h"
 #include "func/scalar/num.h"
 
 #include "base/err.h"
@@ -121,16 +122,19 @@ const type *type_supertype(int n, const type *const *types)
             } else if (ndate) {
                 if (ndate != m)
                     return no_common(n, types, "because some of them are Date/Date32/DateTime/DateTime64 and some of them are not");
-                type_id best = T_DATE;
-                int scale = 0;
-                const char *tz = NULL;
+                /* As ClickHouse: Date32 with DateTime, or any DateTime64, gives DateTime64 of
+                 * the largest scale in the zone of the first DateTime64 of that scale (none
+                 * without one); else the first DateTime as it is (its zone); else a day type. */
+                bool date32 = false, dt = false;
+                const type *dt64 = NULL, *first_dt = NULL;
                 for (int i = 0; i < m; i++) {
-                    if (in[i]->id > best) best = in[i]->id;
-                    if (in[i]->id == T_DATETIME64 && in[i]->scale > scale) scale = in[i]->scale;
-                    if (in[i]->tz) tz = in[i]->tz;
+                    date32 |= in[i]->id == T_DATE32;
+                    if (in[i]->id == T_DATETIME && !first_dt) first_dt = in[i];
+                    dt |= in[i]->id == T_DATETIME;
+                    if (in[i]->id == T_DATETIME64 && (!dt64 || in[i]->scale > dt64->scale)) dt64 = in[i];
                 }
-                r = best == T_DATETIME64 ? type_datetime64(scale, tz) : best == T_DATETIME ? type_datetime(tz)
-                                                                                       : type_simple(best);
+                r = dt64 ? dt64 : (date32 && dt) ? type_datetime64(0, NULL) : first_dt ? first_dt
+                                  : type_simple(date32 ? T_DATE32 : T_DATE);
             } else if (ndec) {
                 if (ndec + nnum != m)
                     return no_common(n, types, "because some of them are Decimal and some of them are not");
@@ -188,9 +192,10 @@ const type *type_supertype(int n, const type *const *types)
 
 /* ---- conversion to a supertype ---- */
 
-static column *cast_rows(const column *c, const type *from, const type *to, size_t n);
+static column *cast_rows(const column *c, const type *from, const type *to, size_t n, const char *zone);
 
-static column *cast_fixed(const column *c, const type *from, const type *to, size_t n)
+/* zone: the session time zone, for a Date becoming a time without a zone of its own. */
+static column *cast_fixed(const column *c, const type *from, const type *to, size_t n, const char *zone)
 {
     from = type_phys(from);
     to = type_phys(to);
@@ -210,8 +215,17 @@ static column *cast_fixed(const column *c, const type *from, const type *to, siz
     int128_t mul = 1;
     if (type_is_decimal(to))
         mul = type_decimal_scale_multiplier(to) / (type_is_decimal(from) ? type_decimal_scale_multiplier(from) : 1);
-    else if ((from->id == T_DATE || from->id == T_DATE32) && (to->id == T_DATETIME || to->id == T_DATETIME64))
-        mul = 86400;
+    else if ((from->id == T_DATE || from->id == T_DATE32) && (to->id == T_DATETIME || to->id == T_DATETIME64)) {
+        /* A day becomes its midnight in the target's time zone (as ClickHouse's
+         * toDateTime(date, tz)), not UTC's. */
+        const tz_info *tz = tz_get(to->tz ? to->tz : zone);
+        if (!tz) {
+            mem_free(v);
+            return NULL;
+        }
+        for (size_t i = 0; i < n; i++)
+            v[i] = tz_local_to_utc(tz, (int64_t)v[i] * 86400);
+    }
     if (to->id == T_DATETIME64) {
         int128_t m = 1;
         for (int i = 0; i < to->scale; i++) m *= 10;
@@ -226,7 +240,7 @@ static column *cast_fixed(const column *c, const type *from, const type *to, siz
     return r;
 }
 
-static column *cast_rows(const column *c, const type *from, const type *to, size_t n)
+static column *cast_rows(const column *c, const type *from, const type *to, size_t n, const char *zone)
 {
     const type *pf = type_phys(from), *pt = type_phys(to);
     if (pf == pt) {
@@ -245,14 +259,14 @@ static column *cast_rows(const column *c, const type *from, const type *to, size
                 col_free(w);
                 return col_new_defaults(to, n);
             }
-            w->inner = cast_rows(c->inner, pf->inner, pt->inner, n);
+            w->inner = cast_rows(c->inner, pf->inner, pt->inner, n, zone);
             if (!w->inner) { w->inner = NULL; col_free(w); return NULL; }
             buf_append(&w->nulls, c->nulls.p, n);
         } else if (pf->id == T_NOTHING) {
             col_free(w);
             return col_new_defaults(to, n);
         } else {
-            w->inner = cast_rows(c, from, pt->inner, n);
+            w->inner = cast_rows(c, from, pt->inner, n, zone);
             if (!w->inner) { col_free(w); return NULL; }
             buf_resize_zero(&w->nulls, n);
         }
@@ -274,7 +288,7 @@ static column *cast_rows(const column *c, const type *from, const type *to, size
         col_free(r->inner);
         r->inner = NULL;
         const uint64_t *o = col_offs(c);
-        r->inner = cast_rows(c->inner, pf->inner, pt->inner, (size_t)o[n]);
+        r->inner = cast_rows(c->inner, pf->inner, pt->inner, (size_t)o[n], zone);
         if (!r->inner) { col_free(r); return NULL; }
         buf_append(&r->offs, o + 1, n * sizeof(uint64_t));
         r->len = n;
@@ -285,14 +299,16 @@ static column *cast_rows(const column *c, const type *from, const type *to, size
         for (int k = 0; k < pt->nfields; k++) {
             col_free(r->fields[k]);
             r->fields[k] = NULL;
-            r->fields[k] = cast_rows(c->fields[k], pf->fields[k], pt->fields[k], n);
+            r->fields[k] = cast_rows(c->fields[k], pf->fields[k], pt->fields[k], n, zone);
             if (!r->fields[k]) { col_free(r); return NULL; }
         }
         r->len = n;
         return r;
     }
     if (pf->width && pt->width && pf->id != T_FIXEDSTRING && pt->id != T_FIXEDSTRING) {
-        column *r = cast_fixed(c, pf, pt, n);
+        column *r = cast_fixed(c, pf, pt, n, zone);
+        if (!r)
+            return NULL;
         r->type = to;
         return r;
     }
@@ -300,11 +316,11 @@ static column *cast_rows(const column *c, const type *from, const type *to, size
     return NULL;
 }
 
-column *type_cast_super(const column *c, const type *from, const type *to)
+column *type_cast_super(const column *c, const type *from, const type *to, const char *zone)
 {
     if (c->is_const) {
-        column *one = cast_rows(c, from, to, 1);
+        column *one = cast_rows(c, from, to, 1, zone);
         return one ? col_new_const(one, c->len) : NULL;
     }
-    return cast_rows(c, from, to, c->len);
+    return cast_rows(c, from, to, c->len, zone);
 }

@@ -38,6 +38,8 @@ static int out_write(block_sink *bs, block *b)
     return rc;
 }
 
+static int out_totals(block_sink *bs, block *b) { return fmt_writer_totals(((out_sink *)bs)->w, b); }
+
 static const char *output_format(const interp_hooks *h, const ast *stmt)
 {
     if (stmt && stmt->format)
@@ -69,7 +71,7 @@ static int write_blocks(const interp_hooks *h, query_ctx *q, const ast *stmt, co
         os->close(os);
         return -1;
     }
-    out_sink sink = {.base = {.write = out_write}, .w = w};
+    out_sink sink = {.base = {.write = out_write, .totals = out_totals}, .w = w};
     int rc = produce(ctx, &sink.base);
     if (!rc) {
         fmt_stats st = {.elapsed = clock_monotonic() - q->start_time,
@@ -406,6 +408,44 @@ static int apply_statement_settings(query_ctx *q, const ast *stmt)
     return 0;
 }
 
+static bool modifies_data(const ast *stmt)
+{
+    switch (stmt->kind) {
+    case AST_STMT_SELECT:
+    case AST_STMT_DESCRIBE:
+    case AST_STMT_EXPLAIN:
+    case AST_STMT_SHOW:
+    case AST_STMT_USE:
+    case AST_STMT_SET:
+    case AST_STMT_CHECK:
+    case AST_STMT_KILL: return false;
+    default: return true;
+    }
+}
+
+/* readonly, as ClickHouse: 1 allows only reading queries and no setting changes, 2 also
+ * setting changes; a query may not lower the session's level. */
+static int check_readonly(session *s, query_ctx *q, const ast *stmt)
+{
+    int64_t session_level = settings_int(s->st, "readonly"), level = settings_int(q->st, "readonly");
+    bool sets_readonly = false;
+    for (int i = 0; stmt->kind == AST_STMT_SET && i < stmt->settings.n; i++)
+        sets_readonly |= strcmp(stmt->settings.items[i]->name, "readonly") == 0;
+    if (session_level > 0 && (level != session_level || sets_readonly))
+        return err_set(ERR_READONLY, "Cannot modify 'readonly' setting in readonly mode");
+    if (level == 0)
+        return 0;
+    if (modifies_data(stmt))
+        return err_set(ERR_READONLY, "Cannot execute query in readonly mode");
+    if (session_level == 1 && s->remote) {
+        const char *changed = stmt->kind == AST_STMT_SET && stmt->settings.n ? stmt->settings.items[0]->name
+                                                                             : settings_first_difference(q->st, s->st);
+        if (changed)
+            return err_set(ERR_READONLY, "Cannot modify '%s' setting in readonly mode", changed);
+    }
+    return 0;
+}
+
 static void log_query(session *s, query_ctx *q, const interp_request *rq, const interp_result *res, int code,
                       bool started, double wall_start, double elapsed)
 {
@@ -458,6 +498,8 @@ int interp_run(session *s, const interp_request *rq, const interp_hooks *h, inte
         rc = h->apply_settings(h->ctx, q->st);
     if (!rc)
         rc = apply_statement_settings(q, stmt);
+    if (!rc)
+        rc = check_readonly(s, q, stmt);
     if (!rc)
         rc = query_prepare(q, h->output_tty);
     if (!rc) {

@@ -41,6 +41,8 @@ typedef struct session {
     int nparams;               /* query parameters {name:Type} */
     char **param_names;
     char **param_values;
+    bool remote;               /* a server's client: readonly = 1 also forbids setting changes
+                                * (clickhouse-local does not check them, ClickHouse's server does) */
     unsigned query_seq;
     _Atomic(query_ctx *) current; /* the running query, for cancellation */
 } session;

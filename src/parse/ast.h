@@ -36,7 +36,7 @@ typedef enum ast_kind {
     AST_UNION,       /* SELECT … UNION ALL SELECT …: children are AST_SELECT/AST_UNION */
     AST_TABLE,       /* table reference: a table name, a table function or a subquery */
     AST_JOIN,        /* join clause attached to a table */
-    AST_ORDER_ITEM,  /* expr ASC|DESC NULLS FIRST|LAST (COLLATE ignored) */
+    AST_ORDER_ITEM,  /* expr ASC|DESC NULLS FIRST|LAST (COLLATE flagged) */
     AST_SETTING,     /* name = value (value is a literal node) */
     /* statements */
     AST_STMT_SELECT, /* wraps AST_SELECT / AST_UNION with FORMAT, INTO OUTFILE, SETTINGS */
@@ -149,6 +149,7 @@ struct ast {
     bool desc;
     int nulls;             /* 0 = default, 1 = NULLS FIRST, -1 = NULLS LAST */
     ast *with_fill;        /* unsupported; parsed to give a clear error */
+    bool collate;          /* COLLATE 'x' given: unsupported, a clear error */
 
     /* AST_SETTING: name in name, value in sub */
 

@@ -225,6 +225,7 @@ static ast *parse_order_list(parser *p, ast_list *out)
             if (p_kind(p) != TK_STRING)
                 return p_fail(p, "string literal");
             p_adv(p);
+            o->collate = true;
         }
         if (p_is(p, 0, "WITH") && p_is(p, 1, "FILL")) {
             o->with_fill = ast_new(p->a, AST_LITERAL, p_cur(p)->start);

@@ -603,20 +603,6 @@ static int apply_request_settings(void *ctx, settings *st)
     return 0;
 }
 
-static bool is_modifying(const ast *stmt)
-{
-    switch (stmt->kind) {
-    case AST_STMT_SELECT:
-    case AST_STMT_DESCRIBE:
-    case AST_STMT_EXPLAIN:
-    case AST_STMT_SHOW:
-    case AST_STMT_USE:
-    case AST_STMT_SET:
-    case AST_STMT_CHECK: return false;
-    default: return true;
-    }
-}
-
 static void run_query(request_ctx *r)
 {
     server *srv = r->srv;
@@ -727,10 +713,6 @@ static void run_query(request_ctx *r)
             rc = err_set(ERR_SYNTAX_ERROR, "Multi-statements are not allowed");
         }
     }
-    if (!rc && settings_int(eff, "readonly") > 0 && is_modifying(stmt))
-        rc = err_set(ERR_READONLY, "Cannot execute query in readonly mode");
-    if (!rc && stmt->kind == AST_STMT_SET && settings_int(eff, "readonly") == 1)
-        rc = err_set(ERR_READONLY, "Cannot modify settings in readonly mode");
     if (!rc && srv->max_concurrent_queries > 0) {
         int n = atomic_fetch_add(&srv->running_queries, 1) + 1;
         r->counted = true;
@@ -855,6 +837,7 @@ static void handle_query(server *srv, http_conn *c, srv_request *rq, srv_respons
             r.sess = r.named->sess;
     } else if (!rc) {
         r.sess = session_new(srv->inst);
+        r.sess->remote = true;
         r.owns_session = true;
     }
     if (!rc && (r.owns_session || r.sess->query_seq == 0)) {

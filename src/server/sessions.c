@@ -26,6 +26,7 @@ int sessions_acquire(server *s, const char *id, const char *user, int timeout_s,
             snprintf(hs->id, sizeof hs->id, "%s", id);
             snprintf(hs->user, sizeof hs->user, "%s", user);
             hs->sess = session_new(s->inst);
+            hs->sess->remote = true;
             hs->next = s->sessions;
             s->sessions = hs;
         }

@@ -10,6 +10,7 @@
 #include "format/format.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@ typedef struct actx {
     const char *table_alias;
     const char *table_name;
     char *const *qual;         /* per source column qualifier (joins), or NULL */
+    char *const *qual2;        /* per source column second qualifier (USING keys), or NULL */
     char *const *bare;
     int *src_map;              /* source column → position in p->src_cols, -1 if unread */
     /* aliases from WITH and the select list */
@@ -31,6 +33,9 @@ typedef struct actx {
     const char *alias_names[512];
     const ast *alias_asts[512];
     bool alias_active[512];    /* being expanded: refers to the column inside itself */
+    int8_t alias_agg[512];     /* alias_has_aggregate of each alias: 0 unknown, 1 no, 2 yes */
+    uint64_t nodes;            /* expression nodes compiled, aliases expanded */
+    uint64_t max_nodes;        /* max_expanded_ast_elements (0 = unlimited) */
     /* aggregation */
     bool post;
     int nkeys;
@@ -193,6 +198,12 @@ static int unknown_identifier(actx *c, const char *name)
     return err_set(ERR_UNKNOWN_IDENTIFIER, "Unknown expression identifier `%s` in scope %s.", name, scope);
 }
 
+/* Whether source column i of a join belongs to table qualifier q. */
+static bool has_qualifier(const actx *c, int i, const char *q)
+{
+    return (c->qual[i] && strcmp(c->qual[i], q) == 0) || (c->qual2 && c->qual2[i] && strcmp(c->qual2[i], q) == 0);
+}
+
 static int compile_ident(actx *c, const ast *e, expr **out)
 {
     const char *name = e->parts[e->nparts - 1];
@@ -201,13 +212,14 @@ static int compile_ident(actx *c, const ast *e, expr **out)
         int a = find_alias(c, name);
         if (a >= 0 && !c->alias_active[a]) {
             c->alias_active[a] = true;
+            c->nodes--; /* the identifier is replaced by the alias's expression */
             int rc = compile(c, c->alias_asts[a], out);
             c->alias_active[a] = false;
             return rc;
         }
     } else if (e->nparts == 2 && c->qual && !c->post) {
         for (int i = 0; c->src && i < c->src->n; i++)
-            if (c->qual[i] && strcmp(c->qual[i], e->parts[0]) == 0 && strcmp(c->bare[i], name) == 0) {
+            if (has_qualifier(c, i, e->parts[0]) && strcmp(c->bare[i], name) == 0) {
                 *out = expr_col(use_source_column(c, i), c->src->types[i]);
                 return 0;
             }
@@ -302,12 +314,31 @@ static column *in_exact_only(actx *c, column *orig, column *conv)
     return conv;
 }
 
+/* Nesting of Array and Tuple (through the first element), Nullable and LowCardinality
+ * ignored: how ClickHouse tells `x IN value` from `x IN collection`. */
+static int type_depth(const type *t)
+{
+    t = type_phys(type_strip_nullable(type_phys(t)));
+    if (t->id == T_ARRAY)
+        return 1 + type_depth(t->inner);
+    if (t->id == T_TUPLE)
+        return 1 + (t->nfields ? type_depth(t->fields[0]) : 0);
+    return 0;
+}
+
 static int compile_in(actx *c, const ast *e, bool negate, expr **out)
 {
     expr *lhs;
     if (compile(c, e->args.items[0], &lhs))
         return -1;
     const ast *rhs = e->args.items[1];
+    /* transform_null_in: NULL is a value like any other (NULL IN (NULL) is 1), the result
+     * never NULL. */
+    bool null_in = settings_bool(c->q->st, "transform_null_in");
+    if (type_base(lhs->type)->id == T_NOTHING && null_in) {
+        expr_free(lhs);
+        lhs = expr_const(col_new_defaults(type_nullable(type_simple(T_UINT8)), 1));
+    }
     if (type_base(lhs->type)->id == T_NOTHING) {
         /* NULL IN (…) is NULL (transform_null_in = 0). */
         expr_free(lhs);
@@ -363,6 +394,11 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
                     }
                     col_free(src);
                 }
+                for (size_t r = 0; r < casted->len; r++)
+                    if (col_is_null(casted, r)) {
+                        in_set_mark_null(set);
+                        break;
+                    }
                 in_set_add_column(set, casted);
                 col_free(casted);
             }
@@ -371,39 +407,87 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
         free(bs);
         schema_free(sch);
     } else {
-        const ast *items[4096];
-        int n = 0;
-        if (rhs->kind == AST_FUNC && strcmp(rhs->name, "tuple") == 0) {
-            for (int i = 0; i < rhs->args.n && n < 4096; i++)
-                items[n++] = rhs->args.items[i];
-        } else {
-            items[n++] = rhs;
+        /* The right side is one constant: a single element when its depth (nesting of
+         * Array/Tuple) equals the left side's — 1 IN 1, (1, 2) IN (1, 2) — or a collection
+         * of elements when one deeper — 1 IN (1, 2), 1 IN [1, 2], (1, 2) IN ((1, 2), (3, 4)),
+         * as ClickHouse decides. */
+        expr *rv;
+        if (rhs->kind == AST_FUNC && strcmp(rhs->name, "tuple") == 0 && rhs->args.n == 0) {
+            rv = expr_const(col_new_defaults(type_array(type_simple(T_NOTHING)), 1)); /* x IN (): empty */
+        } else if (compile(c, rhs, &rv)) {
+            in_set_free(set);
+            expr_free(lhs);
+            return -1;
         }
-        for (int i = 0; i < n; i++) {
-            expr *v;
-            if (compile(c, items[i], &v)) {
+        if (rv->kind != EX_CONST) {
+            expr_free(rv);
+            in_set_free(set);
+            expr_free(lhs);
+            return err_set(ERR_BAD_ARGUMENTS, "The right side of IN must be a constant list or a subquery");
+        }
+        column *rcol = col_materialize(col_ref(rv->value));
+        const type *rt = type_phys(type_strip_nullable(type_phys(rcol->type)));
+        int ld = type_depth(lhs->type), rd = type_depth(rcol->type);
+        column **items = NULL;
+        int n = 0;
+        if (ld == rd) {
+            items = xcalloc(1, sizeof *items);
+            items[n++] = col_ref(rcol);
+        } else if (ld + 1 == rd && rt->id == T_TUPLE) {
+            items = xcalloc((size_t)rcol->nfields + 1, sizeof *items);
+            for (int i = 0; i < rcol->nfields; i++)
+                items[n++] = col_ref(rcol->fields[i]);
+        } else if (ld + 1 == rd && rt->id == T_ARRAY) {
+            const column *arr = type_is_nullable(rcol->type) ? rcol->inner : rcol;
+            size_t from = col_offs(arr)[0], to = col_offs(arr)[1];
+            items = xcalloc(to - from + 1, sizeof *items);
+            for (size_t i = from; i < to; i++)
+                items[n++] = col_slice(arr->inner, i, 1);
+        } else {
+            err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+                    "Unsupported types for IN. First argument type %s. Second argument type %s.", lhs->type->name,
+                    rcol->type->name);
+        }
+        col_free(rcol);
+        expr_free(rv);
+        if (!items) {
+            in_set_free(set);
+            expr_free(lhs);
+            return -1;
+        }
+        const type *lt = type_phys(type_strip_nullable(type_phys(lhs->type)));
+        for (int i = 0; i < n && lt->id == T_TUPLE; i++) {
+            const type *it = type_phys(type_strip_nullable(type_phys(items[i]->type)));
+            int bad = it->id != T_TUPLE ? err_set(ERR_INCORRECT_ELEMENT_OF_SET, "Invalid type in set. Expected tuple, got %s.",
+                                                  it->id == T_ARRAY ? "Array" : it->name)
+                      : it->nfields != lt->nfields
+                          ? err_set(ERR_INCORRECT_ELEMENT_OF_SET, "Incorrect size of tuple in set: %d instead of %d.",
+                                    it->nfields, lt->nfields)
+                          : 0;
+            if (bad) {
+                for (int k = 0; k < n; k++)
+                    col_free(items[k]);
+                free(items);
                 in_set_free(set);
                 expr_free(lhs);
                 return -1;
             }
-            if (v->kind != EX_CONST) {
-                expr_free(v);
-                in_set_free(set);
-                expr_free(lhs);
-                return err_set(ERR_BAD_ARGUMENTS, "The right side of IN must be a constant list or a subquery");
-            }
-            column *val = col_ref(v->value);
+        }
+        for (int i = 0; i < n; i++) {
+            column *val = items[i];
+            items[i] = NULL;
             if (col_is_null(val, 0)) {
                 in_set_mark_null(set);
                 col_free(val);
-                expr_free(v);
                 continue;
             }
             if (type_is_decimal(type_base(val->type)) && !type_is_decimal(t) && type_is_number(t)) {
                 /* As ClickHouse: a Decimal literal in the list of a non-Decimal number. */
                 const type *vt = type_base(val->type);
                 col_free(val);
-                expr_free(v);
+                for (int k = i + 1; k < n; k++)
+                    col_free(items[k]);
+                free(items);
                 in_set_free(set);
                 expr_free(lhs);
                 return err_set(ERR_TYPE_MISMATCH, "Type mismatch in IN or VALUES section. Expected: %s. Got: %s", t->name,
@@ -441,8 +525,8 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
                 col_push_from(vals, val, 0);
                 col_free(val);
             }
-            expr_free(v);
         }
+        free(items);
         if (vals) {
             in_set_add_column(set, vals);
             lit = vals;
@@ -465,7 +549,8 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
     }
     ex->kind = EX_IN;
     /* A NULL on the left gives NULL, so a Nullable left side makes the result Nullable. */
-    ex->type = type_is_nullable(lhs->type) ? type_nullable(type_simple(T_UINT8)) : type_simple(T_UINT8);
+    ex->type = type_is_nullable(lhs->type) && !null_in ? type_nullable(type_simple(T_UINT8)) : type_simple(T_UINT8);
+    ex->null_in = null_in;
     ex->args = xcalloc(1, sizeof *ex->args);
     ex->args[0] = lhs;
     ex->nargs = 1;
@@ -669,6 +754,14 @@ static int compile_func(actx *c, const ast *e, expr **out)
 
 static int compile(actx *c, const ast *e, expr **out)
 {
+    /* As ClickHouse's max_expanded_ast_elements: aliases that name aliases expand into a
+     * tree that may grow exponentially (a + a AS b, b + b AS c, …). */
+    if (!c->max_nodes && c->q->st) {
+        int64_t m = settings_int(c->q->st, "max_expanded_ast_elements");
+        c->max_nodes = m > 0 ? (uint64_t)m : UINT64_MAX;
+    }
+    if (++c->nodes > c->max_nodes && c->max_nodes)
+        return err_set(ERR_BAD_ARGUMENTS, "Query tree is too big. Maximum: %llu", (unsigned long long)c->max_nodes);
     if (++c->depth > 500) {
         c->depth--;
         return err_set(ERR_TOO_DEEP_AST, "Expression is too deep (or an alias refers to itself)");
@@ -810,8 +903,12 @@ static bool alias_has_aggregate(actx *c, const ast *e, int depth)
         return false;
     if (e->kind == AST_IDENT && e->nparts == 1) {
         int a = find_alias(c, e->parts[0]);
-        if (a >= 0 && c->alias_asts[a] != e)
-            return alias_has_aggregate(c, c->alias_asts[a], depth + 1);
+        if (a >= 0 && c->alias_asts[a] != e) {
+            /* remembered: a chain of aliases naming aliases is walked once per alias */
+            if (!c->alias_agg[a])
+                c->alias_agg[a] = alias_has_aggregate(c, c->alias_asts[a], depth + 1) ? 2 : 1;
+            return c->alias_agg[a] == 2;
+        }
     }
     if (e->kind == AST_FUNC) {
         if (!func_lookup(e->name) && agg_exists(e->name))
@@ -924,6 +1021,7 @@ int analyze_table_args(const ast *f, query_ctx *q, column ***out)
 }
 
 static int analyze_one_table(const ast *t, query_ctx *q, source **out);
+static int analyze_query_at(const ast *query, query_ctx *q, bool top, query_plan **out);
 
 /* Qualifier of a table element: its alias, else its table name. */
 static const char *table_qualifier(const ast *t)
@@ -972,17 +1070,252 @@ int analyze_table(const ast *t, query_ctx *q, source **out)
     return 0;
 }
 
-static int analyze_one_table(const ast *t, query_ctx *q, source **out)
+/* ---- a subquery (or CTE) as a table: analysed now, run when the outer query runs ----
+ * so that the outer query's analysis (and its errors) finish before any execution starts.
+ * The first open() runs the plan to completion into memory; task k then serves the k-th
+ * contiguous range of the result blocks (in order, so streaming keeps the subquery's
+ * order). */
+typedef struct subq_source {
+    query_plan *plan;
+    pthread_mutex_t lock;
+    bool ran, failed;
+    err_saved err;
+    block **blocks;
+    int nblocks;
+    /* Piped (a plan that streams: no aggregation, sort or DISTINCT): one task; open()
+     * starts the plan on a producer thread whose blocks pass through a bounded queue, so
+     * memory stays bounded and the outer LIMIT stops it (close() cancels). */
+    bool piped;
+    pthread_t producer;
+    bool producing;
+    pthread_cond_t cond;
+    size_t queued_bytes;
+    int head;                /* next block to hand out */
+    bool done, cancel;
+    query_ctx *q;
+} subq_source;
+
+#define SUBQ_PIPE_BYTES (16u << 20)
+
+static int subq_pipe_write(block_sink *s, block *b)
 {
-    if (t->sub) {
-        schema *sch;
-        block **bs;
-        int nb;
-        if (run_query_to_blocks(t->sub, q, &sch, &bs, &nb))
+    subq_source *sq = s->ctx;
+    pthread_mutex_lock(&sq->lock);
+    while (!sq->cancel && sq->queued_bytes > SUBQ_PIPE_BYTES)
+        pthread_cond_wait(&sq->cond, &sq->lock);
+    if (sq->cancel) {
+        pthread_mutex_unlock(&sq->lock);
+        block_free(b);
+        return err_set(ERR_QUERY_WAS_CANCELLED, "Subquery read stopped");
+    }
+    sq->blocks = xrealloc(sq->blocks, sizeof *sq->blocks * (size_t)(sq->nblocks + 1));
+    sq->blocks[sq->nblocks++] = b;
+    sq->queued_bytes += block_bytes(b);
+    pthread_cond_broadcast(&sq->cond);
+    pthread_mutex_unlock(&sq->lock);
+    return 0;
+}
+
+static void *subq_produce(void *arg)
+{
+    subq_source *sq = arg;
+    mem_thread_init();
+    mem_tracker *prev = mem_tracker_attach(&sq->q->mem);
+    block_sink sink = {.write = subq_pipe_write, .ctx = sq};
+    int rc = query_plan_run(sq->plan, sq->q, &sink);
+    pthread_mutex_lock(&sq->lock);
+    if (rc && !sq->cancel) {
+        sq->failed = true;
+        err_save(&sq->err);
+    }
+    sq->done = true;
+    pthread_cond_broadcast(&sq->cond);
+    pthread_mutex_unlock(&sq->lock);
+    mem_tracker_attach(prev);
+    return NULL;
+}
+
+/* The next piped block, NULL at the end. */
+static int subq_pipe_next(subq_source *sq, block **out)
+{
+    pthread_mutex_lock(&sq->lock);
+    while (sq->head >= sq->nblocks && !sq->done)
+        pthread_cond_wait(&sq->cond, &sq->lock);
+    int rc = 0;
+    *out = NULL;
+    if (sq->head < sq->nblocks) {
+        *out = sq->blocks[sq->head];
+        sq->blocks[sq->head++] = NULL;
+        sq->queued_bytes -= block_bytes(*out);
+        pthread_cond_broadcast(&sq->cond);
+    } else if (sq->failed) {
+        rc = err_restore(&sq->err);
+    }
+    pthread_mutex_unlock(&sq->lock);
+    return rc;
+}
+
+static void subq_pipe_stop(subq_source *sq)
+{
+    if (!sq->producing)
+        return;
+    pthread_mutex_lock(&sq->lock);
+    sq->cancel = true;
+    pthread_cond_broadcast(&sq->cond);
+    pthread_mutex_unlock(&sq->lock);
+    pthread_join(sq->producer, NULL);
+    sq->producing = false;
+}
+
+typedef struct subq_it {
+    subq_source *sq;
+    int from, to;
+    int *cols, ncols;
+} subq_it;
+
+static int subq_collect(block_sink *s, block *b);
+
+static int subq_run(subq_source *sq, query_ctx *q)
+{
+    pthread_mutex_lock(&sq->lock);
+    if (!sq->ran) {
+        sq->ran = true;
+        block_sink sink = {.write = subq_collect, .ctx = sq};
+        if (query_plan_run(sq->plan, q, &sink)) {
+            sq->failed = true;
+            err_save(&sq->err);
+        }
+    }
+    int rc = sq->failed ? err_restore(&sq->err) : 0;
+    pthread_mutex_unlock(&sq->lock);
+    return rc;
+}
+
+static int subq_collect(block_sink *s, block *b)
+{
+    subq_source *sq = s->ctx;
+    sq->blocks = xrealloc(sq->blocks, sizeof *sq->blocks * (size_t)(sq->nblocks + 1));
+    sq->blocks[sq->nblocks++] = b;
+    return 0;
+}
+
+static int subq_open(source *s, int task, const int *cols, int ncols, query_ctx *q, void **it)
+{
+    subq_source *sq = s->impl;
+    if (sq->piped) {
+        if (sq->ran)
+            return err_set(ERR_LOGICAL_ERROR, "A piped subquery was opened twice");
+        sq->ran = true;
+        sq->q = q;
+        if (pthread_create(&sq->producer, NULL, subq_produce, sq))
+            return err_set(ERR_LOGICAL_ERROR, "Cannot start a thread for a subquery");
+        sq->producing = true;
+    } else if (subq_run(sq, q)) {
+        return -1;
+    }
+    subq_it *i = xcalloc(1, sizeof *i);
+    i->sq = sq;
+    i->from = (int)((int64_t)sq->nblocks * task / s->ntasks);
+    i->to = (int)((int64_t)sq->nblocks * (task + 1) / s->ntasks);
+    i->cols = xcalloc((size_t)ncols + 1, sizeof *i->cols);
+    if (ncols)
+        memcpy(i->cols, cols, sizeof *cols * (size_t)ncols);
+    i->ncols = ncols;
+    *it = i;
+    return 0;
+}
+
+static int subq_next(void *itp, block **out)
+{
+    subq_it *i = itp;
+    block *piped = NULL;
+    if (i->sq->piped) {
+        if (subq_pipe_next(i->sq, &piped))
             return -1;
-        *out = source_from_blocks(sch, bs, nb);
+        if (!piped) {
+            *out = NULL;
+            return 0;
+        }
+    } else if (i->from >= i->to) {
+        *out = NULL;
         return 0;
     }
+    const block *src = piped ? piped : i->sq->blocks[i->from++];
+    block *b = block_new(i->ncols, src->rows);
+    for (int k = 0; k < i->ncols; k++)
+        b->cols[k] = col_ref(src->cols[i->cols[k]]);
+    block_free(piped);
+    *out = b;
+    return 0;
+}
+
+static void subq_close(void *itp)
+{
+    subq_it *i = itp;
+    if (i->sq->piped)
+        subq_pipe_stop(i->sq);
+    free(i->cols);
+    free(i);
+}
+
+static void subq_destroy(source *s)
+{
+    subq_source *sq = s->impl;
+    subq_pipe_stop(sq);
+    for (int i = 0; i < sq->nblocks; i++)
+        block_free(sq->blocks[i]);
+    free(sq->blocks);
+    query_plan_free(sq->plan);
+    pthread_mutex_destroy(&sq->lock);
+    pthread_cond_destroy(&sq->cond);
+    free(sq);
+}
+
+static int64_t subq_count(source *s, query_ctx *q)
+{
+    subq_source *sq = s->impl;
+    if (subq_run(sq, q)) {
+        err_clear();
+        return -1; /* the error comes again from open() */
+    }
+    int64_t n = 0;
+    for (int i = 0; i < sq->nblocks; i++)
+        n += (int64_t)sq->blocks[i]->rows;
+    return n;
+}
+
+static int subquery_source(const ast *sub, query_ctx *q, source **out)
+{
+    query_plan *plan;
+    if (analyze_query_at(sub, q, false, &plan))
+        return -1;
+    subq_source *sq = xcalloc(1, sizeof *sq);
+    sq->plan = plan;
+    pthread_mutex_init(&sq->lock, NULL);
+    pthread_cond_init(&sq->cond, NULL);
+    sq->piped = true;
+    for (int i = 0; i < plan->nparts; i++) {
+        const select_plan *p = plan->parts[i];
+        sq->piped &= !p->aggregate && p->norder == 0 && !p->distinct && p->nlimit_by == 0;
+    }
+    source *s = xcalloc(1, sizeof *s);
+    s->impl = sq;
+    s->sch = schema_clone(plan->out_schema);
+    s->nvisible = s->sch->n;
+    s->ntasks = sq->piped ? 1 : q->max_threads > 1 ? q->max_threads : 1;
+    s->open = subq_open;
+    s->next = subq_next;
+    s->close = subq_close;
+    s->destroy = subq_destroy;
+    s->count_rows = sq->piped ? NULL : subq_count;
+    *out = s;
+    return 0;
+}
+
+static int analyze_one_table(const ast *t, query_ctx *q, source **out)
+{
+    if (t->sub)
+        return subquery_source(t->sub, q, out);
     if (t->table_func) {
         const ast *f = t->table_func;
         column **args;
@@ -1022,18 +1355,12 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
         for (int i = q->nctes - 1; i >= 0; i--) {
             const ast *cte = q->ctes[i];
             if (strcmp(cte->alias, name) == 0) {
-                schema *sch;
-                block **bs;
-                int nb;
                 /* The CTE's own scope: only the CTEs defined before it. */
                 int saved = q->nctes;
                 q->nctes = i;
-                int rc = run_query_to_blocks(cte->sub, q, &sch, &bs, &nb);
+                int rc = subquery_source(cte->sub, q, out);
                 q->nctes = saved;
-                if (rc)
-                    return -1;
-                *out = source_from_blocks(sch, bs, nb);
-                return 0;
+                return rc;
             }
         }
     if (!db && strcmp(name, "table") == 0)
@@ -1117,6 +1444,7 @@ int analyze_expr_on(const ast *e, const source *src, query_ctx *q, expr **out)
     c->src = src->sch;
     c->nvisible = src->nvisible;
     c->qual = src->col_qual;
+    c->qual2 = src->col_qual2;
     c->bare = src->col_bare;
     c->src_map = xmalloc(sizeof(int) * (size_t)(src->sch->n + 1));
     for (int i = 0; i < src->sch->n; i++)
@@ -1406,7 +1734,54 @@ static int combine_filters(actx *c, expr *pre, expr **wherep)
     return fold_if_const(c, ex, wherep);
 }
 
-static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
+/* The text of a SETTINGS value as settings_set takes it. */
+static void setting_value_text(const ast *v, char *out, size_t cap)
+{
+    if (v->kind == AST_IDENT)
+        snprintf(out, cap, "%s", v->parts[v->nparts - 1]);
+    else if (v->kind == AST_LITERAL && v->lit == LIT_STRING)
+        snprintf(out, cap, "%.*s", (int)v->str_len, v->str ? v->str : "");
+    else if (v->kind == AST_LITERAL && v->lit == LIT_BOOL)
+        snprintf(out, cap, "%d", v->u != 0);
+    else if (v->kind == AST_LITERAL && v->text)
+        snprintf(out, cap, "%s", v->text);
+    else
+        out[0] = 0;
+}
+
+static int unsupported_clauses(const ast *sel, query_ctx *q)
+{
+    for (int i = 0; i < sel->order_by.n; i++) {
+        if (sel->order_by.items[i]->with_fill)
+            return err_set(ERR_NOT_IMPLEMENTED, "ORDER BY … WITH FILL is not supported yet");
+        if (sel->order_by.items[i]->collate)
+            return err_set(ERR_NOT_IMPLEMENTED, "ORDER BY … COLLATE is not supported yet");
+    }
+    /* A SELECT's own SETTINGS: the statement's (outermost) ones are applied to the whole
+     * query before analysis; a subquery's that would change a value are not supported
+     * (they would apply to that subquery only), except those that only tune speed. */
+    for (int i = 0; i < sel->settings.n; i++) {
+        const ast *kv = sel->settings.items[i];
+        if (!strcmp(kv->name, "max_threads") || !strcmp(kv->name, "max_block_size"))
+            continue;
+        char val[1024];
+        setting_value_text(kv->sub, val, sizeof val);
+        settings *tmp = settings_clone(q->st);
+        int rc = settings_set(tmp, kv->name, val);
+        int k = settings_index(kv->name);
+        bool same = !rc && k >= 0 && tmp->num[k] == q->st->num[k] &&
+                    (settings_def_at(k)->kind != SET_STRING || !strcmp(tmp->text[k], q->st->text[k]));
+        settings_free(tmp);
+        if (rc)
+            return -1;
+        if (!same)
+            return err_set(ERR_NOT_IMPLEMENTED, "SETTINGS %s in a subquery are not supported yet", kv->name);
+    }
+    return 0;
+}
+
+/* top: a SELECT of the outermost query (whose totals reach the output). */
+static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **out)
 {
     select_plan *p = xcalloc(1, sizeof *p);
     p->limit = UINT64_MAX;
@@ -1420,6 +1795,9 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
     int cap = 0;
     schema *names = NULL;
 
+    /* Clauses and modifiers parsed but not implemented: a clear error, never ignored. */
+    if (unsupported_clauses(sel, q))
+        goto done_early;
     /* WITH name AS (SELECT …): visible as a table in this query and its subqueries. */
     int ctes_before = q->nctes;
     for (int i = 0; i < sel->with.n; i++) {
@@ -1442,6 +1820,7 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
     c->src = p->src->sch;
     c->nvisible = p->src->nvisible;
     c->qual = p->src->col_qual;
+    c->qual2 = p->src->col_qual2;
     c->bare = p->src->col_bare;
     c->src_map = xmalloc(sizeof(int) * (size_t)(c->src->n + 1));
     for (int i = 0; i < c->src->n; i++)
@@ -1512,7 +1891,15 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
     else if (pre && combine_filters(c, pre, &p->where))
         goto done;
 
-    bool agg = sel->group_by.n > 0 || sel->having != NULL;
+    /* GROUP BY ALL: every select item that is not an aggregate. */
+    ast_list group_by = sel->group_by;
+    if (sel->group_by_all) {
+        group_by = (ast_list){0};
+        for (int i = 0; i < sel->select.n; i++)
+            if (sel->select.items[i]->kind != AST_ASTERISK && !alias_has_aggregate(c, sel->select.items[i], 0))
+                ast_list_push(&scratch, &group_by, sel->select.items[i]);
+    }
+    bool agg = group_by.n > 0 || sel->having != NULL || sel->group_by_all;
     for (int i = 0; i < sel->select.n && !agg; i++)
         agg = alias_has_aggregate(c, sel->select.items[i], 0);
     for (int i = 0; i < sel->order_by.n && !agg; i++)
@@ -1520,8 +1907,8 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
     p->aggregate = agg;
 
     if (agg) {
-        for (int i = 0; i < sel->group_by.n; i++) {
-            const ast *g = positional(&sel->select, sel->group_by.items[i]);
+        for (int i = 0; i < group_by.n; i++) {
+            const ast *g = sel->group_by_all ? group_by.items[i] : positional(&sel->select, group_by.items[i]);
             if (c->nkeys == 256) {
                 err_set(ERR_TOO_MANY_ARGUMENTS_FOR_FUNCTION, "Too many GROUP BY keys");
                 goto done;
@@ -1546,11 +1933,26 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
                 err_set(ERR_NOT_AN_AGGREGATE, "Asterisk cannot be used with aggregation (columns are not under aggregate functions)");
                 goto done;
             }
+            /* t.*: the columns of table t only (in a join, those qualified by t). */
+            bool matched = s->nparts != 1;
             for (int k = 0; k < c->nvisible; k++) {
-                if (s->nparts == 1 && !((c->table_alias && strcmp(s->parts[0], c->table_alias) == 0) ||
-                                        (c->table_name && strcmp(s->parts[0], c->table_name) == 0)))
-                    continue;
+                if (s->nparts == 1) {
+                    const char *tq = s->parts[0];
+                    bool mine = c->qual ? has_qualifier(c, k, tq)
+                                        : (c->table_alias && strcmp(tq, c->table_alias) == 0) ||
+                                              (c->table_name && strcmp(tq, c->table_name) == 0);
+                    if (!mine)
+                        continue;
+                    matched = true;
+                }
                 add_output(p, expr_col(use_source_column(c, k), c->src->types[k]), c->src->names[k], &names, &cap);
+            }
+            if (!matched) {
+                char scope[1024];
+                scope_text(c, scope, sizeof scope);
+                err_set(ERR_UNKNOWN_IDENTIFIER, "Qualified matcher %s.* does not find table. In scope %s.", s->parts[0],
+                        scope);
+                goto done;
             }
             continue;
         }
@@ -1653,6 +2055,27 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
             p->limit_by[i] = expr_col(idx, names->types[idx]);
         }
     }
+    if (sel->with_totals) {
+        if (!top) { /* ClickHouse passes a subquery's totals on to the outer query */
+            err_set(ERR_NOT_IMPLEMENTED, "WITH TOTALS in a subquery is not supported yet");
+            goto done;
+        }
+        if (!agg) {
+            err_set(ERR_NOT_IMPLEMENTED, "WITH TOTALS, ROLLUP, CUBE or GROUPING SETS are not supported without aggregation");
+            goto done;
+        }
+        const char *mode = settings_str(q->st, "totals_mode");
+        if (strcmp(mode, "before_having") && strcmp(mode, "after_having_inclusive") &&
+            strcmp(mode, "after_having_exclusive") && strcmp(mode, "after_having_auto")) {
+            err_set(ERR_UNKNOWN_TOTALS_MODE,
+                    "Unexpected value of TotalsMode: '%s'. Must be one of ['after_having_auto', 'after_having_exclusive', "
+                    "'after_having_inclusive', 'before_having']",
+                    mode);
+            goto done;
+        }
+        p->with_totals = true;
+        p->totals_before_having = strcmp(mode, "before_having") == 0;
+    }
     p->out_schema = names;
     names = NULL;
     p->count_only = agg && p->nkeys == 0 && p->naggs == 1 && !p->where && !p->having && p->aggs[0]->nargs == 0 &&
@@ -1661,6 +2084,7 @@ static int analyze_select(const ast *sel, query_ctx *q, select_plan **out)
     rc = 0;
 done:
     q->nctes = ctes_before;
+done_early:
     for (int i = 0; i < c->nin; i++)
         if (c->in_vals[i])
             col_free(c->in_vals[i]);
@@ -1703,6 +2127,25 @@ static int collect_selects(const ast *q, const ast **out, int *n)
 
 int analyze_query(const ast *query, query_ctx *q, query_plan **out)
 {
+    return analyze_query_at(query, q, true, out);
+}
+
+/* The settings limit and offset cut the result of each SELECT of the outermost query
+ * (after its own LIMIT/OFFSET), as ClickHouse applies them; subqueries keep theirs. */
+static void apply_limit_settings(select_plan *p, query_ctx *q)
+{
+    uint64_t off = (uint64_t)settings_int(q->st, "offset"), lim = (uint64_t)settings_int(q->st, "limit");
+    if (off) {
+        if (p->limit != UINT64_MAX)
+            p->limit = p->limit > off ? p->limit - off : 0;
+        p->offset += off;
+    }
+    if (lim && lim < p->limit)
+        p->limit = lim;
+}
+
+static int analyze_query_at(const ast *query, query_ctx *q, bool top, query_plan **out)
+{
     const ast *sels[256];
     int n = 0;
     if (collect_selects(query, sels, &n))
@@ -1710,11 +2153,13 @@ int analyze_query(const ast *query, query_ctx *q, query_plan **out)
     query_plan *qp = xcalloc(1, sizeof *qp);
     qp->parts = xcalloc((size_t)n, sizeof *qp->parts);
     for (int i = 0; i < n; i++) {
-        if (analyze_select(sels[i], q, &qp->parts[i])) {
+        if (analyze_select(sels[i], q, top, &qp->parts[i])) {
             query_plan_free(qp);
             return -1;
         }
         qp->nparts++;
+        if (top)
+            apply_limit_settings(qp->parts[i], q);
         if (i > 0 && qp->parts[i]->nout != qp->parts[0]->nout) {
             err_set(ERR_NUMBER_OF_COLUMNS_DOESNT_MATCH, "Different number of columns in UNION ALL elements: %d and %d",
                     qp->parts[0]->nout, qp->parts[i]->nout);
@@ -1771,7 +2216,7 @@ static int collect_write(block_sink *s, block *b)
 int run_query_to_blocks(const ast *query, query_ctx *q, schema **sch, block ***blocks, int *nblocks)
 {
     query_plan *p;
-    if (analyze_query(query, q, &p))
+    if (analyze_query_at(query, q, false, &p))
         return -1;
     collect_sink cs = {.base = {.write = collect_write}};
     int rc = query_plan_run(p, q, &cs.base);

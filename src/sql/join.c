@@ -83,7 +83,7 @@ static int filter_residual(source *res, const ast **terms, int n, query_ctx *q)
 }
 
 /* Evaluates key expressions over a whole side and casts them to common types. */
-static int eval_keys(expr **ex, int n, const block *b, const type *const *to, column **out)
+static int eval_keys(expr **ex, int n, const block *b, const type *const *to, const char *zone, column **out)
 {
     for (int k = 0; k < n; k++) {
         column *c;
@@ -91,7 +91,7 @@ static int eval_keys(expr **ex, int n, const block *b, const type *const *to, co
             return -1;
         c = col_materialize(c);
         if (c->type != to[k]) {
-            column *cast = type_cast_super(c, c->type, to[k]);
+            column *cast = type_cast_super(c, c->type, to[k], zone);
             col_free(c);
             if (!cast)
                 return -1;
@@ -228,7 +228,8 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
             if (!common[k])
                 goto out;
         }
-        if (eval_keys(lk, nkeys, L, common, lkeys) || eval_keys(rk, nkeys, R, common, rkeys))
+        if (eval_keys(lk, nkeys, L, common, q->env.timezone, lkeys) ||
+            eval_keys(rk, nkeys, R, common, q->env.timezone, rkeys))
             goto out;
         /* Build: chain rows of equal keys in insertion order (head, tail in the state). */
         next = xmalloc(sizeof *next * (R->rows + 1));
@@ -319,6 +320,7 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
             nout += !skip[c];
         schema *sch = schema_new(nout);
         char **qual = xcalloc((size_t)nout + 1, sizeof *qual), **bare = xcalloc((size_t)nout + 1, sizeof *bare);
+        char **qual2 = xcalloc((size_t)nout + 1, sizeof *qual2);
         block *b = block_new(nout, li.n);
         for (size_t i = 0; i < li.n; i++) {
             if (li.v[i] == NO_ROW)
@@ -333,6 +335,7 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
             col_free(src);
             schema_set(sch, o, left->sch->names[c], left->sch->types[c]);
             qual[o] = left->col_qual && left->col_qual[c] ? xstrdup(left->col_qual[c]) : NULL;
+            qual2[o] = left->col_qual2 && left->col_qual2[c] ? xstrdup(left->col_qual2[c]) : NULL;
             bare[o] = xstrdup(left->col_bare ? left->col_bare[c] : left->sch->names[c]);
         }
         /* A USING key of a RIGHT/FULL join comes from the right side where the left is missing. */
@@ -351,6 +354,11 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
             b->cols[lc] = merged;
         }
         const char *rq = right->col_qual && nr ? right->col_qual[0] : NULL;
+        for (int u = 0; u < nusing && rq; u++) { /* the key is the right table's column too */
+            int lc = find_col(left, right->sch->names[using_right[u]]);
+            if (lc >= 0 && !qual2[lc])
+                qual2[lc] = xstrdup(rq);
+        }
         for (int c = 0; c < nr; c++) {
             if (skip[c])
                 continue;
@@ -373,6 +381,7 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
         bs[0] = b;
         source *res = source_from_blocks(sch, bs, 1);
         res->col_qual = qual;
+        res->col_qual2 = qual2;
         res->col_bare = bare;
         if (nresidual && filter_residual(res, residual, nresidual, q)) {
             source_free(res);

@@ -19,7 +19,7 @@
 #include <string.h>
 
 void func_register_array_more(void);
-static column *cast_to(column *m, const type *from, const type *to, size_t n);
+static column *cast_to(const fn_call *c, column *m, const type *from, const type *to, size_t n);
 
 /* ---- array(...) ---- */
 
@@ -39,7 +39,7 @@ static int array_exec(const fn_call *c, column **a, size_t n, column **out)
         }
         column *m = col_materialize(col_ref(a[j]));
         if (a[j]->type != et && c->arg_types[j] != et) {
-            cast[j] = type_cast_super(m, c->arg_types[j], et);
+            cast[j] = type_cast_super(m, c->arg_types[j], et, c->env ? c->env->timezone : NULL);
             col_free(m);
             if (!cast[j]) {
                 for (int q = 0; q < j; q++)
@@ -144,8 +144,8 @@ static int search_exec(const fn_call *c, column **a, size_t n, column **out)
     const search_state *st = c->state;
     const type *et = c->arg_types[0]->inner, *vt = c->arg_types[1];
     column *arr = col_materialize(col_ref(a[0]));
-    column *elems = arr->inner->type == st->super ? col_ref(arr->inner) : type_cast_super(arr->inner, et, st->super);
-    column *vals = cast_to(col_materialize(col_ref(a[1])), vt, st->super, n);
+    column *elems = arr->inner->type == st->super ? col_ref(arr->inner) : type_cast_super(arr->inner, et, st->super, c->env ? c->env->timezone : NULL);
+    column *vals = cast_to(c, col_materialize(col_ref(a[1])), vt, st->super, n);
     if (!elems || !vals) {
         col_free(elems);
         col_free(vals);
@@ -531,7 +531,7 @@ static int minmax_resolve(fn_call *c)
 
 /* Casts column m (type from) to type to; a NULL literal (Nullable(Nothing)) becomes NULLs.
  * Takes m. */
-static column *cast_to(column *m, const type *from, const type *to, size_t n)
+static column *cast_to(const fn_call *c, column *m, const type *from, const type *to, size_t n)
 {
     if (from == to || m->type == to)
         return m;
@@ -539,7 +539,7 @@ static column *cast_to(column *m, const type *from, const type *to, size_t n)
         col_free(m);
         return col_new_defaults(to, n);
     }
-    column *r = type_cast_super(m, from, to);
+    column *r = type_cast_super(m, from, to, c->env ? c->env->timezone : NULL);
     col_free(m);
     return r;
 }
@@ -548,7 +548,7 @@ static int aconcat_exec(const fn_call *c, column **a, size_t n, column **out)
 {
     column *cast[64];
     for (int j = 0; j < c->nargs; j++) {
-        cast[j] = cast_to(col_materialize(col_ref(a[j])), c->arg_types[j], c->ret, n);
+        cast[j] = cast_to(c, col_materialize(col_ref(a[j])), c->arg_types[j], c->ret, n);
         if (!cast[j]) {
             for (int q = 0; q < j; q++) col_free(cast[q]);
             return -1;
@@ -784,10 +784,10 @@ static int uniq_resolve(fn_call *c)
 static int push_exec(const fn_call *c, column **a, size_t n, column **out)
 {
     bool front = c->state != NULL;
-    column *arr = cast_to(col_materialize(col_ref(a[0])), c->arg_types[0], c->ret, n);
+    column *arr = cast_to(c, col_materialize(col_ref(a[0])), c->arg_types[0], c->ret, n);
     if (!arr)
         return -1;
-    column *v = cast_to(col_materialize(col_ref(a[1])), c->arg_types[1], c->ret->inner, n);
+    column *v = cast_to(c, col_materialize(col_ref(a[1])), c->arg_types[1], c->ret->inner, n);
     if (!v) {
         col_free(arr);
         return -1;

@@ -3,12 +3,13 @@
  * Numbers compare mathematically across types (as ClickHouse's accurate comparison):
  * unsigned pairs in UInt64, signed pairs in Int64, UInt64 against signed in Int128, and
  * floats against integers in long double (64-bit mantissa, exact for every 64-bit int).
- * Decimals are rescaled to a common scale. Dates compare with dates (Date is converted to
- * seconds against DateTime) and with constant strings, which are parsed once at
+ * Decimals are rescaled to a common scale. Dates compare with dates in their common type
+ * (a Date is its midnight in that type's time zone, else the session's; DateTime64s meet at the finer scale) and with constant strings, which are parsed once at
  * resolution ('2020-01-01', '2020-01-01 10:00:00', UTC). Strings and FixedStrings compare
  * bytewise (a FixedString as if the shorter side were zero-padded); arrays and tuples of equal types compare element by element. */
 #include "column/datetime.h"
 #include "func/func.h"
+#include "func/supertype.h"
 #include "column/text.h"
 #include "func/scalar/num.h"
 
@@ -32,6 +33,8 @@ typedef struct cmp_state {
     double fdiv_a, fdiv_b;   /* decimal against float */
     bool has_lit[2];         /* a constant string parsed to a date value */
     int64_t lit[2];
+    const tz_info *date_tz[2]; /* a Date side against a time: its days become midnights in
+                                * this zone (the time's, else the session's) */
 } cmp_state;
 
 static bool is_num(const type *t) { return num_is_int(t) || num_is_float(t); }
@@ -114,13 +117,27 @@ static int cmp_resolve(fn_call *c, cmpop op)
         }
     } else if (ta || tb) {
         if (ta && tb) {
-            bool sa = a->id == T_DATETIME, sb = b->id == T_DATETIME;
-            if (a->id == T_DATETIME64 || b->id == T_DATETIME64) {
-                if (a->id != b->id || a->scale != b->scale)
-                    return fn_bad_types(c);
-            } else if (sa != sb) {
-                if (!sa) st->mul_a = 86400;
-                else st->mul_b = 86400;
+            /* Both sides go to their common type, as ClickHouse compares: days against
+             * days; otherwise ticks of the finer scale, a Date being its midnight in the
+             * time's zone. */
+            bool day_a = a->id == T_DATE || a->id == T_DATE32, day_b = b->id == T_DATE || b->id == T_DATE32;
+            if (!day_a || !day_b) {
+                int sa = a->id == T_DATETIME64 ? a->scale : 0, sb = b->id == T_DATETIME64 ? b->scale : 0;
+                int s = sa > sb ? sa : sb;
+                for (int i = sa; i < s; i++) st->mul_a *= 10;
+                for (int i = sb; i < s; i++) st->mul_b *= 10;
+                const type *both[2] = {a, b}, *super = type_supertype(2, both);
+                if (!super)
+                    return -1;
+                for (int k = 0; k < 2; k++) {
+                    if (!(k ? day_b : day_a))
+                        continue;
+                    const char *zone = super->tz ? super->tz : c->env && c->env->timezone ? c->env->timezone : NULL;
+                    if (!(st->date_tz[k] = tz_get(zone)))
+                        return -1;
+                }
+                st->k = K_I128;
+                return 0;
             }
         } else if (!(ta ? num_is_int(b) : num_is_int(a))) {
             return fn_bad_types(c);
@@ -436,7 +453,7 @@ static int cmp_exec(const fn_call *c, column **args, size_t n, column **out)
             r[i] = op_result(st->op, col_compare(args[0], col_idx(args[0], i), args[1], col_idx(args[1], i), 1));
         return 0;
     }
-    if (st->mul_a == 1 && st->mul_b == 1 && !st->has_lit[0] && !st->has_lit[1]) {
+    if (st->mul_a == 1 && st->mul_b == 1 && !st->has_lit[0] && !st->has_lit[1] && !st->date_tz[0] && !st->date_tz[1]) {
         if (ta == tb && same_type_fast(st, type_phys(ta), args[0], args[1], r, n))
             return 0;
         if (st->k != K_GENERIC && st->k != K_STR && int_const_fast(st, ta, tb, args[0], args[1], r, n))
@@ -470,6 +487,12 @@ static int cmp_exec(const fn_call *c, column **args, size_t n, column **out)
         break;
     case K_LD: BYOP(long double, pa, pb); break;
     case K_I128:
+        if (st->date_tz[0])
+            for (size_t i = 0; i < na; i++)
+                ((int128_t *)xa)[i] = tz_local_to_utc(st->date_tz[0], (int64_t)((int128_t *)xa)[i] * 86400);
+        if (st->date_tz[1])
+            for (size_t i = 0; i < nb; i++)
+                ((int128_t *)xb)[i] = tz_local_to_utc(st->date_tz[1], (int64_t)((int128_t *)xb)[i] * 86400);
         if (st->mul_a != 1)
             for (size_t i = 0; i < na; i++)
                 ((int128_t *)xa)[i] = (int128_t)((unsigned __int128)((int128_t *)xa)[i] * (unsigned __int128)st->mul_a);

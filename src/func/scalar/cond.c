@@ -72,7 +72,7 @@ static column *pick_rows(const type *rt, column **srcs, const uint8_t *pick, siz
 static int convert_all(const fn_call *c, column **args, const int *idx, int m, const type *rt, column **conv)
 {
     for (int k = 0; k < m; k++) {
-        conv[k] = type_cast_super(args[idx[k]], c->arg_types[idx[k]], rt);
+        conv[k] = type_cast_super(args[idx[k]], c->arg_types[idx[k]], rt, c->env ? c->env->timezone : NULL);
         if (!conv[k]) {
             for (int j = 0; j < k; j++)
                 col_free(conv[j]);
@@ -444,8 +444,8 @@ static int minmax_resolve(fn_call *c)
 void func_register_cond(void)
 {
     static const func_def defs[] = {
-        {"if", FN_OWN_NULLS | FN_CASE_INSENSITIVE, multiif_resolve, NULL, "if(cond, then, else)"},
-        {"multiIf", FN_OWN_NULLS, multiif_resolve, NULL, "multiIf(c1, v1, c2, v2, ..., else)"},
+        {"if", FN_OWN_NULLS | FN_CASE_INSENSITIVE | FN_NO_LOWCARD_RESULT, multiif_resolve, NULL, "if(cond, then, else)"},
+        {"multiIf", FN_OWN_NULLS | FN_NO_LOWCARD_RESULT, multiif_resolve, NULL, "multiIf(c1, v1, c2, v2, ..., else)"},
         {"caseWithExpression", FN_OWN_NULLS, case_resolve, case_free, "CASE x WHEN w THEN t ... ELSE e END"},
         {"coalesce", FN_OWN_NULLS | FN_CASE_INSENSITIVE, coalesce_resolve, NULL, "first non-NULL argument"},
         {"ifNull", FN_OWN_NULLS | FN_CASE_INSENSITIVE, coalesce_resolve, NULL, "ifNull(x, alt)"},

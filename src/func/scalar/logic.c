@@ -155,9 +155,9 @@ static int not_resolve(fn_call *c)
 void func_register_logic(void)
 {
     static const func_def defs[] = {
-        {"and", FN_OWN_NULLS, and_resolve, NULL, "logical AND with three-valued NULL logic"},
-        {"or", FN_OWN_NULLS, or_resolve, NULL, "logical OR with three-valued NULL logic"},
-        {"xor", FN_OWN_NULLS, xor_resolve, NULL, "logical XOR"},
+        {"and", FN_OWN_NULLS | FN_NO_LOWCARD_RESULT, and_resolve, NULL, "logical AND with three-valued NULL logic"},
+        {"or", FN_OWN_NULLS | FN_NO_LOWCARD_RESULT, or_resolve, NULL, "logical OR with three-valued NULL logic"},
+        {"xor", FN_OWN_NULLS | FN_NO_LOWCARD_RESULT, xor_resolve, NULL, "logical XOR"},
         {"not", 0, not_resolve, NULL, "logical NOT"},
     };
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)

@@ -22,7 +22,7 @@
 /* ---- map(k1, v1, k2, v2, ...) ---- */
 
 /* Casts a to t (a supertype of its type) unless it already has it. Takes a. */
-static column *cast_arg(column *a, const type *from, const type *t, size_t n)
+static column *cast_arg(const fn_call *c, column *a, const type *from, const type *t, size_t n)
 {
     if (type_base(from)->id == T_NOTHING) { /* a NULL literal */
         col_free(a);
@@ -31,9 +31,9 @@ static column *cast_arg(column *a, const type *from, const type *t, size_t n)
     column *m = col_materialize(a);
     if (from == t || m->type == t)
         return m;
-    column *c = type_cast_super(m, from, t);
+    column *r = type_cast_super(m, from, t, c->env ? c->env->timezone : NULL);
     col_free(m);
-    return c;
+    return r;
 }
 
 static int map_exec(const fn_call *c, column **a, size_t n, column **out)
@@ -43,7 +43,7 @@ static int map_exec(const fn_call *c, column **a, size_t n, column **out)
     column **cast = xcalloc((size_t)k + 1, sizeof *cast);
     int rc = 0;
     for (int j = 0; j < k && !rc; j++)
-        if (!(cast[j] = cast_arg(col_ref(a[j]), c->arg_types[j], j % 2 ? vt : kt, n)))
+        if (!(cast[j] = cast_arg(c, col_ref(a[j]), c->arg_types[j], j % 2 ? vt : kt, n)))
             rc = -1;
     column *res = NULL;
     if (!rc) {
@@ -108,8 +108,8 @@ static int lookup_columns(const fn_call *c, column **a, size_t n, column **keys,
     const type *common = c->state; /* keys and the looked-up value are compared as this */
     const type *kt = c->arg_types[0]->inner->fields[0];
     const column *inner = a[0]->inner;
-    *keys = cast_arg(col_ref(inner->fields[0]), kt, common, inner->len);
-    *want = *keys ? cast_arg(col_ref(a[1]), c->arg_types[1], common, n) : NULL;
+    *keys = cast_arg(c, col_ref(inner->fields[0]), kt, common, inner->len);
+    *want = *keys ? cast_arg(c, col_ref(a[1]), c->arg_types[1], common, n) : NULL;
     if (!*want) {
         if (*keys)
             col_free(*keys);
