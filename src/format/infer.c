@@ -376,6 +376,8 @@ int fmt_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schem
     const fmt_fmtinfo *fi = rd_lookup(format);
     if (!fi)
         return -1;
+    if (fi->kind == RK_ROWBINARY)
+        return rowbinary_infer_schema(fi->name, in, st, out);
     if (fi->kind == RK_NATIVE || fi->kind == RK_RAWBLOB || fi->kind == RK_PARQUET)
         return (fi->kind == RK_NATIVE    ? native_infer_schema
                 : fi->kind == RK_RAWBLOB ? rawblob_infer_schema

@@ -48,7 +48,7 @@ enum {
 
 /* ================================ writing ================================ */
 
-static void put_varuint(buf *b, uint64_t v)
+void fmt_put_varuint(buf *b, uint64_t v)
 {
     uint8_t tmp[10];
     int n = 0;
@@ -62,9 +62,9 @@ static void put_varuint(buf *b, uint64_t v)
 
 static void put_u64(buf *b, uint64_t v) { buf_append(b, &v, 8); }
 
-static void put_string(buf *b, const char *s, size_t n)
+void fmt_put_string(buf *b, const char *s, size_t n)
 {
-    put_varuint(b, n);
+    fmt_put_varuint(b, n);
     buf_append(b, s, n);
 }
 
@@ -199,7 +199,7 @@ static void write_data(buf *b, const type *t, const column *c, size_t from, size
         const uint64_t *o = col_offs(c);
         buf_reserve(b, (size_t)(o[from + n] - o[from]) + n);
         for (size_t i = from; i < from + n; i++)
-            put_string(b, (const char *)c->data.p + o[i], (size_t)(o[i + 1] - o[i]));
+            fmt_put_string(b, (const char *)c->data.p + o[i], (size_t)(o[i + 1] - o[i]));
         break;
     }
     case T_NOTHING:
@@ -213,12 +213,12 @@ static void write_data(buf *b, const type *t, const column *c, size_t from, size
 
 static int native_write(fmt_writer *w, const block *b)
 {
-    put_varuint(&w->b, (uint64_t)b->ncols);
-    put_varuint(&w->b, b->rows);
+    fmt_put_varuint(&w->b, (uint64_t)b->ncols);
+    fmt_put_varuint(&w->b, b->rows);
     for (int i = 0; i < b->ncols; i++) {
         const type *t = w->header->types[i];
-        put_string(&w->b, w->header->names[i], strlen(w->header->names[i]));
-        put_string(&w->b, t->name, strlen(t->name));
+        fmt_put_string(&w->b, w->header->names[i], strlen(w->header->names[i]));
+        fmt_put_string(&w->b, t->name, strlen(t->name));
         if (!b->rows)
             continue;
         column *c = col_materialize(col_ref(b->cols[i]));

@@ -64,6 +64,9 @@ static const fmt_fmtinfo formats[] = {
     {"Native", RK_NATIVE, false, false, false},
     {"RawBLOB", RK_RAWBLOB, false, false, false},
     {"Parquet", RK_PARQUET, false, false, false},
+    {"RowBinary", RK_ROWBINARY, false, false, false},
+    {"RowBinaryWithNames", RK_ROWBINARY, true, false, false},
+    {"RowBinaryWithNamesAndTypes", RK_ROWBINARY, true, true, false},
 };
 
 static const struct {
@@ -168,7 +171,7 @@ int fmt_find_row_start(const char *format, const char *p, size_t n, size_t *offs
     const fmt_fmtinfo *fi = rd_lookup(format);
     if (!fi)
         return -1;
-    if (fi->kind == RK_NATIVE || fi->kind == RK_RAWBLOB || fi->kind == RK_PARQUET)
+    if (fi->kind == RK_NATIVE || fi->kind == RK_RAWBLOB || fi->kind == RK_PARQUET || fi->kind == RK_ROWBINARY)
         return err_set(ERR_UNKNOWN_FORMAT, "Format %s cannot be split into chunks for parallel parsing", format);
     if (fi->kind == RK_CSV) {
         /* A newline after which the rest of the line has an even number of quotes is
@@ -286,6 +289,14 @@ int fmt_reader_new(const char *format, rbuf *in, const schema *s, const fmt_sett
     fmt_reader *r = xcalloc(1, sizeof *r);
     r->fi = fi;
     r->in = in;
+    if (fi->kind == RK_ROWBINARY) {
+        if (rowbinary_reader_new(fi->name, in, s, st, &r->bin)) {
+            fmt_reader_free(r);
+            return -1;
+        }
+        *out = r;
+        return 0;
+    }
     if (fi->kind == RK_NATIVE || fi->kind == RK_RAWBLOB || fi->kind == RK_PARQUET) {
         if ((fi->kind == RK_NATIVE    ? native_reader_new
              : fi->kind == RK_RAWBLOB ? rawblob_reader_new
