@@ -24,7 +24,7 @@ void rowf_clear(rowf *f);
 void rowf_add(rowf *f, size_t nstart, size_t nend, size_t start, size_t end, int kind);
 void rowf_free(rowf *f);
 
-enum { RK_CSV, RK_TSV, RK_JSON, RK_NATIVE, RK_RAWBLOB, RK_PARQUET, RK_ROWBINARY };
+enum { RK_CSV, RK_TSV, RK_JSON, RK_NATIVE, RK_RAWBLOB, RK_PARQUET, RK_ROWBINARY, RK_JSONC };
 
 /* Binary input formats keep their own state behind this interface (native.c,
  * in_rawblob.c); they borrow the reader's rbuf. Constructors return -1 with err_set. */
@@ -70,6 +70,8 @@ const fmt_fmtinfo *rd_lookup(const char *name);
 int csv_split_row(rbuf *in, char delim, rowf *f, uint64_t row);
 int tsv_split_row(rbuf *in, bool raw, rowf *f, uint64_t row);
 int json_split_row(rbuf *in, rowf *f, uint64_t row);
+/* One JSONCompactEachRow row: [v, v, ...] (fields without names). */
+int json_compact_split_row(rbuf *in, rowf *f, uint64_t row);
 
 /* JSON value kinds into a column (in_json.c). */
 int json_push_value(column *c, const char *s, size_t n, int kind, const text_opts *o);
