@@ -16,14 +16,14 @@
  * Reading trusts nothing: every length is checked against the bytes actually present (the
  * column grows with the data read, so a lying length cannot make us allocate much) and errors
  * name the row, the column and the byte offset. Not thread-safe per instance. */
+#include "format/binrd.h"
 #include "format/out_internal.h"
 #include "format/rd.h"
 
 #include "base/err.h"
 #include "base/mem.h"
 
-#include <stdarg.h>
-#include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,6 +110,7 @@ const fmt_out_vt fmt_out_rowbinary[] = {
 /* ================================ reading ================================ */
 
 typedef struct rb_rd {
+    binrd b;           /* first: where() gets &r->b */
     rd_bin base;
     rbuf *in;
     const char *format;
@@ -126,53 +127,14 @@ typedef struct rb_rd {
 
 static const char *src_name(const rb_rd *r) { return r->in->in && r->in->in->name ? r->in->in->name : ""; }
 
-static int where(const rb_rd *r)
+static int where(const binrd *bp)
 {
+    const rb_rd *r = (const rb_rd *)bp;
     if (r->col)
         return err_suffix(": (at row %llu, column '%s', byte offset %llu of '%s')", (unsigned long long)r->row + 1,
                           r->col, (unsigned long long)rbuf_offset(r->in), src_name(r));
     return err_suffix(": (in the header of %s data, byte offset %llu of '%s')", r->format,
                       (unsigned long long)rbuf_offset(r->in), src_name(r));
-}
-
-static int truncated(const rb_rd *r, uint64_t got, uint64_t want)
-{
-    err_set(ERR_CANNOT_READ_ALL_DATA, "Cannot read all data. Bytes read: %llu. Bytes expected: %llu",
-            (unsigned long long)got, (unsigned long long)want);
-    return where(r);
-}
-
-static int corrupt(const rb_rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int corrupt(const rb_rd *r, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    err_set(ERR_INCORRECT_DATA, "%s", msg);
-    return where(r);
-}
-
-/* Appends exactly n input bytes to b (b grows only as the data arrives). */
-static int get_append(rb_rd *r, buf *b, uint64_t n)
-{
-    uint64_t got = 0;
-    while (got < n) {
-        if (r->in->pos == r->in->end) {
-            long k = rbuf_fill(r->in);
-            if (k < 0)
-                return -1;
-            if (k == 0)
-                return truncated(r, got, n);
-        }
-        size_t avail = (size_t)(r->in->end - r->in->pos);
-        size_t k = n - got < avail ? (size_t)(n - got) : avail;
-        buf_append(b, r->in->pos, k);
-        r->in->pos += k;
-        got += k;
-    }
-    return 0;
 }
 
 static int get_byte(rb_rd *r, int *v)
@@ -181,34 +143,20 @@ static int get_byte(rb_rd *r, int *v)
     if (c == -2)
         return -1;
     if (c == -1)
-        return truncated(r, 0, 1);
+        return binrd_truncated(&r->b, 0, 1);
     r->in->pos++;
     *v = c;
     return 0;
 }
 
-static int get_varuint(rb_rd *r, uint64_t *v)
-{
-    *v = 0;
-    for (int i = 0; i < 10; i++) {
-        int c;
-        if (get_byte(r, &c))
-            return -1;
-        *v |= (uint64_t)(c & 0x7F) << (7 * i);
-        if (!(c & 0x80))
-            return 0;
-    }
-    return corrupt(r, "Malformed VarUInt: more than 10 bytes");
-}
-
 static int get_string(rb_rd *r, buf *b)
 {
     uint64_t n;
-    if (get_varuint(r, &n))
+    if (binrd_varuint(&r->b, &n))
         return -1;
     if (n > MAX_STRING_SIZE)
-        return corrupt(r, "Too large string size: %llu", (unsigned long long)n);
-    return get_append(r, b, n);
+        return binrd_corrupt(&r->b, "Too large string size: %llu", (unsigned long long)n);
+    return binrd_append(&r->b, b, n);
 }
 
 static int get_value(rb_rd *r, const type *t, column *c)
@@ -217,7 +165,7 @@ static int get_value(rb_rd *r, const type *t, column *c)
     case T_LOWCARDINALITY:
         return get_value(r, t->inner, c);
     case T_NULLABLE: {
-        int m;
+        int m = 0;
         if (get_byte(r, &m))
             return -1;
         if (m) {
@@ -231,10 +179,10 @@ static int get_value(rb_rd *r, const type *t, column *c)
     }
     case T_ARRAY: {
         uint64_t n;
-        if (get_varuint(r, &n))
+        if (binrd_varuint(&r->b, &n))
             return -1;
         if (n > (uint64_t)1 << 48)
-            return corrupt(r, "Too large array size: %llu", (unsigned long long)n);
+            return binrd_corrupt(&r->b, "Too large array size: %llu", (unsigned long long)n);
         for (uint64_t j = 0; j < n; j++)
             if (get_value(r, t->inner, c->inner))
                 return -1;
@@ -256,11 +204,11 @@ static int get_value(rb_rd *r, const type *t, column *c)
         return 0;
     }
     case T_NOTHING:
-        return corrupt(r, "Cannot read a value of type Nothing");
+        return binrd_corrupt(&r->b, "Cannot read a value of type Nothing");
     default:
         if (t->width == 0)
-            return corrupt(r, "Unsupported type %s in %s format", t->name, r->format);
-        if (get_append(r, &c->data, t->width))
+            return binrd_corrupt(&r->b, "Unsupported type %s in %s format", t->name, r->format);
+        if (binrd_append(&r->b, &c->data, t->width))
             return -1;
         c->len++;
         return 0;
@@ -296,10 +244,10 @@ static void free_names(char **v, uint64_t n)
 static int read_header(rb_rd *r, bool with_types, uint64_t *n, char ***names, char ***types)
 {
     *names = *types = NULL;
-    if (get_varuint(r, n))
+    if (binrd_varuint(&r->b, n))
         return -1;
     if (*n > MAX_COLUMNS)
-        return corrupt(r, "Too many columns: %llu", (unsigned long long)*n);
+        return binrd_corrupt(&r->b, "Too many columns: %llu", (unsigned long long)*n);
     *names = xcalloc((size_t)*n + 1, sizeof **names);
     if (get_names(r, *names, *n))
         return -1;
@@ -341,13 +289,13 @@ static int setup_columns(rb_rd *r, bool names, bool types)
             t = type_parse(ft[i], strlen(ft[i]));
             if (!t) {
                 err_prefix("Cannot parse type name '%s' of column '%s': ", ft[i], fn[i]);
-                where(r);
+                binrd_where(&r->b);
                 free(seen);
                 goto out;
             }
         }
         if (d >= 0 && seen[d]) {
-            corrupt(r, "Duplicate column '%s' in %s data", fn[i], r->format);
+            binrd_corrupt(&r->b, "Duplicate column '%s' in %s data", fn[i], r->format);
             free(seen);
             goto out;
         }
@@ -356,7 +304,7 @@ static int setup_columns(rb_rd *r, bool names, bool types)
                 err_set(ERR_INCORRECT_DATA, t ? "Unknown field found in %s header: '%s'"
                                               : "Cannot skip unknown field '%s' in %s format, because its type is unknown",
                         t ? r->format : fn[i], t ? fn[i] : r->format);
-                where(r);
+                binrd_where(&r->b);
                 free(seen);
                 goto out;
             }
@@ -368,7 +316,7 @@ static int setup_columns(rb_rd *r, bool names, bool types)
             if (t && strcmp(t->name, r->want->types[d]->name) != 0) {
                 err_set(ERR_INCORRECT_DATA, "Type of '%s' must be %s, not %s", fn[i], r->want->types[d]->name,
                         t->name);
-                where(r);
+                binrd_where(&r->b);
                 free(seen);
                 goto out;
             }
@@ -387,7 +335,7 @@ out:
 
 static int rb_next(rd_bin *bp, block **out)
 {
-    rb_rd *r = (rb_rd *)bp;
+    rb_rd *r = (rb_rd *)(void *)((char *)bp - offsetof(rb_rd, base));
     *out = NULL;
     if (r->done)
         return 0;
@@ -444,7 +392,7 @@ fail:
 
 static void rb_free(rd_bin *bp)
 {
-    rb_rd *r = (rb_rd *)bp;
+    rb_rd *r = (rb_rd *)(void *)((char *)bp - offsetof(rb_rd, base));
     if (r->skip)
         for (int i = 0; i < r->nfile; i++)
             col_free(r->skip[i]);
@@ -465,6 +413,7 @@ int rowbinary_reader_new(const char *format, rbuf *in, const schema *s, const fm
     r->base.next = rb_next;
     r->base.free = rb_free;
     r->in = in;
+    r->b = (binrd){in, where};
     r->format = rd_lookup(format)->name;
     r->want = schema_clone(s);
     r->st = *st;
@@ -480,7 +429,7 @@ int rowbinary_infer_schema(const char *format, rbuf *in, const fmt_settings *st,
         return err_set(ERR_BAD_ARGUMENTS,
                        "%s file format doesn't support schema inference. You must specify the structure manually",
                        fi->name);
-    rb_rd r = {.in = in, .format = fi->name, .st = *st};
+    rb_rd r = {.b = {in, where}, .in = in, .format = fi->name, .st = *st};
     uint64_t n;
     char **names, **types;
     int rc = -1;
@@ -491,7 +440,7 @@ int rowbinary_infer_schema(const char *format, rbuf *in, const fmt_settings *st,
         const type *t = type_parse(types[i], strlen(types[i]));
         if (!t) {
             err_prefix("Cannot parse type name '%s' of column '%s': ", types[i], names[i]);
-            where(&r);
+            binrd_where(&r.b);
             schema_free(s);
             goto out;
         }
