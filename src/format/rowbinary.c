@@ -210,6 +210,17 @@ static int get_value(rb_rd *r, const type *t, column *c)
             return binrd_corrupt(&r->b, "Unsupported type %s in %s format", t->name, r->format);
         if (binrd_append(&r->b, &c->data, t->width))
             return -1;
+        if (t->id == T_ENUM8 || t->id == T_ENUM16) {
+            const uint8_t *p = c->data.p + c->data.len - t->width;
+            int16_t v = t->id == T_ENUM8 ? (int8_t)p[0] : (int16_t)(p[0] | p[1] << 8);
+            bool known = false;
+            for (int k = 0; k < t->nitems && !known; k++)
+                known = t->items[k].value == v;
+            if (!known) {
+                err_set(ERR_UNKNOWN_ELEMENT_OF_ENUM, "Unexpected value %d in enum", v);
+                return binrd_where(&r->b);
+            }
+        }
         c->len++;
         return 0;
     }

@@ -22,3 +22,5 @@ SELECT * FROM file('data/rb_all.bin', RowBinary); -- { serverError BAD_ARGUMENTS
 SELECT * FROM file('data/rb_names.bin', RowBinary, 'id UInt64, s String, n Nullable(UInt64), extra UInt64'); -- { serverError CANNOT_READ_ALL_DATA }
 SELECT * FROM file('data/rb_types.bin', RowBinaryWithNamesAndTypes, 'id String, s String, arr Array(UInt64), tup Tuple(UInt64, String), lc String'); -- { serverError INCORRECT_DATA }
 SELECT name, is_input, is_output FROM system.formats WHERE name IN ('RowBinary', 'RowBinaryWithNames', 'RowBinaryWithNamesAndTypes') ORDER BY name;
+INSERT INTO FUNCTION file('data/rb_enum.bin', RowBinary) SELECT toUInt8(5) SETTINGS engine_file_truncate_on_insert = 1;
+SELECT * FROM file('data/rb_enum.bin', RowBinary, 'e Enum8(\'a\' = 1)'); -- { serverError UNKNOWN_ELEMENT_OF_ENUM }
