@@ -12,8 +12,7 @@
 static inline int fuzz_discard(outstream *s, const void *p, size_t n) { return 0; }
 
 /* Reads every block of the bytes as format with schema s (NULL: the data's own); with a
- * schema and rewrite, whatever reads back
- * is written again in the same format. */
+ * schema and rewrite, whatever reads back is written again in the same format. */
 static inline void fuzz_read_with(const char *format, const uint8_t *d, size_t n, const schema *s,
                                   const fmt_settings *st, bool rewrite)
 {
