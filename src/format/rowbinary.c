@@ -372,6 +372,10 @@ static int rb_next(rd_bin *bp, block **out)
             r->done = true;
             break;
         }
+        if (r->nfile == 0) { /* a row of no columns reads no bytes: it would never end */
+            binrd_corrupt(&r->b, "Unexpected data after the header: the %s data has no columns", r->format);
+            goto fail;
+        }
         for (int i = 0; i < r->nfile; i++) {
             r->col = r->dst[i] >= 0 ? r->want->names[r->dst[i]] : "(skipped)";
             column *c = r->dst[i] >= 0 ? b->cols[r->dst[i]] : r->skip[i];
