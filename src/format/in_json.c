@@ -159,6 +159,81 @@ static int read_raw(rbuf *in, size_t *kp, buf *b, uint64_t row)
     return 0;
 }
 
+/* One JSON value at k into b (strings unescaped, arrays/objects verbatim); its kind. */
+static int read_value(rbuf *in, size_t *kp, buf *b, uint64_t row, int *kindp)
+{
+    size_t k = *kp, vs = b->len;
+    int c = rd_peek(in, k), kind;
+    if (c == '"') {
+        kind = FK_STRING;
+        if (read_str(in, &k, b, row))
+            return -1;
+    } else if (c == '[' || c == '{') {
+        kind = c == '[' ? FK_ARRAY : FK_OBJECT;
+        if (read_raw(in, &k, b, row))
+            return -1;
+    } else {
+        kind = FK_PLAIN;
+        while ((c = rd_peek(in, k)) >= 0 && c != ',' && c != '}' && c != ' ' && c != '\n' && c != '\t' &&
+               c != '\r' && c != ']') {
+            buf_putc(b, (char)c);
+            k++;
+        }
+        if (c == -2)
+            return -1;
+        if (b->len == vs)
+            return perr(in, k, row, "a value");
+        if (b->len - vs == 4 && memcmp(b->p + vs, "null", 4) == 0)
+            kind = FK_NULL;
+    }
+    *kp = k;
+    *kindp = kind;
+    return 0;
+}
+
+int json_compact_split_row(rbuf *in, rowf *f, uint64_t row)
+{
+    rowf_clear(f);
+    size_t k = skip_ws(in, 0);
+    int c = rd_peek(in, k);
+    if (c == -2)
+        return -1;
+    if (c == -1) {
+        in->pos += k;
+        return 1;
+    }
+    if (c != '[')
+        return perr(in, k, row, "'['");
+    k = skip_ws(in, k + 1);
+    if (rd_peek(in, k) == ']') {
+        in->pos += k + 1;
+        return 0;
+    }
+    for (;;) {
+        k = skip_ws(in, k);
+        size_t vs = f->data.len;
+        int kind;
+        if (read_value(in, &k, &f->data, row, &kind))
+            return -1;
+        rowf_add(f, 0, 0, vs, f->data.len, kind);
+        k = skip_ws(in, k);
+        c = rd_peek(in, k);
+        if (c == ',') {
+            k++;
+            continue;
+        }
+        if (c == ']') {
+            k++;
+            break;
+        }
+        if (c == -2)
+            return -1;
+        return perr(in, k, row, "',' or ']'");
+    }
+    in->pos += k;
+    return 0;
+}
+
 int json_split_row(rbuf *in, rowf *f, uint64_t row)
 {
     rowf_clear(f);
@@ -197,31 +272,10 @@ int json_split_row(rbuf *in, rowf *f, uint64_t row)
         if (rd_peek(in, k) != ':')
             return perr(in, k, row, "':'");
         k = skip_ws(in, k + 1);
-        c = rd_peek(in, k);
         size_t vs = f->data.len;
         int kind;
-        if (c == '"') {
-            kind = FK_STRING;
-            if (read_str(in, &k, &f->data, row))
-                return -1;
-        } else if (c == '[' || c == '{') {
-            kind = c == '[' ? FK_ARRAY : FK_OBJECT;
-            if (read_raw(in, &k, &f->data, row))
-                return -1;
-        } else {
-            kind = FK_PLAIN;
-            while ((c = rd_peek(in, k)) >= 0 && c != ',' && c != '}' && c != ' ' && c != '\n' && c != '\t' &&
-                   c != '\r' && c != ']') {
-                buf_putc(&f->data, (char)c);
-                k++;
-            }
-            if (c == -2)
-                return -1;
-            if (f->data.len == vs)
-                return perr(in, k, row, "a value");
-            if (f->data.len - vs == 4 && memcmp(f->data.p + vs, "null", 4) == 0)
-                kind = FK_NULL;
-        }
+        if (read_value(in, &k, &f->data, row, &kind))
+            return -1;
         rowf_add(f, ns, ne, vs, f->data.len, kind);
         k = skip_ws(in, k);
         c = rd_peek(in, k);

@@ -376,6 +376,11 @@ int fmt_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schem
     const fmt_fmtinfo *fi = rd_lookup(format);
     if (!fi)
         return -1;
+    if (fi->kind == RK_ROWBINARY)
+        return rowbinary_infer_schema(fi->name, in, st, out);
+    if (fi->kind == RK_JSONC)
+        return err_set(ERR_NOT_IMPLEMENTED, "Schema inference for %s is not implemented: specify the structure",
+                       fi->name);
     if (fi->kind == RK_NATIVE || fi->kind == RK_RAWBLOB || fi->kind == RK_PARQUET)
         return (fi->kind == RK_NATIVE    ? native_infer_schema
                 : fi->kind == RK_RAWBLOB ? rawblob_infer_schema

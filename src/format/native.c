@@ -27,6 +27,7 @@
  * Reading trusts nothing: every count is checked against the bytes actually present
  * (buffers grow with the data read, so a lying header cannot make us allocate much), and
  * errors name the block, column and byte offset. Not thread-safe per instance. */
+#include "format/binrd.h"
 #include "format/out_internal.h"
 #include "format/rd.h"
 
@@ -49,7 +50,7 @@ enum {
 
 /* ================================ writing ================================ */
 
-static void put_varuint(buf *b, uint64_t v)
+void fmt_put_varuint(buf *b, uint64_t v)
 {
     uint8_t tmp[10];
     int n = 0;
@@ -63,9 +64,9 @@ static void put_varuint(buf *b, uint64_t v)
 
 static void put_u64(buf *b, uint64_t v) { buf_append(b, &v, 8); }
 
-static void put_string(buf *b, const char *s, size_t n)
+void fmt_put_string(buf *b, const char *s, size_t n)
 {
-    put_varuint(b, n);
+    fmt_put_varuint(b, n);
     buf_append(b, s, n);
 }
 
@@ -202,7 +203,7 @@ static void write_data(buf *b, const type *t, const column *c, size_t from, size
         const uint64_t *o = col_offs(c);
         buf_reserve(b, (size_t)(o[from + n] - o[from]) + n);
         for (size_t i = from; i < from + n; i++)
-            put_string(b, (const char *)c->data.p + o[i], (size_t)(o[i + 1] - o[i]));
+            fmt_put_string(b, (const char *)c->data.p + o[i], (size_t)(o[i + 1] - o[i]));
         break;
     }
     case T_NOTHING:
@@ -216,12 +217,12 @@ static void write_data(buf *b, const type *t, const column *c, size_t from, size
 
 static int native_write(fmt_writer *w, const block *b)
 {
-    put_varuint(&w->b, (uint64_t)b->ncols);
-    put_varuint(&w->b, b->rows);
+    fmt_put_varuint(&w->b, (uint64_t)b->ncols);
+    fmt_put_varuint(&w->b, b->rows);
     for (int i = 0; i < b->ncols; i++) {
         const type *t = w->header->types[i];
-        put_string(&w->b, w->header->names[i], strlen(w->header->names[i]));
-        put_string(&w->b, t->name, strlen(t->name));
+        fmt_put_string(&w->b, w->header->names[i], strlen(w->header->names[i]));
+        fmt_put_string(&w->b, t->name, strlen(t->name));
         if (!b->rows)
             continue;
         column *c = col_materialize(col_ref(b->cols[i]));
@@ -242,105 +243,49 @@ const fmt_out_vt fmt_out_native[] = {
 /* ================================ reading ================================ */
 
 typedef struct nctx {
-    rbuf *in;
+    binrd b;            /* first: where() gets &x->b */
     uint64_t blockno;   /* 1-based, for messages */
     const char *col;    /* column being read, for messages */
     const char *tname;
 } nctx;
 
-static const char *src_name(const nctx *x) { return x->in->in && x->in->in->name ? x->in->in->name : ""; }
+static const char *src_name(const nctx *x) { return x->b.in->in && x->b.in->in->name ? x->b.in->in->name : ""; }
 
-static int where(const nctx *x)
+static int where(const binrd *bp)
 {
+    const nctx *x = (const nctx *)bp;
     if (x->col)
         return err_suffix(": while reading column '%s' of type %s in block %llu at byte offset %llu of '%s'",
                           x->col, x->tname ? x->tname : "?", (unsigned long long)x->blockno,
-                          (unsigned long long)rbuf_offset(x->in), src_name(x));
+                          (unsigned long long)rbuf_offset(x->b.in), src_name(x));
     return err_suffix(": while reading the header of block %llu at byte offset %llu of '%s'",
-                      (unsigned long long)x->blockno, (unsigned long long)rbuf_offset(x->in), src_name(x));
-}
-
-static int truncated(const nctx *x, uint64_t got, uint64_t want)
-{
-    err_set(ERR_CANNOT_READ_ALL_DATA, "Cannot read all data in Native format. Bytes read: %llu. Bytes expected: %llu",
-            (unsigned long long)got, (unsigned long long)want);
-    return where(x);
-}
-
-static int corrupt(const nctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int corrupt(const nctx *x, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    err_set(ERR_INCORRECT_DATA, "%s", msg);
-    return where(x);
-}
-
-/* Appends exactly n input bytes to b (b grows only as the data actually arrives). */
-static int get_append(nctx *x, buf *b, uint64_t n)
-{
-    uint64_t got = 0;
-    while (got < n) {
-        if (x->in->pos == x->in->end) {
-            long r = rbuf_fill(x->in);
-            if (r < 0)
-                return -1;
-            if (r == 0)
-                return truncated(x, got, n);
-        }
-        size_t avail = (size_t)(x->in->end - x->in->pos);
-        size_t k = n - got < avail ? (size_t)(n - got) : avail;
-        buf_append(b, x->in->pos, k);
-        x->in->pos += k;
-        got += k;
-    }
-    return 0;
+                      (unsigned long long)x->blockno, (unsigned long long)rbuf_offset(x->b.in), src_name(x));
 }
 
 static int get_bytes(nctx *x, void *dst, size_t n)
 {
-    if (rbuf_need(x->in, n) < 0)
+    if (rbuf_need(x->b.in, n) < 0)
         return -1;
-    size_t avail = (size_t)(x->in->end - x->in->pos);
+    size_t avail = (size_t)(x->b.in->end - x->b.in->pos);
     if (avail < n)
-        return truncated(x, avail, n);
-    memcpy(dst, x->in->pos, n);
-    x->in->pos += n;
+        return binrd_truncated(&x->b, avail, n);
+    memcpy(dst, x->b.in->pos, n);
+    x->b.in->pos += n;
     return 0;
 }
 
 static int get_u64(nctx *x, uint64_t *v) { return get_bytes(x, v, 8); }
 
-static int get_varuint(nctx *x, uint64_t *v)
-{
-    *v = 0;
-    for (int i = 0; i < 10; i++) {
-        int c = rd_peek(x->in, 0);
-        if (c == -2)
-            return -1;
-        if (c == -1)
-            return truncated(x, (uint64_t)i, (uint64_t)i + 1);
-        x->in->pos++;
-        *v |= (uint64_t)(c & 0x7F) << (7 * i);
-        if (!(c & 0x80))
-            return 0;
-    }
-    return corrupt(x, "Malformed VarUInt in Native format: more than 10 bytes");
-}
-
 /* A length-prefixed string (column name or type) as a new NUL-terminated string. */
 static int get_name(nctx *x, char **out, size_t *len)
 {
     uint64_t n;
-    if (get_varuint(x, &n))
+    if (binrd_varuint(&x->b, &n))
         return -1;
     if (n > (1 << 24))
-        return corrupt(x, "Too large name or type name in Native format: %llu bytes", (unsigned long long)n);
+        return binrd_corrupt(&x->b, "Too large name or type name in Native format: %llu bytes", (unsigned long long)n);
     buf b = {0};
-    if (get_append(x, &b, n)) {
+    if (binrd_append(&x->b, &b, n)) {
         buf_free(&b);
         return -1;
     }
@@ -358,7 +303,7 @@ static int read_prefix(nctx *x, const type *t)
         if (get_u64(x, &v))
             return -1;
         if (v != LC_VERSION)
-            return corrupt(x, "Invalid version for SerializationLowCardinality key column: %llu (expected %d)",
+            return binrd_corrupt(&x->b, "Invalid version for SerializationLowCardinality key column: %llu (expected %d)",
                            (unsigned long long)v, LC_VERSION);
         return 0;
     }
@@ -396,12 +341,12 @@ static int read_lowcard(nctx *x, const type *t, column *c, uint64_t n)
             goto out;
         int width = (int)(flags & 0xFF);
         if (width > 3 || (flags & ~(uint64_t)(0xFF | LC_NEED_GLOBAL_DICT | LC_HAS_ADDITIONAL_KEYS | LC_NEED_UPDATE_DICT))) {
-            corrupt(x, "Invalid LowCardinality index type/flags: 0x%llx", (unsigned long long)flags);
+            binrd_corrupt(&x->b, "Invalid LowCardinality index type/flags: 0x%llx", (unsigned long long)flags);
             goto out;
         }
         if (flags & LC_NEED_GLOBAL_DICT) {
             err_set(ERR_NOT_IMPLEMENTED, "LowCardinality with a global (shared) dictionary is not supported in Native input");
-            where(x);
+            binrd_where(&x->b);
             goto out;
         }
         if (flags & LC_HAS_ADDITIONAL_KEYS) {
@@ -413,26 +358,26 @@ static int read_lowcard(nctx *x, const type *t, column *c, uint64_t n)
             if (read_data(x, kt, keys, nk))
                 goto out;
         } else if (!keys) {
-            corrupt(x, "LowCardinality data without a dictionary");
+            binrd_corrupt(&x->b, "LowCardinality data without a dictionary");
             goto out;
         }
         if (get_u64(x, &nr))
             goto out;
         if (nr > n - got) {
-            corrupt(x, "LowCardinality has %llu more rows than the block (%llu expected)",
+            binrd_corrupt(&x->b, "LowCardinality has %llu more rows than the block (%llu expected)",
                     (unsigned long long)(nr - (n - got)), (unsigned long long)(n - got));
             goto out;
         }
         size_t w = (size_t)1 << width;
         idx.len = 0;
-        if (get_append(x, &idx, nr * w))
+        if (binrd_append(&x->b, &idx, nr * w))
             goto out;
         size_t kw = kt->id == T_STRING ? 0 : kt->width;
         for (uint64_t r = 0; r < nr; r++) {
             uint64_t k = 0;
             memcpy(&k, idx.p + r * w, w);
             if (k >= keys->len) {
-                corrupt(x, "LowCardinality index %llu at row %llu is out of the dictionary of %zu keys",
+                binrd_corrupt(&x->b, "LowCardinality index %llu at row %llu is out of the dictionary of %zu keys",
                         (unsigned long long)k, (unsigned long long)(got + r + 1), keys->len);
                 goto out;
             }
@@ -466,7 +411,7 @@ static int read_data(nctx *x, const type *t, column *c, uint64_t n)
     switch (t->id) {
     case T_NULLABLE: {
         size_t at = c->nulls.len;
-        if (get_append(x, &c->nulls, n))
+        if (binrd_append(&x->b, &c->nulls, n))
             return -1;
         for (size_t i = at; i < c->nulls.len; i++)
             c->nulls.p[i] = c->nulls.p[i] != 0;
@@ -478,21 +423,21 @@ static int read_data(nctx *x, const type *t, column *c, uint64_t n)
     case T_ARRAY:
     case T_MAP: {
         if (n > SIZE_MAX / 8)
-            return corrupt(x, "Too many rows: %llu", (unsigned long long)n);
+            return binrd_corrupt(&x->b, "Too many rows: %llu", (unsigned long long)n);
         size_t at = c->offs.len / 8;
-        if (get_append(x, &c->offs, n * 8))
+        if (binrd_append(&x->b, &c->offs, n * 8))
             return -1;
         uint64_t *o = (uint64_t *)(void *)c->offs.p;
         uint64_t base = c->inner->len, prev = 0;
         for (size_t i = at; i < at + n; i++) {
             if (o[i] < prev)
-                return corrupt(x, "Array offsets are not monotonic at row %zu: %llu after %llu", i - at + 1,
+                return binrd_corrupt(&x->b, "Array offsets are not monotonic at row %zu: %llu after %llu", i - at + 1,
                                (unsigned long long)o[i], (unsigned long long)prev);
             prev = o[i];
             o[i] += base;
         }
         if (prev > (uint64_t)1 << 48)
-            return corrupt(x, "Too large array size: %llu elements", (unsigned long long)prev);
+            return binrd_corrupt(&x->b, "Too large array size: %llu elements", (unsigned long long)prev);
         c->len += (size_t)n; /* offsets are in place; the elements follow */
         return read_data(x, t->inner, c->inner, prev);
     }
@@ -506,12 +451,12 @@ static int read_data(nctx *x, const type *t, column *c, uint64_t n)
         col_reserve(c, n < 65536 ? (size_t)n : 65536);
         for (uint64_t i = 0; i < n; i++) {
             uint64_t len;
-            if (get_varuint(x, &len))
+            if (binrd_varuint(&x->b, &len))
                 return -1;
             if (len > MAX_STRING_SIZE)
-                return corrupt(x, "Too large string size: %llu at row %llu", (unsigned long long)len,
+                return binrd_corrupt(&x->b, "Too large string size: %llu at row %llu", (unsigned long long)len,
                                (unsigned long long)(i + 1));
-            if (get_append(x, &c->data, len))
+            if (binrd_append(&x->b, &c->data, len))
                 return -1;
             uint64_t end = c->data.len;
             buf_append(&c->offs, &end, 8);
@@ -522,11 +467,11 @@ static int read_data(nctx *x, const type *t, column *c, uint64_t n)
     default: {
         size_t w = t->width;
         if (w == 0)
-            return corrupt(x, "Unsupported type %s in Native format", t->name);
+            return binrd_corrupt(&x->b, "Unsupported type %s in Native format", t->name);
         if (n > SIZE_MAX / w)
-            return corrupt(x, "Too many rows: %llu", (unsigned long long)n);
+            return binrd_corrupt(&x->b, "Too many rows: %llu", (unsigned long long)n);
         size_t at = c->data.len;
-        if (get_append(x, &c->data, n * w))
+        if (binrd_append(&x->b, &c->data, n * w))
             return -1;
         if (t->id == T_NOTHING)
             memset(c->data.p + at, 0, (size_t)n);
@@ -554,7 +499,7 @@ static int read_column(nctx *x, uint64_t rows, char **name, const type **t, colu
     *t = type_parse(tn, tl);
     if (!*t) {
         err_prefix("Cannot parse type name '%s' in Native format: ", tn);
-        where(x);
+        binrd_where(&x->b);
         free(tn);
         x->tname = NULL;
         return -1;
@@ -566,7 +511,7 @@ static int read_column(nctx *x, uint64_t rows, char **name, const type **t, colu
     x->tname = (*t)->name;
     free(tn);
     if (rc == 0 && (*col)->len != rows)
-        rc = corrupt(x, "Column has %zu rows, block header says %llu", (*col)->len, (unsigned long long)rows);
+        rc = binrd_corrupt(&x->b, "Column has %zu rows, block header says %llu", (*col)->len, (unsigned long long)rows);
     return rc;
 }
 
@@ -598,7 +543,7 @@ static column *adapt(nctx *x, column *c, const type *want, bool null_as_default)
                     col_free(c);
                     err_set(ERR_INCORRECT_DATA, "Cannot insert NULL at row %zu into a column of type %s", i + 1,
                             want->name);
-                    where(x);
+                    binrd_where(&x->b);
                     return NULL;
                 }
         column *in = col_ref(c->inner);
@@ -609,7 +554,7 @@ static column *adapt(nctx *x, column *c, const type *want, bool null_as_default)
     col_free(c);
     err_set(ERR_TYPE_MISMATCH, "Type mismatch for column '%s' in Native format: the data has type %s, %s expected",
             x->col ? x->col : "", have->name, want->name);
-    where(x);
+    binrd_where(&x->b);
     return NULL;
 }
 
@@ -635,12 +580,12 @@ static int native_next(rd_bin *bp, block **out)
             r->done = true;
             break;
         }
-        nctx x = {r->in, ++r->blockno, NULL, NULL};
+        nctx x = {{r->in, where}, ++r->blockno, NULL, NULL};
         uint64_t ncols, rows;
-        if (get_varuint(&x, &ncols) || get_varuint(&x, &rows))
+        if (binrd_varuint(&x.b, &ncols) || binrd_varuint(&x.b, &rows))
             goto fail;
         if (ncols > MAX_COLUMNS) {
-            corrupt(&x, "Too many columns in Native block: %llu", (unsigned long long)ncols);
+            binrd_corrupt(&x.b, "Too many columns in Native block: %llu", (unsigned long long)ncols);
             goto fail;
         }
         int n = r->want ? r->want->n : (int)ncols;
@@ -667,7 +612,7 @@ static int native_next(rd_bin *bp, block **out)
                         continue;
                     }
                     err_set(ERR_INCORRECT_DATA, "Unknown column '%s' found in Native data", name);
-                    where(&x);
+                    binrd_where(&x.b);
                     free(name);
                     block_free(b);
                     goto fail;
@@ -675,7 +620,7 @@ static int native_next(rd_bin *bp, block **out)
                 if (r->seen[dst]) {
                     col_free(c);
                     err_set(ERR_INCORRECT_DATA, "Duplicate column '%s' in Native data", name);
-                    where(&x);
+                    binrd_where(&x.b);
                     free(name);
                     block_free(b);
                     goto fail;
@@ -697,7 +642,7 @@ static int native_next(rd_bin *bp, block **out)
                 if (!r->seen[i]) {
                     err_set(ERR_INCORRECT_DATA, "Column '%s' of type %s is missing in Native data", r->want->names[i],
                             r->want->types[i]->name);
-                    where(&x);
+                    binrd_where(&x.b);
                     block_free(b);
                     goto fail;
                 }
@@ -739,19 +684,19 @@ int native_infer_schema(rbuf *in, const fmt_settings *st, schema **out)
 {
     (void)st;
     *out = NULL;
-    nctx x = {in, 1, NULL, NULL};
+    nctx x = {{in, where}, 1, NULL, NULL};
     int c0 = rd_peek(in, 0);
     if (c0 == -2)
         return -1;
     uint64_t ncols = 0, rows = 0;
-    if (c0 >= 0 && (get_varuint(&x, &ncols) || get_varuint(&x, &rows)))
+    if (c0 >= 0 && (binrd_varuint(&x.b, &ncols) || binrd_varuint(&x.b, &rows)))
         goto fail;
     if (c0 == -1 || ncols == 0)
         return err_set(ERR_CANNOT_EXTRACT_TABLE_STRUCTURE,
                        "The table structure cannot be extracted from a Native format file: the file is empty. You "
                        "can specify the structure manually");
     if (ncols > MAX_COLUMNS) {
-        corrupt(&x, "Too many columns in Native block: %llu", (unsigned long long)ncols);
+        binrd_corrupt(&x.b, "Too many columns in Native block: %llu", (unsigned long long)ncols);
         goto fail;
     }
     schema *s = schema_new((int)ncols);

@@ -36,7 +36,16 @@ static inline int fmt_maybe_flush(fmt_writer *w) { return w->b.len >= FMT_FLUSH_
 
 /* Families (one file each). */
 extern const fmt_out_vt fmt_out_tsv[], fmt_out_csv[], fmt_out_json[], fmt_out_pretty[],
-    fmt_out_vertical[], fmt_out_misc[], fmt_out_native[], fmt_out_parquet[];
+    fmt_out_vertical[], fmt_out_misc[], fmt_out_native[], fmt_out_parquet[], fmt_out_rowbinary[],
+    fmt_out_json_rows[];
+
+/* ClickHouse's VarUInt (LEB128) and a VarUInt-length-prefixed string (Native, RowBinary). */
+void fmt_put_varuint(buf *b, uint64_t v);
+void fmt_put_string(buf *b, const char *s, size_t n);
+
+/* Value r of c as JSON (out_json.c); strings: as a JSON string of its text (the *Strings
+ * formats). */
+void fmt_json_value(fmt_writer *w, const column *c, size_t r, bool strings);
 
 /* Vertical writer entry points, reused by Pretty's fallback to vertical. */
 void vertical_write_rows(fmt_writer *w, const block *b, uint64_t first_row_number);

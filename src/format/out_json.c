@@ -176,3 +176,8 @@ const fmt_out_vt fmt_out_json[] = {
     {"JSONCompactStrings", json_start, json_write, json_finish, NULL, J_WHOLE | J_COMPACT | J_STRINGS},
     {0},
 };
+
+void fmt_json_value(fmt_writer *w, const column *c, size_t r, bool strings)
+{
+    json_value(w, c, r, strings ? J_STRINGS : 0, false);
+}

@@ -24,7 +24,7 @@ void rowf_clear(rowf *f);
 void rowf_add(rowf *f, size_t nstart, size_t nend, size_t start, size_t end, int kind);
 void rowf_free(rowf *f);
 
-enum { RK_CSV, RK_TSV, RK_JSON, RK_NATIVE, RK_RAWBLOB, RK_PARQUET };
+enum { RK_CSV, RK_TSV, RK_JSON, RK_NATIVE, RK_RAWBLOB, RK_PARQUET, RK_ROWBINARY, RK_JSONC };
 
 /* Binary input formats keep their own state behind this interface (native.c,
  * in_rawblob.c); they borrow the reader's rbuf. Constructors return -1 with err_set. */
@@ -54,6 +54,9 @@ int parquet_reader_new_ra(const char *name, uint64_t size, fmt_read_at_fn read_a
                           void (*ctx_free)(void *ctx), const schema *s, const fmt_settings *st, rd_bin **out);
 int parquet_infer_schema_ra(const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx, schema **out);
 int parquet_infer_schema(rbuf *in, const fmt_settings *st, schema **out);
+/* RowBinary family (rowbinary.c); format is a canonical RowBinary* name. */
+int rowbinary_reader_new(const char *format, rbuf *in, const schema *s, const fmt_settings *st, rd_bin **out);
+int rowbinary_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schema **out);
 
 typedef struct fmt_fmtinfo {
     const char *name;
@@ -67,6 +70,8 @@ const fmt_fmtinfo *rd_lookup(const char *name);
 int csv_split_row(rbuf *in, char delim, rowf *f, uint64_t row);
 int tsv_split_row(rbuf *in, bool raw, rowf *f, uint64_t row);
 int json_split_row(rbuf *in, rowf *f, uint64_t row);
+/* One JSONCompactEachRow row: [v, v, ...] (fields without names). */
+int json_compact_split_row(rbuf *in, rowf *f, uint64_t row);
 
 /* JSON value kinds into a column (in_json.c). */
 int json_push_value(column *c, const char *s, size_t n, int kind, const text_opts *o);

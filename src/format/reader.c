@@ -64,6 +64,12 @@ static const fmt_fmtinfo formats[] = {
     {"Native", RK_NATIVE, false, false, false},
     {"RawBLOB", RK_RAWBLOB, false, false, false},
     {"Parquet", RK_PARQUET, false, false, false},
+    {"JSONCompactEachRow", RK_JSONC, false, false, false},
+    {"JSONCompactEachRowWithNames", RK_JSONC, true, false, false},
+    {"JSONCompactEachRowWithNamesAndTypes", RK_JSONC, true, true, false},
+    {"RowBinary", RK_ROWBINARY, false, false, false},
+    {"RowBinaryWithNames", RK_ROWBINARY, true, false, false},
+    {"RowBinaryWithNamesAndTypes", RK_ROWBINARY, true, true, false},
 };
 
 static const struct {
@@ -168,7 +174,8 @@ int fmt_find_row_start(const char *format, const char *p, size_t n, size_t *offs
     const fmt_fmtinfo *fi = rd_lookup(format);
     if (!fi)
         return -1;
-    if (fi->kind == RK_NATIVE || fi->kind == RK_RAWBLOB || fi->kind == RK_PARQUET)
+    if (fi->kind == RK_NATIVE || fi->kind == RK_RAWBLOB || fi->kind == RK_PARQUET || fi->kind == RK_ROWBINARY ||
+        fi->kind == RK_JSONC)
         return err_set(ERR_UNKNOWN_FORMAT, "Format %s cannot be split into chunks for parallel parsing", format);
     if (fi->kind == RK_CSV) {
         /* A newline after which the rest of the line has an even number of quotes is
@@ -286,6 +293,14 @@ int fmt_reader_new(const char *format, rbuf *in, const schema *s, const fmt_sett
     fmt_reader *r = xcalloc(1, sizeof *r);
     r->fi = fi;
     r->in = in;
+    if (fi->kind == RK_ROWBINARY) {
+        if (rowbinary_reader_new(fi->name, in, s, st, &r->bin)) {
+            fmt_reader_free(r);
+            return -1;
+        }
+        *out = r;
+        return 0;
+    }
     if (fi->kind == RK_NATIVE || fi->kind == RK_RAWBLOB || fi->kind == RK_PARQUET) {
         if ((fi->kind == RK_NATIVE    ? native_reader_new
              : fi->kind == RK_RAWBLOB ? rawblob_reader_new
@@ -365,6 +380,8 @@ static int split(fmt_reader *r)
         return csv_split_row(r->in, r->st.csv_delimiter, &r->f, r->row + 1);
     if (r->fi->kind == RK_TSV)
         return tsv_split_row(r->in, r->fi->raw, &r->f, r->row + 1);
+    if (r->fi->kind == RK_JSONC)
+        return json_compact_split_row(r->in, &r->f, r->row + 1);
     return json_split_row(r->in, &r->f, r->row + 1);
 }
 
@@ -390,6 +407,44 @@ static bool field_is(const rowf *f, int i, const char *s)
 {
     size_t n = f->end[i] - f->start[i];
     return strlen(s) == n && memcmp(f->data.p + f->start[i], s, n) == 0;
+}
+
+/* The current row as the type names of the header's columns
+ * (input_format_with_types_use_header: each must be the schema's type exactly, as in
+ * ClickHouse). 1 = they are, 0 = not type names (detect: the row is data; else an error),
+ * -1 = error. */
+static int check_types(fmt_reader *r, int nnames, bool must)
+{
+    const type **ft = xcalloc((size_t)(r->f.n ? r->f.n : 1), sizeof *ft);
+    bool types = r->f.n == nnames;
+    for (int i = 0; i < r->f.n && types; i++) {
+        ft[i] = type_parse((const char *)r->f.data.p + r->f.start[i], r->f.end[i] - r->f.start[i]);
+        if (!ft[i]) {
+            if (must) {
+                err_prefix("Cannot parse the type name of column %d in the header: ", i + 1);
+                free(ft);
+                return -1;
+            }
+            err_clear(); /* not a type name: the row is data */
+            types = false;
+        }
+    }
+    if (must && !types) {
+        free(ft);
+        return err_set(ERR_INCORRECT_DATA, "The header has %d type names for %d columns", r->f.n, nnames);
+    }
+    if (types && r->map)
+        for (int i = 0; i < r->f.n; i++) {
+            int c = r->map[i];
+            if (c >= 0 && strcmp(ft[i]->name, r->s->types[c]->name) != 0) {
+                err_set(ERR_INCORRECT_DATA, "Type of '%s' must be %s, not %s: (while reading header)", r->s->names[c],
+                        r->s->types[c]->name, ft[i]->name);
+                free(ft);
+                return -1;
+            }
+        }
+    free(ft);
+    return types ? 1 : 0;
 }
 
 /* ClickHouse's reader-side header detection (input_format_csv/tsv_detect_header) for
@@ -432,26 +487,9 @@ static int detect_header(fmt_reader *r)
         return -1;
     if (rc == 1)
         return 0;
-    const type **ft = xcalloc((size_t)(r->f.n ? r->f.n : 1), sizeof *ft);
-    bool types = r->f.n == nnames;
-    for (int i = 0; i < r->f.n && types; i++) {
-        ft[i] = type_parse((const char *)r->f.data.p + r->f.start[i], r->f.end[i] - r->f.start[i]);
-        if (!ft[i]) {
-            err_clear(); /* not a type name: the row is data */
-            types = false;
-        }
-    }
-    if (types && r->map)
-        for (int i = 0; i < r->f.n; i++) {
-            int c = r->map[i];
-            if (c >= 0 && strcmp(ft[i]->name, r->s->types[c]->name) != 0) {
-                err_set(ERR_INCORRECT_DATA, "Type of '%s' must be %s, not %s: (while reading header)", r->s->names[c],
-                        r->s->types[c]->name, ft[i]->name);
-                free(ft);
-                return -1;
-            }
-        }
-    free(ft);
+    int types = check_types(r, nnames, false);
+    if (types < 0)
+        return -1;
     if (!types) {
         r->pending = true;
         r->pending_off = off;
@@ -463,7 +501,7 @@ static int read_header(fmt_reader *r)
 {
     rd_skip_bom(r->in);
     if (!r->fi->names) {
-        if (r->fi->kind != RK_JSON && (r->fi->kind == RK_CSV ? r->st.csv_detect_header : r->st.tsv_detect_header))
+        if (r->fi->kind != RK_JSON && r->fi->kind != RK_JSONC && (r->fi->kind == RK_CSV ? r->st.csv_detect_header : r->st.tsv_detect_header))
             return detect_header(r);
         return 0;
     }
@@ -475,8 +513,11 @@ static int read_header(fmt_reader *r)
     if (r->st.with_names_use_header && map_names(r))
         return -1;
     if (r->fi->types) {
+        int nnames = r->f.n;
         rc = split(r);
         if (rc < 0)
+            return -1;
+        if (rc == 0 && r->fi->kind == RK_JSONC && check_types(r, nnames, true) < 0)
             return -1;
     }
     return 0;
@@ -503,6 +544,8 @@ static int push_text_field(fmt_reader *r, column *c, int i)
     const char *s = (const char *)r->f.data.p + r->f.start[i];
     size_t n = r->f.end[i] - r->f.start[i];
     int kind = r->f.kind[i];
+    if (r->fi->kind == RK_JSONC)
+        return json_push_value(c, s, n, kind, &r->to);
     const type *b = type_base(c->type);
     if (kind == FK_NULL) {
         if (type_is_nullable(c->type))

@@ -62,7 +62,8 @@ static const alias aliases[] = {
 static const fmt_out_vt *const *families(void)
 {
     static const fmt_out_vt *const f[] = {fmt_out_tsv, fmt_out_csv, fmt_out_json, fmt_out_pretty,
-                                          fmt_out_vertical, fmt_out_misc, fmt_out_native, fmt_out_parquet, NULL};
+                                          fmt_out_vertical, fmt_out_misc, fmt_out_native, fmt_out_parquet, fmt_out_rowbinary,
+                                          fmt_out_json_rows, NULL};
     return f;
 }
 

@@ -100,7 +100,10 @@ static source *formats_table(void)
                                   "CSV", "CSVWithNames", "CSVWithNamesAndTypes", "JSONEachRow", "JSON", "JSONCompact",
                                   "JSONCompactEachRow", "Pretty", "PrettyCompact", "PrettyCompactMonoBlock",
                                   "PrettySpace", "Vertical", "Markdown", "Values", "Null", "Native", "RawBLOB",
-                                  "Parquet"};
+                                  "Parquet", "RowBinary", "RowBinaryWithNames", "RowBinaryWithNamesAndTypes",
+                                  "JSONCompactEachRowWithNames", "JSONCompactEachRowWithNamesAndTypes",
+                                  "JSONCompactStringsEachRowWithNames", "JSONCompactStringsEachRowWithNamesAndTypes",
+                                  "JSONEachRowWithProgress", "JSONStringsEachRowWithProgress", "JSONObjectEachRow"};
     schema *sch = schema_new(3);
     schema_set(sch, 0, "name", type_simple(T_STRING));
     schema_set(sch, 1, "is_input", type_simple(T_UINT8));

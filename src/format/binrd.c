@@ -1,0 +1,63 @@
+/* See binrd.h. */
+#include "format/binrd.h"
+#include "format/rd.h"
+
+#include "base/err.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+int binrd_truncated(const binrd *b, uint64_t got, uint64_t want)
+{
+    err_set(ERR_CANNOT_READ_ALL_DATA, "Cannot read all data. Bytes read: %llu. Bytes expected: %llu",
+            (unsigned long long)got, (unsigned long long)want);
+    return binrd_where(b);
+}
+
+int binrd_corrupt(const binrd *b, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    err_set(ERR_INCORRECT_DATA, "%s", msg);
+    return binrd_where(b);
+}
+
+int binrd_append(const binrd *b, buf *dst, uint64_t n)
+{
+    uint64_t got = 0;
+    while (got < n) {
+        if (b->in->pos == b->in->end) {
+            long r = rbuf_fill(b->in);
+            if (r < 0)
+                return -1;
+            if (r == 0)
+                return binrd_truncated(b, got, n);
+        }
+        size_t avail = (size_t)(b->in->end - b->in->pos);
+        size_t k = n - got < avail ? (size_t)(n - got) : avail;
+        buf_append(dst, b->in->pos, k);
+        b->in->pos += k;
+        got += k;
+    }
+    return 0;
+}
+
+int binrd_varuint(const binrd *b, uint64_t *v)
+{
+    *v = 0;
+    for (int i = 0; i < 10; i++) {
+        int c = rd_peek(b->in, 0);
+        if (c == -2)
+            return -1;
+        if (c == -1)
+            return binrd_truncated(b, (uint64_t)i, (uint64_t)i + 1);
+        b->in->pos++;
+        *v |= (uint64_t)(c & 0x7F) << (7 * i);
+        if (!(c & 0x80))
+            return 0;
+    }
+    return binrd_corrupt(b, "Malformed VarUInt: more than 10 bytes");
+}
