@@ -6,12 +6,14 @@
 //   3. DuckDB reading shale's file    == DuckDB reading chdb's file,
 //   4. DESCRIBE of shale's file in chdb == DESCRIBE of chdb's file.
 // Usage: node tests/data/parquet/check-writer.js [path/to/shale]
-// Needs /tmp/chdbtry/node_modules/chdb and /work/main/bench/node_modules/@duckdb/node-api.
+// Needs chdb in tests/queries/node_modules (tests/queries/update-references installs it) and
+// @duckdb/node-api in bench/node_modules (bench/run installs it).
 const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
-const chdb = require('/tmp/chdbtry/node_modules/chdb');
-const duck = require('/work/main/bench/node_modules/@duckdb/node-api');
+const repo = path.join(__dirname, '../../..');
+const chdb = require(path.join(repo, 'tests/queries/node_modules/chdb'));
+const duck = require(path.join(repo, 'bench/node_modules/@duckdb/node-api'));
 
 const shale = process.argv[2] || path.join(__dirname, '../../../build/shale');
 const dir = fs.mkdtempSync('/tmp/pqcheck-');

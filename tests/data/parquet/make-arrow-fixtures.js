@@ -11,7 +11,7 @@
 //   npm install --prefix /tmp/pqwasm parquet-wasm@0.8.0 apache-arrow@21.2.0
 //   node tests/data/parquet/make-arrow-fixtures.js [/tmp/pqwasm]
 // Content is deterministic (no randomness, no clock). When DuckDB is available at
-// bench/node_modules/@duckdb/node-api (or /work/main/bench/...), the script also walks the
+// bench/node_modules/@duckdb/node-api, the script also walks the
 // page headers of every column chunk and prints the page kinds and encodings per column,
 // and fails if ar_dict_fallback*.parquet does not really fall back part-way through.
 'use strict';
@@ -274,7 +274,7 @@ const PAGE = ['DATA', 'INDEX', 'DICT', 'DATA_V2'];
 
 async function verify() {
   let duck = null;
-  for (const c of [path.join(root, 'bench/node_modules/@duckdb/node-api'), '/work/main/bench/node_modules/@duckdb/node-api']) {
+  for (const c of [path.join(root, 'bench/node_modules/@duckdb/node-api')]) {
     try { duck = require(c); break; } catch (e) { /* next */ }
   }
   if (!duck) { console.log('DuckDB not found: skipping the page check'); return; }

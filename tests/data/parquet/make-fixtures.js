@@ -15,7 +15,7 @@ function req(cands) {
   return null;
 }
 const chdb = req([path.join(root, 'tests/queries/node_modules/chdb'), '/tmp/chdbtry/node_modules/chdb']);
-const duck = req([path.join(root, 'bench/node_modules/@duckdb/node-api'), '/work/main/bench/node_modules/@duckdb/node-api']);
+const duck = req([path.join(root, 'bench/node_modules/@duckdb/node-api')]);
 
 const N = 1000;
 const chSelect = `SELECT number::UInt8 u8, (number * 7 - 1000)::Int16 i16, (number * 100003)::UInt32 u32,
