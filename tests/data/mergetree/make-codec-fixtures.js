@@ -4,7 +4,7 @@
  * RowBinary of the column, which for these types is exactly the serialized stream) and a
  * part's checksums.txt. Usage: node make-codec-fixtures.js [path-to-chdb-module] */
 const fs = require("fs"), path = require("path"), os = require("os");
-const { Session } = require(process.argv[2] || "/tmp/chdbtry/node_modules/chdb");
+const { Session } = require(process.argv[2] || require('path').join(__dirname, '../../queries/node_modules/chdb'));
 const out = path.join(__dirname, "codec");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "mtfix-"));
 const s = new Session(tmp);

@@ -7,7 +7,7 @@
 // serialization (ratio_of_defaults_for_sparse_serialization = 0.9). Copied: every .bin/.mrk2, primary.idx, columns.txt, serialization.json, count.txt,
 // and expected.tsv (SELECT * in part order, TSV).
 const fs = require("fs"), path = require("path");
-const {Session} = require(process.argv[2] || "/tmp/chdbtry/node_modules/chdb");
+const {Session} = require(process.argv[2] || require('path').join(__dirname, '../../queries/node_modules/chdb'));
 const out = path.join(__dirname, "serial");
 const sess = new Session(fs.mkdtempSync("/tmp/mtserial-gen-"));
 sess.query("SET allow_suspicious_low_cardinality_types = 1");

@@ -4,7 +4,7 @@
 // the same query as TabSeparated, which tests/unit/test_native.c compares its reading with.
 const path = require('path');
 const fs = require('fs');
-const { query } = require(process.argv[2] || '/tmp/chdbtry/node_modules/chdb');
+const { query } = require(process.argv[2] || require('path').join(__dirname, '../../queries/node_modules/chdb'));
 
 const dir = __dirname;
 const fixtures = {
