@@ -2,7 +2,7 @@
 // Regenerates the Parquet fixtures in this directory with ClickHouse (chdb) and DuckDB.
 // Not run by `make test`. Usage (from the repository root):
 //   node tests/data/parquet/make-fixtures.js
-// chdb is looked up in tests/queries/node_modules or /tmp/chdbtry/node_modules; DuckDB in
+// chdb is looked up in tests/queries/node_modules; DuckDB in
 // bench/node_modules/@duckdb/node-api (skipped when absent).
 'use strict';
 const fs = require('fs');
@@ -14,7 +14,7 @@ function req(cands) {
   for (const c of cands) { try { return require(c); } catch (e) { /* next */ } }
   return null;
 }
-const chdb = req([path.join(root, 'tests/queries/node_modules/chdb'), '/tmp/chdbtry/node_modules/chdb']);
+const chdb = req([path.join(root, 'tests/queries/node_modules/chdb')]);
 const duck = req([path.join(root, 'bench/node_modules/@duckdb/node-api')]);
 
 const N = 1000;
