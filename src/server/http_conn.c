@@ -18,7 +18,7 @@ void http_conn_init(http_conn *c, int fd)
 {
     memset(c, 0, sizeof *c);
     c->fd = fd;
-    c->in_cap = 64 * 1024;
+    c->in_cap = 16 * 1024; /* grows for large heads; idle connections stay small */
     c->in = xmalloc(c->in_cap);
     c->recv_timeout_ms = 30000;
     c->send_timeout_ms = 30000;
