@@ -38,6 +38,7 @@ typedef struct query_ctx {
     const char *data_path;        /* the --path directory */
     struct session *session;      /* the owning session */
     struct catalog *catalog;      /* databases and tables (storage/catalog.h) */
+    struct catalog *temp_catalog; /* the session's temporary tables (its "default" database), or NULL */
     const char *database;         /* the current database (USE), borrowed from the session */
     const char *user_files_path;  /* file() is confined to it (a server's); NULL = anywhere */
     /* Query parameters ({name:Type} ← --param_name=value), borrowed from the session. */

@@ -1,6 +1,8 @@
 /* DDL and INSERT INTO tables (interp/ddl.h). */
 #include "interp/ddl.h"
 
+#include "interp/session.h"
+
 #include "base/err.h"
 #include "base/mem.h"
 #include "column/text.h"
@@ -54,6 +56,12 @@ static void name_of(const ast *stmt_table, query_ctx *q, const char **db, const 
 {
     *db = stmt_table->database ? stmt_table->database : q->database;
     *name = stmt_table->table_name;
+}
+
+/* The table a statement names (temporary tables first for an unqualified name). */
+static int find_table(const ast *stmt_table, query_ctx *q, table **t)
+{
+    return catalog_get_for_query(q, stmt_table->database, stmt_table->table_name, t);
 }
 
 static schema *string_schema(int n, const char *const *names)
@@ -240,8 +248,17 @@ static int create_table(const ast *st, query_ctx *q)
 {
     const char *db, *name;
     name_of(st, q, &db, &name);
-    if (st->temporary)
-        db = "_temporary_and_external_tables";
+    catalog *target = q->catalog;
+    if (st->temporary) {
+        /* The session's own catalog, in its "default" database; gone with the session. */
+        if (st->database)
+            return err_set(ERR_BAD_DATABASE_FOR_TEMPORARY_TABLE, "Temporary tables cannot be inside a database. You "
+                                                                  "should not specify a database for a temporary "
+                                                                  "table.");
+        if (session_temp_catalog((session *)q->session, q, &target))
+            return -1;
+        db = "default";
+    }
     arena a;
     arena_init(&a);
     int rc = 0;
@@ -254,9 +271,7 @@ static int create_table(const ast *st, query_ctx *q)
     if (st->sub) {
         /* CREATE TABLE t AS other [ENGINE …]: the other table's columns, and its storage
          * clauses when no ENGINE is given. */
-        const char *sdb, *sname;
-        name_of(st->sub, q, &sdb, &sname);
-        if (catalog_get(q->catalog, sdb, sname, &src)) {
+        if (find_table(st->sub, q, &src)) {
             arena_free(&a);
             return -1;
         }
@@ -284,9 +299,9 @@ static int create_table(const ast *st, query_ctx *q)
         rc = check_columns(st, q, &a, &cols, &n);
     }
     if (!rc && !engine) {
-        /* default_table_engine = MergeTree, as ClickHouse. */
+        /* default_table_engine = MergeTree, as ClickHouse; a temporary table is Memory. */
         ast *e = ast_new(&a, AST_FUNC, st->pos);
-        e->name = "MergeTree";
+        e->name = st->temporary ? "Memory" : "MergeTree";
         engine = e;
     }
     if (!rc && !table_engine_find(engine->name))
@@ -312,14 +327,14 @@ static int create_table(const ast *st, query_ctx *q)
         ast tmp = *storage;
         tmp.comment = st->comment ? st->comment : (storage != st ? storage->comment : NULL);
         canonical_text(&text, db, name, cols, n, &tmp, engine);
-        rc = catalog_create_table(q->catalog, db, name, buf_cstr(&text), st->if_not_exists, st->or_replace, q, &t);
+        rc = catalog_create_table(target, db, name, buf_cstr(&text), st->if_not_exists, st->or_replace, q, &t);
         buf_free(&text);
     }
     if (!rc && t && st->as_select) {
         /* CREATE … AS SELECT: the table is created, then filled. */
         ast ins = {0};
         ins.kind = AST_STMT_INSERT;
-        ins.database = t->database;
+        ins.database = st->temporary ? NULL : t->database; /* unqualified: the temporary table */
         ins.table_name = t->name;
         ins.sub = st->as_select;
         uint64_t rows;
@@ -423,7 +438,7 @@ static int run_show(const ast *st, query_ctx *q, schema **sch, block **out)
             const char *db, *name;
             name_of(st, q, &db, &name);
             table *t;
-            yes = catalog_get(q->catalog, db, name, &t) == 0;
+            yes = find_table(st, q, &t) == 0;
             if (yes)
                 table_unref(t);
             else if (strcmp(db, "system") == 0)
@@ -451,10 +466,8 @@ static int run_show(const ast *st, query_ctx *q, schema **sch, block **out)
         return 0;
     }
     /* SHOW CREATE TABLE */
-    const char *db, *name;
-    name_of(st, q, &db, &name);
     table *t;
-    if (catalog_get(q->catalog, db, name, &t))
+    if (find_table(st, q, &t))
         return -1;
     one_column_result("statement", type_simple(T_STRING), sch, out);
     if (settings_bool(q->st, "print_pretty_type_names")) {
@@ -516,10 +529,8 @@ int ddl_describe(const ast *tbl, query_ctx *q, schema **sch, block **out)
                 return 1;
     if (!tbl->database && strcmp(tbl->table_name, "table") == 0)
         return 1;
-    const char *db, *name;
-    name_of(tbl, q, &db, &name);
     table *t;
-    if (catalog_get(q->catalog, db, name, &t))
+    if (find_table(tbl, q, &t))
         return -1;
     static const char *cols[] = {"name", "type", "default_type", "default_expression", "comment",
                                  "codec_expression", "ttl_expression"};
@@ -556,12 +567,7 @@ int ddl_describe(const ast *tbl, query_ctx *q, schema **sch, block **out)
 
 /* ---- engine calls ---- */
 
-static int with_table(const ast *st, query_ctx *q, table **t)
-{
-    const char *db, *name;
-    name_of(st, q, &db, &name);
-    return catalog_get(q->catalog, db, name, t);
-}
+static int with_table(const ast *st, query_ctx *q, table **t) { return find_table(st, q, t); }
 
 static int run_optimize(const ast *st, query_ctx *q)
 {
@@ -609,10 +615,8 @@ static int run_alter(const ast *st, query_ctx *q)
 
 static int run_truncate(const ast *st, query_ctx *q)
 {
-    const char *db, *name;
-    name_of(st, q, &db, &name);
     table *t;
-    if (catalog_get(q->catalog, db, name, &t)) {
+    if (find_table(st, q, &t)) {
         if (st->if_exists && err_code() == ERR_UNKNOWN_TABLE) {
             err_clear();
             return 0;
@@ -655,6 +659,15 @@ int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
         if (strcmp(st->show_what, "TABLE") == 0) {
             const char *db, *name;
             name_of(st, q, &db, &name);
+            /* DROP [TEMPORARY] TABLE of an unqualified name drops the temporary table first. */
+            table *tt;
+            if (!st->database && q->temp_catalog && catalog_get(q->temp_catalog, "default", name, &tt) == 0) {
+                table_unref(tt);
+                return catalog_drop_table(q->temp_catalog, "default", name, false);
+            }
+            err_clear();
+            if (st->temporary)
+                return st->if_exists ? 0 : err_set(ERR_UNKNOWN_TABLE, "Temporary table %s does not exist", name);
             return catalog_drop_table(q->catalog, db, name, st->if_exists);
         }
         return err_set(ERR_NOT_IMPLEMENTED, "DROP %s is not supported", st->show_what);
@@ -1005,10 +1018,8 @@ static int values_block(const ast *st, const schema *in, query_ctx *q, arena *a,
 
 int ddl_insert(const ast *st, query_ctx *q, uint64_t *rows_out)
 {
-    const char *db, *name;
-    name_of(st, q, &db, &name);
     table *t;
-    if (catalog_get(q->catalog, db, name, &t))
+    if (find_table(st, q, &t))
         return -1;
     arena a;
     arena_init(&a);

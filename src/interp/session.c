@@ -92,10 +92,36 @@ session *session_new(instance *inst)
     return s;
 }
 
+int session_temp_catalog(session *s, query_ctx *q, struct catalog **out)
+{
+    if (!s->temp) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/temporary", s->inst->data_path);
+        mkdir(dir, 0755);
+        snprintf(dir, sizeof dir, "%s/temporary/session-XXXXXX", s->inst->data_path);
+        if (!mkdtemp(dir))
+            return err_set(ERR_CANNOT_CREATE_DIRECTORY, "Cannot create a directory for temporary tables under %s",
+                           s->inst->data_path);
+        if (catalog_open(dir, q, &s->temp)) {
+            nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+            return -1;
+        }
+        s->temp_dir = xstrdup(dir);
+        q->temp_catalog = s->temp;
+    }
+    *out = s->temp;
+    return 0;
+}
+
 void session_free(session *s)
 {
     if (!s)
         return;
+    if (s->temp) {
+        catalog_close(s->temp);
+        nftw(s->temp_dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+        free(s->temp_dir);
+    }
     settings_free(s->st);
     for (int i = 0; i < s->nparams; i++) {
         free(s->param_names[i]);
@@ -151,6 +177,7 @@ query_ctx *query_new(session *s)
     q->param_values = s->param_values;
     q->data_path = s->inst->data_path;
     q->catalog = s->inst->catalog;
+    q->temp_catalog = s->temp;
     q->database = s->database;
     q->user_files_path = s->inst->user_files_path;
     q->compile_expr = analyze_expr_on;

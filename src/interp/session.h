@@ -41,6 +41,8 @@ typedef struct session {
     int nparams;               /* query parameters {name:Type} */
     char **param_names;
     char **param_values;
+    struct catalog *temp;      /* temporary tables (opened on first use), or NULL */
+    char *temp_dir;
     bool remote;               /* a server's client: readonly = 1 also forbids setting changes
                                 * (clickhouse-local does not check them, ClickHouse's server does) */
     unsigned query_seq;
@@ -49,6 +51,9 @@ typedef struct session {
 
 session *session_new(instance *inst);
 void session_free(session *s);
+/* The session's catalog of temporary tables, opened on first use under the instance's
+ * data directory and removed with the session. */
+int session_temp_catalog(session *s, query_ctx *q, struct catalog **out);
 /* Sets (or replaces) the value of query parameter `name`. */
 void session_set_param(session *s, const char *name, const char *value);
 

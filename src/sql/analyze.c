@@ -1376,10 +1376,8 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
             return err_set(ERR_ILLEGAL_FINAL, "Storage SystemTables doesn't support FINAL");
         return system_table(name, q, out);
     }
-    if (!q->catalog)
-        return err_set(ERR_UNKNOWN_TABLE, "Table %s.%s does not exist", db ? db : q->database, name);
     table *tbl;
-    if (catalog_get(q->catalog, db ? db : q->database, name, &tbl)) {
+    if (catalog_get_for_query(q, db, name, &tbl)) {
         return -1;
     }
     int rc;
@@ -1688,7 +1686,7 @@ static int check_prewhere_source(const ast *t, query_ctx *q)
     if (db && strcmp(db, "system") == 0)
         return err_set(ERR_ILLEGAL_PREWHERE, "Storage System (table system.%s) does not support PREWHERE", name);
     table *tbl;
-    if (!q->catalog || catalog_get(q->catalog, db ? db : q->database, name, &tbl))
+    if (catalog_get_for_query(q, db, name, &tbl))
         return 0; /* the table's own error comes from reading it */
     size_t n = strlen(tbl->engine->name);
     int rc = 0;
@@ -1763,6 +1761,11 @@ static int unsupported_clauses(const ast *sel, query_ctx *q)
     for (int i = 0; i < sel->settings.n; i++) {
         const ast *kv = sel->settings.items[i];
         if (!strcmp(kv->name, "max_threads") || !strcmp(kv->name, "max_block_size"))
+            continue;
+        bool overridden = false; /* SETTINGS a = 1, a = 2: the last one is the value */
+        for (int j = i + 1; j < sel->settings.n && !overridden; j++)
+            overridden = strcmp(sel->settings.items[j]->name, kv->name) == 0;
+        if (overridden)
             continue;
         char val[1024];
         setting_value_text(kv->sub, val, sizeof val);

@@ -458,6 +458,18 @@ void catalog_close(catalog *c)
 
 /* ---- queries ---- */
 
+int catalog_get_for_query(query_ctx *q, const char *database, const char *name, table **out)
+{
+    if (!database && q->temp_catalog) {
+        if (catalog_get(q->temp_catalog, "default", name, out) == 0)
+            return 0;
+        err_clear();
+    }
+    if (!q->catalog)
+        return err_set(ERR_UNKNOWN_TABLE, "Table %s.%s does not exist", database ? database : q->database, name);
+    return catalog_get(q->catalog, database ? database : q->database, name, out);
+}
+
 int catalog_get(catalog *c, const char *dbname, const char *name, table **out)
 {
     pthread_mutex_lock(&c->mu);

@@ -28,6 +28,9 @@ void catalog_close(catalog *c);
 /* The table, referenced (table_unref when done). The current database is the session's
  * (query_ctx.database): callers resolve an unqualified name before calling. */
 int catalog_get(catalog *c, const char *database, const char *name, table **out);
+/* The table a query names: an unqualified name is the session's temporary table first
+ * (q->temp_catalog), as in ClickHouse, then a table of the current database (q->database). */
+int catalog_get_for_query(query_ctx *q, const char *database, const char *name, table **out);
 /* Every table of every database, referenced, sorted by (database, name); the caller
  * unrefs each and frees the array. */
 int catalog_list(catalog *c, table ***out, int *n);

@@ -222,15 +222,22 @@ run cp -a "$tmp/repo" "$tmp/repo_bad"
 read -r obj off zlen fpath bidx < <(python3 - "$tmp/repo_bad/backups/$B1/manifest.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
-f = max((f for f in m["files"] if f["type"] == "file" and f["blocks"]), key=lambda f: f["size"])
-b = f["blocks"][len(f["blocks"]) // 2]
+# a block with stored bytes (a block of zeros may be stored as nothing): the middle one
+# of the largest file that has such blocks
+stored = lambda f: [b for b in f["blocks"] if b[3] > 16]
+f = max((f for f in m["files"] if f["type"] == "file" and stored(f)), key=lambda f: f["size"])
+bs = stored(f)
+b = bs[len(bs) // 2]
 print(m["objects"][b[1]], b[2], b[3], f["path"], b[0])
 PY
 )
-python3 - "$tmp/repo_bad/backups/$B1/$obj" "$((off + zlen / 2))" <<'PY'
-import sys
-with open(sys.argv[1], "r+b") as f:
-    f.seek(int(sys.argv[2])); c = f.read(1); f.seek(int(sys.argv[2])); f.write(bytes([c[0] ^ 0x5A]))
+python3 - "$tmp/repo_bad/backups/$B1/$obj" "$((off + zlen / 2))" <<'PY' || echo "FAIL: could not damage the object"
+import os, sys
+path, at = sys.argv[1], int(sys.argv[2])
+if not os.path.exists(path) or os.path.getsize(path) <= at:
+    sys.exit(f"the object {path} has no byte {at}")
+with open(path, "r+b") as f:
+    f.seek(at); c = f.read(1); f.seek(at); f.write(bytes([c[0] ^ 0x5A]))
 PY
 out=$(run "$SHALE" backup pg verify --repo "file://$tmp/repo_bad" --backup "$B1" 2>&1); rc=$?
 check "verify fails on a corrupt object" "1" "$rc"

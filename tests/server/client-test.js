@@ -89,6 +89,13 @@ async function check(name, fn) {
     const rs = await session.query({ query: "SELECT getSetting('max_threads') AS t", format: 'JSONEachRow' });
     assert.deepStrictEqual(await rs.json(), [{ t: 1 }]);
   });
+  await check('session temporary table', async () => {
+    await session.command({ query: 'CREATE TEMPORARY TABLE tmp_rows (x UInt32)' });
+    await session.insert({ table: 'tmp_rows', values: [{ x: 1 }, { x: 2 }], format: 'JSONEachRow' });
+    const rs = await session.query({ query: 'SELECT sum(x) AS s FROM tmp_rows', format: 'JSONEachRow' });
+    assert.deepStrictEqual(await rs.json(), [{ s: 3 }]);
+    await assert.rejects(client.query({ query: 'SELECT * FROM tmp_rows', format: 'JSONEachRow' }));
+  });
   await check('abort a running query', async () => {
     const ac = new AbortController();
     const p = client.query({ query: 'SELECT sleepEachRow(0.5) FROM numbers(20) SETTINGS max_block_size = 1', format: 'JSONEachRow', abort_signal: ac.signal });
