@@ -4,6 +4,7 @@
 #     nginx-light) serving a 2-byte static file: requests/s, p50/p99 latency;
 #  2. resident memory per idle keep-alive connection and per idle session.
 # Writes bench/results/<date>-server_http.md. Usage: bench/server/http-bench.sh [path/to/shale] [seconds]
+# (BENCH_NOTE="…" adds a line to the report, e.g. what else ran on the machine.)
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -61,6 +62,12 @@ read -r S2 SP50b SP99b < <(run_wrk "http://127.0.0.1:$SPORT/?query=SELECT%201")
 check=$(curl -s "http://127.0.0.1:$SPORT/?query=SELECT%201")
 
 rss() { awk '/VmRSS/ {print $2}' "/proc/$SHALE_PID/status"; }
+# sessions first: memory freed by the connections below would otherwise be reused by them
+base2=$(rss)
+for i in $(seq 1 1000); do
+  curl -s "http://127.0.0.1:$SPORT/?session_id=bench$i&session_timeout=600" --data-binary 'SET max_threads = 1' >/dev/null
+done
+sess_rss=$(rss)
 before=$(rss)
 python3 - "$SPORT" 1000 <<'PY' &
 import socket, sys, time
@@ -71,31 +78,24 @@ for _ in range(n):
     s.sendall(b"GET /ping HTTP/1.1\r\nHost: x\r\n\r\n")
     s.recv(1024)
     socks.append(s)
-open(sys.argv[0] + ".ready", "w") if False else None
-print("open", flush=True)
 time.sleep(8)
 PY
 HOLD=$!
 sleep 5
 conn_rss=$(rss)
 wait $HOLD || true
-sleep 1
-base2=$(rss)
-for i in $(seq 1 1000); do
-  curl -s "http://127.0.0.1:$SPORT/?session_id=bench$i&session_timeout=600" --data-binary 'SET max_threads = 1' >/dev/null
-done
-sess_rss=$(rss)
 per_conn=$(( (conn_rss - before) * 1024 / 1000 ))
 per_sess=$(( (sess_rss - base2) * 1024 / 1000 ))
 
 OUT="$REPO/bench/results/$(date +%F)-server_http.md"
 python3 - "$OUT" "$N1" "$N2" "$S1" "$S2" "$NP50a" "$NP50b" "$NP99a" "$NP99b" "$SP50a" "$SP50b" "$SP99a" "$SP99b" \
-  "$per_conn" "$per_sess" "$check" "$SECS" "$(nproc)" <<'PY'
+  "$per_conn" "$per_sess" "$check" "$SECS" "$(nproc)" "${BENCH_NOTE:-}" <<'PY'
 import sys, statistics as st
 out = sys.argv[1]
 v = [float(x) for x in sys.argv[2:14]]
 nginx_rps, shale_rps = (v[0] + v[1]) / 2, (v[2] + v[3]) / 2
 per_conn, per_sess, check, secs, cores = int(sys.argv[14]), int(sys.argv[15]), sys.argv[16], sys.argv[17], sys.argv[18]
+note = sys.argv[19] if len(sys.argv) > 19 else ""
 with open(out, "w") as f:
     f.write(f"""# shale server: HTTP requests per second and memory per idle client
 
@@ -110,6 +110,7 @@ shale answers `GET /?query=SELECT%201` (result checked: `{check}`).
 | shale server, SELECT 1 | {v[2]:.0f}, {v[3]:.0f} | {shale_rps:.0f} | {v[8]}, {v[9]} | {v[10]}, {v[11]} |
 
 shale / nginx: **{shale_rps / nginx_rps * 100:.0f} %** of the ceiling (goal ≥ 50 %).
+{("Note: " + note) if note else ""}
 
 Resident memory of the shale server per idle client (1000 of each, RSS before and after):
 
