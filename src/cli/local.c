@@ -30,30 +30,6 @@ void local_close(local_shell *l)
     l->inst = NULL;
 }
 
-/* ---- readable numbers, as ClickHouse's client prints them ---- */
-
-static void readable_quantity(double v, char *out, size_t cap)
-{
-    static const char *units[] = {"", " thousand", " million", " billion", " trillion", " quadrillion"};
-    int u = 0;
-    while (v >= 1000 && u < 5) {
-        v /= 1000;
-        u++;
-    }
-    snprintf(out, cap, "%.2f%s", v, units[u]);
-}
-
-static void readable_size_decimal(double v, char *out, size_t cap)
-{
-    static const char *units[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
-    int u = 0;
-    while (v >= 1000 && u < 6) {
-        v /= 1000;
-        u++;
-    }
-    snprintf(out, cap, "%.2f %s", v, units[u]);
-}
-
 /* "S3: 12 GET, 1 LIST, 0 HEAD requests, 24.03 MB received, 0 retries, 0.12 s waiting",
  * only for queries that talked to object storage. */
 static void print_io_summary(http_counters *io)

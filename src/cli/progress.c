@@ -17,27 +17,30 @@ struct progress {
     bool drawn;
 };
 
-static void quantity(double v, char *out, size_t cap)
+/* ---- readable numbers, as ClickHouse's client prints them ---- */
+
+void readable_quantity(double v, char *out, size_t cap)
 {
-    static const char *units[] = {"", " thousand", " million", " billion", " trillion"};
+    static const char *units[] = {"", " thousand", " million", " billion", " trillion", " quadrillion"};
     int u = 0;
-    while (v >= 1000 && u < 4) {
+    while (v >= 1000 && u < 5) {
         v /= 1000;
         u++;
     }
     snprintf(out, cap, "%.2f%s", v, units[u]);
 }
 
-static void bytes(double v, char *out, size_t cap)
+void readable_size_decimal(double v, char *out, size_t cap)
 {
-    static const char *units[] = {"B", "KB", "MB", "GB", "TB"};
+    static const char *units[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
     int u = 0;
-    while (v >= 1000 && u < 4) {
+    while (v >= 1000 && u < 6) {
         v /= 1000;
         u++;
     }
     snprintf(out, cap, "%.2f %s", v, units[u]);
 }
+
 
 static void draw(progress *p)
 {
@@ -46,10 +49,10 @@ static void draw(progress *p)
     uint64_t rows = atomic_load(&q->read_rows), b = atomic_load(&q->read_bytes);
     uint64_t total = atomic_load(&q->total_rows_to_read);
     char r[48], bb[48], rr[48], br[48];
-    quantity((double)rows, r, sizeof r);
-    bytes((double)b, bb, sizeof bb);
-    quantity(elapsed > 0 ? (double)rows / elapsed : 0, rr, sizeof rr);
-    bytes(elapsed > 0 ? (double)b / elapsed : 0, br, sizeof br);
+    readable_quantity((double)rows, r, sizeof r);
+    readable_size_decimal((double)b, bb, sizeof bb);
+    readable_quantity(elapsed > 0 ? (double)rows / elapsed : 0, rr, sizeof rr);
+    readable_size_decimal(elapsed > 0 ? (double)b / elapsed : 0, br, sizeof br);
     char pct[16] = "";
     if (total)
         snprintf(pct, sizeof pct, " %3d%%", (int)(rows * 100 / total > 100 ? 100 : rows * 100 / total));

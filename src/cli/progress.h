@@ -8,6 +8,10 @@
 
 typedef struct progress progress;
 
+/* Numbers as ClickHouse's client prints them: "1.62 million", "18.86 MB" (powers of 1000). */
+void readable_quantity(double v, char *out, size_t cap);
+void readable_size_decimal(double v, char *out, size_t cap);
+
 /* Starts the reporter thread for q (borrowed until progress_stop). */
 progress *progress_start(query_ctx *q);
 /* Stops it and erases the line. NULL is accepted. */
