@@ -24,6 +24,11 @@ struct bk_repo {
 
 int bk_repo_open(const char *url, bk_repo **out)
 {
+    return bk_repo_open_creds(url, NULL, NULL, out);
+}
+
+int bk_repo_open_creds(const char *url, const char *key_id, const char *secret, bk_repo **out)
+{
     bk_repo *r = xcalloc(1, sizeof *r);
     r->url = xstrdup(url);
     if (strncmp(url, "file://", 7) == 0 || url[0] == '/') {
@@ -47,7 +52,7 @@ int bk_repo_open(const char *url, bk_repo **out)
         memcpy(r->prefix, u.key, kl + 1);
         if (kl && u.key[kl - 1] != '/')
             strcat(r->prefix, "/");
-        s3_creds cr = {0};
+        s3_creds cr = {.key_id = key_id, .secret = secret};
         r->s3 = s3_client_new(&u, &cr, &r->counters);
         s3_url_free(&u);
         if (!r->s3) {

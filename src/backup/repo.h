@@ -20,6 +20,8 @@
 typedef struct bk_repo bk_repo;
 
 int bk_repo_open(const char *url, bk_repo **out);
+/* As bk_repo_open, with S3 credentials given (both NULL: from the environment). */
+int bk_repo_open_creds(const char *url, const char *key_id, const char *secret, bk_repo **out);
 void bk_repo_close(bk_repo *r);
 const char *bk_repo_url(const bk_repo *r);
 bool bk_repo_is_s3(const bk_repo *r);

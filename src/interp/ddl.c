@@ -249,6 +249,9 @@ static int create_table(const ast *st, query_ctx *q)
     const char *db, *name;
     name_of(st, q, &db, &name);
     catalog *target = q->catalog;
+    if (st->uuid)
+        return err_set(ERR_NOT_IMPLEMENTED, "CREATE TABLE %s UUID '%s': shale tables have no UUIDs (RESTORE drops "
+                       "the UUID of a table's metadata in a backup)", name, st->uuid);
     if (st->temporary) {
         /* The session's own catalog, in its "default" database; gone with the session. */
         if (st->database)

@@ -7,6 +7,7 @@
 #include "column/type_pretty.h"
 #include "exec/process_list.h"
 #include "exec/query_log.h"
+#include "interp/backup_sql.h"
 #include "interp/ddl.h"
 #include "interp/mask.h"
 #include "sql/analyze.h"
@@ -365,6 +366,16 @@ static int run_statement(session *s, const interp_hooks *h, query_ctx *q, const 
     case AST_STMT_DESCRIBE: return run_describe(h, q, stmt, res);
     case AST_STMT_EXPLAIN: return run_explain(h, q, stmt, res);
     case AST_STMT_KILL: return run_kill(h, q, stmt, res);
+    case AST_STMT_BACKUP:
+    case AST_STMT_RESTORE: {
+        schema *sch;
+        block *b;
+        if (backup_sql_run(stmt, q, &sch, &b))
+            return -1;
+        int rc = write_one_block(h, q, stmt, sch, b, res);
+        schema_free(sch);
+        return rc;
+    }
     case AST_STMT_CREATE_TABLE:
     case AST_STMT_CREATE_DATABASE:
     case AST_STMT_DROP:
@@ -394,8 +405,9 @@ static int run_statement(session *s, const interp_hooks *h, query_ctx *q, const 
  * the session's. */
 static int apply_statement_settings(query_ctx *q, const ast *stmt)
 {
-    if (stmt->kind == AST_STMT_SET || stmt->kind == AST_STMT_CREATE_TABLE)
-        return 0;
+    if (stmt->kind == AST_STMT_SET || stmt->kind == AST_STMT_CREATE_TABLE || stmt->kind == AST_STMT_BACKUP ||
+        stmt->kind == AST_STMT_RESTORE)
+        return 0; /* BACKUP / RESTORE … SETTINGS are the operation's (interp/backup_sql.c) */
     if (settings_apply_ast(q->st, &stmt->settings))
         return -1;
     if (stmt->kind == AST_STMT_EXPLAIN)

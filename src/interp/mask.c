@@ -42,6 +42,14 @@ static void table_func(const ast *f, spans *out)
         out->v[out->n++] = (span){secret->pos, secret->end};
 }
 
+/* The backup engine S3(url, key, secret): the third argument is the secret. */
+static void backup_engine(const ast *f, spans *out)
+{
+    if (f && f->kind == AST_FUNC && f->name && !strcmp(f->name, "S3") && f->args.n >= 3 &&
+        is_string_lit(f->args.items[2]) && out->n < 64)
+        out->v[out->n++] = (span){f->args.items[2]->pos, f->args.items[2]->end};
+}
+
 static void walk(const ast *a, spans *out, int depth)
 {
     if (!a || depth > 200)
@@ -76,6 +84,13 @@ static void walk(const ast *a, spans *out, int depth)
     case AST_STMT_DESCRIBE:
     case AST_STMT_EXPLAIN:
         walk(a->sub, out, depth + 1);
+        break;
+    case AST_STMT_BACKUP:
+    case AST_STMT_RESTORE:
+        /* TO/FROM S3(url, key, secret) and SETTINGS base_backup = S3(…) */
+        backup_engine(a->table_func, out);
+        for (int i = 0; i < a->settings.n; i++)
+            backup_engine(a->settings.items[i]->sub, out);
         break;
     case AST_FUNC:
         for (int i = 0; i < a->args.n; i++)

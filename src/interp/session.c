@@ -1,6 +1,8 @@
 /* Instances, sessions and the queries they create. */
 #include "interp/session.h"
 
+#include "exec/backup_list.h"
+
 #include "base/err.h"
 #include "base/mem.h"
 #include "column/datetime.h"
@@ -72,11 +74,15 @@ void instance_close(instance *in)
 {
     if (!in)
         return;
+    backup_list_wait_async(); /* ASYNC BACKUP / RESTORE hold tables of the catalog */
     catalog_close(in->catalog);
     if (in->temp_path && in->data_path)
         nftw(in->data_path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     free(in->data_path);
     free(in->user_files_path);
+    for (int i = 0; i < in->nbackup_paths; i++)
+        free(in->backup_paths[i]);
+    free(in->backup_paths);
     free(in);
 }
 

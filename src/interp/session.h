@@ -26,6 +26,8 @@ typedef struct instance {
     bool temp_path;          /* created by us: removed by instance_close */
     struct catalog *catalog; /* databases and tables, opened from data_path */
     char *user_files_path;   /* file() is confined to it (the server's); NULL = anywhere */
+    int nbackup_paths;       /* where File() backups may go (<backups><allowed_path>); */
+    char **backup_paths;     /* none: <data_path>/backups */
 } instance;
 
 /* Opens the data directory (a temporary one when path is NULL) and loads its tables. */

@@ -56,6 +56,8 @@ typedef enum ast_kind {
     AST_STMT_ALTER,
     AST_STMT_CHECK,
     AST_STMT_KILL,   /* KILL QUERY WHERE cond: `where`; str = "SYNC", "ASYNC" or "TEST" */
+    AST_STMT_BACKUP, /* BACKUP … TO dest / RESTORE … FROM dest (see below) */
+    AST_STMT_RESTORE,
     AST_COLUMN_DEF,  /* CREATE TABLE column: name in `name`, type text in `str`,
                         default_kind + default expression in `sub`, codec (AST_FUNC list)
                         in `codec`, comment in `comment`, nullable: 1 NULL, -1 NOT NULL */
@@ -186,6 +188,7 @@ struct ast {
     int nullable;
     bool or_replace;           /* CREATE OR REPLACE */
     bool temporary;            /* CREATE/DROP TEMPORARY TABLE */
+    const char *uuid;          /* CREATE TABLE t UUID '…' */
     /* AST_STMT_RENAME: pairs (from, to) of AST_TABLE in `args`. AST_STMT_SYSTEM /
      * AST_STMT_ALTER: the text after SYSTEM / after the table name in `str`.
      * AST_STMT_INSERT with VALUES: format = "Values", insert_data = the text after VALUES
@@ -193,6 +196,11 @@ struct ast {
      * runs from the first non-space byte after the format name to the end of the input
      * (so sql_parse_statement consumes the rest of the input). */
     bool bracket_syntax;       /* AST_FUNC array/tuple written as [..] / (..) */
+    /* AST_STMT_BACKUP / AST_STMT_RESTORE: what in `args` — AST_TABLE nodes with show_what
+     * "TABLE" (database, table_name) or "DATABASE" (database), each with the name in the
+     * backup (AS …) as an AST_TABLE in `sub` or NULL; the destination or source as an
+     * AST_FUNC in table_func (File('…'), S3(…), Disk(…)); the backup settings in
+     * `settings` (values may be AST_FUNC: base_backup = File('…')); ASYNC: `final`. */
 };
 
 /* Parses one statement starting at sql[*pos]; on success *out is the statement and *pos

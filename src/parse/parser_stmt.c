@@ -445,6 +445,17 @@ static ast *parse_create_table(parser *p, ast *st)
     }
     if (parse_table_name(p, st) < 0)
         return NULL;
+    if (p_accept(p, "UUID")) {
+        /* CREATE TABLE t UUID '…' (ClickHouse's metadata files and backups carry one). */
+        if (p_kind(p) != TK_STRING)
+            return p_fail(p, "string literal");
+        tok *t = p_cur(p);
+        size_t n = (size_t)(t->end - t->start - 2);
+        char *d = arena_alloc(p->a, n + 1, 1);
+        d[lexer_unescape(p->s + t->start + 1, n, d)] = 0;
+        st->uuid = d;
+        p_adv(p);
+    }
     if (p_accept_tok(p, TK_LPAREN)) {
         for (;;) {
             if (p_is(p, 0, "INDEX") || p_is(p, 0, "CONSTRAINT") || p_is(p, 0, "PROJECTION")) {
@@ -690,6 +701,61 @@ static ast *rest_as_text(parser *p, ast *st)
     return st;
 }
 
+/* BACKUP|RESTORE {TABLE [db.]t [AS [db.]t2] | DATABASE d [AS d2]} [, …]
+ *   TO|FROM Engine(args) [SETTINGS name = value, …] [ASYNC]
+ * What shale does not back up (DICTIONARY, VIEW, TEMPORARY TABLE, ALL, EXCEPT,
+ * PARTITIONS, ON CLUSTER) fails here with a clear message rather than being ignored. */
+static ast *parse_backup(parser *p, ast *st)
+{
+    bool restore = p_is(p, 0, "RESTORE");
+    st->kind = restore ? AST_STMT_RESTORE : AST_STMT_BACKUP;
+    p_adv(p);
+    for (;;) {
+        ast *e = ast_new(p->a, AST_TABLE, p_cur(p)->start);
+        if (p_accept(p, "TABLE")) {
+            e->show_what = "TABLE";
+            if (parse_table_name(p, e) < 0)
+                return NULL;
+        } else if (p_accept(p, "DATABASE")) {
+            e->show_what = "DATABASE";
+            if (!(e->database = p_ident(p)))
+                return NULL;
+        } else {
+            return p_fail(p, "TABLE or DATABASE (DICTIONARY, VIEW, TEMPORARY TABLE and ALL are not supported)");
+        }
+        if (p_accept(p, "AS")) {
+            ast *to = ast_new(p->a, AST_TABLE, p_cur(p)->start);
+            if (e->table_name ? parse_table_name(p, to) < 0 : !(to->database = p_ident(p)))
+                return NULL;
+            e->sub = to;
+        }
+        if (p_is(p, 0, "PARTITION") || p_is(p, 0, "PARTITIONS") || p_is(p, 0, "EXCEPT"))
+            return p_fail(p, restore ? "FROM (PARTITIONS and EXCEPT are not supported)"
+                                     : "TO (PARTITIONS and EXCEPT are not supported)");
+        e->end = prev_end(p);
+        ast_list_push(p->a, &st->args, e);
+        if (!p_accept_tok(p, TK_COMMA))
+            break;
+    }
+    if (p_is(p, 0, "ON") && p_is(p, 1, "CLUSTER"))
+        return p_fail(p, restore ? "FROM (ON CLUSTER is not supported)" : "TO (ON CLUSTER is not supported)");
+    if (!expect_word(p, restore ? "FROM" : "TO"))
+        return NULL;
+    ast *dest = parse_expr(p);
+    if (!dest)
+        return NULL;
+    if (dest->kind != AST_FUNC)
+        return p_fail(p, "a backup engine: File('path'), S3('url', …) or Disk('disk', 'path')");
+    st->table_func = dest;
+    if (p_accept(p, "SETTINGS") && !parse_settings_list(p, &st->settings))
+        return NULL;
+    if (p_accept(p, "ASYNC"))
+        st->final = true;
+    else
+        p_accept(p, "SYNC");
+    return st;
+}
+
 static ast *parse_statement(parser *p)
 {
     tok *t = p_cur(p);
@@ -919,6 +985,8 @@ static ast *parse_statement(parser *p)
             st->str = "TEST";
         return parse_stmt_tail(p, st) < 0 ? NULL : st;
     }
+    if (p_is(p, 0, "BACKUP") || p_is(p, 0, "RESTORE"))
+        return parse_backup(p, st);
     if (p_accept(p, "CHECK")) {
         st->kind = AST_STMT_CHECK;
         if (!expect_word(p, "TABLE") || parse_table_name(p, st) < 0)
@@ -934,7 +1002,7 @@ static ast *parse_statement(parser *p)
         return rest_as_text(p, st);
     }
     return p_fail(p, "one of: SELECT, WITH, INSERT, SET, DESCRIBE, EXPLAIN, CREATE, DROP, TRUNCATE, RENAME, "
-                     "SHOW, EXISTS, USE, OPTIMIZE, SYSTEM, CHECK, ALTER, KILL");
+                     "SHOW, EXISTS, USE, OPTIMIZE, SYSTEM, CHECK, ALTER, KILL, BACKUP, RESTORE");
 }
 
 int sql_parse_statement(arena *a, const char *sql, size_t len, size_t *pos, int max_depth, ast **out)

@@ -444,6 +444,15 @@ int server_main(int argc, char **argv)
         snprintf(ufp, sizeof ufp, "%s/user_files/", path);
     make_dirs(ufp);
     srv->inst->user_files_path = xstrdup(ufp);
+    /* BACKUP … TO File(): under <backups><allowed_path> (each may repeat). */
+    const cfg_node *bk = cfg_find(c, c->root, "backups");
+    for (int i = 0; bk && i < bk->nchildren; i++) {
+        if (strcmp(bk->children[i]->name, "allowed_path") || !bk->children[i]->text || !bk->children[i]->text[0])
+            continue;
+        srv->inst->backup_paths = xrealloc(srv->inst->backup_paths,
+                                           (size_t)(srv->inst->nbackup_paths + 1) * sizeof *srv->inst->backup_paths);
+        srv->inst->backup_paths[srv->inst->nbackup_paths++] = xstrdup(bk->children[i]->text);
+    }
     int fds[16], nfds = 0;
     const cfg_node *root = c->root;
     bool any_host = false;

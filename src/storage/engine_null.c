@@ -56,11 +56,19 @@ static int null_truncate(table *t, query_ctx *q)
 
 static void null_close(table *t) { t->impl = NULL; }
 
+/* BACKUP of a Null table: its metadata only, there is no data. */
+static int null_backup(table *t, query_ctx *q, int (*fn)(void *ctx, const char *name, const char *path), void *ctx)
+{
+    (void)t, (void)q, (void)fn, (void)ctx;
+    return 0;
+}
+
 const table_engine engine_null = {
     .name = "Null",
     .open = null_open,
     .read = null_read,
     .insert = null_insert,
     .truncate = null_truncate,
+    .backup = null_backup,
     .close = null_close,
 };

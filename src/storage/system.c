@@ -10,6 +10,7 @@
 #include "storage/structure.h"
 
 #include <unistd.h>
+#include "exec/backup_list.h"
 #include "exec/process_list.h"
 #include "storage/catalog.h"
 #include "storage/schema_cache.h"
@@ -331,8 +332,52 @@ static source *processes_table(void)
     return one_block_source(sch, b);
 }
 
+/* system.backups: the BACKUP / RESTORE operations of this process (exec/backup_list.h),
+ * ClickHouse's columns without its three Map columns (ProfileEvents, settings,
+ * engine_settings; docs/backup.md). */
+static source *backups_table(void)
+{
+    static const char *names[] = {"id", "name", "base_backup_name", "query_id", "status", "error", "start_time",
+                                  "end_time", "num_files", "total_size", "num_entries", "uncompressed_size",
+                                  "compressed_size", "files_read", "bytes_read"};
+    schema *sch = schema_new(15);
+    for (int i = 0; i < 15; i++) {
+        const type *t = i < 4 || i == 5 ? type_simple(T_STRING)
+                        : i == 4        ? type_parse_cstr(BACKUP_STATUS_TYPE)
+                        : i < 8         ? type_datetime64(6, NULL)
+                                        : type_simple(T_UINT64);
+        schema_set(sch, i, names[i], t);
+    }
+    block *b = empty_block(sch);
+    backup_info *v;
+    int n;
+    backup_list_snapshot(&v, &n);
+    for (int i = 0; i < n; i++) {
+        push_cstr(b->cols[0], v[i].id);
+        push_cstr(b->cols[1], v[i].name);
+        push_cstr(b->cols[2], v[i].base_backup_name);
+        push_cstr(b->cols[3], v[i].query_id);
+        int8_t st = (int8_t)v[i].status;
+        col_push_fixed(b->cols[4], &st);
+        push_cstr(b->cols[5], v[i].error);
+        col_push_fixed(b->cols[6], &v[i].start_us);
+        col_push_fixed(b->cols[7], &v[i].end_us);
+        const uint64_t counts[] = {v[i].num_files,        v[i].total_size,      v[i].num_entries, v[i].uncompressed_size,
+                                   v[i].compressed_size, v[i].files_read,     v[i].bytes_read};
+        for (int k = 0; k < 7; k++)
+            push_u64(b->cols[8 + k], counts[k]);
+        b->rows++;
+    }
+    backup_list_free_snapshot(v, n);
+    return one_block_source(sch, b);
+}
+
 int system_table(const char *name, query_ctx *q, source **out)
 {
+    if (strcmp(name, "backups") == 0) {
+        *out = backups_table();
+        return 0;
+    }
     if (strcmp(name, "processes") == 0) {
         *out = processes_table();
         return 0;

@@ -73,6 +73,19 @@ typedef struct table_engine {
     /* ALTER TABLE t <text>: stmt->str holds the text after the table name
      * (ATTACH PART 'name', DETACH PART, DROP PARTITION …). */
     int (*alter)(table *t, const ast *stmt, query_ctx *q);
+    /* BACKUP: calls fn for every file of a consistent snapshot of the table's data (the
+     * parts active at one instant, kept on disk until backup() returns): `name` is the
+     * file's path relative to the table's directory in the backup ("all_1_1_0/data.bin"),
+     * `path` where to read it. fn returning -1 stops the walk with its error. NULL: the
+     * engine cannot back up its data (BACKUP fails with NOT_IMPLEMENTED); an engine that
+     * keeps no data calls fn for nothing. */
+    int (*backup)(struct table *t, query_ctx *q, int (*fn)(void *ctx, const char *name, const char *path),
+                  void *ctx);
+    /* RESTORE: `dir` (a directory inside t->data_dir, ending in '/') holds the files of
+     * the part named `name` in the backup; the engine checks them against the table's
+     * columns and makes them a part of the table under fresh block numbers. On success
+     * the directory is consumed; on failure it is left for the caller to remove. */
+    int (*restore_part)(struct table *t, const char *dir, const char *name, query_ctx *q);
     /* Stops background work and frees t->impl; the data stays on disk. */
     void (*close)(table *t);
 } table_engine;

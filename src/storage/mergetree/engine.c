@@ -709,43 +709,21 @@ static int mt_check(table *t, query_ctx *q, block *out)
 
 /* ---- ALTER TABLE … ATTACH PART 'name' / ATTACH PARTITION ID 'x' / DETACH PART ---- */
 
-static int attach_part(mt_table *m, const char *name, query_ctx *q)
+/* Checks the part in tmpdir (its files load, columns and types match the table, its
+ * partition ID is what this table computes for its values) and commits it with a fresh
+ * block number. `name` is the part's name where it came from (detached/, a backup). */
+static int adopt_part(mt_table *m, const char *tmpdir, const char *name)
 {
-    (void)q;
     char *pid;
     int64_t a, b;
     uint32_t level;
     if (mt_parse_part_name(name, &pid, &a, &b, &level))
         return err_set(ERR_BAD_DATA_PART_NAME, "Unexpected part name: %s", name);
-    char *src = mt_sprintf("%sdetached/%s", m->t->data_dir, name);
-    struct stat st;
-    if (stat(src, &st) || !S_ISDIR(st.st_mode)) {
-        free(pid);
-        free(src);
-        return err_set(ERR_BAD_DATA_PART_NAME, "Detached part \"%s\" not found", name);
-    }
-    /* Move it to a temporary name, check it loads (columns and types must match), then
-     * commit it with a fresh block number. */
-    pthread_mutex_lock(&m->lock);
-    int64_t blk = m->next_block++;
-    uint64_t seq = ++m->tmp_seq;
-    pthread_mutex_unlock(&m->lock);
-    char *tmp = mt_sprintf("%stmp_attach_%s_%" PRIu64, m->t->data_dir, name, seq);
-    int rc = 0;
-    if (rename(src, tmp))
-        rc = err_set(ERR_ATOMIC_RENAME_FAIL, "Cannot move %s to %s: %s", src, tmp, strerror(errno));
     mt_part *probe = NULL;
-    char *tmpdir = mt_sprintf("%s/", tmp);
-    if (!rc && (rc = mt_part_load(m, tmpdir, name, &probe)) != 0) {
+    int rc = mt_part_load(m, tmpdir, name, &probe);
+    if (rc)
         err_prefix("Cannot attach part %s: ", name);
-        char saved[ERR_MSG_MAX];
-        int code = err_code();
-        snprintf(saved, sizeof saved, "%s", err_msg());
-        rename(tmp, src); /* back to detached/, untouched */
-        err_set(code, "%s", saved);
-    }
     if (!rc) {
-        /* The partition ID must be what this table computes for the part's values. */
         if (m->part_key.n && probe->partition) {
             char *want = mt_partition_id(&m->part_key, probe->partition->cols, 0);
             if (strcmp(want, pid))
@@ -754,15 +732,94 @@ static int attach_part(mt_table *m, const char *name, query_ctx *q)
             free(want);
         }
         mt_part_unref(probe);
-        if (rc)
-            rename(tmp, src);
     }
-    if (!rc)
+    if (!rc) {
+        pthread_mutex_lock(&m->lock);
+        int64_t blk = m->next_block++;
+        pthread_mutex_unlock(&m->lock);
         rc = mt_commit_part(m, tmpdir, pid, blk, blk, level, NULL, 0, NULL);
+    }
+    free(pid);
+    return rc;
+}
+
+static int attach_part(mt_table *m, const char *name, query_ctx *q)
+{
+    (void)q;
+    char *src = mt_sprintf("%sdetached/%s", m->t->data_dir, name);
+    struct stat st;
+    if (stat(src, &st) || !S_ISDIR(st.st_mode)) {
+        free(src);
+        return err_set(ERR_BAD_DATA_PART_NAME, "Detached part \"%s\" not found", name);
+    }
+    /* Move it to a temporary name, check and commit it; back to detached/ on failure. */
+    pthread_mutex_lock(&m->lock);
+    uint64_t seq = ++m->tmp_seq;
+    pthread_mutex_unlock(&m->lock);
+    char *tmp = mt_sprintf("%stmp_attach_%s_%" PRIu64, m->t->data_dir, name, seq);
+    char *tmpdir = mt_sprintf("%s/", tmp);
+    int rc = 0;
+    if (rename(src, tmp))
+        rc = err_set(ERR_ATOMIC_RENAME_FAIL, "Cannot move %s to %s: %s", src, tmp, strerror(errno));
+    else if ((rc = adopt_part(m, tmpdir, name)) != 0)
+        rename(tmp, src); /* back to detached/, untouched */
     free(tmpdir);
     free(tmp);
     free(src);
-    free(pid);
+    return rc;
+}
+
+static int mt_restore_part(table *t, const char *dir, const char *name, query_ctx *q)
+{
+    (void)q;
+    return adopt_part(t->impl, dir, name);
+}
+
+static int cmp_cstr(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* BACKUP: every file of every active part of one snapshot; the snapshot's references
+ * keep merged-away parts on disk until the walk ends. */
+static int mt_backup(table *t, query_ctx *q, int (*fn)(void *ctx, const char *name, const char *path), void *ctx)
+{
+    mt_table *m = t->impl;
+    mt_part **snap;
+    int n = mt_snapshot(m, &snap);
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        DIR *d = opendir(snap[i]->dir);
+        if (!d) {
+            rc = err_set(ERR_CANNOT_OPEN_FILE, "Cannot open part directory %s: %s", snap[i]->dir, strerror(errno));
+            break;
+        }
+        /* Sorted names: a backup's file list does not depend on directory order. */
+        int nf = 0, cap = 0;
+        char **files = NULL;
+        struct dirent *de;
+        while ((de = readdir(d)) != NULL) {
+            if (de->d_name[0] == '.')
+                continue;
+            if (nf == cap)
+                files = xrealloc(files, (size_t)(cap = cap ? cap * 2 : 16) * sizeof *files);
+            files[nf++] = xstrdup(de->d_name);
+        }
+        closedir(d);
+        qsort(files, (size_t)nf, sizeof *files, cmp_cstr);
+        for (int f = 0; f < nf; f++) {
+            if (!rc && (rc = query_check(q)) == 0) {
+                char *name = mt_sprintf("%s/%s", snap[i]->name, files[f]);
+                char *path = mt_sprintf("%s%s", snap[i]->dir, files[f]);
+                rc = fn(ctx, name, path);
+                free(name);
+                free(path);
+            }
+            free(files[f]);
+        }
+        free(files);
+    }
+    mt_snapshot_free(snap, n);
     return rc;
 }
 
@@ -818,6 +875,8 @@ static int mt_alter(table *t, const ast *stmt, query_ctx *q)
                               .optimize = mt_optimize,                                                                 \
                               .check = mt_check,                                                                       \
                               .alter = mt_alter,                                                                       \
+                              .backup = mt_backup,                                                                     \
+                              .restore_part = mt_restore_part,                                                         \
                               .close = mt_close_table}
 
 MT_ENGINE(engine_mergetree, "MergeTree", open_plain);

@@ -663,6 +663,21 @@ int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out)
         mt_part_unref(p);
         return err_set(ERR_BAD_DATA_PART_NAME, "Unexpected part name: %s", name);
     }
+    /* ClickHouse writes small parts in its Compact layout (every column in one data.bin);
+     * shale reads the Wide layout only. */
+    bool is_compact = false;
+    static const char *compact_marks[] = {"mrk3", "cmrk3", "mrk4", "cmrk4"}; /* Wide: .mrk2 / .cmrk2 */
+    for (int i = 0; i < 4 && !is_compact; i++) {
+        char *f = mt_sprintf("%sdata.%s", dir, compact_marks[i]);
+        is_compact = access(f, F_OK) == 0;
+        free(f);
+    }
+    if (is_compact) {
+        mt_part_unref(p);
+        return err_set(ERR_UNKNOWN_PART_TYPE, "Part %s is in ClickHouse's Compact format, which shale does not read "
+                       "(only Wide parts; on the ClickHouse table, min_bytes_for_wide_part = 0 makes every part Wide)",
+                       name);
+    }
     buf b = {0};
     int rc = 0;
     /* serialization.json (ClickHouse 22.x+): the serialization of each column. */
