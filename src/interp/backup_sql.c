@@ -84,13 +84,17 @@ static void random_uuid(char out[40])
 
 typedef struct dest {
     bk_repo *repo;
-    char *name; /* as system.backups shows it, the secret masked */
+    char *name;   /* as system.backups shows it, the secret masked */
+    char *key_id; /* S3 credentials given in the statement, or NULL */
+    char *secret;
 } dest;
 
 static void dest_close(dest *d)
 {
     bk_repo_close(d->repo);
     free(d->name);
+    free(d->key_id);
+    free(d->secret);
     memset(d, 0, sizeof *d);
 }
 
@@ -187,6 +191,10 @@ static int dest_open(const ast *f, query_ctx *q, dest *d)
             ;
         else
             rc = bk_repo_open_creds(url, key, secret, &d->repo);
+        if (key && secret) {
+            d->key_id = xstrdup(key);
+            d->secret = xstrdup(secret);
+        }
         buf_puts(&name, "S3(");
         ast_format_quoted(&name, url ? url : "", url ? strlen(url) : 0);
         if (key) {
@@ -219,9 +227,11 @@ static int read_meta(dest *d, ch_meta *m, bool *missing)
     return rc;
 }
 
-/* A backup name as stored in `.backup` (File('…'), S3('…', '…', '…')) back to a
- * destination: Engine('arg', …) with single-quoted arguments. */
-static int dest_open_text(const char *text, query_ctx *q, dest *d)
+/* A backup name as stored in `.backup` (File('…'), S3('…', 'key', '[HIDDEN]')) back to a
+ * destination: Engine('arg', …) with single-quoted arguments. A backup never stores a
+ * secret, so an S3 base is opened with the credentials of the backup that names it
+ * (`creds`), as ClickHouse's use_same_s3_credentials_for_base_backup does. */
+static int dest_open_text(const char *text, const dest *creds, query_ctx *q, dest *d)
 {
     arena a;
     arena_init(&a);
@@ -260,6 +270,22 @@ static int dest_open_text(const char *text, query_ctx *q, dest *d)
             l->str_len = s.len;
             ast_list_push(&a, &f->args, l);
             buf_free(&s);
+        }
+    }
+    if (!rc && strcmp(f->name, "S3") == 0 && f->args.n >= 1) {
+        /* S3('url') or S3('url', 'key', '[HIDDEN]'): the url, then the given credentials */
+        const ast *url = f->args.items[0];
+        f->args.n = 0;
+        ast_list_push(&a, &f->args, (ast *)url);
+        if (creds->key_id && creds->secret) {
+            const char *cv[2] = {creds->key_id, creds->secret};
+            for (int i = 0; i < 2; i++) {
+                ast *l = ast_new(&a, AST_LITERAL, 0);
+                l->lit = LIT_STRING;
+                l->str = cv[i];
+                l->str_len = strlen(cv[i]);
+                ast_list_push(&a, &f->args, l);
+            }
         }
     }
     if (!rc)
@@ -489,7 +515,8 @@ static int open_bases(op *o, const ast *first_ast, const char *first_text, const
             return err_set(ERR_BACKUP_DAMAGED, "Backup %s: the chain of base backups is longer than %d", o->d.name,
                            MAX_BASE_CHAIN);
         dest *b = &o->bases[depth];
-        int rc = depth == 0 && first_ast ? dest_open(first_ast, o->q, b) : dest_open_text(text, o->q, b);
+        int rc = depth == 0 && first_ast ? dest_open(first_ast, o->q, b)
+                                         : dest_open_text(text, depth ? &o->bases[depth - 1] : &o->d, o->q, b);
         if (rc)
             return -1;
         o->nbases = depth + 1;
@@ -1071,12 +1098,25 @@ static int prepare_restore(op *o, const ast *stmt)
 
 /* ---- running ---- */
 
+/* Marks the operation failed with the thread's error, as ClickHouse words it in
+ * system.backups.error. */
+static void op_failed(const op *o)
+{
+    const char *msg = err_msg();
+    size_t n = strlen(msg);
+    buf e = {0};
+    buf_printf(&e, "Code: %d. DB::Exception: %s%s (%s)", err_code(), msg, n && msg[n - 1] == '.' ? "" : ".",
+               err_name(err_code()));
+    backup_list_finish(o->slot, o->restore ? BACKUP_RESTORE_FAILED : BACKUP_FAILED, buf_cstr(&e));
+    buf_free(&e);
+}
+
 static int op_run(op *o)
 {
     int rc = o->restore ? run_restore(o) : run_backup(o);
     backup_list_update(o->slot, &o->info);
     if (rc)
-        backup_list_finish(o->slot, o->restore ? BACKUP_RESTORE_FAILED : BACKUP_FAILED, err_msg());
+        op_failed(o);
     else
         backup_list_finish(o->slot, o->restore ? BACKUP_RESTORED : BACKUP_CREATED, NULL);
     return rc;
@@ -1144,7 +1184,7 @@ int backup_sql_run(const ast *stmt, query_ctx *q, schema **sch, block **out)
         rc = o->restore ? prepare_restore(o, stmt) : prepare_backup(o, stmt);
     if (rc) {
         if (o->slot >= 0)
-            backup_list_finish(o->slot, o->restore ? BACKUP_RESTORE_FAILED : BACKUP_FAILED, err_msg());
+            op_failed(o);
         op_free(o);
         return -1;
     }
@@ -1153,7 +1193,7 @@ int backup_sql_run(const ast *stmt, query_ctx *q, schema **sch, block **out)
     snprintf(id, sizeof id, "%s", o->id);
     if (o->async) {
         if (op_detach(o, q)) {
-            backup_list_finish(o->slot, o->restore ? BACKUP_RESTORE_FAILED : BACKUP_FAILED, err_msg());
+            op_failed(o);
             op_free(o);
             return -1;
         }

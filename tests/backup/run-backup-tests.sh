@@ -35,13 +35,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-pass=0; fail=0
-check() { # name, expected, actual
-  if [ "$2" == "$3" ]; then pass=$((pass+1)); else fail=$((fail+1)); printf 'FAIL %s\n  want: %q\n  got:  %q\n' "$1" "$2" "$3"; fi
-}
-check_has() { # name, needle, haystack
-  if [[ "$3" == *"$2"* ]]; then pass=$((pass+1)); else fail=$((fail+1)); printf 'FAIL %s\n  want substring: %q\n  got:  %q\n' "$1" "$2" "$3"; fi
-}
+. "$HERE/checks.sh"
 check_true() { # name, condition result (0/1), detail
   if [ "$2" = 1 ]; then pass=$((pass+1)); else fail=$((fail+1)); printf 'FAIL %s (%s)\n' "$1" "$3"; fi
 }
