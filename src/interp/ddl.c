@@ -10,6 +10,7 @@
 #include "io/stream.h"
 #include "sql/analyze.h"
 #include "storage/catalog.h"
+#include "storage/mergetree/compress.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -123,9 +124,18 @@ static void canonical_text(buf *out, const char *db, const char *name, const col
             ast_format_quoted(out, c->comment, strlen(c->comment));
         }
         if (c->codec) {
-            buf_puts(out, " CODEC(");
-            ast_format_expr_list(out, c->codec);
-            buf_putc(out, ')');
+            /* As ClickHouse prints it: parameters filled in (Delta → Delta(4), ZSTD → ZSTD(1)). */
+            mt_codec *mc = NULL;
+            if (c->type && mt_codec_from_ast_ex(c->codec, c->type, true, &mc) == 0) {
+                buf_putc(out, ' ');
+                buf_puts(out, mt_codec_text(mc));
+                mt_codec_free(mc);
+            } else {
+                err_clear(); /* the engine reports a bad codec when it opens the table */
+                buf_puts(out, " CODEC(");
+                ast_format_expr_list(out, c->codec);
+                buf_putc(out, ')');
+            }
         }
         buf_puts(out, i + 1 < n ? ",\n" : "\n");
     }

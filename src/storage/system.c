@@ -200,6 +200,32 @@ static source *databases_table(query_ctx *q)
     return one_block_source(sch, b);
 }
 
+/* The canonical CREATE text (interp/ddl.c: "CREATE TABLE db.t\n(\n    `a` T,\n    …\n)\n
+ * ENGINE = …\nORDER BY …") on one line: "CREATE TABLE db.t (`a` T, …) ENGINE = … ORDER BY …".
+ * Literals in it never hold a raw newline (they are escaped), so every newline is layout. */
+static void create_sql_one_line(buf *out, const char *s)
+{
+    while (*s) {
+        if (!strncmp(s, "\n(\n    ", 7)) {
+            buf_puts(out, " (");
+            s += 7;
+        } else if (!strncmp(s, ",\n    ", 6)) {
+            buf_puts(out, ", ");
+            s += 6;
+        } else if (!strncmp(s, "\n)", 2)) {
+            buf_putc(out, ')');
+            s += 2;
+        } else if (*s == '\n') {
+            buf_putc(out, ' ');
+            s++;
+        } else {
+            buf_putc(out, *s++);
+        }
+    }
+    buf_putc(out, 0);
+    out->len--;
+}
+
 /* system.tables (the usual subset) and system.columns, from the catalog. */
 static source *tables_table(query_ctx *q, bool columns)
 {
@@ -267,9 +293,19 @@ static source *tables_table(query_ctx *q, bool columns)
             tmp.len = 0;
             buf_printf(&tmp, "%s/metadata/%s/%s.sql", q->data_path ? q->data_path : "", t->database, t->name);
             col_push_str(b->cols[5], (const char *)tmp.p, tmp.len);
-            push_cstr(b->cols[6], t->create_sql);
-            const char *eng = strstr(t->create_sql, "\nENGINE = ");
-            push_cstr(b->cols[7], eng ? eng + 10 : "");
+            /* system.tables shows the statement on one line, as ClickHouse does. */
+            tmp.len = 0;
+            create_sql_one_line(&tmp, t->create_sql);
+            col_push_str(b->cols[6], (const char *)tmp.p, tmp.len);
+            /* engine_full: from the engine to the end, without the table's COMMENT */
+            const char *eng = strstr((const char *)tmp.p, " ENGINE = ");
+            const char *eng_end = eng ? (const char *)tmp.p + tmp.len : NULL;
+            const char *cm = eng && t->create->comment ? strstr(eng, " COMMENT '") : NULL;
+            for (const char *c = cm; c; c = strstr(c + 1, " COMMENT '"))
+                cm = c;
+            if (cm)
+                eng_end = cm;
+            col_push_str(b->cols[7], eng ? eng + 10 : "", eng ? (size_t)(eng_end - eng - 10) : 0);
             source *src = NULL;
             int64_t rows = -1;
             if (t->engine->read(t, false, q, &src) == 0) {
