@@ -93,6 +93,7 @@ typedef struct srv_response {
     bool chunked;              /* body sent in chunks (set when headers go out without a length) */
     bool finished;
     uint64_t body_bytes;
+    buf out;                   /* bytes not sent yet (sent at 64 KiB, at the end, or on flush) */
 } srv_response;
 
 void srv_response_init(srv_response *r, http_conn *c, bool keep_alive);
@@ -103,7 +104,9 @@ void srv_response_set_header(srv_response *r, const char *name, const char *valu
 int srv_response_start(srv_response *r);
 /* Writes body bytes (sending the headers first if needed). */
 int srv_response_write(srv_response *r, const void *p, size_t n);
-/* Ends the body (the last chunk). */
+/* Sends what is gathered (writes are gathered up to 64 KiB before they go out). */
+int srv_response_flush(srv_response *r);
+/* Ends the body (the last chunk) and sends what is gathered. */
 int srv_response_finish(srv_response *r);
 /* A whole response with a known body: status, headers, Content-Length and the body. */
 int srv_response_send_full(srv_response *r, int status, const char *content_type, const void *body, size_t n);
