@@ -594,6 +594,7 @@ void srv_response_init(srv_response *r, http_conn *c, bool keep_alive)
     r->conn = c;
     r->status = 200;
     r->keep_alive = keep_alive;
+    pthread_mutex_init(&r->mu, NULL);
 }
 
 void srv_response_free(srv_response *r)
@@ -606,22 +607,77 @@ void srv_response_free(srv_response *r)
     r->headers = NULL;
     r->nheaders = 0;
     buf_free(&r->out);
+    pthread_mutex_destroy(&r->mu);
 }
+
+static int out_put(srv_response *r, const void *p, size_t n);
 
 void srv_response_set_header(srv_response *r, const char *name, const char *value)
 {
     if (r->headers_sent)
         return;
+    pthread_mutex_lock(&r->mu);
+    int i = 0;
+    while (i < r->nheaders && strcasecmp(r->headers[i].name, name) != 0)
+        i++;
+    if (i < r->nheaders && r->headers[i].sent) {
+        /* already on the wire (srv_response_begin_headers): it stays as sent */
+    } else if (i < r->nheaders) {
+        free(r->headers[i].value);
+        r->headers[i].value = xstrdup(value);
+    } else {
+        r->headers = xrealloc(r->headers, sizeof *r->headers * (size_t)(r->nheaders + 1));
+        r->headers[r->nheaders] = (http_header){.name = xstrdup(name), .value = xstrdup(value)};
+        r->nheaders++;
+    }
+    pthread_mutex_unlock(&r->mu);
+}
+
+/* The status line, Date and Connection, then the headers not sent yet. */
+static void put_head_start(srv_response *r, buf *h)
+{
+    if (!r->headers_open) {
+        buf_printf(h, "HTTP/1.1 %d %s\r\n", r->status, http_status_text(r->status));
+        char date[64];
+        time_t t = time(NULL);
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+        buf_printf(h, "Date: %s\r\n", date);
+        buf_printf(h, "Connection: %s\r\n", r->keep_alive ? "Keep-Alive" : "Close");
+    }
     for (int i = 0; i < r->nheaders; i++)
-        if (strcasecmp(r->headers[i].name, name) == 0) {
-            free(r->headers[i].value);
-            r->headers[i].value = xstrdup(value);
-            return;
+        if (!r->headers[i].sent) {
+            buf_printf(h, "%s: %s\r\n", r->headers[i].name, r->headers[i].value);
+            r->headers[i].sent = true;
         }
-    r->headers = xrealloc(r->headers, sizeof *r->headers * (size_t)(r->nheaders + 1));
-    r->headers[r->nheaders].name = xstrdup(name);
-    r->headers[r->nheaders].value = xstrdup(value);
-    r->nheaders++;
+}
+
+int srv_response_begin_headers(srv_response *r)
+{
+    if (r->headers_sent || r->headers_open)
+        return 0;
+    buf h = {0};
+    pthread_mutex_lock(&r->mu);
+    put_head_start(r, &h);
+    r->headers_open = true;
+    pthread_mutex_unlock(&r->mu);
+    int rc = out_put(r, h.p, h.len) || srv_response_flush(r) ? -1 : 0;
+    buf_free(&h);
+    return rc;
+}
+
+int srv_response_header_line(srv_response *r, const char *name, const char *value)
+{
+    if (r->headers_sent)
+        return 0;
+    if (!r->headers_open && srv_response_begin_headers(r))
+        return -1;
+    buf h = {0};
+    buf_printf(&h, "%s: %s\r\n", name, value);
+    int rc = out_put(r, h.p, h.len) || srv_response_flush(r) ? -1 : 0;
+    buf_free(&h);
+    return rc;
 }
 
 /* The response's bytes are gathered in r->out and sent when it holds OUT_FLUSH bytes or
@@ -652,16 +708,9 @@ static int out_put(srv_response *r, const void *p, size_t n)
 static int send_head(srv_response *r, const char *length)
 {
     buf h = {0};
-    buf_printf(&h, "HTTP/1.1 %d %s\r\n", r->status, http_status_text(r->status));
-    char date[64];
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-    buf_printf(&h, "Date: %s\r\n", date);
-    buf_printf(&h, "Connection: %s\r\n", r->keep_alive ? "Keep-Alive" : "Close");
-    for (int i = 0; i < r->nheaders; i++)
-        buf_printf(&h, "%s: %s\r\n", r->headers[i].name, r->headers[i].value);
+    pthread_mutex_lock(&r->mu);
+    put_head_start(r, &h);
+    pthread_mutex_unlock(&r->mu);
     if (length)
         buf_printf(&h, "Content-Length: %s\r\n", length);
     else

@@ -15,6 +15,7 @@
 #include "interp/interp.h"
 #include "parse/ast.h"
 #include "server/http_blocks.h"
+#include "server/http_progress.h"
 #include "server/play.h"
 
 #include <ctype.h>
@@ -228,7 +229,7 @@ typedef struct request_ctx {
     char query_id[64];
     bool wait_end_of_query;
     size_t buffer_size;
-    bool send_progress;
+    http_progress *progress;  /* the thread sending X-ClickHouse-Progress, while it runs */
     bool cors;
     char compression[16];     /* response Content-Encoding, "" = none */
     int compression_level;    /* http_zlib_compression_level */
@@ -287,10 +288,17 @@ static void summary_json(buf *b, query_ctx *q, const interp_result *res, double 
                (unsigned long long)(elapsed * 1e9), (unsigned long long)atomic_load(&q->mem.peak));
 }
 
+static void progress_json(buf *b, query_ctx *q)
+{
+    summary_json(b, q, NULL, clock_monotonic() - q->start_time);
+}
+
 /* Headers that depend on the query, set just before the first body byte. */
 static void before_headers(void *ctx)
 {
     request_ctx *r = ctx;
+    http_progress_stop(r->progress); /* the result starts: no more progress lines */
+    r->progress = NULL;
     if (!r->running)
         return;
     buf s = {0};
@@ -379,11 +387,17 @@ static void on_started(void *ctx, query_ctx *q)
     w->next = r->srv->watch;
     r->srv->watch = w;
     pthread_mutex_unlock(&r->srv->mu);
+    /* The query's settings: the URL's and the statement's SETTINGS. */
+    if (settings_bool(q->st, "send_progress_in_http_headers"))
+        r->progress = http_progress_start(r->resp, q, settings_int(q->st, "http_headers_progress_interval_ms"),
+                                          progress_json);
 }
 
 static void on_finished(void *ctx, query_ctx *q, const interp_result *res, int code)
 {
     request_ctx *r = ctx;
+    http_progress_stop(r->progress);
+    r->progress = NULL;
     pthread_mutex_lock(&r->srv->mu);
     for (watched **pp = &r->srv->watch; *pp; pp = &(*pp)->next)
         if ((*pp)->q == q) {
@@ -643,9 +657,6 @@ static void run_query(request_ctx *r)
         r->setting_values[r->nsettings] = xstrdup("2");
         r->nsettings++;
     }
-    if (!rc && settings_bool(eff, "send_progress_in_http_headers"))
-        rc = err_set(ERR_NOT_IMPLEMENTED, "send_progress_in_http_headers = 1 is not supported yet (X-ClickHouse-Summary "
-                                          "is sent with the headers)");
     if (!rc && settings_bool(eff, "enable_http_compression")) {
         choose_compression(r);
         r->compression_level = (int)settings_int(eff, "http_zlib_compression_level");
@@ -762,6 +773,8 @@ static void run_query(request_ctx *r)
                                .query_id = r->query_id[0] ? r->query_id : NULL};
         interp_result res;
         code = interp_run(r->sess, &ireq, &h, &res);
+        http_progress_stop(r->progress);
+        r->progress = NULL;
         if (!code && r->compressor) {
             outstream *c = r->compressor;
             r->compressor = NULL;

@@ -198,6 +198,34 @@ check "session expires" "" "$(curl -s "$URL/?session_id=short&session_timeout=1"
 sleep 2.5
 check "expired session is new" "500" "$(status "$URL/?session_id=short&session_check=1" --data-binary 'SELECT 1')"
 
+# ---- X-ClickHouse-Progress (send_progress_in_http_headers) ----
+curl -sv "$URL/?send_progress_in_http_headers=1&http_headers_progress_interval_ms=100&max_threads=1" \
+  --data-binary 'SELECT sum(sleepEachRow(0.05)) FROM numbers(12) SETTINGS max_block_size = 1' -o "$WORK/pbody" 2>"$WORK/pv"
+check "progress: result" "0" "$(cat "$WORK/pbody")"
+check "progress: several lines" "yes" "$(test "$(grep -c '^< X-ClickHouse-Progress: ' "$WORK/pv")" -ge 3 && echo yes)"
+check "progress: lines before the summary, fields as the summary's, rows growing" "ok" "$(python3 - "$WORK/pv" <<'PY'
+import json, sys
+lines = [l[2:].rstrip('\r\n') for l in open(sys.argv[1]) if l.startswith('< X-ClickHouse-')]
+prog = [json.loads(l.split(': ', 1)[1]) for l in lines if l.startswith('X-ClickHouse-Progress:')]
+summ = [json.loads(l.split(': ', 1)[1]) for l in lines if l.startswith('X-ClickHouse-Summary:')]
+last_prog = max(i for i, l in enumerate(lines) if l.startswith('X-ClickHouse-Progress:'))
+first_summ = min(i for i, l in enumerate(lines) if l.startswith('X-ClickHouse-Summary:'))
+rows = [int(p['read_rows']) for p in prog]
+ok = (len(summ) == 1 and last_prog < first_summ and all(set(p) == set(summ[0]) for p in prog)
+      and rows == sorted(rows) and rows[-1] <= 12 and int(prog[0]['total_rows_to_read']) == 12)
+print('ok' if ok else (prog, summ))
+PY
+)"
+check "progress: none for a quick query" "0" "$(curl -sv "$URL/?send_progress_in_http_headers=1" --data-binary 'SELECT 1' 2>&1 | grep -c 'X-ClickHouse-Progress')"
+check "progress: from the statement's SETTINGS" "yes" "$(curl -sv "$URL/?max_threads=1" --data-binary 'SELECT sum(sleepEachRow(0.05)) FROM numbers(8) SETTINGS max_block_size = 1, send_progress_in_http_headers = 1' 2>&1 | grep -q '^< X-ClickHouse-Progress' && echo yes)"
+curl -sv "$URL/?send_progress_in_http_headers=1&max_threads=1" -o "$WORK/perr" \
+  --data-binary 'SELECT throwIf(number = 6), sleepEachRow(0.05) FROM numbers(10) SETTINGS max_block_size = 1' 2>"$WORK/pv"
+contains "progress then error: status stays" "< HTTP/1.1 200 OK" "$(cat "$WORK/pv")"
+contains "progress then error: code header" "< X-ClickHouse-Exception-Code: 395" "$(cat "$WORK/pv")"
+check "progress then error: one Content-Type" "1" "$(grep -c '^< Content-Type' "$WORK/pv")"
+contains "progress then error: message" "Code: 395. DB::Exception:" "$(cat "$WORK/perr")"
+check "progress: the connection serves the next request" "$(printf '1\n2')" "$(curl -s "$URL/?send_progress_in_http_headers=1&max_threads=1" --data-binary 'SELECT sleepEachRow(0.05) FROM numbers(4) FORMAT Null' -o /dev/null --next "$URL/?query=SELECT%201" --next "$URL/?query=SELECT%202")"
+
 # ---- compression ----
 check "gzip response" "$(printf '0\n1\n2')" "$(curl -s -H 'Accept-Encoding: gzip' "$URL/?enable_http_compression=1" --data-binary 'SELECT number FROM numbers(3)' | gzip -dc)"
 contains "gzip header" "Content-Encoding: gzip" "$(curl -s -D - -o /dev/null -H 'Accept-Encoding: gzip' "$URL/?enable_http_compression=1" --data-binary 'SELECT 1')"
