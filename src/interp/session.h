@@ -20,12 +20,19 @@
 
 struct catalog;
 struct ast_list;
+struct session;
 
 typedef struct instance {
     char *data_path;
     bool temp_path;          /* created by us: removed by instance_close */
     struct catalog *catalog; /* databases and tables, opened from data_path */
     char *user_files_path;   /* file() is confined to it (the server's); NULL = anywhere */
+    /* Set by a server (NULL in `shale local`): SYSTEM RELOAD CONFIG reloads its users and
+     * profiles; each finished query is reported for its text log (the text masked). */
+    int (*reload_config)(void *ctx);
+    void (*query_done)(void *ctx, struct session *s, query_ctx *q, const char *masked_text, int code,
+                       const char *error);
+    void *hooks_ctx;
 } instance;
 
 /* Opens the data directory (a temporary one when path is NULL) and loads its tables. */

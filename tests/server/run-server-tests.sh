@@ -332,6 +332,21 @@ write_users "<carol><password>c</password></carol>"
 kill -HUP "$SERVER_PID"
 sleep 0.5
 check "SIGHUP reloads users" "1" "$(curl -s -u carol:c "$URL/" --data-binary 'SELECT 1')"
+write_users "<carol><password>c</password></carol><dave><password>d</password></dave>"
+check "dave unknown before SYSTEM RELOAD CONFIG" "516" "$(curl -s -o /dev/null -D - -u dave:d "$URL/" --data-binary 'SELECT 1' | tr -d '\r' | awk '/X-ClickHouse-Exception-Code/ {print $2}')"
+contains "readonly user cannot reload" "READONLY" "$(curl -s -H 'X-ClickHouse-User: reader' "$URL/" --data-binary 'SYSTEM RELOAD CONFIG')"
+check "SYSTEM RELOAD CONFIG" "" "$(q 'SYSTEM RELOAD CONFIG')"
+check "SYSTEM RELOAD CONFIG reloads users" "1" "$(curl -s -u dave:d "$URL/" --data-binary 'SELECT 1')"
+# system.text_log: the server's lines (its own and executeQuery's), secrets masked, passwords never
+q "SELECT nosuchcolumn FROM s3('http://127.0.0.1:1/b/x.csv', 'AKIAKEY', 'topsecret42', 'CSV', 'a String') SETTINGS s3_retry_attempts = 0" > /dev/null
+curl -s -u alice:secret1 "$URL/?query_id=tl-alice" --data-binary 'SELECT nosuch' > /dev/null
+curl -s "$URL/?user=alice&password=secret1" --data-binary 'SELECT 1' > /dev/null
+check "SYSTEM FLUSH LOGS" "" "$(q 'SYSTEM FLUSH LOGS')"
+contains "text_log: reload line" "Information	Application	Reloaded users and profiles" "$(q "SELECT level, logger_name, message FROM system.text_log WHERE message LIKE 'Reloaded%'")"
+check "text_log: failed query at Error with its id" "Error	executeQuery	1" "$(q "SELECT level, logger_name, message LIKE 'Code: 47. DB::Exception: %(in query: SELECT nosuch)' FROM system.text_log WHERE query_id = 'tl-alice'")"
+check "text_log: s3 secret masked" "1	0" "$(q "SELECT countIf(message LIKE '%[HIDDEN]%'), countIf(message LIKE concat('%topsecret', '42%')) FROM system.text_log")"
+check "text_log: columns" "1" "$(q "SELECT count() > 0 AND min(event_date) = today() AND min(thread_id) > 0 AND min(hostname) != '' FROM system.text_log")"
+check "passwords never reach the logs" "0" "$(cat "$WORK"/data/system/*.tsv "$WORK"/server.log | grep -c 'secret1\|topsecret42')"
 # SIGTERM lets a running query finish, then stops
 curl -s "$URL/" --data-binary 'SELECT sum(sleepEachRow(0.3)) FROM numbers(3)' > "$WORK/last" &
 BG=$!
@@ -345,6 +360,7 @@ SERVER_PID=
 mv "$WORK/server.log" "$WORK/server.log.1"
 start_server -- --max_server_memory_usage=200000000
 check "data survives restart" "$before" "$(q 'SELECT count() FROM t')"
+check "text_log survives restart" "1" "$(q "SELECT count() FROM system.text_log WHERE query_id = 'tl-alice' AND level = 'Error'")"
 # the server-wide memory limit fails the query that crosses it, not the server
 contains "server memory limit" "MEMORY_LIMIT_EXCEEDED" "$(q 'SELECT length(groupArray(number)) FROM numbers(40000000)')"
 contains "server memory limit message" "(total) memory limit exceeded" "$(q 'SELECT length(groupArray(number)) FROM numbers(40000000)')"
