@@ -123,8 +123,11 @@ static int rs_write(outstream *os, const void *p, size_t n)
         r->pending.len = 0;
         return 0;
     }
+    /* The buffer is full: what is formatted goes to the client now (buffer_size decides
+     * how soon a client sees the first rows); the end of the result waits for the last
+     * chunk, so that a short answer leaves in one send. */
     if (r->pending.len >= r->limit)
-        return rs_flush(r);
+        return rs_flush(r) || srv_response_flush(r->resp) ? -1 : 0;
     return 0;
 }
 
