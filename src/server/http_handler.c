@@ -540,7 +540,7 @@ static void choose_compression(request_ctx *r)
         return;
     /* The first of these that Accept-Encoding names (its order and q-values are not
      * weighed). */
-    static const char *methods[] = {"zstd", "gzip", "deflate", "br", "xz", "lz4", NULL};
+    static const char *methods[] = {"zstd", "gzip", "deflate", "br", "lz4", "xz", NULL};
     for (int i = 0; methods[i]; i++) {
         const char *p = ae;
         size_t n = strlen(methods[i]);
