@@ -8,8 +8,11 @@
 #include "codec/stream_codec.h"
 
 #include "base/err.h"
+#include "base/lazylib.h"
 #include "base/mem.h"
 
+#include <brotli/decode.h>
+#include <brotli/encode.h>
 #include <bzlib.h>
 #include <lz4frame.h>
 #include <lzma.h>
@@ -20,14 +23,32 @@
 #include <zlib.h>
 #include <zstd.h>
 
-enum { M_NONE, M_GZIP, M_ZSTD, M_XZ, M_LZ4, M_BZ2 };
+enum { M_NONE, M_GZIP, M_ZSTD, M_XZ, M_LZ4, M_BZ2, M_DEFLATE, M_BR };
+
+/* The brotli encoder is loaded on first use (base/lazylib.h): only `br` output needs it,
+ * and every start of shale would pay for linking it. The decoder is linked (Parquet). */
+static struct {
+    __typeof__(BrotliEncoderCreateInstance) *create;
+    __typeof__(BrotliEncoderSetParameter) *set;
+    __typeof__(BrotliEncoderCompressStream) *compress;
+    __typeof__(BrotliEncoderIsFinished) *finished;
+    __typeof__(BrotliEncoderDestroyInstance) *destroy;
+} brenc;
+static const lazy_sym brenc_syms[] = {{"BrotliEncoderCreateInstance", (void **)&brenc.create},
+                                      {"BrotliEncoderSetParameter", (void **)&brenc.set},
+                                      {"BrotliEncoderCompressStream", (void **)&brenc.compress},
+                                      {"BrotliEncoderIsFinished", (void **)&brenc.finished},
+                                      {"BrotliEncoderDestroyInstance", (void **)&brenc.destroy},
+                                      {0}};
+static lazylib brenc_lib = LAZYLIB_INIT("libbrotlienc.so.1", "brotli (br) compression", brenc_syms);
 
 static const struct {
     const char *name;
     const char *canon;
 } method_names[] = {
-    {"gzip", "gzip"}, {"gz", "gzip"}, {"deflate", "gzip"}, {"zstd", "zstd"}, {"zst", "zstd"},
+    {"gzip", "gzip"}, {"gz", "gzip"}, {"deflate", "deflate"}, {"zstd", "zstd"}, {"zst", "zstd"},
     {"xz", "xz"},     {"lzma", "xz"}, {"lz4", "lz4"},       {"bz2", "bz2"},   {"bzip2", "bz2"},
+    {"br", "br"},     {"brotli", "br"},
     {"none", "none"}, {"auto", "auto"}, {"", "auto"},
 };
 
@@ -41,8 +62,12 @@ const char *codec_method_from_path(const char *path)
 {
     if (!path)
         return "none";
-    if (ends_with(path, ".gz") || ends_with(path, ".gzip") || ends_with(path, ".deflate"))
+    if (ends_with(path, ".gz") || ends_with(path, ".gzip"))
         return "gzip";
+    if (ends_with(path, ".deflate"))
+        return "deflate";
+    if (ends_with(path, ".br"))
+        return "br";
     if (ends_with(path, ".zst") || ends_with(path, ".zstd"))
         return "zstd";
     if (ends_with(path, ".xz") || ends_with(path, ".lzma"))
@@ -62,7 +87,7 @@ int codec_method_canonical(const char *name, const char **out)
             return 0;
         }
     return err_set(ERR_UNKNOWN_COMPRESSION_METHOD, "Unknown compression method '%s'. Only 'auto', 'none', 'gzip', 'deflate', "
-                   "'xz', 'lzma', 'zstd', 'lz4', 'bz2' are supported as compression methods", name);
+                   "'br', 'xz', 'lzma', 'zstd', 'lz4', 'bz2' are supported as compression methods", name);
 }
 
 static int method_id(const char *m, const char *path, int *id)
@@ -72,8 +97,8 @@ static int method_id(const char *m, const char *path, int *id)
         return -1;
     if (strcmp(c, "auto") == 0)
         c = codec_method_from_path(path);
-    static const char *ids[] = {"none", "gzip", "zstd", "xz", "lz4", "bz2"};
-    for (int i = 0; i < 6; i++)
+    static const char *ids[] = {"none", "gzip", "zstd", "xz", "lz4", "bz2", "deflate", "br"};
+    for (int i = 0; i < 8; i++)
         if (strcmp(c, ids[i]) == 0) {
             *id = i;
             return 0;
@@ -83,7 +108,7 @@ static int method_id(const char *m, const char *path, int *id)
 
 static const char *method_label(int id)
 {
-    static const char *l[] = {"none", "gzip", "zstd", "xz", "lz4", "bz2"};
+    static const char *l[] = {"none", "gzip", "zstd", "xz", "lz4", "bz2", "deflate", "br"};
     return l[id];
 }
 
@@ -107,6 +132,7 @@ typedef struct dec_in {
     LZ4F_dctx *l4;
     bz_stream bz;
     bool bz_init;
+    BrotliDecoderState *br;
 } dec_in;
 
 static int dec_fail(dec_in *d, const char *why)
@@ -138,7 +164,29 @@ static int dec_step(dec_in *d, uint8_t *dst, size_t cap, size_t *got)
     if (avail == 0 && !d->mid_frame)
         return 0; /* between frames with no input: nothing to decode */
     switch (d->method) {
-    case M_GZIP: {
+    case M_BR: {
+        if (!d->mid_frame && avail > 0) {
+            /* a new stream (concatenated after the previous one) */
+            BrotliDecoderDestroyInstance(d->br);
+            d->br = BrotliDecoderCreateInstance(NULL, NULL, NULL);
+            if (!d->br)
+                return dec_fail(d, "cannot initialise brotli");
+            d->mid_frame = true;
+        }
+        const uint8_t *next_in = src;
+        uint8_t *next_out = dst;
+        size_t in_left = avail, out_left = cap;
+        BrotliDecoderResult r = BrotliDecoderDecompressStream(d->br, &in_left, &next_in, &out_left, &next_out, NULL);
+        used = avail - in_left;
+        made = cap - out_left;
+        if (r == BROTLI_DECODER_RESULT_ERROR)
+            return dec_fail(d, BrotliDecoderErrorString(BrotliDecoderGetErrorCode(d->br)));
+        if (r == BROTLI_DECODER_RESULT_SUCCESS)
+            d->mid_frame = false;
+        break;
+    }
+    case M_GZIP:
+    case M_DEFLATE: {
         if (!d->mid_frame && avail > 0) {
             inflateReset(&d->z);
             d->mid_frame = true;
@@ -260,7 +308,9 @@ static void dec_close(instream *s)
 {
     dec_in *d = (dec_in *)s;
     switch (d->method) {
-    case M_GZIP: inflateEnd(&d->z); break;
+    case M_GZIP:
+    case M_DEFLATE: inflateEnd(&d->z); break;
+    case M_BR: BrotliDecoderDestroyInstance(d->br); break;
     case M_ZSTD: ZSTD_freeDStream(d->zs); break;
     case M_XZ: lzma_end(&d->lz); break;
     case M_LZ4: LZ4F_freeDecompressionContext(d->l4); break;
@@ -294,7 +344,9 @@ int instream_decompress(instream *in, const char *method, instream **out)
     d->base.name = in->name;
     bool ok = true;
     switch (id) {
-    case M_GZIP: ok = inflateInit2(&d->z, 15 + 32) == Z_OK; break;
+    case M_GZIP:
+    case M_DEFLATE: ok = inflateInit2(&d->z, 15 + 32) == Z_OK; break; /* zlib or gzip framing */
+    case M_BR: d->br = BrotliDecoderCreateInstance(NULL, NULL, NULL); ok = d->br != NULL; break;
     case M_ZSTD: d->zs = ZSTD_createDStream(); ok = d->zs && !ZSTD_isError(ZSTD_initDStream(d->zs)); break;
     case M_XZ: {
         lzma_stream init = LZMA_STREAM_INIT;
@@ -332,6 +384,7 @@ typedef struct enc_out {
     bool l4_started;
     int level;
     bz_stream bz;
+    BrotliEncoderState *br;
 } enc_out;
 
 static int enc_fail(enc_out *e, const char *why)
@@ -349,7 +402,23 @@ static int enc_emit(enc_out *e, const void *p, size_t n)
 static int enc_feed(enc_out *e, const uint8_t *src, size_t n, bool finish)
 {
     switch (e->method) {
-    case M_GZIP: {
+    case M_BR: {
+        const uint8_t *next_in = src;
+        size_t in_left = n;
+        for (;;) {
+            uint8_t *next_out = e->obuf;
+            size_t out_left = OUT_CAP;
+            if (!brenc.compress(e->br, finish ? BROTLI_OPERATION_FINISH : BROTLI_OPERATION_PROCESS, &in_left, &next_in,
+                                &out_left, &next_out, NULL))
+                return enc_fail(e, "brotli error");
+            if (enc_emit(e, e->obuf, OUT_CAP - out_left) < 0)
+                return -1;
+            if (finish ? brenc.finished(e->br) : in_left == 0 && out_left != 0)
+                return 0;
+        }
+    }
+    case M_GZIP:
+    case M_DEFLATE: {
         e->z.next_in = (Bytef *)src;
         e->z.avail_in = (uInt)n;
         for (;;) {
@@ -463,7 +532,12 @@ static int enc_write(outstream *s, const void *src, size_t n)
 static void enc_free(enc_out *e)
 {
     switch (e->method) {
-    case M_GZIP: deflateEnd(&e->z); break;
+    case M_GZIP:
+    case M_DEFLATE: deflateEnd(&e->z); break;
+    case M_BR:
+        if (e->br)
+            brenc.destroy(e->br);
+        break;
     case M_ZSTD: ZSTD_freeCStream(e->zs); break;
     case M_XZ: lzma_end(&e->lz); break;
     case M_LZ4: LZ4F_freeCompressionContext(e->l4); break;
@@ -505,8 +579,19 @@ int outstream_compress(outstream *out, const char *method, int level, outstream 
     bool ok = true;
     switch (id) {
     case M_GZIP:
-        ok = deflateInit2(&e->z, level > 0 ? (level > 9 ? 9 : level) : Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
-                          Z_DEFAULT_STRATEGY) == Z_OK;
+    case M_DEFLATE: /* deflate is zlib's framing, as ClickHouse (and HTTP) mean it */
+        ok = deflateInit2(&e->z, level > 0 ? (level > 9 ? 9 : level) : Z_DEFAULT_COMPRESSION, Z_DEFLATED,
+                          id == M_GZIP ? 15 + 16 : 15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+        break;
+    case M_BR:
+        if (lazylib_load(&brenc_lib)) {
+            free(e->obuf);
+            free(e);
+            out->close(out);
+            return -1;
+        }
+        e->br = brenc.create(NULL, NULL, NULL);
+        ok = e->br && brenc.set(e->br, BROTLI_PARAM_QUALITY, (uint32_t)(level > 0 ? (level > 11 ? 11 : level) : 11));
         break;
     case M_ZSTD:
         e->zs = ZSTD_createCStream();

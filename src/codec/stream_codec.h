@@ -1,8 +1,9 @@
 /* Whole-stream compression of raw files (file('x.csv.gz'), INTO OUTFILE ... COMPRESSION).
  *
  * Methods, as ClickHouse names them in its `compression` argument:
- *   gzip (gz, deflate: zlib or gzip framing, multi-member files), zstd (zst), xz (lzma),
- *   lz4 (LZ4 frame format), bz2 (bzip2), none, auto (pick by file extension).
+ *   gzip (gz; multi-member files), deflate (zlib framing; read: zlib or gzip), br (brotli; the
+ *   encoder is loaded on first use), zstd (zst), xz (lzma), lz4 (LZ4 frame format), bz2
+ *   (bzip2), none, auto (pick by file extension).
  *
  * Ownership: instream_decompress / outstream_compress take over the wrapped stream and
  * close it when the wrapper is closed (also on failure to create the wrapper).
@@ -14,11 +15,12 @@
 
 #include "io/stream.h"
 
-/* The method implied by a path's extension: "gzip", "zstd", "xz", "lz4", "bz2" or "none". */
+/* The method implied by a path's extension: "gzip", "deflate", "br", "zstd", "xz", "lz4",
+ * "bz2" or "none". */
 const char *codec_method_from_path(const char *path);
 
-/* Canonical method for a user-given name (case-insensitive): "gzip", "zstd", "xz", "lz4",
- * "bz2", "none" or "auto". -1 with ERR_UNKNOWN_COMPRESSION_METHOD for others (e.g. "br"). */
+/* Canonical method for a user-given name (case-insensitive): "gzip", "deflate", "br", "zstd",
+ * "xz", "lz4", "bz2", "none" or "auto". -1 with ERR_UNKNOWN_COMPRESSION_METHOD for others. */
 int codec_method_canonical(const char *name, const char **out);
 
 /* Wraps `in` in a decompressor for a canonical method ("none" returns `in` itself;

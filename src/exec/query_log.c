@@ -65,7 +65,7 @@ static void put_profile_events(buf *b, const http_counters *io)
     buf_putc(b, ']');
 }
 
-static void put_escaped(buf *b, const char *s)
+void log_put_escaped(buf *b, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
@@ -85,26 +85,47 @@ void query_log_path(const char *data_path, char *out, size_t cap, bool make_dir)
     snprintf(out, cap, "%s/system/query_log.tsv", data_path);
 }
 
-/* The open query log: a server appends a row per request, so the file stays open
- * (O_APPEND keeps rows whole between threads and processes) and is reopened only for
- * another data directory, or when it was removed or replaced (its inode changed). */
-static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
-static char log_path[4096];
-static int log_fd = -1;
+static log_file query_log_file = LOG_FILE_INIT;
 
-static int log_open(const char *data_path, char *path, size_t cap)
+/* The file stays open (O_APPEND keeps rows whole between threads and processes) and is
+ * reopened only for another path, or when it was removed or replaced (its inode changed;
+ * checked at most once a second: two stat(2) calls per query were a measurable part of a
+ * short query over HTTP). */
+static int log_open(log_file *f, const char *path)
 {
-    query_log_path(data_path, path, cap, false);
+    double now = clock_monotonic();
+    if (f->fd >= 0 && strcmp(path, f->path) == 0 && now - f->checked_at < 1.0)
+        return f->fd;
+    f->checked_at = now;
     struct stat a, b;
-    if (log_fd >= 0 && strcmp(path, log_path) == 0 && fstat(log_fd, &a) == 0 && stat(path, &b) == 0 &&
+    if (f->fd >= 0 && strcmp(path, f->path) == 0 && fstat(f->fd, &a) == 0 && stat(path, &b) == 0 &&
         a.st_ino == b.st_ino && a.st_dev == b.st_dev)
-        return log_fd;
-    if (log_fd >= 0)
-        close(log_fd);
-    query_log_path(data_path, path, cap, true);
-    log_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    snprintf(log_path, sizeof log_path, "%s", path);
-    return log_fd;
+        return f->fd;
+    if (f->fd >= 0)
+        close(f->fd);
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = 0;
+        mkdir(dir, 0755);
+    }
+    f->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    snprintf(f->path, sizeof f->path, "%s", path);
+    return f->fd;
+}
+
+int log_file_append(log_file *f, const char *path, const char *what, const void *row, size_t len)
+{
+    pthread_mutex_lock(&f->mu);
+    int fd = log_open(f, path);
+    int rc = 0;
+    if (fd < 0)
+        rc = err_set(ERR_CANNOT_OPEN_FILE, "Cannot open the %s %s: %s", what, path, strerror(errno));
+    else if (write(fd, row, len) != (ssize_t)len)
+        rc = err_set(ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR, "Cannot append to the %s %s: %s", what, path, strerror(errno));
+    pthread_mutex_unlock(&f->mu);
+    return rc;
 }
 
 int query_log_append(const char *data_path, const query_log_entry *e)
@@ -121,24 +142,16 @@ int query_log_append(const char *data_path, const query_log_entry *e)
                (long long)e->start_time, (unsigned long long)e->duration_ms, (unsigned long long)e->read_rows,
                (unsigned long long)e->read_bytes, (unsigned long long)e->result_rows,
                (unsigned long long)e->result_bytes, (long long)(e->memory_usage > 0 ? e->memory_usage : 0));
-    put_escaped(&b, e->query);
+    log_put_escaped(&b, e->query);
     buf_printf(&b, "\t%d\t", e->exception_code);
-    put_escaped(&b, e->exception);
+    log_put_escaped(&b, e->exception);
     buf_putc(&b, '\t');
-    put_escaped(&b, e->query_id);
+    log_put_escaped(&b, e->query_id);
     buf_putc(&b, '\t');
     put_profile_events(&b, e->io);
     buf_putc(&b, '\n');
-    pthread_mutex_lock(&log_mu);
-    int fd = log_open(data_path, path, sizeof path);
-    int rc = 0;
-    if (fd < 0) {
-        rc = err_set(ERR_CANNOT_OPEN_FILE, "Cannot open the query log %s: %s", path, strerror(errno));
-    } else if (write(fd, b.p, b.len) != (ssize_t)b.len) {
-        rc = err_set(ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR, "Cannot append to the query log %s: %s", path,
-                     strerror(errno));
-    }
-    pthread_mutex_unlock(&log_mu);
+    query_log_path(data_path, path, sizeof path, false);
+    int rc = log_file_append(&query_log_file, path, "query log", b.p, b.len);
     buf_free(&b);
     return rc;
 }

@@ -7,9 +7,12 @@
 
 #include "exec/query.h"
 
+#include "base/buf.h"
+#include "exec/source.h"
+
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "exec/source.h"
 
 typedef struct query_log_entry {
     const char *query_id;
@@ -31,5 +34,20 @@ int query_log_append(const char *data_path, const query_log_entry *e);
 /* The table's structure (for structure_parse) and the log file's path. */
 extern const char QUERY_LOG_STRUCTURE[];
 void query_log_path(const char *data_path, char *out, size_t cap, bool make_dir);
+
+/* A log file appended one row per write(2), shared by the threads of a process (the query
+ * log, the text log): opened on first use (its directory too), reopened when the path
+ * changes or the file was replaced. */
+typedef struct log_file {
+    pthread_mutex_t mu;
+    char path[4096];
+    int fd;
+    double checked_at;
+} log_file;
+#define LOG_FILE_INIT {.mu = PTHREAD_MUTEX_INITIALIZER, .fd = -1}
+/* Appends one row; what names the log in errors ("query log"). */
+int log_file_append(log_file *f, const char *path, const char *what, const void *row, size_t len);
+/* A TabSeparated field: tab, newline and backslash escaped. */
+void log_put_escaped(buf *b, const char *s);
 
 #endif

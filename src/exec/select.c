@@ -78,6 +78,11 @@ typedef struct run {
     /* errors */
     bool failed;
     err_saved err;
+    /* One worker on the calling thread (select_run's fast path): stream_push hands each
+     * block straight to the sink, in task order, with OFFSET and LIMIT applied. */
+    block_sink *direct;
+    uint64_t skipped, emitted;
+    int direct_rc;           /* the sink's failure (its error is in the thread's slot) */
 } run;
 
 typedef struct worker {
@@ -373,12 +378,27 @@ static void collect(worker *w, block *b)
     maybe_compact_top(w);
 }
 
+static int deliver(select_plan *p, block_sink *sink, block *b, uint64_t *skipped, uint64_t *emitted, bool *finished);
+
 /* Streaming: hands a block of task t to the consumer, waiting while the slot is full.
  * The task being drained gets more room (4 slots' worth) but is bounded too: when the
  * consumer is slow (an INSERT writing parts) the reader must not run a whole file ahead.
  * Returns false when the run stopped. */
 static bool stream_push(run *r, int t, block *b)
 {
+    if (r->direct) {
+        bool finished = false;
+        if (atomic_load(&r->stop)) {
+            block_free(b);
+            return false;
+        }
+        r->direct_rc = deliver(r->p, r->direct, b, &r->skipped, &r->emitted, &finished);
+        if (r->direct_rc || finished) {
+            atomic_store(&r->stop, 1);
+            return false;
+        }
+        return true;
+    }
     pthread_mutex_lock(&r->lock);
     stream_slot *s = &r->slots[t % r->window];
     while (!atomic_load(&r->stop) && s->bytes > (t == r->head ? 4 * r->slot_bytes_max : r->slot_bytes_max))
@@ -411,7 +431,9 @@ static void stream_done(run *r, int t)
  * window to move). */
 static int take_task(run *r)
 {
-    if (!r->streaming) {
+    if (!r->streaming || r->direct) {
+        if (r->direct && atomic_load(&r->stop))
+            return -1;
         int t = atomic_fetch_add(&r->next_task, 1);
         return t < r->p->src->ntasks ? t : -1;
     }
@@ -551,7 +573,7 @@ static void *worker_main(void *arg)
                 fail(r);
             break;
         }
-        if (r->streaming)
+        if (r->streaming && !r->direct)
             stream_done(r, t);
     }
     codes_cache_free(w->codes);
@@ -932,6 +954,35 @@ static int merge_and_finalize(select_plan *p, query_ctx *q, worker *ws, int n, b
     return rc;
 }
 
+/* Writes block b (taken) of the streamed result to the sink, applying OFFSET and LIMIT
+ * on the fly; *finished once LIMIT is reached. */
+static int deliver(select_plan *p, block_sink *sink, block *b, uint64_t *skipped, uint64_t *emitted, bool *finished)
+{
+    if (*skipped < p->offset) {
+        uint64_t skip = p->offset - *skipped < b->rows ? p->offset - *skipped : b->rows;
+        *skipped += skip;
+        if (skip) {
+            block *rest = block_slice(b, skip, b->rows - skip);
+            block_free(b);
+            b = rest;
+        }
+    }
+    if (p->limit != UINT64_MAX && *emitted + b->rows >= p->limit) {
+        uint64_t take = p->limit - *emitted;
+        if (take < b->rows) {
+            block *head = block_slice(b, 0, take);
+            block_free(b);
+            b = head;
+        }
+        *finished = true;
+    }
+    *emitted += b->rows;
+    if (b->rows)
+        return sink->write(sink, b);
+    block_free(b);
+    return 0;
+}
+
 static int consume_stream(run *r, block_sink *sink)
 {
     select_plan *p = r->p;
@@ -961,31 +1012,8 @@ static int consume_stream(run *r, block_sink *sink)
         s->bytes -= block_bytes(b);
         pthread_cond_broadcast(&r->cond);
         pthread_mutex_unlock(&r->lock);
-        /* OFFSET and LIMIT on the fly. */
-        if (skipped < p->offset) {
-            uint64_t skip = p->offset - skipped < b->rows ? p->offset - skipped : b->rows;
-            skipped += skip;
-            if (skip) {
-                block *rest = block_slice(b, skip, b->rows - skip);
-                block_free(b);
-                b = rest;
-            }
-        }
         bool finished = false;
-        if (p->limit != UINT64_MAX && emitted + b->rows >= p->limit) {
-            uint64_t take = p->limit - emitted;
-            if (take < b->rows) {
-                block *head = block_slice(b, 0, take);
-                block_free(b);
-                b = head;
-            }
-            finished = true;
-        }
-        emitted += b->rows;
-        if (b->rows)
-            rc = sink->write(sink, b);
-        else
-            block_free(b);
+        rc = deliver(p, sink, b, &skipped, &emitted, &finished);
         pthread_mutex_lock(&r->lock);
         if (rc || finished) {
             atomic_store(&r->stop, 1);
@@ -1046,7 +1074,13 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
         }
     }
     int rc = 0;
-    if (r.streaming) {
+    if (r.streaming && nthreads == 1) {
+        /* One worker: it runs on this thread and writes to the sink itself (no thread
+         * to start and no hand-over per block; what a short query costs most). */
+        r.direct = sink;
+        worker_main(&ws[0]);
+        rc = r.direct_rc;
+    } else if (r.streaming) {
         for (int i = 0; i < nthreads; i++)
             pthread_create(&ws[i].thread, NULL, worker_main, &ws[i]);
         rc = consume_stream(&r, sink);

@@ -119,6 +119,8 @@ static const setting_def defs[] = {
     {"enable_http_compression", SET_BOOL, "0", "Compress the HTTP response as the client's Accept-Encoding allows."},
     {"http_zlib_compression_level", SET_INT, "3", "Compression level of HTTP responses."},
     {"add_http_cors_header", SET_BOOL, "0", "Write the CORS headers (Access-Control-Allow-Origin: *) in HTTP responses."},
+    {"network_compression_method", SET_STRING, "LZ4", "Codec of ClickHouse's compressed blocks over HTTP (compress=1): LZ4, LZ4HC, ZSTD or NONE."},
+    {"network_zstd_compression_level", SET_INT, "1", "ZSTD level of compressed blocks (network_compression_method = 'ZSTD')."},
     {"send_progress_in_http_headers", SET_BOOL, "0", "Send X-ClickHouse-Progress headers while the query runs."},
     {"http_headers_progress_interval_ms", SET_UINT, "100", "Minimum interval between X-ClickHouse-Progress headers."},
     {"cancel_http_readonly_queries_on_client_close", SET_BOOL, "0", "Cancel a read-only HTTP query when its client disconnects (shale cancels every query of a disconnected client)."},

@@ -398,7 +398,8 @@ int fmt_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schem
     int64_t row = 0; /* rows read (for messages and the row limit) */
     int nfields = -1; /* CSV/TSV: every row must have as many values as the first */
     bool have_types = false, any = false;
-    rd_skip_bom(in);
+    if (rd_skip_bom(in))
+        goto fail;
 #define SPLIT(row)                                                                                         \
     (fi->kind == RK_CSV ? csv_split_row(in, delim, &f, row)                                                \
                         : fi->kind == RK_TSV ? tsv_split_row(in, fi->raw, &f, row) : json_split_row(in, &f, row))

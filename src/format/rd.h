@@ -88,11 +88,17 @@ static inline int rd_peek(rbuf *in, size_t k)
     return (unsigned char)in->pos[k];
 }
 
-static inline void rd_skip_bom(rbuf *in)
+/* Skips a UTF-8 byte order mark. -1 when reading failed (the stream's error is set: it must
+ * not pass for an empty input, as a stream may answer its next read with a clean end). */
+static inline int rd_skip_bom(rbuf *in)
 {
-    if (rd_peek(in, 2) >= 0 && (unsigned char)in->pos[0] == 0xEF && (unsigned char)in->pos[1] == 0xBB &&
+    int c = rd_peek(in, 2);
+    if (c == -2)
+        return -1;
+    if (c >= 0 && (unsigned char)in->pos[0] == 0xEF && (unsigned char)in->pos[1] == 0xBB &&
         (unsigned char)in->pos[2] == 0xBF)
         in->pos += 3;
+    return 0;
 }
 
 #endif

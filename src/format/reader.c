@@ -499,7 +499,8 @@ static int detect_header(fmt_reader *r)
 
 static int read_header(fmt_reader *r)
 {
-    rd_skip_bom(r->in);
+    if (rd_skip_bom(r->in))
+        return -1;
     if (!r->fi->names) {
         if (r->fi->kind != RK_JSON && r->fi->kind != RK_JSONC && (r->fi->kind == RK_CSV ? r->st.csv_detect_header : r->st.tsv_detect_header))
             return detect_header(r);

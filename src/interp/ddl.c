@@ -691,10 +691,16 @@ int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
     case AST_STMT_CHECK: return run_check(st, q, sch, out);
     case AST_STMT_ALTER: return run_alter(st, q);
     case AST_STMT_SYSTEM:
-        /* The logs (query_log, part_log) are appended as each event happens, so there is
+        /* The logs (query_log, part_log, text_log) are appended as each event happens, so there is
          * nothing to flush. */
         if (strcasecmp(st->str, "FLUSH LOGS") == 0)
             return 0;
+        if (strcasecmp(st->str, "RELOAD CONFIG") == 0) {
+            instance *inst = q->session ? q->session->inst : NULL;
+            if (!inst || !inst->reload_config)
+                return err_set(ERR_UNSUPPORTED_METHOD, "SYSTEM RELOAD CONFIG query is not supported in shale local");
+            return inst->reload_config(inst->hooks_ctx);
+        }
         return err_set(ERR_NOT_IMPLEMENTED, "SYSTEM %s is not supported", st->str);
     default: return err_set(ERR_NOT_IMPLEMENTED, "This kind of statement is not supported yet");
     }

@@ -463,6 +463,7 @@ static void log_query(session *s, query_ctx *q, const interp_request *rq, const 
 {
     /* The logged text hides secrets (s3 keys), as ClickHouse's query log does. */
     char *text = mask_secrets(rq->text, rq->text_len, (size_t)(rq->text - rq->script), rq->stmt);
+    char *error = mask_message(code ? err_msg() : "", rq->stmt);
     query_log_entry e = {.query_id = q->query_id,
                          .query = text,
                          .type = code ? (started && q->started ? 4 : 3) : 2,
@@ -474,14 +475,17 @@ static void log_query(session *s, query_ctx *q, const interp_request *rq, const 
                          .result_bytes = res->result_bytes,
                          .memory_usage = atomic_load(&q->mem.peak),
                          .exception_code = code,
-                         .exception = code ? err_msg() : "",
+                         .exception = error,
                          .io = &q->io};
     char saved[ERR_MSG_MAX];
     snprintf(saved, sizeof saved, "%s", err_msg());
     if (query_log_append(s->inst->data_path, &e))
         fprintf(stderr, "shale: warning: %s\n", err_msg());
+    if (s->inst->query_done)
+        s->inst->query_done(s->inst->hooks_ctx, s, q, text, code, error);
     err_set(code, "%s", saved);
     free(text);
+    free(error);
 }
 
 static int open_input_hook(void *ctx, query_ctx *q, instream **is)

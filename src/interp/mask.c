@@ -10,6 +10,7 @@
 
 typedef struct span {
     int from, to;
+    const char *value;   /* the secret itself */
 } span;
 
 typedef struct spans {
@@ -39,7 +40,7 @@ static void table_func(const ast *f, spans *out)
     if (strcasecmp(key->str, "NOSIGN") == 0 || fmt_input_canonical(key->str) || fmt_output_canonical(key->str))
         return;
     if (out->n < 64)
-        out->v[out->n++] = (span){secret->pos, secret->end};
+        out->v[out->n++] = (span){secret->pos, secret->end, secret->str};
 }
 
 /* The backup engine S3(url, key, secret): the third argument is the secret. */
@@ -126,5 +127,30 @@ char *mask_secrets(const char *text, size_t len, size_t base, const ast *stmt)
     buf_append(&b, text + at, len - at);
     char *r = xstrndup((const char *)b.p ? (const char *)b.p : "", b.len);
     buf_free(&b);
+    return r;
+}
+
+char *mask_message(const char *msg, const ast *stmt)
+{
+    spans sp = {.n = 0};
+    walk(stmt, &sp, 0);
+    char *r = xstrdup(msg ? msg : "");
+    for (int i = 0; i < sp.n; i++) {
+        const char *v = sp.v[i].value;
+        size_t n = v ? strlen(v) : 0;
+        if (!n)
+            continue;
+        buf b = {0};
+        const char *p = r, *hit;
+        while ((hit = strstr(p, v))) {
+            buf_append(&b, p, (size_t)(hit - p));
+            buf_puts(&b, "[HIDDEN]");
+            p = hit + n;
+        }
+        buf_puts(&b, p);
+        free(r);
+        r = xstrndup((const char *)b.p ? (const char *)b.p : "", b.len);
+        buf_free(&b);
+    }
     return r;
 }

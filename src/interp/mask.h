@@ -13,4 +13,8 @@
  * NULL (nothing is masked then). */
 char *mask_secrets(const char *text, size_t len, size_t base, const ast *stmt);
 
+/* A new string: msg (an error message about stmt) with every secret of stmt's text replaced
+ * by [HIDDEN] — messages may quote the arguments. */
+char *mask_message(const char *msg, const ast *stmt);
+
 #endif

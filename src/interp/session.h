@@ -20,6 +20,7 @@
 
 struct catalog;
 struct ast_list;
+struct session;
 
 typedef struct instance {
     char *data_path;
@@ -28,6 +29,12 @@ typedef struct instance {
     char *user_files_path;   /* file() is confined to it (the server's); NULL = anywhere */
     int nbackup_paths;       /* where File() backups may go (<backups><allowed_path>); */
     char **backup_paths;     /* none: <data_path>/backups */
+    /* Set by a server (NULL in `shale local`): SYSTEM RELOAD CONFIG reloads its users and
+     * profiles; each finished query is reported for its text log (the text masked). */
+    int (*reload_config)(void *ctx);
+    void (*query_done)(void *ctx, struct session *s, query_ctx *q, const char *masked_text, int code,
+                       const char *error);
+    void *hooks_ctx;
 } instance;
 
 /* Opens the data directory (a temporary one when path is NULL) and loads its tables. */

@@ -77,6 +77,14 @@ static int recv_more(http_conn *c, int timeout_ms, bool stoppable)
             c->in = xrealloc(c->in, c->in_cap);
         }
     }
+    /* The bytes are often there already (a pipelined or quick client): no poll then. */
+    ssize_t first = recv(c->fd, c->in + c->in_len, c->in_cap - c->in_len, MSG_DONTWAIT);
+    if (first > 0) {
+        c->in_len += (size_t)first;
+        return 1;
+    }
+    if (first == 0)
+        return 0;
     int w = wait_fd(c, POLLIN, timeout_ms, stoppable);
     if (w < 0) {
         c->broken = true;
@@ -586,6 +594,7 @@ void srv_response_init(srv_response *r, http_conn *c, bool keep_alive)
     r->conn = c;
     r->status = 200;
     r->keep_alive = keep_alive;
+    pthread_mutex_init(&r->mu, NULL);
 }
 
 void srv_response_free(srv_response *r)
@@ -597,37 +606,111 @@ void srv_response_free(srv_response *r)
     free(r->headers);
     r->headers = NULL;
     r->nheaders = 0;
+    buf_free(&r->out);
+    pthread_mutex_destroy(&r->mu);
 }
+
+static int out_put(srv_response *r, const void *p, size_t n);
 
 void srv_response_set_header(srv_response *r, const char *name, const char *value)
 {
     if (r->headers_sent)
         return;
+    pthread_mutex_lock(&r->mu);
+    int i = 0;
+    while (i < r->nheaders && strcasecmp(r->headers[i].name, name) != 0)
+        i++;
+    if (i < r->nheaders && r->headers[i].sent) {
+        /* already on the wire (srv_response_begin_headers): it stays as sent */
+    } else if (i < r->nheaders) {
+        free(r->headers[i].value);
+        r->headers[i].value = xstrdup(value);
+    } else {
+        r->headers = xrealloc(r->headers, sizeof *r->headers * (size_t)(r->nheaders + 1));
+        r->headers[r->nheaders] = (http_header){.name = xstrdup(name), .value = xstrdup(value)};
+        r->nheaders++;
+    }
+    pthread_mutex_unlock(&r->mu);
+}
+
+/* The status line, Date and Connection, then the headers not sent yet. */
+static void put_head_start(srv_response *r, buf *h)
+{
+    if (!r->headers_open) {
+        buf_printf(h, "HTTP/1.1 %d %s\r\n", r->status, http_status_text(r->status));
+        char date[64];
+        time_t t = time(NULL);
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+        buf_printf(h, "Date: %s\r\n", date);
+        buf_printf(h, "Connection: %s\r\n", r->keep_alive ? "Keep-Alive" : "Close");
+    }
     for (int i = 0; i < r->nheaders; i++)
-        if (strcasecmp(r->headers[i].name, name) == 0) {
-            free(r->headers[i].value);
-            r->headers[i].value = xstrdup(value);
-            return;
+        if (!r->headers[i].sent) {
+            buf_printf(h, "%s: %s\r\n", r->headers[i].name, r->headers[i].value);
+            r->headers[i].sent = true;
         }
-    r->headers = xrealloc(r->headers, sizeof *r->headers * (size_t)(r->nheaders + 1));
-    r->headers[r->nheaders].name = xstrdup(name);
-    r->headers[r->nheaders].value = xstrdup(value);
-    r->nheaders++;
+}
+
+int srv_response_begin_headers(srv_response *r)
+{
+    if (r->headers_sent || r->headers_open)
+        return 0;
+    buf h = {0};
+    pthread_mutex_lock(&r->mu);
+    put_head_start(r, &h);
+    r->headers_open = true;
+    pthread_mutex_unlock(&r->mu);
+    int rc = out_put(r, h.p, h.len) || srv_response_flush(r) ? -1 : 0;
+    buf_free(&h);
+    return rc;
+}
+
+int srv_response_header_line(srv_response *r, const char *name, const char *value)
+{
+    if (r->headers_sent)
+        return 0;
+    if (!r->headers_open && srv_response_begin_headers(r))
+        return -1;
+    buf h = {0};
+    buf_printf(&h, "%s: %s\r\n", name, value);
+    int rc = out_put(r, h.p, h.len) || srv_response_flush(r) ? -1 : 0;
+    buf_free(&h);
+    return rc;
+}
+
+/* The response's bytes are gathered in r->out and sent when it holds OUT_FLUSH bytes or
+ * the response ends: a short answer is one send(2), not one per header block and chunk. */
+#define OUT_FLUSH 65536
+
+int srv_response_flush(srv_response *r)
+{
+    if (!r->out.len)
+        return 0;
+    int rc = send_all(r->conn, r->out.p, r->out.len);
+    r->out.len = 0;
+    return rc;
+}
+
+static int out_put(srv_response *r, const void *p, size_t n)
+{
+    if (r->out.len + n >= OUT_FLUSH) {
+        if (srv_response_flush(r))
+            return -1;
+        if (n >= OUT_FLUSH)
+            return send_all(r->conn, p, n);
+    }
+    buf_append(&r->out, p, n);
+    return 0;
 }
 
 static int send_head(srv_response *r, const char *length)
 {
     buf h = {0};
-    buf_printf(&h, "HTTP/1.1 %d %s\r\n", r->status, http_status_text(r->status));
-    char date[64];
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-    buf_printf(&h, "Date: %s\r\n", date);
-    buf_printf(&h, "Connection: %s\r\n", r->keep_alive ? "Keep-Alive" : "Close");
-    for (int i = 0; i < r->nheaders; i++)
-        buf_printf(&h, "%s: %s\r\n", r->headers[i].name, r->headers[i].value);
+    pthread_mutex_lock(&r->mu);
+    put_head_start(r, &h);
+    pthread_mutex_unlock(&r->mu);
     if (length)
         buf_printf(&h, "Content-Length: %s\r\n", length);
     else
@@ -637,7 +720,7 @@ static int send_head(srv_response *r, const char *length)
     buf_puts(&h, "\r\n");
     r->headers_sent = true;
     r->chunked = length == NULL;
-    int rc = send_all(r->conn, h.p, h.len);
+    int rc = out_put(r, h.p, h.len);
     buf_free(&h);
     return rc;
 }
@@ -657,10 +740,10 @@ int srv_response_write(srv_response *r, const void *p, size_t n)
         return 0;
     r->body_bytes += n;
     if (!r->chunked)
-        return send_all(r->conn, p, n);
+        return out_put(r, p, n);
     char size[32];
     int k = snprintf(size, sizeof size, "%zx\r\n", n);
-    if (send_all(r->conn, size, (size_t)k) || send_all(r->conn, p, n) || send_all(r->conn, "\r\n", 2))
+    if (out_put(r, size, (size_t)k) || out_put(r, p, n) || out_put(r, "\r\n", 2))
         return -1;
     return 0;
 }
@@ -672,9 +755,9 @@ int srv_response_finish(srv_response *r)
     if (!r->headers_sent && srv_response_start(r))
         return -1;
     r->finished = true;
-    if (r->chunked && !r->head_only)
-        return send_all(r->conn, "0\r\n\r\n", 5);
-    return 0;
+    if (r->chunked && !r->head_only && out_put(r, "0\r\n\r\n", 5))
+        return -1;
+    return srv_response_flush(r);
 }
 
 int srv_response_send_full(srv_response *r, int status, const char *content_type, const void *body, size_t n)
@@ -687,8 +770,10 @@ int srv_response_send_full(srv_response *r, int status, const char *content_type
     if (send_head(r, len))
         return -1;
     r->finished = true;
-    if (r->head_only || n == 0)
-        return 0;
-    r->body_bytes = n;
-    return send_all(r->conn, body, n);
+    if (!r->head_only && n) {
+        r->body_bytes = n;
+        if (out_put(r, body, n))
+            return -1;
+    }
+    return srv_response_flush(r);
 }

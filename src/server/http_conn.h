@@ -15,6 +15,7 @@
 #include "base/buf.h"
 #include "io/stream.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,6 +35,7 @@ typedef struct http_conn {
 typedef struct http_header {
     char *name;
     char *value;
+    bool sent;                 /* already on the wire (after srv_response_begin_headers) */
 } http_header;
 
 typedef struct srv_request {
@@ -93,17 +95,29 @@ typedef struct srv_response {
     bool chunked;              /* body sent in chunks (set when headers go out without a length) */
     bool finished;
     uint64_t body_bytes;
+    buf out;                   /* bytes not sent yet (sent at 64 KiB, at the end, or on flush) */
+    bool headers_open;         /* status line and some headers sent; more header lines may follow */
+    pthread_mutex_t mu;        /* headers: set by the handler while another thread sends progress lines */
 } srv_response;
 
 void srv_response_init(srv_response *r, http_conn *c, bool keep_alive);
 void srv_response_free(srv_response *r);
 /* Sets (replaces) a header; only before the headers are sent. */
 void srv_response_set_header(srv_response *r, const char *name, const char *value);
+/* Sends the status line and the headers set so far, leaving the header block open, so that
+ * header lines can follow while the result is not ready (X-ClickHouse-Progress); the status
+ * can no longer change. Then srv_response_header_line sends one more line at once. Both may
+ * run on another thread than the handler's, which must not write meanwhile (it may set
+ * headers: they are guarded). */
+int srv_response_begin_headers(srv_response *r);
+int srv_response_header_line(srv_response *r, const char *name, const char *value);
 /* Sends the status line and headers for a chunked body (nothing if already sent). */
 int srv_response_start(srv_response *r);
 /* Writes body bytes (sending the headers first if needed). */
 int srv_response_write(srv_response *r, const void *p, size_t n);
-/* Ends the body (the last chunk). */
+/* Sends what is gathered (writes are gathered up to 64 KiB before they go out). */
+int srv_response_flush(srv_response *r);
+/* Ends the body (the last chunk) and sends what is gathered. */
 int srv_response_finish(srv_response *r);
 /* A whole response with a known body: status, headers, Content-Length and the body. */
 int srv_response_send_full(srv_response *r, int status, const char *content_type, const void *body, size_t n);

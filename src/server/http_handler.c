@@ -14,6 +14,8 @@
 #include "codec/stream_codec.h"
 #include "interp/interp.h"
 #include "parse/ast.h"
+#include "server/http_blocks.h"
+#include "server/http_progress.h"
 #include "server/play.h"
 
 #include <ctype.h>
@@ -121,8 +123,11 @@ static int rs_write(outstream *os, const void *p, size_t n)
         r->pending.len = 0;
         return 0;
     }
+    /* The buffer is full: what is formatted goes to the client now (buffer_size decides
+     * how soon a client sees the first rows); the end of the result waits for the last
+     * chunk, so that a short answer leaves in one send. */
     if (r->pending.len >= r->limit)
-        return rs_flush(r);
+        return rs_flush(r) || srv_response_flush(r->resp) ? -1 : 0;
     return 0;
 }
 
@@ -227,9 +232,14 @@ typedef struct request_ctx {
     char query_id[64];
     bool wait_end_of_query;
     size_t buffer_size;
-    bool send_progress;
+    http_progress *progress;  /* the thread sending X-ClickHouse-Progress, while it runs */
     bool cors;
     char compression[16];     /* response Content-Encoding, "" = none */
+    int compression_level;    /* http_zlib_compression_level */
+    bool compress_blocks;     /* compress=1: the response in ClickHouse's compressed blocks */
+    bool decompress_blocks;   /* decompress=1: the body is in compressed blocks */
+    char block_method[16];    /* network_compression_method */
+    int64_t block_zstd_level;
     char tag[24];             /* exception tag */
     /* the statement's input */
     const char *data;         /* inline data after the statement, in the buffered text */
@@ -281,10 +291,17 @@ static void summary_json(buf *b, query_ctx *q, const interp_result *res, double 
                (unsigned long long)(elapsed * 1e9), (unsigned long long)atomic_load(&q->mem.peak));
 }
 
+static void progress_json(buf *b, query_ctx *q)
+{
+    summary_json(b, q, NULL, clock_monotonic() - q->start_time);
+}
+
 /* Headers that depend on the query, set just before the first body byte. */
 static void before_headers(void *ctx)
 {
     request_ctx *r = ctx;
+    http_progress_stop(r->progress); /* the result starts: no more progress lines */
+    r->progress = NULL;
     if (!r->running)
         return;
     buf s = {0};
@@ -309,28 +326,36 @@ static int open_output(void *ctx, query_ctx *q, const char *format, outstream **
     rs->before_headers = before_headers;
     rs->ctx = r;
     r->out = rs;
-    if (r->compression[0]) {
-        srv_response_set_header(r->resp, "Content-Encoding", r->compression);
-        fwd_stream *f = xcalloc(1, sizeof *f);
-        f->base.write = fwd_write;
-        f->base.close = fwd_close;
-        f->base.name = "HTTP response";
-        f->to = &rs->base;
-        const char *method = strcmp(r->compression, "gzip") == 0 ? "gzip" : r->compression;
-        if (outstream_compress(&f->base, method, 0, &r->compressor))
-            return -1;
-        /* The format writer closes what it is given; the compressor must outlive it so that
-         * its trailer can be written after the last block: hand over a forwarder. */
-        fwd_stream *g = xcalloc(1, sizeof *g);
-        g->base.write = fwd_write;
-        g->base.close = fwd_close;
-        g->base.name = "HTTP response";
-        g->to = r->compressor;
-        *os = &g->base;
+    /* The chain, format side first: [compressed blocks] → [Content-Encoding] → the
+     * response buffer. Each wrapper owns the one below; the bottom is a forwarder so that
+     * closing the chain does not free the response buffer. The format writer closes what
+     * it is given, and the chain must outlive it (trailers are written after the last
+     * block): it gets a forwarder too, and run_query closes the chain. */
+    if (!r->compression[0] && !r->compress_blocks) {
+        *os = &rs->base;
         (void)q;
         return 0;
     }
-    *os = &rs->base;
+    fwd_stream *f = xcalloc(1, sizeof *f);
+    f->base.write = fwd_write;
+    f->base.close = fwd_close;
+    f->base.name = "HTTP response";
+    f->to = &rs->base;
+    outstream *top = &f->base;
+    if (r->compression[0]) {
+        srv_response_set_header(r->resp, "Content-Encoding", r->compression);
+        if (outstream_compress(top, r->compression, r->compression_level, &top))
+            return -1;
+    }
+    if (r->compress_blocks && outstream_blocks(top, r->block_method, r->block_zstd_level, &top))
+        return -1;
+    r->compressor = top;
+    fwd_stream *g = xcalloc(1, sizeof *g);
+    g->base.write = fwd_write;
+    g->base.close = fwd_close;
+    g->base.name = "HTTP response";
+    g->to = top;
+    *os = &g->base;
     (void)q;
     return 0;
 }
@@ -365,11 +390,17 @@ static void on_started(void *ctx, query_ctx *q)
     w->next = r->srv->watch;
     r->srv->watch = w;
     pthread_mutex_unlock(&r->srv->mu);
+    /* The query's settings: the URL's and the statement's SETTINGS. */
+    if (settings_bool(q->st, "send_progress_in_http_headers"))
+        r->progress = http_progress_start(r->resp, q, settings_int(q->st, "http_headers_progress_interval_ms"),
+                                          progress_json);
 }
 
 static void on_finished(void *ctx, query_ctx *q, const interp_result *res, int code)
 {
     request_ctx *r = ctx;
+    http_progress_stop(r->progress);
+    r->progress = NULL;
     pthread_mutex_lock(&r->srv->mu);
     for (watched **pp = &r->srv->watch; *pp; pp = &(*pp)->next)
         if ((*pp)->q == q) {
@@ -507,8 +538,9 @@ static void choose_compression(request_ctx *r)
     const char *ae = http_header_get(r->rq, "Accept-Encoding");
     if (!ae)
         return;
-    /* In ClickHouse's order of preference; only what shale's codecs write. */
-    static const char *methods[] = {"zstd", "gzip", "lz4", "xz", NULL};
+    /* The first of these that Accept-Encoding names (its order and q-values are not
+     * weighed). */
+    static const char *methods[] = {"zstd", "gzip", "deflate", "br", "lz4", "xz", NULL};
     for (int i = 0; methods[i]; i++) {
         const char *p = ae;
         size_t n = strlen(methods[i]);
@@ -576,10 +608,13 @@ static int apply_params(request_ctx *r, settings *st)
             else
                 r->buffer_size = b;
         } else if (!strcmp(name, "compress") || !strcmp(name, "decompress")) {
-            if (strcmp(val, "0") != 0)
-                rc = err_set(ERR_NOT_IMPLEMENTED, "%s=1 (ClickHouse's compressed blocks over HTTP) is not supported "
-                                                  "yet; use enable_http_compression with Accept-Encoding",
-                             name);
+            bool on = strcmp(val, "1") == 0 || strcasecmp(val, "true") == 0;
+            if (!on && strcmp(val, "0") != 0 && strcasecmp(val, "false") != 0)
+                rc = err_set(ERR_BAD_ARGUMENTS, "%s must be 0 or 1, got '%s'", name, val);
+            else if (name[0] == 'c')
+                r->compress_blocks = on;
+            else
+                r->decompress_blocks = on;
         } else if (!strcmp(name, "default_format") || !reserved_param(name)) {
             r->setting_names = xrealloc(r->setting_names, sizeof(char *) * (size_t)(r->nsettings + 1));
             r->setting_values = xrealloc(r->setting_values, sizeof(char *) * (size_t)(r->nsettings + 1));
@@ -625,11 +660,12 @@ static void run_query(request_ctx *r)
         r->setting_values[r->nsettings] = xstrdup("2");
         r->nsettings++;
     }
-    if (!rc && settings_bool(eff, "send_progress_in_http_headers"))
-        rc = err_set(ERR_NOT_IMPLEMENTED, "send_progress_in_http_headers = 1 is not supported yet (X-ClickHouse-Summary "
-                                          "is sent with the headers)");
-    if (!rc && settings_bool(eff, "enable_http_compression"))
+    if (!rc && settings_bool(eff, "enable_http_compression")) {
         choose_compression(r);
+        r->compression_level = (int)settings_int(eff, "http_zlib_compression_level");
+    }
+    snprintf(r->block_method, sizeof r->block_method, "%s", settings_str(eff, "network_compression_method"));
+    r->block_zstd_level = settings_int(eff, "network_zstd_compression_level");
     r->cors = !rc && settings_bool(eff, "add_http_cors_header");
     r->default_format = settings_str(eff, "default_format");
     if (!r->default_format[0])
@@ -664,11 +700,14 @@ static void run_query(request_ctx *r)
         instream *body = http_body_stream(rq);
         const char *enc = http_header_get(rq, "Content-Encoding");
         if (enc && *enc && strcasecmp(enc, "identity") != 0) {
-            const char *method = strcasecmp(enc, "br") == 0 ? "br" : enc;
-            if (instream_decompress(body, method, &body)) {
+            if (instream_decompress(body, enc, &body)) {
                 rc = -1;
                 body = NULL;
             }
+        }
+        if (!rc && r->decompress_blocks && instream_blocks(body, &body)) {
+            rc = -1;
+            body = NULL;
         }
         r->body = body;
         if (!rc && !stmt) {
@@ -737,6 +776,8 @@ static void run_query(request_ctx *r)
                                .query_id = r->query_id[0] ? r->query_id : NULL};
         interp_result res;
         code = interp_run(r->sess, &ireq, &h, &res);
+        http_progress_stop(r->progress);
+        r->progress = NULL;
         if (!code && r->compressor) {
             outstream *c = r->compressor;
             r->compressor = NULL;

@@ -5,6 +5,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "column/datetime.h"
+#include "exec/text_log.h"
 #include "server/server_int.h"
 #include "storage/catalog.h"
 
@@ -47,21 +48,59 @@ static int level_rank(const char *level)
     return -1;
 }
 
-static void log_line(const char *level, const char *fmt, ...)
+/* The data directory once it is open: log lines also go to system.text_log there. */
+static const char *g_text_log_path;
+
+static void log_vline(const char *level, const char *logger, const char *query_id, const char *fmt, va_list ap)
 {
-    if (level_rank(level) < g_log_level)
-        return;
     char ts[32];
     time_t t = time(NULL);
     struct tm tm;
     localtime_r(&t, &tm);
     strftime(ts, sizeof ts, "%Y.%m.%d %H:%M:%S", &tm);
-    fprintf(stderr, "%s <%s> ", ts, level);
+    char msg[8192];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    fprintf(stderr, "%s <%s> %s%s%s\n", ts, level, logger ? logger : "", logger ? ": " : "", msg);
+    if (g_text_log_path && text_log_append(g_text_log_path, level, logger ? logger : "Application", query_id, msg))
+        fprintf(stderr, "%s <Error> Cannot write the text log: %s\n", ts, err_msg());
+}
+
+static void log_line(const char *level, const char *fmt, ...)
+{
+    if (level_rank(level) < g_log_level)
+        return;
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    log_vline(level, NULL, NULL, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+}
+
+static void log_query_line(const char *level, const char *query_id, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void log_query_line(const char *level, const char *query_id, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    log_vline(level, "executeQuery", query_id, fmt, ap);
+    va_end(ap);
+}
+
+/* Each finished query (interp's hook): a Debug line with its text, an Error line when it
+ * failed, as ClickHouse's executeQuery logs them. The text comes masked (s3 keys). */
+static void query_done(void *ctx, session *s, query_ctx *q, const char *text, int code, const char *error)
+{
+    (void)ctx;
+    if (level_rank("debug") >= g_log_level)
+        log_query_line("Debug", q->query_id, "(user: %s) %s", s->user, text);
+    size_t n = strlen(error);
+    if (code && level_rank("error") >= g_log_level)
+        log_query_line("Error", q->query_id, "Code: %d. DB::Exception: %s%s (%s) (in query: %s)", code, error,
+                       n && error[n - 1] == '.' ? "" : ".", err_name(code), text);
+}
+
+static int reload_config(void *ctx)
+{
+    server *s = ctx;
+    return server_reload(s);
 }
 
 /* mkdir -p: the server creates its data, log and user-files directories as ClickHouse's
@@ -453,6 +492,10 @@ int server_main(int argc, char **argv)
                                            (size_t)(srv->inst->nbackup_paths + 1) * sizeof *srv->inst->backup_paths);
         srv->inst->backup_paths[srv->inst->nbackup_paths++] = xstrdup(bk->children[i]->text);
     }
+    srv->inst->reload_config = reload_config;
+    srv->inst->query_done = query_done;
+    srv->inst->hooks_ctx = srv;
+    g_text_log_path = srv->inst->data_path;
     int fds[16], nfds = 0;
     const cfg_node *root = c->root;
     bool any_host = false;
@@ -542,10 +585,11 @@ int server_main(int argc, char **argv)
     pthread_mutex_unlock(&srv->mu);
     pthread_join(wd, NULL);
     sessions_free_all(srv);
+    log_line("Information", "Stopped");
+    g_text_log_path = NULL; /* it belongs to the instance */
     instance_close(srv->inst);
     server_auth_put(srv->auth);
     free(srv->overrides);
     free(srv);
-    log_line("Information", "Stopped");
     return 0;
 }

@@ -6,6 +6,7 @@
 #include "func/agg.h"
 #include <stdio.h>
 #include "exec/query_log.h"
+#include "exec/text_log.h"
 #include "func/func.h"
 #include "storage/structure.h"
 
@@ -440,6 +441,11 @@ int system_table(const char *name, query_ctx *q, source **out)
         *out = formats_table();
     else if (strcmp(name, "query_log") == 0)
         return query_log_source(q, out);
+    else if (strcmp(name, "text_log") == 0) {
+        char path[4096];
+        text_log_path(q->data_path ? q->data_path : ".", path, sizeof path);
+        return system_log_source(TEXT_LOG_STRUCTURE, q->data_path ? path : NULL, q, out);
+    }
     else if (strcmp(name, "schema_inference_cache") == 0)
         return schema_cache_source(q, out);
     else

@@ -87,13 +87,13 @@ int main(void)
         x = x * 1103515245 + 12345;
         data[i] = i < n / 2 ? (uint8_t)("abcabcdefg,\n"[i % 12]) : (uint8_t)(x >> 24);
     }
-    const char *methods[] = {"gzip", "zstd", "xz", "lz4", "bz2", "none"};
-    for (int m = 0; m < 6; m++) {
+    const char *methods[] = {"gzip", "zstd", "xz", "lz4", "bz2", "deflate", "br", "none"};
+    for (int m = 0; m < 8; m++) {
         buf c = {0}, d = {0};
         compress_to(methods[m], data, n, &c);
         CHECK(decompress_all(methods[m], c.p, c.len, &d) == 0);
         CHECK(d.len == n && memcmp(d.p, data, n) == 0);
-        if (m < 5) {
+        if (m < 7) {
             /* two frames back to back decode as the concatenation */
             buf c2 = {0}, d2 = {0};
             compress_to(methods[m], data, 1000, &c2);
@@ -142,7 +142,19 @@ int main(void)
     CHECK(codec_method_canonical("bzip2", &cm) == 0 && strcmp(cm, "bz2") == 0);
     CHECK(codec_method_canonical("lzma", &cm) == 0 && strcmp(cm, "xz") == 0);
     CHECK(codec_method_canonical("zst", &cm) == 0 && strcmp(cm, "zstd") == 0);
-    CHECK(codec_method_canonical("br", &cm) == -1 && err_code() == ERR_UNKNOWN_COMPRESSION_METHOD);
+    CHECK(codec_method_canonical("br", &cm) == 0 && strcmp(cm, "br") == 0);
+    CHECK(codec_method_canonical("Brotli", &cm) == 0 && strcmp(cm, "br") == 0);
+    CHECK(codec_method_canonical("deflate", &cm) == 0 && strcmp(cm, "deflate") == 0);
+    CHECK(codec_method_canonical("snappy", &cm) == -1 && err_code() == ERR_UNKNOWN_COMPRESSION_METHOD);
+    CHECK_STR(codec_method_from_path("x.json.br"), "br");
+    CHECK_STR(codec_method_from_path("x.deflate"), "deflate");
+    /* deflate is zlib's framing (RFC 1950: CMF 0x78, header checksum), not gzip's */
+    {
+        buf c = {0};
+        compress_to("deflate", data, 100, &c);
+        CHECK(c.len > 2 && (uint8_t)c.p[0] == 0x78 && (((uint8_t)c.p[0] << 8) | (uint8_t)c.p[1]) % 31 == 0);
+        buf_free(&c);
+    }
     CHECK_STR(codec_method_from_path("/a/b.csv.gz"), "gzip");
     CHECK_STR(codec_method_from_path("x.zst"), "zstd");
     CHECK_STR(codec_method_from_path("x.zstd"), "zstd");
