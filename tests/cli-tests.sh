@@ -133,5 +133,13 @@ printf "(5,'q')" | "$SHALE" local --path "$tmp/vals" -q "INSERT INTO v VALUES"
 out=$(printf "(6,'q'" | "$SHALE" local --path "$tmp/vals" -q "INSERT INTO v VALUES" 2>&1; echo "rc=$?")
 check "Values on stdin: rows" $'3\tz\n4\tw\n5\tq' "$("$SHALE" local --path "$tmp/vals" -q "SELECT * FROM v ORDER BY a")"
 check "Values on stdin: bad data is an error" "1" "$(grep -c "Cannot parse the data after VALUES: (6,'q'.*rc=62" <<<"$(tr '\n' ' ' <<<"$out")")"
+# What shale refuses where ClickHouse would run it (no chdb reference possible): a clear error.
+err_name() { "$SHALE" local -q "$1" 2>&1 | grep -o '([A-Z_]*)$'; }
+check "materialized view: not implemented" "(NOT_IMPLEMENTED)" "$(err_name "CREATE TABLE t (a UInt8) ENGINE = Memory; CREATE MATERIALIZED VIEW mv ENGINE = Memory AS SELECT a FROM t")"
+check "view with another column list" "(NOT_IMPLEMENTED)" "$(err_name "CREATE VIEW v (x UInt64) AS SELECT 1")"
+check "view with its own column list" "1" "$("$SHALE" local -q "CREATE VIEW v (x UInt8) AS SELECT 1 AS x; SELECT * FROM v")"
+check "SHOW CREATE of a view" "(NOT_IMPLEMENTED)" "$(err_name "CREATE VIEW v AS SELECT 1; SHOW CREATE VIEW v")"
+check "view: FINAL" "(ILLEGAL_FINAL)" "$(err_name "CREATE VIEW v AS SELECT 1; SELECT * FROM v FINAL")"
+check "CREATE TABLE … UUID" "(NOT_IMPLEMENTED)" "$(err_name "CREATE TABLE t UUID '1bf65ebb-005b-4046-9d5c-0fbc2ce62d13' (a UInt8) ENGINE = Memory")"
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

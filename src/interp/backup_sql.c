@@ -671,7 +671,7 @@ static void backup_create_text(const op_table *ot, buf *out)
 {
     const char *sql = ot->t->create_sql;
     const char *nl = strchr(sql, '\n');
-    buf_puts(out, "CREATE TABLE ");
+    buf_puts(out, ot->t->engine == &engine_view ? "CREATE VIEW " : "CREATE TABLE ");
     ast_format_ident(out, ot->bdb);
     buf_putc(out, '.');
     ast_format_ident(out, ot->bname);
@@ -983,10 +983,12 @@ static int restore_table_metadata(op *o, const ch_meta_file *f, const char *bdb,
     if (catalog_get(q->catalog, db, name, &t) == 0) {
         source *src = NULL;
         int64_t rows = 0;
-        if (!o->structure_only && !o->allow_non_empty && t->engine->read(t, false, q, &src) == 0) {
+        if (!o->structure_only && !o->allow_non_empty && t->engine != &engine_view &&
+            t->engine->read(t, false, q, &src) == 0) {
             rows = src->count_rows ? src->count_rows(src, q) : 1;
             source_free(src);
         }
+        err_clear();
         if (rows != 0) {
             table_unref(t);
             return err_set(ERR_CANNOT_RESTORE_TABLE, "Cannot restore the table %s.%s because it already contains some "

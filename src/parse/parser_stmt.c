@@ -813,6 +813,25 @@ static ast *parse_statement(parser *p)
             st->temporary = true;
         if (p_accept(p, "TABLE"))
             return parse_create_table(p, st);
+        if (p_accept(p, "VIEW")) {
+            /* CREATE VIEW [IF NOT EXISTS] name [(columns)] AS SELECT …: a CREATE TABLE with
+             * show_what "VIEW"; the SELECT's text as written in str / str_len. */
+            ast *v = parse_create_table(p, st);
+            if (!v)
+                return NULL;
+            if (!v->as_select)
+                return p_fail(p, "AS SELECT");
+            v->show_what = "VIEW";
+            v->str = arena_strndup(p->a, p->s + v->as_select->pos, (size_t)(prev_end(p) - v->as_select->pos));
+            v->str_len = (size_t)(prev_end(p) - v->as_select->pos);
+            return v;
+        }
+        if (p_is(p, 0, "MATERIALIZED") || p_is(p, 0, "LIVE") || p_is(p, 0, "WINDOW")) {
+            /* kept as text: interp/ddl.c says they are not supported */
+            st->kind = AST_STMT_CREATE_TABLE;
+            st->show_what = p_is(p, 0, "MATERIALIZED") ? "MATERIALIZED VIEW" : p_is(p, 0, "LIVE") ? "LIVE VIEW" : "WINDOW VIEW";
+            return rest_as_text(p, st);
+        }
         if (p_accept(p, "DATABASE")) {
             st->kind = AST_STMT_CREATE_DATABASE;
             if (p_is(p, 0, "IF") && p_is(p, 1, "NOT") && p_is(p, 2, "EXISTS")) {
@@ -834,7 +853,7 @@ static ast *parse_statement(parser *p)
             }
             return st;
         }
-        return p_fail(p, "one of: TABLE, DATABASE, TEMPORARY, OR REPLACE");
+        return p_fail(p, "one of: TABLE, VIEW, DATABASE, TEMPORARY, OR REPLACE");
     }
     if (p_accept(p, "DROP")) {
         st->kind = AST_STMT_DROP;
@@ -908,7 +927,8 @@ static ast *parse_statement(parser *p)
                 if (!(st->database = p_ident(p)))
                     return NULL;
             } else {
-                p_accept(p, "TABLE");
+                if (!p_accept(p, "TABLE"))
+                    p_accept(p, "VIEW");
                 if (parse_table_name(p, st) < 0)
                     return NULL;
             }

@@ -1077,6 +1077,7 @@ int analyze_table(const ast *t, query_ctx *q, source **out)
  * order). */
 typedef struct subq_source {
     query_plan *plan;
+    table *view;             /* the view whose SELECT this is (a reference: its AST), or NULL */
     pthread_mutex_t lock;
     bool ran, failed;
     err_saved err;
@@ -1266,6 +1267,7 @@ static void subq_destroy(source *s)
         block_free(sq->blocks[i]);
     free(sq->blocks);
     query_plan_free(sq->plan);
+    table_unref(sq->view);
     pthread_mutex_destroy(&sq->lock);
     pthread_cond_destroy(&sq->cond);
     free(sq);
@@ -1309,6 +1311,31 @@ static int subquery_source(const ast *sub, query_ctx *q, source **out)
     s->destroy = subq_destroy;
     s->count_rows = sq->piped ? NULL : subq_count;
     *out = s;
+    return 0;
+}
+
+/* A view: its SELECT analyzed as a subquery in the view's own scope — no CTE of the
+ * outer query, unqualified tables in the view's database. The source keeps the view
+ * (whose AST the plan points into) until it is destroyed; takes the reference v. */
+static int view_source(table *v, bool final, query_ctx *q, source **out)
+{
+    if (final) {
+        table_unref(v);
+        return err_set(ERR_ILLEGAL_FINAL, "Storage View doesn't support FINAL");
+    }
+    int saved_ctes = q->nctes;
+    const char *saved_db = q->database;
+    q->nctes = 0;
+    q->database = v->database;
+    int rc = subquery_source(v->create->as_select, q, out);
+    q->nctes = saved_ctes;
+    q->database = saved_db;
+    if (rc) {
+        err_prefix("View %s: ", table_full_name(v));
+        table_unref(v);
+        return -1;
+    }
+    ((subq_source *)(*out)->impl)->view = v;
     return 0;
 }
 
@@ -1380,6 +1407,8 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
     if (catalog_get_for_query(q, db, name, &tbl)) {
         return -1;
     }
+    if (tbl->engine == &engine_view)
+        return view_source(tbl, t->final, q, out);
     int rc;
     if (t->final && !tbl->engine->supports_final)
         rc = err_set(ERR_ILLEGAL_FINAL, "Storage %s doesn't support FINAL", tbl->engine->name);

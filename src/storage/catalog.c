@@ -253,7 +253,8 @@ static int table_build(catalog *c, const char *db, const char *name, const char 
             schema_set(t->sch, k++, t->cols[i].name, t->cols[i].type);
     }
     const char *ename = st->engine ? st->engine->name : "";
-    t->engine = table_engine_find(ename);
+    bool view = st->show_what && strcmp(st->show_what, "VIEW") == 0;
+    t->engine = view ? &engine_view : table_engine_find(ename);
     if (!t->engine) {
         err_set(ERR_UNKNOWN_STORAGE, "Unknown table engine %s", ename);
         table_unref(t);

@@ -318,7 +318,8 @@ start=$(date +%s)
 R=$(raw "$(hex $'GET /?query=SELECT%201 HTTP/1.1\r\nHost: x\r\n\r\n')" 1)
 took=$(( $(date +%s) - start ))
 if [[ "$R" == *408* || "$R" == closed ]]; then ok; else bad "slow client cut off" "408 or closed" "$R"; fi
-if [ "$took" -le 10 ]; then ok; else bad "slow client cut off in time" "<= 10 s" "$took s"; fi
+# (sending the whole head would take ~45 s; the bound leaves room for a loaded machine)
+if [ "$took" -le 20 ]; then ok; else bad "slow client cut off in time" "<= 20 s" "$took s"; fi
 # a half-sent body: the insert fails, the table keeps what it had, the server serves on
 before=$(q 'SELECT count() FROM t')
 R=$(raw "$(hex $'POST /?query=INSERT%20INTO%20t%20FORMAT%20TSV HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n1\tabc\n2\tdef\n')" 0 1)
