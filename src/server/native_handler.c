@@ -29,6 +29,7 @@
 #include "server/native_proto.h"
 #include "server/server_int.h"
 
+#include "base/arena.h"
 #include "base/err.h"
 #include "base/mem.h"
 #include "column/datetime.h"
@@ -556,24 +557,93 @@ static bool uses_aggregates(const ast *e)
     return false;
 }
 
-/* WithMergeableState: a shard's part of a distributed query. Without aggregation that is
- * the query itself, except that LIMIT must leave the OFFSET to the initiator; with
- * aggregation it is the aggregate states (not yet: NOT_IMPLEMENTED). */
-static int check_stage(nconn *c, ast *stmt)
+/* The stages a shard of a distributed query runs to (QueryProcessingStage):
+ *   Complete (2)                   everything;
+ *   WithMergeableStateAfterAggregation (3) and …AndLimit (4)
+ *                                  everything but the initiator's final merge of sorted
+ *                                  streams, OFFSET and LIMIT BY: shale runs the query
+ *                                  whole, which gives the same rows as long as the query has
+ *                                  no OFFSET or LIMIT BY (refused: the offset belongs to the
+ *                                  initiator);
+ *   WithMergeableState (1)         the same without aggregation; with aggregation the shard
+ *                                  must send aggregate states (not yet: NOT_IMPLEMENTED);
+ *   FetchColumns (0)               read the columns; a query without aggregation, OFFSET or
+ *                                  LIMIT BY gives the initiator rows it may filter, sort and
+ *                                  limit again, so it runs whole too. */
+/* Below Complete the initiator merges the shards' sorted streams and applies the final
+ * projection itself: besides the select list it wants the columns the ORDER BY keys and
+ * the select list read, named as ClickHouse's planner names them (`__table1`.`k` →
+ * "__table1.k"). Only keys that are columns are handled; other keys get a clear error
+ * rather than a header the initiator cannot use. */
+static void add_column_refs(arena *a, ast *sel, const ast *e, int depth)
+{
+    if (!e || depth > 200)
+        return;
+    if (e->kind == AST_IDENT && e->nparts >= 2) {
+        buf name = {0};
+        for (int k = 0; k < e->nparts; k++) {
+            if (k)
+                buf_putc(&name, '.');
+            buf_puts(&name, e->parts[k]);
+        }
+        bool seen = false;
+        for (int i = 0; i < sel->select.n && !seen; i++)
+            seen = sel->select.items[i]->alias && strcmp(sel->select.items[i]->alias, buf_cstr(&name)) == 0;
+        if (!seen) {
+            ast *col = ARENA_NEW(a, ast);
+            *col = *e;
+            col->alias = arena_strdup(a, buf_cstr(&name));
+            ast_list_push(a, &sel->select, col);
+        }
+        buf_free(&name);
+        return;
+    }
+    if (e->kind == AST_SUBQUERY)
+        return;
+    for (int i = 0; i < e->args.n; i++)
+        add_column_refs(a, sel, e->args.items[i], depth + 1);
+}
+
+static int add_sort_columns(arena *a, ast *sel, const char *stage)
+{
+    for (int i = 0; i < sel->order_by.n; i++) {
+        const ast *key = sel->order_by.items[i]->sub;
+        if (!key || key->kind != AST_IDENT)
+            return err_set(ERR_NOT_IMPLEMENTED, "ORDER BY an expression in a shard query (stage %s) is not supported; "
+                                                "order by columns",
+                           stage);
+    }
+    int n = sel->select.n;
+    for (int i = 0; i < n; i++)
+        add_column_refs(a, sel, sel->select.items[i], 0);
+    for (int i = 0; i < sel->order_by.n; i++)
+        add_column_refs(a, sel, sel->order_by.items[i]->sub, 0);
+    return 0;
+}
+
+static int check_stage(nconn *c, arena *a, ast *stmt)
 {
     uint64_t stage = c->nq.stage;
-    if (stage == NATIVE_STAGE_COMPLETE)
+    if (stage == NATIVE_STAGE_COMPLETE || stmt->kind != AST_STMT_SELECT)
         return 0;
-    if (stage != NATIVE_STAGE_WITH_MERGEABLE_STATE && stage != NATIVE_STAGE_FETCH_COLUMNS)
-        return err_set(ERR_NOT_IMPLEMENTED, "Query processing stage %llu is not supported (shale runs Complete, "
-                                            "FetchColumns and, without aggregation, WithMergeableState)",
+    static const char *names[] = {"FetchColumns", "WithMergeableState", "Complete",
+                                  "WithMergeableStateAfterAggregation",
+                                  "WithMergeableStateAfterAggregationAndLimit"};
+    if (stage > 4)
+        return err_set(ERR_NOT_IMPLEMENTED, "Query processing stage %llu is not supported (shale runs FetchColumns, "
+                                            "WithMergeableState without aggregation, "
+                                            "WithMergeableStateAfterAggregation[AndLimit] and Complete)",
                        (unsigned long long)stage);
-    if (stmt->kind != AST_STMT_SELECT)
-        return 0;
     const ast *sel = stmt->sub;
     if (sel->kind != AST_SELECT)
-        return err_set(ERR_NOT_IMPLEMENTED, "UNION in a shard query (stage %s) is not supported",
-                       stage == NATIVE_STAGE_FETCH_COLUMNS ? "FetchColumns" : "WithMergeableState");
+        return err_set(ERR_NOT_IMPLEMENTED, "UNION in a shard query (stage %s) is not supported", names[stage]);
+    if (sel->offset || sel->limit_by_offset || sel->limit_by.n)
+        return err_set(ERR_NOT_IMPLEMENTED, "OFFSET and LIMIT BY in a shard query (stage %s) are not supported",
+                       names[stage]);
+    if (stage >= 1 && sel->order_by.n && add_sort_columns(a, stmt->sub, names[stage]))
+        return -1;
+    if (stage >= 3)
+        return 0;
     bool agg = sel->group_by.n || sel->group_by_all || sel->having || sel->with_totals;
     for (int i = 0; !agg && i < sel->select.n; i++)
         agg = uses_aggregates(sel->select.items[i]);
@@ -581,12 +651,10 @@ static int check_stage(nconn *c, ast *stmt)
         agg = uses_aggregates(sel->order_by.items[i]);
     if (agg)
         return err_set(ERR_NOT_IMPLEMENTED,
-                       "A shard query that aggregates needs aggregate states (stage WithMergeableState), which shale "
-                       "cannot produce yet; run the aggregation on the initiator (e.g. SELECT … FROM (SELECT … FROM "
-                       "remote(…)) GROUP BY …) or query one shard");
-    if (sel->offset || sel->limit_by_offset || sel->limit_by.n)
-        return err_set(ERR_NOT_IMPLEMENTED, "OFFSET and LIMIT BY in a shard query (stage WithMergeableState) are not "
-                                            "supported");
+                       "A shard query that aggregates needs aggregate states (stage %s), which shale cannot produce "
+                       "yet; aggregate on the initiator (SELECT … FROM (SELECT … FROM remote(…)) GROUP BY …) or "
+                       "query one shard",
+                       names[stage]);
     return 0;
 }
 
@@ -710,7 +778,7 @@ static void run_query(nconn *c)
                 code = err_set(ERR_SYNTAX_ERROR, "Multi-statements are not allowed");
         }
         if (!code)
-            code = check_stage(c, stmt) ? err_code() : 0;
+            code = check_stage(c, &a, stmt) ? err_code() : 0;
         if (code)
             snprintf(msg, sizeof msg, "%s", err_msg());
     }
