@@ -743,12 +743,14 @@ fail:
 void native_block_write(buf *b, const schema *header, const block *blk, uint64_t revision)
 {
     /* BlockInfo: field 1 is_overflows, field 2 bucket_num (-1: not a bucket), 0 ends it. */
-    fmt_put_varuint(b, 1);
-    buf_putc(b, 0);
-    fmt_put_varuint(b, 2);
-    int32_t bucket = -1;
-    buf_append(b, &bucket, 4);
-    fmt_put_varuint(b, 0);
+    if (revision) {
+        fmt_put_varuint(b, 1);
+        buf_putc(b, 0);
+        fmt_put_varuint(b, 2);
+        int32_t bucket = -1;
+        buf_append(b, &bucket, 4);
+        fmt_put_varuint(b, 0);
+    }
     size_t rows = blk ? blk->rows : 0;
     fmt_put_varuint(b, (uint64_t)header->n);
     fmt_put_varuint(b, rows);

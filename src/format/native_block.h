@@ -21,7 +21,8 @@
 /* DBMS_MIN_REVISION_WITH_CUSTOM_SERIALIZATION */
 #define NATIVE_REVISION_WITH_CUSTOM_SERIALIZATION 54454
 
-/* Appends the block (NULL or zero rows: just the header's columns) for a peer at revision. */
+/* Appends the block (NULL or zero rows: just the header's columns) for a peer at revision;
+ * revision 0 writes plain FORMAT Native (no BlockInfo, no serialization kinds). */
 void native_block_write(buf *b, const schema *header, const block *blk, uint64_t revision);
 /* Reads one block; its columns and types are the sender's. */
 int native_block_read(rbuf *in, uint64_t revision, schema **header, block **out);

@@ -74,7 +74,8 @@ struct nconn {
     int recv_timeout_ms;          /* for the next read */
     bool idle_wait;               /* waiting for a packet between queries (the server may stop) */
     pthread_mutex_t out_mu;
-    _Atomic bool broken;          /* a write failed or the stream is out of step: close */
+    _Atomic bool broken;          /* a write failed: nothing more can be sent */
+    _Atomic bool desync;          /* the input is out of step: answer, then close */
     uint64_t rev;
     native_hello hello;
     server_auth *auth;
@@ -250,7 +251,7 @@ static void *listener_thread(void *p)
             c->recv_timeout_ms = c->srv->receive_timeout_s * 1000;
             if (native_read_varuint(c->in, &type)) {
                 /* Closed or unreadable: the query has no one to answer to. */
-                atomic_store(&c->broken, true);
+                atomic_store(&c->desync, true);
                 cancel_query(c);
                 break;
             }
@@ -262,7 +263,7 @@ static void *listener_thread(void *p)
                 err_set(type <= NC_READ_TASK_RESPONSE ? ERR_UNEXPECTED_PACKET_FROM_CLIENT : ERR_UNKNOWN_PACKET_FROM_CLIENT,
                         "Unexpected packet %llu from the client while a query runs", (unsigned long long)type);
                 send_exception(c, err_code(), err_msg());
-                atomic_store(&c->broken, true);
+                atomic_store(&c->desync, true);
                 cancel_query(c);
                 break;
             }
@@ -347,7 +348,7 @@ static int next_input_block(input_stream *is)
         uint64_t type;
         c->recv_timeout_ms = c->srv->receive_timeout_s * 1000;
         if (native_read_varuint(c->in, &type)) {
-            atomic_store(&c->broken, true);
+            atomic_store(&c->desync, true);
             return -1;
         }
         if (type == NC_PING) {
@@ -360,7 +361,7 @@ static int next_input_block(input_stream *is)
             return err_set(ERR_QUERY_WAS_CANCELLED, "Received 'Cancel' packet from the client, canceling the query");
         }
         if (type != NC_DATA) {
-            atomic_store(&c->broken, true);
+            atomic_store(&c->desync, true);
             return err_set(type <= NC_READ_TASK_RESPONSE ? ERR_UNEXPECTED_PACKET_FROM_CLIENT
                                                          : ERR_UNKNOWN_PACKET_FROM_CLIENT,
                            "Unexpected packet %llu from the client while reading the data of an INSERT",
@@ -369,7 +370,7 @@ static int next_input_block(input_stream *is)
         schema *h;
         block *b;
         if (native_read_data(c->in, c->rev, c->nq.compression, &h, &b)) {
-            atomic_store(&c->broken, true);
+            atomic_store(&c->desync, true);
             return -1;
         }
         if (h->n == 0 && b->rows == 0) {
@@ -666,7 +667,7 @@ static void skip_external_tables(nconn *c, int *code)
     for (;;) {
         uint64_t type;
         if (native_read_varuint(c->in, &type)) {
-            atomic_store(&c->broken, true);
+            atomic_store(&c->desync, true);
             *code = err_code();
             return;
         }
@@ -675,7 +676,7 @@ static void skip_external_tables(nconn *c, int *code)
             continue;
         }
         if (type != NC_DATA && type != NC_SCALAR) {
-            atomic_store(&c->broken, true);
+            atomic_store(&c->desync, true);
             err_set(ERR_UNEXPECTED_PACKET_FROM_CLIENT, "Unexpected packet %llu after a Query (expected Data)",
                     (unsigned long long)type);
             *code = err_code();
@@ -684,7 +685,7 @@ static void skip_external_tables(nconn *c, int *code)
         schema *h;
         block *b;
         if (native_read_data(c->in, c->rev, c->nq.compression, &h, &b)) {
-            atomic_store(&c->broken, true);
+            atomic_store(&c->desync, true);
             *code = err_code();
             return;
         }
@@ -711,12 +712,12 @@ static void run_query(nconn *c)
     native_query_free(&c->nq);
     if (native_read_query(c->in, c->rev, &c->nq)) {
         send_exception(c, err_code(), err_msg());
-        atomic_store(&c->broken, true);
+        atomic_store(&c->desync, true);
         return;
     }
     int code = 0;
     skip_external_tables(c, &code);
-    if (atomic_load(&c->broken)) {
+    if (atomic_load(&c->desync)) {
         send_exception(c, code, err_msg());
         return;
     }
@@ -835,9 +836,9 @@ static void run_query(nconn *c)
         }
         /* An INSERT that failed before reading all of its data: the rest is read and
          * dropped so that the connection stays in step (ClickHouse's skipData). */
-        if (c->reads_input && c->input_opened && !c->input_done && !atomic_load(&c->broken)) {
+        if (c->reads_input && c->input_opened && !c->input_done && !atomic_load(&c->desync)) {
             input_stream tmp = {.c = c};
-            while (!c->input_done && !atomic_load(&c->broken)) {
+            while (!c->input_done && !atomic_load(&c->desync)) {
                 tmp.pending.len = 0;
                 if (next_input_block(&tmp))
                     break;
@@ -875,7 +876,7 @@ static void tables_status(nconn *c)
     c->recv_timeout_ms = c->srv->receive_timeout_s * 1000;
     if (native_read_tables_status(c->in, &names, &n)) {
         send_exception(c, err_code(), err_msg());
-        atomic_store(&c->broken, true);
+        atomic_store(&c->desync, true);
         return;
     }
     bool *exists = xcalloc((size_t)n + 1, sizeof(bool));
@@ -983,7 +984,7 @@ void native_serve(server *srv, int fd, const char *peer)
     ss->c = c;
     c->in = rbuf_new(&ss->base, 1 << 16);
     if (handshake(c) == 0) {
-        while (!srv->stop && !atomic_load(&c->broken)) {
+        while (!srv->stop && !atomic_load(&c->broken) && !atomic_load(&c->desync)) {
             uint64_t type;
             c->idle_wait = true;
             c->recv_timeout_ms = IDLE_TIMEOUT_S * 1000;
