@@ -279,8 +279,14 @@ int native_read_tables_status(rbuf *in, char ***names, int *n)
                        (unsigned long long)count);
     for (uint64_t i = 0; i < count * 2; i++) {
         char *s;
-        if (read_string(in, MAX_NAME, "a table name", &s))
+        if (read_string(in, MAX_NAME, "a table name", &s)) {
+            for (int k = 0; k < *n; k++)
+                free((*names)[k]);
+            free(*names);
+            *names = NULL;
+            *n = 0;
             return -1;
+        }
         *names = xrealloc(*names, sizeof(char *) * (size_t)(*n + 1));
         (*names)[(*n)++] = s;
     }

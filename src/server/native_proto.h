@@ -112,12 +112,14 @@ typedef struct native_query {
 
 /* Readers of the parts of client packets after the packet number. */
 int native_read_varuint(rbuf *in, uint64_t *v);
+/* On failure h / q hold what was read so far: free them all the same. */
 int native_read_hello(rbuf *in, native_hello *h);
 void native_hello_free(native_hello *h);
 int native_read_addendum(rbuf *in, uint64_t revision);
 int native_read_query(rbuf *in, uint64_t revision, native_query *q);
 void native_query_free(native_query *q);
-/* TablesStatusRequest: the tables as "db" "table" pairs in *names (2 × *n strings). */
+/* TablesStatusRequest: the tables as "db" "table" pairs in *names (2 × *n strings; nothing
+ * to free on failure). */
 int native_read_tables_status(rbuf *in, char ***names, int *n);
 /* A Data packet's rest: the table name (dropped) and the block, decompressing ClickHouse's
  * frames when compressed. A block of no columns and no rows ends a stream of blocks. */
