@@ -447,6 +447,10 @@ static int open_input(void *ctx, query_ctx *q, instream **out)
 static int apply_settings(void *ctx, settings *st)
 {
     nconn *c = ctx;
+    /* A secondary query (from an initiator) under readonly = 1: as ClickHouse, its setting
+     * changes are dropped quietly rather than refused. */
+    if (c->nq.query_kind == 2 && settings_int(c->sess->st, "readonly") == 1)
+        return 0;
     for (int i = 0; i < c->nq.nsettings; i++) {
         const native_kv *kv = &c->nq.settings[i];
         if (!strcmp(kv->name, "network_compression_method") || !strcmp(kv->name, "network_zstd_compression_level"))

@@ -342,9 +342,10 @@ static void usage(void)
 {
     fprintf(stdout, "Usage: shale server [--config-file FILE] [-- --name=value ...]\n"
                     "\n"
-                    "Serves ClickHouse's HTTP interface (http_port, 8123 by default). Without a configuration\n"
-                    "file it starts with ClickHouse's defaults: user `default` without a password, listening\n"
-                    "on localhost, data in the current directory. After `--`, --name=value overrides a\n"
+                    "Serves ClickHouse's HTTP interface (http_port, 8123 by default) and native protocol\n"
+                    "(tcp_port, 9000 by default; with a configuration file, when it names tcp_port).\n"
+                    "Without a configuration file it starts with ClickHouse's defaults: user `default` without\n"
+                    "a password, listening on localhost, data in the current directory. After `--`, --name=value overrides a\n"
                     "configuration element (a dotted path: --http_port=8124, --logger.level=debug).\n");
 }
 
@@ -397,7 +398,8 @@ int server_main(int argc, char **argv)
     double ratio;
     /* tcp_port: ClickHouse's 9000 without a configuration file; with one, only when it
      * names the element (as ClickHouse opens only the ports its config.xml lists). */
-    if (cfg_int(c, "http_port", 8123, &http_port) || cfg_int(c, "tcp_port", c->path ? 0 : 9000, &tcp_port) || cfg_int(c, "max_concurrent_queries", 0, &mcq) ||
+    if (cfg_int(c, "http_port", 8123, &http_port) || cfg_int(c, "tcp_port", c->path ? 0 : 9000, &tcp_port) ||
+        cfg_int(c, "max_concurrent_queries", 0, &mcq) ||
         cfg_int(c, "keep_alive_timeout", 10, &ka) || cfg_int(c, "http_receive_timeout", 30, &rt) ||
         cfg_int(c, "http_send_timeout", 30, &st) || cfg_int(c, "max_connections", 4096, &maxconn) ||
         cfg_int(c, "shutdown_wait_unfinished", 5, &swait) || cfg_int(c, "max_server_memory_usage", 0, &mem_limit) ||

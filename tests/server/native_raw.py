@@ -295,6 +295,17 @@ h = hello(c, user="alice", password="secret1")
 check("right password", h[0] == "hello", str(h))
 c.close()
 
+# A readonly user reads but does not write or change settings.
+c = Conn()
+hello(c, user="reader")
+rows, exc, _ = run(c, "SELECT 5")
+check("readonly user reads", rows == [(5,)], str((rows, exc)))
+rows, exc, _ = run(c, "CREATE TABLE ro_t (x UInt8) ENGINE = Memory")
+check("readonly user cannot write", exc and exc[1] == 164, str(exc))
+rows, exc, _ = run(c, "SELECT 1", settings=[("max_threads", "1")])
+check("readonly user cannot change settings", exc and exc[1] == 164, str(exc))
+c.close()
+
 # Malformed input: each gets an Exception or a closed connection, and the server goes on.
 for name, data in [
     ("unknown packet", None),

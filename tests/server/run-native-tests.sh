@@ -22,10 +22,11 @@ fail=0
 
 cat > "$WORK/users.xml" <<XML
 <clickhouse>
-    <profiles><default></default></profiles>
+    <profiles><default></default><ro><readonly>1</readonly></ro></profiles>
     <users>
         <default><no_password/><networks><ip>127.0.0.1</ip></networks><profile>default</profile></default>
         <alice><password>secret1</password><networks><ip>127.0.0.1</ip></networks><profile>default</profile></alice>
+        <reader><no_password/><networks><ip>127.0.0.1</ip></networks><profile>ro</profile></reader>
     </users>
 </clickhouse>
 XML
