@@ -78,7 +78,11 @@ timeout 300 python3 "$HERE/native_raw.py" "$TCP_A" "$PORT" || fail=1
 # Both servers are still up and answer over HTTP.
 [ "$(curl -s "http://127.0.0.1:$PORT/ping")" = "Ok." ] || { echo "FAIL: server A is gone"; fail=1; }
 [ "$(curl -s "http://127.0.0.1:$HTTP_B/ping")" = "Ok." ] || { echo "FAIL: server B is gone"; fail=1; }
-if grep -q "ERROR: AddressSanitizer\|runtime error" "$WORK/a.log" "$WORK/b.log"; then
+# Stopped here so that a sanitizer's report at exit (leaks) is in the logs.
+server_stop
+kill -TERM "$PID_B" 2>/dev/null
+for _ in $(seq 1 100); do kill -0 "$PID_B" 2>/dev/null || break; sleep 0.1; done
+if grep -q "ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error" "$WORK/a.log" "$WORK/b.log"; then
   echo "FAIL: sanitizer report"; cat "$WORK/a.log" "$WORK/b.log"; fail=1
 fi
 [ $fail = 0 ] && echo "native protocol tests passed"
