@@ -227,12 +227,16 @@ static void send_progress_locked(nconn *c, query_ctx *q, uint64_t written_rows, 
 
 /* ---- the listener: Cancel, Ping and a closed connection while a statement runs ---- */
 
+/* `running` is read and changed under out_mu: the query is freed right after on_finished
+ * clears it, so the listener may use it only while holding the lock. */
 static void cancel_query(nconn *c)
 {
     atomic_store(&c->cancelled, true);
+    pthread_mutex_lock(&c->out_mu);
     query_ctx *q = atomic_load(&c->running);
     if (q)
         atomic_store(&q->cancelled, 1);
+    pthread_mutex_unlock(&c->out_mu);
 }
 
 static void *listener_thread(void *p)
@@ -274,12 +278,11 @@ static void *listener_thread(void *p)
         }
         if (clock_monotonic() - last_progress >= PROGRESS_INTERVAL_MS / 1000.0) {
             last_progress = clock_monotonic();
+            pthread_mutex_lock(&c->out_mu);
             query_ctx *q = atomic_load(&c->running);
-            if (q && !atomic_load(&c->broken)) {
-                pthread_mutex_lock(&c->out_mu);
+            if (q && !atomic_load(&c->broken))
                 send_progress_locked(c, q, c->sent.written_rows, c->sent.written_bytes);
-                pthread_mutex_unlock(&c->out_mu);
-            }
+            pthread_mutex_unlock(&c->out_mu);
         }
     }
     return NULL;
@@ -471,9 +474,11 @@ static int apply_settings(void *ctx, settings *st)
 static void on_started(void *ctx, query_ctx *q)
 {
     nconn *c = ctx;
+    pthread_mutex_lock(&c->out_mu);
     atomic_store(&c->running, q);
     if (atomic_load(&c->cancelled))
         atomic_store(&q->cancelled, 1);
+    pthread_mutex_unlock(&c->out_mu);
     /* The server's shutdown cancels what it finds in the watch list. */
     watched *w = xcalloc(1, sizeof *w);
     w->fd = c->fd;
@@ -497,9 +502,9 @@ static void on_finished(void *ctx, query_ctx *q, const interp_result *res, int c
         }
     pthread_mutex_unlock(&c->srv->mu);
     /* The listener must not touch q once it is freed. */
+    pthread_mutex_lock(&c->out_mu);
     atomic_store(&c->running, NULL);
     if (!code && !atomic_load(&c->broken)) {
-        pthread_mutex_lock(&c->out_mu);
         if (res->has_result) {
             buf b = {0};
             native_write_profile_info(&b, c->rev, res->result_rows, c->blocks_sent, res->result_bytes, false, 0);
@@ -509,8 +514,8 @@ static void on_finished(void *ctx, query_ctx *q, const interp_result *res, int c
         /* Not after an INSERT fed by the client: ClickHouse's client expects none there. */
         if (!c->reads_input)
             send_progress_locked(c, q, res->written_rows, res->written_bytes);
-        pthread_mutex_unlock(&c->out_mu);
     }
+    pthread_mutex_unlock(&c->out_mu);
 }
 
 /* ---- query parameters ---- */
@@ -781,6 +786,12 @@ static void run_query(nconn *c)
             bool has_data = stmt->kind == AST_STMT_INSERT && stmt->insert_data;
             if (!has_data && rest < len)
                 code = err_set(ERR_SYNTAX_ERROR, "Multi-statements are not allowed");
+        }
+        /* The result belongs to the client (clickhouse-client writes INTO OUTFILE itself);
+         * a server never writes a file on a native client's behalf. */
+        if (!code && stmt->outfile) {
+            err_set(ERR_NOT_IMPLEMENTED, "INTO OUTFILE is done by the client, not over the native protocol");
+            code = err_code();
         }
         if (!code)
             code = check_stage(c, &a, stmt) ? err_code() : 0;

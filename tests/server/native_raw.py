@@ -277,6 +277,8 @@ rows, exc, _ = run(c, "SELECT count() FROM numbers(10)", stage=1)
 check("WithMergeableState with aggregation", exc and exc[1] == 48 and "aggregate states" in exc[2], str(exc))
 rows, exc, _ = run(c, "SELECT number FROM numbers(3)", stage=1)
 check("WithMergeableState without aggregation", rows == [(0,), (1,), (2,)], str((rows, exc)))
+rows, exc, _ = run(c, "SELECT 1 INTO OUTFILE 'x.tsv'")
+check("INTO OUTFILE refused", exc and exc[1] == 48, str(exc))
 # TablesStatusRequest.
 c.send(varuint(5) + varuint(2) + string("system") + string("one") + string("default") + string("nope"))
 t = c.varuint()
