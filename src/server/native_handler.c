@@ -89,6 +89,8 @@ struct nconn {
     _Atomic(query_ctx *) running;
     _Atomic bool cancelled;       /* Cancel or a closed connection */
     bool reads_input;             /* the statement reads Data packets from the client */
+    char insert_db[256];          /* its table ("" = the session's database; no table: INSERT INTO FUNCTION) */
+    char insert_table[256];
     bool input_done;
     bool input_opened;
     pthread_t listener;
@@ -418,6 +420,40 @@ static void input_close(instream *s)
     free(is);
 }
 
+/* TableColumns for the INSERT's table (ClickHouse sends it when the INSERT names a table,
+ * so that the client can compute the defaults of fields its input omits). */
+static void table_columns(nconn *c, buf *out)
+{
+    table *t;
+    if (catalog_get(c->srv->inst->catalog, c->insert_db[0] ? c->insert_db : c->sess->database, c->insert_table, &t)) {
+        err_clear();
+        return;
+    }
+    const char **names = xcalloc((size_t)t->ncols + 1, sizeof(char *));
+    const char **types = xcalloc((size_t)t->ncols + 1, sizeof(char *));
+    const char **kinds = xcalloc((size_t)t->ncols + 1, sizeof(char *));
+    char **exprs = xcalloc((size_t)t->ncols + 1, sizeof(char *));
+    for (int i = 0; i < t->ncols; i++) {
+        names[i] = t->cols[i].name;
+        types[i] = t->cols[i].type->name;
+        if (t->cols[i].default_kind && t->cols[i].default_expr) {
+            buf e = {0};
+            ast_format_expr(&e, t->cols[i].default_expr);
+            kinds[i] = t->cols[i].default_kind;
+            exprs[i] = xstrdup(buf_cstr(&e));
+            buf_free(&e);
+        }
+    }
+    native_write_table_columns(out, t->ncols, names, types, kinds, (const char *const *)exprs);
+    for (int i = 0; i < t->ncols; i++)
+        free(exprs[i]);
+    free(names);
+    free(types);
+    free(kinds);
+    free(exprs);
+    table_unref(t);
+}
+
 static int open_input(void *ctx, query_ctx *q, instream **out)
 {
     nconn *c = ctx;
@@ -429,8 +465,8 @@ static int open_input(void *ctx, query_ctx *q, instream **out)
     schema_free(c->header);
     c->header = schema_clone(q->input_schema);
     buf b = {0};
-    if (c->rev >= 54410)
-        native_write_table_columns(&b, c->header);
+    if (c->rev >= 54410 && c->insert_table[0])
+        table_columns(c, &b);
     native_write_block(&b, NS_DATA, c->rev, c->codec, c->header, NULL);
     int rc = send_locked(c, &b);
     buf_free(&b);
@@ -738,6 +774,7 @@ static void run_query(nconn *c)
     c->blocks_sent = 0;
     atomic_store(&c->cancelled, false);
     c->reads_input = c->input_done = c->input_opened = false;
+    c->insert_db[0] = c->insert_table[0] = 0;
     mt_codec_free(c->codec);
     c->codec = NULL;
     /* The compression of this query's blocks. */
@@ -806,6 +843,9 @@ static void run_query(nconn *c)
             skip++;
         if (skip == stmt->insert_data_len) {
             c->reads_input = true;
+            snprintf(c->insert_db, sizeof c->insert_db, "%s", stmt->database ? stmt->database : "");
+            snprintf(c->insert_table, sizeof c->insert_table, "%s",
+                     stmt->table_name && !stmt->table_func ? stmt->table_name : "");
             stmt->format = "Native";
             stmt->insert_data_len = 0;
         }

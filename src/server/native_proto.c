@@ -497,26 +497,45 @@ void native_write_tables_status(buf *out, char **names, const bool *exists, int 
     }
 }
 
+/* writeEscapedString: backslash before \ and ', control characters as escapes. */
+static void put_escaped(buf *t, const char *p)
+{
+    for (; *p; p++) {
+        switch (*p) {
+        case '\\': buf_puts(t, "\\\\"); break;
+        case '\'': buf_puts(t, "\\'"); break;
+        case '\n': buf_puts(t, "\\n"); break;
+        case '\t': buf_puts(t, "\\t"); break;
+        case '\r': buf_puts(t, "\\r"); break;
+        default: buf_putc(t, *p); break;
+        }
+    }
+}
+
 /* ClickHouse's ColumnsDescription text: "columns format version: 1", the count, then per
- * column its back-quoted name and escaped type. */
-void native_write_table_columns(buf *out, const schema *s)
+ * column its back-quoted name, escaped type and, when it has one, its default kind and
+ * escaped expression, tab-separated. */
+void native_write_table_columns(buf *out, int n, const char *const *names, const char *const *types,
+                                const char *const *kinds, const char *const *exprs)
 {
     put_varuint(out, NS_TABLE_COLUMNS);
     put_string(out, "");
     buf t = {0};
-    buf_printf(&t, "columns format version: 1\n%d columns:\n", s->n);
-    for (int i = 0; i < s->n; i++) {
+    buf_printf(&t, "columns format version: 1\n%d columns:\n", n);
+    for (int i = 0; i < n; i++) {
         buf_putc(&t, '`');
-        for (const char *p = s->names[i]; *p; p++) {
+        for (const char *p = names[i]; *p; p++) {
             if (*p == '`' || *p == '\\')
                 buf_putc(&t, '\\');
             buf_putc(&t, *p);
         }
         buf_puts(&t, "` ");
-        for (const char *p = s->types[i]->name; *p; p++) {
-            if (*p == '\'' || *p == '\\')
-                buf_putc(&t, '\\');
-            buf_putc(&t, *p);
+        put_escaped(&t, types[i]);
+        if (kinds[i] && exprs[i]) {
+            buf_putc(&t, '\t');
+            buf_puts(&t, kinds[i]);
+            buf_putc(&t, '\t');
+            put_escaped(&t, exprs[i]);
         }
         buf_putc(&t, '\n');
     }

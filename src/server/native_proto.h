@@ -140,6 +140,9 @@ struct mt_codec;
 void native_write_block(buf *out, int packet, uint64_t revision, const struct mt_codec *codec, const schema *header,
                         const block *b);
 void native_write_tables_status(buf *out, char **names, const bool *exists, int n);
-void native_write_table_columns(buf *out, const schema *s);
+/* TableColumns: the table's columns (kinds[i] "DEFAULT"/"MATERIALIZED"/"ALIAS"/… and
+ * exprs[i] the expression's SQL, both NULL when the column has no default). */
+void native_write_table_columns(buf *out, int n, const char *const *names, const char *const *types,
+                                const char *const *kinds, const char *const *exprs);
 
 #endif

@@ -79,6 +79,13 @@ error('unknown user', `SELECT * FROM remote('127.0.0.1:${A}', system.one, 'nobod
 run(`INSERT INTO FUNCTION remote('127.0.0.1:${A}', default.ins) SELECT number, toString(number) FROM numbers(1000)`);
 same('insert into function remote', 'SELECT count(), sum(x), max(y) FROM (SELECT number x, toString(number) y FROM numbers(1000))',
      `SELECT count(), sum(x), max(y) FROM remote('127.0.0.1:${A}', default.ins)`);
+// Every type back through INSERT INTO FUNCTION remote(…), and a column's DEFAULT computed
+// by shale for the columns the INSERT leaves out.
+run(`INSERT INTO FUNCTION remote('127.0.0.1:${A}', default.copy) SELECT * FROM full`);
+same('insert every type', 'SELECT * FROM full ORDER BY k', `SELECT * FROM remote('127.0.0.1:${A}', default.copy) ORDER BY k`);
+run(`INSERT INTO FUNCTION remote('127.0.0.1:${A}', default.defaults) (x) SELECT number FROM numbers(3)`);
+same('insert with defaults', "SELECT number, concat('d', toString(number)) FROM numbers(3)",
+     `SELECT x, y FROM remote('127.0.0.1:${A}', default.defaults) ORDER BY x`);
 s.close();
 console.log(`native chdb: ${pass} passed, ${fail} failed`);
 process.exit(fail ? 1 : 0);

@@ -370,6 +370,28 @@ check("stalled client closed at the receive timeout", c.closed(20), "")
 check("stall ended within the receive timeout", time.time() - t0 < 20)
 check("stalled INSERT wrote nothing", http("SELECT count() FROM raw_ins").strip() == "0")
 
+# TableColumns describes the table, defaults included.
+http("CREATE TABLE IF NOT EXISTS raw_def (x UInt64, y String DEFAULT concat('a\\'b', toString(x))) ENGINE = MergeTree ORDER BY x")
+c = Conn()
+hello(c)
+c.send(query_packet(c, "INSERT INTO raw_def (x) VALUES") + empty_block(c))
+desc = None
+while True:
+    t = c.varuint()
+    if t == 11:
+        c.string()
+        desc = c.string().decode()
+    elif t == 1:
+        read_block(c)
+        break
+    else:
+        break
+check("TableColumns text", desc == "columns format version: 1\n2 columns:\n`x` UInt64\n`y` String\tDEFAULT\tconcat(\\'a\\\\\\'b\\', toString(x))\n",
+      repr(desc))
+c.send(empty_block(c))
+check("empty INSERT ends", c.varuint() == 5)
+c.close()
+
 # An INSERT over the protocol, the data in two blocks.
 c = Conn()
 hello(c)

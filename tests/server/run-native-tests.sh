@@ -70,6 +70,8 @@ sql "$PORT" "INSERT INTO t SELECT * FROM ($SEL) WHERE number < 10"
 sql "$HTTP_B" "CREATE TABLE t ($COLS) ENGINE = MergeTree ORDER BY k"
 sql "$HTTP_B" "INSERT INTO t SELECT * FROM ($SEL) WHERE number >= 10"
 sql "$PORT" "CREATE TABLE ins (x UInt64, y String) ENGINE = MergeTree ORDER BY x"
+sql "$PORT" "CREATE TABLE copy ($COLS) ENGINE = MergeTree ORDER BY k"
+sql "$PORT" "CREATE TABLE defaults (x UInt64, y String DEFAULT concat('d', toString(x))) ENGINE = MergeTree ORDER BY x"
 
 mkdir -p "$WORK/chdb"
 (cd "$WORK/chdb" && timeout 300 node "$HERE/native-test.js" "$TCP_A" "$TCP_B" "$COLS" "$SEL") || fail=1
