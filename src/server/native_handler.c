@@ -650,20 +650,100 @@ static void add_column_refs(arena *a, ast *sel, const ast *e, int depth)
         add_column_refs(a, sel, e->args.items[i], depth + 1);
 }
 
+/* The name ClickHouse's planner gives an ORDER BY key in the header it expects from a
+ * shard: columns as "__table1.k", constants as their value and type ("1_UInt8",
+ * "'a'_String"), functions as name(arguments). 0, or -1 when the key has another shape. */
+static int planner_name(const ast *e, buf *out, int depth)
+{
+    if (depth > 100)
+        return -1;
+    switch (e->kind) {
+    case AST_IDENT:
+        for (int k = 0; k < e->nparts; k++) {
+            if (k)
+                buf_putc(out, '.');
+            buf_puts(out, e->parts[k]);
+        }
+        return 0;
+    case AST_LITERAL:
+        switch (e->lit) {
+        case LIT_UINT:
+            buf_printf(out, "%llu_%s", (unsigned long long)e->u,
+                       e->u <= 0xFF ? "UInt8" : e->u <= 0xFFFF ? "UInt16" : e->u <= 0xFFFFFFFFull ? "UInt32" : "UInt64");
+            return 0;
+        case LIT_INT:
+            buf_printf(out, "%lld_%s", (long long)e->i,
+                       e->i >= -128 ? "Int8" : e->i >= -32768 ? "Int16" : e->i >= -2147483648ll ? "Int32" : "Int64");
+            return 0;
+        case LIT_STRING:
+            ast_format_quoted(out, e->str, e->str_len);
+            buf_puts(out, "_String");
+            return 0;
+        default:
+            return -1;
+        }
+    case AST_FUNC:
+        if (e->has_params || e->distinct || !e->name)
+            return -1;
+        buf_puts(out, e->name);
+        buf_putc(out, '(');
+        for (int i = 0; i < e->args.n; i++) {
+            if (i)
+                buf_puts(out, ", ");
+            if (planner_name(e->args.items[i], out, depth + 1))
+                return -1;
+        }
+        buf_putc(out, ')');
+        return 0;
+    default:
+        return -1;
+    }
+}
+
 static int add_sort_columns(arena *a, ast *sel, const char *stage)
 {
-    for (int i = 0; i < sel->order_by.n; i++) {
-        const ast *key = sel->order_by.items[i]->sub;
-        if (!key || key->kind != AST_IDENT)
-            return err_set(ERR_NOT_IMPLEMENTED, "ORDER BY an expression in a shard query (stage %s) is not supported; "
-                                                "order by columns",
-                           stage);
-    }
     int n = sel->select.n;
-    for (int i = 0; i < n; i++)
-        add_column_refs(a, sel, sel->select.items[i], 0);
-    for (int i = 0; i < sel->order_by.n; i++)
-        add_column_refs(a, sel, sel->order_by.items[i]->sub, 0);
+    for (int i = 0; i < n; i++) {
+        ast *item = sel->select.items[i];
+        add_column_refs(a, sel, item, 0);
+        /* An expression of the select list also goes by its planner name (the initiator
+         * projects it to its alias itself). */
+        buf name = {0};
+        if (item->kind != AST_IDENT && item->kind != AST_ASTERISK && planner_name(item, &name, 0) == 0 &&
+            !(item->alias && strcmp(item->alias, buf_cstr(&name)) == 0)) {
+            ast *col = ARENA_NEW(a, ast);
+            *col = *item;
+            col->alias = arena_strdup(a, buf_cstr(&name));
+            ast_list_push(a, &sel->select, col);
+        }
+        buf_free(&name);
+    }
+    for (int i = 0; i < sel->order_by.n; i++) {
+        ast *key = sel->order_by.items[i]->sub;
+        if (key && key->kind == AST_IDENT) {
+            add_column_refs(a, sel, key, 0);
+            continue;
+        }
+        buf name = {0};
+        if (!key || planner_name(key, &name, 0)) {
+            buf_free(&name);
+            return err_set(ERR_NOT_IMPLEMENTED, "This ORDER BY key in a shard query (stage %s) is not supported; order "
+                                                "by columns or by functions of columns and constants",
+                           stage);
+        }
+        /* The key's value under that name (and the columns it reads, for the initiator). */
+        bool seen = false;
+        for (int k = 0; k < sel->select.n && !seen; k++)
+            seen = sel->select.items[k]->alias && strcmp(sel->select.items[k]->alias, buf_cstr(&name)) == 0;
+        if (!seen) {
+            ast *col = ARENA_NEW(a, ast);
+            *col = *key;
+            col->alias = arena_strdup(a, buf_cstr(&name));
+            ast_list_push(a, &sel->select, col);
+        }
+        buf_free(&name);
+        add_column_refs(a, sel, key, 0);
+    }
     return 0;
 }
 

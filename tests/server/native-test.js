@@ -62,6 +62,10 @@ same('two shards where/order/limit', 'SELECT k, s FROM full WHERE k % 2 = 0 ORDE
      `SELECT k, s FROM ${two} WHERE k % 2 = 0 ORDER BY k DESC LIMIT 5`);
 same('two shards order by two keys', 'SELECT s, e FROM full ORDER BY e, k LIMIT 7',
      `SELECT s, e FROM ${two} ORDER BY e, k LIMIT 7`);
+same('two shards order by expressions', 'SELECT s, k + 1 FROM full ORDER BY k % 7, length(s) DESC, k LIMIT 6',
+     `SELECT s, k + 1 FROM ${two} ORDER BY k % 7, length(s) DESC, k LIMIT 6`);
+same('two shards order by a string function', "SELECT k FROM full ORDER BY concat(s, 'x') DESC LIMIT 3",
+     `SELECT k FROM ${two} ORDER BY concat(s, 'x') DESC LIMIT 3`);
 same('two shards, aggregation on the initiator',
      'SELECT lc, count(), sum(k) FROM (SELECT lc, k FROM full) GROUP BY lc ORDER BY lc',
      `SELECT lc, count(), sum(k) FROM (SELECT lc, k FROM ${two}) GROUP BY lc ORDER BY lc`);
