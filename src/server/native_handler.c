@@ -874,8 +874,8 @@ static void run_query(nconn *c)
         else
             spec[0] = 0;
         if (!spec[0])
-            code = err_set(ERR_UNKNOWN_COMPRESSION_METHOD, "Unknown network_compression_method '%s' (shale "
-                                                           "supports LZ4, ZSTD and NONE)", method);
+            code = (err_set(ERR_UNKNOWN_COMPRESSION_METHOD, "Unknown network_compression_method '%s' (shale "
+                                                           "supports LZ4, ZSTD and NONE)", method), err_code());
         else if (mt_codec_parse(spec, NULL, &c->codec))
             code = err_code();
         if (code)
@@ -895,14 +895,14 @@ static void run_query(nconn *c)
         if (sql_parse_statement(&a, sql, len, &pos, 1000, &stmt))
             code = err_code();
         else if (!stmt)
-            code = err_set(ERR_SYNTAX_ERROR, "Empty query");
+            code = (err_set(ERR_SYNTAX_ERROR, "Empty query"), err_code());
         else {
             size_t rest = pos;
             while (rest < len && strchr(" \t\r\n;", sql[rest]))
                 rest++;
             bool has_data = stmt->kind == AST_STMT_INSERT && stmt->insert_data;
             if (!has_data && rest < len)
-                code = err_set(ERR_SYNTAX_ERROR, "Multi-statements are not allowed");
+                code = (err_set(ERR_SYNTAX_ERROR, "Multi-statements are not allowed"), err_code());
         }
         /* The result belongs to the client (clickhouse-client writes INTO OUTFILE itself);
          * a server never writes a file on a native client's behalf. */
@@ -935,8 +935,8 @@ static void run_query(nconn *c)
         int n = atomic_fetch_add(&srv->running_queries, 1) + 1;
         counted = true;
         if (n > srv->max_concurrent_queries) {
-            code = err_set(ERR_TOO_MANY_SIMULTANEOUS_QUERIES, "Too many simultaneous queries. Maximum: %lld",
-                           (long long)srv->max_concurrent_queries);
+            code = (err_set(ERR_TOO_MANY_SIMULTANEOUS_QUERIES, "Too many simultaneous queries. Maximum: %lld",
+                           (long long)srv->max_concurrent_queries), err_code());
             snprintf(msg, sizeof msg, "%s", err_msg());
         }
     }

@@ -277,6 +277,10 @@ rows, exc, _ = run(c, "SELECT count() FROM numbers(10)", stage=1)
 check("WithMergeableState with aggregation", exc and exc[1] == 48 and "aggregate states" in exc[2], str(exc))
 rows, exc, _ = run(c, "SELECT number FROM numbers(3)", stage=1)
 check("WithMergeableState without aggregation", rows == [(0,), (1,), (2,)], str((rows, exc)))
+rows, exc, _ = run(c, "SELECT 1; SELECT 2")
+check("multi-statements refused", exc and exc[1] == 62, str(exc))
+rows, exc, _ = run(c, "SELECT 1", settings=[("network_compression_method", "BROTLI")])
+check("compression method without compression is ignored", rows == [(1,)], str((rows, exc)))
 rows, exc, _ = run(c, "SELECT 1 INTO OUTFILE 'x.tsv'")
 check("INTO OUTFILE refused", exc and exc[1] == 48, str(exc))
 # TablesStatusRequest.
@@ -478,6 +482,39 @@ except (EOFError, socket.timeout):
     pass
 check("KILL QUERY stops a native query", exc is not None and exc[1] == 394, str(exc))
 c.close()
+
+# max_concurrent_queries (4 in the test's configuration) counts native queries too.
+longs = []
+for i in range(4):
+    c = Conn()
+    hello(c)
+    c.send(query_packet(c, "SELECT sum(number) FROM numbers(100000000000)") + empty_block(c))
+    longs.append(c)
+time.sleep(0.5)
+c = Conn()
+hello(c)
+rows, exc, _ = run(c, "SELECT 1")
+check("max_concurrent_queries", exc is not None and exc[1] == 202, str(exc))
+c.close()
+for c in longs:
+    c.send(varuint(3))
+for c in longs:
+    kinds = []
+    try:
+        while True:
+            t = c.varuint()
+            kinds.append(t)
+            if t == 3:
+                skip_progress(c)
+            elif t == 1:
+                read_block(c)
+            elif t in (2, 5):
+                break
+    except (EOFError, socket.timeout):
+        pass
+    check("a cancelled long query ends", kinds and kinds[-1] == 5, str(kinds))
+    c.close()
+check("served again after the long queries", server_alive())
 
 print(f"native raw: {passes} passed, {fails} failed")
 sys.exit(min(fails, 100))

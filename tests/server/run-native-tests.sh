@@ -40,6 +40,7 @@ config() { # NAME HTTP TCP
     <tcp_port>$3</tcp_port>
     <path>$WORK/$1/data/</path>
     <http_receive_timeout>3</http_receive_timeout>
+    <max_concurrent_queries>4</max_concurrent_queries>
     <user_directories><users_xml><path>users.xml</path></users_xml></user_directories>
 </clickhouse>
 XML
