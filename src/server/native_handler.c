@@ -98,6 +98,7 @@ struct nconn {
     native_progress sent;         /* what Progress packets reported so far */
     double query_start;
     data_sink sink;
+    buf wbuf, scratch;            /* a Data packet being written, its uncompressed block */
 };
 
 /* ---- the socket ---- */
@@ -293,13 +294,13 @@ static void *listener_thread(void *p)
 /* ---- hooks ---- */
 
 
+/* The buffers are the connection's, reused from block to block (only the query's thread
+ * sends blocks). */
 static int send_block(nconn *c, int packet, const block *b)
 {
-    buf out = {0};
-    native_write_block(&out, packet, c->rev, c->codec, c->header, b);
-    int rc = send_locked(c, &out);
-    buf_free(&out);
-    return rc;
+    c->wbuf.len = 0;
+    native_write_block(&c->wbuf, &c->scratch, packet, c->rev, c->codec, c->header, b);
+    return send_locked(c, &c->wbuf);
 }
 
 static int sink_write(block_sink *bs, block *b)
@@ -467,7 +468,7 @@ static int open_input(void *ctx, query_ctx *q, instream **out)
     buf b = {0};
     if (c->rev >= 54410 && c->insert_table[0])
         table_columns(c, &b);
-    native_write_block(&b, NS_DATA, c->rev, c->codec, c->header, NULL);
+    native_write_block(&b, &c->scratch, NS_DATA, c->rev, c->codec, c->header, NULL);
     int rc = send_locked(c, &b);
     buf_free(&b);
     if (rc)
@@ -990,7 +991,7 @@ static void run_query(nconn *c)
             buf b = {0};
             if (!code && c->header && stmt && stmt->kind != AST_STMT_INSERT) {
                 /* The end of the data, then the final progress (as ClickHouse's server). */
-                native_write_block(&b, NS_DATA, c->rev, c->codec, &(schema){0}, NULL);
+                native_write_block(&b, &c->scratch, NS_DATA, c->rev, c->codec, &(schema){0}, NULL);
             }
             buf_putc(&b, NS_END_OF_STREAM);
             send_locked(c, &b);
@@ -1157,6 +1158,8 @@ void native_serve(server *srv, int fd, const char *peer)
     native_query_free(&c->nq);
     mt_codec_free(c->codec);
     schema_free(c->header);
+    buf_free(&c->wbuf);
+    buf_free(&c->scratch);
     rbuf_free(c->in);
     pthread_mutex_destroy(&c->out_mu);
     free(c);

@@ -464,7 +464,8 @@ void native_write_profile_info(buf *out, uint64_t rev, uint64_t rows, uint64_t b
     }
 }
 
-void native_write_block(buf *out, int packet, uint64_t rev, const mt_codec *codec, const schema *header, const block *b)
+void native_write_block(buf *out, buf *scratch, int packet, uint64_t rev, const mt_codec *codec, const schema *header,
+                        const block *b)
 {
     put_varuint(out, (uint64_t)packet);
     put_string(out, ""); /* the main table, not an external one */
@@ -472,13 +473,14 @@ void native_write_block(buf *out, int packet, uint64_t rev, const mt_codec *code
         native_block_write(out, header, b, rev);
         return;
     }
-    buf raw = {0};
-    native_block_write(&raw, header, b, rev);
-    for (size_t at = 0; at < raw.len; at += FRAME_MAX) {
-        size_t n = raw.len - at < FRAME_MAX ? raw.len - at : FRAME_MAX;
-        mt_compress_block(codec, raw.p + at, n, out);
+    scratch->len = 0;
+    native_block_write(scratch, header, b, rev);
+    /* Room for every frame at once: LZ4/ZSTD's worst case is a little over the input. */
+    buf_reserve(out, scratch->len + scratch->len / 128 + 64 * (scratch->len / FRAME_MAX + 1));
+    for (size_t at = 0; at < scratch->len; at += FRAME_MAX) {
+        size_t n = scratch->len - at < FRAME_MAX ? scratch->len - at : FRAME_MAX;
+        mt_compress_block(codec, scratch->p + at, n, out);
     }
-    buf_free(&raw);
 }
 
 void native_write_tables_status(buf *out, char **names, const bool *exists, int n)

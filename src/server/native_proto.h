@@ -135,10 +135,11 @@ void native_write_progress(buf *out, uint64_t revision, const native_progress *p
 void native_write_profile_info(buf *out, uint64_t revision, uint64_t rows, uint64_t blocks, uint64_t bytes,
                                bool applied_limit, uint64_t rows_before_limit);
 /* Data, Totals or Extremes (packet): the block (NULL = the header's columns, no rows),
- * compressed with codec (an mt_codec, NULL = uncompressed) in frames of at most 1 MiB. */
+ * compressed with codec (an mt_codec, NULL = uncompressed) in frames of at most 1 MiB.
+ * scratch holds the uncompressed bytes (the caller's, reused from block to block). */
 struct mt_codec;
-void native_write_block(buf *out, int packet, uint64_t revision, const struct mt_codec *codec, const schema *header,
-                        const block *b);
+void native_write_block(buf *out, buf *scratch, int packet, uint64_t revision, const struct mt_codec *codec,
+                        const schema *header, const block *b);
 void native_write_tables_status(buf *out, char **names, const bool *exists, int n);
 /* TableColumns: the table's columns (kinds[i] "DEFAULT"/"MATERIALIZED"/"ALIAS"/… and
  * exprs[i] the expression's SQL, both NULL when the column has no default). */
