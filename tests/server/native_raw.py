@@ -516,5 +516,41 @@ for c in longs:
     c.close()
 check("served again after the long queries", server_alive())
 
+# 64 connections at once, each running queries (max_concurrent_queries = 4 turns some away:
+# those must be TOO_MANY_SIMULTANEOUS_QUERIES, everything else right).
+results = []
+
+
+def worker(i):
+    ok = bad = busy = 0
+    try:
+        c = Conn(timeout=30)
+        hello(c)
+        for j in range(10):
+            rows, exc, _ = run(c, f"SELECT {i} * 1000 + {j}, toString(number) FROM numbers(3)")
+            if exc is None and rows == [(i * 1000 + j, str(k)) for k in range(3)]:
+                ok += 1
+            elif exc is not None and exc[1] == 202:
+                busy += 1
+            else:
+                bad += 1
+        c.close()
+    except Exception as e:  # noqa: BLE001 - any failure counts
+        bad += 1
+    results.append((ok, bad, busy))
+
+
+threads = [threading.Thread(target=worker, args=(i,)) for i in range(64)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join(120)
+ok = sum(r[0] for r in results)
+bad = sum(r[1] for r in results)
+busy = sum(r[2] for r in results)
+check("64 connections: every query right or turned away", len(results) == 64 and bad == 0 and ok > 0,
+      f"ok {ok} bad {bad} busy {busy} of {len(results)} connections")
+check("served after the load", server_alive())
+
 print(f"native raw: {passes} passed, {fails} failed")
 sys.exit(min(fails, 100))
