@@ -61,6 +61,9 @@ typedef struct query_ctx {
      * opened by the front end (interp.h hooks); NULL = standard input. */
     int (*open_input)(void *ctx, struct query_ctx *q, struct instream **is);
     void *input_ctx;
+    /* The columns an INSERT reads from open_input, set by the statement layer just before
+     * it opens it (the native protocol sends them to its client first); else NULL. */
+    const schema *input_schema;
     int (*compile_expr)(const struct ast *e, const struct source *src, struct query_ctx *q, struct expr **out);
 } query_ctx;
 

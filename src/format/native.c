@@ -29,6 +29,7 @@
  * errors name the block, column and byte offset. Not thread-safe per instance. */
 #include "format/binrd.h"
 #include "format/out_internal.h"
+#include "format/native_block.h"
 #include "format/rd.h"
 
 #include "base/err.h"
@@ -247,6 +248,7 @@ typedef struct nctx {
     uint64_t blockno;   /* 1-based, for messages */
     const char *col;    /* column being read, for messages */
     const char *tname;
+    bool kinds;         /* protocol blocks: a serialization-kind byte follows each type name */
 } nctx;
 
 static const char *src_name(const nctx *x) { return x->b.in->in && x->b.in->in->name ? x->b.in->in->name : ""; }
@@ -496,6 +498,22 @@ static int read_column(nctx *x, uint64_t rows, char **name, const type **t, colu
         return -1;
     x->col = *name;
     x->tname = tn;
+    if (x->kinds) {
+        uint8_t custom;
+        if (get_bytes(x, &custom, 1)) {
+            free(tn);
+            x->tname = NULL;
+            return -1;
+        }
+        if (custom != 0) {
+            err_set(ERR_NOT_IMPLEMENTED, "Column '%s' comes with a custom (sparse) serialization, which is not supported",
+                    *name);
+            binrd_where(&x->b);
+            free(tn);
+            x->tname = NULL;
+            return -1;
+        }
+    }
     *t = type_parse(tn, tl);
     if (!*t) {
         err_prefix("Cannot parse type name '%s' in Native format: ", tn);
@@ -580,7 +598,7 @@ static int native_next(rd_bin *bp, block **out)
             r->done = true;
             break;
         }
-        nctx x = {{r->in, where}, ++r->blockno, NULL, NULL};
+        nctx x = {{r->in, where}, ++r->blockno, NULL, NULL, false};
         uint64_t ncols, rows;
         if (binrd_varuint(&x.b, &ncols) || binrd_varuint(&x.b, &rows))
             goto fail;
@@ -684,7 +702,7 @@ int native_infer_schema(rbuf *in, const fmt_settings *st, schema **out)
 {
     (void)st;
     *out = NULL;
-    nctx x = {{in, where}, 1, NULL, NULL};
+    nctx x = {{in, where}, 1, NULL, NULL, false};
     int c0 = rd_peek(in, 0);
     if (c0 == -2)
         return -1;
@@ -718,4 +736,97 @@ int native_infer_schema(rbuf *in, const fmt_settings *st, schema **out)
     return 0;
 fail:
     return err_prefix("The table structure cannot be extracted from a Native format file. Error: ");
+}
+
+/* ============================ protocol blocks ============================ */
+
+void native_block_write(buf *b, const schema *header, const block *blk, uint64_t revision)
+{
+    /* BlockInfo: field 1 is_overflows, field 2 bucket_num (-1: not a bucket), 0 ends it. */
+    if (revision) {
+        fmt_put_varuint(b, 1);
+        buf_putc(b, 0);
+        fmt_put_varuint(b, 2);
+        int32_t bucket = -1;
+        buf_append(b, &bucket, 4);
+        fmt_put_varuint(b, 0);
+    }
+    size_t rows = blk ? blk->rows : 0;
+    fmt_put_varuint(b, (uint64_t)header->n);
+    fmt_put_varuint(b, rows);
+    for (int i = 0; i < header->n; i++) {
+        const type *t = header->types[i];
+        fmt_put_string(b, header->names[i], strlen(header->names[i]));
+        fmt_put_string(b, t->name, strlen(t->name));
+        if (revision >= NATIVE_REVISION_WITH_CUSTOM_SERIALIZATION)
+            buf_putc(b, 0); /* the default serialization */
+        if (!rows)
+            continue;
+        column *c = col_materialize(col_ref(blk->cols[i]));
+        write_prefix(b, t);
+        write_data(b, t, c, 0, rows);
+        col_free(c);
+    }
+}
+
+static int where_proto(const binrd *bp)
+{
+    const nctx *x = (const nctx *)bp;
+    if (x->col)
+        return err_suffix(": while reading column '%s' of type %s of a data block at byte offset %llu", x->col,
+                          x->tname ? x->tname : "?", (unsigned long long)rbuf_offset(x->b.in));
+    return err_suffix(": while reading a data block at byte offset %llu", (unsigned long long)rbuf_offset(x->b.in));
+}
+
+int native_block_read(rbuf *in, uint64_t revision, schema **header, block **out)
+{
+    *header = NULL;
+    *out = NULL;
+    nctx x = {{in, where_proto}, 1, NULL, NULL, revision >= NATIVE_REVISION_WITH_CUSTOM_SERIALIZATION};
+    for (int fields = 0;; fields++) {
+        uint64_t field;
+        if (binrd_varuint(&x.b, &field))
+            return -1;
+        if (field == 0)
+            break;
+        uint8_t tmp[4];
+        if (field == 1) {
+            if (get_bytes(&x, tmp, 1))
+                return -1;
+        } else if (field == 2) {
+            if (get_bytes(&x, tmp, 4))
+                return -1;
+        } else {
+            return binrd_corrupt(&x.b, "Unknown BlockInfo field number %llu", (unsigned long long)field);
+        }
+        if (fields > 16)
+            return binrd_corrupt(&x.b, "Too many BlockInfo fields");
+    }
+    uint64_t ncols, rows;
+    if (binrd_varuint(&x.b, &ncols) || binrd_varuint(&x.b, &rows))
+        return -1;
+    if (ncols > MAX_COLUMNS)
+        return binrd_corrupt(&x.b, "Too many columns in a data block: %llu", (unsigned long long)ncols);
+    if (rows > ((uint64_t)1 << 40))
+        return binrd_corrupt(&x.b, "Too many rows in a data block: %llu", (unsigned long long)rows);
+    schema *s = schema_new((int)ncols);
+    block *b = block_new((int)ncols, (size_t)rows);
+    for (int i = 0; i < (int)ncols; i++) {
+        char *name;
+        const type *t;
+        column *c;
+        if (read_column(&x, rows, &name, &t, &c)) {
+            col_free(c);
+            free(name);
+            block_free(b);
+            schema_free(s);
+            return -1;
+        }
+        schema_set(s, i, name, t);
+        b->cols[i] = c;
+        free(name);
+    }
+    *header = s;
+    *out = b;
+    return 0;
 }

@@ -1204,10 +1204,12 @@ int ddl_insert(const ast *st, query_ctx *q, uint64_t *rows_out)
             while (skip < st->insert_data_len && strchr(" \t\r\n", st->insert_data[skip]))
                 skip++;
             instream *is = NULL;
-            if (skip < st->insert_data_len)
+            if (skip < st->insert_data_len) {
                 is = instream_from_memory(st->insert_data, st->insert_data_len, "query");
-            else
+            } else {
+                q->input_schema = in;
                 rc = query_open_input(q, &is);
+            }
             fmt_reader *r = NULL;
             if (!rc && !fmt)
                 rc = err_set(ERR_UNKNOWN_FORMAT, "Unknown input format %s", st->format);

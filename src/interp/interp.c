@@ -41,6 +41,32 @@ static int out_write(block_sink *bs, block *b)
 
 static int out_totals(block_sink *bs, block *b) { return fmt_writer_totals(((out_sink *)bs)->w, b); }
 
+/* Counts what goes to the front end's block sink (interp_hooks.open_blocks). */
+typedef struct fwd_sink {
+    block_sink base;
+    block_sink *to;
+    uint64_t rows;
+    uint64_t bytes;
+} fwd_sink;
+
+static int fwd_write(block_sink *bs, block *b)
+{
+    fwd_sink *f = (fwd_sink *)bs;
+    f->rows += b->rows;
+    f->bytes += block_bytes(b);
+    return f->to->write(f->to, b);
+}
+
+static int fwd_totals(block_sink *bs, block *b)
+{
+    fwd_sink *f = (fwd_sink *)bs;
+    if (!f->to->totals) {
+        block_free(b);
+        return 0;
+    }
+    return f->to->totals(f->to, b);
+}
+
 static const char *output_format(const interp_hooks *h, const ast *stmt)
 {
     if (stmt && stmt->format)
@@ -53,6 +79,17 @@ static const char *output_format(const interp_hooks *h, const ast *stmt)
 static int write_blocks(const interp_hooks *h, query_ctx *q, const ast *stmt, const schema *sch,
                         int (*produce)(void *ctx, block_sink *sink), void *ctx, interp_result *res)
 {
+    if (h->open_blocks && !stmt->outfile) {
+        block_sink *to;
+        if (h->open_blocks(h->ctx, q, sch, &to))
+            return -1;
+        fwd_sink f = {.base = {.write = fwd_write, .totals = fwd_totals}, .to = to};
+        int rc = produce(ctx, &f.base);
+        res->has_result = true;
+        res->result_rows = f.rows;
+        res->result_bytes = f.bytes;
+        return rc;
+    }
     const char *format = output_format(h, stmt);
     const char *canon = fmt_output_canonical(format);
     if (!canon)

@@ -17,6 +17,7 @@
 #ifndef SHALE_INTERP_INTERP_H
 #define SHALE_INTERP_INTERP_H
 
+#include "exec/select.h"
 #include "interp/session.h"
 #include "io/stream.h"
 #include "parse/ast.h"
@@ -38,6 +39,11 @@ typedef struct interp_hooks {
     /* Opens the stream the formatted result is written to; called once, just before the
      * first bytes (the caller closes it through os->close). NULL = standard output. */
     int (*open_output)(void *ctx, query_ctx *q, const char *format, outstream **os);
+    /* The result as blocks instead of formatted bytes (the native protocol sends blocks and
+     * leaves formatting to its client): called once with the result's header before any
+     * block, then the blocks and the WITH TOTALS row go to *sink (which the front end
+     * owns). INTO OUTFILE still writes its file. NULL = format the result. */
+    int (*open_blocks)(void *ctx, query_ctx *q, const schema *header, block_sink **sink);
     /* Opens the data that follows the statement (INSERT … FORMAT / VALUES without inline
      * data, input()); NULL = standard input. */
     int (*open_input)(void *ctx, query_ctx *q, instream **is);

@@ -190,12 +190,32 @@ typedef struct conn_arg {
     server *srv;
     int fd;
     char peer[64];
+    bool native;               /* accepted on tcp_port */
 } conn_arg;
+
+static void connection_done(server *srv)
+{
+    pthread_mutex_lock(&srv->mu);
+    srv->nconns--;
+    pthread_cond_broadcast(&srv->cv);
+    pthread_mutex_unlock(&srv->mu);
+}
 
 static void *connection_thread(void *p)
 {
     conn_arg *ca = p;
     server *srv = ca->srv;
+    if (ca->native) {
+        int fd = ca->fd;
+        char peer[64];
+        snprintf(peer, sizeof peer, "%s", ca->peer);
+        free(ca);
+        mem_thread_init();
+        native_serve(srv, fd, peer);
+        close(fd);
+        connection_done(srv);
+        return NULL;
+    }
     http_conn c;
     http_conn_init(&c, ca->fd);
     snprintf(c.peer, sizeof c.peer, "%s", ca->peer);
@@ -256,18 +276,16 @@ static void *connection_thread(void *p)
     }
     close(c.fd);
     http_conn_free(&c);
-    pthread_mutex_lock(&srv->mu);
-    srv->nconns--;
-    pthread_cond_broadcast(&srv->cv);
-    pthread_mutex_unlock(&srv->mu);
+    connection_done(srv);
     return NULL;
 }
 
-static void start_connection(server *srv, int fd, const struct sockaddr_storage *sa)
+static void start_connection(server *srv, int fd, const struct sockaddr_storage *sa, bool native)
 {
     conn_arg *ca = xcalloc(1, sizeof *ca);
     ca->srv = srv;
     ca->fd = fd;
+    ca->native = native;
     if (sa->ss_family == AF_INET)
         inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, ca->peer, sizeof ca->peer);
     else if (sa->ss_family == AF_INET6)
@@ -363,9 +381,10 @@ static void usage(void)
 {
     fprintf(stdout, "Usage: shale server [--config-file FILE] [-- --name=value ...]\n"
                     "\n"
-                    "Serves ClickHouse's HTTP interface (http_port, 8123 by default). Without a configuration\n"
-                    "file it starts with ClickHouse's defaults: user `default` without a password, listening\n"
-                    "on localhost, data in the current directory. After `--`, --name=value overrides a\n"
+                    "Serves ClickHouse's HTTP interface (http_port, 8123 by default) and native protocol\n"
+                    "(tcp_port, 9000 by default; with a configuration file, when it names tcp_port).\n"
+                    "Without a configuration file it starts with ClickHouse's defaults: user `default` without\n"
+                    "a password, listening on localhost, data in the current directory. After `--`, --name=value overrides a\n"
                     "configuration element (a dotted path: --http_port=8124, --logger.level=debug).\n");
 }
 
@@ -414,9 +433,12 @@ int server_main(int argc, char **argv)
         return 1;
     }
     config *c = srv->auth->cfg;
-    int64_t http_port, mcq, ka, rt, st, maxconn, swait, mem_limit;
+    int64_t http_port, tcp_port, mcq, ka, rt, st, maxconn, swait, mem_limit;
     double ratio;
-    if (cfg_int(c, "http_port", 8123, &http_port) || cfg_int(c, "max_concurrent_queries", 0, &mcq) ||
+    /* tcp_port: ClickHouse's 9000 without a configuration file; with one, only when it
+     * names the element (as ClickHouse opens only the ports its config.xml lists). */
+    if (cfg_int(c, "http_port", 8123, &http_port) || cfg_int(c, "tcp_port", c->path ? 0 : 9000, &tcp_port) ||
+        cfg_int(c, "max_concurrent_queries", 0, &mcq) ||
         cfg_int(c, "keep_alive_timeout", 10, &ka) || cfg_int(c, "http_receive_timeout", 30, &rt) ||
         cfg_int(c, "http_send_timeout", 30, &st) || cfg_int(c, "max_connections", 4096, &maxconn) ||
         cfg_int(c, "shutdown_wait_unfinished", 5, &swait) || cfg_int(c, "max_server_memory_usage", 0, &mem_limit) ||
@@ -426,6 +448,10 @@ int server_main(int argc, char **argv)
     }
     if (http_port <= 0 || http_port > 65535) {
         fprintf(stderr, "Code: 318. DB::Exception: http_port must be between 1 and 65535. (INVALID_CONFIG_PARAMETER)\n");
+        return 1;
+    }
+    if (tcp_port < 0 || tcp_port > 65535) {
+        fprintf(stderr, "Code: 318. DB::Exception: tcp_port must be between 0 (off) and 65535. (INVALID_CONFIG_PARAMETER)\n");
         return 1;
     }
     srv->max_concurrent_queries = mcq;
@@ -497,26 +523,35 @@ int server_main(int argc, char **argv)
     srv->inst->hooks_ctx = srv;
     g_text_log_path = srv->inst->data_path;
     int fds[16], nfds = 0;
+    bool native[16] = {0};
     const cfg_node *root = c->root;
     bool any_host = false;
-    for (int i = 0; i < root->nchildren; i++) {
-        if (strcmp(root->children[i]->name, "listen_host") != 0)
+    for (int port_i = 0; port_i < 2; port_i++) {
+        int port = (int)(port_i == 0 ? http_port : tcp_port);
+        int first = nfds;
+        if (port == 0)
             continue;
-        any_host = true;
-        if (listen_on(root->children[i]->text, (int)http_port, fds, &nfds)) {
-            print_error_exit();
-            return 1;
+        for (int i = 0; i < root->nchildren; i++) {
+            if (strcmp(root->children[i]->name, "listen_host") != 0)
+                continue;
+            any_host = true;
+            if (listen_on(root->children[i]->text, port, fds, &nfds)) {
+                print_error_exit();
+                return 1;
+            }
         }
-    }
-    if (!any_host) {
-        /* ClickHouse's default: localhost over IPv4 and IPv6 (either may be missing). */
-        int rc4 = listen_on("127.0.0.1", (int)http_port, fds, &nfds);
-        if (rc4) {
-            print_error_exit();
-            return 1;
+        if (!any_host) {
+            /* ClickHouse's default: localhost over IPv4 and IPv6 (either may be missing). */
+            int rc4 = listen_on("127.0.0.1", port, fds, &nfds);
+            if (rc4) {
+                print_error_exit();
+                return 1;
+            }
+            listen_on("::1", port, fds, &nfds);
+            err_clear();
         }
-        listen_on("::1", (int)http_port, fds, &nfds);
-        err_clear();
+        for (int i = first; i < nfds; i++)
+            native[i] = port_i == 1;
     }
     struct sigaction sa = {0};
     sa.sa_handler = on_stop;
@@ -528,6 +563,9 @@ int server_main(int argc, char **argv)
     signal(SIGXFSZ, SIG_IGN);
     log_line("Information", "Listening for http://%s:%lld, path %s, %d users", any_host ? "listen_host" : "localhost",
              (long long)http_port, path, srv->auth->users->n);
+    if (tcp_port)
+        log_line("Information", "Listening for connections with native protocol (tcp): %s:%lld",
+                 any_host ? "listen_host" : "localhost", (long long)tcp_port);
     log_line("Information", "Ready for connections.");
     pthread_t wd;
     pthread_create(&wd, NULL, watchdog_thread, srv);
@@ -558,7 +596,7 @@ int server_main(int argc, char **argv)
                 close(fd);
                 continue;
             }
-            start_connection(srv, fd, &ss);
+            start_connection(srv, fd, &ss, native[i]);
         }
     }
     log_line("Information", "Received termination signal; stopping (waiting up to %d s for running queries)",

@@ -1,10 +1,11 @@
-/* `shale server`: ClickHouse's HTTP interface over the statement layer (interp/).
+/* `shale server`: ClickHouse's HTTP interface and native TCP protocol (native_proto.h)
+ * over the statement layer (interp/).
  *
  * Life of the server (server.c):
  *   1. config_load (config.xml, users.xml, `--` overrides) → users_load → the memory
  *      limit (max_server_memory_usage, or the ratio of RAM) → instance_open(path).
- *   2. Listen on every listen_host at http_port; the accept loop starts one thread per
- *      connection (at most max_connections; more wait in the kernel's backlog).
+ *   2. Listen on every listen_host at http_port (and tcp_port); the accept loop starts one
+ *      thread per connection (at most max_connections; more wait in the kernel's backlog).
  *   3. A connection thread reads requests one after another (keep-alive) and hands each
  *      to the HTTP handler (http_handler.c), which authenticates, finds or creates the
  *      session, and runs one statement through interp_run with the request body as the

@@ -73,6 +73,10 @@ void server_auth_put(server_auth *a);
 /* Loads the configuration again and swaps users and profiles in. */
 int server_reload(server *s);
 
+/* Serves one native-protocol connection until it closes (native_handler.c); the caller
+ * closes fd. */
+void native_serve(server *srv, int fd, const char *peer);
+
 /* Handles one request; writes the whole response. */
 void http_handle(server *srv, http_conn *c, srv_request *rq, srv_response *resp);
 

@@ -769,7 +769,10 @@ static int compile(actx *c, const ast *e, expr **out)
     int rc;
     /* After aggregation, a whole expression equal to a GROUP BY key is that key. */
     if (c->post && c->nkeys && e->kind != AST_LITERAL) {
-        char *name = name_of(e);
+        /* By the expression, not its alias: `t.x AS x` is the key `t.x`. */
+        ast bare = *e;
+        bare.alias = NULL;
+        char *name = name_of(&bare);
         for (int k = 0; k < c->nkeys; k++)
             if (strcmp(c->key_names[k], name) == 0) {
                 free(name);

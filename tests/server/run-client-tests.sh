@@ -20,7 +20,7 @@ trap cleanup EXIT
   fi
 ) 9>"$HERE/.npm-install.lock" || { echo "cannot install @clickhouse/client"; exit 1; }
 
-server_start "$WORK/server.log" -- --http_port="$PORT" --listen_host=127.0.0.1 --path="$WORK/data/"
+server_start "$WORK/server.log" -- --http_port="$PORT" --tcp_port=0 --listen_host=127.0.0.1 --path="$WORK/data/"
 
 status=0
 timeout 300 node "$HERE/client-test.js" "http://127.0.0.1:$PORT" 2>"$WORK/client.err" || { status=1; tail -20 "$WORK/client.err"; }

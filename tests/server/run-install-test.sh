@@ -22,7 +22,7 @@ if grep -q "ExecStart=/.*bin/shale server --config-file /etc/shale/config.xml" "
   pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: unit's ExecStart"; fi
 if man -l "$DEST/usr/share/man/man1/shale.1" 2>/dev/null | grep -q "shale server" || grep -q '^\.B server' "$DEST/usr/share/man/man1/shale.1"; then
   pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: man page"; fi
-"$DEST/usr/bin/shale" server --config-file "$DEST/etc/shale/config.xml" -- --http_port="$PORT" \
+"$DEST/usr/bin/shale" server --config-file "$DEST/etc/shale/config.xml" -- --http_port="$PORT" --tcp_port=0 \
     --path="$DEST/var/lib/shale/" --logger.log="$DEST/var/log/shale/shale-server.log" >"$DEST/out.log" 2>&1 &
 PID=$!
 disown "$PID"

@@ -23,7 +23,7 @@ at_most() { if [ "$3" -le "$2" ]; then ok; else bad "$1" "<= $2" "$3"; fi; }
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROME" ]; then echo "FAIL: chromium is not installed (scripts/install-deps.sh installs it)"; echo "play: 0 passed, 1 failed"; exit 1; fi
 
-server_start "$WORK/server.log" -- --http_port="$PORT" --listen_host=127.0.0.1 --path="$WORK/data/"
+server_start "$WORK/server.log" -- --http_port="$PORT" --tcp_port=0 --listen_host=127.0.0.1 --path="$WORK/data/"
 
 B64() { printf '%s' "$1" | base64 -w0; }
 chrome() { timeout 90 "$CHROME" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$WORK/profile" \

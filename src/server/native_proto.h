@@ -1,0 +1,149 @@
+/* ClickHouse's native TCP protocol: packet numbers, revisions, and the encoding and
+ * decoding of every packet shale's server reads or writes (native_handler.c runs the
+ * conversation). Layouts as ClickHouse 26.7 reads and writes them (src/Server/TCPHandler,
+ * src/Client/Connection, src/Core/ProtocolDefines.h), restricted to what a peer at the
+ * negotiated revision — min(client, NATIVE_SERVER_REVISION) — expects:
+ *
+ *   client Hello    VarUInt 0, String client name, VarUInt major, minor, revision, String
+ *                   database, user, password; then (revision ≥ 54458) the addendum:
+ *                   String quota key.
+ *   server Hello    VarUInt 0, String name, VarUInt major, minor, revision, String time zone
+ *                   (≥ 54058), String display name (≥ 54372), VarUInt patch (≥ 54401),
+ *                   VarUInt 0 password rules (≥ 54461), UInt64 nonce (≥ 54462).
+ *   client Query    String query id; client info (≥ 54032: query kind, initial user/query
+ *                   id/address, start time ≥ 54449, interface, TCP fields or HTTP fields,
+ *                   quota key ≥ 54060, distributed depth ≥ 54448, patch ≥ 54401, OpenTelemetry
+ *                   ≥ 54442, parallel replicas ≥ 54453); settings as strings with flags (name,
+ *                   VarUInt flags, value; "" ends them); String inter-server hash (≥ 54441);
+ *                   VarUInt stage, VarUInt compression, String query; parameters (≥ 54459,
+ *                   like settings).
+ *   client Data     VarUInt 2, String table name, a block (native_block.h), compressed in
+ *                   ClickHouse's frames when the query said so.
+ *   server Data / Totals / Extremes  the same with packet 1 / 7 / 8.
+ *   Exception       Int32 code, String name, String message, String stack trace, UInt8 nested.
+ *   Progress        VarUInt read rows, read bytes, total rows, total bytes (≥ 54463), written
+ *                   rows and bytes (≥ 54420), elapsed ns (≥ 54460).
+ *   ProfileInfo     VarUInt rows, blocks, bytes, UInt8 applied limit, VarUInt rows before
+ *                   limit, UInt8 calculated, and (≥ 54469) UInt8 applied aggregation, VarUInt
+ *                   rows before aggregation.
+ *   TablesStatusRequest/Response  VarUInt n, (String db, String table)…; the response adds
+ *                   UInt8 is_replicated (0 for every shale table) per table.
+ *
+ * Reading trusts nothing: strings and counts are bounded, a short read is
+ * CANNOT_READ_ALL_DATA, a bad value INCORRECT_DATA/UNKNOWN_PACKET_FROM_CLIENT.
+ * Ownership: decoded packets own their strings (free with the matching *_free).
+ * Thread-safety: none needed (one connection, one thread). Errors: -1 with err_set. */
+#ifndef SHALE_SERVER_NATIVE_PROTO_H
+#define SHALE_SERVER_NATIVE_PROTO_H
+
+#include "base/buf.h"
+#include "column/block.h"
+#include "io/stream.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The revision shale speaks: ClickHouse 24.x's, before chunked packets (54470). A newer
+ * client talks to shale at this revision; an older one at its own. */
+#define NATIVE_SERVER_REVISION 54469
+/* Settings as strings (54429) are the oldest layout shale reads. */
+#define NATIVE_MIN_CLIENT_REVISION 54429
+
+enum {
+    NC_HELLO = 0,
+    NC_QUERY = 1,
+    NC_DATA = 2,
+    NC_CANCEL = 3,
+    NC_PING = 4,
+    NC_TABLES_STATUS_REQUEST = 5,
+    NC_KEEP_ALIVE = 6,
+    NC_SCALAR = 7,
+    NC_IGNORED_PART_UUIDS = 8,
+    NC_READ_TASK_RESPONSE = 9,
+};
+
+enum {
+    NS_HELLO = 0,
+    NS_DATA = 1,
+    NS_EXCEPTION = 2,
+    NS_PROGRESS = 3,
+    NS_PONG = 4,
+    NS_END_OF_STREAM = 5,
+    NS_PROFILE_INFO = 6,
+    NS_TOTALS = 7,
+    NS_EXTREMES = 8,
+    NS_TABLES_STATUS_RESPONSE = 9,
+    NS_LOG = 10,
+    NS_TABLE_COLUMNS = 11,
+    NS_PROFILE_EVENTS = 14,
+};
+
+/* QueryProcessingStage */
+enum { NATIVE_STAGE_FETCH_COLUMNS = 0, NATIVE_STAGE_WITH_MERGEABLE_STATE = 1, NATIVE_STAGE_COMPLETE = 2 };
+
+typedef struct native_hello {
+    char *client_name;
+    uint64_t major, minor, revision;
+    char *database;
+    char *user;
+    char *password;
+} native_hello;
+
+typedef struct native_kv {
+    char *name;
+    char *value;
+    uint64_t flags;            /* 1 = important: an unknown name is an error */
+} native_kv;
+
+typedef struct native_query {
+    char *query_id;
+    uint8_t query_kind;        /* 0 none, 1 initial, 2 secondary */
+    char *initial_user;
+    char *initial_query_id;
+    char *client_name;
+    int nsettings;
+    native_kv *settings;
+    int nparams;
+    native_kv *params;         /* values as sent (a quoted literal from ClickHouse's client) */
+    uint64_t stage;
+    uint64_t compression;      /* 0 or 1 */
+    char *text;
+} native_query;
+
+/* Readers of the parts of client packets after the packet number. */
+int native_read_varuint(rbuf *in, uint64_t *v);
+/* On failure h / q hold what was read so far: free them all the same. */
+int native_read_hello(rbuf *in, native_hello *h);
+void native_hello_free(native_hello *h);
+int native_read_addendum(rbuf *in, uint64_t revision);
+int native_read_query(rbuf *in, uint64_t revision, native_query *q);
+void native_query_free(native_query *q);
+/* TablesStatusRequest: the tables as "db" "table" pairs in *names (2 × *n strings; nothing
+ * to free on failure). */
+int native_read_tables_status(rbuf *in, char ***names, int *n);
+/* A Data packet's rest: the table name (dropped) and the block, decompressing ClickHouse's
+ * frames when compressed. A block of no columns and no rows ends a stream of blocks. */
+int native_read_data(rbuf *in, uint64_t revision, bool compressed, schema **header, block **b);
+
+/* Writers of server packets, appended to out. */
+void native_write_hello(buf *out, uint64_t revision, const char *timezone, const char *display_name);
+void native_write_exception(buf *out, int code, const char *message);
+typedef struct native_progress {
+    uint64_t read_rows, read_bytes, total_rows, total_bytes, written_rows, written_bytes, elapsed_ns;
+} native_progress;
+void native_write_progress(buf *out, uint64_t revision, const native_progress *p);
+void native_write_profile_info(buf *out, uint64_t revision, uint64_t rows, uint64_t blocks, uint64_t bytes,
+                               bool applied_limit, uint64_t rows_before_limit);
+/* Data, Totals or Extremes (packet): the block (NULL = the header's columns, no rows),
+ * compressed with codec (an mt_codec, NULL = uncompressed) in frames of at most 1 MiB.
+ * scratch holds the uncompressed bytes (the caller's, reused from block to block). */
+struct mt_codec;
+void native_write_block(buf *out, buf *scratch, int packet, uint64_t revision, const struct mt_codec *codec,
+                        const schema *header, const block *b);
+void native_write_tables_status(buf *out, char **names, const bool *exists, int n);
+/* TableColumns: the table's columns (kinds[i] "DEFAULT"/"MATERIALIZED"/"ALIAS"/… and
+ * exprs[i] the expression's SQL, both NULL when the column has no default). */
+void native_write_table_columns(buf *out, int n, const char *const *names, const char *const *types,
+                                const char *const *kinds, const char *const *exprs);
+
+#endif
