@@ -229,6 +229,12 @@ void ast_format_expr_list(buf *out, const ast_list *l);
 void ast_format_ident(buf *out, const char *name);
 /* s[0..n) as a quoted string literal ('it\'s'). */
 void ast_format_quoted(buf *out, const char *s, size_t n);
+/* A SELECT (or UNION ALL of SELECTs) as ClickHouse prints it in SHOW CREATE VIEW
+ * (one_line: in system.tables.create_table_query), tables without a database given `db`;
+ * src[0..src_len) is the text the AST was parsed from. Returns false — the text in out
+ * then meaningless — when the query has a construct whose ClickHouse form this does not
+ * reproduce (ast_format_query.c lists them). */
+bool ast_format_query_ch(buf *out, const ast *q, const char *src, size_t src_len, const char *db, bool one_line);
 /* EXPLAIN AST: the tree in ClickHouse's indented form. */
 void ast_dump(buf *out, const ast *e, int indent);
 

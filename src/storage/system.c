@@ -297,6 +297,19 @@ static source *tables_table(query_ctx *q, bool columns)
             /* system.tables shows the statement on one line, as ClickHouse does. */
             tmp.len = 0;
             create_sql_one_line(&tmp, t->create_sql);
+            if (t->engine == &engine_view) {
+                /* the SELECT as ClickHouse formats it, else as written (docs/differences.md) */
+                buf sel = {0};
+                char *as = strstr((char *)tmp.p, ") AS ");
+                if (as && ast_format_query_ch(&sel, t->create->as_select, t->create_sql, strlen(t->create_sql),
+                                              t->database, true)) {
+                    tmp.len = (size_t)(as - (char *)tmp.p) + 5;
+                    buf_append(&tmp, sel.p, sel.len);
+                    buf_putc(&tmp, 0);
+                    tmp.len--;
+                }
+                buf_free(&sel);
+            }
             col_push_str(b->cols[6], (const char *)tmp.p, tmp.len);
             /* engine_full: from the engine to the end, without the table's COMMENT */
             const char *eng = strstr((const char *)tmp.p, " ENGINE = ");
