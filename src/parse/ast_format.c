@@ -140,6 +140,13 @@ static void format_expr(buf *out, const ast *e, bool sql, bool top)
         buf_putc(out, '*');
         break;
     case AST_FUNC:
+        if (!sql && !strcmp(e->name, "tuple") && !e->has_params && e->args.n == 1) {
+            /* tuple(x) names a result column "(x)", as in ClickHouse */
+            buf_putc(out, '(');
+            format_list(out, &e->args, sql);
+            buf_putc(out, ')');
+            break;
+        }
         if (e->bracket_syntax || ((!strcmp(e->name, "array") || !strcmp(e->name, "tuple")) && !e->has_params &&
                                   (strcmp(e->name, "tuple") || e->args.n != 1))) {
             bool arr = !strcmp(e->name, "array");

@@ -252,6 +252,80 @@ static int compile_ident(actx *c, const ast *e, expr **out)
     return unknown_identifier(c, name);
 }
 
+/* ---- result column names ---- */
+
+/* The source column a qualified identifier `q.name` reads (as compile_ident resolves it),
+ * or -1 when q is not a table qualifier (a Nested column `n.a`, a tuple element). */
+static int qualified_column(const actx *c, const ast *e)
+{
+    if (e->kind != AST_IDENT || e->nparts != 2 || !c->src)
+        return -1;
+    const char *q = e->parts[0], *name = e->parts[1];
+    if (c->qual) {
+        for (int i = 0; i < c->src->n; i++)
+            if (has_qualifier(c, i, q) && strcmp(c->bare[i], name) == 0)
+                return i;
+        return -1;
+    }
+    bool table_q = (c->table_alias && strcmp(q, c->table_alias) == 0) || (c->table_name && strcmp(q, c->table_name) == 0);
+    if (!table_q)
+        return -1;
+    for (int i = 0; i < c->src->n; i++)
+        if (strcmp(c->src->names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* The source column the bare identifier `name` would read, or -1 (also when a SELECT
+ * alias of that name would be taken instead). */
+static int bare_column(actx *c, const char *name)
+{
+    if (find_alias(c, name) >= 0 || !c->src)
+        return -1;
+    for (int i = 0; i < c->src->n; i++)
+        if (strcmp(c->src->names[i], name) == 0)
+            return i;
+    for (int i = 0; c->bare && i < c->src->n; i++)
+        if (strcmp(c->bare[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* e with every `t.col` that `col` alone would read the same way written as `col`: how
+ * ClickHouse names result columns (SELECT t.a FROM t → a; FROM t, u: u.a stays u.a when
+ * t has an `a` too). Returns e itself when nothing changes; new nodes go in arena a. */
+static const ast *drop_redundant_qualifiers(actx *c, arena *a, const ast *e, int depth)
+{
+    if (!e || depth > 200)
+        return e;
+    if (e->kind == AST_IDENT) {
+        int col = qualified_column(c, e);
+        if (col < 0 || bare_column(c, e->parts[1]) != col)
+            return e;
+        ast *n = arena_alloc(a, sizeof *n, 8);
+        *n = *e;
+        n->nparts = 1;
+        n->parts = e->parts + 1;
+        return n;
+    }
+    if (e->kind != AST_FUNC)
+        return e;
+    ast *n = NULL;
+    for (int i = 0; i < e->args.n; i++) {
+        const ast *arg = drop_redundant_qualifiers(c, a, e->args.items[i], depth + 1);
+        if (arg == e->args.items[i])
+            continue;
+        if (!n) {
+            n = arena_alloc(a, sizeof *n, 8);
+            *n = *e;
+            n->args.items = arena_alloc(a, sizeof *n->args.items * (size_t)(e->args.n + 1), 8);
+            memcpy(n->args.items, e->args.items, sizeof *n->args.items * (size_t)e->args.n);
+        }
+        n->args.items[i] = (ast *)arg;
+    }
+    return n ? n : e;
+}
+
 /* ---- functions ---- */
 
 static int fold_if_const(actx *c, expr *e, expr **out)
@@ -1999,7 +2073,7 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
         }
         if (compile(c, target, &e))
             goto done;
-        char *nm = s->alias ? xstrdup(s->alias) : name_of(s);
+        char *nm = s->alias ? xstrdup(s->alias) : name_of(drop_redundant_qualifiers(c, &scratch, s, 0));
         add_output(p, e, nm, &names, &cap);
         free(nm);
     }
