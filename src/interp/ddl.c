@@ -1043,6 +1043,22 @@ static int read_input_all(query_ctx *q, buf *out)
     return rc;
 }
 
+/* Is e an array/tuple constructor ([..], (..)) whose leaves are all literals? */
+static bool only_literals(const ast *e, int depth)
+{
+    if (depth > 64)
+        return false;
+    if (e->kind == AST_LITERAL)
+        return !e->alias;
+    if (e->kind != AST_FUNC || e->alias || e->has_params || !e->bracket_syntax ||
+        (strcmp(e->name, "array") && strcmp(e->name, "tuple")))
+        return false;
+    for (int i = 0; i < e->args.n; i++)
+        if (!only_literals(e->args.items[i], depth + 1))
+            return false;
+    return true;
+}
+
 static int values_block(const ast *st, const schema *in, query_ctx *q, arena *a, block **out)
 {
     buf text = {0};
@@ -1109,6 +1125,19 @@ static int values_block(const ast *st, const schema *in, query_ctx *q, arena *a,
                 err_clear();
                 /* fall back to the expression path (gives CAST's error) */
                 dst = b->cols[i];
+            }
+            /* [..] and (..) of literals: parsed from their text like the top-level values, so
+             * that numbers beyond 64 bits keep every digit (as literals they are Float64). */
+            if (v->kind == AST_FUNC && v->bracket_syntax && only_literals(v, 0) && v->end > v->pos) {
+                /* into a scratch column first: a failed parse may leave part of a value */
+                column *one_value = col_new(dst->type);
+                bool parsed = text_parse(one_value, sql + v->pos, (size_t)(v->end - v->pos), &to) == 0;
+                if (parsed)
+                    col_push_from(dst, one_value, 0);
+                col_free(one_value);
+                if (parsed)
+                    continue;
+                err_clear();
             }
             if (v->kind == AST_LITERAL && v->lit == LIT_NULL) {
                 if (type_is_nullable(in->types[i]))

@@ -5,6 +5,7 @@
 //
 //   node tests/difftest/difftest.js --shale build/shale [--seeds 1-20] [--n 200]
 //        [--features all,-window] [--report FILE] [--timeout 10] [--minimize 20] [--verbose]
+//        [--names]   (also compare result column names: FORMAT TabSeparatedWithNames)
 //
 // Exit status 1 when a divergence (wrong answer, shale answering where ClickHouse fails,
 // crash, hang) was found; unsupported features and error-code mismatches are counted only.
@@ -30,6 +31,7 @@ function parseArgs(argv) {
     else if (a === '--timeout') o.timeout = Number(val());
     else if (a === '--minimize') o.minimize = Number(val());
     else if (a === '--verbose' || a === '-v') o.verbose = true;
+    else if (a === '--names') o.names = true;
     else if (a === '--list-features') {
       for (const [k, v] of Object.entries(FEATURES)) console.log(`${k.padEnd(14)} ${v}`);
       process.exit(0);
@@ -95,7 +97,8 @@ function main() {
     const g = new Gen(rng, flags, tables);
     const qs = tables.map(t => ({ items: [], raw: `SELECT * FROM ${t.name}` }));
     for (let i = 0; i < o.n; i++) qs.push(genQuery(g));
-    const sqls = qs.map(q => q.raw || renderQuery(q));
+    // --names: compare the result's column names too (TabSeparatedWithNames)
+    const sqls = qs.map(q => (q.raw || renderQuery(q)) + (o.names ? ' FORMAT TabSeparatedWithNames' : ''));
     const chRes = sqls.map(s => chdb.run(s));
     const shRes = runShale(shale, setup, sqls, sh);
     for (let i = 0; i < sqls.length; i++) {
