@@ -221,7 +221,18 @@ size_t lexer_unescape(const char *src, size_t n, char *dst)
                     dst[o++] = 'x';
                 }
                 break;
-            default: dst[o++] = e; break;
+            case '\\':
+            case '\'':
+            case '"':
+            case '`':
+            case '/': dst[o++] = e; break;
+            case 'N': break; /* ClickHouse reads \N in a literal as nothing */
+            default:
+                /* an unknown escape keeps its backslash, as ClickHouse's: '\_' is two
+                 * characters (LIKE's escaped underscore) */
+                dst[o++] = '\\';
+                dst[o++] = e;
+                break;
             }
         } else if ((c == '\'' || c == '"' || c == '`') && i + 1 < n && src[i + 1] == c) {
             dst[o++] = c;

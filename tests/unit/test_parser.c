@@ -256,7 +256,7 @@ static void test_errors(void)
     CHECK(strstr(error_of("SELECT 'abc"), "Single quoted string is not closed") != NULL);
     const char *bad[] = {"SELEC 1", "SELECT (1", "SELECT [1", "SELECT f(1", "SELECT 1 FROM", "SELECT CAST(1 AS)",
                          "SELECT CASE END", "SELECT {x}", "SELECT x FROM t ARRAY JOIN a", "SELECT 1 EXCEPT SELECT 2",
-                         "SELECT a FROM t JOIN u", "INSERT INTO t", "CREATE VIEW v AS SELECT 1", "DROP x",
+                         "SELECT a FROM t JOIN u", "INSERT INTO t", "CREATE VIEW v", "DROP x",
                          "SELECT INTERVAL 1 FORTNIGHT", "SELECT 1 IS 2", "SELECT 1 BETWEEN 2", "SELECT `",
                          "SELECT \"\"", "SELECT 1 !", "SELECT 1 |", "SELECT $", "SELECT 1::", "SELECT (1,2).x.",
                          "SHOW x", "SELECT 1 FROM t WHERE", "SET", "SELECT sum(x) OVER ()", "SELECT t.1.", NULL};
