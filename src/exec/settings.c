@@ -53,6 +53,12 @@ static const own_def own[] = {
     {"print_pretty_type_names", SET_BOOL, "1", "Print named tuples in DESCRIBE, toTypeName and SHOW CREATE over several lines."},
     {"output_format_pretty_max_column_pad_width", SET_UINT, "250", "Maximum width to pad values in Pretty formats."},
     {"output_format_pretty_max_value_width", SET_UINT, "10000", "Maximum width of a value in Pretty formats."},
+    {"output_format_pretty_display_footer_column_names", SET_UINT, "1", ""},
+    {"output_format_pretty_display_footer_column_names_min_rows", SET_UINT, "50", ""},
+    {"output_format_pretty_fallback_to_vertical", SET_BOOL, "1", ""},
+    {"output_format_pretty_fallback_to_vertical_max_rows_per_chunk", SET_UINT, "10", ""},
+    {"output_format_pretty_fallback_to_vertical_min_columns", SET_UINT, "5", ""},
+    {"output_format_pretty_fallback_to_vertical_min_table_width", SET_UINT, "250", ""},
     {"output_format_pretty_row_numbers", SET_BOOL, "1", "Add row numbers before each row in Pretty formats."},
     {"output_format_pretty_color", SET_STRING, "auto", "Use ANSI escapes in Pretty formats (auto = on a terminal)."},
     {"output_format_csv_crlf_end_of_line", SET_BOOL, "0", "Use CRLF line endings in CSV."},
@@ -654,6 +660,19 @@ int settings_set(settings *s, const char *name, const char *value)
     s->text[i] = xstrdup(canon);
     s->num[i] = num;
     s->changed[i] = true;
+    return 0;
+}
+
+int settings_reset(settings *s, const char *name)
+{
+    int i = settings_index(name);
+    if (i < 0)
+        return unknown_setting(name);
+    if (owned(s, i))
+        free(s->text[i]);
+    s->text[i] = (char *)defs[i].def;
+    s->num[i] = default_num[i];
+    s->changed[i] = false;
     return 0;
 }
 

@@ -72,6 +72,8 @@ settings *settings_clone(const settings *s);
 const char *settings_first_difference(const settings *a, const settings *b);
 void settings_free(settings *s);
 int settings_set(settings *s, const char *name, const char *value);
+/* name = DEFAULT: back to the default, not changed. -1 with UNKNOWN_SETTING. */
+int settings_reset(settings *s, const char *name);
 int64_t settings_int(const settings *s, const char *name);
 double settings_float(const settings *s, const char *name);
 const char *settings_str(const settings *s, const char *name);

@@ -1770,7 +1770,8 @@ static int unsupported_clauses(const ast *sel, query_ctx *q)
         char val[1024];
         setting_value_text(kv->sub, val, sizeof val);
         settings *tmp = settings_clone(q->st);
-        int rc = settings_set(tmp, kv->name, val);
+        bool to_default = kv->sub->kind == AST_IDENT && kv->sub->nparts == 1 && !strcasecmp(kv->sub->parts[0], "DEFAULT");
+        int rc = to_default ? settings_reset(tmp, kv->name) : settings_set(tmp, kv->name, val);
         int k = settings_index(kv->name);
         bool same = !rc && k >= 0 && tmp->num[k] == q->st->num[k] &&
                     (settings_def_at(k)->kind != SET_STRING || !strcmp(tmp->text[k], q->st->text[k]));
