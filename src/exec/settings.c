@@ -135,6 +135,7 @@ static const own_def own[] = {
     {"limit", SET_UINT, "0", "Limit the number of result rows (0 = none)."},
     {"offset", SET_UINT, "0", "Skip this many result rows."},
     {"cast_keep_nullable", SET_BOOL, "0", "CAST keeps Nullable.", SETF_DEFAULT_ONLY},
+    {"joined_subquery_requires_alias", SET_BOOL, "1", ""},
     {"transform_null_in", SET_BOOL, "0", "NULL IN (NULL) is true."},
     {"totals_mode", SET_STRING, "after_having_exclusive",
      "Which groups WITH TOTALS aggregates: before_having (all) or after_having_* (those HAVING keeps; no "

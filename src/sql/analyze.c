@@ -1042,10 +1042,33 @@ static void set_qualifiers(source *s, const char *qual)
     }
 }
 
+/* joined_subquery_requires_alias: a subquery or table function joined to another table
+ * (or the one they are joined to) needs an alias. */
+static int check_join_aliases(const ast *t, query_ctx *q)
+{
+    if (!settings_bool(q->st, "joined_subquery_requires_alias"))
+        return 0;
+    bool first = true;
+    for (const ast *j = t->join, *cur = t; j; cur = j->sub, j = j->sub->join) {
+        if (!j->sub || j->sub->kind != AST_TABLE)
+            continue;
+        const ast *pair[2] = {first ? cur : NULL, j->sub};
+        first = false;
+        for (int k = 0; k < 2; k++)
+            if (pair[k] && (pair[k]->table_func || pair[k]->sub) && !pair[k]->alias)
+                return err_set(ERR_ALIAS_REQUIRED,
+                               "No alias for a subquery or table function in JOIN (set joined_subquery_requires_alias = 0 "
+                               "to disable the restriction)");
+    }
+    return 0;
+}
+
 int analyze_table(const ast *t, query_ctx *q, source **out)
 {
     if (!t->join)
         return analyze_one_table(t, q, out);
+    if (check_join_aliases(t, q))
+        return -1;
     /* Joins are evaluated left-deep: ((t1 JOIN t2) JOIN t3). */
     source *cur;
     if (analyze_one_table(t, q, &cur))
