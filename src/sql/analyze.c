@@ -1347,7 +1347,7 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
             return -1;
         int rc;
         {
-            if (strcasecmp(f->name, "numbers") == 0)
+            if (strcasecmp(f->name, "numbers") == 0 || strcmp(f->name, "numbers_mt") == 0)
                 rc = tablefunc_numbers(args, n, false, q, out);
             else if (strcasecmp(f->name, "file") == 0)
                 rc = tablefunc_file(args, n, q, out);
@@ -1393,7 +1393,7 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
             *out = system_one();
             return 0;
         }
-        if (strcmp(name, "numbers") == 0)
+        if (strcmp(name, "numbers") == 0 || strcmp(name, "numbers_mt") == 0)
             return tablefunc_numbers(NULL, 0, true, q, out);
         if (t->final)
             return err_set(ERR_ILLEGAL_FINAL, "Storage SystemTables doesn't support FINAL");
@@ -1688,7 +1688,7 @@ static int check_prewhere_source(const ast *t, query_ctx *q)
         const char *storage = strcasecmp(f->name, "file") == 0  ? "File"
                               : strcasecmp(f->name, "s3") == 0  ? "S3"
                               : strcasecmp(f->name, "url") == 0 ? "URL"
-                              : strcasecmp(f->name, "numbers") == 0 ? "SystemNumbers"
+                              : strcasecmp(f->name, "numbers") == 0 || strcmp(f->name, "numbers_mt") == 0 ? "SystemNumbers"
                               : strcmp(f->name, "format") == 0 ? "Values" : "Input";
         if (strcmp(storage, "File") == 0 || strcmp(storage, "S3") == 0 || strcmp(storage, "URL") == 0) {
             const char *fmt = tablefunc_format_of(f);
