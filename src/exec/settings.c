@@ -69,7 +69,7 @@ static const own_def own[] = {
     {"engine_file_truncate_on_insert", SET_BOOL, "0", "Truncate the file before INSERT INTO FUNCTION file."},
     {"engine_file_allow_create_multiple_files", SET_BOOL, "0", "Create a new file per insert when the file exists."},
     {"session_timezone", SET_STRING, "", "The session time zone (empty = the server's)."},
-    {"join_use_nulls", SET_BOOL, "0", "Fill non-matched rows of outer joins with NULLs instead of defaults.", SETF_DEFAULT_ONLY},
+    {"join_use_nulls", SET_BOOL, "0", "Fill non-matched rows of outer joins with NULLs instead of defaults."},
     {"join_algorithm", SET_STRING, "direct,parallel_hash,hash", "The join algorithm (shale has one; every value gives the same results)."},
     {"aggregate_functions_null_for_empty", SET_BOOL, "0", "Return NULL from aggregates over no rows.", SETF_DEFAULT_ONLY},
     {"group_by_two_level_threshold", SET_UINT, "100000", "Keys after which aggregation goes two-level."},

@@ -35,8 +35,8 @@ int main(void)
     CHECK(set_code(s, "load_balancing", "in_order") == 0);
 
     /* Known at the default only: the default is accepted, another value is not. */
-    CHECK(set_code(s, "join_use_nulls", "0") == 0);
-    CHECK(set_code(s, "join_use_nulls", "1") == ERR_NOT_IMPLEMENTED);
+    CHECK(set_code(s, "aggregate_functions_null_for_empty", "0") == 0);
+    CHECK(set_code(s, "aggregate_functions_null_for_empty", "1") == ERR_NOT_IMPLEMENTED);
     CHECK(set_code(s, "output_format_pretty_grid_charset", "UTF-8") == 0);
     CHECK(set_code(s, "output_format_pretty_grid_charset", "ASCII") == ERR_NOT_IMPLEMENTED);
     CHECK(set_code(s, "max_rows_to_group_by", "10") == ERR_NOT_IMPLEMENTED);
