@@ -2,6 +2,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/units.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -489,6 +490,11 @@ static int check_enum(int e, const char *value, char *canon, size_t cap)
 static int parse_number(const setting_def *d, const char *value, double *v)
 {
     char *end;
+    uint64_t u;
+    if (d->kind != SET_FLOAT && parse_u64_size_suffix(value, &u) == 0) { /* '10Mi', '5G' */
+        *v = (double)u;
+        return 0;
+    }
     *v = strtod(value, &end);
     if (end == value || *end || isnan(*v))
         return err_set(ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED,

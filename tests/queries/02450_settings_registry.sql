@@ -42,3 +42,16 @@ SELECT 1 SETTINGS max_threads = -1; -- { serverError CANNOT_CONVERT_TYPE }
 SET max_insert_block_size_rows = 1000;
 SELECT name, value, changed FROM system.settings WHERE name IN ('max_insert_block_size', 'max_insert_block_size_rows') ORDER BY name;
 SELECT getSetting('max_insert_block_size');
+
+-- Size suffixes: K, M, G… are powers of 1000, Ki, Mi, Gi… of 1024.
+SET max_block_size = '10Ki';
+SELECT getSetting('max_block_size');
+SET max_memory_usage = '2G';
+SELECT value FROM system.settings WHERE name = 'max_memory_usage';
+SET max_memory_usage = 0;
+SET max_block_size = '10KiB'; -- { serverError CANNOT_PARSE_INPUT_ASSERTION_FAILED }
+DROP TABLE IF EXISTS mt_02450;
+CREATE TABLE mt_02450 (x UInt8) ENGINE = MergeTree ORDER BY x SETTINGS index_granularity_bytes = '10Mi', min_index_granularity_bytes = 1024;
+INSERT INTO mt_02450 VALUES (1);
+SELECT * FROM mt_02450;
+DROP TABLE mt_02450;
