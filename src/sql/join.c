@@ -217,6 +217,13 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
             for (int i = 0; i < j->using_cols.n && i < 64; i++) {
                 const ast *u = j->using_cols.items[i];
                 const char *name = u->kind == AST_IDENT ? u->parts[u->nparts - 1] : NULL;
+                for (int k = 0; name && k < i; k++) {
+                    const ast *p = j->using_cols.items[k];
+                    if (p->kind == AST_IDENT && !strcmp(p->parts[p->nparts - 1], name)) {
+                        err_set(ERR_BAD_ARGUMENTS, "Identifier '%s' appears more than once in USING clause", name);
+                        goto out;
+                    }
+                }
                 int a = name ? find_col(left, name) : -1, b = name ? find_col(right, name) : -1;
                 if (a < 0 || b < 0) {
                     err_set(ERR_UNKNOWN_IDENTIFIER, "Column `%s` in USING is not present in both tables",

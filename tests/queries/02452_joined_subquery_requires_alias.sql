@@ -9,3 +9,4 @@ SELECT * FROM (SELECT 1 x) JOIN (SELECT 1 y) ON x = y SETTINGS joined_subquery_r
 SET joined_subquery_requires_alias = 0;
 SELECT count() FROM numbers(2) JOIN numbers(2) USING number;
 SELECT count() FROM (SELECT 1 y), (SELECT 2 z);
+SELECT * FROM numbers(1) AS t1 INNER JOIN numbers(1) AS t2 USING (number, number); -- { serverError BAD_ARGUMENTS }

@@ -390,11 +390,15 @@ static int concat_exec(const fn_call *c, column **a, size_t n, column **out)
 
 static int concat_resolve(fn_call *c)
 {
+    bool all_arrays = c->nargs > 0;
     for (int k = 0; k < c->nargs; k++) {
         const type *t = c->arg_types[k];
         if (type_base(t)->id == T_NOTHING)
             return fn_bad_types(c);
+        all_arrays &= type_base(t)->id == T_ARRAY;
     }
+    if (all_arrays) /* concat of arrays is arrayConcat, as in ClickHouse */
+        return func_lookup("arrayConcat")->resolve(c);
     c->ret = type_simple(T_STRING);
     c->exec = concat_exec;
     return 0;
