@@ -225,12 +225,13 @@ static const char *const no_effect_prefixes[] = {
     "shared_merge_tree", "cloud_mode", "storage_file_read_method", "local_filesystem_read", "remote_filesystem_read",
     "min_external_", "min_joined_block_size", "max_joined_block_size", "min_table_rows_to_use_projection_index",
     "count_distinct_optimization", "min_chunk_bytes_for_parallel_parsing", "exact_rows_before_limit",
+    "rewrite_count_distinct_if_with_count_distinct_implementation",
 };
 
 /* Names matching a prefix above that do change results. */
 static const char *const result_changing[] = {
     "optimize_skip_unused_shards_rewrite_in", "optimize_throw_if_noop", "optimize_on_insert",
-    "optimize_trivial_insert_select", "optimize_count_from_files", "log_comment", "log_queries_cut_to_length",
+    "optimize_count_from_files", "log_comment", "log_queries_cut_to_length",
     "http_write_exception_in_output_format", "http_response_headers", "max_size_to_preallocate_for_joins",
     "join_runtime_filter_exact_values_limit", "async_insert", "insert_quorum_parallel", "exact_rows_before_limit",
 };
