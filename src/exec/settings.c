@@ -3,6 +3,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "base/units.h"
+#include "column/datetime.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -536,6 +537,11 @@ static int parse_value(const setting_def *d, const char *value, double *num, cha
     if (!strcmp(type, "Map")) {
         if (value[0] != '{')
             return err_set(ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED, "Cannot parse input: expected '{' before: '%s'", value);
+        return 0;
+    }
+    if (!strcmp(type, "Timezone")) {
+        if (value[0] && !tz_get(value))
+            return err_set(ERR_BAD_ARGUMENTS, "Invalid time zone: %s", value);
         return 0;
     }
     int e = enum_index(type);

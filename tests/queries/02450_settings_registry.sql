@@ -55,3 +55,7 @@ CREATE TABLE mt_02450 (x UInt8) ENGINE = MergeTree ORDER BY x SETTINGS index_gra
 INSERT INTO mt_02450 VALUES (1);
 SELECT * FROM mt_02450;
 DROP TABLE mt_02450;
+SET session_timezone = 'Абырвалг'; -- { serverError BAD_ARGUMENTS }
+SET session_timezone = 'Asia/Tokyo';
+SELECT value FROM system.settings WHERE name = 'session_timezone';
+SET session_timezone = '';
