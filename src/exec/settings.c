@@ -178,21 +178,20 @@ static setting_def defs[MAXDEFS];
 static int ndefs;
 
 /* Settings that only tune speed, resources, logging, caches or the transport, or that
- * concern replication, distribution and remote storage a single node does not have: shale
+ * concern replication and distribution a single node does not have: shale
  * accepts any valid value for them and does nothing (docs/differences.md lists the
  * classes). Everything else that shale does not implement is known at its default only. */
 static const char *const no_effect_prefixes[] = {
     "optimize_", "query_plan_", "query_cache_", "compile_", "min_count_to_compile", "distributed_", "parallel_replica",
     "max_parallel_replicas", "prefer_localhost_replica", "skip_unavailable_shards", "load_balancing", "connect_timeout",
-    "connections_with_failover", "receive_", "send_timeout", "tcp_", "hedged_", "s3_", "s3queue_", "azure_", "hdfs_",
-    "iceberg_", "delta_lake_", "paimon_", "filesystem_", "remote_fs_", "remote_read_", "read_backoff_", "merge_tree_",
+    "connections_with_failover", "receive_", "send_timeout", "tcp_", "hedged_", "filesystem_", "remote_fs_", "remote_read_", "read_backoff_", "merge_tree_",
     "background_", "async_", "wait_for_async_insert", "memory_profiler_", "memory_tracker_", "memory_overcommit",
     "memory_usage_overcommit", "jemalloc_", "opentelemetry_", "log_", "query_profiler_", "trace_profile_events",
-    "backup_", "restore_", "kafka_", "mysql_", "postgresql_", "sqlite_", "mongodb_", "keeper_", "insert_keeper_",
+    "keeper_", "insert_keeper_",
     "insert_quorum", "replication_", "http_", "use_query_cache", "use_query_condition_cache", "use_uncompressed_cache",
     "use_skip_indexes", "use_index_for_in_with_subqueries", "use_primary_key", "use_partition_pruning",
     "use_partition_minmax", "use_lightweight_primary_key", "use_statistics", "use_concurrency_control",
-    "use_hedged_requests", "use_page_cache", "use_cache_for_count", "use_iceberg_", "use_paimon_", "use_parquet_metadata",
+    "use_hedged_requests", "use_page_cache", "use_cache_for_count", "use_parquet_metadata",
     "use_text_index", "use_top_k", "use_hash_table_stats", "use_join_disjunctions", "use_reader_executor",
     "use_async_executor", "use_constant_folding_in_index", "use_roaring_bitmap", "use_streaming_marks",
     "use_compact_format_in_distributed", "enable_filesystem_", "enable_blob_storage_log", "enable_s3_requests_logging",
@@ -235,6 +234,7 @@ static const char *const result_changing[] = {
     "optimize_count_from_files", "log_comment", "log_queries_cut_to_length",
     "http_write_exception_in_output_format", "http_response_headers", "max_size_to_preallocate_for_joins",
     "join_runtime_filter_exact_values_limit", "async_insert", "insert_quorum_parallel", "exact_rows_before_limit",
+    "allow_nullable_tuple_in_extracted_subcolumns", "allow_custom_error_code_in_throwif",
 };
 
 /* allow_* (and the enable_* that admit an experimental type or statement): turning them on
