@@ -230,6 +230,14 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
                             name ? name : "?");
                     goto out;
                 }
+                /* A RIGHT or FULL join takes the key from the right side where the left has
+                 * none: both must have one type (ClickHouse converts them to a common one). */
+                if ((is_right || is_full) && strcmp(left->sch->types[a]->name, right->sch->types[b]->name) != 0) {
+                    err_set(ERR_NOT_IMPLEMENTED,
+                            "RIGHT or FULL JOIN USING a key of different types (%s and %s) is not supported yet",
+                            left->sch->types[a]->name, right->sch->types[b]->name);
+                    goto out;
+                }
                 lk[nkeys] = expr_col(a, left->sch->types[a]);
                 rk[nkeys] = expr_col(b, right->sch->types[b]);
                 using_right[nusing++] = b;

@@ -60,6 +60,8 @@ int main(void)
         "SELECT toString(number) AS s FROM numbers(3) ORDER BY s COLLATE 'en'",
         "SELECT 1 SETTINGS extremes = 1",
         "SELECT 1 SETTINGS aggregate_functions_null_for_empty = 1",
+        "SELECT * FROM (SELECT toUInt8(1) AS id) AS a RIGHT JOIN (SELECT toUInt16(3) AS id) AS b USING (id)",
+        "SELECT * FROM (SELECT toUInt8(1) AS id) AS a FULL JOIN (SELECT toNullable(toUInt8(3)) AS id) AS b USING (id)",
         "SELECT * FROM numbers(2) AS a LEFT SEMI JOIN numbers(1) AS b ON a.number = b.number SETTINGS join_use_nulls = 1",
         "SELECT * FROM numbers(2) AS a LEFT JOIN (SELECT 0 AS number, (1, 2) AS t) AS b ON a.number = b.number SETTINGS join_use_nulls = 1",
         "SELECT 1 SETTINGS cast_keep_nullable = 1",
