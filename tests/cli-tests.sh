@@ -43,6 +43,13 @@ check "one row" "1" "$(grep -cE '^1 row in set\. Elapsed: [0-9.]+ sec\.$' "$tmp/
 mkdir -p "$tmp/data"
 "$SHALE" local --path "$tmp/data" -q 'SELECT 1' >/dev/null
 check "query log persists" "1" "$("$SHALE" local --path "$tmp/data" -q "SELECT count() FROM system.query_log WHERE query = 'SELECT 1'")"
+"$SHALE" local --path "$tmp/data" -q "CREATE TABLE log_t (x UInt8, s String) ENGINE = Log; INSERT INTO log_t VALUES (2, 'b'); INSERT INTO log_t VALUES (1, 'a')" >/dev/null
+printf 'garbage' >>"$tmp/data/data/default/log_t/data.native" # bytes of an INSERT that never committed
+check "Log table persists (committed blocks only)" $'2\tb\n1\ta' "$("$SHALE" local --path "$tmp/data" -q "SELECT * FROM log_t")"
+"$SHALE" local --path "$tmp/data" -q "INSERT INTO log_t VALUES (3, 'c')" >/dev/null
+check "Log table appends after a torn write" $'2\tb\n1\ta\n3\tc' "$("$SHALE" local --path "$tmp/data" -q "SELECT * FROM log_t")"
+"$SHALE" local --path "$tmp/data" -q "TRUNCATE TABLE log_t" >/dev/null
+check "Log table truncated" "0" "$("$SHALE" local --path "$tmp/data" -q "SELECT count() FROM log_t")"
 # Parquet filter push-down: row groups whose statistics exclude the WHERE are not read
 # (read_rows in the query log counts only the row groups read; 8 groups of 1000 rows).
 pq="$(dirname "$SHALE")/../tests/data/parquet/ch_row_groups.parquet"

@@ -2,6 +2,8 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/units.h"
+#include "column/datetime.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -12,8 +14,11 @@
 #include <strings.h>
 #include <unistd.h>
 
-/* Defaults follow ClickHouse's; max_threads' default "auto" means the number of cores. */
-static const setting_def defs[] = {
+/* The settings shale implements (any valid value takes effect), those it knows only at their
+ * default (SETF_DEFAULT_ONLY) and its own (not ClickHouse's). Every other ClickHouse setting
+ * comes from settings_ch.inc and is classified by no_effect() below. Defaults follow
+ * ClickHouse's; max_threads' default "auto" means the number of cores. */
+static const own_def own[] = {
     {"max_threads", SET_MAXTHREADS, "auto", "The maximum number of query processing threads (auto = number of cores)."},
     {"max_block_size", SET_UINT, "65409", "Maximum block size in rows for reading."},
     {"max_memory_usage", SET_UINT, "0", "Maximum memory usage for processing of a single query (bytes, 0 = unlimited)."},
@@ -50,6 +55,12 @@ static const setting_def defs[] = {
     {"print_pretty_type_names", SET_BOOL, "1", "Print named tuples in DESCRIBE, toTypeName and SHOW CREATE over several lines."},
     {"output_format_pretty_max_column_pad_width", SET_UINT, "250", "Maximum width to pad values in Pretty formats."},
     {"output_format_pretty_max_value_width", SET_UINT, "10000", "Maximum width of a value in Pretty formats."},
+    {"output_format_pretty_display_footer_column_names", SET_UINT, "1", ""},
+    {"output_format_pretty_display_footer_column_names_min_rows", SET_UINT, "50", ""},
+    {"output_format_pretty_fallback_to_vertical", SET_BOOL, "1", ""},
+    {"output_format_pretty_fallback_to_vertical_max_rows_per_chunk", SET_UINT, "10", ""},
+    {"output_format_pretty_fallback_to_vertical_min_columns", SET_UINT, "5", ""},
+    {"output_format_pretty_fallback_to_vertical_min_table_width", SET_UINT, "250", ""},
     {"output_format_pretty_row_numbers", SET_BOOL, "1", "Add row numbers before each row in Pretty formats."},
     {"output_format_pretty_color", SET_STRING, "auto", "Use ANSI escapes in Pretty formats (auto = on a terminal)."},
     {"output_format_csv_crlf_end_of_line", SET_BOOL, "0", "Use CRLF line endings in CSV."},
@@ -60,9 +71,8 @@ static const setting_def defs[] = {
     {"engine_file_truncate_on_insert", SET_BOOL, "0", "Truncate the file before INSERT INTO FUNCTION file."},
     {"engine_file_allow_create_multiple_files", SET_BOOL, "0", "Create a new file per insert when the file exists."},
     {"session_timezone", SET_STRING, "", "The session time zone (empty = the server's)."},
-    {"timezone", SET_STRING, "", "Alias-like setting kept for compatibility; use session_timezone."},
-    {"join_use_nulls", SET_BOOL, "0", "Fill non-matched rows of outer joins with NULLs instead of defaults.", SETF_DEFAULT_ONLY},
-    {"join_algorithm", SET_STRING, "default", "The join algorithm (hash)."},
+    {"join_use_nulls", SET_BOOL, "0", "Fill non-matched rows of outer joins with NULLs instead of defaults."},
+    {"join_algorithm", SET_STRING, "direct,parallel_hash,hash", "The join algorithm (shale has one; every value gives the same results)."},
     {"aggregate_functions_null_for_empty", SET_BOOL, "0", "Return NULL from aggregates over no rows.", SETF_DEFAULT_ONLY},
     {"group_by_two_level_threshold", SET_UINT, "100000", "Keys after which aggregation goes two-level."},
     {"group_by_two_level_threshold_bytes", SET_UINT, "50000000", "Bytes after which aggregation goes two-level."},
@@ -129,6 +139,7 @@ static const setting_def defs[] = {
     {"limit", SET_UINT, "0", "Limit the number of result rows (0 = none)."},
     {"offset", SET_UINT, "0", "Skip this many result rows."},
     {"cast_keep_nullable", SET_BOOL, "0", "CAST keeps Nullable.", SETF_DEFAULT_ONLY},
+    {"joined_subquery_requires_alias", SET_BOOL, "1", ""},
     {"transform_null_in", SET_BOOL, "0", "NULL IN (NULL) is true."},
     {"totals_mode", SET_STRING, "after_having_exclusive",
      "Which groups WITH TOTALS aggregates: before_having (all) or after_having_* (those HAVING keeps; no "
@@ -137,17 +148,170 @@ static const setting_def defs[] = {
     {"union_default_mode", SET_STRING, "", "Default mode for UNION without ALL/DISTINCT.", SETF_DEFAULT_ONLY},
 };
 
-#define NDEFS ((int)(sizeof defs / sizeof defs[0]))
 
-int settings_count(void) { return NDEFS; }
+#define NOWN ((int)(sizeof own / sizeof own[0]))
+
+static const struct {
+    const char *type;
+    int code;
+    const char *code_name;
+    int multi;
+    const char *values;
+    size_t size;
+} ch_enums[] = {
+#define CH_ENUM(t, c, cn, m, v) {t, c, cn, m, v, sizeof v - 1},
+#include "exec/settings_ch.inc"
+#undef CH_ENUM
+};
+#define NENUMS ((int)(sizeof ch_enums / sizeof ch_enums[0]))
+
+static const struct {
+    const char *name, *type, *def, *description, *alias_for;
+    int obsolete, tier;
+} ch_settings[] = {
+#define CH_SETTING(n, t, d, desc, a, o, tier) {n, t, d, desc, a, o, tier},
+#include "exec/settings_ch.inc"
+#undef CH_SETTING
+};
+#define NCH ((int)(sizeof ch_settings / sizeof ch_settings[0]))
+#define MAXDEFS (NCH + NOWN)
+
+static setting_def defs[MAXDEFS];
+static int ndefs;
+
+/* Settings that only tune speed, resources, logging, caches or the transport, or that
+ * concern replication and distribution a single node does not have: shale
+ * accepts any valid value for them and does nothing (docs/differences.md lists the
+ * classes). Everything else that shale does not implement is known at its default only. */
+static const char *const no_effect_prefixes[] = {
+    "optimize_", "query_plan_", "query_cache_", "compile_", "min_count_to_compile", "distributed_", "parallel_replica",
+    "max_parallel_replicas", "prefer_localhost_replica", "skip_unavailable_shards", "load_balancing", "connect_timeout",
+    "connections_with_failover", "receive_", "send_timeout", "tcp_", "hedged_", "filesystem_", "remote_fs_", "remote_read_", "read_backoff_", "merge_tree_",
+    "background_", "async_", "wait_for_async_insert", "memory_profiler_", "memory_tracker_", "memory_overcommit",
+    "memory_usage_overcommit", "jemalloc_", "opentelemetry_", "log_", "query_profiler_", "trace_profile_events",
+    "keeper_", "insert_keeper_",
+    "insert_quorum", "replication_", "http_", "use_query_cache", "use_query_condition_cache", "use_uncompressed_cache",
+    "use_skip_indexes", "use_index_for_in_with_subqueries", "use_primary_key", "use_partition_pruning",
+    "use_partition_minmax", "use_lightweight_primary_key", "use_statistics", "use_concurrency_control",
+    "use_hedged_requests", "use_page_cache", "use_cache_for_count", "use_parquet_metadata",
+    "use_text_index", "use_top_k", "use_hash_table_stats", "use_join_disjunctions", "use_reader_executor",
+    "use_async_executor", "use_constant_folding_in_index", "use_roaring_bitmap", "use_streaming_marks",
+    "use_compact_format_in_distributed", "enable_filesystem_", "enable_blob_storage_log", "enable_s3_requests_logging",
+    "enable_hdfs_pread", "enable_software_prefetch", "enable_memory_bound_merging", "enable_multiple_prewhere",
+    "enable_job_stack_trace", "enable_sharding_aggregator", "enable_scalar_subquery_optimization",
+    "enable_optimize_predicate_expression", "enable_writes_to_query_cache", "enable_reads_from_query_cache",
+    "enable_sharing_sets", "enable_shared_storage", "enable_identifier_resolve_cache", "enable_producing_buckets",
+    "enable_parallel_blocks", "enable_join_", "enable_adaptive_memory", "enable_lazy_columns", "enable_vertical_final",
+    "enable_automatic_decision", "enable_early_constant_folding", "enable_parsing_to_custom_serialization",
+    "enable_parallel_replicas", "enable_http_compression", "max_bytes_before_external_", "max_bytes_ratio_before_external",
+    "max_bytes_before_remerge_sort", "prefer_external_sort_block_bytes", "group_by_two_level_threshold",
+    "aggregation_memory_efficient", "aggregation_in_order_", "preferred_block_size_bytes",
+    "preferred_max_column_in_block_size_bytes", "min_bytes_to_use_", "min_compress_block_size", "max_compress_block_size",
+    "min_insert_block_size", "max_insert_block_size", "min_free_disk", "max_read_buffer_size", "max_streams_",
+    "max_final_threads", "max_download_", "max_upload_", "max_network_", "max_concurrent_", "max_distributed_",
+    "max_replica_delay", "max_untracked_memory", "max_memory_usage_for_user", "max_backup_", "max_temporary_data_on_disk",
+    "max_insert_delayed_streams", "max_alter_threads", "max_parsing_threads", "max_build_vector_similarity",
+    "max_size_to_preallocate", "max_entries_for_hash_table_stats", "min_hit_rate_to_use_consecutive_keys",
+    "collect_hash_table_stats", "prefer_global_in_and_join", "prefer_warmed_unmerged_parts", "prefetch_buffer_size",
+    "read_in_order_", "read_through_distributed_cache", "read_from_filesystem_cache", "read_from_page_cache",
+    "read_priority", "priority", "os_threads_nice", "os_thread_priority", "interactive_delay", "idle_connection_timeout",
+    "poll_interval", "network_", "enable_deflate_qpl", "enable_zstd_qat", "skip_download_if_exceeds",
+    "cache_warmer_", "page_cache_", "query_condition_cache_", "schema_inference_use_cache", "schema_inference_cache",
+    "stream_flush_interval", "stream_poll_timeout", "table_function_remote", "temporary_data_in_cache",
+    "temporary_files_codec", "workload", "max_threads_for_indexes", "parallel_hash_join", "parallel_view_processing",
+    "parallel_distributed_insert", "parallel_non_joined", "force_aggregation_in_order", "distributed_cache",
+    "dictionary_use_async_executor", "dictionary_validate_primary_key", "join_to_sort_", "join_runtime_",
+    "join_output_by_rowlist", "join_on_disk_max_files", "grace_hash_join_", "partial_merge_join_", "default_max_bytes_in_join",
+    "merge_table_max_tables", "lock_acquire_timeout", "lightweight_deletes_sync", "mutations_sync", "alter_sync",
+    "insert_deduplicate", "deduplicate_blocks", "throw_on_max_partitions", "fsync_metadata", "ignore_on_cluster",
+    "shared_merge_tree", "cloud_mode", "storage_file_read_method", "local_filesystem_read", "remote_filesystem_read",
+    "min_external_", "min_joined_block_size", "max_joined_block_size", "min_table_rows_to_use_projection_index",
+    "count_distinct_optimization", "min_chunk_bytes_for_parallel_parsing", "exact_rows_before_limit",
+    "rewrite_count_distinct_if_with_count_distinct_implementation",
+};
+
+/* Names matching a prefix above that do change results. */
+static const char *const result_changing[] = {
+    "optimize_skip_unused_shards_rewrite_in", "optimize_throw_if_noop", "optimize_on_insert",
+    "optimize_count_from_files", "log_comment", "log_queries_cut_to_length",
+    "http_write_exception_in_output_format", "http_response_headers", "max_size_to_preallocate_for_joins",
+    "join_runtime_filter_exact_values_limit", "async_insert", "insert_quorum_parallel", "exact_rows_before_limit",
+    "allow_nullable_tuple_in_extracted_subcolumns", "allow_custom_error_code_in_throwif",
+};
+
+/* allow_* (and the enable_* that admit an experimental type or statement): turning them on
+ * lets a statement through that shale either runs or refuses on its own account, so any value
+ * is accepted where the default is off; turning off what is on by default is not supported. */
+static const char *const feature_gates[] = {
+    "allow_", "enable_json_type", "enable_dynamic_type", "enable_variant_type", "enable_time_time64_type",
+    "enable_full_text_index", "enable_lightweight_delete", "enable_lightweight_update", "enable_materialized_cte",
+    "enable_streaming_queries", "enable_unaligned_array_join",
+};
+
+static bool has_prefix(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+static bool in_list(const char *name, const char *const *list, size_t n, bool prefix)
+{
+    for (size_t i = 0; i < n; i++)
+        if (prefix ? has_prefix(name, list[i]) : strcmp(name, list[i]) == 0)
+            return true;
+    return false;
+}
+#define IN_LIST(name, list, prefix) in_list(name, list, sizeof list / sizeof list[0], prefix)
+
+static int classify(const char *name, const char *def, bool obsolete)
+{
+    if (obsolete) /* ClickHouse itself accepts and ignores them */
+        return SETF_NO_EFFECT;
+    if (IN_LIST(name, result_changing, false))
+        return SETF_DEFAULT_ONLY;
+    if (IN_LIST(name, no_effect_prefixes, true))
+        return SETF_NO_EFFECT;
+    if (IN_LIST(name, feature_gates, true))
+        return strcmp(def, "0") == 0 ? SETF_NO_EFFECT : SETF_DEFAULT_ONLY;
+    /* Thread counts, pool sizes and timeouts tune speed or limit waiting, never results. */
+    if (strstr(name, "_threads") || strstr(name, "pool_size") || strstr(name, "_timeout") || strstr(name, "timeout_ms") ||
+        strstr(name, "_sleep_") || strstr(name, "_backoff_") || strstr(name, "_retries") || strstr(name, "prefetch") ||
+        strstr(name, "_cache_size"))
+        return strstr(name, "overflow_mode") ? SETF_DEFAULT_ONLY : SETF_NO_EFFECT;
+    return SETF_DEFAULT_ONLY;
+}
+
+static setting_kind kind_of(const char *type)
+{
+    if (!strcmp(type, "Bool"))
+        return SET_BOOL;
+    if (!strcmp(type, "UInt64") || !strcmp(type, "NonZeroUInt64") || !strcmp(type, "Milliseconds"))
+        return SET_UINT;
+    if (!strcmp(type, "Int64") || !strcmp(type, "Int32"))
+        return SET_INT;
+    if (!strcmp(type, "Float") || !strcmp(type, "Double") || !strcmp(type, "Seconds"))
+        return SET_FLOAT;
+    if (!strcmp(type, "MaxThreads"))
+        return SET_MAXTHREADS;
+    return SET_STRING;
+}
+
+static const char *type_of_kind(setting_kind k)
+{
+    static const char *names[] = {"UInt64", "Int64", "Bool", "Float", "String", "MaxThreads"};
+    return names[k];
+}
+
+int settings_count(void)
+{
+    settings_init();
+    return ndefs;
+}
+
 const setting_def *settings_def_at(int i) { return &defs[i]; }
 
 /* Settings are looked up by name on every use (a server does it many times per request):
  * an open-addressing table of the definitions' indexes, built once. */
-#define INDEX_SLOTS 4096
+#define INDEX_SLOTS 8192
 static int16_t index_slots[INDEX_SLOTS];
 static pthread_once_t index_once = PTHREAD_ONCE_INIT;
-static double default_num[NDEFS];
+static double default_num[MAXDEFS];
 
 static uint32_t name_hash(const char *s)
 {
@@ -157,29 +321,87 @@ static uint32_t name_hash(const char *s)
     return h;
 }
 
-static int parse_value(const setting_def *d, const char *value, double *num);
+static int parse_value(const setting_def *d, const char *value, double *num, char *canon, size_t cap);
 
-static void build_index(void)
+static int find(const char *name)
 {
-    _Static_assert(NDEFS < INDEX_SLOTS / 2, "grow INDEX_SLOTS");
-    for (int i = 0; i < INDEX_SLOTS; i++)
-        index_slots[i] = -1;
-    for (int i = 0; i < NDEFS; i++) {
-        uint32_t h = name_hash(defs[i].name) & (INDEX_SLOTS - 1);
-        while (index_slots[h] >= 0)
-            h = (h + 1) & (INDEX_SLOTS - 1);
-        index_slots[h] = (int16_t)i;
-        parse_value(&defs[i], defs[i].def, &default_num[i]);
-    }
-}
-
-int settings_index(const char *name)
-{
-    pthread_once(&index_once, build_index);
     for (uint32_t h = name_hash(name) & (INDEX_SLOTS - 1); index_slots[h] >= 0; h = (h + 1) & (INDEX_SLOTS - 1))
         if (strcmp(defs[index_slots[h]].name, name) == 0)
             return index_slots[h];
     return -1;
+}
+
+static void add_def(const setting_def *d)
+{
+    int i = ndefs++;
+    defs[i] = *d;
+    uint32_t h = name_hash(d->name) & (INDEX_SLOTS - 1);
+    while (index_slots[h] >= 0)
+        h = (h + 1) & (INDEX_SLOTS - 1);
+    index_slots[h] = (int16_t)i;
+}
+
+static const own_def *own_find(const char *name)
+{
+    for (int i = 0; i < NOWN; i++)
+        if (strcmp(own[i].name, name) == 0)
+            return &own[i];
+    return NULL;
+}
+
+static void build_index(void)
+{
+    _Static_assert(MAXDEFS < INDEX_SLOTS / 2, "grow INDEX_SLOTS");
+    for (int i = 0; i < INDEX_SLOTS; i++)
+        index_slots[i] = -1;
+    for (int i = 0; i < NCH; i++) {
+        const own_def *o = own_find(ch_settings[i].name);
+        setting_def d = {.name = ch_settings[i].name,
+                         .kind = o ? o->kind : kind_of(ch_settings[i].type),
+                         .def = o ? o->def : ch_settings[i].def,
+                         .description = ch_settings[i].description,
+                         .flags = o ? o->flags : classify(ch_settings[i].name, ch_settings[i].def, ch_settings[i].obsolete),
+                         .type = ch_settings[i].type,
+                         .ch_default = ch_settings[i].def,
+                         .obsolete = ch_settings[i].obsolete != 0,
+                         .tier = ch_settings[i].tier,
+                         .alias = -1};
+        add_def(&d);
+    }
+    for (int i = 0; i < NOWN; i++)
+        if (find(own[i].name) < 0) {
+            setting_def d = {.name = own[i].name,
+                             .kind = own[i].kind,
+                             .def = own[i].def,
+                             .description = own[i].description,
+                             .flags = own[i].flags,
+                             .type = type_of_kind(own[i].kind),
+                             .ch_default = own[i].def,
+                             .alias = -1};
+            add_def(&d);
+        }
+    /* An alias reads and writes the setting it names. */
+    for (int i = 0; i < NCH; i++)
+        if (ch_settings[i].alias_for[0]) {
+            int k = find(ch_settings[i].name), target = find(ch_settings[i].alias_for);
+            defs[k].alias = target;
+            defs[k].alias_for = ch_settings[i].alias_for;
+        }
+    for (int i = 0; i < ndefs; i++) {
+        if (!defs[i].alias_for)
+            defs[i].alias_for = "";
+        char canon[64];
+        parse_value(&defs[i], defs[i].def, &default_num[i], canon, sizeof canon);
+    }
+}
+
+void settings_init(void) { pthread_once(&index_once, build_index); }
+
+int settings_index(const char *name)
+{
+    settings_init();
+    int i = find(name);
+    return i >= 0 && defs[i].alias >= 0 ? defs[i].alias : i;
 }
 
 /* A value's text is the definition's own default string until the setting is set, so
@@ -209,58 +431,170 @@ static int edit_distance(const char *a, const char *b)
     return d[la][lb];
 }
 
-static int parse_value(const setting_def *d, const char *value, double *num)
+static int enum_index(const char *type)
 {
-    *num = 0;
-    switch (d->kind) {
-    case SET_STRING: return 0;
-    case SET_BOOL:
-        if (strcasecmp(value, "true") == 0 || strcmp(value, "1") == 0) {
-            *num = 1;
-            return 0;
-        }
-        if (strcasecmp(value, "false") == 0 || strcmp(value, "0") == 0)
-            return 0;
-        return err_set(ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED,
-                       "Cannot parse boolean value '%s' of setting %s: expected true, false, 1 or 0", value, d->name);
-    case SET_MAXTHREADS:
-        if (strcmp(value, "auto") == 0 || strcmp(value, "0") == 0 || strncmp(value, "'auto", 5) == 0) {
-            long n = sysconf(_SC_NPROCESSORS_ONLN);
-            *num = n > 0 ? (double)n : 1;
-            return 0;
-        }
-        /* fallthrough */
-    case SET_UINT:
-    case SET_INT:
-    case SET_FLOAT: {
-        char *end;
-        double v = strtod(value, &end);
-        if (end == value || *end || isnan(v))
-            return err_set(ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED,
-                           "Cannot parse input: expected 'eof' before: '%s' (the value of setting %s must be a number)",
-                           end == value ? value : end, d->name);
-        if (d->kind != SET_FLOAT && d->kind != SET_INT && v < 0)
-            return err_set(ERR_CANNOT_PARSE_NUMBER, "Setting %s takes a non-negative value, got '%s'", d->name, value);
-        if (d->kind != SET_FLOAT && v != floor(v))
-            return err_set(ERR_CANNOT_PARSE_NUMBER, "Setting %s takes an integer, got '%s'", d->name, value);
-        *num = v;
+    for (int i = 0; i < NENUMS; i++)
+        if (strcmp(ch_enums[i].type, type) == 0)
+            return i;
+    return -1;
+}
+
+static bool enum_has(int e, const char *v, size_t len)
+{
+    for (const char *p = ch_enums[e].values; p < ch_enums[e].values + ch_enums[e].size; p += strlen(p) + 1)
+        if (strlen(p) == len && strncmp(p, v, len) == 0)
+            return true;
+    return false;
+}
+
+static int enum_error(int e, const char *value)
+{
+    char list[1024];
+    size_t len = 0;
+    for (const char *p = ch_enums[e].values; p < ch_enums[e].values + ch_enums[e].size && len < sizeof list - 64;
+         p += strlen(p) + 1)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s'", len ? ", " : "", p);
+    return err_set(ch_enums[e].code, "Unexpected value of %s: '%s'. Must be one of [%s]", ch_enums[e].type, value, list);
+}
+
+/* An enumeration's value, or for a set type its values separated by commas (spaces around
+ * them dropped, as ClickHouse writes them back). */
+static int check_enum(int e, const char *value, char *canon, size_t cap)
+{
+    if (!ch_enums[e].multi) {
+        if (!enum_has(e, value, strlen(value)))
+            return enum_error(e, value);
+        snprintf(canon, cap, "%s", value);
         return 0;
     }
+    size_t len = 0;
+    canon[0] = 0;
+    for (const char *p = value; *p;) {
+        while (*p == ' ')
+            p++;
+        const char *q = p;
+        while (*q && *q != ',')
+            q++;
+        const char *end = q;
+        while (end > p && end[-1] == ' ')
+            end--;
+        if (end > p) {
+            if (!enum_has(e, p, (size_t)(end - p))) {
+                char one[256];
+                snprintf(one, sizeof one, "%.*s", (int)(end - p), p);
+                return enum_error(e, one);
+            }
+            len += (size_t)snprintf(canon + len, len < cap ? cap - len : 0, "%s%.*s", len ? "," : "", (int)(end - p), p);
+        }
+        p = *q ? q + 1 : q;
     }
+    return 0;
+}
+
+static int parse_number(const setting_def *d, const char *value, double *v)
+{
+    char *end;
+    uint64_t u;
+    if (d->kind != SET_FLOAT && parse_u64_size_suffix(value, &u) == 0) { /* '10Mi', '5G' */
+        *v = (double)u;
+        return 0;
+    }
+    *v = strtod(value, &end);
+    if (end == value || *end || isnan(*v))
+        return err_set(ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED,
+                       "Cannot parse input: expected 'eof' before: '%s' (the value of setting %s must be a number)",
+                       end == value ? value : end, d->name);
+    return 0;
+}
+
+/* Checks a value as ClickHouse checks one of the setting's type; *num is its number (0 for
+ * text) and canon the text system.settings shows. */
+static int parse_value(const setting_def *d, const char *value, double *num, char *canon, size_t cap)
+{
+    const char *type = d->type;
+    *num = 0;
+    snprintf(canon, cap, "%s", value);
+    bool is_auto = strcmp(value, "auto") == 0;
+    if ((!strcmp(type, "UInt64Auto") || !strcmp(type, "BoolAuto") || !strcmp(type, "FloatAuto")) && is_auto)
+        return 0;
+    if (!strcmp(type, "Bool") || !strcmp(type, "BoolAuto")) {
+        double v;
+        if (!strcasecmp(value, "true") || !strcasecmp(value, "false"))
+            v = tolower((unsigned char)value[0]) == 't';
+        else if (parse_number(d, value, &v)) {
+            return err_set(ERR_CANNOT_PARSE_BOOL, "Cannot parse bool from string '%s' (setting %s)", value, d->name);
+        } else if (v != floor(v) ? v < 0 || v > 1 : v != 0 && v != 1)
+            return err_set(ERR_CANNOT_CONVERT_TYPE, "Field value %s is out of range of bool type (setting %s)", value,
+                           d->name);
+        *num = v != 0;
+        snprintf(canon, cap, "%d", v != 0);
+        return 0;
+    }
+    if (!strcmp(type, "Char")) {
+        if (strlen(value) > 1)
+            return err_set(ERR_SIZE_OF_FIXED_STRING_DOESNT_MATCH,
+                           "A setting's value string has to be an exactly one character long (setting %s)", d->name);
+        return 0;
+    }
+    if (!strcmp(type, "Map")) {
+        if (value[0] != '{')
+            return err_set(ERR_CANNOT_PARSE_INPUT_ASSERTION_FAILED, "Cannot parse input: expected '{' before: '%s'", value);
+        return 0;
+    }
+    if (!strcmp(type, "Timezone")) {
+        if (value[0] && !tz_get(value))
+            return err_set(ERR_BAD_ARGUMENTS, "Invalid time zone: %s", value);
+        return 0;
+    }
+    int e = enum_index(type);
+    if (e >= 0)
+        return check_enum(e, value, canon, cap);
+    if (d->kind == SET_STRING)
+        return 0;
+    if (d->kind == SET_MAXTHREADS && (is_auto || strcmp(value, "0") == 0 || strncmp(value, "'auto", 5) == 0)) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        *num = n > 0 ? (double)n : 1;
+        snprintf(canon, cap, "auto");
+        return 0;
+    }
+    double v;
+    if (parse_number(d, value, &v))
+        return -1;
+    if (d->kind == SET_BOOL) { /* a shale setting */
+        if (v != 0 && v != 1)
+            return err_set(ERR_CANNOT_CONVERT_TYPE, "Field value %s is out of range of bool type (setting %s)", value,
+                           d->name);
+        *num = v;
+        snprintf(canon, cap, "%d", v != 0);
+        return 0;
+    }
+    if (d->kind == SET_UINT || d->kind == SET_MAXTHREADS || !strcmp(type, "UInt64Auto")) {
+        if (v < 0)
+            return err_set(ERR_CANNOT_CONVERT_TYPE, "Field value %s is out of range of unsigned long type (setting %s)",
+                           value, d->name);
+        v = floor(v);
+        if (!strcmp(type, "NonZeroUInt64") && v == 0)
+            return err_set(ERR_BAD_ARGUMENTS, "A setting's value has to be greater than 0 (setting %s)", d->name);
+        snprintf(canon, cap, "%.0f", v);
+    } else if (d->kind == SET_INT) {
+        v = trunc(v);
+        snprintf(canon, cap, "%.0f", v);
+    }
+    *num = v;
     return 0;
 }
 
 settings *settings_new(void)
 {
+    settings_init();
     settings *s = xcalloc(1, sizeof *s);
-    s->n = NDEFS;
-    s->text = xcalloc(NDEFS, sizeof *s->text);
-    s->num = xcalloc(NDEFS, sizeof *s->num);
-    s->changed = xcalloc(NDEFS, sizeof *s->changed);
-    pthread_once(&index_once, build_index);
-    for (int i = 0; i < NDEFS; i++)
+    s->n = ndefs;
+    s->text = xcalloc((size_t)ndefs, sizeof *s->text);
+    s->num = xcalloc((size_t)ndefs, sizeof *s->num);
+    s->changed = xcalloc((size_t)ndefs, sizeof *s->changed);
+    for (int i = 0; i < ndefs; i++)
         s->text[i] = (char *)defs[i].def;
-    memcpy(s->num, default_num, sizeof default_num);
+    memcpy(s->num, default_num, sizeof *s->num * (size_t)ndefs);
     return s;
 }
 
@@ -299,42 +633,62 @@ void settings_free(settings *s)
     free(s);
 }
 
+static int unknown_setting(const char *name)
+{
+    char hint[512] = "";
+    size_t len = 0;
+    int best = 1000;
+    for (int k = 0; k < ndefs; k++) {
+        int d = edit_distance(name, defs[k].name);
+        if (d < best)
+            best = d;
+    }
+    if (best <= 3 && best < (int)strlen(name))
+        for (int k = 0; k < ndefs && len < sizeof hint - 80; k++)
+            if (edit_distance(name, defs[k].name) == best)
+                len += (size_t)snprintf(hint + len, sizeof hint - len, "%s'%s'", len ? ", " : "", defs[k].name);
+    if (len)
+        return err_set(ERR_UNKNOWN_SETTING, "Unknown setting '%s': Maybe you meant [%s]", name, hint);
+    return err_set(ERR_UNKNOWN_SETTING, "Unknown setting '%s'", name);
+}
+
 int settings_set(settings *s, const char *name, const char *value)
 {
     int i = settings_index(name);
-    if (i < 0) {
-        char hint[512] = "";
-        size_t len = 0;
-        int best = 1000;
-        for (int k = 0; k < NDEFS; k++) {
-            int d = edit_distance(name, defs[k].name);
-            if (d < best)
-                best = d;
-        }
-        if (best <= 3 && best < (int)strlen(name))
-            for (int k = 0; k < NDEFS && len < sizeof hint - 80; k++)
-                if (edit_distance(name, defs[k].name) == best)
-                    len += (size_t)snprintf(hint + len, sizeof hint - len, "%s'%s'", len ? ", " : "", defs[k].name);
-        if (len)
-            return err_set(ERR_UNKNOWN_SETTING, "Unknown setting '%s': Maybe you meant [%s]", name, hint);
-        return err_set(ERR_UNKNOWN_SETTING, "Unknown setting '%s'", name);
-    }
+    if (i < 0)
+        return unknown_setting(name);
+    const setting_def *d = &defs[i];
     double num;
-    if (parse_value(&defs[i], value, &num))
+    char canon[4096];
+    if (parse_value(d, value, &num, canon, sizeof canon))
         return -1;
-    if (defs[i].flags & SETF_DEFAULT_ONLY) {
+    if (d->flags & SETF_DEFAULT_ONLY) {
         double dnum = 0;
-        bool is_default = defs[i].kind == SET_STRING ? strcmp(value, defs[i].def) == 0
-                                                     : parse_value(&defs[i], defs[i].def, &dnum) == 0 && dnum == num;
+        char dcanon[256];
+        bool is_default = d->kind == SET_STRING ? strcmp(canon, d->def) == 0
+                                                : parse_value(d, d->def, &dnum, dcanon, sizeof dcanon) == 0 && dnum == num;
         if (!is_default)
             return err_set(ERR_NOT_IMPLEMENTED, "Setting %s = %s is not supported yet (only its default, '%s')", name,
-                           value, defs[i].def);
+                           value, d->def);
     }
     if (owned(s, i))
         free(s->text[i]);
-    s->text[i] = xstrdup(value);
+    s->text[i] = xstrdup(canon);
     s->num[i] = num;
     s->changed[i] = true;
+    return 0;
+}
+
+int settings_reset(settings *s, const char *name)
+{
+    int i = settings_index(name);
+    if (i < 0)
+        return unknown_setting(name);
+    if (owned(s, i))
+        free(s->text[i]);
+    s->text[i] = (char *)defs[i].def;
+    s->num[i] = default_num[i];
+    s->changed[i] = false;
     return 0;
 }
 

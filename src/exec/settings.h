@@ -1,5 +1,14 @@
 /* Settings: one registry with ClickHouse's names, types, defaults and descriptions.
  *
+ * Every setting of ClickHouse 26.7 is known (settings_ch.inc, generated from ClickHouse's
+ * system.settings by scripts/gen-settings.js), plus shale's own. Each is implemented (any
+ * valid value takes effect), accepted without effect (SETF_NO_EFFECT: speed, resources,
+ * logging, caches, replication and remote storage; docs/differences.md) or known at its
+ * default only (SETF_DEFAULT_ONLY: another value is NOT_IMPLEMENTED). Values are checked as
+ * ClickHouse checks the setting's type (CANNOT_PARSE_*, CANNOT_CONVERT_TYPE, BAD_ARGUMENTS,
+ * the enumeration's own code). An alias (enable_analyzer) reads and writes the setting it
+ * names.
+ *
  * A `settings` value holds the current value of every registered setting (a session's,
  * or a query's after its SETTINGS clause). Values are stored as text and as a parsed
  * number, so each setting reads cheaply with settings_int/settings_str.
@@ -18,19 +27,37 @@ typedef enum setting_kind { SET_UINT, SET_INT, SET_BOOL, SET_FLOAT, SET_STRING, 
 enum {
     SETF_DEFAULT_ONLY = 1, /* known but not implemented: a value other than the default is
                             * NOT_IMPLEMENTED (never accepted and ignored) */
+    SETF_NO_EFFECT = 2,    /* any valid value is accepted; it cannot change a result */
 };
+
+/* An entry of shale's own table (settings.c). */
+typedef struct own_def {
+    const char *name;
+    setting_kind kind;
+    const char *def;
+    const char *description;
+    int flags;
+} own_def;
 
 typedef struct setting_def {
     const char *name;
-    setting_kind kind;
-    const char *def;         /* default as text ("" for auto where noted) */
+    setting_kind kind;       /* how shale stores the value */
+    const char *def;         /* shale's default as text */
     const char *description;
     int flags;
+    const char *type;        /* ClickHouse's type name (Bool, UInt64, LoadBalancing, …) */
+    const char *ch_default;  /* ClickHouse's default */
+    const char *alias_for;   /* "" unless an alias */
+    int alias;               /* index of the setting an alias names, else -1 */
+    bool obsolete;
+    int tier;                /* 0 production, 4 obsolete, 8 experimental, 12 beta */
 } setting_def;
 
+/* Builds the registry (once; also done by every other call). Thread-safe. */
+void settings_init(void);
 int settings_count(void);
 const setting_def *settings_def_at(int i);
-int settings_index(const char *name); /* -1 if unknown */
+int settings_index(const char *name); /* -1 if unknown; an alias gives the index of its setting */
 
 typedef struct settings {
     int n;
@@ -45,6 +72,8 @@ settings *settings_clone(const settings *s);
 const char *settings_first_difference(const settings *a, const settings *b);
 void settings_free(settings *s);
 int settings_set(settings *s, const char *name, const char *value);
+/* name = DEFAULT: back to the default, not changed. -1 with UNKNOWN_SETTING. */
+int settings_reset(settings *s, const char *name);
 int64_t settings_int(const settings *s, const char *name);
 double settings_float(const settings *s, const char *name);
 const char *settings_str(const settings *s, const char *name);

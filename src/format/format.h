@@ -34,6 +34,12 @@ typedef struct fmt_settings {
     int pretty_max_column_pad_width;    /* output_format_pretty_max_column_pad_width (250) */
     int pretty_max_value_width;         /* output_format_pretty_max_value_width (10000) */
     bool pretty_row_numbers;            /* output_format_pretty_row_numbers (true) */
+    bool pretty_footer_names;           /* output_format_pretty_display_footer_column_names (true) */
+    int64_t pretty_footer_min_rows;     /* output_format_pretty_display_footer_column_names_min_rows (50) */
+    bool pretty_fallback_to_vertical;   /* output_format_pretty_fallback_to_vertical (true) */
+    int64_t pretty_fallback_max_rows;   /* output_format_pretty_fallback_to_vertical_max_rows_per_chunk (10) */
+    int64_t pretty_fallback_min_columns; /* output_format_pretty_fallback_to_vertical_min_columns (5) */
+    int64_t pretty_fallback_min_width;  /* output_format_pretty_fallback_to_vertical_min_table_width (250) */
     bool pretty_color;                  /* output_format_pretty_color: false when not a tty */
     int64_t pretty_single_large_number_tip_threshold; /* 1000000 */
     bool write_statistics;              /* output_format_write_statistics (true) */

@@ -162,18 +162,21 @@ static int pretty_table(fmt_writer *w, const fmt_stats *st)
     if (w->s.pretty_row_numbers)
         prefix = text_u64(total, num) + 2;
 
-    /* Fallback to Vertical for short but very wide results. */
-    size_t table_width = prefix + 1;
+    /* Fallback to Vertical for short but very wide results: the width is that of the
+     * columns' contents (names included), without borders or row numbers, as ClickHouse
+     * measures it. */
+    size_t table_width = 0;
     for (int c = 0; c < nc; c++)
-        table_width += wid[c] + 3;
-    if (total <= 10 && nc >= 5 && table_width >= 250) {
+        table_width += wid[c];
+    if (w->s.pretty_fallback_to_vertical && total <= (size_t)w->s.pretty_fallback_max_rows &&
+        nc >= w->s.pretty_fallback_min_columns && table_width >= (size_t)w->s.pretty_fallback_min_width) {
         vertical_write_rows(w, b, 0);
         goto done;
     }
 
     buf *o = &w->b;
     const bool full = variant == P_FULL, compact = variant == P_COMPACT, space = variant == P_SPACE;
-    bool footer = total >= 50;
+    bool footer = w->s.pretty_footer_names && total >= (size_t)w->s.pretty_footer_min_rows;
 
     /* A horizontal rule; with names (compact header/footer) when `names`. */
     #define RULE(L, M, R, H, withnames)                                                          \

@@ -20,6 +20,12 @@ void fmt_settings_default(fmt_settings *s)
     s->pretty_max_column_pad_width = 250;
     s->pretty_max_value_width = 10000;
     s->pretty_row_numbers = true;
+    s->pretty_footer_names = true;
+    s->pretty_footer_min_rows = 50;
+    s->pretty_fallback_to_vertical = true;
+    s->pretty_fallback_max_rows = 10;
+    s->pretty_fallback_min_columns = 5;
+    s->pretty_fallback_min_width = 250;
     s->pretty_color = false;
     s->pretty_single_large_number_tip_threshold = 1000000;
     s->write_statistics = true;

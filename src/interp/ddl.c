@@ -807,6 +807,14 @@ int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
                 return err_set(ERR_UNSUPPORTED_METHOD, "SYSTEM RELOAD CONFIG query is not supported in shale local");
             return inst->reload_config(inst->hooks_ctx);
         }
+        /* shale has no query cache, query condition cache, mark or uncompressed cache: there
+         * is nothing to drop, and results never depended on them. */
+        static const char *const caches[] = {"CLEAR QUERY CACHE", "DROP QUERY CACHE", "CLEAR QUERY CONDITION CACHE",
+                                             "DROP QUERY CONDITION CACHE", "DROP MARK CACHE", "CLEAR MARK CACHE",
+                                             "DROP UNCOMPRESSED CACHE", "CLEAR UNCOMPRESSED CACHE"};
+        for (size_t i = 0; i < sizeof caches / sizeof caches[0]; i++)
+            if (strcasecmp(st->str, caches[i]) == 0)
+                return 0;
         return err_set(ERR_NOT_IMPLEMENTED, "SYSTEM %s is not supported", st->str);
     default: return err_set(ERR_NOT_IMPLEMENTED, "This kind of statement is not supported yet");
     }

@@ -210,6 +210,11 @@ int settings_apply_ast(settings *st, const ast_list *l)
     for (int i = 0; l && i < l->n; i++) {
         const ast *kv = l->items[i];
         char val[4096];
+        if (kv->sub && kv->sub->kind == AST_IDENT && kv->sub->nparts == 1 && !strcasecmp(kv->sub->parts[0], "DEFAULT")) {
+            if (settings_reset(st, kv->name))
+                return -1;
+            continue;
+        }
         if (kv->sub && kv->sub->kind == AST_LITERAL)
             literal_text(kv->sub, val, sizeof val);
         else if (kv->sub && kv->sub->kind == AST_IDENT)
@@ -240,6 +245,12 @@ static void fill_fmt_settings(query_ctx *q, bool tty)
     f->pretty_max_column_pad_width = (int)settings_int(st, "output_format_pretty_max_column_pad_width");
     f->pretty_max_value_width = (int)settings_int(st, "output_format_pretty_max_value_width");
     f->pretty_row_numbers = settings_bool(st, "output_format_pretty_row_numbers");
+    f->pretty_footer_names = settings_int(st, "output_format_pretty_display_footer_column_names") != 0;
+    f->pretty_footer_min_rows = settings_int(st, "output_format_pretty_display_footer_column_names_min_rows");
+    f->pretty_fallback_to_vertical = settings_bool(st, "output_format_pretty_fallback_to_vertical");
+    f->pretty_fallback_max_rows = settings_int(st, "output_format_pretty_fallback_to_vertical_max_rows_per_chunk");
+    f->pretty_fallback_min_columns = settings_int(st, "output_format_pretty_fallback_to_vertical_min_columns");
+    f->pretty_fallback_min_width = settings_int(st, "output_format_pretty_fallback_to_vertical_min_table_width");
     const char *color = settings_str(st, "output_format_pretty_color");
     f->pretty_color = strcmp(color, "auto") == 0 ? tty : (strcmp(color, "1") == 0 || strcasecmp(color, "true") == 0);
     f->pretty_single_large_number_tip_threshold = settings_int(st, "output_format_pretty_single_large_number_tip_threshold");

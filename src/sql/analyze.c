@@ -1119,10 +1119,33 @@ static void set_qualifiers(source *s, const char *qual)
     }
 }
 
+/* joined_subquery_requires_alias: a subquery or table function joined to another table
+ * (or the one they are joined to) needs an alias. */
+static int check_join_aliases(const ast *t, query_ctx *q)
+{
+    if (!settings_bool(q->st, "joined_subquery_requires_alias"))
+        return 0;
+    bool first = true;
+    for (const ast *j = t->join, *cur = t; j; cur = j->sub, j = j->sub->join) {
+        if (!j->sub || j->sub->kind != AST_TABLE)
+            continue;
+        const ast *pair[2] = {first ? cur : NULL, j->sub};
+        first = false;
+        for (int k = 0; k < 2; k++)
+            if (pair[k] && (pair[k]->table_func || pair[k]->sub) && !pair[k]->alias)
+                return err_set(ERR_ALIAS_REQUIRED,
+                               "No alias for a subquery or table function in JOIN (set joined_subquery_requires_alias = 0 "
+                               "to disable the restriction)");
+    }
+    return 0;
+}
+
 int analyze_table(const ast *t, query_ctx *q, source **out)
 {
     if (!t->join)
         return analyze_one_table(t, q, out);
+    if (check_join_aliases(t, q))
+        return -1;
     /* Joins are evaluated left-deep: ((t1 JOIN t2) JOIN t3). */
     source *cur;
     if (analyze_one_table(t, q, &cur))
@@ -1428,7 +1451,7 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
             return -1;
         int rc;
         {
-            if (strcasecmp(f->name, "numbers") == 0)
+            if (strcasecmp(f->name, "numbers") == 0 || strcmp(f->name, "numbers_mt") == 0)
                 rc = tablefunc_numbers(args, n, false, q, out);
             else if (strcasecmp(f->name, "file") == 0)
                 rc = tablefunc_file(args, n, q, out);
@@ -1474,7 +1497,7 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
             *out = system_one();
             return 0;
         }
-        if (strcmp(name, "numbers") == 0)
+        if (strcmp(name, "numbers") == 0 || strcmp(name, "numbers_mt") == 0)
             return tablefunc_numbers(NULL, 0, true, q, out);
         if (t->final)
             return err_set(ERR_ILLEGAL_FINAL, "Storage SystemTables doesn't support FINAL");
@@ -1771,7 +1794,7 @@ static int check_prewhere_source(const ast *t, query_ctx *q)
         const char *storage = strcasecmp(f->name, "file") == 0  ? "File"
                               : strcasecmp(f->name, "s3") == 0  ? "S3"
                               : strcasecmp(f->name, "url") == 0 ? "URL"
-                              : strcasecmp(f->name, "numbers") == 0 ? "SystemNumbers"
+                              : strcasecmp(f->name, "numbers") == 0 || strcmp(f->name, "numbers_mt") == 0 ? "SystemNumbers"
                               : strcmp(f->name, "format") == 0 ? "Values" : "Input";
         if (strcmp(storage, "File") == 0 || strcmp(storage, "S3") == 0 || strcmp(storage, "URL") == 0) {
             const char *fmt = tablefunc_format_of(f);
@@ -1876,7 +1899,8 @@ static int unsupported_clauses(const ast *sel, query_ctx *q)
         char val[1024];
         setting_value_text(kv->sub, val, sizeof val);
         settings *tmp = settings_clone(q->st);
-        int rc = settings_set(tmp, kv->name, val);
+        bool to_default = kv->sub->kind == AST_IDENT && kv->sub->nparts == 1 && !strcasecmp(kv->sub->parts[0], "DEFAULT");
+        int rc = to_default ? settings_reset(tmp, kv->name) : settings_set(tmp, kv->name, val);
         int k = settings_index(kv->name);
         bool same = !rc && k >= 0 && tmp->num[k] == q->st->num[k] &&
                     (settings_def_at(k)->kind != SET_STRING || !strcmp(tmp->text[k], q->st->text[k]));

@@ -4,7 +4,9 @@
  * keys → a chain of row numbers in insertion order); every left row probes it. The result
  * is a block of the left columns followed by the right columns (USING keys once), built by
  * gathering rows, and becomes an in-memory source that the SELECT reads like a table.
- * Rows without a partner get default values (ClickHouse's join_use_nulls = 0).
+ * Rows without a partner get default values, or with join_use_nulls = 1 NULL, the other
+ * side's columns becoming Nullable (LowCardinality(Nullable) for LowCardinality; Array and
+ * Map columns keep defaults, as in ClickHouse).
  * Supported: INNER, LEFT, RIGHT, FULL (ALL and ANY), LEFT SEMI / ANTI, CROSS; ON with
  * equalities joined by AND, or USING. NULL keys never match. */
 #include "base/err.h"
@@ -118,6 +120,57 @@ static column *with_default_row(const column *c)
     return d;
 }
 
+/* join_use_nulls: the Nullable form of t; NULL for types that keep their defaults (Array,
+ * Map) and for Tuple (Nullable(Tuple) is not supported yet: *unsupported). */
+static const type *nullable_form(const type *t, bool *unsupported)
+{
+    *unsupported = false;
+    if (type_is_nullable(t))
+        return t;
+    if (t->id == T_LOWCARDINALITY)
+        return type_is_nullable(t->inner) ? t : type_lowcard(type_nullable(t->inner));
+    if (t->id == T_TUPLE) {
+        *unsupported = true;
+        return NULL;
+    }
+    return type_can_be_nullable(t) ? type_nullable(t) : NULL;
+}
+
+static int check_nullable_forms(const source *s)
+{
+    for (int c = 0; c < s->sch->n; c++) {
+        bool unsupported;
+        nullable_form(s->sch->types[c], &unsupported);
+        if (unsupported)
+            return err_set(ERR_NOT_IMPLEMENTED, "join_use_nulls = 1 with a column of type %s is not supported yet",
+                           s->sch->types[c]->name);
+    }
+    return 0;
+}
+
+/* Replaces *c (the gathered column of one side) by its Nullable form, NULL in the rows whose
+ * index is `missing` (rows == NULL: no NULL row). The type was checked by
+ * check_nullable_forms. */
+static void make_nullable(column **c, const uint32_t *rows, uint32_t missing)
+{
+    bool unsupported;
+    const type *nt = nullable_form((*c)->type, &unsupported);
+    if (!nt || nt == (*c)->type)
+        return;
+    column *src = *c, *d = col_new(nt);
+    size_t n = src->len;
+    for (size_t i = 0; i < n; i++) {
+        if (rows && rows[i] == missing) {
+            col_push_null(d);
+        } else {
+            col_push_from(d->inner, src, i);
+            col_nullable_commit(d, false);
+        }
+    }
+    col_free(src);
+    *c = d;
+}
+
 static int find_col(const source *s, const char *name)
 {
     for (int i = 0; i < s->sch->n; i++)
@@ -138,6 +191,12 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
         return err_set(ERR_NOT_IMPLEMENTED, "ASOF JOIN is not supported yet");
     if ((semi || anti) && !is_left)
         return err_set(ERR_NOT_IMPLEMENTED, "Only LEFT SEMI and LEFT ANTI joins are supported");
+    bool use_nulls = settings_bool(q->st, "join_use_nulls") && (is_left || is_right || is_full);
+    if (use_nulls && (semi || anti))
+        return err_set(ERR_NOT_IMPLEMENTED, "join_use_nulls = 1 with SEMI or ANTI JOIN is not supported yet");
+    bool null_left = use_nulls && (is_right || is_full), null_right = use_nulls && (is_left || is_full);
+    if ((null_left && check_nullable_forms(left)) || (null_right && check_nullable_forms(right)))
+        return -1;
 
     int nkeys = 0, nresidual = 0;
     const ast *residual[64];
@@ -158,10 +217,25 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
             for (int i = 0; i < j->using_cols.n && i < 64; i++) {
                 const ast *u = j->using_cols.items[i];
                 const char *name = u->kind == AST_IDENT ? u->parts[u->nparts - 1] : NULL;
+                for (int k = 0; name && k < i; k++) {
+                    const ast *p = j->using_cols.items[k];
+                    if (p->kind == AST_IDENT && !strcmp(p->parts[p->nparts - 1], name)) {
+                        err_set(ERR_BAD_ARGUMENTS, "Identifier '%s' appears more than once in USING clause", name);
+                        goto out;
+                    }
+                }
                 int a = name ? find_col(left, name) : -1, b = name ? find_col(right, name) : -1;
                 if (a < 0 || b < 0) {
                     err_set(ERR_UNKNOWN_IDENTIFIER, "Column `%s` in USING is not present in both tables",
                             name ? name : "?");
+                    goto out;
+                }
+                /* A RIGHT or FULL join takes the key from the right side where the left has
+                 * none: both must have one type (ClickHouse converts them to a common one). */
+                if ((is_right || is_full) && strcmp(left->sch->types[a]->name, right->sch->types[b]->name) != 0) {
+                    err_set(ERR_NOT_IMPLEMENTED,
+                            "RIGHT or FULL JOIN USING a key of different types (%s and %s) is not supported yet",
+                            left->sch->types[a]->name, right->sch->types[b]->name);
                     goto out;
                 }
                 lk[nkeys] = expr_col(a, left->sch->types[a]);
@@ -353,6 +427,17 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
             col_free(b->cols[lc]);
             b->cols[lc] = merged;
         }
+        /* join_use_nulls: the left side's columns (a USING key only in a FULL join, where
+         * it is never NULL: the right side's key fills it). */
+        for (int c = 0; c < nl && null_left; c++) {
+            bool key = false;
+            for (int u = 0; u < nusing; u++)
+                key |= find_col(left, right->sch->names[using_right[u]]) == c;
+            if (key && !is_full)
+                continue;
+            make_nullable(&b->cols[c], key ? NULL : li.v, (uint32_t)L->rows);
+            schema_set(sch, c, left->sch->names[c], b->cols[c]->type);
+        }
         const char *rq = right->col_qual && nr ? right->col_qual[0] : NULL;
         for (int u = 0; u < nusing && rq; u++) { /* the key is the right table's column too */
             int lc = find_col(left, right->sch->names[using_right[u]]);
@@ -365,13 +450,15 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
             column *src = with_default_row(R->cols[c]);
             b->cols[o] = col_gather(src, ri.v, li.n);
             col_free(src);
+            if (null_right)
+                make_nullable(&b->cols[o], ri.v, (uint32_t)R->rows);
             const char *name = right->sch->names[c];
             char tmp[1024];
             if (schema_find(sch, name) >= 0 && rq) {
                 snprintf(tmp, sizeof tmp, "%s.%s", rq, name);
                 name = tmp;
             }
-            schema_set(sch, o, name, right->sch->types[c]);
+            schema_set(sch, o, name, b->cols[o]->type);
             qual[o] = rq ? xstrdup(rq) : NULL;
             bare[o] = xstrdup(right->col_bare ? right->col_bare[c] : right->sch->names[c]);
             o++;

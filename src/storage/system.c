@@ -39,29 +39,47 @@ static source *one_block_source(schema *sch, block *b)
 
 static block *empty_block(const schema *sch) { return block_new_empty(sch); }
 
+/* system.settings with ClickHouse's columns; an alias shows the value of the setting it names. */
 static source *settings_table(query_ctx *q)
 {
-    schema *sch = schema_new(5);
-    schema_set(sch, 0, "name", type_simple(T_STRING));
-    schema_set(sch, 1, "value", type_simple(T_STRING));
-    schema_set(sch, 2, "changed", type_simple(T_UINT8));
-    schema_set(sch, 3, "description", type_simple(T_STRING));
-    schema_set(sch, 4, "type", type_simple(T_STRING));
+    static const char *const names[] = {"name",     "value", "changed", "description", "min",      "max",        "disallowed_values",
+                                        "readonly", "type",  "default", "alias_for",   "is_obsolete", "tier"};
+    schema *sch = schema_new(13);
+    const type *str = type_simple(T_STRING), *u8 = type_simple(T_UINT8);
+    const type *types[] = {str, str, u8, str, type_nullable(str), type_nullable(str), type_array(str), u8, str, str, str, u8,
+                           type_parse_cstr("Enum8('Production' = 0, 'Obsolete' = 4, 'Experimental' = 8, 'Beta' = 12)")};
+    for (int i = 0; i < 13; i++)
+        schema_set(sch, i, names[i], types[i]);
     block *b = empty_block(sch);
-    static const char *kinds[] = {"UInt64", "Int64", "Bool", "Float", "String", "MaxThreads"};
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
     for (int i = 0; i < settings_count(); i++) {
         const setting_def *d = settings_def_at(i);
+        int k = d->alias >= 0 ? d->alias : i;
         push_cstr(b->cols[0], d->name);
         char tmp[64];
-        const char *v = q->st->text[i];
+        const char *v = q->st->text[k];
         if (d->kind == SET_MAXTHREADS && strcmp(v, "auto") == 0) {
-            snprintf(tmp, sizeof tmp, "auto(%d)", (int)q->st->num[i]);
+            snprintf(tmp, sizeof tmp, "auto(%d)", (int)q->st->num[k]);
             v = tmp;
         }
         push_cstr(b->cols[1], v);
-        push_u8(b->cols[2], q->st->changed[i]);
+        push_u8(b->cols[2], q->st->changed[k]);
         push_cstr(b->cols[3], d->description);
-        push_cstr(b->cols[4], kinds[d->kind]);
+        col_push_null(b->cols[4]);
+        col_push_null(b->cols[5]);
+        col_array_commit(b->cols[6]);
+        push_u8(b->cols[7], settings_int(q->st, "readonly") != 0 && strcmp(d->name, "readonly") != 0 ? 1 : 0);
+        push_cstr(b->cols[8], d->type);
+        const char *def = d->ch_default;
+        if (d->kind == SET_MAXTHREADS && strcmp(def, "auto") == 0) {
+            snprintf(tmp, sizeof tmp, "auto(%ld)", cores > 0 ? cores : 1);
+            def = tmp;
+        }
+        push_cstr(b->cols[9], def);
+        push_cstr(b->cols[10], d->alias_for);
+        push_u8(b->cols[11], d->obsolete);
+        int8_t tier = (int8_t)d->tier;
+        col_push_fixed(b->cols[12], &tier);
         b->rows++;
     }
     return one_block_source(sch, b);

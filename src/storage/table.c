@@ -15,6 +15,9 @@ static const table_engine *const engines[] = {
     &engine_mergetree,
     &engine_replacing_mergetree,
     &engine_summing_mergetree,
+    &engine_log,
+    &engine_tinylog,
+    &engine_stripelog,
 };
 
 const table_engine *table_engine_find(const char *name)

@@ -98,10 +98,13 @@ extern const table_engine engine_memory;
 extern const table_engine engine_null;
 extern const table_engine engine_mergetree;           /* MergeTree */
 extern const table_engine engine_replacing_mergetree; /* ReplacingMergeTree([ver]) */
-extern const table_engine engine_summing_mergetree;
+extern const table_engine engine_summing_mergetree;   /* SummingMergeTree([cols]) */
+extern const table_engine engine_log;                 /* Log, TinyLog, StripeLog (engine_log.c) */
+extern const table_engine engine_tinylog;
+extern const table_engine engine_stripelog;
 /* CREATE VIEW: not in the registry (no CREATE TABLE … ENGINE = View); the catalog gives it
  * to tables whose statement is CREATE VIEW, the analyzer expands it. */
-extern const table_engine engine_view;   /* SummingMergeTree([cols]) */
+extern const table_engine engine_view;
 
 /* system.parts: every part of every MergeTree-family table (storage/mergetree). */
 int mergetree_system_parts(query_ctx *q, source **out);

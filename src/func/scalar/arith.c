@@ -800,6 +800,8 @@ void func_register_arith(void)
         {"intDiv", FN_CONST_ARGS_OK, intdiv_resolve, free, "integer division, rounding toward zero"},
         {"intDivOrZero", FN_CONST_ARGS_OK, intdiv0_resolve, free, "intDiv, 0 when dividing by zero"},
         {"modulo", FN_CONST_ARGS_OK, modulo_resolve, free, "remainder of a / b"},
+        /* MOD is modulo in any case (modulo itself is case-sensitive), as in ClickHouse */
+        {"mod", FN_CONST_ARGS_OK | FN_CASE_INSENSITIVE, modulo_resolve, free, "remainder of a / b (modulo)"},
         {"moduloOrZero", FN_CONST_ARGS_OK, modulo0_resolve, free, "modulo, 0 when dividing by zero"},
         {"gcd", FN_CONST_ARGS_OK, gcd_resolve, free, "greatest common divisor"},
         {"lcm", FN_CONST_ARGS_OK, lcm_resolve, free, "least common multiple"},
@@ -808,5 +810,4 @@ void func_register_arith(void)
     };
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
         func_register(&defs[i]);
-    func_register_alias("mod", "modulo");
 }

@@ -1046,6 +1046,34 @@ static int timezone_resolve(fn_call *call)
     return 0;
 }
 
+/* timeZoneOf(dt): the time zone of its argument's type (the session's when the type has
+ * none), a constant. */
+static int tzof_exec(const fn_call *call, column **args, size_t rows, column **out)
+{
+    (void)args;
+    const char *z = call->arg_types[0]->tz;
+    if (!z)
+        z = call->env && call->env->timezone ? call->env->timezone : tz_default_name();
+    column *one = col_new(type_simple(T_STRING));
+    col_push_str(one, z, strlen(z));
+    *out = col_new_const(one, rows);
+    return 0;
+}
+
+static int tzof_resolve(fn_call *call)
+{
+    if (call->nargs != 1)
+        return fn_bad_nargs(call, "1");
+    if (!is_dt(call->arg_types[0]))
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+                       "A value of illegal type was provided as 1st argument 'datetime' to function '%s'. Expected: "
+                       "DateTime or DateTime64, got: %s",
+                       call->name, call->arg_types[0]->name);
+    call->ret = type_simple(T_STRING);
+    call->exec = tzof_exec;
+    return 0;
+}
+
 static int totz_exec(const fn_call *call, column **args, size_t rows, column **out)
 {
     column *r = col_materialize(col_ref(args[0]));
@@ -1653,6 +1681,7 @@ static const func_def misc_defs[] = {
     {"today", FN_NOT_DETERMINISTIC, now_resolve, dstate_free, "Current date"},
     {"yesterday", FN_NOT_DETERMINISTIC, now_resolve, dstate_free, "Yesterday's date"},
     {"timezone", FN_CASE_INSENSITIVE, timezone_resolve, NULL, "The session time zone"},
+    {"timeZoneOf", 0, tzof_resolve, NULL, "The time zone of a DateTime or DateTime64 value's type"},
     {"toTimeZone", 0, totz_resolve, dstate_free, "Same instant, shown in another time zone"},
     {"formatDateTime", 0, fmt_resolve, dstate_free, "Formats a date/time with MySQL-style % specifiers"},
 };
@@ -1693,7 +1722,7 @@ void func_register_date(void)
         {"timestampDiff", "dateDiff"}, {"timestamp_diff", "dateDiff"}, {"TIMESTAMP_DIFF", "dateDiff"},
         {"date_add", "dateAdd"}, {"DATE_ADD", "dateAdd"}, {"timestampAdd", "dateAdd"}, {"timestamp_add", "dateAdd"},
         {"date_sub", "dateSub"}, {"DATE_SUB", "dateSub"}, {"timestampSub", "dateSub"}, {"timestamp_sub", "dateSub"},
-        {"timeZone", "timezone"}, {"toTimezone", "toTimeZone"}, {"DATE_FORMAT", "formatDateTime"},
+        {"timeZone", "timezone"}, {"timezoneOf", "timeZoneOf"}, {"toTimezone", "toTimeZone"}, {"DATE_FORMAT", "formatDateTime"},
         {"current_timestamp", "now"}, {"CURRENT_TIMESTAMP", "now"}, {"curdate", "today"}, {"current_date", "today"},
         {"CURRENT_DATE", "today"}, {"toStartOfFiveMinute", "toStartOfFiveMinutes"}, {"FROM_UNIXTIME", "fromUnixTimestamp"},
         {"date_trunc", "dateTrunc"}, {"DATE_TRUNC", "dateTrunc"}, {"DATETRUNC", "dateTrunc"},

@@ -390,13 +390,50 @@ static int concat_exec(const fn_call *c, column **a, size_t n, column **out)
 
 static int concat_resolve(fn_call *c)
 {
+    bool all_arrays = c->nargs > 0;
     for (int k = 0; k < c->nargs; k++) {
         const type *t = c->arg_types[k];
         if (type_base(t)->id == T_NOTHING)
             return fn_bad_types(c);
+        all_arrays &= type_base(t)->id == T_ARRAY;
     }
+    if (all_arrays) /* concat of arrays is arrayConcat, as in ClickHouse */
+        return func_lookup("arrayConcat")->resolve(c);
     c->ret = type_simple(T_STRING);
     c->exec = concat_exec;
+    return 0;
+}
+
+/* ---- char(n, …): the bytes of its numeric arguments (each cast to UInt8, wrapping) ---- */
+
+static int char_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    column *r = col_new(type_simple(T_STRING));
+    col_reserve(r, n);
+    char *bytes = xmalloc((size_t)c->nargs);
+    for (size_t i = 0; i < n; i++) {
+        for (int k = 0; k < c->nargs; k++)
+            bytes[k] = (char)(num_is_float(c->arg_types[k]) ? (int64_t)col_get_f64(a[k], i) : col_get_i64(a[k], i));
+        col_push_str(r, bytes, (size_t)c->nargs);
+    }
+    free(bytes);
+    *out = r;
+    return 0;
+}
+
+static int char_resolve(fn_call *c)
+{
+    if (c->nargs < 1)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Number of arguments for function char can't be 0");
+    for (int k = 0; k < c->nargs; k++) {
+        const type *t = c->arg_types[k];
+        if (!num_is_int(t) && !num_is_float(t))
+            return fn_bad_types(c);
+        if (t->id == T_UINT128 || t->id == T_INT128)
+            return err_set(ERR_ILLEGAL_COLUMN, "Illegal column %s of argument of function char", t->name);
+    }
+    c->ret = type_simple(T_STRING);
+    c->exec = char_exec;
     return 0;
 }
 
@@ -692,6 +729,7 @@ void func_register_string(void)
         {"substring", FN_CASE_INSENSITIVE, substring_resolve, NULL, "substring(s, offset[, length])"},
         {"substringUTF8", 0, substring_resolve, NULL, "substring in code points"},
         {"concat", FN_CASE_INSENSITIVE, concat_resolve, NULL, "concatenation"},
+        {"char", FN_CASE_INSENSITIVE, char_resolve, NULL, "the string of the bytes given as numbers"},
         {"position", FN_CASE_INSENSITIVE, position_resolve, NULL, "1-based byte position of needle, or 0"},
         {"positionCaseInsensitive", 0, position_resolve, NULL, "position ignoring ASCII case"},
         {"locate", FN_CASE_INSENSITIVE, position_resolve, NULL, "locate(needle, haystack[, start]): position in MySQL order"},

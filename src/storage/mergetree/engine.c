@@ -5,6 +5,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/units.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -53,7 +54,9 @@ static const char *accepted_settings[] = {
     "merge_with_ttl_timeout", "use_minimalistic_part_header_in_zookeeper", "write_final_mark",
     "replace_long_file_name_to_hash", "max_file_name_length", "min_age_to_force_merge_seconds",
     "number_of_free_entries_in_pool_to_execute_mutation", "ttl_only_drop_parts", "allow_experimental_block_number_column",
-    NULL};
+    /* storage layout, checks and indexes that change no result */
+    "min_index_granularity_bytes", "string_serialization_version", "auto_statistics_types",
+    "add_minmax_index_for_numeric_columns", NULL};
 
 static int literal_u64(const ast *v, uint64_t *out)
 {
@@ -62,13 +65,8 @@ static int literal_u64(const ast *v, uint64_t *out)
         return 0;
     }
     if (v->kind == AST_LITERAL && v->lit == LIT_STRING) {
-        char *end;
-        errno = 0;
-        unsigned long long x = strtoull(v->str, &end, 10);
-        if (!errno && end != v->str && !*end) {
-            *out = x;
+        if (parse_u64_size_suffix(v->str, out) == 0) /* '10Mi', '8K' */
             return 0;
-        }
         if (!strcasecmp(v->str, "true") || !strcasecmp(v->str, "false")) {
             *out = !strcasecmp(v->str, "true");
             return 0;
