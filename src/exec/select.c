@@ -45,6 +45,7 @@ void select_plan_free(select_plan *p)
     for (int i = 0; i < p->nlimit_by; i++)
         expr_free(p->limit_by[i]);
     free(p->limit_by);
+    window_plan_free(p->windows);
     free(p);
 }
 
@@ -323,7 +324,7 @@ bad:
 static void maybe_compact_top(worker *w)
 {
     select_plan *p = w->r->p;
-    if (!p->norder || p->limit == UINT64_MAX || p->distinct || p->nlimit_by)
+    if (!p->norder || p->limit == UINT64_MAX || p->distinct || p->nlimit_by || p->windows)
         return;
     size_t want = (size_t)(p->offset + p->limit);
     size_t rows = 0;
@@ -509,6 +510,8 @@ static void *worker_main(void *arg)
                 ok = aggregate_block(w, b, mask) == 0;
                 free(mask);
                 block_free(b);
+            } else if (p->windows) { /* projected after the window step */
+                collect(w, b);
             } else {
                 block *o;
                 ok = project_block(p, b, !r->streaming, &o) == 0;
@@ -805,7 +808,7 @@ static int consume_stream(run *r, step *chain)
     return rc ? rc : step_finish(chain);
 }
 
-/* The steps after the workers (step.h): [HAVING] → [project] → [DISTINCT] → [ORDER BY] →
+/* The steps after the workers (step.h): [HAVING] → [window] → [project] → [DISTINCT] → [ORDER BY] →
  * [LIMIT BY] → [OFFSET/LIMIT] → sink. With `projected` (workers already evaluated the
  * output and ORDER BY columns), the chain starts after the projection. */
 static step *build_chain(select_plan *p, block_sink *sink, bool projected, bool streaming)
@@ -815,6 +818,8 @@ static step *build_chain(select_plan *p, block_sink *sink, bool projected, bool 
     if (!projected) {
         if (p->having)
             s[n++] = step_filter_new(p->having);
+        if (p->windows)
+            s[n++] = step_window_new(p->windows);
         expr **proj = xmalloc(sizeof *proj * (size_t)(p->nout + p->norder + 1));
         memcpy(proj, p->out, sizeof *proj * (size_t)p->nout);
         if (p->norder)
@@ -863,7 +868,7 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
     r.two_level_threshold = tl > 0 && !p->with_totals ? (size_t)tl : SIZE_MAX; /* totals: one table */
     pthread_mutex_init(&r.lock, NULL);
     pthread_cond_init(&r.cond, NULL);
-    r.streaming = !p->aggregate && p->norder == 0 && !p->distinct && p->nlimit_by == 0;
+    r.streaming = !p->aggregate && p->norder == 0 && !p->distinct && p->nlimit_by == 0 && !p->windows;
     int nthreads = q->max_threads > 0 ? q->max_threads : 1;
     if (nthreads > p->src->ntasks)
         nthreads = p->src->ntasks > 0 ? p->src->ntasks : 1;
@@ -971,7 +976,7 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
         return rc;
     }
 
-    chain = build_chain(p, sink, !p->aggregate, false);
+    chain = build_chain(p, sink, !p->aggregate && !p->windows, false);
     int i = 0;
     for (; i < nin && !rc; i++)
         rc = step_push(chain, in[i]);
