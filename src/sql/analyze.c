@@ -791,9 +791,12 @@ static int compile(actx *c, const ast *e, expr **out)
         return err_set(ERR_TOO_DEEP_AST, "Expression is too deep (or an alias refers to itself)");
     }
     int rc;
-    /* After aggregation, a whole expression equal to a GROUP BY key is that key. */
+    /* After aggregation, a whole expression equal to a GROUP BY key is that key (by its
+     * text: its own alias, which names it by the alias, does not count). */
     if (c->post && c->nkeys && e->kind != AST_LITERAL) {
-        char *name = name_of(e);
+        ast bare = *e;
+        bare.alias = NULL;
+        char *name = name_of(&bare);
         for (int k = 0; k < c->nkeys; k++)
             if (strcmp(c->key_names[k], name) == 0) {
                 free(name);
@@ -1064,7 +1067,9 @@ static int resolve_window_func(actx *c, const ast *e, int which, win_func *fn)
     case WK_NTILE: fn->ret = type_simple(T_UINT64); break;
     case WK_PERCENT_RANK:
     case WK_CUME_DIST: fn->ret = type_simple(T_FLOAT64); break;
-    default: fn->ret = fn->args[0]->type; break;
+    default: /* the argument's type without LowCardinality, as ClickHouse */
+        fn->ret = fn->args[0]->type->id == T_LOWCARDINALITY ? fn->args[0]->type->inner : fn->args[0]->type;
+        break;
     }
     if (fn->kind == WK_NTILE) {
         const expr *a = fn->args[0];
@@ -1089,11 +1094,13 @@ static int resolve_window_func(actx *c, const ast *e, int which, win_func *fn)
     }
     if (n == 3) {
         const type *ts[2] = {fn->args[0]->type, fn->args[2]->type};
-        const type *st = type_supertype(2, ts);
+        /* LowCardinality is dropped from both, as in ClickHouse 26.7 */
+        const type *bare[2] = {fn->ret, type_phys(ts[1])};
+        const type *st = ts[0] == ts[1] ? fn->ret : type_supertype(2, bare);
         if (!st)
             return err_set(ERR_BAD_ARGUMENTS, "There is no supertype for the argument type '%s' and the default value type '%s'",
                            ts[0]->name, ts[1]->name);
-        if (st != ts[0])
+        if (st != fn->ret)
             return err_set(ERR_BAD_ARGUMENTS,
                            "The supertype '%s' for the argument type '%s' and the default value type '%s' is not the same "
                            "as the argument type",

@@ -28,3 +28,6 @@ SELECT number, sum(number) OVER w1, count() OVER w2, row_number() OVER w2 FROM n
 SELECT number, sum(number) OVER (w ORDER BY number) FROM numbers(6) WINDOW w AS (PARTITION BY number % 2) ORDER BY number;
 SELECT number, row_number() OVER (ORDER BY number) FROM numbers(3) FORMAT TSVWithNames;
 SELECT sum(number) OVER (PARTITION BY number % 2, number ORDER BY number DESC NULLS FIRST, number ROWS UNBOUNDED PRECEDING), count() OVER (RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING), max(number) OVER (ORDER BY number ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS m FROM numbers(1) FORMAT TSVWithNames;
+-- LowCardinality arguments: the result drops LowCardinality; a default of the plain type is accepted.
+SELECT toTypeName(lag(toLowCardinality(toString(number))) OVER ()), toTypeName(lag(toLowCardinality(toNullable(toString(number)))) OVER ()), toTypeName(nth_value(toLowCardinality(toNullable(toString(number))), 1) OVER ()), toTypeName(any(toLowCardinality(toNullable(toString(number)))) OVER ()) FROM numbers(1);
+SELECT number, lag(toLowCardinality(toString(number)), 1, 'x') OVER (ORDER BY number), lag(toLowCardinality(toNullable(toString(number))), 1, 'x') OVER (ORDER BY number), leadInFrame(toLowCardinality(toString(number)), 1) OVER (ORDER BY number), max(toLowCardinality(toString(number))) OVER (ORDER BY number) FROM numbers(3) ORDER BY number;

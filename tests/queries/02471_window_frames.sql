@@ -20,3 +20,6 @@ SELECT number % 3 AS k, number, sum(number) OVER (PARTITION BY k ORDER BY number
 SELECT k, sum(number) OVER (PARTITION BY k) FROM numbers(10) GROUP BY number % 3 AS k; -- { serverError NOT_AN_AGGREGATE }
 SELECT number % 4 AS k, max(number) AS m, lag(m) OVER (ORDER BY k), m - lag(m) OVER (ORDER BY k) FROM numbers(20) WHERE number > 2 GROUP BY k HAVING m > 5 ORDER BY k;
 SELECT count() OVER (), sum(number) OVER () FROM numbers(4) GROUP BY number ORDER BY ALL;
+-- A GROUP BY key with an alias in the select list is still the key (with and without windows).
+SELECT number AS x, count() FROM numbers(3) GROUP BY number ORDER BY x;
+SELECT number AS c0, count() OVER () AS c4, row_number() OVER (ORDER BY c0 DESC) FROM numbers(3) GROUP BY number ORDER BY c0;
