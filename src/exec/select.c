@@ -811,7 +811,7 @@ static int consume_stream(run *r, step *chain)
 /* The steps after the workers (step.h): [HAVING] → [window] → [project] → [DISTINCT] → [ORDER BY] →
  * [LIMIT BY] → [OFFSET/LIMIT] → sink. With `projected` (workers already evaluated the
  * output and ORDER BY columns), the chain starts after the projection. */
-static step *build_chain(select_plan *p, block_sink *sink, bool projected, bool streaming)
+static step *build_chain(select_plan *p, query_ctx *q, block_sink *sink, bool projected, bool streaming)
 {
     step *s[8];
     int n = 0;
@@ -819,7 +819,7 @@ static step *build_chain(select_plan *p, block_sink *sink, bool projected, bool 
         if (p->having)
             s[n++] = step_filter_new(p->having);
         if (p->windows)
-            s[n++] = step_window_new(p->windows);
+            s[n++] = step_window_new(p->windows, q);
         expr **proj = xmalloc(sizeof *proj * (size_t)(p->nout + p->norder + 1));
         memcpy(proj, p->out, sizeof *proj * (size_t)p->nout);
         if (p->norder)
@@ -894,7 +894,7 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
     int rc = 0;
     step *chain = NULL;
     if (r.streaming) {
-        chain = build_chain(p, sink, true, true);
+        chain = build_chain(p, q, sink, true, true);
         for (int i = 0; i < nthreads; i++)
             pthread_create(&ws[i].thread, NULL, worker_main, &ws[i]);
         rc = consume_stream(&r, chain);
@@ -976,7 +976,7 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
         return rc;
     }
 
-    chain = build_chain(p, sink, !p->aggregate && !p->windows, false);
+    chain = build_chain(p, q, sink, !p->aggregate && !p->windows, false);
     int i = 0;
     for (; i < nin && !rc; i++)
         rc = step_push(chain, in[i]);

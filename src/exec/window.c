@@ -6,6 +6,7 @@
 #include "func/supertype.h"
 #include "parse/ast.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -273,11 +274,87 @@ static int func_over_partition(const part_ctx *pc, const win_func *f, column *co
     return 0;
 }
 
+/* ---- partitions in parallel ---- */
+
+/* Partitions [p0, p1) of one function, into out (a column of its own). */
+typedef struct part_job {
+    query_ctx *q;
+    part_ctx pc;
+    const win_func *fn;
+    column *const *args;
+    const size_t *pstart;
+    size_t p0, p1;
+    column *out;
+    int rc;
+    err_saved err;
+} part_job;
+
+static void *part_job_run(void *arg)
+{
+    part_job *j = arg;
+    mem_tracker *prev = j->q ? mem_tracker_attach(&j->q->mem) : NULL;
+    for (size_t p = j->p0; p < j->p1 && !j->rc; p++) {
+        j->pc.ps = j->pstart[p];
+        j->pc.pe = j->pstart[p + 1];
+        if (func_over_partition(&j->pc, j->fn, j->args, j->out)) {
+            j->rc = -1;
+            err_save(&j->err);
+        }
+    }
+    if (j->q)
+        mem_tracker_attach(prev);
+    return NULL;
+}
+
+/* Computes fn over every partition into *out: with max_threads > 1 and enough rows, the
+ * partitions are split into contiguous runs of about equal rows, one thread each, whose
+ * columns are then joined in order. */
+static int parts_run(query_ctx *q, const part_ctx *pc, const win_func *fn, column *const *args, const size_t *pstart,
+                     size_t nparts, column **out)
+{
+    size_t rows = pstart[nparts];
+    int nt = q && q->max_threads > 1 ? q->max_threads : 1;
+    if ((size_t)nt > nparts)
+        nt = (int)nparts;
+    if (rows < 65536 || nt < 2)
+        nt = 1;
+    part_job *jobs = xcalloc((size_t)nt, sizeof *jobs);
+    pthread_t *th = xcalloc((size_t)nt, sizeof *th);
+    size_t p = 0;
+    for (int t = 0; t < nt; t++) {
+        size_t until = rows / (size_t)nt * (size_t)(t + 1), p1 = p;
+        while (p1 < nparts && (t == nt - 1 || pstart[p1] < until))
+            p1++;
+        jobs[t] = (part_job){.q = nt > 1 ? q : NULL, .pc = *pc, .fn = fn, .args = args, .pstart = pstart, .p0 = p,
+                             .p1 = p1, .out = col_new(fn->ret)};
+        p = p1;
+    }
+    for (int t = 1; t < nt; t++)
+        pthread_create(&th[t], NULL, part_job_run, &jobs[t]);
+    part_job_run(&jobs[0]);
+    for (int t = 1; t < nt; t++)
+        pthread_join(th[t], NULL);
+    int rc = 0;
+    for (int t = 0; t < nt && !rc; t++)
+        if (jobs[t].rc)
+            rc = err_restore(&jobs[t].err);
+    for (int t = 1; t < nt; t++) {
+        if (!rc)
+            col_push_range(jobs[0].out, jobs[t].out, 0, jobs[t].out->len);
+        col_free(jobs[t].out);
+    }
+    *out = jobs[0].out;
+    free(jobs);
+    free(th);
+    return rc;
+}
+
 /* ---- the step ---- */
 
 typedef struct window_step {
     step base;
     const window_plan *w;
+    query_ctx *q;
     block **held;
     int n, cap;
 } window_step;
@@ -321,14 +398,19 @@ static int eval_cols(expr *const *ex, int n, const block *b, column **out)
     return 0;
 }
 
+static bool byte_type(const type *t)
+{
+    return t->id == T_UINT8 || t->id == T_BOOL;
+}
+
 /* Computes the functions of spec k over b (sorting b, and the results so far, first). */
-static int run_spec(const window_plan *w, int k, block *b, column **res)
+static int run_spec(const window_plan *w, query_ctx *q, int k, block *b, column **res)
 {
     const win_spec *sp = &w->specs[k];
     int nk = sp->npart + sp->norder;
     column **keys = xcalloc((size_t)nk + 1, sizeof *keys);
     int rc = -1;
-    size_t *peer_start = NULL, *peer_end = NULL;
+    size_t *peer_start = NULL, *peer_end = NULL, *pstart = NULL, nparts = 0;
     if (eval_cols(sp->part, sp->npart, b, keys) ||
         eval_cols(sp->order, sp->norder, b, keys + sp->npart)) {
         free(keys);
@@ -356,6 +438,12 @@ static int run_spec(const window_plan *w, int k, block *b, column **res)
         peer_start[i] = i > 0 && cmp_keys(&ws, (uint32_t)(i - 1), (uint32_t)i, 0, nk) == 0 ? peer_start[i - 1] : i;
     for (size_t i = rows; i-- > 0;)
         peer_end[i] = i + 1 < rows && peer_start[i + 1] == peer_start[i] ? peer_end[i + 1] : i + 1;
+    /* partitions: pstart[p] .. pstart[p + 1] */
+    pstart = xmalloc(sizeof *pstart * (rows + 2));
+    for (size_t i = 0; i < rows; i++)
+        if (i == 0 || cmp_keys(&ws, (uint32_t)(i - 1), (uint32_t)i, 0, sp->npart) != 0)
+            pstart[nparts++] = i;
+    pstart[nparts] = rows;
     /* the functions of this window: their arguments, then partition by partition */
     for (int f = 0; f < w->nfuncs; f++) {
         const win_func *fn = &w->funcs[f];
@@ -365,7 +453,8 @@ static int run_spec(const window_plan *w, int k, block *b, column **res)
         if (eval_cols(fn->args, fn->nargs, b, args))
             goto out;
         if (fn->nargs > 2 && (fn->kind >= WK_LAG && fn->kind <= WK_LEAD_IN_FRAME) &&
-            args[2]->type != fn->ret) {
+            args[2]->type != fn->ret && !(byte_type(args[2]->type) && byte_type(fn->ret))) {
+            /* (Bool and UInt8 share their bytes: copied as they are) */
             column *cast = type_cast_super(args[2], args[2]->type, fn->ret, NULL);
             col_free(args[2]);
             args[2] = cast;
@@ -375,22 +464,12 @@ static int run_spec(const window_plan *w, int k, block *b, column **res)
                 goto out;
             }
         }
-        res[f] = col_new(fn->ret);
-        int frc = 0;
         part_ctx pc = {.sp = sp, .peer_start = peer_start, .peer_end = peer_end,
                        .range_col = sp->frame_kind == WF_RANGE && (sp->start == WB_PRECEDING || sp->start == WB_FOLLOWING ||
                                                                    sp->end == WB_PRECEDING || sp->end == WB_FOLLOWING)
                                         ? keys[sp->npart]
                                         : NULL};
-        for (size_t ps = 0; ps < rows && !frc;) {
-            size_t pe = ps + 1;
-            while (pe < rows && cmp_keys(&ws, (uint32_t)ps, (uint32_t)pe, 0, sp->npart) == 0)
-                pe++;
-            pc.ps = ps;
-            pc.pe = pe;
-            frc = func_over_partition(&pc, fn, args, res[f]);
-            ps = pe;
-        }
+        int frc = parts_run(q, &pc, fn, args, pstart, nparts, &res[f]);
         for (int j = 0; j < fn->nargs; j++)
             col_free(args[j]);
         if (frc)
@@ -403,6 +482,7 @@ out:
     free(keys);
     free(peer_start);
     free(peer_end);
+    free(pstart);
     return rc;
 }
 
@@ -419,7 +499,7 @@ static int window_finish(step *s)
     column **res = xcalloc((size_t)w->nfuncs + 1, sizeof *res);
     int rc = 0;
     for (int k = 0; k < w->nspecs && !rc; k++)
-        rc = run_spec(w, k, b, res);
+        rc = run_spec(w, ws->q, k, b, res);
     if (rc) {
         for (int f = 0; f < w->nfuncs; f++)
             col_free(res[f]);
@@ -454,10 +534,11 @@ static void window_destroy(step *s)
 
 static const step_ops window_ops = {"window", window_push, window_finish, window_destroy};
 
-step *step_window_new(const window_plan *w)
+step *step_window_new(const window_plan *w, query_ctx *q)
 {
     window_step *ws = xcalloc(1, sizeof *ws);
     ws->base.ops = &window_ops;
     ws->w = w;
+    ws->q = q;
     return &ws->base;
 }

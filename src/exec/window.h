@@ -16,6 +16,10 @@
  * is UNBOUNDED PRECEDING grows one state row by row (finalize does not consume a state);
  * other frames compute a fresh state per distinct frame.
  *
+ * Partitions: with max_threads > 1 (and 64 Ki rows or more) each function's partitions are
+ * split into contiguous runs of about equal rows computed on separate threads; the sort
+ * before is one thread.
+ *
  * Memory: the step owns the blocks it holds; allocations go to the query's memory tracker
  * like every other allocation of the thread. Errors: BAD_ARGUMENTS for bad offsets found
  * while running (lag offsets read from a column). Thread-safety: one thread per step. */
@@ -23,6 +27,7 @@
 #define SHALE_EXEC_WINDOW_H
 
 #include "exec/expr.h"
+#include "exec/query.h"
 #include "exec/step.h"
 #include "func/agg.h"
 
@@ -74,7 +79,8 @@ typedef struct window_plan {
 
 void window_plan_free(window_plan *w);
 
-/* The window step of plan w (not owned; outlives the step). */
-step *step_window_new(const window_plan *w);
+/* The window step of plan w (not owned; outlives the step). With q->max_threads > 1 the
+ * partitions of a window are computed on several threads (each charging q's tracker). */
+step *step_window_new(const window_plan *w, query_ctx *q);
 
 #endif

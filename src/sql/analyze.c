@@ -1096,7 +1096,10 @@ static int resolve_window_func(actx *c, const ast *e, int which, win_func *fn)
         const type *ts[2] = {fn->args[0]->type, fn->args[2]->type};
         /* LowCardinality is dropped from both, as in ClickHouse 26.7 */
         const type *bare[2] = {fn->ret, type_phys(ts[1])};
-        const type *st = ts[0] == ts[1] ? fn->ret : type_supertype(2, bare);
+        /* ClickHouse's type equality here takes Bool for UInt8 (the same data type) */
+        bool same = ts[0] == ts[1] || ((bare[0]->id == T_BOOL || bare[0]->id == T_UINT8) &&
+                                       (bare[1]->id == T_BOOL || bare[1]->id == T_UINT8));
+        const type *st = same ? fn->ret : type_supertype(2, bare);
         if (!st)
             return err_set(ERR_BAD_ARGUMENTS, "There is no supertype for the argument type '%s' and the default value type '%s'",
                            ts[0]->name, ts[1]->name);

@@ -31,3 +31,7 @@ SELECT sum(number) OVER (PARTITION BY number % 2, number ORDER BY number DESC NU
 -- LowCardinality arguments: the result drops LowCardinality; a default of the plain type is accepted.
 SELECT toTypeName(lag(toLowCardinality(toString(number))) OVER ()), toTypeName(lag(toLowCardinality(toNullable(toString(number)))) OVER ()), toTypeName(nth_value(toLowCardinality(toNullable(toString(number))), 1) OVER ()), toTypeName(any(toLowCardinality(toNullable(toString(number)))) OVER ()) FROM numbers(1);
 SELECT number, lag(toLowCardinality(toString(number)), 1, 'x') OVER (ORDER BY number), lag(toLowCardinality(toNullable(toString(number))), 1, 'x') OVER (ORDER BY number), leadInFrame(toLowCardinality(toString(number)), 1) OVER (ORDER BY number), max(toLowCardinality(toString(number))) OVER (ORDER BY number) FROM numbers(3) ORDER BY number;
+-- Bool and UInt8 are one type for the default of lag/lead (ClickHouse), other defaults must not widen.
+SELECT toTypeName(lag(false, 2, 1) OVER ()), lag(number = 1, 1, 5) OVER (ORDER BY number), toTypeName(lag(number = 1, 1, 5) OVER (ORDER BY number)), toTypeName(lagInFrame(toUInt8(1), 1, true) OVER ()) FROM numbers(3);
+SELECT lag(number = 0, 1, 5) OVER (ORDER BY number), lag(number > 0 AND true, 1, 7) OVER (ORDER BY number), lag(true, 1, 5) OVER (ORDER BY number) FROM numbers(2);
+SELECT lag(number = 1, 1, 300) OVER (ORDER BY number) FROM numbers(3); -- { serverError BAD_ARGUMENTS }

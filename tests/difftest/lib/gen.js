@@ -476,7 +476,8 @@ function genQuery(g, opts = {}) {
   const nitems = rng.int(1, 4);
   if (f.groupby && f.agg && from.sql && rng.chance(0.35)) {
     // A literal integer key would be positional (GROUP BY 1): keys are never bare numbers.
-    const keys = Array.from({ length: rng.int(0, 2) }, () => g.expr(ctx, g.anyClass(ctx), 2))
+    const kctx = Object.assign({}, ctx, { windowOk: false }); // window functions are not keys
+    const keys = Array.from({ length: rng.int(0, 2) }, () => g.expr(kctx, g.anyClass(ctx), 2))
       .filter(k => !/^(-?[\d.e]+|true|false)$/.test(render(k)));
     q.groupBy = keys;
     if (keys.length) {
