@@ -177,7 +177,9 @@ static int agg_over_partition(const part_ctx *pc, const win_func *f, column *con
         size_t fs, fe;
         frame_of(pc, i, &fs, &fe);
         if (have && fs == last_fs && fe == last_fe) { /* peers of a RANGE frame: same value */
-            col_push_from(out, out, out->len - 1);
+            column *prev = col_slice(out, out->len - 1, 1); /* out may move as it grows */
+            col_push_from(out, prev, 0);
+            col_free(prev);
             continue;
         }
         state = agg_state_new(a);
