@@ -1007,6 +1007,16 @@ static int build_window_spec(actx *c, const ast *w, win_spec *sp)
             t->id == T_DATETIME64 || t->id == T_UINT128 || t->id == T_INT128)
             return err_set(ERR_NOT_IMPLEMENTED, "A RANGE frame with offsets over an ORDER BY key of type %s is not supported",
                            sp->order[0]->type->name);
+        /* the offsets must be values of the key's type, as in ClickHouse */
+        int64_t max = t->id == T_UINT8 || t->id == T_BOOL ? 255 : t->id == T_INT8 ? 127
+                      : t->id == T_UINT16 || t->id == T_DATE ? 65535 : t->id == T_INT16 ? 32767 : INT64_MAX;
+        for (int k = 0; k < 2; k++) {
+            int bound = k ? sp->end : sp->start;
+            int64_t off = k ? sp->end_off : sp->start_off;
+            if ((bound == WB_PRECEDING || bound == WB_FOLLOWING) && off > max)
+                return err_set(ERR_ARGUMENT_OUT_OF_BOUND, "Cannot convert value '%lld': it cannot be represented as %s",
+                               (long long)off, t->name);
+        }
     }
     return 0;
 }

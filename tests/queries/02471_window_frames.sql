@@ -23,3 +23,4 @@ SELECT count() OVER (), sum(number) OVER () FROM numbers(4) GROUP BY number ORDE
 -- A GROUP BY key with an alias in the select list is still the key (with and without windows).
 SELECT number AS x, count() FROM numbers(3) GROUP BY number ORDER BY x;
 SELECT number AS c0, count() OVER () AS c4, row_number() OVER (ORDER BY c0 DESC) FROM numbers(3) GROUP BY number ORDER BY c0;
+SELECT number, count() OVER (ORDER BY toUInt8(number) RANGE BETWEEN 255 PRECEDING AND 3 FOLLOWING), count() OVER (ORDER BY toUInt8(number) DESC RANGE BETWEEN 1 PRECEDING AND 2 FOLLOWING), count() OVER (ORDER BY toFloat32(number) RANGE BETWEEN 1 PRECEDING AND 3 FOLLOWING), count() OVER (ORDER BY toDateTime(number) RANGE BETWEEN 1 PRECEDING AND 3 FOLLOWING) FROM numbers(3) ORDER BY number;

@@ -21,3 +21,8 @@ SELECT lag(number, -1) OVER (ORDER BY number) FROM numbers(4); -- { serverError 
 SELECT lagInFrame(number, 1, 'a') OVER () FROM numbers(1); -- { serverError BAD_ARGUMENTS }
 SELECT lagInFrame(number, 1, -1) OVER () FROM numbers(1); -- { serverError BAD_ARGUMENTS }
 SELECT sum(number) OVER (ORDER BY number RANGE 1.5 PRECEDING) FROM numbers(3); -- { serverError BAD_ARGUMENTS }
+-- RANGE offsets must be values of the ORDER BY key's type.
+SELECT count() OVER (ORDER BY toInt8(number) RANGE BETWEEN 1 PRECEDING AND 300 FOLLOWING) FROM numbers(3); -- { serverError ARGUMENT_OUT_OF_BOUND }
+SELECT count() OVER (ORDER BY toUInt8(number) RANGE BETWEEN 256 PRECEDING AND 3 FOLLOWING) FROM numbers(3); -- { serverError ARGUMENT_OUT_OF_BOUND }
+SELECT count() OVER (ORDER BY toDate(number) RANGE BETWEEN 65536 PRECEDING AND 3 FOLLOWING) FROM numbers(3); -- { serverError ARGUMENT_OUT_OF_BOUND }
+SELECT count() OVER (ORDER BY toInt8(number) RANGE BETWEEN 128 PRECEDING AND 3 FOLLOWING) FROM numbers(3); -- { serverError ARGUMENT_OUT_OF_BOUND }
