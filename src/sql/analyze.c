@@ -986,6 +986,15 @@ static int build_window_spec(actx *c, const ast *w, win_spec *sp)
     if ((sp->end == WB_PRECEDING || sp->end == WB_FOLLOWING) &&
         frame_offset(c, fr->frame_end_off, "end", sp->frame_kind, &sp->end_off))
         return -1;
+    /* a FOLLOWING start before CURRENT ROW, or CURRENT ROW before a PRECEDING end, whatever
+     * the offsets */
+    if ((sp->start == WB_FOLLOWING && sp->end == WB_CURRENT_ROW) ||
+        (sp->start == WB_CURRENT_ROW && sp->end == WB_PRECEDING)) {
+        char b1[64], b2[64];
+        return err_set(ERR_BAD_ARGUMENTS, "Window frame '%s BETWEEN %s AND %s' is invalid",
+                       sp->frame_kind == WF_ROWS ? "ROWS" : "RANGE", bound_text(sp->start, sp->start_off, b1, sizeof b1),
+                       bound_text(sp->end, sp->end_off, b2, sizeof b2));
+    }
     /* the start must not come after the end: compare signed positions */
     int64_t sa = sp->start == WB_UNBOUNDED_PRECEDING ? INT64_MIN : sp->start == WB_PRECEDING ? -sp->start_off
                  : sp->start == WB_FOLLOWING ? sp->start_off : 0;
