@@ -187,6 +187,18 @@ posts.push(
   { name: 'posts_q3_s3', data: s3Data, title: 'SELECT * FORMAT Null over the posts set via s3()',
     sql: { shale: Q3(S3SRC), clickhouse: `SELECT * FROM ${S3SRC} SETTINGS max_threads = {threads} FORMAT Null` } },
 );
+// Window functions (issue 12): row_number() and a running sum(Score) per OwnerDisplayName
+// ordered by CreationDate (Id breaks ties, so that every engine numbers rows alike), the
+// top 10 by the running sum.
+const QW = (src, date) => `SELECT OwnerDisplayName, ${date}, Id, row_number() OVER w AS rn, sum(Score) OVER w AS running ` +
+  `FROM ${src} WINDOW w AS (PARTITION BY OwnerDisplayName ORDER BY CreationDate, Id) ` +
+  'ORDER BY running DESC, OwnerDisplayName, Id LIMIT 10';
+posts.push({
+  name: 'posts_window', data: localData,
+  title: 'row_number() and a running sum(Score) per OwnerDisplayName by CreationDate, top 10, over the posts set, local files',
+  sql: { shale: QW(LOCAL, 'CreationDate'), clickhouse: ch(QW(LOCAL, 'CreationDate'), '{threads}'),
+    duckdb: QW(DUCK, "strftime(CreationDate, '%Y-%m-%d %H:%M:%S.%g') AS CreationDate") },
+});
 module.exports.push(...posts);
 
 // ---- MergeTree inserts (issue 6): posts_insert_file, posts_insert_s3, posts_insert_parts ----

@@ -6,6 +6,7 @@
 #include "base/mem.h"
 #include "exec/agg_hash.h"
 #include "exec/select_codes.h"
+#include "exec/step.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@ void select_plan_free(select_plan *p)
     for (int i = 0; i < p->nlimit_by; i++)
         expr_free(p->limit_by[i]);
     free(p->limit_by);
+    window_plan_free(p->windows);
     free(p);
 }
 
@@ -79,10 +81,9 @@ typedef struct run {
     bool failed;
     err_saved err;
     /* One worker on the calling thread (select_run's fast path): stream_push hands each
-     * block straight to the sink, in task order, with OFFSET and LIMIT applied. */
-    block_sink *direct;
-    uint64_t skipped, emitted;
-    int direct_rc;           /* the sink's failure (its error is in the thread's slot) */
+     * block straight to the chain of steps, in task order. */
+    struct step *direct;
+    int direct_rc;           /* the chain's failure (its error is in the thread's slot) */
 } run;
 
 typedef struct worker {
@@ -128,28 +129,6 @@ static block *filter_rows(block *b, const uint8_t *keep, size_t kept)
         out->cols[c] = col_filter(b->cols[c], keep, kept);
     block_free(b);
     return out;
-}
-
-static block *filter_block(block *b, const column *mask_col)
-{
-    uint8_t *keep = xmalloc(b->rows ? b->rows : 1);
-    size_t kept = expr_truth_mask(mask_col, keep);
-    block *out = filter_rows(b, keep, kept);
-    free(keep);
-    return out;
-}
-
-/* Evaluates exprs over b into a new block. */
-static int eval_block(expr *const *ex, int n, const block *b, block **out)
-{
-    block *o = block_new(n, b->rows);
-    for (int i = 0; i < n; i++)
-        if (expr_eval(ex[i], b, &o->cols[i])) {
-            block_free(o);
-            return -1;
-        }
-    *out = o;
-    return 0;
 }
 
 static void init_states(select_plan *p, char *states)
@@ -343,16 +322,13 @@ bad:
     return -1;
 }
 
-static block *concat_blocks(block **bs, int n, int ncols, const schema *types_from);
-static block *sort_block(select_plan *p, block *result, size_t want);
-
 /* ORDER BY … LIMIT n without aggregation: a worker keeps only its best offset + n rows,
  * compacting its collected blocks (sort, cut) whenever they grow past a bound, so memory
  * stays proportional to the limit instead of the input. */
 static void maybe_compact_top(worker *w)
 {
     select_plan *p = w->r->p;
-    if (!p->norder || p->limit == UINT64_MAX || p->distinct || p->nlimit_by)
+    if (!p->norder || p->limit == UINT64_MAX || p->distinct || p->nlimit_by || p->windows)
         return;
     size_t want = (size_t)(p->offset + p->limit);
     size_t rows = 0;
@@ -365,7 +341,7 @@ static void maybe_compact_top(worker *w)
     for (int i = 0; i < w->ncollected; i++)
         block_free(w->collected[i]);
     w->ncollected = 1;
-    w->collected[0] = sort_block(p, all, want);
+    w->collected[0] = sort_rows(all, p->nout, p->norder, p->order_desc, p->order_nulls, want);
 }
 
 static void collect(worker *w, block *b)
@@ -378,7 +354,6 @@ static void collect(worker *w, block *b)
     maybe_compact_top(w);
 }
 
-static int deliver(select_plan *p, block_sink *sink, block *b, uint64_t *skipped, uint64_t *emitted, bool *finished);
 
 /* Streaming: hands a block of task t to the consumer, waiting while the slot is full.
  * The task being drained gets more room (4 slots' worth) but is bounded too: when the
@@ -392,7 +367,9 @@ static bool stream_push(run *r, int t, block *b)
             block_free(b);
             return false;
         }
-        r->direct_rc = deliver(r->p, r->direct, b, &r->skipped, &r->emitted, &finished);
+        int rc = step_push(r->direct, b);
+        finished = rc == STEP_ENOUGH;
+        r->direct_rc = finished ? 0 : rc;
         if (r->direct_rc || finished) {
             atomic_store(&r->stop, 1);
             return false;
@@ -555,6 +532,8 @@ static void *worker_main(void *arg)
                 ok = aggregate_block(w, b, mask) == 0;
                 free(mask);
                 block_free(b);
+            } else if (p->windows) { /* projected after the window step */
+                collect(w, b);
             } else {
                 block *o;
                 ok = project_block(p, b, !r->streaming, &o) == 0;
@@ -583,153 +562,6 @@ static void *worker_main(void *arg)
 }
 
 /* ---- final stage ---- */
-
-typedef struct sort_ctx {
-    column **cols;
-    int n;
-    const bool *desc;
-    const int *nulls;
-} sort_ctx;
-
-static int cmp_rows(const void *a, const void *b, void *arg)
-{
-    const sort_ctx *s = arg;
-    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-    for (int k = 0; k < s->n; k++) {
-        int c = col_compare(s->cols[k], i, s->cols[k], j, s->nulls[k]);
-        if (c)
-            return s->desc[k] ? -c : c;
-    }
-    return (i > j) - (i < j); /* stable */
-}
-
-static block *concat_blocks(block **bs, int n, int ncols, const schema *types_from)
-{
-    block *all = NULL;
-    for (int i = 0; i < n; i++) {
-        if (!all) {
-            all = block_new(ncols, 0);
-            for (int c = 0; c < ncols; c++)
-                all->cols[c] = col_new(bs[i]->cols[c]->type);
-        }
-        block_append(all, bs[i]);
-    }
-    if (!all) {
-        all = block_new(ncols, 0);
-        for (int c = 0; c < ncols; c++)
-            all->cols[c] = col_new(types_from->types[c]);
-    }
-    return all; /* types_from is only needed (and may be NULL otherwise) when n == 0 */
-}
-
-static block *apply_permutation(block *b, const uint32_t *perm, size_t n);
-
-/* Sorts result ([out..., order keys...]) by the ORDER BY keys and keeps the first `want`
- * rows. The sort is stable (ties keep input order), as ClickHouse's is for one stream. */
-static block *sort_block(select_plan *p, block *result, size_t want)
-{
-    if (result->rows <= 1)
-        return result;
-    sort_ctx sc = {.cols = result->cols + p->nout, .n = p->norder, .desc = p->order_desc, .nulls = p->order_nulls};
-    for (int k = 0; k < p->norder; k++)
-        result->cols[p->nout + k] = col_materialize(result->cols[p->nout + k]);
-    uint32_t *perm = xmalloc(sizeof *perm * result->rows);
-    for (size_t i = 0; i < result->rows; i++)
-        perm[i] = (uint32_t)i;
-    qsort_r(perm, result->rows, sizeof *perm, cmp_rows, &sc);
-    if (want > result->rows)
-        want = result->rows;
-    result = apply_permutation(result, perm, want);
-    free(perm);
-    return result;
-}
-
-static block *apply_permutation(block *b, const uint32_t *perm, size_t n)
-{
-    block *o = block_new(b->ncols, n);
-    for (int c = 0; c < b->ncols; c++)
-        o->cols[c] = col_gather(b->cols[c], perm, n);
-    block_free(b);
-    return o;
-}
-
-/* Distinct on the first nkey columns, keeping the first occurrence. */
-static block *distinct_rows(block *b, int nkey)
-{
-    agg_table t;
-    agg_table_init(&t);
-    uint8_t *keep = xmalloc(b->rows ? b->rows : 1);
-    size_t kept = 0;
-    buf key = {0};
-    for (int c = 0; c < nkey; c++)
-        b->cols[c] = col_materialize(b->cols[c]);
-    for (size_t i = 0; i < b->rows; i++) {
-        key.len = 0;
-        agg_key_serialize(&key, b->cols, nkey, i);
-        bool inserted;
-        agg_table_find_or_insert(&t, (const char *)key.p, key.len, agg_key_hash((const char *)key.p, key.len), 1, 1,
-                                 &inserted);
-        keep[i] = inserted;
-        kept += inserted;
-    }
-    buf_free(&key);
-    agg_table_free(&t);
-    block *o = block_new(b->ncols, kept);
-    for (int c = 0; c < b->ncols; c++)
-        o->cols[c] = col_filter(b->cols[c], keep, kept);
-    free(keep);
-    block_free(b);
-    return o;
-}
-
-static block *limit_by_rows(select_plan *p, block *b, block *keys_block)
-{
-    agg_table t;
-    agg_table_init(&t);
-    uint8_t *keep = xmalloc(b->rows ? b->rows : 1);
-    size_t kept = 0;
-    buf key = {0};
-    for (size_t i = 0; i < b->rows; i++) {
-        key.len = 0;
-        agg_key_serialize(&key, keys_block->cols, keys_block->ncols, i);
-        bool inserted;
-        agg_slot *s = agg_table_find_or_insert(&t, (const char *)key.p, key.len,
-                                               agg_key_hash((const char *)key.p, key.len), 8, 8, &inserted);
-        uint64_t *cnt = (uint64_t *)(void *)s->states;
-        if (inserted)
-            *cnt = 0;
-        uint64_t seen = (*cnt)++;
-        keep[i] = seen >= p->limit_by_offset && seen < p->limit_by_offset + p->limit_by_limit;
-        kept += keep[i];
-    }
-    buf_free(&key);
-    agg_table_free(&t);
-    block *o = block_new(b->ncols, kept);
-    for (int c = 0; c < b->ncols; c++)
-        o->cols[c] = col_filter(b->cols[c], keep, kept);
-    free(keep);
-    block_free(b);
-    return o;
-}
-
-static int emit(block_sink *sink, block *b, int ncols, size_t chunk)
-{
-    /* Drop helper columns (ORDER BY keys) and hand out blocks of at most `chunk` rows. */
-    for (int c = ncols; c < b->ncols; c++)
-        col_free(b->cols[c]);
-    b->ncols = ncols;
-    if (b->rows <= chunk)
-        return sink->write(sink, b);
-    for (size_t from = 0; from < b->rows; from += chunk) {
-        size_t n = b->rows - from < chunk ? b->rows - from : chunk;
-        if (sink->write(sink, block_slice(b, from, n))) {
-            block_free(b);
-            return -1;
-        }
-    }
-    block_free(b);
-    return 0;
-}
 
 static block *new_post_block(select_plan *p)
 {
@@ -954,39 +786,9 @@ static int merge_and_finalize(select_plan *p, query_ctx *q, worker *ws, int n, b
     return rc;
 }
 
-/* Writes block b (taken) of the streamed result to the sink, applying OFFSET and LIMIT
- * on the fly; *finished once LIMIT is reached. */
-static int deliver(select_plan *p, block_sink *sink, block *b, uint64_t *skipped, uint64_t *emitted, bool *finished)
-{
-    if (*skipped < p->offset) {
-        uint64_t skip = p->offset - *skipped < b->rows ? p->offset - *skipped : b->rows;
-        *skipped += skip;
-        if (skip) {
-            block *rest = block_slice(b, skip, b->rows - skip);
-            block_free(b);
-            b = rest;
-        }
-    }
-    if (p->limit != UINT64_MAX && *emitted + b->rows >= p->limit) {
-        uint64_t take = p->limit - *emitted;
-        if (take < b->rows) {
-            block *head = block_slice(b, 0, take);
-            block_free(b);
-            b = head;
-        }
-        *finished = true;
-    }
-    *emitted += b->rows;
-    if (b->rows)
-        return sink->write(sink, b);
-    block_free(b);
-    return 0;
-}
-
-static int consume_stream(run *r, block_sink *sink)
+static int consume_stream(run *r, step *chain)
 {
     select_plan *p = r->p;
-    uint64_t skipped = 0, emitted = 0;
     int rc = 0;
     pthread_mutex_lock(&r->lock);
     while (r->head < p->src->ntasks) {
@@ -1012,8 +814,11 @@ static int consume_stream(run *r, block_sink *sink)
         s->bytes -= block_bytes(b);
         pthread_cond_broadcast(&r->cond);
         pthread_mutex_unlock(&r->lock);
-        bool finished = false;
-        rc = deliver(p, sink, b, &skipped, &emitted, &finished);
+        /* OFFSET and LIMIT on the fly (the limit step answers STEP_ENOUGH when done). */
+        rc = step_push(chain, b);
+        bool finished = rc == STEP_ENOUGH;
+        if (finished)
+            rc = 0;
         pthread_mutex_lock(&r->lock);
         if (rc || finished) {
             atomic_store(&r->stop, 1);
@@ -1022,7 +827,42 @@ static int consume_stream(run *r, block_sink *sink)
         }
     }
     pthread_mutex_unlock(&r->lock);
-    return rc;
+    return rc ? rc : step_finish(chain);
+}
+
+/* The steps after the workers (step.h): [HAVING] → [window] → [project] → [DISTINCT] → [ORDER BY] →
+ * [LIMIT BY] → [OFFSET/LIMIT] → sink. With `projected` (workers already evaluated the
+ * output and ORDER BY columns), the chain starts after the projection. */
+static step *build_chain(select_plan *p, query_ctx *q, block_sink *sink, bool projected, bool streaming)
+{
+    step *s[8];
+    int n = 0;
+    if (!projected) {
+        if (p->having)
+            s[n++] = step_filter_new(p->having);
+        if (p->windows)
+            s[n++] = step_window_new(p->windows, q);
+        expr **proj = xmalloc(sizeof *proj * (size_t)(p->nout + p->norder + 1));
+        memcpy(proj, p->out, sizeof *proj * (size_t)p->nout);
+        if (p->norder)
+            memcpy(proj + p->nout, p->order, sizeof *proj * (size_t)p->norder);
+        s[n++] = step_project_new(proj, p->nout + p->norder);
+        free(proj);
+    }
+    if (p->distinct)
+        s[n++] = step_distinct_new(p->nout);
+    if (p->norder && !streaming) {
+        size_t want = SIZE_MAX;
+        if (p->nlimit_by == 0 && p->limit != UINT64_MAX && p->offset + p->limit >= p->offset)
+            want = (size_t)(p->offset + p->limit);
+        s[n++] = step_sort_new(p->nout, p->norder, p->order_desc, p->order_nulls, want);
+    }
+    if (p->nlimit_by)
+        s[n++] = step_limit_by_new(p->limit_by, p->nlimit_by, p->limit_by_limit, p->limit_by_offset);
+    if (p->offset || p->limit != UINT64_MAX)
+        s[n++] = step_limit_new(p->offset, p->limit);
+    s[n++] = step_sink_new(sink, p->nout, streaming ? SIZE_MAX : 65409);
+    return step_chain(s, n);
 }
 
 int select_run(select_plan *p, query_ctx *q, block_sink *sink)
@@ -1050,7 +890,7 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
     r.two_level_threshold = tl > 0 && !p->with_totals ? (size_t)tl : SIZE_MAX; /* totals: one table */
     pthread_mutex_init(&r.lock, NULL);
     pthread_cond_init(&r.cond, NULL);
-    r.streaming = !p->aggregate && p->norder == 0 && !p->distinct && p->nlimit_by == 0;
+    r.streaming = !p->aggregate && p->norder == 0 && !p->distinct && p->nlimit_by == 0 && !p->windows;
     int nthreads = q->max_threads > 0 ? q->max_threads : 1;
     if (nthreads > p->src->ntasks)
         nthreads = p->src->ntasks > 0 ? p->src->ntasks : 1;
@@ -1074,16 +914,19 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
         }
     }
     int rc = 0;
+    step *chain = NULL;
+    if (r.streaming)
+        chain = build_chain(p, q, sink, true, true);
     if (r.streaming && nthreads == 1) {
-        /* One worker: it runs on this thread and writes to the sink itself (no thread
+        /* One worker: it runs on this thread and pushes into the chain itself (no thread
          * to start and no hand-over per block; what a short query costs most). */
-        r.direct = sink;
+        r.direct = chain;
         worker_main(&ws[0]);
-        rc = r.direct_rc;
+        rc = r.direct_rc ? r.direct_rc : step_finish(chain);
     } else if (r.streaming) {
         for (int i = 0; i < nthreads; i++)
             pthread_create(&ws[i].thread, NULL, worker_main, &ws[i]);
-        rc = consume_stream(&r, sink);
+        rc = consume_stream(&r, chain);
         for (int i = 0; i < nthreads; i++)
             pthread_join(ws[i].thread, NULL);
         for (int i = 0; i < STREAM_WINDOW; i++) {
@@ -1108,8 +951,10 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
     if (!rc && !r.streaming)
         rc = mem_tracker_check(&q->mem);
 
-    block *result = NULL, *totals = NULL;
-    int ncols = p->nout;
+    /* The blocks entering the chain: the post block [keys..., aggregates...] when
+     * aggregating, else the workers' projected blocks. */
+    block **in = NULL, *totals = NULL;
+    int nin = 0;
     if (!rc && !r.streaming) {
         if (p->aggregate) {
             block *post, *tpost = NULL;
@@ -1117,36 +962,16 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
             if (!rc && tpost)
                 rc = project_block(p, tpost, false, &totals);
             block_free(tpost);
-            if (!rc && p->having) {
-                column *m;
-                rc = expr_eval(p->having, post, &m);
-                if (!rc) {
-                    m = col_materialize(m);
-                    post = filter_block(post, m);
-                    col_free(m);
-                }
-            }
-            if (!rc)
-                rc = project_block(p, post, true, &result);
-            block_free(post);
+            in = xmalloc(sizeof *in);
+            in[nin++] = post;
         } else {
-            block **all = NULL;
-            int n = 0;
-            for (int i = 0; i < nthreads; i++)
+            for (int i = 0; i < nthreads; i++) {
                 for (int k = 0; k < ws[i].ncollected; k++) {
-                    all = xrealloc(all, sizeof *all * (size_t)(n + 1));
-                    all[n++] = ws[i].collected[k];
+                    in = xrealloc(in, sizeof *in * (size_t)(nin + 1));
+                    in[nin++] = ws[i].collected[k];
                 }
-            schema *types = schema_new(p->nout + p->norder);
-            for (int i = 0; i < p->nout; i++)
-                schema_set(types, i, "", p->out[i]->type);
-            for (int i = 0; i < p->norder; i++)
-                schema_set(types, p->nout + i, "", p->order[i]->type);
-            result = concat_blocks(all, n, p->nout + p->norder, types);
-            schema_free(types);
-            for (int i = 0; i < n; i++)
-                block_free(all[i]);
-            free(all);
+                ws[i].ncollected = 0;
+            }
         }
     } else if (p->aggregate) {
         for (int i = 0; i < nthreads; i++)
@@ -1159,7 +984,7 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
                 agg_table_free(&ws[i].buckets[b]);
             free(ws[i].buckets);
         }
-        for (int k = 0; k < ws[i].ncollected && (rc || r.streaming); k++)
+        for (int k = 0; k < ws[i].ncollected; k++)
             block_free(ws[i].collected[k]);
         buf_free(&ws[i].keybuf);
         free(ws[i].collected);
@@ -1171,49 +996,27 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
     free(r.pre_cols);
     pthread_mutex_destroy(&r.lock);
     pthread_cond_destroy(&r.cond);
+    step_chain_free(chain);
     if (rc || r.streaming) {
-        block_free(result);
+        for (int i = 0; i < nin; i++)
+            block_free(in[i]);
+        free(in);
         block_free(totals);
         return rc;
     }
 
-    if (p->distinct)
-        result = distinct_rows(result, p->nout);
-    if (p->norder && result->rows > 1) {
-        size_t want = result->rows;
-        if (p->nlimit_by == 0 && p->limit != UINT64_MAX && p->offset + p->limit < want)
-            want = p->offset + p->limit;
-        result = sort_block(p, result, want);
-    }
-    if (p->nlimit_by) {
-        block *keys;
-        rc = eval_block(p->limit_by, p->nlimit_by, result, &keys);
-        if (rc) {
-            block_free(result);
-            block_free(totals);
-            return rc;
-        }
-        /* LIMIT BY expressions are evaluated over the output columns block. */
-        for (int c = 0; c < keys->ncols; c++)
-            keys->cols[c] = col_materialize(keys->cols[c]);
-        result = limit_by_rows(p, result, keys);
-        block_free(keys);
-    }
-    if (p->offset || p->limit != UINT64_MAX) {
-        size_t from = p->offset < result->rows ? p->offset : result->rows;
-        size_t n = result->rows - from;
-        if (p->limit != UINT64_MAX && p->limit < n)
-            n = p->limit;
-        if (from || n != result->rows) {
-            block *s = block_slice(result, from, n);
-            block_free(result);
-            result = s;
-        }
-    }
-    if (result->rows == 0)
-        block_free(result);
-    else
-        rc = emit(sink, result, ncols, 65409);
+    chain = build_chain(p, q, sink, !p->aggregate && !p->windows, false);
+    int i = 0;
+    for (; i < nin && !rc; i++)
+        rc = step_push(chain, in[i]);
+    for (; i < nin; i++)
+        block_free(in[i]);
+    free(in);
+    if (rc == STEP_ENOUGH)
+        rc = 0;
+    if (!rc)
+        rc = step_finish(chain);
+    step_chain_free(chain);
     if (totals && !rc)
         return sink->totals(sink, totals);
     block_free(totals);

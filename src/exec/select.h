@@ -20,6 +20,7 @@
 #include "exec/query.h"
 #include "func/agg.h"
 #include "exec/source.h"
+#include "exec/window.h"
 
 typedef struct select_plan {
     source *src;                 /* owned */
@@ -59,6 +60,10 @@ typedef struct select_plan {
     bool count_only;             /* SELECT count() FROM src with no WHERE: use count_rows */
     uint64_t count_known;        /* SELECT count() … WHERE: rows the source counted without
                                   * reading (take_matching), added to the count */
+    /* Window functions (exec/window.h): computed over the post block after HAVING; their
+     * results are columns win_base + i of the block the output and ORDER BY expressions
+     * read. Without aggregation the workers then collect source blocks unprojected. */
+    window_plan *windows;        /* NULL when the query has none */
 } select_plan;
 
 void select_plan_free(select_plan *p);

@@ -38,6 +38,7 @@ typedef enum ast_kind {
     AST_JOIN,        /* join clause attached to a table */
     AST_ORDER_ITEM,  /* expr ASC|DESC NULLS FIRST|LAST (COLLATE flagged) */
     AST_SETTING,     /* name = value (value is a literal node) */
+    AST_WINDOW,      /* a window: OVER (…) of an AST_FUNC, or WINDOW name AS (…) (alias = name) */
     /* statements */
     AST_STMT_SELECT, /* wraps AST_SELECT / AST_UNION with FORMAT, INTO OUTFILE, SETTINGS */
     AST_STMT_INSERT,
@@ -75,6 +76,15 @@ typedef enum lit_kind {
 
 typedef struct ast ast;
 
+typedef enum window_frame_kind { WF_ROWS = 1, WF_RANGE, WF_GROUPS } window_frame_kind;
+typedef enum window_bound {
+    WB_UNBOUNDED_PRECEDING,
+    WB_PRECEDING,
+    WB_CURRENT_ROW,
+    WB_FOLLOWING,
+    WB_UNBOUNDED_FOLLOWING,
+} window_bound;
+
 typedef struct ast_list {
     int n;
     ast **items;
@@ -106,6 +116,8 @@ struct ast {
     bool has_params;
     bool distinct;         /* count(DISTINCT x) */
     bool is_operator;      /* came from an operator: formatting keeps the function form */
+    ast *over;             /* f(…) OVER (…): an AST_WINDOW; OVER name: over_name */
+    const char *over_name;
 
     /* AST_SUBQUERY: query in `sub`; AST_PARAM: name in name, type in str */
     ast *sub;
@@ -155,6 +167,17 @@ struct ast {
 
     /* AST_SETTING: name in name, value in sub */
 
+    /* AST_WINDOW: PARTITION BY in partition_by, ORDER BY in order_by (AST_ORDER_ITEM),
+     * the window it extends (OVER (w ORDER BY …)) in window_base; the frame: frame_kind
+     * (0 = none given, else a window_frame_kind), its bounds (window_bound) and their
+     * offsets (expressions, for WB_PRECEDING / WB_FOLLOWING). AST_SELECT: WINDOW clause
+     * in windows. */
+    const char *window_base;
+    int frame_kind;
+    int frame_start, frame_end;
+    ast *frame_start_off, *frame_end_off;
+    ast_list windows;
+
     /* Statements. AST_STMT_SELECT: query in sub; format (FORMAT x); outfile (INTO
      * OUTFILE 'f'); settings. AST_STMT_INSERT: target table (database/table_name) or
      * table_func (INSERT INTO FUNCTION f(…)); insert_columns; sub = SELECT, or
@@ -167,7 +190,7 @@ struct ast {
     const char *insert_data;   /* inline data after FORMAT x / VALUES, up to the end */
     size_t insert_data_len;
     const char *explain_kind;
-    ast_list partition_by;     /* INSERT INTO FUNCTION … PARTITION BY expr */
+    ast_list partition_by;     /* INSERT INTO FUNCTION … PARTITION BY expr; AST_WINDOW */
 
     /* DDL (issue 6 extends): CREATE TABLE name (columns) ENGINE = … ORDER BY …; stored
      * as text spans so the catalog can persist exactly what the user wrote. */

@@ -112,6 +112,60 @@ static void format_list(buf *out, const ast_list *l, bool sql)
     }
 }
 
+static void format_bound(buf *out, int bound, const ast *off, bool sql)
+{
+    switch (bound) {
+    case WB_UNBOUNDED_PRECEDING: buf_puts(out, "UNBOUNDED PRECEDING"); break;
+    case WB_UNBOUNDED_FOLLOWING: buf_puts(out, "UNBOUNDED FOLLOWING"); break;
+    case WB_CURRENT_ROW: buf_puts(out, "CURRENT ROW"); break;
+    default:
+        format_expr(out, off, sql, false);
+        buf_puts(out, bound == WB_PRECEDING ? " PRECEDING" : " FOLLOWING");
+        break;
+    }
+}
+
+/* (base PARTITION BY … ORDER BY … frame), as ClickHouse names window function columns:
+ * ORDER BY items always carry ASC/DESC and frames always the BETWEEN form. */
+static void format_window(buf *out, const ast *w, bool sql)
+{
+    buf_putc(out, '(');
+    const char *sep = "";
+    if (w->window_base) {
+        buf_puts(out, w->window_base);
+        sep = " ";
+    }
+    if (w->partition_by.n) {
+        buf_puts(out, sep);
+        buf_puts(out, "PARTITION BY ");
+        format_list(out, &w->partition_by, sql);
+        sep = " ";
+    }
+    if (w->order_by.n) {
+        buf_puts(out, sep);
+        buf_puts(out, "ORDER BY ");
+        for (int k = 0; k < w->order_by.n; k++) {
+            const ast *o = w->order_by.items[k];
+            if (k)
+                buf_puts(out, ", ");
+            format_expr(out, o->sub, sql, false);
+            buf_puts(out, o->desc ? " DESC" : " ASC");
+            if (o->nulls)
+                buf_puts(out, o->nulls > 0 ? " NULLS FIRST" : " NULLS LAST");
+        }
+        sep = " ";
+    }
+    if (w->frame_kind) {
+        buf_puts(out, sep);
+        buf_puts(out, w->frame_kind == WF_ROWS ? "ROWS" : w->frame_kind == WF_RANGE ? "RANGE" : "GROUPS");
+        buf_puts(out, " BETWEEN ");
+        format_bound(out, w->frame_start, w->frame_start_off, sql);
+        buf_puts(out, " AND ");
+        format_bound(out, w->frame_end, w->frame_end_off, sql);
+    }
+    buf_putc(out, ')');
+}
+
 static void format_parts(buf *out, int n, const char *const *parts)
 {
     for (int k = 0; k < n; k++) {
@@ -170,6 +224,13 @@ static void format_expr(buf *out, const ast *e, bool sql, bool top)
         buf_putc(out, '(');
         format_list(out, &e->args, sql);
         buf_putc(out, ')');
+        if (e->over_name) {
+            buf_puts(out, " OVER ");
+            buf_puts(out, e->over_name);
+        } else if (e->over) {
+            buf_puts(out, " OVER ");
+            format_window(out, e->over, sql);
+        }
         break;
     case AST_LAMBDA:
         buf_puts(out, "lambda(tuple(");

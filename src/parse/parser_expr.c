@@ -693,8 +693,8 @@ static ast *parse_function(parser *p, tok *name_tok)
         f->name = arena_printf(p->a, "%sIf", f->name);
         ast_list_push(p->a, &f->args, cond);
     }
-    if (p_is(p, 0, "OVER"))
-        return p_fail(p, "window functions are not supported: end of function call");
+    if (p_accept(p, "OVER") && !parse_over(p, f))
+        return NULL;
     f->end = prev_end(p);
     return f;
 }

@@ -41,6 +41,8 @@ ast *parse_expr_implicit_alias(parser *p); /* expr [[AS] alias] (select lists) *
 int parse_expr_list(parser *p, ast_list *out, bool implicit_alias);
 char *parse_type_text(parser *p);
 ast *parse_select_union(parser *p);
+/* The window after OVER: `name` (sets f->over_name) or `(…)` (sets f->over). */
+bool parse_over(parser *p, ast *f);
 bool p_is_select_start(parser *p, int k);
 bool p_is_reserved_alias(parser *p, const tok *t);
 ast *mk_func(parser *p, const char *name, int pos);

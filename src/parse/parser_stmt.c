@@ -200,6 +200,89 @@ static ast *parse_tables(parser *p)
     return first;
 }
 
+static ast *parse_order_list(parser *p, ast_list *out);
+
+/* One frame bound: UNBOUNDED PRECEDING|FOLLOWING, CURRENT ROW, expr PRECEDING|FOLLOWING. */
+static bool parse_frame_bound(parser *p, int *bound, ast **off)
+{
+    if (p_accept(p, "UNBOUNDED")) {
+        if (p_accept(p, "PRECEDING"))
+            *bound = WB_UNBOUNDED_PRECEDING;
+        else if (p_accept(p, "FOLLOWING"))
+            *bound = WB_UNBOUNDED_FOLLOWING;
+        else
+            return p_fail(p, "one of: PRECEDING, FOLLOWING"), false;
+        return true;
+    }
+    if (p_is(p, 0, "CURRENT") && p_is(p, 1, "ROW")) {
+        p_adv(p);
+        p_adv(p);
+        *bound = WB_CURRENT_ROW;
+        return true;
+    }
+    if (!(*off = parse_expr(p)))
+        return false;
+    if (p_accept(p, "PRECEDING"))
+        *bound = WB_PRECEDING;
+    else if (p_accept(p, "FOLLOWING"))
+        *bound = WB_FOLLOWING;
+    else
+        return p_fail(p, "one of: PRECEDING, FOLLOWING"), false;
+    return true;
+}
+
+/* (…) of a window: [base] [PARTITION BY …] [ORDER BY …] [ROWS|RANGE|GROUPS frame]. */
+static ast *parse_window_spec(parser *p, int pos)
+{
+    if (!expect_tok(p, TK_LPAREN, "opening parenthesis"))
+        return NULL;
+    ast *w = ast_new(p->a, AST_WINDOW, pos);
+    if (p_is_ident(p) && !p_is(p, 0, "PARTITION") && !p_is(p, 0, "ORDER") && !p_is(p, 0, "ROWS") &&
+        !p_is(p, 0, "RANGE") && !p_is(p, 0, "GROUPS") && p_kind(p) != TK_RPAREN) {
+        if (!(w->window_base = p_ident(p)))
+            return NULL;
+    }
+    if (p_is(p, 0, "PARTITION")) {
+        p_adv(p);
+        if (!expect_word(p, "BY") || parse_expr_list(p, &w->partition_by, false) < 0)
+            return NULL;
+    }
+    if (p_is(p, 0, "ORDER")) {
+        p_adv(p);
+        if (!expect_word(p, "BY") || !parse_order_list(p, &w->order_by))
+            return NULL;
+    }
+    if (p_is(p, 0, "ROWS") || p_is(p, 0, "RANGE") || p_is(p, 0, "GROUPS")) {
+        w->frame_kind = p_is(p, 0, "ROWS") ? WF_ROWS : p_is(p, 0, "RANGE") ? WF_RANGE : WF_GROUPS;
+        p_adv(p);
+        if (p_accept(p, "BETWEEN")) {
+            if (!parse_frame_bound(p, &w->frame_start, &w->frame_start_off))
+                return NULL;
+            if (!p_accept(p, "AND"))
+                return p_fail(p, "AND");
+            if (!parse_frame_bound(p, &w->frame_end, &w->frame_end_off))
+                return NULL;
+        } else {
+            if (!parse_frame_bound(p, &w->frame_start, &w->frame_start_off))
+                return NULL;
+            w->frame_end = WB_CURRENT_ROW;
+        }
+    }
+    if (!expect_tok(p, TK_RPAREN, "closing parenthesis"))
+        return NULL;
+    w->end = prev_end(p);
+    return w;
+}
+
+bool parse_over(parser *p, ast *f)
+{
+    if (p_kind(p) == TK_LPAREN)
+        return (f->over = parse_window_spec(p, p_cur(p)->start)) != NULL;
+    if (!(f->over_name = p_ident(p)))
+        return false;
+    return true;
+}
+
 static ast *parse_order_list(parser *p, ast_list *out)
 {
     for (;;) {
@@ -311,6 +394,21 @@ static ast *parse_select(parser *p)
     }
     if (p_accept(p, "HAVING") && !(s->having = parse_expr(p)))
         return NULL;
+    if (p_accept(p, "WINDOW")) {
+        do {
+            int wpos = p_cur(p)->start;
+            char *name = p_ident(p);
+            if (!name)
+                return NULL;
+            if (!p_accept(p, "AS"))
+                return p_fail(p, "AS");
+            ast *w = parse_window_spec(p, wpos);
+            if (!w)
+                return NULL;
+            w->alias = name;
+            ast_list_push(p->a, &s->windows, w);
+        } while (p_accept_tok(p, TK_COMMA));
+    }
     if (p_is(p, 0, "ORDER")) {
         p_adv(p);
         if (!expect_word(p, "BY") || !parse_order_list(p, &s->order_by))

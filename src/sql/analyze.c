@@ -1,10 +1,13 @@
 /* SELECT analysis: AST → select_plan. See analyze.h for the rules. */
 #include "sql/analyze.h"
 
+#include "func/supertype.h"
+
 #include "base/err.h"
 #include "base/mem.h"
 #include "column/text.h"
 #include "column/type_pretty.h"
+#include "func/supertype.h"
 #include "storage/catalog.h"
 #include "storage/tablefunc.h"
 #include "format/format.h"
@@ -43,6 +46,14 @@ typedef struct actx {
     int naggs;
     char *agg_names[256];
     int depth;
+    /* window functions: where a window function is found when not allowed here ("in
+     * WHERE", "inside an aggregate function"), NULL where it is allowed */
+    const char *win_ctx;
+    int nwins;
+    char *win_names[256];
+    int nwin_specs;
+    char *win_spec_keys[256];
+    arena *scratch;
     /* IN with a literal list: the expression and its values (for filter push-down) */
     int nin;
     expr *in_ex[64];
@@ -634,6 +645,20 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
     return 0;
 }
 
+/* Resolves the aggregate call e whose arguments are compiled into args (types alongside). */
+static int resolve_aggregate(const ast *e, const type **types, agg_call **out)
+{
+    double params[16];
+    int np = 0;
+    for (int i = 0; i < e->params.n && np < 16; i++) {
+        const ast *pa = e->params.items[i];
+        if (pa->kind != AST_LITERAL || (pa->lit != LIT_UINT && pa->lit != LIT_INT && pa->lit != LIT_FLOAT))
+            return err_set(ERR_BAD_ARGUMENTS, "Parameters of aggregate function %s must be numeric literals", e->name);
+        params[np++] = pa->lit == LIT_UINT ? (double)pa->u : pa->lit == LIT_INT ? (double)pa->i : pa->f;
+    }
+    return agg_resolve(e->name, e->args.n, types, np, params, out);
+}
+
 static int compile_aggregate(actx *c, const ast *e, expr **out)
 {
     if (!c->post)
@@ -655,8 +680,11 @@ static int compile_aggregate(actx *c, const ast *e, expr **out)
     expr **args = xcalloc((size_t)n + 1, sizeof *args);
     const type **types = xcalloc((size_t)n + 1, sizeof *types);
     c->post = false;
+    const char *win_ctx = c->win_ctx;
+    c->win_ctx = "inside an aggregate function";
     for (int i = 0; i < n; i++)
         if (compile(c, e->args.items[i], &args[i])) {
+            c->win_ctx = win_ctx;
             c->post = true;
             for (int k = 0; k < i; k++)
                 expr_free(args[k]);
@@ -667,23 +695,10 @@ static int compile_aggregate(actx *c, const ast *e, expr **out)
         } else {
             types[i] = args[i]->type;
         }
+    c->win_ctx = win_ctx;
     c->post = true;
-    double params[16];
-    int np = 0;
-    for (int i = 0; i < e->params.n && np < 16; i++) {
-        const ast *pa = e->params.items[i];
-        if (pa->kind != AST_LITERAL || (pa->lit != LIT_UINT && pa->lit != LIT_INT && pa->lit != LIT_FLOAT)) {
-            for (int k = 0; k < n; k++)
-                expr_free(args[k]);
-            free(args);
-            free(types);
-            free(name);
-            return err_set(ERR_BAD_ARGUMENTS, "Parameters of aggregate function %s must be numeric literals", e->name);
-        }
-        params[np++] = pa->lit == LIT_UINT ? (double)pa->u : pa->lit == LIT_INT ? (double)pa->i : pa->f;
-    }
     agg_call *a;
-    if (agg_resolve(e->name, n, types, np, params, &a)) {
+    if (resolve_aggregate(e, types, &a)) {
         for (int k = 0; k < n; k++)
             expr_free(args[k]);
         free(args);
@@ -712,6 +727,9 @@ static int compile_aggregate(actx *c, const ast *e, expr **out)
 }
 
 static int compile_interval_arith(actx *c, const ast *e, expr **out, bool *done);
+static int compile_window(actx *c, const ast *e, expr **out);
+static int window_kind_of(const char *name);
+static const ast *expand_aliases(actx *c, arena *a, const ast *e, int depth);
 
 /* getSetting('name'): the setting's current value as a constant of its natural type. */
 static int compile_get_setting(actx *c, const ast *e, expr **out)
@@ -760,6 +778,12 @@ static int compile_get_setting(actx *c, const ast *e, expr **out)
 
 static int compile_func(actx *c, const ast *e, expr **out)
 {
+    if (e->over || e->over_name)
+        return compile_window(c, e, out);
+    if (window_kind_of(e->name) >= 0)
+        return err_set(ERR_BAD_ARGUMENTS,
+                       "The function '%s' can only be used as a window function, not as an aggregate function",
+                       e->name);
     if (strcmp(e->name, "getSetting") == 0)
         return compile_get_setting(c, e, out);
     bool done;
@@ -841,9 +865,9 @@ static int compile(actx *c, const ast *e, expr **out)
         return err_set(ERR_TOO_DEEP_AST, "Expression is too deep (or an alias refers to itself)");
     }
     int rc;
-    /* After aggregation, a whole expression equal to a GROUP BY key is that key. */
+    /* After aggregation, a whole expression equal to a GROUP BY key is that key (by its
+     * text: its own alias, which names it by the alias, does not count). */
     if (c->post && c->nkeys && e->kind != AST_LITERAL) {
-        /* By the expression, not its alias: `t.x AS x` is the key `t.x`. */
         ast bare = *e;
         bare.alias = NULL;
         char *name = name_of(&bare);
@@ -900,6 +924,366 @@ static int compile(actx *c, const ast *e, expr **out)
     }
     c->depth--;
     return rc;
+}
+
+/* ---- window functions (exec/window.h) ---- */
+
+/* Window function columns are placeholders WIN_COL_BASE + i until the width of the block
+ * they extend is known (remap_window_cols). */
+#define WIN_COL_BASE (1 << 24)
+
+static const struct {
+    const char *name;
+    win_kind kind;
+    int min_args, max_args;
+} window_funcs[] = {
+    {"row_number", WK_ROW_NUMBER, 0, 0},   {"rank", WK_RANK, 0, 0},
+    {"dense_rank", WK_DENSE_RANK, 0, 0},   {"percent_rank", WK_PERCENT_RANK, 0, 0},
+    {"cume_dist", WK_CUME_DIST, 0, 0},     {"ntile", WK_NTILE, 1, 1},
+    {"lag", WK_LAG, 1, 3},                 {"lead", WK_LEAD, 1, 3},
+    {"lagInFrame", WK_LAG_IN_FRAME, 1, 3}, {"leadInFrame", WK_LEAD_IN_FRAME, 1, 3},
+    {"nth_value", WK_NTH_VALUE, 2, 2},
+};
+
+static int window_kind_of(const char *name)
+{
+    for (size_t i = 0; i < sizeof window_funcs / sizeof *window_funcs; i++)
+        if (strcasecmp(window_funcs[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static const ast *find_window(actx *c, const char *name)
+{
+    for (int i = 0; i < c->sel->windows.n; i++)
+        if (strcmp(c->sel->windows.items[i]->alias, name) == 0)
+            return c->sel->windows.items[i];
+    char scope[1024];
+    scope_text(c, scope, sizeof scope);
+    err_set(ERR_BAD_ARGUMENTS, "Window '%s' does not exist. In scope %s.", name, scope);
+    return NULL;
+}
+
+/* The expression as the current stage reads it (aliases expanded after GROUP BY, so that
+ * GROUP BY keys match by name). */
+static int compile_stage(actx *c, const ast *e, expr **out)
+{
+    return compile(c, c->post ? expand_aliases(c, c->scratch, e, 0) : e, out);
+}
+
+static const char *bound_text(int bound, int64_t off, char *buf, size_t cap)
+{
+    switch (bound) {
+    case WB_UNBOUNDED_PRECEDING: return "UNBOUNDED PRECEDING";
+    case WB_UNBOUNDED_FOLLOWING: return "UNBOUNDED FOLLOWING";
+    case WB_CURRENT_ROW: return "CURRENT ROW";
+    default: snprintf(buf, cap, "%lld %s", (long long)off, bound == WB_PRECEDING ? "PRECEDING" : "FOLLOWING"); return buf;
+    }
+}
+
+/* A frame offset: a constant integer in [0, 2^31). */
+static int frame_offset(actx *c, const ast *e, const char *which, int kind, int64_t *v)
+{
+    expr *x;
+    if (compile(c, e, &x))
+        return -1;
+    bool ok = x->kind == EX_CONST && type_is_integer(x->type) && x->value->type == x->type;
+    int64_t n = -1;
+    if (ok)
+        n = type_is_signed(x->type) ? col_get_i64(x->value, 0)
+            : col_get_u64(x->value, 0) > INT32_MAX ? -1 : (int64_t)col_get_u64(x->value, 0);
+    buf b = {0};
+    ast_format_name(&b, e);
+    if (!ok || n < 0 || n > INT32_MAX) {
+        err_set(ERR_BAD_ARGUMENTS, "Frame %s offset for '%s' frame must be a nonnegative 32-bit integer, '%s' of type '%s' given",
+                which, kind == WF_ROWS ? "ROWS" : "RANGE", buf_cstr(&b), x->type->name);
+        buf_free(&b);
+        expr_free(x);
+        return -1;
+    }
+    buf_free(&b);
+    expr_free(x);
+    *v = n;
+    return 0;
+}
+
+/* Builds the spec of window w (an AST_WINDOW, with its base window resolved). */
+static int build_window_spec(actx *c, const ast *w, win_spec *sp)
+{
+    const ast *base = NULL;
+    if (w->window_base && !(base = find_window(c, w->window_base)))
+        return -1;
+    if (base && (base->window_base || w->partition_by.n || (base->order_by.n && w->order_by.n) || base->frame_kind))
+        return err_set(ERR_NOT_IMPLEMENTED, "Window '%s' can only be extended by ORDER BY and a frame here",
+                       w->window_base);
+    const ast_list *part = base ? &base->partition_by : &w->partition_by;
+    const ast_list *order = base && base->order_by.n ? &base->order_by : &w->order_by;
+    *sp = (win_spec){0};
+    sp->part = xcalloc((size_t)part->n + 1, sizeof *sp->part);
+    for (; sp->npart < part->n; sp->npart++)
+        if (compile_stage(c, part->items[sp->npart], &sp->part[sp->npart]))
+            return -1;
+    sp->order = xcalloc((size_t)order->n + 1, sizeof *sp->order);
+    sp->order_desc = xcalloc((size_t)order->n + 1, sizeof *sp->order_desc);
+    sp->order_nulls = xcalloc((size_t)order->n + 1, sizeof *sp->order_nulls);
+    for (; sp->norder < order->n; sp->norder++) {
+        const ast *o = order->items[sp->norder];
+        if (o->with_fill || o->collate)
+            return err_set(ERR_NOT_IMPLEMENTED, "WITH FILL and COLLATE are not supported in a window's ORDER BY");
+        if (compile_stage(c, o->sub, &sp->order[sp->norder]))
+            return -1;
+        sp->order_desc[sp->norder] = o->desc;
+        int dir = o->nulls == 1 ? -1 : 1; /* as the query's ORDER BY (analyze_select) */
+        sp->order_nulls[sp->norder] = o->desc ? -dir : dir;
+    }
+    const ast *fr = w->frame_kind ? w : base && base->frame_kind ? base : NULL;
+    if (!fr) {
+        /* ClickHouse's default frame */
+        sp->frame_kind = WF_RANGE;
+        sp->start = WB_UNBOUNDED_PRECEDING;
+        sp->end = sp->norder ? WB_CURRENT_ROW : WB_UNBOUNDED_FOLLOWING;
+        sp->frame_default = true;
+        return 0;
+    }
+    if (fr->frame_kind == WF_GROUPS)
+        return err_set(ERR_NOT_IMPLEMENTED, "Window frame 'GROUPS' is not implemented");
+    sp->frame_kind = fr->frame_kind;
+    sp->start = fr->frame_start;
+    sp->end = fr->frame_end;
+    if (sp->start == WB_UNBOUNDED_FOLLOWING)
+        return err_set(ERR_BAD_ARGUMENTS, "Frame start cannot be UNBOUNDED FOLLOWING");
+    if (sp->end == WB_UNBOUNDED_PRECEDING)
+        return err_set(ERR_BAD_ARGUMENTS, "Frame end cannot be UNBOUNDED PRECEDING");
+    if ((sp->start == WB_PRECEDING || sp->start == WB_FOLLOWING) &&
+        frame_offset(c, fr->frame_start_off, "start", sp->frame_kind, &sp->start_off))
+        return -1;
+    if ((sp->end == WB_PRECEDING || sp->end == WB_FOLLOWING) &&
+        frame_offset(c, fr->frame_end_off, "end", sp->frame_kind, &sp->end_off))
+        return -1;
+    /* a FOLLOWING start before CURRENT ROW, or CURRENT ROW before a PRECEDING end, whatever
+     * the offsets */
+    if ((sp->start == WB_FOLLOWING && sp->end == WB_CURRENT_ROW) ||
+        (sp->start == WB_CURRENT_ROW && sp->end == WB_PRECEDING)) {
+        char b1[64], b2[64];
+        return err_set(ERR_BAD_ARGUMENTS, "Window frame '%s BETWEEN %s AND %s' is invalid",
+                       sp->frame_kind == WF_ROWS ? "ROWS" : "RANGE", bound_text(sp->start, sp->start_off, b1, sizeof b1),
+                       bound_text(sp->end, sp->end_off, b2, sizeof b2));
+    }
+    /* the start must not come after the end: compare signed positions */
+    int64_t sa = sp->start == WB_UNBOUNDED_PRECEDING ? INT64_MIN : sp->start == WB_PRECEDING ? -sp->start_off
+                 : sp->start == WB_FOLLOWING ? sp->start_off : 0;
+    int64_t ea = sp->end == WB_UNBOUNDED_FOLLOWING ? INT64_MAX : sp->end == WB_PRECEDING ? -sp->end_off
+                 : sp->end == WB_FOLLOWING ? sp->end_off : 0;
+    if (sa > ea) {
+        char b1[64], b2[64];
+        return err_set(ERR_BAD_ARGUMENTS, "Frame start offset %s does not precede the frame end offset %s",
+                       bound_text(sp->start, sp->start_off, b1, sizeof b1), bound_text(sp->end, sp->end_off, b2, sizeof b2));
+    }
+    bool range_off = sp->frame_kind == WF_RANGE && (sp->start == WB_PRECEDING || sp->start == WB_FOLLOWING ||
+                                                    sp->end == WB_PRECEDING || sp->end == WB_FOLLOWING);
+    if (range_off) {
+        if (sp->norder != 1)
+            return err_set(ERR_BAD_ARGUMENTS, "The RANGE OFFSET window frame requires exactly one ORDER BY column, %d given",
+                           sp->norder);
+        const type *t = type_phys(sp->order[0]->type);
+        if (t->id == T_NULLABLE || type_is_decimal(t) || !(type_is_number(t) || type_is_date_or_time(t)) ||
+            t->id == T_DATETIME64 || t->id == T_UINT128 || t->id == T_INT128)
+            return err_set(ERR_NOT_IMPLEMENTED, "A RANGE frame with offsets over an ORDER BY key of type %s is not supported",
+                           sp->order[0]->type->name);
+        /* the offsets must be values of the key's type, as in ClickHouse */
+        int64_t max = t->id == T_UINT8 || t->id == T_BOOL ? 255 : t->id == T_INT8 ? 127
+                      : t->id == T_UINT16 || t->id == T_DATE ? 65535 : t->id == T_INT16 ? 32767 : INT64_MAX;
+        for (int k = 0; k < 2; k++) {
+            int bound = k ? sp->end : sp->start;
+            int64_t off = k ? sp->end_off : sp->start_off;
+            if ((bound == WB_PRECEDING || bound == WB_FOLLOWING) && off > max)
+                return err_set(ERR_ARGUMENT_OUT_OF_BOUND, "Cannot convert value '%lld': it cannot be represented as %s",
+                               (long long)off, t->name);
+        }
+    }
+    return 0;
+}
+
+static void free_window_spec(win_spec *sp)
+{
+    window_plan tmp = {.nspecs = 1, .specs = xmalloc(sizeof *sp)};
+    tmp.specs[0] = *sp;
+    window_plan *w = xmalloc(sizeof *w);
+    *w = tmp;
+    window_plan_free(w);
+}
+
+/* The spec index of e's window (deduplicated by the window's text). */
+static int window_spec_of(actx *c, const ast *e, const char *fname)
+{
+    window_plan *wp = c->p->windows;
+    const char *over = strstr(fname, " OVER ");
+    const char *key = over ? over + 6 : fname;
+    for (int i = 0; i < c->nwin_specs; i++)
+        if (strcmp(c->win_spec_keys[i], key) == 0)
+            return i;
+    if (c->nwin_specs == 256)
+        return err_set(ERR_TOO_MANY_ARGUMENTS_FOR_FUNCTION, "Too many windows in one query");
+    const ast *w = e->over;
+    if (!w && !(w = find_window(c, e->over_name)))
+        return -1;
+    win_spec sp;
+    if (build_window_spec(c, w, &sp)) {
+        free_window_spec(&sp);
+        return -1;
+    }
+    wp->specs = xrealloc(wp->specs, sizeof *wp->specs * (size_t)(wp->nspecs + 1));
+    wp->specs[wp->nspecs++] = sp;
+    c->win_spec_keys[c->nwin_specs++] = xstrdup(key);
+    return wp->nspecs - 1;
+}
+
+/* Checks and types a window-only function (row_number, lag, …); fills fn. */
+static int resolve_window_func(actx *c, const ast *e, int which, win_func *fn)
+{
+    fn->kind = window_funcs[which].kind;
+    int n = fn->nargs;
+    if (n < window_funcs[which].min_args || n > window_funcs[which].max_args) {
+        if (window_funcs[which].min_args == window_funcs[which].max_args)
+            return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                           "Number of arguments for window function %s doesn't match: passed %d, should be %d", e->name, n,
+                           window_funcs[which].min_args);
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                       "Function %s takes %d to %d arguments, %d given", e->name, window_funcs[which].min_args,
+                       window_funcs[which].max_args, n);
+    }
+    const win_spec *sp = &c->p->windows->specs[fn->spec];
+    switch (fn->kind) {
+    case WK_ROW_NUMBER:
+    case WK_RANK:
+    case WK_DENSE_RANK:
+    case WK_NTILE: fn->ret = type_simple(T_UINT64); break;
+    case WK_PERCENT_RANK:
+    case WK_CUME_DIST: fn->ret = type_simple(T_FLOAT64); break;
+    default: /* the argument's type without LowCardinality, as ClickHouse */
+        fn->ret = fn->args[0]->type->id == T_LOWCARDINALITY ? fn->args[0]->type->inner : fn->args[0]->type;
+        break;
+    }
+    if (fn->kind == WK_NTILE) {
+        const expr *a = fn->args[0];
+        if (a->kind != EX_CONST || !type_is_integer(type_base(a->type)) || col_is_null(a->value, 0))
+            return err_set(ERR_BAD_ARGUMENTS, "Argument of 'ntile' function must be a constant");
+        int64_t k = col_get_i64(a->value, 0);
+        if (k <= 0)
+            return err_set(ERR_BAD_ARGUMENTS, "Argument of 'ntile' function must be greater than zero");
+        fn->n = k;
+        bool whole = sp->start == WB_UNBOUNDED_PRECEDING && sp->end == WB_UNBOUNDED_FOLLOWING;
+        if (!sp->norder || !(sp->frame_default || whole))
+            return err_set(ERR_BAD_ARGUMENTS, "Unsupported window frame type for function 'ntile'");
+    }
+    if (fn->kind >= WK_LAG && fn->kind <= WK_NTH_VALUE && n > 1) {
+        const type *t = type_base(fn->args[1]->type);
+        if (!type_is_integer(t) || type_is_nullable(fn->args[1]->type))
+            return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Offset of function %s must be an integer, got %s", e->name,
+                           fn->args[1]->type->name);
+        if (fn->args[1]->kind == EX_CONST && type_is_signed(t) && col_get_i64(fn->args[1]->value, 0) < 0)
+            return err_set(ERR_BAD_ARGUMENTS, "The offset for function %s must be in (0, %lld], %lld given", e->name,
+                           (long long)INT64_MAX, (long long)col_get_i64(fn->args[1]->value, 0));
+    }
+    if (n == 3) {
+        const type *ts[2] = {fn->args[0]->type, fn->args[2]->type};
+        /* LowCardinality is dropped from both, as in ClickHouse 26.7 */
+        const type *bare[2] = {fn->ret, type_phys(ts[1])};
+        /* ClickHouse's type equality here takes Bool for UInt8 (the same data type) */
+        bool same = ts[0] == ts[1] || ((bare[0]->id == T_BOOL || bare[0]->id == T_UINT8) &&
+                                       (bare[1]->id == T_BOOL || bare[1]->id == T_UINT8));
+        const type *st = same ? fn->ret : type_supertype(2, bare);
+        if (!st)
+            return err_set(ERR_BAD_ARGUMENTS, "There is no supertype for the argument type '%s' and the default value type '%s'",
+                           ts[0]->name, ts[1]->name);
+        if (st != fn->ret)
+            return err_set(ERR_BAD_ARGUMENTS,
+                           "The supertype '%s' for the argument type '%s' and the default value type '%s' is not the same "
+                           "as the argument type",
+                           st->name, ts[0]->name, ts[1]->name);
+    }
+    return 0;
+}
+
+static int compile_window(actx *c, const ast *e, expr **out)
+{
+    char *name = name_of(e);
+    if (c->win_ctx) {
+        err_set(ERR_ILLEGAL_AGGREGATION, "Window function %s is found %s in query.", name, c->win_ctx);
+        free(name);
+        return -1;
+    }
+    for (int i = 0; i < c->nwins; i++)
+        if (strcmp(c->win_names[i], name) == 0) {
+            free(name);
+            *out = expr_col(WIN_COL_BASE + i, c->p->windows->funcs[i].ret);
+            return 0;
+        }
+    if (c->nwins == 256) {
+        free(name);
+        return err_set(ERR_TOO_MANY_ARGUMENTS_FOR_FUNCTION, "Too many window functions in one query");
+    }
+    int which = window_kind_of(e->name);
+    bool is_agg = which < 0 && !func_lookup(e->name) && agg_exists(e->name);
+    if (which < 0 && !is_agg) {
+        free(name);
+        return err_set(ERR_UNKNOWN_AGGREGATE_FUNCTION, "Function %s is not an aggregate or window function and cannot be used with OVER",
+                       e->name);
+    }
+    if (!c->p->windows)
+        c->p->windows = xcalloc(1, sizeof *c->p->windows);
+    window_plan *wp = c->p->windows;
+    c->win_ctx = "inside another window function";
+    win_func fn = {.kind = WK_AGG};
+    int rc = -1;
+    if ((fn.spec = window_spec_of(c, e, name)) < 0)
+        goto done;
+    fn.args = xcalloc((size_t)e->args.n + 1, sizeof *fn.args);
+    for (; fn.nargs < e->args.n; fn.nargs++)
+        if (compile_stage(c, e->args.items[fn.nargs], &fn.args[fn.nargs]))
+            goto done;
+    if (fn.nargs > 64) {
+        err_set(ERR_TOO_MANY_ARGUMENTS_FOR_FUNCTION, "Too many arguments for window function %s", e->name);
+        goto done;
+    }
+    if (is_agg) {
+        const type **types = xcalloc((size_t)fn.nargs + 1, sizeof *types);
+        for (int i = 0; i < fn.nargs; i++)
+            types[i] = fn.args[i]->type;
+        int arc = resolve_aggregate(e, types, &fn.agg);
+        free(types);
+        if (arc)
+            goto done;
+        fn.ret = fn.agg->ret;
+    } else if (resolve_window_func(c, e, which, &fn)) {
+        goto done;
+    }
+    wp->funcs = xrealloc(wp->funcs, sizeof *wp->funcs * (size_t)(wp->nfuncs + 1));
+    wp->funcs[wp->nfuncs++] = fn;
+    fn = (win_func){0};
+    c->win_names[c->nwins++] = name;
+    name = NULL;
+    *out = expr_col(WIN_COL_BASE + wp->nfuncs - 1, wp->funcs[wp->nfuncs - 1].ret);
+    rc = 0;
+done:
+    c->win_ctx = NULL;
+    for (int i = 0; i < fn.nargs; i++)
+        expr_free(fn.args[i]);
+    free(fn.args);
+    agg_call_free(fn.agg);
+    free(name);
+    return rc;
+}
+
+/* Window function placeholders → columns base + i of the block the window step pushes. */
+static void remap_window_cols(expr *e, int base)
+{
+    if (!e)
+        return;
+    if (e->kind == EX_COL && e->col >= WIN_COL_BASE)
+        e->col = base + (e->col - WIN_COL_BASE);
+    for (int i = 0; i < e->nargs; i++)
+        remap_window_cols(e->args[i], base);
 }
 
 /* {name:Type}: the value of --param_name parsed as Type, like ClickHouse's substitution. */
@@ -988,7 +1372,7 @@ static bool alias_has_aggregate(actx *c, const ast *e, int depth)
         }
     }
     if (e->kind == AST_FUNC) {
-        if (!func_lookup(e->name) && agg_exists(e->name))
+        if (!func_lookup(e->name) && agg_exists(e->name) && !e->over && !e->over_name)
             return true;
         for (int i = 0; i < e->args.n; i++)
             if (alias_has_aggregate(c, e->args.items[i], depth + 1))
@@ -1924,6 +2308,7 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
     c->p = p;
     arena scratch;
     arena_init(&scratch);
+    c->scratch = &scratch;
     int rc = -1;
     int cap = 0;
     schema *names = NULL;
@@ -1992,6 +2377,7 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
     }
 
     expr *pre = NULL;
+    c->win_ctx = "in PREWHERE";
     if (sel->prewhere) {
         if (check_prewhere_source(sel->from, q))
             goto done;
@@ -2006,6 +2392,7 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
             goto done;
         }
     }
+    c->win_ctx = "in WHERE";
     if (sel->where) {
         if (alias_has_aggregate(c, sel->where, 0)) {
             err_set(ERR_ILLEGAL_AGGREGATION, "Aggregate function is found in WHERE in query");
@@ -2039,6 +2426,7 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
         agg = alias_has_aggregate(c, sel->order_by.items[i]->sub, 0);
     p->aggregate = agg;
 
+    c->win_ctx = "in GROUP BY";
     if (agg) {
         for (int i = 0; i < group_by.n; i++) {
             const ast *g = sel->group_by_all ? group_by.items[i] : positional(&sel->select, group_by.items[i]);
@@ -2059,6 +2447,7 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
     }
 
     /* Select list. */
+    c->win_ctx = NULL;
     for (int i = 0; i < sel->select.n; i++) {
         const ast *s = sel->select.items[i];
         if (s->kind == AST_ASTERISK) {
@@ -2105,8 +2494,10 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
         err_set(ERR_UNEXPECTED_AST_STRUCTURE, "Empty list of columns in SELECT query");
         goto done;
     }
+    c->win_ctx = "in HAVING";
     if (sel->having && compile(c, expand_aliases(c, &scratch, sel->having, 0), &p->having))
         goto done;
+    c->win_ctx = NULL;
 
     p->distinct = sel->select_distinct;
     /* ORDER BY ALL: every select item in order (unless a column is called "all"). */
@@ -2209,6 +2600,18 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
         p->with_totals = true;
         p->totals_before_having = strcmp(mode, "before_having") == 0;
     }
+    if (p->windows) {
+        if (p->with_totals) {
+            err_set(ERR_NOT_IMPLEMENTED, "WITH TOTALS together with window functions is not supported yet");
+            goto done;
+        }
+        /* the window step extends the post block: [keys..., aggregates...] or the source block */
+        p->windows->base = agg ? p->nkeys + p->naggs : p->nsrc_cols;
+        for (int i = 0; i < p->nout; i++)
+            remap_window_cols(p->out[i], p->windows->base);
+        for (int i = 0; i < p->norder; i++)
+            remap_window_cols(p->order[i], p->windows->base);
+    }
     p->out_schema = names;
     names = NULL;
     p->count_only = agg && p->nkeys == 0 && p->naggs == 1 && !p->where && !p->having && p->aggs[0]->nargs == 0 &&
@@ -2225,6 +2628,10 @@ done_early:
         free(c->key_names[i]);
     for (int i = 0; i < c->naggs; i++)
         free(c->agg_names[i]);
+    for (int i = 0; i < c->nwins; i++)
+        free(c->win_names[i]);
+    for (int i = 0; i < c->nwin_specs; i++)
+        free(c->win_spec_keys[i]);
     free(c->src_map);
     free(c);
     arena_free(&scratch);

@@ -10,5 +10,8 @@ N=${2:-150}
 SEEDS=1-6,8-13
 FEATURES=none,+where,+orderby,+limit,+limitby,+distinct,+join,+semijoin,+union,+nofrom,+hash,+typename,+nulls,+agg,+aggif,+groupby,+having,+mergetree
 cd "$(dirname "$0")"
+# Window functions (over tables, numbers() and GROUP BY) on seeds of their own.
+node difftest.js --shale "$SHALE" --seeds 1-6 --n 60 --features none,+window,+orderby,+groupby,+having,+agg,+limit,+nulls \
+  --minimize 3 --report "$(dirname "$SHALE")/difftest-window-report.md"
 exec node difftest.js --shale "$SHALE" --seeds "$SEEDS" --n "$N" --features "$FEATURES" --minimize 3 \
   --report "$(dirname "$SHALE")/difftest-report.md"

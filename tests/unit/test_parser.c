@@ -54,6 +54,13 @@ static const char *error_of(const char *sql)
 
 static void test_names(void)
 {
+    /* window functions as ClickHouse 26.7 names them: ASC written, frames in BETWEEN form */
+    CHECK_STR(names("sum(x) OVER (PARTITION BY a % 2, b ORDER BY c DESC NULLS FIRST, d ROWS UNBOUNDED PRECEDING), "
+                    "count() OVER (RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING), rank() OVER w, "
+                    "sum(x) OVER (w ORDER BY y), lag(x, 1) OVER ()"),
+              "sum(x) OVER (PARTITION BY modulo(a, 2), b ORDER BY c DESC NULLS FIRST, d ASC ROWS BETWEEN UNBOUNDED "
+              "PRECEDING AND CURRENT ROW)\tcount() OVER (RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)\t"
+              "rank() OVER w\tsum(x) OVER (w ORDER BY y ASC)\tlag(x, 1) OVER ()");
     CHECK_STR(names("1+1, toString(1), 'a', [1,2], (1,'x'), -1, 1.5, 1e21, 1e22, 1e-7, "
                     "123456789012345678901234567890, 0.1, 1/3, 7 % 7 = 3"),
               "plus(1, 1)\ttoString(1)\t'a'\t[1, 2]\t(1, 'x')\t-1\t1.5\t1e21\t1e22\t1e-7\t1.2345678901234568e29\t0.1\t"
@@ -259,7 +266,8 @@ static void test_errors(void)
                          "SELECT a FROM t JOIN u", "INSERT INTO t", "CREATE VIEW v", "DROP x",
                          "SELECT INTERVAL 1 FORTNIGHT", "SELECT 1 IS 2", "SELECT 1 BETWEEN 2", "SELECT `",
                          "SELECT \"\"", "SELECT 1 !", "SELECT 1 |", "SELECT $", "SELECT 1::", "SELECT (1,2).x.",
-                         "SHOW x", "SELECT 1 FROM t WHERE", "SET", "SELECT sum(x) OVER ()", "SELECT t.1.", NULL};
+                         "SHOW x", "SELECT 1 FROM t WHERE", "SET", "SELECT sum(x) OVER (", "SELECT sum(x) OVER (ROWS 1)",
+                         "SELECT sum(x) OVER (ROWS BETWEEN 1 PRECEDING)", "SELECT 1 FROM t WINDOW w", "SELECT t.1.", NULL};
     for (int k = 0; bad[k]; k++) {
         const char *e = error_of(bad[k]);
         if (strncmp(e, "62 ", 3) != 0)

@@ -334,18 +334,86 @@ class Gen {
     return N('bool', `($0 ${rng.pick(['IN', 'NOT IN'])} (${items.map((_, i) => `$${i + 1}`).join(', ')}))`, x, ...items);
   }
 
+  // A window function of class cls (or null). Functions whose value depends on how peers
+  // (rows equal in the window's ORDER BY) are ordered — row_number, ntile, lag/lead, nth_value,
+  // any, ROWS frames — get an ORDER BY over every column in scope (over every GROUP BY key
+  // after aggregation), a total order up to identical rows, so that the engines' different
+  // tie orders cannot change the multiset of output rows. Sums are over integers only.
   window(ctx, cls) {
     const rng = this.rng;
-    const cols = ctx.scope.filter(c => ORDERED.includes(c.cls));
-    if (!cols.length) return null;
-    const part = rng.chance(0.6) ? `PARTITION BY ${rng.pick(cols).sql} ` : '';
-    const ord = `ORDER BY ${rng.pick(cols).sql}`;
-    const ints = ctx.scope.filter(c => c.cls === 'int');
-    const fn = rng.pick(['rank()', 'dense_rank()', 'count()', ...(ints.length ? [`sum(${rng.pick(ints).sql})`, `max(${rng.pick(ints).sql})`] : [])]);
-    return N(cls, `${fn} OVER (${part}${ord})`);
+    const inner = Object.assign({}, ctx, { windowOk: false });
+    const sqlOf = c => (c.tpl !== undefined ? render(c) : c.sql);
+    const cols = ctx.agg ? ctx.keys.map(k => ({ sql: render(k), cls: k.cls })) : ctx.scope;
+    const ordered = cols.filter(c => ORDERED.includes(c.cls) || c.cls === 'bool');
+    if (!ordered.length) return null;
+    const canTotal = ordered.length === cols.length;
+    const arg = c => this.expr(inner, c, 2);
+    const need = []; // [weight, needs a total order, () => [template, args]]
+    const add = (w, total, fn) => { if (!total || canTotal) need.push([w, total, fn]); };
+    if (cls === 'int') {
+      add(2, false, () => [rng.pick(['rank()', 'dense_rank()', 'count()'])]);
+      add(2, false, () => ['count($0)', arg(this.anyClass(inner))]);
+      add(2, false, () => [rng.pick(['sum($0)', 'max($0)', 'min($0)']), arg('int')]);
+      add(2, true, () => ['row_number()']);
+      add(1, true, () => [`ntile(${rng.int(1, 4)})`]);
+      add(1, true, () => ['any($0)', arg('int')]);
+    }
+    if (cls === 'float') {
+      add(2, false, () => [rng.pick(['percent_rank()', 'cume_dist()'])]);
+      add(1, false, () => ['avg($0)', arg('int')]);
+    }
+    if (ORDERED.includes(cls) && cls !== 'float') add(1, false, () => [rng.pick(['min($0)', 'max($0)']), arg(cls)]);
+    if (ORDERED.includes(cls) || cls === 'bool') {
+      add(2, true, () => {
+        const fn = rng.pick(['lag', 'lead', 'lagInFrame', 'leadInFrame']);
+        const x = arg(cls);
+        if (rng.chance(0.4)) return [`${fn}($0)`, x];
+        if (rng.chance(0.5)) return [`${fn}($0, ${rng.int(0, 3)})`, x];
+        return [`${fn}($0, ${rng.int(1, 2)}, $1)`, x, N(cls, literal(rng, cls))];
+      });
+      add(1, true, () => [rng.pick(['first_value($0)', 'last_value($0)', `nth_value($0, ${rng.int(1, 3)})`]), arg(cls)]);
+    }
+    if (!need.length) return null;
+    const [, total, make] = rng.weighted(need.map(n => [n[0], n]));
+    const [tpl, ...args] = make();
+    // PARTITION BY and ORDER BY
+    const part = rng.chance(0.5) ? [rng.pick(ordered)] : [];
+    let order;
+    if (total) order = rng.chance(0.5) ? [...ordered] : [...ordered].reverse();
+    else order = rng.chance(0.85) ? [rng.pick(ordered)] : [];
+    const dirs = order.map(() => rng.pick(['', ' DESC', ' ASC NULLS FIRST', ' DESC NULLS LAST']));
+    if (/^ntile/.test(tpl) && !order.length) order = [ordered[0]];
+    let spec = '';
+    if (part.length) spec += `PARTITION BY ${part.map(sqlOf).join(', ')}`;
+    if (order.length) spec += `${spec ? ' ' : ''}ORDER BY ${order.map((c, i) => sqlOf(c) + (dirs[i] || '')).join(', ')}`;
+    // a frame, for aggregates and the *InFrame / value functions
+    const framed = /^(count|sum|max|min|avg|any|lagInFrame|leadInFrame|first_value|last_value|nth_value)\(/.test(tpl);
+    if (framed && rng.chance(0.5)) {
+      const start = rng.weighted([[3, 'UNBOUNDED PRECEDING'], [3, `${rng.int(0, 3)} PRECEDING`], [2, 'CURRENT ROW'], [1, `${rng.int(0, 2)} FOLLOWING`]]);
+      const end = rng.weighted([[3, 'CURRENT ROW'], [3, `${rng.int(0, 3)} FOLLOWING`], [2, 'UNBOUNDED FOLLOWING'], [1, `${rng.int(0, 2)} PRECEDING`]]);
+      const rangeOk = order.length === 1 && order[0].cls === 'int';
+      const kind = (total && rng.chance(0.6)) || !rangeOk ? (total ? 'ROWS' : 'RANGE') : 'RANGE';
+      if (kind === 'ROWS' || rangeOk || (/^(UNBOUNDED|CURRENT)/.test(start) && /^(UNBOUNDED|CURRENT)/.test(end)))
+        spec += `${spec ? ' ' : ''}${kind} BETWEEN ${start} AND ${end}`;
+    }
+    const over = `(${spec})`;
+    let ref = over;
+    if (ctx.q && rng.chance(0.25)) {
+      ctx.q.windows = ctx.q.windows || [];
+      const name = `w${ctx.q.windows.length}`;
+      ctx.q.windows.push(`${name} AS ${over}`);
+      ref = name;
+    }
+    const resCls = /^(row_number|rank|dense_rank|count|ntile)/.test(tpl) ? 'int'
+      : /^(percent_rank|cume_dist|avg)/.test(tpl) ? 'float' : cls;
+    return N(resCls, `${tpl} OVER ${ref}`, ...args);
   }
 
   expr(ctx, cls, d = 0) {
+    if (ctx.windowOk && this.f.window && this.rng.chance(0.12)) {
+      const w = this.window(ctx, cls);
+      if (w && w.cls === cls) return w;
+    }
     if (d >= this.maxDepth || this.rng.chance(0.3 + 0.15 * d)) return this.leaf(ctx, cls);
     const P = this.productions(ctx, cls, d);
     for (let tries = 0; tries < 3 && P.length; tries++) {
@@ -403,12 +471,13 @@ function genQuery(g, opts = {}) {
   const q = { depth: opts.depth || 0 };
   const from = opts.from || genFrom(g, q);
   q.from = from.sql;
-  const ctx = { scope: from.scope, agg: false, keys: [], windowOk: f.window && q.depth === 0 && !!from.sql };
-  if (from.sql && f.where && rng.chance(0.5)) q.where = g.expr(ctx, 'bool');
+  const ctx = { scope: from.scope, agg: false, keys: [], windowOk: f.window && q.depth === 0 && !!from.sql, q };
+  if (from.sql && f.where && rng.chance(0.5)) q.where = g.expr(Object.assign({}, ctx, { windowOk: false }), 'bool');
   const nitems = rng.int(1, 4);
   if (f.groupby && f.agg && from.sql && rng.chance(0.35)) {
     // A literal integer key would be positional (GROUP BY 1): keys are never bare numbers.
-    const keys = Array.from({ length: rng.int(0, 2) }, () => g.expr(ctx, g.anyClass(ctx), 2))
+    const kctx = Object.assign({}, ctx, { windowOk: false }); // window functions are not keys
+    const keys = Array.from({ length: rng.int(0, 2) }, () => g.expr(kctx, g.anyClass(ctx), 2))
       .filter(k => !/^(-?[\d.e]+|true|false)$/.test(render(k)));
     q.groupBy = keys;
     if (keys.length) {
@@ -416,9 +485,10 @@ function genQuery(g, opts = {}) {
       q.groupMod = rng.weighted(mods);
       if (f.totals && rng.chance(0.2)) q.totals = true;
     }
-    const actx = Object.assign({}, ctx, { agg: true, keys, windowOk: false });
+    // windows over the groups (not with TOTALS, which shale does not combine with them)
+    const actx = Object.assign({}, ctx, { agg: true, keys, windowOk: ctx.windowOk && !q.totals && !q.groupMod });
     q.items = [...keys.filter(() => rng.chance(0.8)), ...Array.from({ length: nitems }, () => g.expr(actx, g.anyClass(ctx), 1))];
-    if (f.having && rng.chance(0.3)) q.having = g.expr(actx, 'bool', 1);
+    if (f.having && rng.chance(0.3)) q.having = g.expr(Object.assign({}, actx, { windowOk: false }), 'bool', 1);
   } else {
     q.items = Array.from({ length: nitems }, () => g.expr(ctx, g.anyClass(ctx)));
     if (f.distinct && rng.chance(0.15)) q.distinct = true;
@@ -462,6 +532,7 @@ function renderQuery(q) {
     if (q.totals && q.groupBy.length) s += ' WITH TOTALS';
   }
   if (q.having) s += ` HAVING ${render(q.having)}`;
+  if (q.windows && q.windows.length) s += ` WINDOW ${q.windows.join(', ')}`;
   if (q.order) {
     // Every output column follows the chosen keys, so the order is total.
     const keys = q.order.map(o => `c${o.i}${o.dir}`);
