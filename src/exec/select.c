@@ -17,6 +17,7 @@ void select_plan_free(select_plan *p)
         return;
     source_free(p->src);
     free(p->src_cols);
+    array_join_plan_free(p->array_join);
     expr_free(p->where);
     for (int i = 0; i < p->nkeys; i++)
         expr_free(p->keys[i]);
@@ -464,7 +465,7 @@ static long where_keep(void *ctx, const block *b, uint8_t *keep)
  * read too (else there is nothing to spare). NULL when not worth it. */
 static bool *prefilter_columns(const select_plan *p)
 {
-    if (!p->where || !p->src->set_prefilter || p->nsrc_cols < 2)
+    if (!p->where || !p->src->set_prefilter || p->nsrc_cols < 2 || p->array_join)
         return NULL;
     uint8_t *used = xcalloc((size_t)p->nsrc_cols + 1, 1);
     bool det = expr_columns(p->where, used);
@@ -506,6 +507,16 @@ static void *worker_main(void *arg)
             }
             if (!b)
                 break;
+            if (p->array_join) {
+                if (array_join_apply(p->array_join, &b)) {
+                    ok = false;
+                    break;
+                }
+                if (b->rows == 0) {
+                    block_free(b);
+                    continue;
+                }
+            }
             uint8_t *mask = NULL;
             if (p->where) {
                 uint8_t *keep = xmalloc(b->rows + 1);

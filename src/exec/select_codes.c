@@ -55,7 +55,7 @@ static void mark_other_uses(const select_plan *p, uint8_t *used)
 
 codes_plan *codes_plan_new(const select_plan *p)
 {
-    if (!p->src->accept_codes || p->nsrc_cols == 0)
+    if (!p->src->accept_codes || p->nsrc_cols == 0 || p->array_join)
         return NULL;
     int nb = p->nsrc_cols;
     uint8_t *other = xcalloc((size_t)nb, 1);
