@@ -496,7 +496,10 @@ int hof_exec(const hof_call *c, column *const *arrays, column *mapped, size_t ro
     return err_set(ERR_LOGICAL_ERROR, "%s is evaluated by the executor", c->def->name);
 }
 
-/* ---- arrayAvg, arrayProduct (Float64 over numbers, as ClickHouse's) ---- */
+/* ---- arrayAvg, arrayProduct (Float64, as ClickHouse's) ----
+ * Both compute in the element's own arithmetic and convert the result: integers wrap in
+ * 64 bits, decimal sums divide with truncation at their scale, decimal products carry the
+ * sum of the scales; floats compute in Float64. An empty array gives 0. */
 
 static int avgprod_exec(const fn_call *c, column **a, size_t n, column **out)
 {
@@ -504,26 +507,55 @@ static int avgprod_exec(const fn_call *c, column **a, size_t n, column **out)
     const column *in = a[0]->inner;
     const uint64_t *o = col_offs(a[0]);
     size_t ne = o[n] - o[0];
-    double *v = mem_alloc(ne * sizeof *v + 8);
-    num_load_f64(et, in->data.p + o[0] * et->width, ne, v);
-    if (type_is_decimal(et)) {
-        double scale = pow(10.0, et->scale);
-        for (size_t e = 0; e < ne; e++)
-            v[e] /= scale;
+    const uint8_t *p = in->data.p + o[0] * et->width;
+    bool avg = c->state != NULL, dec = type_is_decimal(et);
+    double scale = dec ? pow(10.0, et->scale) : 1;
+    double *f = NULL;
+    int128_t *w = NULL;
+    if (!num_is_float(et)) {
+        w = mem_alloc(ne * sizeof *w + 16);
+        if (num_is_uint(et)) {
+            uint64_t *u = mem_alloc(ne * sizeof *u + 8);
+            num_load_u64(et, p, ne, u);
+            for (size_t e = 0; e < ne; e++)
+                w[e] = (int128_t)u[e];
+            mem_free(u);
+        } else {
+            num_load_i128(et, p, ne, w);
+        }
+    } else {
+        f = mem_alloc(ne * sizeof *f + 8);
+        num_load_f64(et, p, ne, f);
     }
     column *res = col_new(c->ret);
     double *r = buf_grow(&res->data, n * 8);
     res->len = n;
-    bool avg = c->state != NULL;
     for (size_t i = 0; i < n; i++) {
-        double s = avg ? 0 : 1;
-        for (uint64_t e = o[i]; e < o[i + 1]; e++)
-            s = avg ? s + v[e - o[0]] : s * v[e - o[0]];
-        if (avg)
-            s = o[i + 1] > o[i] ? s / (double)(o[i + 1] - o[i]) : NAN;
-        r[i] = s;
+        size_t b = o[i] - o[0], len = o[i + 1] - o[i];
+        double v = 0;
+        if (len && w && dec) {
+            int128_t acc = avg ? 0 : 1;
+            for (size_t e = b; e < b + len; e++)
+                acc = avg ? acc + w[e] : acc * w[e];
+            v = avg ? (double)(acc / (int128_t)len) / scale : (double)acc / pow(scale, (double)len);
+        } else if (len && w) {
+            uint64_t acc = avg ? 0 : 1; /* wraps as ClickHouse's Int64/UInt64 arithmetic */
+            for (size_t e = b; e < b + len; e++)
+                acc = avg ? acc + (uint64_t)w[e] : acc * (uint64_t)w[e];
+            v = num_is_uint(et) ? (double)acc : (double)(int64_t)acc;
+            if (avg)
+                v /= (double)len;
+        } else if (len) {
+            v = avg ? 0 : 1;
+            for (size_t e = b; e < b + len; e++)
+                v = avg ? v + f[e] / scale : v * (f[e] / scale);
+            if (avg)
+                v /= (double)len;
+        }
+        r[i] = v;
     }
-    mem_free(v);
+    mem_free(w);
+    mem_free(f);
     *out = res;
     return 0;
 }

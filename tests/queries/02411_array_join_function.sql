@@ -1,0 +1,20 @@
+-- arrayJoin(): one row per element; different calls multiply, the same call is one join.
+SELECT arrayJoin([1, 2, 3]);
+SELECT arrayJoin([1, 2]) AS a, arrayJoin([3, 4]) AS b ORDER BY a, b;
+SELECT arrayJoin([1, 2]) AS a, arrayJoin([1, 2]) AS b;
+SELECT arrayJoin([1, 2]) + 1, arrayJoin([1, 2]);
+SELECT arrayJoin([1, 2]) AS x, x * 10;
+SELECT arrayJoin([1, 2, 3]) AS x WHERE x > 1;
+SELECT number, arrayJoin(range(number)) AS x FROM numbers(4) ORDER BY number, x;
+SELECT arrayJoin(['a', 'b']) AS s, count() FROM numbers(3) GROUP BY s ORDER BY s;
+SELECT sum(arrayJoin([1, 2, 3]));
+SELECT sum(arrayJoin(range(number))) FROM numbers(5);
+SELECT arrayJoin([NULL, 1]) AS v, toTypeName(v);
+SELECT arrayJoin(arrayJoin([[1, 2], [3]])) AS v;
+SELECT arrayJoin(emptyArrayUInt8());
+SELECT count() FROM (SELECT arrayJoin(range(number)) FROM numbers(100));
+SELECT x FROM (SELECT arrayJoin([3, 1, 2]) AS x) ORDER BY x;
+SELECT arrayJoin(splitByChar(',', 'a,b,,c')) AS t;
+SELECT arrayJoin(1); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
+SELECT arrayJoin([1], [2]); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
+SELECT arrayMap(x -> arrayJoin([x, x]), [1, 2]); -- { serverError BAD_ARGUMENTS }
