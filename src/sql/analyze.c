@@ -885,35 +885,55 @@ static void aj_walk(select_plan *p, void (*mark)(const expr *, uint8_t *), uint8
 
 /* Gives the element columns their block positions (after the source columns), leaving
  * out, as ClickHouse does, the arrays of a clause whose elements nothing reads (one stays,
- * so that the rows still multiply). */
+ * so that the rows still multiply) and the arrayJoin() calls only those arrays made. */
 static void aj_finish(actx *c)
 {
     select_plan *p = c->p;
-    if (!p->array_join)
-        return;
-    uint8_t used[AJ_MAX] = {0};
-    aj_walk(p, aj_mark, used, NULL, NULL);
     array_join_plan *aj = p->array_join;
-    int map[AJ_MAX], next = p->nsrc_cols, k0 = 0;
-    for (int s = 0; s < aj->nsteps; s++) {
-        array_join_step *st = &aj->steps[s];
-        bool any = false;
-        for (int i = 0; i < st->narrays; i++)
-            any |= used[k0 + i] != 0;
-        int w = 0;
-        for (int i = 0; i < st->narrays; i++) {
-            int k = k0 + i;
-            if (!used[k] && (any || i > 0)) {
-                expr_free(st->arrays[i]);
-                map[k] = -1;
+    if (!aj)
+        return;
+    int (*ids)[AJ_MAX] = xcalloc(AJ_MAX, sizeof *ids); /* element number of each remaining array */
+    for (int s = 0, k = 0; s < aj->nsteps; s++)
+        for (int i = 0; i < aj->steps[s].narrays; i++)
+            ids[s][i] = k++;
+    for (bool changed = true; changed;) {
+        changed = false;
+        uint8_t used[AJ_MAX] = {0};
+        aj_walk(p, aj_mark, used, NULL, NULL);
+        for (int s = 0; s < aj->nsteps; s++) {
+            array_join_step *st = &aj->steps[s];
+            if (!st->narrays)
                 continue;
+            bool fn = c->aj_keys[ids[s][0]] != NULL, any = false;
+            for (int i = 0; i < st->narrays; i++)
+                any |= used[ids[s][i]] != 0;
+            int w = 0;
+            for (int i = 0; i < st->narrays; i++) {
+                int k = ids[s][i];
+                if (!used[k] && (fn || any || i > 0)) {
+                    expr_free(st->arrays[i]);
+                    changed = true;
+                    continue;
+                }
+                st->arrays[w] = st->arrays[i];
+                ids[s][w++] = k;
             }
-            st->arrays[w++] = st->arrays[i];
-            map[k] = next++;
+            st->narrays = w;
         }
-        k0 += st->narrays;
-        st->narrays = w;
     }
+    int map[AJ_MAX], next = p->nsrc_cols, ns = 0;
+    for (int s = 0; s < aj->nsteps; s++) {
+        array_join_step st = aj->steps[s];
+        if (!st.narrays) {
+            free(st.arrays);
+            continue;
+        }
+        for (int i = 0; i < st.narrays; i++)
+            map[ids[s][i]] = next++;
+        aj->steps[ns++] = st;
+    }
+    aj->nsteps = ns;
+    free(ids);
     aj_walk(p, NULL, NULL, aj_remap, map);
 }
 

@@ -514,15 +514,7 @@ static int avgprod_exec(const fn_call *c, column **a, size_t n, column **out)
     int128_t *w = NULL;
     if (!num_is_float(et)) {
         w = mem_alloc(ne * sizeof *w + 16);
-        if (num_is_uint(et)) {
-            uint64_t *u = mem_alloc(ne * sizeof *u + 8);
-            num_load_u64(et, p, ne, u);
-            for (size_t e = 0; e < ne; e++)
-                w[e] = (int128_t)u[e];
-            mem_free(u);
-        } else {
-            num_load_i128(et, p, ne, w);
-        }
+        num_load_i128(et, p, ne, w); /* UInt128 keeps its bits */
     } else {
         f = mem_alloc(ne * sizeof *f + 8);
         num_load_f64(et, p, ne, f);
@@ -539,10 +531,15 @@ static int avgprod_exec(const fn_call *c, column **a, size_t n, column **out)
                 acc = avg ? acc + w[e] : acc * w[e];
             v = avg ? (double)(acc / (int128_t)len) / scale : (double)acc / pow(scale, (double)len);
         } else if (len && w) {
-            uint64_t acc = avg ? 0 : 1; /* wraps as ClickHouse's Int64/UInt64 arithmetic */
+            /* wraps as ClickHouse's (U)Int64 arithmetic, or (U)Int128 for 128-bit elements */
+            uint128_t acc = avg ? 0 : 1;
             for (size_t e = b; e < b + len; e++)
-                acc = avg ? acc + (uint64_t)w[e] : acc * (uint64_t)w[e];
-            v = num_is_uint(et) ? (double)acc : (double)(int64_t)acc;
+                acc = avg ? acc + (uint128_t)w[e] : acc * (uint128_t)w[e];
+            bool uns = num_is_uint(et);
+            if (et->width <= 8)
+                v = uns ? (double)(uint64_t)acc : (double)(int64_t)(uint64_t)acc;
+            else
+                v = uns ? (double)acc : (double)(int128_t)acc;
             if (avg)
                 v /= (double)len;
         } else if (len) {
