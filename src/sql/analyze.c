@@ -72,7 +72,7 @@ typedef struct actx {
     bool in_overflow;          /* more than 64: no IN push-down */
     /* ARRAY JOIN element columns (pre stage index AJ_BASE + k until aj_finish) */
     int naj;
-    const char *aj_names[AJ_MAX];  /* the name a clause's element answers to, or NULL */
+    char *aj_names[AJ_MAX];        /* the name a clause's element answers to, or NULL */
     char *aj_keys[AJ_MAX];         /* arrayJoin(…) call text: the same call is one join */
     const type *aj_types[AJ_MAX];
     int aj_step[AJ_MAX];
@@ -243,13 +243,16 @@ static int compile_ident(actx *c, const ast *e, expr **out)
                 *out = expr_col(i, c->lam->ptypes[i]);
                 return 0;
             }
-    if (e->nparts == 1)
+    char dotted[1024] = "";
+    if (e->nparts == 2 && c->naj)
+        snprintf(dotted, sizeof dotted, "%s.%s", e->parts[0], e->parts[1]);
+    if (e->nparts == 1 || dotted[0])
         for (int k = c->naj - 1; k >= 0; k--)
-            if (c->aj_names[k] && strcmp(c->aj_names[k], name) == 0) {
+            if (c->aj_names[k] && strcmp(c->aj_names[k], e->nparts == 1 ? name : dotted) == 0) {
                 if (c->post)
                     return err_set(ERR_NOT_AN_AGGREGATE,
                                    "Column `%s` is not under aggregate function and not in GROUP BY keys. In scope SELECT.",
-                                   name);
+                                   c->aj_names[k]);
                 *out = expr_col(AJ_BASE + k, c->aj_types[k]);
                 return 0;
             }
@@ -754,36 +757,78 @@ static int aj_array_type(const expr *ex, const char *what)
 /* One [LEFT] ARRAY JOIN clause: its arrays are zipped into one step; their names take
  * effect after the whole clause (`ARRAY JOIN arr AS a, arrayEnumerate(arr) AS i` reads
  * the array twice). */
+/* `ARRAY JOIN n` where n is no column but the prefix of array columns n.a, n.b, … (a
+ * Nested structure stored flat): those arrays, zipped. Returns how many (0: not such). */
+static int nested_columns(actx *c, const char *prefix, int *cols, int cap)
+{
+    if (!c->src || find_alias(c, prefix) >= 0 || schema_find(c->src, prefix) >= 0)
+        return 0;
+    size_t pl = strlen(prefix);
+    int n = 0;
+    for (int i = 0; i < c->nvisible && n < cap; i++)
+        if (strncmp(c->src->names[i], prefix, pl) == 0 && c->src->names[i][pl] == '.' &&
+            type_phys(c->src->types[i])->id == T_ARRAY)
+            cols[n++] = i;
+    return n;
+}
+
 static int compile_array_join_clause(actx *c, const ast *clause)
 {
-    int n = clause->args.n;
-    if (c->naj + n > AJ_MAX)
-        return err_set(ERR_TOO_MANY_ARGUMENTS_FOR_FUNCTION, "Too many ARRAY JOIN arrays");
     expr *arrays[AJ_MAX];
-    for (int i = 0; i < n; i++) {
+    char *names[AJ_MAX];
+    bool shadow[AJ_MAX];
+    int n = 0;
+    for (int i = 0; i < clause->args.n; i++) {
         const ast *it = clause->args.items[i];
+        int nested[AJ_MAX];
+        int nn = it->kind == AST_IDENT && it->nparts == 1 ? nested_columns(c, it->parts[0], nested, AJ_MAX) : 0;
+        if (c->naj + n + (nn ? nn : 1) > AJ_MAX) {
+            for (int k = 0; k < n; k++)
+                expr_free(arrays[k]);
+            return err_set(ERR_TOO_MANY_ARGUMENTS_FOR_FUNCTION, "Too many ARRAY JOIN arrays");
+        }
+        for (int j = 0; j < nn; j++) {
+            /* n.a answers to the same name (or to alias.a) */
+            const char *col = c->src->names[nested[j]];
+            arrays[n] = expr_col(use_source_column(c, nested[j]), c->src->types[nested[j]]);
+            if (it->alias) {
+                buf b = {0};
+                buf_printf(&b, "%s%s", it->alias, col + strlen(it->parts[0]));
+                names[n] = xstrdup(buf_cstr(&b));
+                buf_free(&b);
+            } else {
+                names[n] = xstrdup(col);
+            }
+            shadow[n++] = !it->alias;
+        }
+        if (nn)
+            continue;
         char *nm = name_of(it);
-        int rc = compile(c, it, &arrays[i]);
-        if (!rc && aj_array_type(arrays[i], nm)) {
-            expr_free(arrays[i]);
+        int rc = compile(c, it, &arrays[n]);
+        if (!rc && aj_array_type(arrays[n], nm)) {
+            expr_free(arrays[n]);
             rc = -1;
         }
         free(nm);
         if (rc) {
-            for (int k = 0; k < i; k++)
+            for (int k = 0; k < n; k++) {
                 expr_free(arrays[k]);
+                free(names[k]);
+            }
             return -1;
         }
+        const char *name = it->alias ? it->alias : it->kind == AST_IDENT ? it->parts[it->nparts - 1] : NULL;
+        names[n] = name ? xstrdup(name) : NULL;
+        shadow[n++] = !it->alias && it->kind == AST_IDENT;
     }
     int step = aj_new_step(c, arrays, n, strcmp(clause->join_kind, "LEFT") == 0);
     for (int i = 0; i < n; i++) {
-        const ast *it = clause->args.items[i];
         int k = c->naj++;
         c->aj_step[k] = step;
         c->aj_types[k] = type_phys(arrays[i]->type)->inner;
         c->aj_keys[k] = NULL;
-        c->aj_shadow[k] = !it->alias && it->kind == AST_IDENT;
-        c->aj_names[k] = it->alias ? it->alias : it->kind == AST_IDENT ? it->parts[it->nparts - 1] : NULL;
+        c->aj_shadow[k] = shadow[i];
+        c->aj_names[k] = names[i];
     }
     return 0;
 }
@@ -2568,8 +2613,10 @@ done_early:
         free(c->key_names[i]);
     for (int i = 0; i < c->naggs; i++)
         free(c->agg_names[i]);
-    for (int i = 0; i < c->naj; i++)
+    for (int i = 0; i < c->naj; i++) {
         free(c->aj_keys[i]);
+        free(c->aj_names[i]);
+    }
     free(c->src_map);
     free(c);
     arena_free(&scratch);

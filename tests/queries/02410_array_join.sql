@@ -28,6 +28,15 @@ SELECT k, x FROM (SELECT number AS k, range(number) AS r FROM numbers(4)) ARRAY 
 SELECT a.id, b.w, x FROM aj AS a INNER JOIN (SELECT 1 AS id, 'one' AS w UNION ALL SELECT 3, 'three') AS b ON a.id = b.id ARRAY JOIN a.arr AS x ORDER BY a.id, x;
 -- arrays of a clause that nothing reads are left out, as ClickHouse does
 SELECT id, x FROM aj ARRAY JOIN arr AS x, n AS unused ORDER BY id, x;
+-- a Nested structure stored flat (n.a, n.b): ARRAY JOIN n zips its arrays
+DROP TABLE IF EXISTS ajn;
+CREATE TABLE ajn (k UInt8, `n.a` Array(Int32), `n.b` Array(String)) ENGINE = Memory;
+INSERT INTO ajn VALUES (1, [1, 2], ['x', 'y']), (2, [], []), (3, [3], ['z']);
+SELECT k, n.a, n.b FROM ajn ARRAY JOIN n ORDER BY k, n.a;
+SELECT k, m.a, m.b, n.a FROM ajn LEFT ARRAY JOIN n AS m ORDER BY k, m.a;
+SELECT * FROM ajn ARRAY JOIN n ORDER BY k, n.a;
+SELECT n.a, n.b FROM (SELECT [1, 2] AS `n.a`, [3] AS `n.b`) ARRAY JOIN n; -- { serverError SIZES_OF_ARRAYS_DONT_MATCH }
+DROP TABLE ajn;
 -- errors
 SELECT id, x, y FROM (SELECT 1 AS id, [1, 2] AS a, [3] AS b) ARRAY JOIN a AS x, b AS y; -- { serverError SIZES_OF_ARRAYS_DONT_MATCH }
 SELECT id FROM aj ARRAY JOIN id; -- { serverError TYPE_MISMATCH }
