@@ -188,6 +188,8 @@ posts.push(
     sql: { shale: Q3(S3SRC), clickhouse: `SELECT * FROM ${S3SRC} SETTINGS max_threads = {threads} FORMAT Null` } },
 );
 module.exports.push(...posts);
+// ARRAY JOIN over the posts set's tags (issue 12): bench/arrayjoin/.
+module.exports.push(...require('./arrayjoin/benchmark')(localData));
 
 // ---- MergeTree inserts (issue 6): posts_insert_file, posts_insert_s3, posts_insert_parts ----
 // Own steps per run (fresh table directories, row count check, parts over time): see

@@ -29,4 +29,10 @@ SELECT arrayFold((acc, x) -> arrayPushBack(acc, x * number), [1, 2], CAST([], 'A
 SELECT arrayCount([1, 0, 1]), arrayExists([0, 0]), arrayAll([1, 1]), arrayExists(x -> NULL, [1]), arrayFilter(x -> NULL, [1]), arrayFilter(x -> toNullable(1), [1]), arrayFilter(x -> true, [1]);
 SELECT arrayExists(x -> x > 1, emptyArrayUInt8()), arrayAll(x -> x > 1, emptyArrayUInt8()), arrayFirst(x -> 1, emptyArrayString()), arrayFirstIndex(x -> 1, []), arrayFill(x -> x, []), arraySplit(x -> 1, []);
 SELECT arrayEnumerate([]), arrayEnumerate(['a', 'b', 'c']), arrayEnumerate(range(number)) FROM numbers(3) ORDER BY number;
+SELECT k, arrayReduce('sum', a), arrayReduce('max', s), arrayReduce('uniqExact', n), arrayReduce('count', n), arrayReduce('groupArray', n), arrayReduce('sumIf', a, arrayMap(x -> x > 0, a)) FROM hof ORDER BY k;
+SELECT arrayReduce('quantile(0.5)', [1, 2, 3, 4]), arrayReduce('argMax', [1, 2, 3], [3, 9, 1]), toTypeName(arrayReduce('sum', [1, NULL])), arrayReduce('avg', emptyArrayInt32()), arrayReduce('corr', [1, 2, 3], [2, 4, 7]);
+SELECT arrayReduce('nosuch', [1]); -- { serverError UNKNOWN_AGGREGATE_FUNCTION }
+SELECT arrayReduce('sum', [1, 2], [3]); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
+SELECT arrayReduce(x, [1]) FROM (SELECT 'sum' AS x); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
+SELECT arrayReduce('sumIf', range(number), range(2)) FROM numbers(3); -- { serverError SIZES_OF_ARRAYS_DONT_MATCH }
 DROP TABLE hof;

@@ -1,6 +1,7 @@
 /* Higher-order array functions (see func/hof.h), and the plain arrayAvg/arrayProduct that
  * their lambda forms reduce with. Kernels walk the first array's rows and read the mapped
  * values by element position (arrays are materialised, offsets start at 0). */
+#include "func/agg.h"
 #include "func/hof.h"
 #include "func/scalar/num.h"
 
@@ -608,10 +609,99 @@ static int enumerate_resolve(fn_call *c)
     return 0;
 }
 
+/* ---- arrayReduce('agg', arr…): the aggregate over each row's elements ---- */
+
+static int reduce_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    const agg_call *agg = c->state;
+    int na = c->nargs - 1;
+    column *res = col_new(c->ret);
+    column *slices[64];
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t *o0 = col_offs(a[1]);
+        size_t r0 = col_idx(a[1], i), len = o0[r0 + 1] - o0[r0];
+        for (int k = 0; k < na; k++) {
+            const uint64_t *o = col_offs(a[1 + k]);
+            size_t r = col_idx(a[1 + k], i);
+            if (o[r + 1] - o[r] != len) {
+                for (int j = 0; j < k; j++)
+                    col_free(slices[j]);
+                col_free(res);
+                return err_set(ERR_SIZES_OF_ARRAYS_DONT_MATCH, "All arrays must be of the same size");
+            }
+            slices[k] = col_slice(a[1 + k]->inner, o[r], len);
+        }
+        void *st = agg_state_new(agg);
+        agg->ops.add_all(agg, st, slices, len);
+        int rc = agg->ops.finalize(agg, st, res);
+        agg_state_free(agg, st);
+        for (int k = 0; k < na; k++)
+            col_free(slices[k]);
+        if (rc) {
+            col_free(res);
+            return -1;
+        }
+    }
+    *out = res;
+    return 0;
+}
+
+static void reduce_free(void *state) { agg_call_free(state); }
+
+static int reduce_resolve(fn_call *c)
+{
+    if (c->nargs < 2)
+        return fn_bad_nargs(c, "at least 2");
+    if (c->nargs > 65)
+        return fn_bad_nargs(c, "at most 65");
+    size_t len;
+    const char *spec = fn_const_str(c, 0, &len);
+    if (!spec)
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+                       "First argument for function %s must be constant string: name of aggregate function", c->name);
+    /* 'name' or 'name(p1, p2)' */
+    char name[256];
+    double params[16];
+    int np = 0;
+    size_t nl = 0;
+    while (nl < len && spec[nl] != '(' && nl + 1 < sizeof name) {
+        name[nl] = spec[nl];
+        nl++;
+    }
+    name[nl] = 0;
+    if (nl < len && spec[nl] == '(') {
+        const char *p = spec + nl + 1, *end = spec + len;
+        while (p < end && *p != ')' && np < 16) {
+            char *e;
+            params[np++] = strtod(p, &e);
+            if (e == p)
+                return err_set(ERR_BAD_ARGUMENTS, "Cannot parse the parameters of aggregate function %.*s", (int)len, spec);
+            p = e;
+            while (p < end && (*p == ',' || *p == ' '))
+                p++;
+        }
+    }
+    const type *elems[64];
+    for (int i = 1; i < c->nargs; i++) {
+        if (c->arg_types[i]->id != T_ARRAY)
+            return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Argument %d for function %s must be an array but it has type %s.",
+                           i, c->name, c->arg_types[i]->name);
+        elems[i - 1] = c->arg_types[i]->inner;
+    }
+    agg_call *agg;
+    if (agg_resolve(name, c->nargs - 1, elems, np, params, &agg))
+        return -1;
+    c->state = agg;
+    c->ret = agg->ret;
+    c->exec = reduce_exec;
+    return 0;
+}
+
 void func_register_hof(void)
 {
     static const func_def plain[] = {
         {"arrayEnumerate", 0, enumerate_resolve, NULL, "[1, 2, …, length(arr)]: the positions of an array's elements"},
+        {"arrayReduce", 0, reduce_resolve, reduce_free, "arrayReduce('agg', arr, …): an aggregate function over the elements"},
         {"arrayAvg", 0, avgprod_resolve, NULL, "average of the array's elements (Float64)"},
         {"arrayProduct", 0, avgprod_resolve, NULL, "product of the array's elements (Float64)"},
     };
