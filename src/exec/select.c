@@ -507,7 +507,24 @@ static void *worker_main(void *arg)
             }
             if (!b)
                 break;
+            bool filtered = false;
             if (p->array_join) {
+                if (p->where && p->where_before_array_join) {
+                    uint8_t *keep = xmalloc(b->rows + 1);
+                    long kept = where_keep(w, b, keep);
+                    if (kept > 0)
+                        b = filter_rows(b, keep, (size_t)kept);
+                    free(keep);
+                    if (kept <= 0) {
+                        block_free(b);
+                        if (kept < 0) {
+                            ok = false;
+                            break;
+                        }
+                        continue;
+                    }
+                    filtered = true;
+                }
                 if (array_join_apply(p->array_join, &b)) {
                     ok = false;
                     break;
@@ -518,7 +535,7 @@ static void *worker_main(void *arg)
                 }
             }
             uint8_t *mask = NULL;
-            if (p->where) {
+            if (p->where && !filtered) {
                 uint8_t *keep = xmalloc(b->rows + 1);
                 long kept = where_keep(w, b, keep);
                 if (kept <= 0) {

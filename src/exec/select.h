@@ -29,6 +29,8 @@ typedef struct select_plan {
     array_join_plan *array_join; /* ARRAY JOIN / arrayJoin(), or NULL: applied to source
                                   * blocks before WHERE; the pre stage then sees the
                                   * source columns followed by the joined elements */
+    bool where_before_array_join;/* the WHERE reads no joined element: it filters the
+                                  * source block first (fewer rows to multiply) */
     expr *where;                 /* pre stage, may be NULL */
 
     bool aggregate;

@@ -979,6 +979,11 @@ static void aj_finish(actx *c)
     }
     aj->nsteps = ns;
     free(ids);
+    if (p->where) {
+        uint8_t in_where[AJ_MAX] = {0};
+        aj_mark(p->where, in_where);
+        p->where_before_array_join = !memchr(in_where, 1, sizeof in_where);
+    }
     aj_walk(p, NULL, NULL, aj_remap, map);
 }
 

@@ -18,3 +18,6 @@ SELECT arrayJoin(splitByChar(',', 'a,b,,c')) AS t;
 SELECT arrayJoin(1); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
 SELECT arrayJoin([1], [2]); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
 SELECT arrayMap(x -> arrayJoin([x, x]), [1, 2]); -- { serverError BAD_ARGUMENTS }
+-- a WHERE that reads no joined element filters before the rows multiply (its errors too)
+SELECT arrayJoin(emptyArrayInt32()) FROM numbers(3) WHERE arrayExists((x, y) -> 0, range(number), [10, 3]); -- { serverError SIZES_OF_ARRAYS_DONT_MATCH }
+SELECT number, arrayJoin(range(number)) AS x FROM numbers(6) WHERE number % 2 = 1 ORDER BY number, x;
