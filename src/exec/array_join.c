@@ -27,10 +27,11 @@ void array_join_plan_free(array_join_plan *aj)
         free(aj->steps[i].arrays);
     }
     free(aj->steps);
+    free(aj->needed);
     free(aj);
 }
 
-static int apply_step(const array_join_step *s, block **bp)
+static int apply_step(const array_join_plan *aj, const array_join_step *s, block **bp)
 {
     block *in = *bp;
     column *arrays[64];
@@ -80,8 +81,15 @@ static int apply_step(const array_join_step *s, block **bp)
         }
     }
     block *out = block_new(in->ncols + na, n);
-    for (int c = 0; c < in->ncols; c++)
-        out->cols[c] = col_gather(in->cols[c], rep, n);
+    for (int c = 0; c < in->ncols; c++) {
+        if (aj->needed && c < aj->nneeded && !aj->needed[c]) {
+            column *one = col_new(in->cols[c]->type);
+            col_push_default(one);
+            out->cols[c] = col_new_const(one, n);
+        } else {
+            out->cols[c] = col_gather(in->cols[c], rep, n);
+        }
+    }
     for (int i = 0; i < na; i++) {
         const column *elems = arrays[i]->inner;
         column *col;
@@ -110,7 +118,7 @@ static int apply_step(const array_join_step *s, block **bp)
 int array_join_apply(const array_join_plan *aj, block **b)
 {
     for (int i = 0; i < aj->nsteps; i++)
-        if (apply_step(&aj->steps[i], b)) {
+        if (apply_step(aj, &aj->steps[i], b)) {
             block_free(*b);
             *b = NULL;
             return -1;

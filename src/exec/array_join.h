@@ -29,6 +29,11 @@ typedef struct array_join_step {
 typedef struct array_join_plan {
     int nsteps;
     array_join_step *steps;
+    /* Columns of the joined block that something reads (1 per column, input columns then
+     * elements), or NULL for all: the others are not repeated per element but become a
+     * constant placeholder (`FROM t ARRAY JOIN splitByChar(',', s) AS x` never copies s). */
+    uint8_t *needed;
+    int nneeded;
 } array_join_plan;
 
 /* Adds a step of n arrays (takes the expressions); returns the step's index. */

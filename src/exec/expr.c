@@ -307,7 +307,8 @@ static int eval_hof(const expr *e, const block *in, column **out)
             block_free(b);
         }
         if (!rc) {
-            mapped = col_materialize(mapped);
+            if (!mapped->is_const || e->hof->def->kind != HOF_REDUCE) /* see hof_exec */
+                mapped = col_materialize(mapped);
             rc = hof_exec(e->hof, arrays, mapped, rows, out);
             col_free(mapped);
         }

@@ -78,7 +78,9 @@ const type *hof_elem_type(const type *array_type);
 int hof_resolve(const hof_def *d, int narrays, const type *const *arrays, bool has_lambda, const type *mapped,
                 const type *acc, const func_env *env, hof_call **out);
 /* Runs the call over `rows` rows: arrays as above (equal sizes checked by the caller),
- * mapped = one value per element of arrays[0] (NULL without a lambda). */
+ * mapped = one value per element of arrays[0] (NULL without a lambda); only HOF_REDUCE takes
+ * a constant column there (ClickHouse's arrayAvg of a constant is that constant, never a
+ * wrapped sum divided back). */
 int hof_exec(const hof_call *c, column *const *arrays, column *mapped, size_t rows, column **out);
 void hof_call_free(hof_call *c);
 

@@ -77,6 +77,8 @@ typedef struct actx {
     const type *aj_types[AJ_MAX];
     int aj_step[AJ_MAX];
     bool aj_shadow[AJ_MAX];        /* ARRAY JOIN col without alias: `*` shows the element */
+    bool aj_in_clause[AJ_MAX];     /* an arrayJoin() inside an ARRAY JOIN clause's array */
+    int in_clause;                 /* compiling an ARRAY JOIN clause's arrays */
 } actx;
 
 static int compile(actx *c, const ast *e, expr **out);
@@ -804,7 +806,9 @@ static int compile_array_join_clause(actx *c, const ast *clause)
         if (nn)
             continue;
         char *nm = name_of(it);
+        c->in_clause++;
         int rc = compile(c, it, &arrays[n]);
+        c->in_clause--;
         if (!rc && aj_array_type(arrays[n], nm)) {
             expr_free(arrays[n]);
             rc = -1;
@@ -878,6 +882,7 @@ static int compile_array_join_fn(actx *c, const ast *e, expr **out)
     c->aj_types[k] = type_phys(arr->type)->inner;
     c->aj_step[k] = aj_new_step(c, &arr, 1, false);
     c->aj_keys[k] = key;
+    c->aj_in_clause[k] = c->in_clause > 0;
     c->aj_names[k] = NULL;
     c->aj_shadow[k] = false;
     *out = expr_col(AJ_BASE + k, c->aj_types[k]);
@@ -902,6 +907,12 @@ static void aj_remap(expr *e, const int *map)
         e->col = map[e->col - AJ_BASE];
     for (int i = 0; i < e->nargs; i++)
         aj_remap(e->args[i], map);
+}
+
+static void aj_mark_cols(const expr *e, uint8_t *used)
+{
+    if (e)
+        expr_columns(e, used);
 }
 
 /* Calls f on every expression of the plan that may read the pre-stage block. */
@@ -930,7 +941,7 @@ static void aj_walk(select_plan *p, void (*mark)(const expr *, uint8_t *), uint8
 
 /* Gives the element columns their block positions (after the source columns), leaving
  * out, as ClickHouse does, the arrays of a clause whose elements nothing reads (one stays,
- * so that the rows still multiply) and the arrayJoin() calls only those arrays made. */
+ * so that the rows still multiply) and the arrayJoin() calls written inside those arrays. */
 static void aj_finish(actx *c)
 {
     select_plan *p = c->p;
@@ -949,7 +960,8 @@ static void aj_finish(actx *c)
             array_join_step *st = &aj->steps[s];
             if (!st->narrays)
                 continue;
-            bool fn = c->aj_keys[ids[s][0]] != NULL, any = false;
+            /* an arrayJoin() call goes with the clause array it was written in */
+            bool fn = c->aj_keys[ids[s][0]] != NULL && c->aj_in_clause[ids[s][0]], any = false;
             for (int i = 0; i < st->narrays; i++)
                 any |= used[ids[s][i]] != 0;
             int w = 0;
@@ -985,6 +997,14 @@ static void aj_finish(actx *c)
         p->where_before_array_join = !memchr(in_where, 1, sizeof in_where);
     }
     aj_walk(p, NULL, NULL, aj_remap, map);
+    /* what the steps after the first and everything after the join read */
+    aj->nneeded = next;
+    aj->needed = xcalloc((size_t)next + 1, 1);
+    array_join_step *first = &aj->steps[0];
+    int nfirst = first->narrays;
+    first->narrays = 0; /* the first step's arrays read the unjoined block */
+    aj_walk(p, aj_mark_cols, aj->needed, NULL, NULL);
+    first->narrays = nfirst;
 }
 
 /* ---- lambdas and higher-order functions ---- */
@@ -1216,10 +1236,14 @@ static int compile_func(actx *c, const ast *e, expr **out)
     ex->type = ex->call->result_type;
     /* toTypeName spells named tuples over several lines under print_pretty_type_names;
      * the name depends only on the type, so it is a constant. */
-    if (n == 1 && strcmp(ex->call->def->name, "toTypeName") == 0 && type_has_pretty_name(ex->args[0]->type) &&
-        settings_bool(c->q->st, "print_pretty_type_names")) {
+    if (n == 1 && strcmp(ex->call->def->name, "toTypeName") == 0) {
+        /* a constant, whatever the argument, as in ClickHouse (so toTypeName(x) alone
+         * does not make x read, nor an ARRAY JOIN of x kept) */
         buf b = {0};
-        type_pretty_name(&b, ex->args[0]->type, 0);
+        if (type_has_pretty_name(ex->args[0]->type) && settings_bool(c->q->st, "print_pretty_type_names"))
+            type_pretty_name(&b, ex->args[0]->type, 0);
+        else
+            buf_puts(&b, ex->args[0]->type->name);
         column *v = col_new(type_simple(T_STRING));
         col_push_str(v, (const char *)b.p, b.len);
         buf_free(&b);

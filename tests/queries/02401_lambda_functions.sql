@@ -35,4 +35,7 @@ SELECT arrayReduce('nosuch', [1]); -- { serverError UNKNOWN_AGGREGATE_FUNCTION }
 SELECT arrayReduce('sum', [1, 2], [3]); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
 SELECT arrayReduce(x, [1]) FROM (SELECT 'sum' AS x); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
 SELECT arrayReduce('sumIf', range(number), range(2)) FROM numbers(3); -- { serverError SIZES_OF_ARRAYS_DONT_MATCH }
+-- the average of a constant lambda result is that constant (no wrapped sum)
+SELECT arrayAvg(x -> toUInt64(10000000000000000000), [1, 2]), arraySum(x -> toUInt64(10000000000000000000), [1, 2]), arrayAvg(x -> 5, []);
+SELECT arrayAvg(x -> sipHash64('NULL'), range(number)) FROM numbers(3) ORDER BY number;
 DROP TABLE hof;

@@ -21,3 +21,6 @@ SELECT arrayMap(x -> arrayJoin([x, x]), [1, 2]); -- { serverError BAD_ARGUMENTS 
 -- a WHERE that reads no joined element filters before the rows multiply (its errors too)
 SELECT arrayJoin(emptyArrayInt32()) FROM numbers(3) WHERE arrayExists((x, y) -> 0, range(number), [10, 3]); -- { serverError SIZES_OF_ARRAYS_DONT_MATCH }
 SELECT number, arrayJoin(range(number)) AS x FROM numbers(6) WHERE number % 2 = 1 ORDER BY number, x;
+SELECT toTypeName(arrayJoin([1, 2]));
+SELECT count() FROM numbers(2) ARRAY JOIN range(3) AS a, [arrayJoin([9, 1, 9])] AS b;
+SELECT toTypeName(y) FROM numbers(2) ARRAY JOIN [1, 2] AS x, [5, 7, 5] AS y;

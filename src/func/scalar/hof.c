@@ -487,7 +487,22 @@ int hof_exec(const hof_call *c, column *const *arrays, column *mapped, size_t ro
         return 0;
     }
     case HOF_REDUCE: {
-        column *arr = array_over(type_array(c->mapped), a, rows, col_ref(mapped));
+        if (mapped->is_const && mapped->len > 0 && strcmp(c->def->name, "arrayAvg") == 0) {
+            /* ClickHouse: the value (as a Float64) for every row, an empty array's too */
+            const column *v = type_phys(mapped->type)->id == T_NULLABLE ? mapped->inner : mapped;
+            const type *vt = type_phys(v->type);
+            double x = col_get_f64(v, 0);
+            if (type_is_decimal(vt))
+                x /= pow(10.0, vt->scale);
+            column *res = col_new(c->ret);
+            double *r = buf_grow(&res->data, rows * 8);
+            res->len = rows;
+            for (size_t i = 0; i < rows; i++)
+                r[i] = x;
+            *out = res;
+            return 0;
+        }
+        column *arr = array_over(type_array(c->mapped), a, rows, col_materialize(col_ref(mapped)));
         int rc = fn_exec(c->reduce, &arr, rows, out);
         col_free(arr);
         return rc;
