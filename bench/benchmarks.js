@@ -200,6 +200,8 @@ posts.push({
     duckdb: QW(DUCK, "strftime(CreationDate, '%Y-%m-%d %H:%M:%S.%g') AS CreationDate") },
 });
 module.exports.push(...posts);
+// ARRAY JOIN over the posts set's tags (issue 12): bench/arrayjoin/.
+module.exports.push(...require('./arrayjoin/benchmark')(localData));
 
 // ---- MergeTree inserts (issue 6): posts_insert_file, posts_insert_s3, posts_insert_parts ----
 // Own steps per run (fresh table directories, row count check, parts over time): see

@@ -39,6 +39,12 @@ void expr_free(expr *e)
         fn_call_free(e->call);
     if (e->set)
         in_set_free(e->set);
+    if (e->hof)
+        hof_call_free(e->hof);
+    if (e->lambda) {
+        expr_free(e->lambda->body);
+        free(e->lambda);
+    }
     free(e);
 }
 
@@ -162,6 +168,158 @@ static column *eval_in(const expr *e, column *arg)
     return res;
 }
 
+/* ---- higher-order functions ---- */
+
+column *expr_plain_array(column *c)
+{
+    c = col_materialize(c);
+    const uint64_t *o = col_offs(c);
+    if (o[0] != 0 || c->inner->len != o[c->len]) {
+        column *n = col_slice(c, 0, c->len);
+        col_free(c);
+        c = n;
+    }
+    return c;
+}
+
+/* The lambda's block: params (already `n` rows, taken) then the captured values of the
+ * outer block repeated by rep[] (outer row of each of the n rows). */
+static int lambda_block(const expr *e, const block *in, column **params, int np, const uint32_t *rep, size_t n,
+                        block **out)
+{
+    int ncap = e->nargs - e->ncaps_from;
+    block *b = block_new(np + ncap, n);
+    for (int i = 0; i < np; i++)
+        b->cols[i] = params[i];
+    for (int k = 0; k < ncap; k++) {
+        column *v;
+        if (expr_eval(e->args[e->ncaps_from + k], in, &v)) {
+            for (int j = np + k; j < np + ncap; j++)
+                b->cols[j] = col_new_defaults(type_simple(T_UINT8), 0);
+            block_free(b);
+            return -1;
+        }
+        if (v->is_const) {
+            column *one = col_new(v->type);
+            col_push_from(one, v, 0);
+            b->cols[np + k] = col_new_const(one, n);
+        } else {
+            b->cols[np + k] = col_gather(v, rep, n);
+        }
+        col_free(v);
+    }
+    *out = b;
+    return 0;
+}
+
+/* arrayFold: the lambda runs once per position k over the rows whose arrays are longer
+ * than k, with the accumulator those rows reached. */
+static int eval_fold(const expr *e, const block *in, column **arrays, column **out)
+{
+    column *acc;
+    if (expr_eval(e->args[e->narrays], in, &acc))
+        return -1;
+    acc = col_materialize(acc);
+    if (acc->type != e->type && acc->refs == 1)
+        acc->type = e->type;
+    const uint64_t *o = col_offs(arrays[0]);
+    size_t rows = in->rows, maxlen = 0;
+    for (size_t r = 0; r < rows; r++)
+        if (o[r + 1] - o[r] > maxlen)
+            maxlen = o[r + 1] - o[r];
+    uint32_t *act = xmalloc(rows * sizeof *act + 4), *el = xmalloc(rows * sizeof *el + 4);
+    int rc = 0;
+    for (size_t k = 0; k < maxlen && !rc; k++) {
+        size_t m = 0;
+        for (size_t r = 0; r < rows; r++)
+            if (o[r + 1] - o[r] > k) {
+                act[m] = (uint32_t)r;
+                el[m++] = (uint32_t)(o[r] + k);
+            }
+        int np = e->lambda->nparams;
+        column *params[64];
+        params[0] = col_gather(acc, act, m);
+        for (int i = 0; i < e->narrays; i++)
+            params[1 + i] = col_gather(arrays[i]->inner, el, m);
+        block *b;
+        if ((rc = lambda_block(e, in, params, np, act, m, &b)))
+            break;
+        column *v;
+        rc = expr_eval(e->lambda->body, b, &v);
+        block_free(b);
+        if (rc)
+            break;
+        v = col_materialize(v);
+        column *next = col_new(e->type);
+        col_reserve(next, rows);
+        for (size_t r = 0, j = 0; r < rows; r++) {
+            if (j < m && act[j] == r)
+                col_push_from(next, v, j++);
+            else
+                col_push_from(next, acc, r);
+        }
+        col_free(v);
+        col_free(acc);
+        acc = next;
+    }
+    free(act);
+    free(el);
+    if (rc) {
+        col_free(acc);
+        return -1;
+    }
+    *out = acc;
+    return 0;
+}
+
+static int eval_hof(const expr *e, const block *in, column **out)
+{
+    column *arrays[64];
+    int na = e->narrays, done = 0, rc = 0;
+    for (; done < na; done++) {
+        if ((rc = expr_eval(e->args[done], in, &arrays[done])))
+            break;
+        arrays[done] = expr_plain_array(arrays[done]);
+    }
+    size_t rows = in->rows;
+    for (int i = 1; !rc && i < na; i++)
+        if (memcmp(arrays[i]->offs.p, arrays[0]->offs.p, (rows + 1) * sizeof(uint64_t)) != 0)
+            rc = err_set(ERR_SIZES_OF_ARRAYS_DONT_MATCH, "Arrays passed to %s must have equal size",
+                         e->hof->def->name);
+    if (!rc && e->hof->def->kind == HOF_FOLD) {
+        rc = eval_fold(e, in, arrays, out);
+    } else if (!rc && e->lambda) {
+        const uint64_t *o = col_offs(arrays[0]);
+        size_t n = o[rows];
+        uint32_t *rep = xmalloc(n * sizeof *rep + 4);
+        for (size_t r = 0; r < rows; r++)
+            for (uint64_t k = o[r]; k < o[r + 1]; k++)
+                rep[k] = (uint32_t)r;
+        column *params[64];
+        for (int i = 0; i < na; i++)
+            params[i] = col_ref(arrays[i]->inner);
+        block *b;
+        rc = lambda_block(e, in, params, na, rep, n, &b);
+        free(rep);
+        column *mapped = NULL;
+        if (!rc) {
+            rc = expr_eval(e->lambda->body, b, &mapped);
+            block_free(b);
+        }
+        if (!rc) {
+            if (!mapped->is_const || e->hof->def->kind != HOF_REDUCE) /* see hof_exec */
+                mapped = col_materialize(mapped);
+            rc = hof_exec(e->hof, arrays, mapped, rows, out);
+            col_free(mapped);
+        }
+    } else if (!rc) {
+        rc = hof_exec(e->hof, arrays, NULL, rows, out);
+    }
+    for (int i = 0; i < done; i++)
+        col_free(arrays[i]);
+    return rc;
+}
+
 int expr_eval(const expr *e, const block *in, column **out)
 {
     switch (e->kind) {
@@ -183,6 +341,8 @@ int expr_eval(const expr *e, const block *in, column **out)
         col_free(arg);
         return 0;
     }
+    case EX_HOF:
+        return eval_hof(e, in, out);
     case EX_FUNC: {
         column *stack_args[8];
         column **args = e->nargs <= 8 ? stack_args : xcalloc((size_t)e->nargs, sizeof *args);

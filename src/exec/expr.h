@@ -8,6 +8,7 @@
 
 #include "column/block.h"
 #include "func/func.h"
+#include "func/hof.h"
 
 typedef struct in_set in_set;
 
@@ -16,7 +17,16 @@ typedef enum expr_kind {
     EX_CONST,  /* `value`, a one-row column */
     EX_FUNC,   /* call(args) */
     EX_IN,     /* args[0] [NOT] IN set */
+    EX_HOF,    /* hof(lambda, arrays…): args = [arrays…, (arrayFold: accumulator,) captures…] */
 } expr_kind;
+
+/* The lambda of an EX_HOF. Its body is compiled over a block of the parameters (one row
+ * per array element: [elements of array 1, …], or for arrayFold [accumulator, elements…])
+ * followed by the captured outer values (args[ncaps_from…]), each repeated per element. */
+typedef struct expr_lambda {
+    struct expr *body;
+    int nparams;
+} expr_lambda;
 
 typedef struct expr {
     expr_kind kind;
@@ -29,6 +39,10 @@ typedef struct expr {
     in_set *set;
     bool negate;
     bool null_in;     /* EX_IN under transform_null_in: a NULL matches a NULL in the set */
+    hof_call *hof;    /* EX_HOF */
+    expr_lambda *lambda; /* EX_HOF with a lambda, else NULL */
+    int narrays;      /* EX_HOF: args[0..narrays) are the arrays */
+    int ncaps_from;   /* EX_HOF: args[ncaps_from..nargs) are the captured values */
 } expr;
 
 expr *expr_col(int col, const type *t);
@@ -36,6 +50,9 @@ expr *expr_const(column *one_row);          /* takes the column */
 int expr_eval(const expr *e, const block *in, column **out);
 void expr_free(expr *e);
 bool expr_is_const(const expr *e);
+/* An Array column materialised with offsets starting at 0 and no elements outside its
+ * rows, as the higher-order functions and ARRAY JOIN index it. Takes c. */
+column *expr_plain_array(column *c);
 /* Marks in used[] the input columns e reads; returns false when e calls a function that is
  * not deterministic (rand(), now()). */
 bool expr_columns(const expr *e, uint8_t *used);

@@ -18,6 +18,7 @@ void select_plan_free(select_plan *p)
         return;
     source_free(p->src);
     free(p->src_cols);
+    array_join_plan_free(p->array_join);
     expr_free(p->where);
     for (int i = 0; i < p->nkeys; i++)
         expr_free(p->keys[i]);
@@ -463,7 +464,7 @@ static long where_keep(void *ctx, const block *b, uint8_t *keep)
  * read too (else there is nothing to spare). NULL when not worth it. */
 static bool *prefilter_columns(const select_plan *p)
 {
-    if (!p->where || !p->src->set_prefilter || p->nsrc_cols < 2)
+    if (!p->where || !p->src->set_prefilter || p->nsrc_cols < 2 || p->array_join)
         return NULL;
     uint8_t *used = xcalloc((size_t)p->nsrc_cols + 1, 1);
     bool det = expr_columns(p->where, used);
@@ -505,8 +506,35 @@ static void *worker_main(void *arg)
             }
             if (!b)
                 break;
+            bool filtered = false;
+            if (p->array_join) {
+                if (p->where && p->where_before_array_join) {
+                    uint8_t *keep = xmalloc(b->rows + 1);
+                    long kept = where_keep(w, b, keep);
+                    if (kept > 0)
+                        b = filter_rows(b, keep, (size_t)kept);
+                    free(keep);
+                    if (kept <= 0) {
+                        block_free(b);
+                        if (kept < 0) {
+                            ok = false;
+                            break;
+                        }
+                        continue;
+                    }
+                    filtered = true;
+                }
+                if (array_join_apply(p->array_join, &b)) {
+                    ok = false;
+                    break;
+                }
+                if (b->rows == 0) {
+                    block_free(b);
+                    continue;
+                }
+            }
             uint8_t *mask = NULL;
-            if (p->where) {
+            if (p->where && !filtered) {
                 uint8_t *keep = xmalloc(b->rows + 1);
                 long kept = where_keep(w, b, keep);
                 if (kept <= 0) {

@@ -16,6 +16,7 @@
 #ifndef SHALE_EXEC_SELECT_H
 #define SHALE_EXEC_SELECT_H
 
+#include "exec/array_join.h"
 #include "exec/expr.h"
 #include "exec/query.h"
 #include "func/agg.h"
@@ -26,6 +27,11 @@ typedef struct select_plan {
     source *src;                 /* owned */
     int nsrc_cols;
     int *src_cols;               /* columns read from the source */
+    array_join_plan *array_join; /* ARRAY JOIN / arrayJoin(), or NULL: applied to source
+                                  * blocks before WHERE; the pre stage then sees the
+                                  * source columns followed by the joined elements */
+    bool where_before_array_join;/* the WHERE reads no joined element: it filters the
+                                  * source block first (fewer rows to multiply) */
     expr *where;                 /* pre stage, may be NULL */
 
     bool aggregate;

@@ -55,7 +55,8 @@ static void mark_other_uses(const select_plan *p, uint8_t *used)
 
 codes_plan *codes_plan_new(const select_plan *p)
 {
-    if (!p->src->accept_codes || p->nsrc_cols == 0 || p->windows) /* window columns index past the source's */
+    /* window columns index past the source's; ARRAY JOIN multiplies rows */
+    if (!p->src->accept_codes || p->nsrc_cols == 0 || p->windows || p->array_join)
         return NULL;
     int nb = p->nsrc_cols;
     uint8_t *other = xcalloc((size_t)nb, 1);

@@ -36,6 +36,7 @@ typedef enum ast_kind {
     AST_UNION,       /* SELECT … UNION ALL SELECT …: children are AST_SELECT/AST_UNION */
     AST_TABLE,       /* table reference: a table name, a table function or a subquery */
     AST_JOIN,        /* join clause attached to a table */
+    AST_ARRAY_JOIN,  /* [LEFT] ARRAY JOIN a [AS x], …: expressions in args, LEFT in join_kind */
     AST_ORDER_ITEM,  /* expr ASC|DESC NULLS FIRST|LAST (COLLATE flagged) */
     AST_SETTING,     /* name = value (value is a literal node) */
     AST_WINDOW,      /* a window: OVER (…) of an AST_FUNC, or WINDOW name AS (…) (alias = name) */
@@ -127,6 +128,7 @@ struct ast {
     bool select_distinct;
     ast_list select;       /* expressions (aliases on the nodes) */
     ast *from;             /* AST_TABLE or NULL */
+    ast_list array_joins;  /* AST_ARRAY_JOIN clauses after FROM, in order */
     ast *prewhere;
     ast *where;
     ast_list group_by;

@@ -364,6 +364,11 @@ void ast_format_sql(buf *out, const ast *e)
             buf_puts(out, " FROM ");
             format_table(out, e->from);
         }
+        for (int k = 0; k < e->array_joins.n; k++) {
+            const ast *aj = e->array_joins.items[k];
+            buf_puts(out, strcmp(aj->join_kind, "LEFT") == 0 ? " LEFT ARRAY JOIN " : " ARRAY JOIN ");
+            format_list(out, &aj->args, true);
+        }
         if (e->prewhere) {
             buf_puts(out, " PREWHERE ");
             format_expr(out, e->prewhere, true, true);

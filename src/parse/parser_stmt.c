@@ -141,6 +141,8 @@ static ast *parse_tables(parser *p)
     while (last) {
         int pos = p_cur(p)->start;
         const char *kind = NULL, *strict = NULL;
+        if (p_is(p, 0, "ARRAY") || ((p_is(p, 0, "LEFT") || p_is(p, 0, "INNER")) && p_is(p, 1, "ARRAY")))
+            break; /* [LEFT] ARRAY JOIN: a clause of the SELECT (parse_select) */
         if (p_accept_tok(p, TK_COMMA)) {
             kind = "CROSS";
         } else {
@@ -370,8 +372,19 @@ static ast *parse_select(parser *p)
         if (!s->from)
             return NULL;
     }
-    if (p_is(p, 0, "ARRAY") || (p_is(p, 0, "LEFT") && p_is(p, 1, "ARRAY")))
-        return p_fail(p, "one of: WHERE, GROUP BY, ORDER BY, LIMIT (ARRAY JOIN is not supported)");
+    while (s->from && (p_is(p, 0, "ARRAY") || ((p_is(p, 0, "LEFT") || p_is(p, 0, "INNER")) && p_is(p, 1, "ARRAY")))) {
+        ast *aj = ast_new(p->a, AST_ARRAY_JOIN, p_cur(p)->start);
+        aj->join_kind = p_is(p, 0, "LEFT") ? "LEFT" : "INNER";
+        if (!p_is(p, 0, "ARRAY"))
+            p_adv(p);
+        p_adv(p); /* ARRAY */
+        if (!expect_word(p, "JOIN"))
+            return NULL;
+        if (parse_expr_list(p, &aj->args, true) < 0)
+            return NULL;
+        aj->end = prev_end(p);
+        ast_list_push(p->a, &s->array_joins, aj);
+    }
     if (p_accept(p, "PREWHERE") && !(s->prewhere = parse_expr(p)))
         return NULL;
     if (p_accept(p, "WHERE") && !(s->where = parse_expr(p)))

@@ -10,7 +10,9 @@
 #include "func/supertype.h"
 #include "storage/catalog.h"
 #include "storage/tablefunc.h"
+#include "exec/array_join.h"
 #include "format/format.h"
+#include "func/hof.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -19,8 +21,28 @@
 #include <string.h>
 #include <strings.h>
 
+/* A lambda being compiled: its parameters, and the outer values its body uses. An
+ * expression in the body that uses none of the parameters is compiled in the enclosing
+ * scope and captured (evaluated once per outer row, repeated per element), so outer
+ * columns, aggregates and GROUP BY keys mean inside a lambda what they mean outside. */
+typedef struct lambda_scope {
+    struct lambda_scope *parent;
+    int nparams;
+    const char *const *params;
+    const type *ptypes[64];
+    int ncaps;
+    expr **caps;               /* compiled in the parent scope */
+} lambda_scope;
+
+/* Pre-stage column numbers of ARRAY JOIN elements while analysing: the source columns are
+ * numbered as they are first used, so the elements (which follow them in the block) get
+ * their final numbers at the end (aj_finish). */
+#define AJ_BASE (1 << 24)
+#define AJ_MAX 64
+
 typedef struct actx {
     query_ctx *q;
+    lambda_scope *lam;         /* innermost lambda being compiled, or NULL */
     const ast *sel;
     select_plan *p;
     const schema *src;         /* source columns (visible + virtual) */
@@ -59,6 +81,15 @@ typedef struct actx {
     expr *in_ex[64];
     column *in_vals[64];       /* NULL: not usable */
     bool in_overflow;          /* more than 64: no IN push-down */
+    /* ARRAY JOIN element columns (pre stage index AJ_BASE + k until aj_finish) */
+    int naj;
+    char *aj_names[AJ_MAX];        /* the name a clause's element answers to, or NULL */
+    char *aj_keys[AJ_MAX];         /* arrayJoin(…) call text: the same call is one join */
+    const type *aj_types[AJ_MAX];
+    int aj_step[AJ_MAX];
+    bool aj_shadow[AJ_MAX];        /* ARRAY JOIN col without alias: `*` shows the element */
+    bool aj_in_clause[AJ_MAX];     /* an arrayJoin() inside an ARRAY JOIN clause's array */
+    int in_clause;                 /* compiling an ARRAY JOIN clause's arrays */
 } actx;
 
 static int compile(actx *c, const ast *e, expr **out);
@@ -219,6 +250,25 @@ static int compile_ident(actx *c, const ast *e, expr **out)
 {
     const char *name = e->parts[e->nparts - 1];
     char joined[1024];
+    if (c->lam && e->nparts == 1)
+        for (int i = 0; i < c->lam->nparams; i++)
+            if (strcmp(c->lam->params[i], name) == 0) {
+                *out = expr_col(i, c->lam->ptypes[i]);
+                return 0;
+            }
+    char dotted[1024] = "";
+    if (e->nparts == 2 && c->naj)
+        snprintf(dotted, sizeof dotted, "%s.%s", e->parts[0], e->parts[1]);
+    if (e->nparts == 1 || dotted[0])
+        for (int k = c->naj - 1; k >= 0; k--)
+            if (c->aj_names[k] && strcmp(c->aj_names[k], e->nparts == 1 ? name : dotted) == 0) {
+                if (c->post)
+                    return err_set(ERR_NOT_AN_AGGREGATE,
+                                   "Column `%s` is not under aggregate function and not in GROUP BY keys. In scope SELECT.",
+                                   c->aj_names[k]);
+                *out = expr_col(AJ_BASE + k, c->aj_types[k]);
+                return 0;
+            }
     if (e->nparts == 1) {
         int a = find_alias(c, name);
         if (a >= 0 && !c->alias_active[a]) {
@@ -776,6 +826,445 @@ static int compile_get_setting(actx *c, const ast *e, expr **out)
     return 0;
 }
 
+
+
+/* ---- ARRAY JOIN and arrayJoin() ---- */
+
+static int aj_new_step(actx *c, expr **arrays, int n, bool left)
+{
+    if (!c->p->array_join)
+        c->p->array_join = xcalloc(1, sizeof *c->p->array_join);
+    return array_join_add_step(c->p->array_join, arrays, n, left);
+}
+
+static int aj_array_type(const expr *ex, const char *what)
+{
+    const type *t = type_phys(ex->type);
+    if (t->id == T_MAP)
+        return err_set(ERR_NOT_IMPLEMENTED, "ARRAY JOIN over a Map (%s) is not supported yet", what);
+    if (t->id != T_ARRAY)
+        return err_set(ERR_TYPE_MISMATCH, "ARRAY JOIN requires expression %s with Array or Map type. Actual: %s", what,
+                       ex->type->name);
+    return 0;
+}
+
+/* One [LEFT] ARRAY JOIN clause: its arrays are zipped into one step; their names take
+ * effect after the whole clause (`ARRAY JOIN arr AS a, arrayEnumerate(arr) AS i` reads
+ * the array twice). */
+/* `ARRAY JOIN n` where n is no column but the prefix of array columns n.a, n.b, … (a
+ * Nested structure stored flat): those arrays, zipped. Returns how many (0: not such). */
+static int nested_columns(actx *c, const char *prefix, int *cols, int cap)
+{
+    if (!c->src || find_alias(c, prefix) >= 0 || schema_find(c->src, prefix) >= 0)
+        return 0;
+    size_t pl = strlen(prefix);
+    int n = 0;
+    for (int i = 0; i < c->nvisible && n < cap; i++)
+        if (strncmp(c->src->names[i], prefix, pl) == 0 && c->src->names[i][pl] == '.' &&
+            type_phys(c->src->types[i])->id == T_ARRAY)
+            cols[n++] = i;
+    return n;
+}
+
+static int compile_array_join_clause(actx *c, const ast *clause)
+{
+    expr *arrays[AJ_MAX];
+    char *names[AJ_MAX];
+    bool shadow[AJ_MAX];
+    int n = 0;
+    for (int i = 0; i < clause->args.n; i++) {
+        const ast *it = clause->args.items[i];
+        int nested[AJ_MAX];
+        int nn = it->kind == AST_IDENT && it->nparts == 1 ? nested_columns(c, it->parts[0], nested, AJ_MAX) : 0;
+        if (c->naj + n + (nn ? nn : 1) > AJ_MAX) {
+            for (int k = 0; k < n; k++)
+                expr_free(arrays[k]);
+            return err_set(ERR_TOO_MANY_ARGUMENTS_FOR_FUNCTION, "Too many ARRAY JOIN arrays");
+        }
+        for (int j = 0; j < nn; j++) {
+            /* n.a answers to the same name (or to alias.a) */
+            const char *col = c->src->names[nested[j]];
+            arrays[n] = expr_col(use_source_column(c, nested[j]), c->src->types[nested[j]]);
+            if (it->alias) {
+                buf b = {0};
+                buf_printf(&b, "%s%s", it->alias, col + strlen(it->parts[0]));
+                names[n] = xstrdup(buf_cstr(&b));
+                buf_free(&b);
+            } else {
+                names[n] = xstrdup(col);
+            }
+            shadow[n++] = !it->alias;
+        }
+        if (nn)
+            continue;
+        char *nm = name_of(it);
+        c->in_clause++;
+        int rc = compile(c, it, &arrays[n]);
+        c->in_clause--;
+        if (!rc && aj_array_type(arrays[n], nm)) {
+            expr_free(arrays[n]);
+            rc = -1;
+        }
+        free(nm);
+        if (rc) {
+            for (int k = 0; k < n; k++) {
+                expr_free(arrays[k]);
+                free(names[k]);
+            }
+            return -1;
+        }
+        const char *name = it->alias ? it->alias : it->kind == AST_IDENT ? it->parts[it->nparts - 1] : NULL;
+        names[n] = name ? xstrdup(name) : NULL;
+        shadow[n++] = !it->alias && it->kind == AST_IDENT;
+    }
+    int step = aj_new_step(c, arrays, n, strcmp(clause->join_kind, "LEFT") == 0);
+    for (int i = 0; i < n; i++) {
+        int k = c->naj++;
+        c->aj_step[k] = step;
+        c->aj_types[k] = type_phys(arrays[i]->type)->inner;
+        c->aj_keys[k] = NULL;
+        c->aj_shadow[k] = shadow[i];
+        c->aj_names[k] = names[i];
+    }
+    return 0;
+}
+
+/* arrayJoin(arr): a step of its own, shared by every use of the same call. */
+static int compile_array_join_fn(actx *c, const ast *e, expr **out)
+{
+    if (e->args.n != 1)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                       "Number of arguments for function arrayJoin doesn't match: passed %d, should be 1", e->args.n);
+    if (c->lam) {
+        buf b = {0};
+        ast_format_expr(&b, e->args.items[0]);
+        int rc = err_set(ERR_BAD_ARGUMENTS, "Expression in arrayJoin cannot depend on lambda argument: %s", buf_cstr(&b));
+        buf_free(&b);
+        return rc;
+    }
+    if (c->post)
+        return err_set(ERR_NOT_IMPLEMENTED, "arrayJoin() over aggregated values is not supported yet");
+    ast bare = *e; /* `arrayJoin(a) AS x, arrayJoin(a) AS y` is one join */
+    bare.alias = NULL;
+    char *key = name_of(&bare);
+    for (int k = 0; k < c->naj; k++)
+        if (c->aj_keys[k] && strcmp(c->aj_keys[k], key) == 0) {
+            free(key);
+            *out = expr_col(AJ_BASE + k, c->aj_types[k]);
+            return 0;
+        }
+    if (c->naj == AJ_MAX) {
+        free(key);
+        return err_set(ERR_TOO_MANY_ARGUMENTS_FOR_FUNCTION, "Too many arrayJoin() calls");
+    }
+    expr *arr;
+    if (compile(c, e->args.items[0], &arr)) {
+        free(key);
+        return -1;
+    }
+    if (type_phys(arr->type)->id != T_ARRAY) {
+        int rc = type_phys(arr->type)->id == T_MAP
+                     ? err_set(ERR_NOT_IMPLEMENTED, "arrayJoin() over a Map is not supported yet")
+                     : err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Argument for function arrayJoin must be Array or Map");
+        expr_free(arr);
+        free(key);
+        return rc;
+    }
+    int k = c->naj++;
+    c->aj_types[k] = type_phys(arr->type)->inner;
+    c->aj_step[k] = aj_new_step(c, &arr, 1, false);
+    c->aj_keys[k] = key;
+    c->aj_in_clause[k] = c->in_clause > 0;
+    c->aj_names[k] = NULL;
+    c->aj_shadow[k] = false;
+    *out = expr_col(AJ_BASE + k, c->aj_types[k]);
+    return 0;
+}
+
+static void aj_mark(const expr *e, uint8_t *used)
+{
+    if (!e)
+        return;
+    if (e->kind == EX_COL && e->col >= AJ_BASE)
+        used[e->col - AJ_BASE] = 1;
+    for (int i = 0; i < e->nargs; i++)
+        aj_mark(e->args[i], used);
+}
+
+static void aj_remap(expr *e, const int *map)
+{
+    if (!e)
+        return;
+    if (e->kind == EX_COL && e->col >= AJ_BASE)
+        e->col = map[e->col - AJ_BASE];
+    for (int i = 0; i < e->nargs; i++)
+        aj_remap(e->args[i], map);
+}
+
+static void aj_mark_cols(const expr *e, uint8_t *used)
+{
+    if (e)
+        expr_columns(e, used);
+}
+
+/* Calls f on every expression of the plan that may read the pre-stage block. */
+static void aj_walk(select_plan *p, void (*mark)(const expr *, uint8_t *), uint8_t *used,
+                    void (*remap)(expr *, const int *), const int *map)
+{
+#define AJ_VISIT(x) (mark ? mark((x), used) : remap((x), map))
+    AJ_VISIT(p->where);
+    for (int i = 0; i < p->nkeys; i++)
+        AJ_VISIT(p->keys[i]);
+    for (int i = 0; i < p->naggs; i++)
+        for (int j = 0; j < p->agg_nargs[i]; j++)
+            AJ_VISIT(p->agg_args[i][j]);
+    if (!p->aggregate) {
+        AJ_VISIT(p->having);
+        for (int i = 0; i < p->nout; i++)
+            AJ_VISIT(p->out[i]);
+        for (int i = 0; i < p->norder; i++)
+            AJ_VISIT(p->order[i]);
+    }
+    for (int s = 0; p->array_join && s < p->array_join->nsteps; s++)
+        for (int k = 0; k < p->array_join->steps[s].narrays; k++)
+            AJ_VISIT(p->array_join->steps[s].arrays[k]);
+#undef AJ_VISIT
+}
+
+/* Gives the element columns their block positions (after the source columns), leaving
+ * out, as ClickHouse does, the arrays of a clause whose elements nothing reads (one stays,
+ * so that the rows still multiply) and the arrayJoin() calls written inside those arrays. */
+static void aj_finish(actx *c)
+{
+    select_plan *p = c->p;
+    array_join_plan *aj = p->array_join;
+    if (!aj)
+        return;
+    int (*ids)[AJ_MAX] = xcalloc(AJ_MAX, sizeof *ids); /* element number of each remaining array */
+    for (int s = 0, k = 0; s < aj->nsteps; s++)
+        for (int i = 0; i < aj->steps[s].narrays; i++)
+            ids[s][i] = k++;
+    for (bool changed = true; changed;) {
+        changed = false;
+        uint8_t used[AJ_MAX] = {0};
+        aj_walk(p, aj_mark, used, NULL, NULL);
+        for (int s = 0; s < aj->nsteps; s++) {
+            array_join_step *st = &aj->steps[s];
+            if (!st->narrays)
+                continue;
+            /* an arrayJoin() call goes with the clause array it was written in */
+            bool fn = c->aj_keys[ids[s][0]] != NULL && c->aj_in_clause[ids[s][0]], any = false;
+            for (int i = 0; i < st->narrays; i++)
+                any |= used[ids[s][i]] != 0;
+            int w = 0;
+            for (int i = 0; i < st->narrays; i++) {
+                int k = ids[s][i];
+                if (!used[k] && (fn || any || i > 0)) {
+                    expr_free(st->arrays[i]);
+                    changed = true;
+                    continue;
+                }
+                st->arrays[w] = st->arrays[i];
+                ids[s][w++] = k;
+            }
+            st->narrays = w;
+        }
+    }
+    int map[AJ_MAX], next = p->nsrc_cols, ns = 0;
+    for (int s = 0; s < aj->nsteps; s++) {
+        array_join_step st = aj->steps[s];
+        if (!st.narrays) {
+            free(st.arrays);
+            continue;
+        }
+        for (int i = 0; i < st.narrays; i++)
+            map[ids[s][i]] = next++;
+        aj->steps[ns++] = st;
+    }
+    aj->nsteps = ns;
+    free(ids);
+    if (p->where) {
+        uint8_t in_where[AJ_MAX] = {0};
+        aj_mark(p->where, in_where);
+        p->where_before_array_join = !memchr(in_where, 1, sizeof in_where);
+    }
+    aj_walk(p, NULL, NULL, aj_remap, map);
+    /* what the steps after the first and everything after the join read */
+    aj->nneeded = next;
+    aj->needed = xcalloc((size_t)next + 1, 1);
+    array_join_step *first = &aj->steps[0];
+    int nfirst = first->narrays;
+    first->narrays = 0; /* the first step's arrays read the unjoined block */
+    aj_walk(p, aj_mark_cols, aj->needed, NULL, NULL);
+    first->narrays = nfirst;
+}
+
+/* ---- lambdas and higher-order functions ---- */
+
+/* Whether e refers to one of names (parameters of the lambda being compiled), minding the
+ * parameters of lambdas inside e that shadow them. */
+static bool ast_uses(const ast *e, const char *const *names, int n)
+{
+    if (!e || n == 0)
+        return false;
+    switch (e->kind) {
+    case AST_IDENT:
+        for (int i = 0; i < n; i++)
+            if (strcmp(e->parts[0], names[i]) == 0)
+                return true;
+        return false;
+    case AST_LAMBDA: {
+        const char *left[64];
+        int m = 0;
+        for (int i = 0; i < n && m < 64; i++) {
+            bool shadowed = false;
+            for (int k = 0; k < e->nparts; k++)
+                shadowed |= strcmp(e->parts[k], names[i]) == 0;
+            if (!shadowed)
+                left[m++] = names[i];
+        }
+        return e->args.n && ast_uses(e->args.items[0], left, m);
+    }
+    case AST_FUNC:
+        for (int i = 0; i < e->args.n; i++)
+            if (ast_uses(e->args.items[i], names, n))
+                return true;
+        for (int i = 0; i < e->params.n; i++)
+            if (ast_uses(e->params.items[i], names, n))
+                return true;
+        return false;
+    default: return false;
+    }
+}
+
+/* Compiles e, which uses no parameter of the innermost lambda, in the enclosing scope and
+ * makes it a captured column of the lambda's block (constants stay constants). */
+static int compile_captured(actx *c, const ast *e, expr **out)
+{
+    lambda_scope *ls = c->lam;
+    c->lam = ls->parent;
+    c->nodes--; /* counted once, by this compile */
+    expr *v;
+    int rc = compile(c, e, &v);
+    c->lam = ls;
+    if (rc)
+        return -1;
+    if (v->kind == EX_CONST) {
+        *out = v;
+        return 0;
+    }
+    for (int k = 0; k < ls->ncaps; k++)
+        if (v->kind == EX_COL && ls->caps[k]->kind == EX_COL && ls->caps[k]->col == v->col) {
+            *out = expr_col(ls->nparams + k, v->type);
+            expr_free(v);
+            return 0;
+        }
+    ls->caps = xrealloc(ls->caps, sizeof *ls->caps * (size_t)(ls->ncaps + 1));
+    ls->caps[ls->ncaps++] = v;
+    *out = expr_col(ls->nparams + ls->ncaps - 1, v->type);
+    return 0;
+}
+
+static void lambda_text(const ast *l, char *out, size_t cap)
+{
+    size_t n = (size_t)snprintf(out, cap, "Function(");
+    if (l->nparts > 1)
+        n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "(");
+    for (int i = 0; i < l->nparts && n < cap; i++)
+        n += (size_t)snprintf(out + n, cap - n, "%s?", i ? ", " : "");
+    if (n < cap)
+        snprintf(out + n, cap - n, "%s -> ?)", l->nparts > 1 ? ")" : "");
+}
+
+/* name(lambda, arrays…[, accumulator]) or name(arrays…): see func/hof.h. */
+static int compile_hof(actx *c, const ast *e, const hof_def *d, expr **out)
+{
+    int n = e->args.n;
+    const ast *lam = n && e->args.items[0]->kind == AST_LAMBDA ? e->args.items[0] : NULL;
+    bool fold = d->kind == HOF_FOLD;
+    int min_args = d->needs_lambda ? 2 + fold : 1;
+    if (n < min_args)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Function %s needs at least %d argument%s, passed %d",
+                       d->name, min_args, min_args > 1 ? "s" : "", n);
+    for (int i = lam ? 1 : 0; i < n; i++)
+        if (e->args.items[i]->kind == AST_LAMBDA)
+            return err_set(ERR_BAD_ARGUMENTS, "Lambda is allowed only as the first argument of function %s", d->name);
+    int first = lam ? 1 : 0, narrays = n - first - fold;
+    expr *ex = xcalloc(1, sizeof *ex);
+    ex->kind = EX_HOF;
+    ex->args = xcalloc((size_t)n + 1, sizeof *ex->args);
+    lambda_scope ls = {0};
+    int rc = 0;
+    for (int i = first; i < n && !rc; i++) {
+        rc = compile(c, e->args.items[i], &ex->args[ex->nargs]);
+        if (rc)
+            break;
+        ex->nargs++;
+        const type *t = ex->args[ex->nargs - 1]->type;
+        if (ex->nargs <= narrays && type_phys(t)->id != T_ARRAY) {
+            if (!lam && i == 0 && narrays > 0 && n > 1)
+                rc = err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "First argument for function %s must be a function. Actual %s",
+                             d->name, t->name);
+            else
+                rc = err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Argument %d of function %s must be Array. Found %s instead.",
+                             i + 1, d->name, t->name);
+        }
+    }
+    if (!rc && !lam && (d->needs_lambda || narrays != 1))
+        rc = err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "First argument for function %s must be a function. Actual %s", d->name,
+                     ex->args[0]->type->name);
+    if (!rc && lam && lam->nparts != narrays + fold) {
+        char ft[256];
+        lambda_text(lam, ft, sizeof ft);
+        rc = err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+                     "First argument for this overload of %s must be a function with %d arguments, found %s instead.",
+                     d->name, narrays + fold, ft);
+    }
+    if (!rc && narrays > 60)
+        rc = err_set(ERR_TOO_MANY_ARGUMENTS_FOR_FUNCTION, "Too many arrays for function %s", d->name);
+    const type *arr_types[64];
+    for (int i = 0; !rc && i < narrays; i++)
+        arr_types[i] = ex->args[i]->type;
+    expr *body = NULL;
+    if (!rc && lam) {
+        ls.parent = c->lam;
+        ls.nparams = lam->nparts;
+        ls.params = lam->parts;
+        int p = 0;
+        if (fold)
+            ls.ptypes[p++] = ex->args[narrays]->type;
+        for (int i = 0; i < narrays; i++)
+            ls.ptypes[p++] = hof_elem_type(arr_types[i]);
+        c->lam = &ls;
+        rc = compile(c, lam->args.items[0], &body);
+        c->lam = ls.parent;
+    }
+    if (!rc)
+        rc = hof_resolve(d, narrays, arr_types, lam != NULL, body ? body->type : NULL,
+                         fold ? ex->args[narrays]->type : NULL, &c->q->env, &ex->hof);
+    if (rc) {
+        expr_free(body);
+        for (int k = 0; k < ls.ncaps; k++)
+            expr_free(ls.caps[k]);
+        free(ls.caps);
+        expr_free(ex);
+        return -1;
+    }
+    ex->narrays = narrays;
+    ex->ncaps_from = ex->nargs;
+    ex->type = ex->hof->ret;
+    if (lam) {
+        ex->lambda = xcalloc(1, sizeof *ex->lambda);
+        ex->lambda->body = body;
+        ex->lambda->nparams = ls.nparams;
+        ex->args = xrealloc(ex->args, sizeof *ex->args * (size_t)(ex->nargs + ls.ncaps + 1));
+        for (int k = 0; k < ls.ncaps; k++)
+            ex->args[ex->nargs++] = ls.caps[k];
+        free(ls.caps);
+    }
+    return fold_if_const(c, ex, out);
+}
+
 static int compile_func(actx *c, const ast *e, expr **out)
 {
     if (e->over || e->over_name)
@@ -784,6 +1273,11 @@ static int compile_func(actx *c, const ast *e, expr **out)
         return err_set(ERR_BAD_ARGUMENTS,
                        "The function '%s' can only be used as a window function, not as an aggregate function",
                        e->name);
+    if (strcmp(e->name, "arrayJoin") == 0 && !e->has_params)
+        return compile_array_join_fn(c, e, out);
+    const hof_def *hd = hof_lookup(e->name);
+    if (hd && !e->has_params && (!hd->plain_exists || (e->args.n && e->args.items[0]->kind == AST_LAMBDA)))
+        return compile_hof(c, e, hd, out);
     if (strcmp(e->name, "getSetting") == 0)
         return compile_get_setting(c, e, out);
     bool done;
@@ -794,8 +1288,12 @@ static int compile_func(actx *c, const ast *e, expr **out)
         return compile_in(c, e, false, out);
     if (strcmp(e->name, "notIn") == 0 || strcmp(e->name, "globalNotIn") == 0)
         return compile_in(c, e, true, out);
-    if (!func_lookup(e->name) && agg_exists(e->name))
+    if (!func_lookup(e->name) && agg_exists(e->name)) {
+        if (c->lam)
+            return err_set(ERR_ILLEGAL_AGGREGATION,
+                           "Aggregate function %s inside a lambda uses the lambda's parameters", e->name);
         return compile_aggregate(c, e, out);
+    }
     if (e->has_params)
         return err_set(ERR_UNKNOWN_AGGREGATE_FUNCTION, "Unknown aggregate function %s", e->name);
     int n = e->args.n;
@@ -836,10 +1334,14 @@ static int compile_func(actx *c, const ast *e, expr **out)
     ex->type = ex->call->result_type;
     /* toTypeName spells named tuples over several lines under print_pretty_type_names;
      * the name depends only on the type, so it is a constant. */
-    if (n == 1 && strcmp(ex->call->def->name, "toTypeName") == 0 && type_has_pretty_name(ex->args[0]->type) &&
-        settings_bool(c->q->st, "print_pretty_type_names")) {
+    if (n == 1 && strcmp(ex->call->def->name, "toTypeName") == 0) {
+        /* a constant, whatever the argument, as in ClickHouse (so toTypeName(x) alone
+         * does not make x read, nor an ARRAY JOIN of x kept) */
         buf b = {0};
-        type_pretty_name(&b, ex->args[0]->type, 0);
+        if (type_has_pretty_name(ex->args[0]->type) && settings_bool(c->q->st, "print_pretty_type_names"))
+            type_pretty_name(&b, ex->args[0]->type, 0);
+        else
+            buf_puts(&b, ex->args[0]->type->name);
         column *v = col_new(type_simple(T_STRING));
         col_push_str(v, (const char *)b.p, b.len);
         buf_free(&b);
@@ -865,9 +1367,14 @@ static int compile(actx *c, const ast *e, expr **out)
         return err_set(ERR_TOO_DEEP_AST, "Expression is too deep (or an alias refers to itself)");
     }
     int rc;
+    if (c->lam && e->kind != AST_LITERAL && e->kind != AST_LAMBDA && !ast_uses(e, c->lam->params, c->lam->nparams)) {
+        rc = compile_captured(c, e, out);
+        c->depth--;
+        return rc;
+    }
     /* After aggregation, a whole expression equal to a GROUP BY key is that key (by its
      * text: its own alias, which names it by the alias, does not count). */
-    if (c->post && c->nkeys && e->kind != AST_LITERAL) {
+    if (c->post && c->nkeys && e->kind != AST_LITERAL && !c->lam) {
         ast bare = *e;
         bare.alias = NULL;
         char *name = name_of(&bare);
@@ -912,9 +1419,13 @@ static int compile(actx *c, const ast *e, expr **out)
     case AST_ASTERISK:
         rc = err_set(ERR_UNEXPECTED_AST_STRUCTURE, "Asterisk is only allowed in the select list");
         break;
-    case AST_LAMBDA:
-        rc = err_set(ERR_NOT_IMPLEMENTED, "Lambda functions are not supported yet");
+    case AST_LAMBDA: {
+        buf b = {0};
+        ast_format_expr(&b, e);
+        rc = err_set(ERR_BAD_ARGUMENTS, "Lambda %s is not allowed in expression context", buf_cstr(&b));
+        buf_free(&b);
         break;
+    }
     case AST_PARAM:
         rc = compile_param(c, e, out);
         break;
@@ -1378,6 +1889,8 @@ static bool alias_has_aggregate(actx *c, const ast *e, int depth)
             if (alias_has_aggregate(c, e->args.items[i], depth + 1))
                 return true;
     }
+    if (e->kind == AST_LAMBDA && e->args.n)
+        return alias_has_aggregate(c, e->args.items[0], depth + 1);
     return false;
 }
 
@@ -1403,6 +1916,26 @@ static const ast *expand_aliases(actx *c, arena *a, const ast *e, int depth)
         copy->args.items = ARENA_ARRAY(a, ast *, (size_t)e->args.n);
         for (int i = 0; i < e->args.n; i++)
             copy->args.items[i] = (ast *)expand_aliases(c, a, e->args.items[i], depth + 1);
+        return copy;
+    }
+    if (e->kind == AST_LAMBDA && e->args.n) {
+        /* a parameter hides an alias of the same name inside the body */
+        bool was[64];
+        int hidden[64], nh = 0;
+        for (int k = 0; k < e->nparts && nh < 64; k++) {
+            int al = find_alias(c, e->parts[k]);
+            if (al >= 0) {
+                hidden[nh] = al;
+                was[nh++] = c->alias_active[al];
+                c->alias_active[al] = true;
+            }
+        }
+        ast *copy = ARENA_NEW(a, ast);
+        *copy = *e;
+        copy->args.items = ARENA_ARRAY(a, ast *, 1);
+        copy->args.items[0] = (ast *)expand_aliases(c, a, e->args.items[0], depth + 1);
+        for (int k = nh - 1; k >= 0; k--)
+            c->alias_active[hidden[k]] = was[k];
         return copy;
     }
     return e;
@@ -2376,6 +2909,10 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
         }
     }
 
+    for (int i = 0; i < sel->array_joins.n; i++)
+        if (compile_array_join_clause(c, sel->array_joins.items[i]))
+            goto done;
+
     expr *pre = NULL;
     c->win_ctx = "in PREWHERE";
     if (sel->prewhere) {
@@ -2467,7 +3004,14 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
                         continue;
                     matched = true;
                 }
-                add_output(p, expr_col(use_source_column(c, k), c->src->types[k]), c->src->names[k], &names, &cap);
+                int shadow = -1;
+                for (int j = 0; j < c->naj; j++)
+                    if (c->aj_shadow[j] && strcmp(c->aj_names[j], c->src->names[k]) == 0)
+                        shadow = j;
+                if (shadow >= 0)
+                    add_output(p, expr_col(AJ_BASE + shadow, c->aj_types[shadow]), c->src->names[k], &names, &cap);
+                else
+                    add_output(p, expr_col(use_source_column(c, k), c->src->types[k]), c->src->names[k], &names, &cap);
             }
             if (!matched) {
                 char scope[1024];
@@ -2615,8 +3159,11 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
     p->out_schema = names;
     names = NULL;
     p->count_only = agg && p->nkeys == 0 && p->naggs == 1 && !p->where && !p->having && p->aggs[0]->nargs == 0 &&
-                    strcasecmp(p->aggs[0]->name, "count") == 0;
-    push_filters(c);
+                    strcasecmp(p->aggs[0]->name, "count") == 0 && !p->array_join;
+    if (p->array_join)
+        aj_finish(c); /* rows multiply before WHERE: nothing is pushed to the source */
+    else
+        push_filters(c);
     rc = 0;
 done:
     q->nctes = ctes_before;
@@ -2632,6 +3179,10 @@ done_early:
         free(c->win_names[i]);
     for (int i = 0; i < c->nwin_specs; i++)
         free(c->win_spec_keys[i]);
+    for (int i = 0; i < c->naj; i++) {
+        free(c->aj_keys[i]);
+        free(c->aj_names[i]);
+    }
     free(c->src_map);
     free(c);
     arena_free(&scratch);

@@ -262,7 +262,8 @@ static void test_errors(void)
     CHECK(strstr(error_of("SELECT 1,\n 2 +"), "(line 2, col 5)") != NULL);
     CHECK(strstr(error_of("SELECT 'abc"), "Single quoted string is not closed") != NULL);
     const char *bad[] = {"SELEC 1", "SELECT (1", "SELECT [1", "SELECT f(1", "SELECT 1 FROM", "SELECT CAST(1 AS)",
-                         "SELECT CASE END", "SELECT {x}", "SELECT x FROM t ARRAY JOIN a", "SELECT 1 EXCEPT SELECT 2",
+                         "SELECT CASE END", "SELECT {x}", "SELECT x FROM t ARRAY JOIN", "SELECT 1 ARRAY JOIN [1] AS x",
+                         "SELECT x FROM t LEFT ARRAY a", "SELECT 1 EXCEPT SELECT 2",
                          "SELECT a FROM t JOIN u", "INSERT INTO t", "CREATE VIEW v", "DROP x",
                          "SELECT INTERVAL 1 FORTNIGHT", "SELECT 1 IS 2", "SELECT 1 BETWEEN 2", "SELECT `",
                          "SELECT \"\"", "SELECT 1 !", "SELECT 1 |", "SELECT $", "SELECT 1::", "SELECT (1,2).x.",
@@ -348,6 +349,11 @@ static void test_format_dump(void)
     b.len = 0;
     ast_format_sql(&b, parse1("SELECT a AS x, count() FROM t WHERE x > 1 GROUP BY a ORDER BY a DESC LIMIT 1, 2"));
     CHECK_STR(buf_cstr(&b), "SELECT a AS x, count() FROM t WHERE greater(x, 1) GROUP BY a ORDER BY a DESC LIMIT 1, 2");
+    /* ARRAY JOIN clauses after FROM (and after its joins), in order, with LEFT */
+    b.len = 0;
+    ast_format_sql(&b, parse1("SELECT x FROM t AS a JOIN u ON a.k = u.k LEFT ARRAY JOIN arr AS x, b ARRAY JOIN [1, 2] AS y WHERE x > 0"));
+    CHECK_STR(buf_cstr(&b), "SELECT x FROM t AS a INNER JOIN u ON equals(a.k, u.k) LEFT ARRAY JOIN arr AS x, b ARRAY JOIN [1, 2] AS y "
+                            "WHERE greater(x, 0)");
     buf_free(&b);
 }
 

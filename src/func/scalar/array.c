@@ -351,15 +351,23 @@ static int concat_exec(const fn_call *c, column **a, size_t n, column **out)
         sep = "", sl = 0;
     column *res = col_new(type_simple(T_STRING));
     col_reserve(res, n);
+    /* Array(Nullable(String)): NULL elements are left out, separators too (ClickHouse's) */
     const column *in = a[0]->inner;
+    const uint8_t *nulls = type_phys(in->type)->id == T_NULLABLE ? in->nulls.p : NULL;
+    if (nulls)
+        in = in->inner;
     buf tmp = {0};
     for (size_t i = 0; i < n; i++) {
         size_t r = col_idx(a[0], i);
         const uint64_t *o = col_offs(a[0]);
         tmp.len = 0;
+        bool first = true;
         for (uint64_t e = o[r]; e < o[r + 1]; e++) {
-            if (e > o[r])
+            if (nulls && nulls[e])
+                continue;
+            if (!first)
                 buf_append(&tmp, sep, sl);
+            first = false;
             size_t l;
             const char *s = col_str(in, e, &l);
             buf_append(&tmp, s, l);

@@ -21,6 +21,7 @@ const FEATURES = {
   // expression families
   arith: 'arithmetic', compare: 'comparisons and logic', string: 'string functions',
   date: 'date and time functions', array: 'array functions', lambda: 'array functions with lambdas',
+  arrayjoin: 'arrayJoin() and [LEFT] ARRAY JOIN',
   tuple: 'tuples and tupleElement', cond: 'if/multiIf/ifNull/coalesce', hash: 'hash functions',
   conv: 'type conversions', math: 'math functions', typename: 'toTypeName', nulls: 'isNull/isNotNull',
   decimal: 'decimal arithmetic', agg: 'aggregate functions', aggif: '-If combinators',
@@ -194,6 +195,7 @@ class Gen {
         add(1, 'array', () => N('int', rng.pick(['arraySum($0)', 'arrayMin($0)', 'arrayMax($0)']), e('arr:int')));
         add(1, 'array', () => { const c = rng.pick(['int', 'str']); return N('int', rng.pick(['indexOf($0, $1)', 'countEqual($0, $1)']), e(`arr:${c}`), e(c)); });
         add(1, 'lambda', () => this.lambda(ctx, d, 'int'));
+        add(1, 'arrayjoin', () => (this.lambdaDepth === 0 && !ctx.agg ? N('int', 'arrayJoin($0)', e('arr:int')) : null));
         add(1, 'cond', () => N('int', 'if($0, $1, $2)', e('bool'), e('int'), e('int')));
         add(1, 'cond', () => N('int', rng.pick(['ifNull($0, $1)', 'coalesce($0, $1)']), e('int'), e('int')));
         add(1, 'window', () => (ctx.windowOk ? this.window(ctx, 'int') : null));
@@ -206,6 +208,7 @@ class Gen {
         add(1, 'math', () => N('float', 'pow($0, $1)', e('float'), small()));
         add(1, 'conv', () => N('float', rng.pick(['toFloat64($0)', 'toFloat32($0)']), e(rng.pick(['int', 'float', 'dec']))));
         add(1, 'conv', () => N('float', 'toFloat64OrNull($0)', e('str')));
+        add(1, 'lambda', () => this.lambda(ctx, d, 'float'));
         add(1, 'cond', () => N('float', 'if($0, $1, $2)', e('bool'), e('float'), e('float')));
         break;
       case 'dec':
@@ -225,6 +228,8 @@ class Gen {
         add(2, 'conv', () => N('str', 'toString($0)', e(this.anyClass(ctx))));
         add(1, 'date', () => N('str', `formatDateTime($0, '${rng.pick(['%Y-%m-%d', '%H:%M:%S', '%F %T', '%j %u %V', '%D %p'])}')`, e('dt')));
         add(1, 'array', () => N('str', "arrayStringConcat($0, ',')", e('arr:str')));
+        add(1, 'lambda', () => this.lambda(ctx, d, 'str'));
+        add(1, 'arrayjoin', () => (this.lambdaDepth === 0 && !ctx.agg ? N('str', 'arrayJoin($0)', e('arr:str')) : null));
         add(1, 'typename', () => N('str', 'toTypeName($0)', e(this.anyClass(ctx))));
         add(1, 'hash', () => N('str', 'hex($0)', e('int')));
         add(1, 'cond', () => N('str', 'if($0, $1, $2)', e('bool'), e('str'), e('str')));
@@ -301,21 +306,34 @@ class Gen {
     try {
       const arr = this.expr(ctx, `arr:${elem}`, d + 1);
       const body = c => this.expr(inner, c, d + 1);
-      if (cls === 'bool') return N('bool', `${rng.pick(['arrayExists', 'arrayAll'])}(${v} -> $0, $1)`, body('bool'), arr);
+      // two arrays zipped: (x, y) -> …; arrays of different sizes fail in both engines
+      const two = rng.chance(0.2);
+      const v2 = `y${this.lambdaDepth - 1}`;
+      const inner2 = two ? Object.assign({}, inner, { scope: [...inner.scope, { sql: v2, cls: 'int' }] }) : inner;
+      const body2 = c => this.expr(inner2, c, d + 1);
+      const params = two ? `(${v}, ${v2})` : v;
+      const arrs = two ? [arr, rng.chance(0.5) ? N('arr:int', `range(length($0))`, arr) : this.expr(ctx, 'arr:int', d + 1)] : [arr];
+      const call = (fn, body) => N(cls, `${fn}(${params} -> $0, ${arrs.map((_, i) => `$${i + 1}`).join(', ')})`, body, ...arrs);
+      if (cls === 'bool') return N('bool', '$0', call(rng.pick(['arrayExists', 'arrayAll']), body2('bool')));
       if (cls === 'int') {
         return rng.pick([
-          () => N('int', `arrayCount(${v} -> $0, $1)`, body('bool'), arr),
-          () => N('int', `arraySum(${v} -> $0, $1)`, body('int'), arr),
-          () => N('int', `arrayFirstIndex(${v} -> $0, $1)`, body('bool'), arr),
+          () => call(rng.pick(['arrayCount', 'arrayFirstIndex', 'arrayLastIndex']), body2('bool')),
+          () => call(rng.pick(['arraySum', 'arrayMin', 'arrayMax']), body2('int')),
+          () => (elem === 'int' ? N('int', `arrayFold((acc, ${v}) -> acc + toInt64($0), $1, toInt64(${rng.int(-3, 3)}))`, body('int'), arr) : null),
+          () => (elem === 'int' ? call(rng.pick(['arrayFirst', 'arrayLast']), body2('bool')) : null),
         ])();
       }
+      if (cls === 'float') return call('arrayAvg', body2(rng.pick(['int', 'float'])));
+      if (cls === 'str' && elem === 'str') return call(rng.pick(['arrayFirst', 'arrayLast']), body2('bool'));
+      if (!cls.startsWith('arr:')) return null;
       const x = cls.slice(4);
       if (x === elem && rng.chance(0.5)) {
-        return N(cls, `${rng.pick(['arrayFilter', 'arraySort', 'arrayReverseSort'])}(${v} -> $0, $1)`,
-          body(rng.pick(['bool', 'int'])), arr);
+        const fn = rng.pick(['arrayFilter', 'arraySort', 'arrayReverseSort', 'arrayFill', 'arrayReverseFill']);
+        return call(fn, body2(/Sort/.test(fn) ? rng.pick(['int', 'str', 'float']) : 'bool'));
       }
+      if (x === 'int' && rng.chance(0.3)) return call(rng.pick(['arrayCumSum', 'arrayDifference', 'arrayCumSumNonNegative']), body2('int'));
       if (!SCALARS.includes(x)) return null;
-      return N(cls, `arrayMap(${v} -> $0, $1)`, body(x), arr);
+      return call('arrayMap', body2(x));
     } finally { this.lambdaDepth--; }
   }
 
@@ -430,10 +448,10 @@ function genFrom(g, q) {
   const kinds = [[6, 'table'], [f.join ? 3 : 0, 'join'], [f.subquery ? 1 : 0, 'sub'], [f.nofrom ? 1 : 0, 'none'], [1, 'numbers']];
   const kind = rng.weighted(kinds);
   if (kind === 'none') return { sql: '', scope: [] };
-  if (kind === 'numbers') return { sql: `FROM numbers(${rng.int(0, 12)})`, scope: [{ sql: 'number', cls: 'int' }] };
+  if (kind === 'numbers') return arrayJoinClause(g, { sql: `FROM numbers(${rng.int(0, 12)})`, scope: [{ sql: 'number', cls: 'int' }] });
   if (kind === 'table') {
     const t = rng.pick(g.tables);
-    return { sql: `FROM ${t.name}`, scope: scopeOf(t, null), table: t };
+    return arrayJoinClause(g, { sql: `FROM ${t.name}`, scope: scopeOf(t, null), table: t });
   }
   if (kind === 'sub') {
     const t = rng.pick(g.tables);
@@ -462,6 +480,26 @@ function genFrom(g, q) {
     if (common.length && rng.chance(0.3)) { const c = rng.pick(common); on += ` AND a.${c.name} = b.${c.name}`; }
   }
   return { sql: `FROM ${a.name} AS a ${jk} JOIN ${b.name} AS b ${on}`, scope };
+}
+
+// [LEFT] ARRAY JOIN after FROM (feature arrayjoin): arrays of the scope or generated ones,
+// zipped (a size mismatch fails in both engines), each under an alias added to the scope.
+function arrayJoinClause(g, from) {
+  const rng = g.rng;
+  if (!g.f.arrayjoin || !rng.chance(0.3)) return from;
+  const ctx = { scope: from.scope, agg: false, keys: [] };
+  const n = rng.chance(0.7) ? 1 : 2;
+  const items = [], scope = [...from.scope];
+  for (let i = 0; i < n; i++) {
+    const elem = rng.pick(['int', 'str']);
+    const cols = from.scope.filter(c => c.cls === `arr:${elem}`);
+    const arr = cols.length && rng.chance(0.6) ? rng.pick(cols).sql : render(g.expr(ctx, `arr:${elem}`, 1));
+    const alias = `aj${g.ajCount = (g.ajCount || 0) + 1}`;
+    items.push(`${arr} AS ${alias}`);
+    scope.push({ sql: alias, cls: elem });
+  }
+  const sql = `${from.sql} ${rng.chance(0.3) ? 'LEFT ' : ''}ARRAY JOIN ${items.join(', ')}`;
+  return Object.assign({}, from, { sql, scope, table: undefined });
 }
 
 // A query object: {with, distinct, items, from, where, groupBy, groupMod, totals, having,
