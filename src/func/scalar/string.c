@@ -568,6 +568,18 @@ typedef struct like_state {
     size_t pat_len;
 } like_state;
 
+/* A pattern may not end in an unescaped backslash (ClickHouse's CANNOT_PARSE_ESCAPE_SEQUENCE). */
+static int like_check_pattern(const char *p, size_t m)
+{
+    size_t run = 0;
+    while (run < m && p[m - 1 - run] == '\\')
+        run++;
+    if (run % 2)
+        return err_set(ERR_CANNOT_PARSE_ESCAPE_SEQUENCE, "Invalid escape sequence at the end of LIKE pattern '%.*s'",
+                       (int)(m > 200 ? 200 : m), p);
+    return 0;
+}
+
 /* Backtracking matcher: O(n*m) worst case via the classic last-% restart. */
 static bool like_match(const char *s, size_t n, const char *p, size_t m)
 {
@@ -668,6 +680,13 @@ static int like_exec(const fn_call *c, column **a, size_t n, column **out)
         } else {
             size_t pl;
             const char *p = col_str(a[1], i, &pl);
+            if (like_check_pattern(p, pl)) {
+                buf_free(&low);
+                buf_free(&plow);
+                col_free(*out);
+                *out = NULL;
+                return -1;
+            }
             if (st->ci) {
                 plow.len = 0;
                 map_lower(p, pl, &plow, NULL);
@@ -695,6 +714,8 @@ static int like_resolve(fn_call *c)
     st->ci = strcasestr(nm, "ilike") != NULL;
     size_t pl;
     const char *p = fn_const_str(c, 1, &pl);
+    if (p && like_check_pattern(p, pl))
+        return -1;
     if (p) {
         st->constant = true;
         st->pat = xmalloc(pl + 1);
