@@ -223,7 +223,7 @@ static const char *const no_effect_prefixes[] = {
     "dictionary_use_async_executor", "dictionary_validate_primary_key", "join_to_sort_", "join_runtime_",
     "join_output_by_rowlist", "join_on_disk_max_files", "grace_hash_join_", "partial_merge_join_", "default_max_bytes_in_join",
     "merge_table_max_tables", "lock_acquire_timeout", "lightweight_deletes_sync", "mutations_sync", "alter_sync",
-    "insert_deduplicate", "deduplicate_blocks", "throw_on_max_partitions", "fsync_metadata", "ignore_on_cluster",
+    "insert_deduplicate", "deduplicate_insert", "deduplicate_blocks", "throw_on_max_partitions", "fsync_metadata", "ignore_on_cluster",
     "shared_merge_tree", "cloud_mode", "storage_file_read_method", "local_filesystem_read", "remote_filesystem_read",
     "min_external_", "min_joined_block_size", "max_joined_block_size", "min_table_rows_to_use_projection_index",
     "count_distinct_optimization", "min_chunk_bytes_for_parallel_parsing", "exact_rows_before_limit",
@@ -246,6 +246,7 @@ static const char *const feature_gates[] = {
     "allow_", "enable_json_type", "enable_dynamic_type", "enable_variant_type", "enable_time_time64_type",
     "enable_full_text_index", "enable_lightweight_delete", "enable_lightweight_update", "enable_materialized_cte",
     "enable_streaming_queries", "enable_unaligned_array_join",
+    "implicit_select", /* bare expressions as queries: clickhouse-local's clients (chdb) send it on */
 };
 
 static bool has_prefix(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }

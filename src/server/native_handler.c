@@ -502,8 +502,16 @@ static int apply_settings(void *ctx, settings *st)
                 return err_set(ERR_UNKNOWN_SETTING, "Unknown setting '%s'", kv->name);
             continue;
         }
-        if (settings_set(st, kv->name, kv->value))
-            return -1;
+        if (settings_set(st, kv->name, kv->value)) {
+            /* A native client formats results and parses INSERT data itself: its format
+             * settings are its own (chdb sends clickhouse-local's changes). Where shale
+             * does not implement a value, the server can leave it to the client. */
+            bool client_side = !strncmp(kv->name, "output_format_", 14) || !strncmp(kv->name, "input_format_", 13) ||
+                               !strncmp(kv->name, "format_", 7);
+            if (!client_side || err_code() != ERR_NOT_IMPLEMENTED || (kv->flags & 1))
+                return -1;
+            err_clear();
+        }
     }
     return 0;
 }
