@@ -585,31 +585,49 @@ static int parse_value(const setting_def *d, const char *value, double *num, cha
     return 0;
 }
 
+/* A settings object is one allocation — the struct, then text[n], num[n], changed[n] — so
+ * that the copies every query makes (session → query) are one malloc and one memcpy; only
+ * the values changed from their defaults own their text. */
+static settings *settings_alloc(int n)
+{
+    settings *s = xmalloc(sizeof *s + (size_t)n * (sizeof *s->text + sizeof *s->num + sizeof *s->changed));
+    s->n = n;
+    s->nowned = 0;
+    s->text = (char **)(s + 1);
+    s->num = (double *)(s->text + n);
+    s->changed = (bool *)(s->num + n);
+    return s;
+}
+
+/* Every setting at its default, built once: settings_new copies it. */
+static settings *defaults_template;
+static pthread_once_t template_once = PTHREAD_ONCE_INIT;
+
+static void build_template(void)
+{
+    settings *t = settings_alloc(ndefs);
+    for (int i = 0; i < ndefs; i++)
+        t->text[i] = (char *)defs[i].def;
+    memcpy(t->num, default_num, sizeof *t->num * (size_t)ndefs);
+    memset(t->changed, 0, sizeof *t->changed * (size_t)ndefs);
+    defaults_template = t;
+}
+
 settings *settings_new(void)
 {
     settings_init();
-    settings *s = xcalloc(1, sizeof *s);
-    s->n = ndefs;
-    s->text = xcalloc((size_t)ndefs, sizeof *s->text);
-    s->num = xcalloc((size_t)ndefs, sizeof *s->num);
-    s->changed = xcalloc((size_t)ndefs, sizeof *s->changed);
-    for (int i = 0; i < ndefs; i++)
-        s->text[i] = (char *)defs[i].def;
-    memcpy(s->num, default_num, sizeof *s->num * (size_t)ndefs);
-    return s;
+    pthread_once(&template_once, build_template);
+    return settings_clone(defaults_template);
 }
 
 settings *settings_clone(const settings *src)
 {
-    settings *s = xcalloc(1, sizeof *s);
-    s->n = src->n;
-    s->text = xcalloc((size_t)s->n, sizeof *s->text);
-    s->num = xcalloc((size_t)s->n, sizeof *s->num);
-    s->changed = xcalloc((size_t)s->n, sizeof *s->changed);
-    for (int i = 0; i < s->n; i++)
-        s->text[i] = owned(src, i) ? xstrdup(src->text[i]) : src->text[i];
-    memcpy(s->num, src->num, sizeof *s->num * (size_t)s->n);
-    memcpy(s->changed, src->changed, sizeof *s->changed * (size_t)s->n);
+    settings *s = settings_alloc(src->n);
+    memcpy(s->text, src->text, (size_t)src->n * (sizeof *s->text + sizeof *s->num + sizeof *s->changed));
+    s->nowned = src->nowned;
+    for (int i = 0; i < s->n && src->nowned; i++)
+        if (owned(src, i))
+            s->text[i] = xstrdup(src->text[i]);
     return s;
 }
 
@@ -625,12 +643,9 @@ void settings_free(settings *s)
 {
     if (!s)
         return;
-    for (int i = 0; i < s->n; i++)
+    for (int i = 0; i < s->n && s->nowned; i++)
         if (owned(s, i))
             free(s->text[i]);
-    free(s->text);
-    free(s->num);
-    free(s->changed);
     free(s);
 }
 
@@ -674,6 +689,8 @@ int settings_set(settings *s, const char *name, const char *value)
     }
     if (owned(s, i))
         free(s->text[i]);
+    else
+        s->nowned++;
     s->text[i] = xstrdup(canon);
     s->num[i] = num;
     s->changed[i] = true;
@@ -685,8 +702,10 @@ int settings_reset(settings *s, const char *name)
     int i = settings_index(name);
     if (i < 0)
         return unknown_setting(name);
-    if (owned(s, i))
+    if (owned(s, i)) {
         free(s->text[i]);
+        s->nowned--;
+    }
     s->text[i] = (char *)defs[i].def;
     s->num[i] = default_num[i];
     s->changed[i] = false;

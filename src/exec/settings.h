@@ -61,6 +61,7 @@ int settings_index(const char *name); /* -1 if unknown; an alias gives the index
 
 typedef struct settings {
     int n;
+    int nowned;       /* values that own their text (changed from the default) */
     char **text;      /* current value as text */
     double *num;      /* parsed numeric value (0 for strings) */
     bool *changed;
