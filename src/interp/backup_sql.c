@@ -16,7 +16,6 @@
 #include "storage/catalog.h"
 #include "storage/table.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -34,35 +33,6 @@
 enum { COPY_CHUNK = 1 << 20, SMALL_FILE = 8 << 20, MAX_BASE_CHAIN = 32 };
 
 /* ---- names ---- */
-
-/* ClickHouse's escapeForFileName: [A-Za-z0-9_] as is, every other byte as %XX. */
-static void escape_name(buf *out, const char *s)
-{
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')
-            buf_putc(out, (char)c);
-        else
-            buf_printf(out, "%%%02X", c);
-    }
-}
-
-static char *unescape_name(const char *s, size_t n)
-{
-    char *o = xmalloc(n + 1);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '%' && i + 2 < n && isxdigit((unsigned char)s[i + 1]) && isxdigit((unsigned char)s[i + 2])) {
-            char hex[3] = {s[i + 1], s[i + 2], 0};
-            o[k++] = (char)strtol(hex, NULL, 16);
-            i += 2;
-        } else {
-            o[k++] = s[i];
-        }
-    }
-    o[k] = 0;
-    return o;
-}
 
 static void random_uuid(char out[40])
 {
@@ -684,7 +654,7 @@ static int run_backup(op *o)
     for (int i = 0; i < o->ndatabases && !rc; i++) {
         buf key = {0}, text = {0};
         buf_puts(&key, "metadata/");
-        escape_name(&key, o->databases[i]);
+        catalog_escape_name(&key, o->databases[i]);
         buf_puts(&key, ".sql");
         buf_puts(&text, "CREATE DATABASE ");
         ast_format_ident(&text, o->databases[i]);
@@ -696,18 +666,18 @@ static int run_backup(op *o)
         op_table *ot = &o->tables[i];
         buf key = {0}, text = {0};
         buf_puts(&key, "metadata/");
-        escape_name(&key, ot->bdb);
+        catalog_escape_name(&key, ot->bdb);
         buf_putc(&key, '/');
-        escape_name(&key, ot->bname);
+        catalog_escape_name(&key, ot->bname);
         buf_puts(&key, ".sql");
         backup_create_text(ot, &text);
         rc = add_file(o, buf_cstr(&key), NULL, text.p, text.len);
         if (!rc && !o->structure_only) {
             key.len = 0;
             buf_puts(&key, "data/");
-            escape_name(&key, ot->bdb);
+            catalog_escape_name(&key, ot->bdb);
             buf_putc(&key, '/');
-            escape_name(&key, ot->bname);
+            catalog_escape_name(&key, ot->bname);
             buf_putc(&key, '/');
             walk_ctx w = {o, buf_cstr(&key)};
             rc = ot->t->engine->backup(ot->t, o->q, walk_file, &w);
@@ -832,9 +802,9 @@ static int restore_table_data(op *o, op_table *ot)
 {
     buf prefix = {0};
     buf_puts(&prefix, "data/");
-    escape_name(&prefix, ot->bdb);
+    catalog_escape_name(&prefix, ot->bdb);
     buf_putc(&prefix, '/');
-    escape_name(&prefix, ot->bname);
+    catalog_escape_name(&prefix, ot->bname);
     buf_putc(&prefix, '/');
     const ch_meta_file **files = xcalloc(o->meta.n + 1, sizeof *files);
     size_t nf = 0;
@@ -1051,9 +1021,9 @@ static int prepare_restore(op *o, const ast *stmt)
             const char *bdb = e->database ? e->database : q->database;
             buf key = {0};
             buf_puts(&key, "metadata/");
-            escape_name(&key, bdb);
+            catalog_escape_name(&key, bdb);
             buf_putc(&key, '/');
-            escape_name(&key, e->table_name);
+            catalog_escape_name(&key, e->table_name);
             buf_puts(&key, ".sql");
             const ch_meta_file *f = ch_meta_find(&o->meta, buf_cstr(&key));
             buf_free(&key);
@@ -1065,7 +1035,7 @@ static int prepare_restore(op *o, const ast *stmt)
         } else {
             buf key = {0};
             buf_puts(&key, "metadata/");
-            escape_name(&key, e->database);
+            catalog_escape_name(&key, e->database);
             buf_putc(&key, '/');
             int found = 0;
             for (size_t k = 0; k < o->meta.n; k++) {
@@ -1075,7 +1045,7 @@ static int prepare_restore(op *o, const ast *stmt)
                     strcmp(f->name + nl - 4, ".sql") || memchr(f->name + key.len, '/', nl - key.len))
                     continue;
                 found++;
-                char *tname = unescape_name(f->name + key.len, nl - key.len - 4);
+                char *tname = catalog_unescape_name(f->name + key.len, nl - key.len - 4);
                 int rc = restore_table_metadata(o, f, e->database, tname, as ? as->database : e->database, tname);
                 free(tname);
                 if (rc) {

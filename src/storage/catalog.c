@@ -32,7 +32,7 @@ struct catalog {
 
 /* ---- names on disk: ClickHouse's escapeForFileName (keeps [A-Za-z0-9_], %XX the rest) ---- */
 
-static void escape_name(buf *out, const char *s)
+void catalog_escape_name(buf *out, const char *s)
 {
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
@@ -43,7 +43,7 @@ static void escape_name(buf *out, const char *s)
     }
 }
 
-static char *unescape_name(const char *s, size_t n)
+char *catalog_unescape_name(const char *s, size_t n)
 {
     char *o = xmalloc(n + 1);
     size_t k = 0;
@@ -64,10 +64,10 @@ static char *path_printf(const catalog *c, const char *kind, const char *db, con
 {
     buf b = {0};
     buf_printf(&b, "%s/%s/", c->path, kind);
-    escape_name(&b, db);
+    catalog_escape_name(&b, db);
     if (tbl) {
         buf_putc(&b, '/');
-        escape_name(&b, tbl);
+        catalog_escape_name(&b, tbl);
     }
     buf_puts(&b, suffix);
     char *s = xstrdup(buf_cstr(&b));
@@ -346,7 +346,7 @@ static char **list_sql(const char *dir, int *n)
             cap = cap ? cap * 2 : 16;
             names = xrealloc(names, sizeof *names * (size_t)cap);
         }
-        names[(*n)++] = unescape_name(e->d_name, len - 4);
+        names[(*n)++] = catalog_unescape_name(e->d_name, len - 4);
     }
     closedir(d);
     if (*n)

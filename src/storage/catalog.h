@@ -21,6 +21,11 @@ typedef struct catalog catalog;
 
 /* Loads every database and table under data_path (creating metadata/ and data/ and the
  * default database when missing); engines recover their data (storage/table.h open()). */
+/* Names on disk and in backups: ClickHouse's escapeForFileName ([A-Za-z0-9_] as is, any
+ * other byte as %XX) appended to out, and back (a new string). */
+void catalog_escape_name(buf *out, const char *s);
+char *catalog_unescape_name(const char *s, size_t n);
+
 int catalog_open(const char *data_path, query_ctx *q, catalog **out);
 /* Closes every table (stops background merges) and frees the catalog. */
 void catalog_close(catalog *c);
