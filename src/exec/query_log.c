@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -88,43 +89,104 @@ void query_log_path(const char *data_path, char *out, size_t cap, bool make_dir)
 static log_file query_log_file = LOG_FILE_INIT;
 
 /* The file stays open (O_APPEND keeps rows whole between threads and processes) and is
- * reopened only for another path, or when it was removed or replaced (its inode changed;
+ * reopened only for another path (log_file_append closes it), or when it was removed or replaced (its inode changed;
  * checked at most once a second: two stat(2) calls per query were a measurable part of a
  * short query over HTTP). */
-static int log_open(log_file *f, const char *path)
+static int log_open(log_file *f)
 {
     double now = clock_monotonic();
-    if (f->fd >= 0 && strcmp(path, f->path) == 0 && now - f->checked_at < 1.0)
+    if (f->fd >= 0 && now - f->checked_at < 1.0)
         return f->fd;
     f->checked_at = now;
     struct stat a, b;
-    if (f->fd >= 0 && strcmp(path, f->path) == 0 && fstat(f->fd, &a) == 0 && stat(path, &b) == 0 &&
-        a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+    if (f->fd >= 0 && fstat(f->fd, &a) == 0 && stat(f->path, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev)
         return f->fd;
     if (f->fd >= 0)
         close(f->fd);
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
+    snprintf(dir, sizeof dir, "%s", f->path);
     char *slash = strrchr(dir, '/');
     if (slash) {
         *slash = 0;
         mkdir(dir, 0755);
     }
-    f->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    snprintf(f->path, sizeof f->path, "%s", path);
+    f->fd = open(f->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     return f->fd;
+}
+
+enum { LOG_BATCH_BYTES = 256 << 10, MAX_LOG_FILES = 8 };
+static const double LOG_FLUSH_SECONDS = 1.0;
+
+static pthread_mutex_t files_mu = PTHREAD_MUTEX_INITIALIZER;
+static log_file *files[MAX_LOG_FILES];
+static int nfiles;
+
+static void flush_at_exit(void) { log_files_flush(); }
+
+static void register_file(log_file *f)
+{
+    pthread_mutex_lock(&files_mu);
+    if (nfiles == 0)
+        atexit(flush_at_exit);
+    if (nfiles < MAX_LOG_FILES)
+        files[nfiles++] = f;
+    pthread_mutex_unlock(&files_mu);
+    f->registered = true;
+}
+
+/* Writes f's pending rows; the caller holds f->mu. */
+static int flush_locked(log_file *f)
+{
+    int rc = 0;
+    if (f->pending.len) {
+        int fd = log_open(f);
+        if (fd < 0)
+            rc = err_set(ERR_CANNOT_OPEN_FILE, "Cannot open the %s %s: %s", f->what, f->path, strerror(errno));
+        else if (write(fd, f->pending.p, f->pending.len) != (ssize_t)f->pending.len)
+            rc = err_set(ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR, "Cannot append to the %s %s: %s", f->what, f->path,
+                         strerror(errno));
+        f->pending.len = 0;
+    }
+    f->flushed_at = clock_monotonic();
+    return rc;
 }
 
 int log_file_append(log_file *f, const char *path, const char *what, const void *row, size_t len)
 {
     pthread_mutex_lock(&f->mu);
-    int fd = log_open(f, path);
+    if (!f->registered)
+        register_file(f);
     int rc = 0;
-    if (fd < 0)
-        rc = err_set(ERR_CANNOT_OPEN_FILE, "Cannot open the %s %s: %s", what, path, strerror(errno));
-    else if (write(fd, row, len) != (ssize_t)len)
-        rc = err_set(ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR, "Cannot append to the %s %s: %s", what, path, strerror(errno));
+    if (strcmp(path, f->path) != 0) { /* another data path: the old one's rows go first */
+        rc = flush_locked(f);
+        if (f->fd >= 0)
+            close(f->fd);
+        f->fd = -1;
+        snprintf(f->path, sizeof f->path, "%s", path);
+    }
+    f->what = what;
+    buf_append(&f->pending, row, len);
+    if (f->pending.len >= LOG_BATCH_BYTES || clock_monotonic() - f->flushed_at >= LOG_FLUSH_SECONDS) {
+        int wrc = flush_locked(f);
+        rc = rc ? rc : wrc;
+    }
     pthread_mutex_unlock(&f->mu);
+    return rc;
+}
+
+int log_files_flush(void)
+{
+    pthread_mutex_lock(&files_mu);
+    int n = nfiles, rc = 0;
+    log_file *list[MAX_LOG_FILES];
+    memcpy(list, files, sizeof list);
+    pthread_mutex_unlock(&files_mu);
+    for (int i = 0; i < n; i++) {
+        pthread_mutex_lock(&list[i]->mu);
+        int frc = flush_locked(list[i]);
+        pthread_mutex_unlock(&list[i]->mu);
+        rc = rc ? rc : frc;
+    }
     return rc;
 }
 

@@ -1,7 +1,10 @@
 /* The query log: one row per finished (or failed) query, appended to
  * <data path>/system/query_log.tsv and readable as system.query_log with ClickHouse's
- * column names. Appends are serialised by the session; a crash can at worst lose the
- * last row, never corrupt earlier ones (rows are written with one write(2) each). */
+ * column names. Rows are buffered in memory and written in batches, as ClickHouse's
+ * system logs are (a write(2) and a lock held across it per query were a tenth of a short
+ * query's cost over HTTP): at most a second old, flushed before the logs are read, by
+ * SYSTEM FLUSH LOGS, by the server's watchdog and at exit. A crash loses at most the
+ * last second of rows, never corrupts earlier ones (whole rows per write(2), O_APPEND). */
 #ifndef SHALE_EXEC_QUERY_LOG_H
 #define SHALE_EXEC_QUERY_LOG_H
 
@@ -35,18 +38,25 @@ int query_log_append(const char *data_path, const query_log_entry *e);
 extern const char QUERY_LOG_STRUCTURE[];
 void query_log_path(const char *data_path, char *out, size_t cap, bool make_dir);
 
-/* A log file appended one row per write(2), shared by the threads of a process (the query
- * log, the text log): opened on first use (its directory too), reopened when the path
- * changes or the file was replaced. */
+/* A log file shared by the threads of a process (the query log, the text log): rows are
+ * buffered and written whole; opened on first use (its directory too), reopened when the
+ * path changes or the file was replaced. Thread-safe. */
 typedef struct log_file {
     pthread_mutex_t mu;
     char path[4096];
     int fd;
     double checked_at;
+    buf pending;        /* rows not yet written, all for `path` */
+    double flushed_at;  /* clock_monotonic of the last write */
+    const char *what;   /* names the log in errors ("query log") */
+    bool registered;    /* in the list log_files_flush walks */
 } log_file;
 #define LOG_FILE_INIT {.mu = PTHREAD_MUTEX_INITIALIZER, .fd = -1}
-/* Appends one row; what names the log in errors ("query log"). */
+/* Appends one row (buffered; see above). An error to open or write the file is reported
+ * by the call that writes: the rows of that batch are dropped, not retried forever. */
 int log_file_append(log_file *f, const char *path, const char *what, const void *row, size_t len);
+/* Writes every log's buffered rows. Returns -1 with the error of the first that failed. */
+int log_files_flush(void);
 /* A TabSeparated field: tab, newline and backslash escaped. */
 void log_put_escaped(buf *b, const char *s);
 

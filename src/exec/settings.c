@@ -405,9 +405,28 @@ int settings_index(const char *name)
     return i >= 0 && defs[i].alias >= 0 ? defs[i].alias : i;
 }
 
-/* A value's text is the definition's own default string until the setting is set, so
- * that new and cloned settings copy pointers, not strings. */
-static bool owned(const settings *s, int i) { return s->text[i] != defs[i].def; }
+/* The overlay entry of setting i, or NULL when it is at its default. */
+static setting_value *lookup(const settings *s, int i)
+{
+    for (int k = 0; k < s->nset; k++)
+        if (s->set[k].index == i)
+            return &s->set[k];
+    return NULL;
+}
+
+const char *settings_text_at(const settings *s, int i)
+{
+    const setting_value *v = lookup(s, i);
+    return v ? v->text : defs[i].def;
+}
+
+double settings_num_at(const settings *s, int i)
+{
+    const setting_value *v = lookup(s, i);
+    return v ? v->num : default_num[i];
+}
+
+bool settings_changed_at(const settings *s, int i) { return lookup(s, i) != NULL; }
 
 static int edit_distance(const char *a, const char *b)
 {
@@ -585,57 +604,36 @@ static int parse_value(const setting_def *d, const char *value, double *num, cha
     return 0;
 }
 
-/* A settings object is one allocation — the struct, then text[n], num[n], changed[n] — so
- * that the copies every query makes (session → query) are one malloc and one memcpy; only
- * the values changed from their defaults own their text. */
-static settings *settings_alloc(int n)
-{
-    settings *s = xmalloc(sizeof *s + (size_t)n * (sizeof *s->text + sizeof *s->num + sizeof *s->changed));
-    s->n = n;
-    s->nowned = 0;
-    s->text = (char **)(s + 1);
-    s->num = (double *)(s->text + n);
-    s->changed = (bool *)(s->num + n);
-    return s;
-}
-
-/* Every setting at its default, built once: settings_new copies it. */
-static settings *defaults_template;
-static pthread_once_t template_once = PTHREAD_ONCE_INIT;
-
-static void build_template(void)
-{
-    settings *t = settings_alloc(ndefs);
-    for (int i = 0; i < ndefs; i++)
-        t->text[i] = (char *)defs[i].def;
-    memcpy(t->num, default_num, sizeof *t->num * (size_t)ndefs);
-    memset(t->changed, 0, sizeof *t->changed * (size_t)ndefs);
-    defaults_template = t;
-}
-
 settings *settings_new(void)
 {
     settings_init();
-    pthread_once(&template_once, build_template);
-    return settings_clone(defaults_template);
+    return xcalloc(1, sizeof(settings));
 }
 
 settings *settings_clone(const settings *src)
 {
-    settings *s = settings_alloc(src->n);
-    memcpy(s->text, src->text, (size_t)src->n * (sizeof *s->text + sizeof *s->num + sizeof *s->changed));
-    s->nowned = src->nowned;
-    for (int i = 0; i < s->n && src->nowned; i++)
-        if (owned(src, i))
-            s->text[i] = xstrdup(src->text[i]);
+    settings *s = xcalloc(1, sizeof *s);
+    if (src->nset) {
+        s->cap = s->nset = src->nset;
+        s->set = xmalloc(sizeof *s->set * (size_t)s->cap);
+        for (int k = 0; k < src->nset; k++)
+            s->set[k] = (setting_value){src->set[k].index, xstrdup(src->set[k].text), src->set[k].num};
+    }
     return s;
 }
 
 const char *settings_first_difference(const settings *a, const settings *b)
 {
-    for (int i = 0; i < a->n && i < b->n; i++)
-        if (a->text[i] != b->text[i] && strcmp(a->text[i], b->text[i]) != 0 && a->num[i] != b->num[i])
-            return defs[i].name;
+    /* Only settings set in a or in b can differ. */
+    for (int pass = 0; pass < 2; pass++) {
+        const settings *x = pass ? b : a;
+        for (int k = 0; k < x->nset; k++) {
+            int i = x->set[k].index;
+            const char *ta = settings_text_at(a, i), *tb = settings_text_at(b, i);
+            if (strcmp(ta, tb) != 0 && settings_num_at(a, i) != settings_num_at(b, i))
+                return defs[i].name;
+        }
+    }
     return NULL;
 }
 
@@ -643,9 +641,9 @@ void settings_free(settings *s)
 {
     if (!s)
         return;
-    for (int i = 0; i < s->n && s->nowned; i++)
-        if (owned(s, i))
-            free(s->text[i]);
+    for (int k = 0; k < s->nset; k++)
+        free(s->set[k].text);
+    free(s->set);
     free(s);
 }
 
@@ -687,13 +685,19 @@ int settings_set(settings *s, const char *name, const char *value)
             return err_set(ERR_NOT_IMPLEMENTED, "Setting %s = %s is not supported yet (only its default, '%s')", name,
                            value, d->def);
     }
-    if (owned(s, i))
-        free(s->text[i]);
-    else
-        s->nowned++;
-    s->text[i] = xstrdup(canon);
-    s->num[i] = num;
-    s->changed[i] = true;
+    setting_value *v = lookup(s, i);
+    if (v)
+        free(v->text);
+    else {
+        if (s->nset == s->cap) {
+            s->cap = s->cap ? 2 * s->cap : 8;
+            s->set = xrealloc(s->set, sizeof *s->set * (size_t)s->cap);
+        }
+        v = &s->set[s->nset++];
+        v->index = i;
+    }
+    v->text = xstrdup(canon);
+    v->num = num;
     return 0;
 }
 
@@ -702,13 +706,11 @@ int settings_reset(settings *s, const char *name)
     int i = settings_index(name);
     if (i < 0)
         return unknown_setting(name);
-    if (owned(s, i)) {
-        free(s->text[i]);
-        s->nowned--;
+    setting_value *v = lookup(s, i);
+    if (v) {
+        free(v->text);
+        *v = s->set[--s->nset];
     }
-    s->text[i] = (char *)defs[i].def;
-    s->num[i] = default_num[i];
-    s->changed[i] = false;
     return 0;
 }
 
@@ -722,7 +724,7 @@ static int must_index(const char *name)
     return i;
 }
 
-int64_t settings_int(const settings *s, const char *name) { return (int64_t)s->num[must_index(name)]; }
-double settings_float(const settings *s, const char *name) { return s->num[must_index(name)]; }
-const char *settings_str(const settings *s, const char *name) { return s->text[must_index(name)]; }
-bool settings_bool(const settings *s, const char *name) { return s->num[must_index(name)] != 0; }
+int64_t settings_int(const settings *s, const char *name) { return (int64_t)settings_num_at(s, must_index(name)); }
+double settings_float(const settings *s, const char *name) { return settings_num_at(s, must_index(name)); }
+const char *settings_str(const settings *s, const char *name) { return settings_text_at(s, must_index(name)); }
+bool settings_bool(const settings *s, const char *name) { return settings_num_at(s, must_index(name)) != 0; }

@@ -59,12 +59,19 @@ int settings_count(void);
 const setting_def *settings_def_at(int i);
 int settings_index(const char *name); /* -1 if unknown; an alias gives the index of its setting */
 
+/* A settings value is an overlay on the shared, immutable defaults: only the settings that
+ * were set are stored (a handful in practice), so the copies every query makes (session →
+ * query) and an idle session cost a few bytes instead of 1,721 values. Read values with
+ * the accessors below. */
+typedef struct setting_value {
+    int index;  /* into the registry (settings_def_at) */
+    char *text; /* owned, canonical */
+    double num; /* parsed numeric value (0 for strings) */
+} setting_value;
+
 typedef struct settings {
-    int n;
-    int nowned;       /* values that own their text (changed from the default) */
-    char **text;      /* current value as text */
-    double *num;      /* parsed numeric value (0 for strings) */
-    bool *changed;
+    int nset, cap;
+    setting_value *set; /* unordered; at most one entry per index */
 } settings;
 
 settings *settings_new(void);          /* all defaults */
@@ -79,5 +86,9 @@ int64_t settings_int(const settings *s, const char *name);
 double settings_float(const settings *s, const char *name);
 const char *settings_str(const settings *s, const char *name);
 bool settings_bool(const settings *s, const char *name);
+/* By registry index (settings_index / settings_def_at; not an alias's own index). */
+const char *settings_text_at(const settings *s, int i);
+double settings_num_at(const settings *s, int i);
+bool settings_changed_at(const settings *s, int i);
 
 #endif

@@ -10,6 +10,7 @@
 #include "backup/repo.h"
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/rand.h"
 #include "exec/backup_list.h"
 #include "interp/ddl.h"
 #include "interp/session.h"
@@ -25,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,22 +33,6 @@
 enum { COPY_CHUNK = 1 << 20, SMALL_FILE = 8 << 20, MAX_BASE_CHAIN = 32 };
 
 /* ---- names ---- */
-
-static void random_uuid(char out[40])
-{
-    unsigned char b[16];
-    if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        uint64_t x = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (uint64_t)ts.tv_sec ^ (uint64_t)getpid();
-        for (int i = 0; i < 16; i++, x = x * 6364136223846793005ull + 1442695040888963407ull)
-            b[i] = (unsigned char)(x >> 56);
-    }
-    b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
-    b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
-    snprintf(out, 40, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3],
-             b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-}
 
 /* ---- destinations: File('path') and S3('url'[, key, secret]) ---- */
 
@@ -827,7 +811,7 @@ static int restore_table_data(op *o, op_table *ot)
         char *part = xstrndup(rel, (size_t)(slash - rel));
         size_t plen = (size_t)(slash - rel);
         char rnd[40];
-        random_uuid(rnd);
+        rand_uuid_text(rnd);
         char dir[PATH_MAX];
         snprintf(dir, sizeof dir, "%stmp_restore_%s_%.8s/", ot->t->data_dir, part, rnd);
         if (mkdir(dir, 0755))
@@ -1139,7 +1123,7 @@ int backup_sql_run(const ast *stmt, query_ctx *q, schema **sch, block **out)
     const ast *base = NULL;
     int rc = op_settings(o, stmt, &base);
     if (!rc && !o->id[0])
-        random_uuid(o->id);
+        rand_uuid_text(o->id);
     if (!rc)
         rc = dest_open(stmt->table_func, q, &o->d);
     if (!rc && base)

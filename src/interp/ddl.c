@@ -7,6 +7,7 @@
 #include "base/mem.h"
 #include "column/text.h"
 #include "column/type_pretty.h"
+#include "exec/query_log.h"
 #include "io/stream.h"
 #include "sql/analyze.h"
 #include "storage/catalog.h"
@@ -797,10 +798,10 @@ int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
     case AST_STMT_CHECK: return run_check(st, q, sch, out);
     case AST_STMT_ALTER: return run_alter(st, q);
     case AST_STMT_SYSTEM:
-        /* The logs (query_log, part_log, text_log) are appended as each event happens, so there is
-         * nothing to flush. */
+        /* query_log and text_log rows are buffered (exec/query_log.h); part_log is written as
+         * each event happens. */
         if (strcasecmp(st->str, "FLUSH LOGS") == 0)
-            return 0;
+            return log_files_flush();
         if (strcasecmp(st->str, "RELOAD CONFIG") == 0) {
             instance *inst = q->session ? q->session->inst : NULL;
             if (!inst || !inst->reload_config)

@@ -5,6 +5,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/rand.h"
 #include "column/datetime.h"
 #include "sql/analyze.h"
 #include "storage/catalog.h"
@@ -14,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -155,24 +155,6 @@ void session_set_param(session *s, const char *name, const char *value)
 
 /* ---- queries ---- */
 
-/* A random (version 4) UUID, as ClickHouse names queries: unique across the sessions and
- * restarts of a server. */
-static void new_query_id(char *out, size_t cap)
-{
-    uint8_t r[16];
-    if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
-        /* no entropy source: a per-process counter mixed with time and pid */
-        static _Atomic uint64_t seq;
-        uint64_t a = atomic_fetch_add(&seq, 1) ^ (uint64_t)getpid() << 32, b = (uint64_t)(clock_realtime() * 1e9);
-        memcpy(r, &a, 8);
-        memcpy(r + 8, &b, 8);
-    }
-    r[6] = (uint8_t)((r[6] & 0x0f) | 0x40);
-    r[8] = (uint8_t)((r[8] & 0x3f) | 0x80);
-    snprintf(out, cap, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", r[0], r[1], r[2], r[3],
-             r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]);
-}
-
 query_ctx *query_new(session *s)
 {
     query_ctx *q = xcalloc(1, sizeof *q);
@@ -188,7 +170,7 @@ query_ctx *query_new(session *s)
     q->user_files_path = s->inst->user_files_path;
     q->compile_expr = analyze_expr_on;
     q->start_time = clock_monotonic();
-    new_query_id(q->query_id, sizeof q->query_id);
+    rand_uuid_text(q->query_id); /* as ClickHouse names queries: a random UUID */
     s->query_seq++;
     return q;
 }

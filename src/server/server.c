@@ -5,6 +5,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "column/datetime.h"
+#include "exec/query_log.h"
 #include "exec/text_log.h"
 #include "server/server_int.h"
 #include "storage/catalog.h"
@@ -327,6 +328,8 @@ static void *watchdog_thread(void *p)
         }
         pthread_mutex_unlock(&srv->mu);
         sessions_expire(srv);
+        if (log_files_flush()) /* rows buffered by the queries of the last 100 ms */
+            log_line("Error", "%s", err_msg());
         struct timespec ts = {0, 100 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }

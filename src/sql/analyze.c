@@ -792,7 +792,7 @@ static int compile_get_setting(actx *c, const ast *e, expr **out)
         return err_set(ERR_UNKNOWN_SETTING, "Unknown setting '%s'", name);
     const setting_def *d = settings_def_at(i);
     column *v;
-    double num = c->q->st->num[i];
+    double num = settings_num_at(c->q->st, i);
     switch (d->kind) {
     case SET_BOOL: {
         uint8_t b = num != 0;
@@ -819,7 +819,7 @@ static int compile_get_setting(actx *c, const ast *e, expr **out)
         break;
     default:
         v = col_new(type_simple(T_STRING));
-        col_push_str(v, c->q->st->text[i], strlen(c->q->st->text[i]));
+        col_push_str(v, settings_text_at(c->q->st, i), strlen(settings_text_at(c->q->st, i)));
         break;
     }
     *out = expr_const(v);
@@ -2819,8 +2819,9 @@ static int unsupported_clauses(const ast *sel, query_ctx *q)
         bool to_default = kv->sub->kind == AST_IDENT && kv->sub->nparts == 1 && !strcasecmp(kv->sub->parts[0], "DEFAULT");
         int rc = to_default ? settings_reset(tmp, kv->name) : settings_set(tmp, kv->name, val);
         int k = settings_index(kv->name);
-        bool same = !rc && k >= 0 && tmp->num[k] == q->st->num[k] &&
-                    (settings_def_at(k)->kind != SET_STRING || !strcmp(tmp->text[k], q->st->text[k]));
+        bool same = !rc && k >= 0 && settings_num_at(tmp, k) == settings_num_at(q->st, k) &&
+                    (settings_def_at(k)->kind != SET_STRING ||
+                     !strcmp(settings_text_at(tmp, k), settings_text_at(q->st, k)));
         settings_free(tmp);
         if (rc)
             return -1;

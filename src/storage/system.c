@@ -57,13 +57,13 @@ static source *settings_table(query_ctx *q)
         int k = d->alias >= 0 ? d->alias : i;
         push_cstr(b->cols[0], d->name);
         char tmp[64];
-        const char *v = q->st->text[k];
+        const char *v = settings_text_at(q->st, k);
         if (d->kind == SET_MAXTHREADS && strcmp(v, "auto") == 0) {
-            snprintf(tmp, sizeof tmp, "auto(%d)", (int)q->st->num[k]);
+            snprintf(tmp, sizeof tmp, "auto(%d)", (int)settings_num_at(q->st, k));
             v = tmp;
         }
         push_cstr(b->cols[1], v);
-        push_u8(b->cols[2], q->st->changed[k]);
+        push_u8(b->cols[2], settings_changed_at(q->st, k));
         push_cstr(b->cols[3], d->description);
         col_push_null(b->cols[4]);
         col_push_null(b->cols[5]);
@@ -143,6 +143,8 @@ static source *formats_table(void)
 
 int system_log_source(const char *structure, const char *path, query_ctx *q, source **out)
 {
+    if (log_files_flush()) /* the rows still buffered in this process */
+        return -1;
     schema *sch;
     if (structure_parse(structure, strlen(structure), &sch))
         return -1;

@@ -20,7 +20,7 @@ int main(void)
 
     const setting_def *d = settings_def_at(settings_index("load_balancing"));
     CHECK_STR(d->type, "LoadBalancing");
-    CHECK_STR(s->text[settings_index("load_balancing")], "random");
+    CHECK_STR(settings_text_at(s, settings_index("load_balancing")), "random");
 
     /* Implemented: any valid value takes effect. */
     CHECK(set_code(s, "transform_null_in", "true") == 0 && settings_bool(s, "transform_null_in"));
