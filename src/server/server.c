@@ -7,6 +7,7 @@
 #include "column/datetime.h"
 #include "exec/query_log.h"
 #include "exec/text_log.h"
+#include "server/http_pool.h"
 #include "server/server_int.h"
 #include "storage/catalog.h"
 
@@ -39,7 +40,6 @@ static void on_hup(int sig)
     g_reload_signal = 1;
 }
 
-static void log_line(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int level_rank(const char *level)
 {
     static const char *names[] = {"trace", "debug", "information", "warning", "error"};
@@ -66,7 +66,7 @@ static void log_vline(const char *level, const char *logger, const char *query_i
         fprintf(stderr, "%s <Error> Cannot write the text log: %s\n", ts, err_msg());
 }
 
-static void log_line(const char *level, const char *fmt, ...)
+void server_log(const char *level, const char *fmt, ...)
 {
     if (level_rank(level) < g_log_level)
         return;
@@ -181,7 +181,7 @@ int server_reload(server *s)
     s->auth = a;
     pthread_mutex_unlock(&s->auth_mu);
     server_auth_put(old);
-    log_line("Information", "Reloaded users and profiles (%d users)", a->users->n);
+    server_log("Information", "Reloaded users and profiles (%d users)", a->users->n);
     return 0;
 }
 
@@ -194,7 +194,21 @@ typedef struct conn_arg {
     bool native;               /* accepted on tcp_port */
 } conn_arg;
 
-static void connection_done(server *srv)
+int server_start_thread(void *(*fn)(void *), void *arg)
+{
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, 8u << 20); /* queries run on it */
+    pthread_t th;
+    int rc = pthread_create(&th, &attr, fn, arg);
+    pthread_attr_destroy(&attr);
+    if (rc)
+        errno = rc;
+    return rc ? -1 : 0;
+}
+
+void server_connection_done(server *srv)
 {
     pthread_mutex_lock(&srv->mu);
     srv->nconns--;
@@ -202,82 +216,20 @@ static void connection_done(server *srv)
     pthread_mutex_unlock(&srv->mu);
 }
 
-static void *connection_thread(void *p)
+/* A native-protocol connection keeps its thread: the protocol is stateful and its
+ * clients hold few connections (HTTP ones go to the pool, http_pool.h). */
+static void *native_connection_thread(void *p)
 {
     conn_arg *ca = p;
     server *srv = ca->srv;
-    if (ca->native) {
-        int fd = ca->fd;
-        char peer[64];
-        snprintf(peer, sizeof peer, "%s", ca->peer);
-        free(ca);
-        mem_thread_init();
-        native_serve(srv, fd, peer);
-        close(fd);
-        connection_done(srv);
-        return NULL;
-    }
-    http_conn c;
-    http_conn_init(&c, ca->fd);
-    snprintf(c.peer, sizeof c.peer, "%s", ca->peer);
-    c.recv_timeout_ms = srv->receive_timeout_s * 1000;
-    c.send_timeout_ms = srv->send_timeout_s * 1000;
-    c.stop = &srv->stop;
+    int fd = ca->fd;
+    char peer[64];
+    snprintf(peer, sizeof peer, "%s", ca->peer);
     free(ca);
     mem_thread_init();
-    for (;;) {
-        srv_request rq;
-        int status;
-        /* Between requests only the keep-alive timeout applies. */
-        c.recv_timeout_ms = srv->keep_alive_timeout_s * 1000;
-        int rc = srv_read_request(&c, &rq, &status);
-        c.recv_timeout_ms = srv->receive_timeout_s * 1000;
-        if (rc == 1) {
-            srv_request_free(&rq);
-            break;
-        }
-        srv_response resp;
-        if (rc < 0) {
-            srv_response_init(&resp, &c, false);
-            char msg[ERR_MSG_MAX + 8];
-            int n = snprintf(msg, sizeof msg, "%s\n", err_msg());
-            srv_response_send_full(&resp, status, "text/plain; charset=UTF-8", msg,
-                                    (size_t)(n < (int)sizeof msg ? n : (int)sizeof msg - 1));
-            srv_response_free(&resp);
-            srv_request_free(&rq);
-            break;
-        }
-        bool keep = rq.keep_alive && !srv->stop;
-        srv_response_init(&resp, &c, keep);
-        http_handle(srv, &c, &rq, &resp);
-        if (!resp.finished)
-            srv_response_finish(&resp);
-        /* What the handler left unread of the body must go before the next request. */
-        if (keep && !c.broken && http_body_drain(&rq))
-            c.broken = true;
-        bool again = resp.keep_alive && !c.broken && !srv->stop;
-        srv_response_free(&resp);
-        srv_request_free(&rq);
-        if (!again)
-            break;
-    }
-    /* A lingering close: what the client is still sending (a request refused before its
-     * end) is read and dropped for a moment, so that the client reads our answer instead of
-     * a connection reset. */
-    shutdown(c.fd, SHUT_WR);
-    char sink[16384];
-    size_t dropped = 0;
-    for (;;) {
-        struct pollfd pfd = {.fd = c.fd, .events = POLLIN};
-        if (poll(&pfd, 1, 500) <= 0)
-            break;
-        ssize_t n = recv(c.fd, sink, sizeof sink, 0);
-        if (n <= 0 || (dropped += (size_t)n) > (4u << 20))
-            break;
-    }
-    close(c.fd);
-    http_conn_free(&c);
-    connection_done(srv);
+    native_serve(srv, fd, peer);
+    close(fd);
+    server_connection_done(srv);
     return NULL;
 }
 
@@ -298,20 +250,19 @@ static void start_connection(server *srv, int fd, const struct sockaddr_storage 
     pthread_mutex_lock(&srv->mu);
     srv->nconns++;
     pthread_mutex_unlock(&srv->mu);
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    pthread_attr_setstacksize(&attr, 8u << 20);
-    pthread_t th;
-    if (pthread_create(&th, &attr, connection_thread, ca) != 0) {
-        log_line("Error", "Cannot start a connection thread: %s", strerror(errno));
+    if (!native) {
+        http_pool_add(srv, fd, ca->peer);
+        free(ca);
+        return;
+    }
+    if (server_start_thread(native_connection_thread, ca)) {
+        server_log("Error", "Cannot start a connection thread: %s", strerror(errno));
         close(fd);
         free(ca);
         pthread_mutex_lock(&srv->mu);
         srv->nconns--;
         pthread_mutex_unlock(&srv->mu);
     }
-    pthread_attr_destroy(&attr);
 }
 
 /* ---- the watchdog: disconnected clients and expired sessions ---- */
@@ -328,8 +279,9 @@ static void *watchdog_thread(void *p)
         }
         pthread_mutex_unlock(&srv->mu);
         sessions_expire(srv);
+        http_pool_expire(srv);
         if (log_files_flush()) /* rows buffered by the queries of the last 100 ms */
-            log_line("Error", "%s", err_msg());
+            server_log("Error", "%s", err_msg());
         struct timespec ts = {0, 100 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
@@ -564,19 +516,23 @@ int server_main(int argc, char **argv)
     sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     signal(SIGXFSZ, SIG_IGN);
-    log_line("Information", "Listening for http://%s:%lld, path %s, %d users", any_host ? "listen_host" : "localhost",
+    server_log("Information", "Listening for http://%s:%lld, path %s, %d users", any_host ? "listen_host" : "localhost",
              (long long)http_port, path, srv->auth->users->n);
     if (tcp_port)
-        log_line("Information", "Listening for connections with native protocol (tcp): %s:%lld",
+        server_log("Information", "Listening for connections with native protocol (tcp): %s:%lld",
                  any_host ? "listen_host" : "localhost", (long long)tcp_port);
-    log_line("Information", "Ready for connections.");
+    if (http_pool_start(srv)) {
+        print_error_exit();
+        return 1;
+    }
+    server_log("Information", "Ready for connections.");
     pthread_t wd;
     pthread_create(&wd, NULL, watchdog_thread, srv);
     while (!g_stop_signal) {
         if (g_reload_signal) {
             g_reload_signal = 0;
             if (server_reload(srv))
-                log_line("Error", "Cannot reload the configuration: %s", err_msg());
+                server_log("Error", "Cannot reload the configuration: %s", err_msg());
         }
         struct pollfd pfds[16];
         for (int i = 0; i < nfds; i++)
@@ -602,31 +558,44 @@ int server_main(int argc, char **argv)
             start_connection(srv, fd, &ss, native[i]);
         }
     }
-    log_line("Information", "Received termination signal; stopping (waiting up to %d s for running queries)",
+    server_log("Information", "Received termination signal; stopping (waiting up to %d s for running queries)",
              srv->shutdown_wait_s);
     for (int i = 0; i < nfds; i++)
         close(fds[i]);
     srv->stop = 1;
-    /* Idle keep-alive connections notice `stop` within 200 ms; running queries get the
-     * grace period, then are cancelled. */
+    /* Parked keep-alive connections are shut down (again every 200 ms, for those parked
+     * meanwhile); running queries get the grace period, then are cancelled. */
     struct timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);
     deadline.tv_sec += srv->shutdown_wait_s;
     pthread_mutex_lock(&srv->mu);
     while (srv->nconns > 0) {
-        if (pthread_cond_timedwait(&srv->cv, &srv->mu, &deadline) == ETIMEDOUT) {
+        pthread_mutex_unlock(&srv->mu);
+        http_pool_expire(srv);
+        pthread_mutex_lock(&srv->mu);
+        struct timespec now, slice;
+        clock_gettime(CLOCK_REALTIME, &now);
+        slice = now;
+        slice.tv_nsec += 200 * 1000 * 1000;
+        if (slice.tv_nsec >= 1000000000) {
+            slice.tv_sec++;
+            slice.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&srv->cv, &srv->mu, &slice);
+        clock_gettime(CLOCK_REALTIME, &now);
+        if (srv->nconns > 0 && (now.tv_sec > deadline.tv_sec ||
+                                (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec))) {
             for (watched *w = srv->watch; w; w = w->next)
                 atomic_store(&w->q->cancelled, 1);
-            struct timespec more;
-            clock_gettime(CLOCK_REALTIME, &more);
-            more.tv_sec += 30;
-            deadline = more;
+            deadline = now;
+            deadline.tv_sec += 30;
         }
     }
     pthread_mutex_unlock(&srv->mu);
+    http_pool_stop(srv);
     pthread_join(wd, NULL);
     sessions_free_all(srv);
-    log_line("Information", "Stopped");
+    server_log("Information", "Stopped");
     g_text_log_path = NULL; /* it belongs to the instance */
     instance_close(srv->inst);
     server_auth_put(srv->auth);

@@ -41,6 +41,8 @@ typedef struct watched {
     struct watched *next;
 } watched;
 
+typedef struct http_pool http_pool;
+
 typedef struct server {
     instance *inst;
     char *config_path;
@@ -64,6 +66,7 @@ typedef struct server {
     http_session *sessions;
     watched *watch;
     int nconns;
+    http_pool *pool;               /* HTTP connections (http_pool.h) */
     _Atomic uint64_t tag_seq;      /* exception tags */
 } server;
 
@@ -72,6 +75,13 @@ server_auth *server_auth_get(server *s);
 void server_auth_put(server_auth *a);
 /* Loads the configuration again and swaps users and profiles in. */
 int server_reload(server *s);
+
+/* Starts a detached thread with a stack for running queries; -1 with errno. */
+int server_start_thread(void *(*fn)(void *), void *arg);
+/* A connection ended (the count max_connections and shutdown wait on). */
+void server_connection_done(server *s);
+/* A line of the server log (level: "Error", "Information", …), also to system.text_log. */
+void server_log(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Serves one native-protocol connection until it closes (native_handler.c); the caller
  * closes fd. */

@@ -327,6 +327,32 @@ sleep 0.5
 check "half-sent body leaves table" "$before" "$(q 'SELECT count() FROM t')"
 contains "half-sent body logged as failed" "33" "$(q "SELECT exception_code FROM system.query_log WHERE query LIKE 'INSERT INTO t FORMAT TSV%' AND type != 'QueryStart' ORDER BY event_time DESC LIMIT 1")"
 check "server serves after bad clients" "1" "$(q 'SELECT 1')"
+# keep-alive connections wait in the pool's epoll set, not on a thread each (http_pool.h):
+# 200 idle connections leave the thread count small, each still answers its next request,
+# and the keep-alive timeout (3 s) closes them
+python3 - "$PORT" "$SERVER_PID" > "$WORK/idle" <<'PY'
+import socket, sys, time
+port, pid = int(sys.argv[1]), sys.argv[2]
+def threads(): return int([l for l in open(f"/proc/{pid}/status") if l.startswith("Threads:")][0].split()[1])
+req = b"GET /?query=SELECT%201 HTTP/1.1\r\nHost: x\r\n\r\n"
+socks = [socket.create_connection(("127.0.0.1", port)) for _ in range(200)]
+def ask(s):
+    s.sendall(req); d = b""
+    while not d.endswith(b"0\r\n\r\n"): d += s.recv(4096)
+    return d.split(b"\r\n\r\n", 1)[1]
+first = sum(ask(s) == b"2\r\n1\n\r\n0\r\n\r\n" for s in socks)
+time.sleep(0.3)
+idle_threads = threads()
+again = sum(ask(s) == b"2\r\n1\n\r\n0\r\n\r\n" for s in socks[::10])
+time.sleep(4.5)
+closed = 0
+for s in socks:
+    s.settimeout(2)
+    try: closed += s.recv(1) == b""
+    except OSError: pass
+print(first, again, "few" if idle_threads < 40 else idle_threads, closed)
+PY
+check "200 idle keep-alive connections: answered, few threads, closed after the timeout" "200 20 few 200" "$(cat "$WORK/idle")"
 
 # ---- reload and stop ----
 write_users "<carol><password>c</password></carol>"
