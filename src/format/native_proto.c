@@ -1,10 +1,10 @@
 /* Packet encoding and decoding of the native protocol (see native_proto.h). */
-#include "server/native_proto.h"
+#include "format/native_proto.h"
 
 #include "base/err.h"
 #include "base/mem.h"
 #include "format/native_block.h"
-#include "storage/mergetree/compress.h"
+#include "codec/compress.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -33,8 +33,8 @@
  * CANNOT_READ_ALL_DATA, a bad value INCORRECT_DATA/UNKNOWN_PACKET_FROM_CLIENT.
  * Ownership: decoded packets own their strings (free with the matching *_free).
  * Thread-safety: none needed (one connection, one thread). Errors: -1 with err_set. */
-#ifndef SHALE_SERVER_NATIVE_PROTO_H
-#define SHALE_SERVER_NATIVE_PROTO_H
+#ifndef SHALE_FORMAT_NATIVE_PROTO_H
+#define SHALE_FORMAT_NATIVE_PROTO_H
 
 #include "base/buf.h"
 #include "column/block.h"
