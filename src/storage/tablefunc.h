@@ -19,6 +19,12 @@ int tablefunc_stdin(const char *structure, query_ctx *q, source **out);
 /* format(format, [structure,] data): the data argument parsed as a table. */
 int tablefunc_format(column *const *args, int nargs, query_ctx *q, source **out);
 
+/* remote(addresses, target [, user [, password]]) (storage/tablefunc/remote.c): target is
+ * the SQL after FROM that each shard runs (`db`.`table`, a table function call);
+ * remoteSecure (secure) is NOT_IMPLEMENTED. */
+int tablefunc_remote(const char *addresses, const char *target, const char *user, const char *password, bool secure,
+                     query_ctx *q, source **out);
+
 /* A destination of INSERT: blocks go to write(); finish() commits (and frees), abort()
  * discards what it can (and frees). */
 typedef struct table_sink {
