@@ -72,7 +72,16 @@ static int print_local_error(void)
 typedef struct stmt_info {
     char *format;               /* output format (FORMAT x of a SELECT) or the INSERT's input format */
     bool insert_from_stdin;     /* INSERT … FORMAT x with no inline data */
+    char *format_setting;       /* a format setting in SETTINGS, which the client does not apply */
 } stmt_info;
+
+/* Settings that steer the formats: the client formats with the defaults, so such a
+ * setting would be ignored without a word; it is refused instead. */
+static bool is_format_setting(const char *name)
+{
+    return strncmp(name, "output_format_", 14) == 0 || strncmp(name, "input_format_", 13) == 0 ||
+           strncmp(name, "format_", 7) == 0;
+}
 
 static void inspect(const char *sql, size_t len, stmt_info *si)
 {
@@ -95,6 +104,12 @@ static void inspect(const char *sql, size_t len, stmt_info *si)
         } else if (st->format) {
             si->format = xstrdup(st->format);
         }
+        const ast_list *sets = &st->settings;
+        if (st->sub && !sets->n)
+            sets = &st->sub->settings;
+        for (int i = 0; i < sets->n; i++)
+            if (sets->items[i]->name && is_format_setting(sets->items[i]->name) && !si->format_setting)
+                si->format_setting = xstrdup(sets->items[i]->name);
     }
     err_clear();
     arena_free(&a);
@@ -175,6 +190,14 @@ static int run_statement(client *cl, const char *sql, size_t len)
 {
     stmt_info si;
     inspect(sql, len, &si);
+    if (si.format_setting) {
+        err_set(ERR_NOT_IMPLEMENTED, "shale client formats results with the default format settings; %s is not "
+                                     "implemented in the client (use shale local or the HTTP interface)",
+                si.format_setting);
+        free(si.format_setting);
+        free(si.format);
+        return print_local_error();
+    }
     char *text = xstrndup(sql, len);
     run_state rs = {.cl = cl, .pq = xcalloc(1, sizeof(query_ctx))};
     rs.pq->start_time = clock_monotonic();
@@ -458,6 +481,9 @@ int client_main(int argc, char **argv)
                 cl.nparams++;
                 buf_free(&q);
             }
+        } else if (is_format_setting(name)) {
+            return fail_usage("shale client formats results with the default format settings; not implemented: --",
+                              name);
         } else if (cl.nsettings < MAX_OPTS) {
             if (!strcmp(name, "network_compression_method"))
                 method = val;
