@@ -285,6 +285,9 @@ static int run_insert_function(query_ctx *q, const ast *stmt)
         return err_set(ERR_NOT_IMPLEMENTED, "INSERT INTO FUNCTION supports only INSERT ... SELECT for now");
     const ast *f = stmt->table_func;
     bool to_s3 = strcasecmp(f->name, "s3") == 0;
+    if (strcasecmp(f->name, "remote") == 0 || strcasecmp(f->name, "remoteSecure") == 0)
+        return err_set(ERR_NOT_IMPLEMENTED, "INSERT INTO FUNCTION %s is not implemented yet (insert on the server "
+                                            "itself, or through `shale client`)", f->name);
     if (strcasecmp(f->name, "file") != 0 && !to_s3)
         return err_set(ERR_UNKNOWN_FUNCTION, "Table function %s does not support INSERT", f->name);
     query_plan *plan;

@@ -99,6 +99,8 @@ out=$("$SHALE" local -q "SELECT * FROM remote('127.0.0.1:${TCP[0]}', default.nop
 check "the shard's error reaches the initiator" "60 yes" "$rc $(echo "$out" | grep -q "Received from 127.0.0.1:${TCP[0]}. DB::Exception: Table default.nope does not exist" && echo yes)"
 out=$("$SHALE" local -q "SELECT * FROM remoteSecure('127.0.0.1:${TCP[0]}', system.one)" 2>&1); rc=$?
 check "remoteSecure" "48" "$rc"
+out=$("$SHALE" local -q "INSERT INTO FUNCTION remote('127.0.0.1:${TCP[0]}', default.t) SELECT * FROM ($SEL)" 2>&1); rc=$?
+check "INSERT INTO FUNCTION remote" "48" "$rc"
 out=$("$SHALE" local -q "SELECT * FROM remote('127.0.0.1:{1..', system.one)" 2>&1); rc=$?
 check "bad addresses" "36" "$rc"
 
