@@ -302,6 +302,8 @@ typedef struct remote_it {
     bool done;
 } remote_it;
 
+static void rm_close(void *itp);
+
 static int rm_open(source *s, int task, const int *cols, int ncols, query_ctx *q, void **itp)
 {
     remote_src *rs = s->impl;
@@ -312,13 +314,14 @@ static int rm_open(source *s, int task, const int *cols, int ncols, query_ctx *q
     it->ncols = ncols;
     it->cols = xcalloc((size_t)ncols + 1, sizeof(int));
     memcpy(it->cols, cols, sizeof(int) * (size_t)ncols);
-    *itp = it;
     if (connect_shard(rs, &rs->shards[task], q, &it->c)) {
         if (rs->skip_unavailable && is_unavailable(err_code())) {
             err_clear();
             it->done = true;
+            *itp = it;
             return 0;
         }
+        rm_close(it);
         return -1;
     }
     buf sql = {0};
@@ -333,7 +336,12 @@ static int rm_open(source *s, int task, const int *cols, int ncols, query_ctx *q
     buf_printf(&sql, " FROM %s%s", rs->target, rs->where);
     int rc = nclient_query(it->c, NULL, q->query_id, buf_cstr(&sql), NULL, 0, NULL, 0, NATIVE_STAGE_COMPLETE, NULL);
     buf_free(&sql);
-    return rc;
+    if (rc) {
+        rm_close(it);
+        return -1;
+    }
+    *itp = it;
+    return 0;
 }
 
 static int rm_next(void *itp, block **out)
