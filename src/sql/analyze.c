@@ -2376,12 +2376,11 @@ static int const_string_arg(const ast *f, int i, query_ctx *q, char **out)
     return rc;
 }
 
-/* remote(addresses, db.table | db, table | 'db.table' | table_function(…) [, user [,
- * password]]): the target becomes SQL text that the shards run. */
-static int remote_table(const ast *f, query_ctx *q, source **out)
+int analyze_remote_args(const ast *f, query_ctx *q, remote_args *out)
 {
+    memset(out, 0, sizeof *out);
     int n = f->args.n;
-    bool secure = strcasecmp(f->name, "remoteSecure") == 0;
+    out->secure = strcasecmp(f->name, "remoteSecure") == 0;
     if (n < 2 || n > 5)
         return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
                        "Table function '%s' requires from 2 to 5 parameters: addresses, db.table or db, table or "
@@ -2440,12 +2439,32 @@ static int remote_table(const ast *f, query_ctx *q, source **out)
     if (!rc && next + 2 < n)
         rc = err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Table function '%s': too many arguments (sharding keys "
                                                            "are not implemented)", f->name);
-    if (!rc)
-        rc = tablefunc_remote(addr, buf_cstr(&target), user, password, secure, q, out);
-    free(addr);
-    free(user);
-    free(password);
+    out->addresses = addr;
+    out->target = xstrdup(buf_cstr(&target));
+    out->user = user;
+    out->password = password;
     buf_free(&target);
+    if (rc)
+        remote_args_free(out);
+    return rc;
+}
+
+void remote_args_free(remote_args *a)
+{
+    free(a->addresses);
+    free(a->target);
+    free(a->user);
+    free(a->password);
+    memset(a, 0, sizeof *a);
+}
+
+static int remote_table(const ast *f, query_ctx *q, source **out)
+{
+    remote_args a;
+    if (analyze_remote_args(f, q, &a))
+        return -1;
+    int rc = tablefunc_remote(a.addresses, a.target, a.user, a.password, a.secure, q, out);
+    remote_args_free(&a);
     return rc;
 }
 

@@ -99,8 +99,18 @@ out=$("$SHALE" local -q "SELECT * FROM remote('127.0.0.1:${TCP[0]}', default.nop
 check "the shard's error reaches the initiator" "60 yes" "$rc $(echo "$out" | grep -q "Received from 127.0.0.1:${TCP[0]}. DB::Exception: Table default.nope does not exist" && echo yes)"
 out=$("$SHALE" local -q "SELECT * FROM remoteSecure('127.0.0.1:${TCP[0]}', system.one)" 2>&1); rc=$?
 check "remoteSecure" "48" "$rc"
-out=$("$SHALE" local -q "INSERT INTO FUNCTION remote('127.0.0.1:${TCP[0]}', default.t) SELECT * FROM ($SEL)" 2>&1); rc=$?
-check "INSERT INTO FUNCTION remote" "48" "$rc"
+# INSERT INTO FUNCTION remote(): by position, cast to the shard's types, one shard.
+sql "${HTTP[1]}" "CREATE TABLE dst ($COLS) ENGINE = MergeTree ORDER BY k"
+"$SHALE" local -q "INSERT INTO FUNCTION remote('127.0.0.1:$DEAD|127.0.0.1:${TCP[1]}', default.dst) SELECT * FROM ($SEL)" 2>&1
+"$SHALE" local -q "INSERT INTO FUNCTION remote('127.0.0.1:${TCP[1]}', default, dst) (s, k) SELECT 'extra', 1000 + number FROM numbers(100000)" 2>&1
+q="SELECT count(), sum(k), max(s), sum(n), max(tm), arraySort(groupUniqArray(e)) FROM \$T"
+EXP_T="(SELECT * FROM ($SEL) UNION ALL SELECT 1000 + number, 'extra', CAST(NULL AS Nullable(Int32)), toDecimal64(0, 4), toFloat64(0), toDate('1970-01-01'), toDateTime(0, 'UTC'), CAST('' AS LowCardinality(String)), CAST([] AS Array(Int32)), CAST('x' AS Enum8('x' = 1, 'y' = 2)) FROM numbers(100000))"
+DST_T="remote('127.0.0.1:${TCP[1]}', default.dst)"
+check "INSERT INTO FUNCTION remote" "$(chdb "${q//\$T/$EXP_T}")" "$("$SHALE" local -q "${q//\$T/$DST_T}" 2>&1)"
+out=$("$SHALE" local -q "INSERT INTO FUNCTION remote('127.0.0.1:{${TCP[0]},${TCP[1]}}', default.dst) SELECT * FROM ($SEL)" 2>&1); rc=$?
+check "INSERT INTO FUNCTION remote over two shards" "48" "$rc"
+out=$("$SHALE" local -q "INSERT INTO FUNCTION remote('127.0.0.1:${TCP[1]}', default.dst) SELECT 1" 2>&1); rc=$?
+check "INSERT INTO FUNCTION remote, wrong column count" "7" "$rc"
 out=$("$SHALE" local -q "SELECT * FROM remote('127.0.0.1:{1..', system.one)" 2>&1); rc=$?
 check "bad addresses" "36" "$rc"
 

@@ -15,13 +15,21 @@
  * those rows, so every query is right whatever it does (aggregates, joins, ORDER BY,
  * LIMIT). The schema comes from the first shard that answers `SELECT * … LIMIT 0`.
  * skip_unavailable_shards = 1 leaves out a shard none of whose replicas accepts a
- * connection. Errors from a shard carry its code and "Received from host:port.". */
+ * connection. Errors from a shard carry its code and "Received from host:port.".
+ *
+ * INSERT INTO FUNCTION remote(…) (one shard, as ClickHouse without a sharding key): the
+ * shard is sent `INSERT INTO target [(columns)] VALUES` and answers with the header of
+ * the columns it takes; the rows go by position, each column CAST to the header's type
+ * where the types differ, in Data blocks; finish() ends the data and waits for the
+ * shard's EndOfStream, so the INSERT succeeds only when the shard has written it. */
 #include "base/err.h"
 #include "base/mem.h"
+#include "func/func.h"
 #include "parse/ast.h"
 #include "storage/native_client.h"
 #include "storage/tablefunc.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -554,5 +562,168 @@ int tablefunc_remote(const char *addresses, const char *target, const char *user
     s->close = rm_close;
     s->set_filter = rm_set_filter;
     *out = s;
+    return 0;
+}
+
+/* ---- INSERT INTO FUNCTION remote(…) ---- */
+
+typedef struct remote_sink {
+    table_sink base;
+    nclient *c;
+    schema *header;             /* the shard's */
+    fn_call **casts;            /* per column, NULL when the types agree */
+    column **type_args;         /* the CAST's type-name constants */
+    query_ctx *q;
+    pthread_mutex_t mu;
+} remote_sink;
+
+static void rsink_free(remote_sink *rs)
+{
+    nclient_close(rs->c);
+    for (int i = 0; rs->casts && i < rs->header->n; i++) {
+        if (rs->casts[i])
+            fn_call_free(rs->casts[i]);
+        col_free(rs->type_args[i]);
+    }
+    free(rs->casts);
+    free(rs->type_args);
+    schema_free(rs->header);
+    pthread_mutex_destroy(&rs->mu);
+    free(rs);
+}
+
+static int rsink_write(block_sink *bs, block *b)
+{
+    remote_sink *rs = (remote_sink *)bs;
+    int rc = 0;
+    if (b->rows) {
+        block *out = block_new(b->ncols, b->rows);
+        for (int i = 0; i < b->ncols && !rc; i++) {
+            column *c = b->cols[i]->is_const ? col_materialize(col_ref(b->cols[i])) : col_ref(b->cols[i]);
+            if (rs->casts[i]) {
+                column *args[2] = {c, rs->type_args[i]};
+                column *conv = NULL;
+                rc = fn_exec(rs->casts[i], args, b->rows, &conv);
+                col_free(c);
+                c = conv;
+                if (c && c->is_const)
+                    c = col_materialize(c);
+            }
+            out->cols[i] = c;
+        }
+        if (!rc) {
+            pthread_mutex_lock(&rs->mu);
+            rc = nclient_send_data(rs->c, rs->header, out);
+            pthread_mutex_unlock(&rs->mu);
+            query_add_read(rs->q, 0, 0);
+        }
+        block_free(out);
+    }
+    block_free(b);
+    return rc;
+}
+
+/* Reads the shard's packets up to EndOfStream (want_header: up to the Data packet with the
+ * insert's header, kept in *header). */
+static int rsink_read(nclient *c, bool want_header, schema **header)
+{
+    for (;;) {
+        nclient_packet p;
+        if (nclient_receive(c, &p))
+            return -1;
+        if (p.type == NS_EXCEPTION) {
+            int rc = nclient_raise(c, &p);
+            nclient_packet_clear(&p);
+            return rc;
+        }
+        if (want_header && p.type == NS_DATA && p.header) {
+            *header = p.header;
+            p.header = NULL;
+            nclient_packet_clear(&p);
+            return 0;
+        }
+        int type = p.type;
+        nclient_packet_clear(&p);
+        if (type == NS_END_OF_STREAM)
+            return want_header ? err_set(ERR_UNEXPECTED_PACKET_FROM_SERVER,
+                                         "Server %s ended the INSERT without asking for its data", nclient_peer(c))
+                               : 0;
+    }
+}
+
+static int rsink_finish(table_sink *ts)
+{
+    remote_sink *rs = (remote_sink *)ts;
+    int rc = nclient_send_data(rs->c, NULL, NULL);
+    if (!rc)
+        rc = rsink_read(rs->c, false, NULL);
+    rsink_free(rs);
+    return rc;
+}
+
+/* Closing the connection makes the shard cancel the INSERT (blocks it has already written
+ * stay, as with ClickHouse). */
+static void rsink_abort(table_sink *ts) { rsink_free((remote_sink *)ts); }
+
+int tablefunc_remote_sink(const char *addresses, const char *target, const char *user, const char *password,
+                          bool secure, const char *columns, const schema *sch, query_ctx *q, table_sink **out)
+{
+    *out = NULL;
+    if (secure)
+        return err_set(ERR_NOT_IMPLEMENTED, "Table function 'remoteSecure' is not implemented: shale has no TLS on the "
+                                            "native protocol (use remote())");
+    remote_src src = {0};
+    if (remote_parse_addresses(addresses, 9000, &src.shards, &src.nshards))
+        return -1;
+    if (src.nshards != 1) {
+        shards_free(src.shards, src.nshards);
+        return err_set(ERR_NOT_IMPLEMENTED, "INSERT INTO FUNCTION remote() with %d shards needs a sharding key, which "
+                                            "shale does not implement yet: name one shard (replicas with |)",
+                       src.nshards);
+    }
+    src.user = (char *)(user && user[0] ? user : "default");
+    src.password = (char *)(password ? password : "");
+    int64_t ms = settings_int(q->st, "connect_timeout_with_failover_ms");
+    src.connect_ms = ms > 0 && ms < 3600000 ? (int)ms : 1000;
+    remote_sink *rs = xcalloc(1, sizeof *rs);
+    pthread_mutex_init(&rs->mu, NULL);
+    rs->q = q;
+    int rc = connect_shard(&src, &src.shards[0], q, &rs->c);
+    shards_free(src.shards, src.nshards);
+    if (!rc) {
+        buf sql = {0};
+        buf_printf(&sql, "INSERT INTO %s%s%s VALUES", target, columns && columns[0] ? " " : "", columns ? columns : "");
+        rc = nclient_query(rs->c, NULL, q->query_id, buf_cstr(&sql), NULL, 0, NULL, 0, NATIVE_STAGE_COMPLETE, NULL);
+        buf_free(&sql);
+    }
+    if (!rc)
+        rc = rsink_read(rs->c, true, &rs->header);
+    if (!rc && rs->header->n != sch->n)
+        rc = err_set(ERR_NUMBER_OF_COLUMNS_DOESNT_MATCH,
+                     "Number of columns doesn't match: the SELECT gives %d, %s takes %d", sch->n, target,
+                     rs->header->n);
+    if (!rc) {
+        rs->casts = xcalloc((size_t)sch->n + 1, sizeof *rs->casts);
+        rs->type_args = xcalloc((size_t)sch->n + 1, sizeof *rs->type_args);
+        for (int i = 0; i < sch->n && !rc; i++) {
+            const type *to = rs->header->types[i];
+            column *name = col_new(type_simple(T_STRING));
+            col_push_str(name, to->name, strlen(to->name));
+            rs->type_args[i] = col_new_const(name, 1);
+            if (strcmp(sch->types[i]->name, to->name) == 0)
+                continue;
+            const type *ats[2] = {sch->types[i], type_simple(T_STRING)};
+            column *cargs[2] = {NULL, rs->type_args[i]};
+            rc = func_resolve("CAST", 2, ats, cargs, &q->env, &rs->casts[i]);
+        }
+    }
+    if (rc) {
+        rsink_free(rs);
+        return -1;
+    }
+    rs->base.base.write = rsink_write;
+    rs->base.finish = rsink_finish;
+    rs->base.abort = rsink_abort;
+    *out = &rs->base;
     return 0;
 }
