@@ -321,7 +321,8 @@ static int rm_open(source *s, int task, const int *cols, int ncols, query_ctx *q
     it->q = q;
     it->ncols = ncols;
     it->cols = xcalloc((size_t)ncols + 1, sizeof(int));
-    memcpy(it->cols, cols, sizeof(int) * (size_t)ncols);
+    if (ncols)
+        memcpy(it->cols, cols, sizeof(int) * (size_t)ncols);
     if (connect_shard(rs, &rs->shards[task], q, &it->c)) {
         if (rs->skip_unavailable && is_unavailable(err_code())) {
             err_clear();
