@@ -88,6 +88,10 @@ for q in "${QUERIES[@]}"; do
   check "chdb remote(3 shale shards): $q" "$cref" "$(chdb "${q//\$T/$THREE}")"
 done
 
+# The query's changed settings reach the shards (a view there reads one).
+sql "${HTTP[2]}" "CREATE VIEW vs AS SELECT getSetting('max_block_size') AS x"
+check "changed settings go to the shards" "1234" "$("$SHALE" local -q "SELECT * FROM remote('127.0.0.1:${TCP[2]}', default.vs) SETTINGS max_block_size = 1234" 2>&1)"
+
 # Table functions as the target, addresses with replicas, failover and unavailable shards.
 check "remote numbers()" "$(printf '0\n1\n2')" "$("$SHALE" local -q "SELECT * FROM remote('127.0.0.1:${TCP[1]}', numbers(3))" 2>&1)"
 check "failover to the next replica" "30" "$("$SHALE" local -q "SELECT count() FROM remote('127.0.0.1:{$DEAD|${TCP[0]}}', default.full)" 2>&1)"

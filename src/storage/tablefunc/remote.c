@@ -15,7 +15,8 @@
  * those rows, so every query is right whatever it does (aggregates, joins, ORDER BY,
  * LIMIT). The schema comes from the first shard that answers `SELECT * … LIMIT 0`.
  * skip_unavailable_shards = 1 leaves out a shard none of whose replicas accepts a
- * connection. Errors from a shard carry its code and "Received from host:port.".
+ * connection. The query's changed settings go with every shard query, as ClickHouse
+ * sends them. Errors from a shard carry its code and "Received from host:port.".
  *
  * INSERT INTO FUNCTION remote(…) (one shard, as ClickHouse without a sharding key): the
  * shard is sent `INSERT INTO target [(columns)] VALUES` and answers with the header of
@@ -47,6 +48,8 @@ typedef struct shard {
 } shard;
 
 typedef struct remote_src {
+    native_kv *settings;        /* the query's changed settings, sent with every shard query */
+    int nsettings;
     int nshards;
     shard *shards;
     char *target;
@@ -189,6 +192,32 @@ static void shards_free(shard *sh, int n)
         free(sh[i].r);
     }
     free(sh);
+}
+
+/* The settings the query changed, as ClickHouse's initiator sends them to its shards (not
+ * important: a shard that does not know one ignores it). */
+static void changed_settings(query_ctx *q, native_kv **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    for (int i = 0; i < q->st->n; i++) {
+        if (!q->st->changed[i])
+            continue;
+        *out = xrealloc(*out, sizeof **out * (size_t)(*n + 1));
+        native_kv *kv = &(*out)[(*n)++];
+        kv->name = xstrdup(settings_def_at(i)->name);
+        kv->value = xstrdup(q->st->text[i]);
+        kv->flags = 0;
+    }
+}
+
+static void settings_list_free(native_kv *kv, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(kv[i].name);
+        free(kv[i].value);
+    }
+    free(kv);
 }
 
 static void add_replica(shard *sh, replica r)
@@ -343,7 +372,8 @@ static int rm_open(source *s, int task, const int *cols, int ncols, query_ctx *q
         put_ident(&sql, s->sch->names[cols[i]]);
     }
     buf_printf(&sql, " FROM %s%s", rs->target, rs->where);
-    int rc = nclient_query(it->c, NULL, q->query_id, buf_cstr(&sql), NULL, 0, NULL, 0, NATIVE_STAGE_COMPLETE, NULL);
+    int rc = nclient_query(it->c, NULL, q->query_id, buf_cstr(&sql), rs->settings, rs->nsettings, NULL, 0,
+                           NATIVE_STAGE_COMPLETE, NULL);
     buf_free(&sql);
     if (rc) {
         rm_close(it);
@@ -427,6 +457,7 @@ static void rm_destroy(source *s)
     free(rs->user);
     free(rs->password);
     free(rs->where);
+    settings_list_free(rs->settings, rs->nsettings);
     free(rs);
 }
 
@@ -500,7 +531,8 @@ static int discover(remote_src *rs, query_ctx *q, schema **out)
         }
         buf sql = {0};
         buf_printf(&sql, "SELECT * FROM %s LIMIT 0", rs->target);
-        rc = nclient_query(c, NULL, q->query_id, buf_cstr(&sql), NULL, 0, NULL, 0, NATIVE_STAGE_COMPLETE, NULL);
+        rc = nclient_query(c, NULL, q->query_id, buf_cstr(&sql), rs->settings, rs->nsettings, NULL, 0,
+                           NATIVE_STAGE_COMPLETE, NULL);
         buf_free(&sql);
         while (!rc) {
             nclient_packet p;
@@ -549,6 +581,7 @@ int tablefunc_remote(const char *addresses, const char *target, const char *user
     int64_t ms = settings_int(q->st, "connect_timeout_with_failover_ms");
     rs->connect_ms = ms > 0 && ms < 3600000 ? (int)ms : 1000;
     rs->skip_unavailable = settings_bool(q->st, "skip_unavailable_shards");
+    changed_settings(q, &rs->settings, &rs->nsettings);
     source *s = xcalloc(1, sizeof *s);
     s->impl = rs;
     s->destroy = rm_destroy;
@@ -694,7 +727,11 @@ int tablefunc_remote_sink(const char *addresses, const char *target, const char 
     if (!rc) {
         buf sql = {0};
         buf_printf(&sql, "INSERT INTO %s%s%s VALUES", target, columns && columns[0] ? " " : "", columns ? columns : "");
-        rc = nclient_query(rs->c, NULL, q->query_id, buf_cstr(&sql), NULL, 0, NULL, 0, NATIVE_STAGE_COMPLETE, NULL);
+        native_kv *kv;
+        int nkv;
+        changed_settings(q, &kv, &nkv);
+        rc = nclient_query(rs->c, NULL, q->query_id, buf_cstr(&sql), kv, nkv, NULL, 0, NATIVE_STAGE_COMPLETE, NULL);
+        settings_list_free(kv, nkv);
         buf_free(&sql);
     }
     if (!rc)
