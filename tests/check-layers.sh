@@ -4,7 +4,7 @@
 set -u
 cd "$(dirname "$0")/../src" || exit 1
 # Lowest first.
-LAYERS=(base parse io codec column func format exec storage backup sql interp server cli)
+LAYERS=(base parse io column codec func format exec storage backup sql interp server cli)
 rank() { local i; for i in "${!LAYERS[@]}"; do [ "${LAYERS[$i]}" = "$1" ] && { echo "$i"; return; }; done; echo -1; }
 bad=0; files=0
 while IFS= read -r f; do

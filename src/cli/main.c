@@ -3,6 +3,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "cli/backup_main.h"
+#include "cli/client.h"
 #include "cli/local.h"
 #include "cli/repl.h"
 #include "func/agg.h"
@@ -261,10 +262,14 @@ int main(int argc, char **argv)
         func_registry_init();
         return server_main(argc - 2, argv + 2);
     }
+    if (argc >= 2 && strcmp(argv[1], "client") == 0) {
+        func_registry_init();
+        return client_main(argc - 2, argv + 2);
+    }
     if (argc >= 2 && strcmp(argv[1], "backup") == 0)
         return backup_main(argc - 1, argv + 1);
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)) {
-        printf("Usage: shale <command> [options]\n\nCommands:\n  local     run SQL over local files (like clickhouse-local)\n  server    serve ClickHouse's HTTP interface (like clickhouse-server)\n  backup    back up PostgreSQL data directories with Direct I/O\n\nRun 'shale local --help' for its options.\n");
+        printf("Usage: shale <command> [options]\n\nCommands:\n  local     run SQL over local files (like clickhouse-local)\n  server    serve ClickHouse's HTTP interface and native protocol (like clickhouse-server)\n  client    a client of the native protocol (like clickhouse-client)\n  backup    back up PostgreSQL data directories with Direct I/O\n\nRun 'shale local --help' for its options.\n");
         return 0;
     }
     if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
@@ -274,6 +279,6 @@ int main(int argc, char **argv)
     /* Like clickhouse-local invoked as a bare binary with options: treat as `local`. */
     if (argc >= 2 && argv[1][0] == '-')
         return local_main(argc - 1, argv + 1);
-    fprintf(stderr, "Usage: shale <command> [options]. Commands: local, server, backup. Try 'shale --help'.\n");
+    fprintf(stderr, "Usage: shale <command> [options]. Commands: local, server, client, backup. Try 'shale --help'.\n");
     return 1;
 }

@@ -64,7 +64,8 @@ static bool ends_statement(const buf *b)
     return n && b->p[n - 1] == ';';
 }
 
-int repl_run(local_shell *s)
+int repl_run_with(const char *banner, const char *prompt1, int (*run)(void *ctx, const char *sql, size_t len),
+                  void *ctx)
 {
     char hist[4096];
     history_path(hist, sizeof hist);
@@ -76,11 +77,11 @@ int repl_run(local_shell *s)
         fprintf(stderr, "%s; reading lines without editing or history.\n", err_msg());
         err_clear();
     }
-    printf("shale local. Type a query ending with ';', or 'exit'.\n\n");
+    printf("%s", banner);
     buf stmt = {0};
     int last = 0;
     for (;;) {
-        const char *prompt = stmt.len ? ":-] " : "shale :) ";
+        const char *prompt = stmt.len ? ":-] " : prompt1;
         char *line = editing ? ed.readline(prompt) : plain_readline(prompt);
         if (!line)
             break;
@@ -101,11 +102,18 @@ int repl_run(local_shell *s)
                 ed.add_history(text);
                 ed.write_history(hist);
             }
-            last = local_run_script(s, text, stmt.len);
+            last = run(ctx, text, stmt.len);
             stmt.len = 0;
         }
     }
     buf_free(&stmt);
     printf("Bye.\n");
     return last;
+}
+
+static int run_local(void *ctx, const char *sql, size_t len) { return local_run_script(ctx, sql, len); }
+
+int repl_run(local_shell *s)
+{
+    return repl_run_with("shale local. Type a query ending with ';', or 'exit'.\n\n", "shale :) ", run_local, s);
 }

@@ -131,6 +131,8 @@ static const own_def own[] = {
     {"add_http_cors_header", SET_BOOL, "0", "Write the CORS headers (Access-Control-Allow-Origin: *) in HTTP responses."},
     {"network_compression_method", SET_STRING, "LZ4", "Codec of ClickHouse's compressed blocks over HTTP (compress=1): LZ4, LZ4HC, ZSTD or NONE."},
     {"network_zstd_compression_level", SET_INT, "1", "ZSTD level of compressed blocks (network_compression_method = 'ZSTD')."},
+    {"connect_timeout_with_failover_ms", SET_UINT, "1000", "remote(): the timeout of one connection attempt to a replica before the next is tried."},
+    {"skip_unavailable_shards", SET_BOOL, "0", "remote(): a shard none of whose replicas answers is left out of the result instead of failing the query."},
     {"send_progress_in_http_headers", SET_BOOL, "0", "Send X-ClickHouse-Progress headers while the query runs."},
     {"http_headers_progress_interval_ms", SET_UINT, "100", "Minimum interval between X-ClickHouse-Progress headers."},
     {"cancel_http_readonly_queries_on_client_close", SET_BOOL, "0", "Cancel a read-only HTTP query when its client disconnects (shale cancels every query of a disconnected client)."},

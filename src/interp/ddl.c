@@ -11,7 +11,7 @@
 #include "io/stream.h"
 #include "sql/analyze.h"
 #include "storage/catalog.h"
-#include "storage/mergetree/compress.h"
+#include "codec/compress.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -279,12 +279,57 @@ static int run_explain(const interp_hooks *h, query_ctx *q, const ast *stmt, int
     return rc;
 }
 
+/* INSERT INTO FUNCTION remote(…) [(columns)] SELECT …: the rows go to the shard's table
+ * (storage/tablefunc/remote.c). */
+static int run_insert_remote(query_ctx *q, const ast *stmt)
+{
+    if (stmt->partition_by.n)
+        return err_set(ERR_NOT_IMPLEMENTED, "INSERT INTO FUNCTION remote(…) PARTITION BY is not implemented");
+    remote_args ra;
+    if (analyze_remote_args(stmt->table_func, q, &ra))
+        return -1;
+    buf cols = {0};
+    for (int i = 0; i < stmt->insert_columns.n; i++) {
+        const ast *c = stmt->insert_columns.items[i];
+        buf_puts(&cols, i ? ", " : "(");
+        if (c->kind != AST_IDENT || c->nparts != 1) {
+            buf_free(&cols);
+            remote_args_free(&ra);
+            return err_set(ERR_NOT_IMPLEMENTED, "INSERT INTO FUNCTION remote(…): only plain column names in the column "
+                                                "list");
+        }
+        ast_format_ident(&cols, c->parts[0]);
+    }
+    if (cols.len)
+        buf_putc(&cols, ')');
+    query_plan *plan = NULL;
+    int rc = analyze_query(stmt->sub, q, &plan);
+    table_sink *sink = NULL;
+    if (!rc)
+        rc = tablefunc_remote_sink(ra.addresses, ra.target, ra.user, ra.password, ra.secure, buf_cstr(&cols),
+                                   plan->out_schema, q, &sink);
+    if (!rc) {
+        rc = query_plan_run(plan, q, &sink->base);
+        if (rc)
+            sink->abort(sink);
+        else
+            rc = sink->finish(sink);
+    }
+    if (plan)
+        query_plan_free(plan);
+    buf_free(&cols);
+    remote_args_free(&ra);
+    return rc;
+}
+
 static int run_insert_function(query_ctx *q, const ast *stmt)
 {
     if (!stmt->sub)
         return err_set(ERR_NOT_IMPLEMENTED, "INSERT INTO FUNCTION supports only INSERT ... SELECT for now");
     const ast *f = stmt->table_func;
     bool to_s3 = strcasecmp(f->name, "s3") == 0;
+    if (strcasecmp(f->name, "remote") == 0 || strcasecmp(f->name, "remoteSecure") == 0)
+        return run_insert_remote(q, stmt);
     if (strcasecmp(f->name, "file") != 0 && !to_s3)
         return err_set(ERR_UNKNOWN_FUNCTION, "Table function %s does not support INSERT", f->name);
     query_plan *plan;

@@ -4,7 +4,7 @@
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/mem.h"
-#include "storage/mergetree/compress.h"
+#include "codec/compress.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* ClickHouse's compressed blocks over HTTP: `compress=1` (the response) and `decompress=1`
  * (the request body), in the block format of MergeTree's .bin files
- * (storage/mergetree/compress.h: CityHash128 checksum, method byte, sizes, data).
+ * (codec/compress.h: CityHash128 checksum, method byte, sizes, data).
  *
  * Ownership: both wrappers take over the stream they wrap and close it when closed (also
  * when creating the wrapper fails). Errors: -1 with err_set; a corrupt or truncated body is

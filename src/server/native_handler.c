@@ -26,7 +26,7 @@
  * Locking: out_mu serialises whole packets on the socket (the query's thread and the
  * listener both write). The input is read by one thread at a time: the connection's
  * thread, except while the listener runs (started and joined around interp_run). */
-#include "server/native_proto.h"
+#include "format/native_proto.h"
 #include "server/server_int.h"
 
 #include "base/arena.h"
@@ -38,7 +38,7 @@
 #include "interp/interp.h"
 #include "parse/ast.h"
 #include "storage/catalog.h"
-#include "storage/mergetree/compress.h"
+#include "codec/compress.h"
 #include "storage/table.h"
 
 #include <netinet/in.h>

@@ -2356,10 +2356,125 @@ static int view_source(table *v, bool final, query_ctx *q, source **out)
     return 0;
 }
 
+/* One constant string argument of a table function. */
+static int const_string_arg(const ast *f, int i, query_ctx *q, char **out)
+{
+    actx c = {.q = q};
+    expr *x;
+    *out = NULL;
+    if (compile(&c, f->args.items[i], &x))
+        return -1;
+    int rc = 0;
+    if (x->kind != EX_CONST || type_base(x->value->type)->id != T_STRING || col_is_null(x->value, 0))
+        rc = err_set(ERR_BAD_ARGUMENTS, "Argument %d of table function '%s' must be a constant string", i + 1, f->name);
+    else {
+        size_t len;
+        const char *p = col_str(x->value, 0, &len);
+        *out = xstrndup(p, len);
+    }
+    expr_free(x);
+    return rc;
+}
+
+int analyze_remote_args(const ast *f, query_ctx *q, remote_args *out)
+{
+    memset(out, 0, sizeof *out);
+    int n = f->args.n;
+    out->secure = strcasecmp(f->name, "remoteSecure") == 0;
+    if (n < 2 || n > 5)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                       "Table function '%s' requires from 2 to 5 parameters: addresses, db.table or db, table or "
+                       "table_function(...) [, user [, password]]",
+                       f->name);
+    char *addr = NULL, *user = NULL, *password = NULL;
+    buf target = {0};
+    int rc = const_string_arg(f, 0, q, &addr);
+    const ast *a1 = f->args.items[1];
+    int next = 2;
+    if (!rc && a1->kind == AST_FUNC) {
+        ast_format_sql(&target, a1);
+    } else if (!rc && a1->kind == AST_IDENT && a1->nparts == 2) {
+        ast_format_ident(&target, a1->parts[0]);
+        buf_putc(&target, '.');
+        ast_format_ident(&target, a1->parts[1]);
+    } else if (!rc) {
+        /* db, table (identifiers or strings), or 'db.table', or a bare table name */
+        char *first = NULL, *second = NULL;
+        if (a1->kind == AST_IDENT && a1->nparts == 1)
+            first = xstrdup(a1->parts[0]);
+        else
+            rc = const_string_arg(f, 1, q, &first);
+        /* As ClickHouse: a database without a dot is followed by the table. */
+        if (!rc && n >= 3 && !strchr(first, '.')) {
+            const ast *a2 = f->args.items[2];
+            if (a2->kind == AST_IDENT && a2->nparts == 1)
+                second = xstrdup(a2->parts[0]);
+            else
+                rc = const_string_arg(f, 2, q, &second);
+            next = 3;
+        }
+        if (!rc && second) {
+            ast_format_ident(&target, first);
+            buf_putc(&target, '.');
+            ast_format_ident(&target, second);
+        } else if (!rc) {
+            const char *dot = strchr(first, '.');
+            if (dot) {
+                char *db = xstrndup(first, (size_t)(dot - first));
+                ast_format_ident(&target, db);
+                free(db);
+                buf_putc(&target, '.');
+                ast_format_ident(&target, dot + 1);
+            } else {
+                ast_format_ident(&target, first);
+            }
+        }
+        free(first);
+        free(second);
+    }
+    if (!rc && next < n)
+        rc = const_string_arg(f, next, q, &user);
+    if (!rc && next + 1 < n)
+        rc = const_string_arg(f, next + 1, q, &password);
+    if (!rc && next + 2 < n)
+        rc = err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Table function '%s': too many arguments (sharding keys "
+                                                           "are not implemented)", f->name);
+    out->addresses = addr;
+    out->target = xstrdup(buf_cstr(&target));
+    out->user = user;
+    out->password = password;
+    buf_free(&target);
+    if (rc)
+        remote_args_free(out);
+    return rc;
+}
+
+void remote_args_free(remote_args *a)
+{
+    free(a->addresses);
+    free(a->target);
+    free(a->user);
+    free(a->password);
+    memset(a, 0, sizeof *a);
+}
+
+static int remote_table(const ast *f, query_ctx *q, source **out)
+{
+    remote_args a;
+    if (analyze_remote_args(f, q, &a))
+        return -1;
+    int rc = tablefunc_remote(a.addresses, a.target, a.user, a.password, a.secure, q, out);
+    remote_args_free(&a);
+    return rc;
+}
+
 static int analyze_one_table(const ast *t, query_ctx *q, source **out)
 {
     if (t->sub)
         return subquery_source(t->sub, q, out);
+    if (t->table_func && (strcasecmp(t->table_func->name, "remote") == 0 ||
+                          strcasecmp(t->table_func->name, "remoteSecure") == 0))
+        return remote_table(t->table_func, q, out);
     if (t->table_func) {
         const ast *f = t->table_func;
         column **args;

@@ -30,6 +30,16 @@ int run_query_to_blocks(const ast *query, query_ctx *q, schema **sch, block ***b
  * is taken as a string: file('x', CSV)). *args has f->args.n entries, owned by the caller. */
 int analyze_table_args(const ast *f, query_ctx *q, column ***args);
 
+/* The arguments of remote(addresses, db.table | db, table | 'db.table' |
+ * table_function(…) [, user [, password]]) and remoteSecure: target is the SQL after FROM
+ * that a shard runs. Strings are new (remote_args_free); user and password may be NULL. */
+typedef struct remote_args {
+    char *addresses, *target, *user, *password;
+    bool secure;
+} remote_args;
+int analyze_remote_args(const ast *f, query_ctx *q, remote_args *out);
+void remote_args_free(remote_args *a);
+
 /* Compiles an expression whose columns index src's schema directly (JOIN ON keys). */
 int analyze_expr_on(const ast *e, const source *src, query_ctx *q, expr **out);
 

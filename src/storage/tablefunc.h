@@ -19,6 +19,20 @@ int tablefunc_stdin(const char *structure, query_ctx *q, source **out);
 /* format(format, [structure,] data): the data argument parsed as a table. */
 int tablefunc_format(column *const *args, int nargs, query_ctx *q, source **out);
 
+/* remote(addresses, target [, user [, password]]) (storage/tablefunc/remote.c): target is
+ * the SQL after FROM that each shard runs (`db`.`table`, a table function call);
+ * remoteSecure (secure) is NOT_IMPLEMENTED. */
+int tablefunc_remote(const char *addresses, const char *target, const char *user, const char *password, bool secure,
+                     query_ctx *q, source **out);
+
+struct table_sink;
+/* INSERT INTO FUNCTION remote(addresses, target …) [(columns)]: one shard; columns is the
+ * INSERT's column list as SQL ("(`a`, `b`)") or NULL; sch the SELECT's columns, sent by
+ * position and cast to the shard's types. */
+int tablefunc_remote_sink(const char *addresses, const char *target, const char *user, const char *password,
+                          bool secure, const char *columns, const schema *sch, query_ctx *q,
+                          struct table_sink **out);
+
 /* A destination of INSERT: blocks go to write(); finish() commits (and frees), abort()
  * discards what it can (and frees). */
 typedef struct table_sink {

@@ -3,7 +3,7 @@
  * the codec decoders (Multiple chains, Delta, DoubleDelta, Gorilla, T64, LZ4, ZSTD) see the
  * corrupted data instead of stopping at the checksum. */
 #include "base/err.h"
-#include "storage/mergetree/compress.h"
+#include "codec/compress.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /* libFuzzer target: arbitrary bytes as what a client sends to the native protocol's
- * server (src/server/native_proto.h). The first byte picks the peer's revision (an old,
+ * server (src/format/native_proto.h). The first byte picks the peer's revision (an old,
  * a middle and the current layout) and whether Data blocks are compressed; the rest is a
  * stream of client packets, parsed as the server parses them until one fails. Whatever
  * block decodes is encoded again for the same revision. */
 #include "base/err.h"
 #include "format/native_block.h"
-#include "server/native_proto.h"
+#include "format/native_proto.h"
 
 #include <stdlib.h>
 

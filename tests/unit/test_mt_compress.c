@@ -4,7 +4,7 @@
 #include "base/mem.h"
 #include "check.h"
 #include "column/type.h"
-#include "storage/mergetree/compress.h"
+#include "codec/compress.h"
 
 #include <stdio.h>
 #include <stdlib.h>

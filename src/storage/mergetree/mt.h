@@ -18,7 +18,7 @@
 #define SHALE_STORAGE_MERGETREE_MT_H
 
 #include "exec/expr.h"
-#include "storage/mergetree/compress.h"
+#include "codec/compress.h"
 #include "storage/mergetree/serial.h"
 #include "storage/table.h"
 

@@ -3,7 +3,7 @@
  * trailing zeros are at least the last stored ones -> '10' and the meaningful bits in the
  * last window; else '11', leading zeros (3/4/5/6 bits for widths 1/2/4/8), the meaningful
  * bit count (4/5/6/7 bits) and the meaningful bits. */
-#include "storage/mergetree/codec_int.h"
+#include "codec/codec_int.h"
 
 #include <string.h>
 

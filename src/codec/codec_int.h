@@ -4,8 +4,8 @@
  * Encoders append to out and cannot fail. Decoders write exactly dn bytes to dst and return
  * 0, or -1 with err_set(ERR_CANNOT_DECOMPRESS / ERR_CORRUPTED_DATA, ...) describing what is
  * wrong; the caller adds the file and offset. Decoders never read outside [src, src+n). */
-#ifndef SHALE_STORAGE_MERGETREE_CODEC_INT_H
-#define SHALE_STORAGE_MERGETREE_CODEC_INT_H
+#ifndef SHALE_CODEC_CODEC_INT_H
+#define SHALE_CODEC_CODEC_INT_H
 
 #include "base/buf.h"
 #include "base/err.h"

@@ -1,10 +1,10 @@
 /* ClickHouse's compressed blocks: codec parsing and text, block encode/decode (including
  * Multiple chains), the file writer and the file reader. See compress.h. */
-#include "storage/mergetree/compress.h"
+#include "codec/compress.h"
 
 #include "base/err.h"
 #include "base/mem.h"
-#include "storage/mergetree/codec_int.h"
+#include "codec/codec_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

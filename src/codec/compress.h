@@ -1,4 +1,5 @@
-/* ClickHouse's compressed-block format and column codecs, as MergeTree parts store them.
+/* ClickHouse's compressed-block format and column codecs, as MergeTree parts store them and
+ * the native protocol frames its blocks (the mt_ prefix is from MergeTree, their first user).
  *
  * A compressed file (<column>.bin) is a sequence of blocks, each:
  *   16 bytes  CityHash128 v1.0.2 of the rest of the block (method byte onwards),
@@ -18,8 +19,8 @@
  * belong to one thread. Errors: -1 with err_set; decompression errors are
  * ERR_CHECKSUM_DOESNT_MATCH / ERR_CORRUPTED_DATA / ERR_UNKNOWN_COMPRESSION_METHOD naming the
  * file (`where`) and the byte offset of the block. */
-#ifndef SHALE_STORAGE_MERGETREE_COMPRESS_H
-#define SHALE_STORAGE_MERGETREE_COMPRESS_H
+#ifndef SHALE_CODEC_COMPRESS_H
+#define SHALE_CODEC_COMPRESS_H
 
 #include "base/buf.h"
 #include "base/cityhash.h"

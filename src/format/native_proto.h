@@ -1,6 +1,7 @@
 /* ClickHouse's native TCP protocol: packet numbers, revisions, and the encoding and
- * decoding of every packet shale's server reads or writes (native_handler.c runs the
- * conversation). Layouts as ClickHouse 26.7 reads and writes them (src/Server/TCPHandler,
+ * decoding of every packet shale reads or writes, as a server (server/native_handler.c runs
+ * that conversation) and as a client (storage/native_client.c): one implementation of each
+ * layout, so that both sides agree by construction. Layouts as ClickHouse 26.7 reads and writes them (src/Server/TCPHandler,
  * src/Client/Connection, src/Core/ProtocolDefines.h), restricted to what a peer at the
  * negotiated revision — min(client, NATIVE_SERVER_REVISION) — expects:
  *
@@ -33,8 +34,8 @@
  * CANNOT_READ_ALL_DATA, a bad value INCORRECT_DATA/UNKNOWN_PACKET_FROM_CLIENT.
  * Ownership: decoded packets own their strings (free with the matching *_free).
  * Thread-safety: none needed (one connection, one thread). Errors: -1 with err_set. */
-#ifndef SHALE_SERVER_NATIVE_PROTO_H
-#define SHALE_SERVER_NATIVE_PROTO_H
+#ifndef SHALE_FORMAT_NATIVE_PROTO_H
+#define SHALE_FORMAT_NATIVE_PROTO_H
 
 #include "base/buf.h"
 #include "column/block.h"
@@ -75,7 +76,10 @@ enum {
     NS_TABLES_STATUS_RESPONSE = 9,
     NS_LOG = 10,
     NS_TABLE_COLUMNS = 11,
+    NS_PART_UUIDS = 12,
+    NS_READ_TASK_REQUEST = 13,
     NS_PROFILE_EVENTS = 14,
+    NS_TIMEZONE_UPDATE = 17,
 };
 
 /* QueryProcessingStage */
@@ -145,5 +149,49 @@ void native_write_tables_status(buf *out, char **names, const bool *exists, int 
  * exprs[i] the expression's SQL, both NULL when the column has no default). */
 void native_write_table_columns(buf *out, int n, const char *const *names, const char *const *types,
                                 const char *const *kinds, const char *const *exprs);
+
+/* ---- the client's side ---- */
+
+/* Primitive writers (for the one-byte packets Ping and Cancel and for tests). */
+void native_put_varuint(buf *b, uint64_t v);
+void native_put_string(buf *b, const char *s);
+
+/* Client Hello (packet 0) announcing NATIVE_SERVER_REVISION; the addendum after the
+ * server's Hello (a quota key, when the negotiated revision has it). */
+void native_write_client_hello(buf *out, const char *client_name, const char *database, const char *user,
+                               const char *password);
+void native_write_addendum(buf *out, uint64_t revision);
+
+/* The server's Hello after its packet number. */
+typedef struct native_server_hello {
+    char *name;
+    uint64_t major, minor, revision, patch;
+    char *timezone;
+    char *display_name;
+} native_server_hello;
+int native_read_server_hello(rbuf *in, uint64_t our_revision, native_server_hello *h);
+void native_server_hello_free(native_server_hello *h);
+
+/* Query (packet 1) over TCP: client info naming client_name and user, the settings and
+ * parameters as strings (flags 0), the stage and the compression flag. initial_query_id
+ * NULL: an initial query; else a secondary one (a shard's part of remote()) of that
+ * initial query. secret_hash: the inter-server hash (NULL = none). */
+void native_write_query(buf *out, uint64_t revision, const char *query_id, const char *initial_query_id,
+                        const char *client_name, const char *user, const native_kv *settings, int nsettings, const char *secret_hash,
+                        uint64_t stage, bool compression, const char *text, const native_kv *params, int nparams);
+
+/* An Exception packet's rest (the nested ones joined as ClickHouse prints them: the
+ * outer message, then ": " and each nested one). *message is new (free it). */
+int native_read_exception(rbuf *in, int *code, char **message);
+int native_read_progress(rbuf *in, uint64_t revision, native_progress *p);
+typedef struct native_profile_info {
+    uint64_t rows, blocks, bytes, rows_before_limit, rows_before_aggregation;
+    bool applied_limit, calculated_rows_before_limit, applied_aggregation;
+} native_profile_info;
+int native_read_profile_info(rbuf *in, uint64_t revision, native_profile_info *p);
+/* TableColumns: the external table's name (dropped) and the columns text (*text new). */
+int native_read_table_columns(rbuf *in, char **text);
+/* TimezoneUpdate: the new time zone (*tz new). */
+int native_read_string(rbuf *in, const char *what, char **out);
 
 #endif

@@ -1,10 +1,10 @@
 /* Packet encoding and decoding of the native protocol (see native_proto.h). */
-#include "server/native_proto.h"
+#include "format/native_proto.h"
 
 #include "base/err.h"
 #include "base/mem.h"
 #include "format/native_block.h"
-#include "storage/mergetree/compress.h"
+#include "codec/compress.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -374,7 +374,7 @@ int native_read_data(rbuf *in, uint64_t revision, bool compressed, schema **head
 
 /* ---- writing ---- */
 
-static void put_varuint(buf *b, uint64_t v)
+void native_put_varuint(buf *b, uint64_t v)
 {
     do {
         uint8_t byte = v & 0x7F;
@@ -383,29 +383,29 @@ static void put_varuint(buf *b, uint64_t v)
     } while (v);
 }
 
-static void put_string(buf *b, const char *s)
+void native_put_string(buf *b, const char *s)
 {
     size_t n = strlen(s);
-    put_varuint(b, n);
+    native_put_varuint(b, n);
     buf_append(b, s, n);
 }
 
 void native_write_hello(buf *out, uint64_t rev, const char *timezone, const char *display_name)
 {
-    put_varuint(out, NS_HELLO);
-    put_string(out, "shale");
+    native_put_varuint(out, NS_HELLO);
+    native_put_string(out, "shale");
     /* The version of ClickHouse whose protocol and behaviour shale follows. */
-    put_varuint(out, 26);
-    put_varuint(out, 7);
-    put_varuint(out, NATIVE_SERVER_REVISION);
+    native_put_varuint(out, 26);
+    native_put_varuint(out, 7);
+    native_put_varuint(out, NATIVE_SERVER_REVISION);
     if (rev >= 54058)
-        put_string(out, timezone);
+        native_put_string(out, timezone);
     if (rev >= 54372)
-        put_string(out, display_name);
+        native_put_string(out, display_name);
     if (rev >= 54401)
-        put_varuint(out, 1);
+        native_put_varuint(out, 1);
     if (rev >= 54461)
-        put_varuint(out, 0); /* no password complexity rules */
+        native_put_varuint(out, 0); /* no password complexity rules */
     if (rev >= 54462) {
         /* The nonce of inter-server secret v2; shale has no inter-server secret, but the
          * peer reads the field. */
@@ -418,57 +418,57 @@ void native_write_hello(buf *out, uint64_t rev, const char *timezone, const char
 
 void native_write_exception(buf *out, int code, const char *message)
 {
-    put_varuint(out, NS_EXCEPTION);
+    native_put_varuint(out, NS_EXCEPTION);
     int32_t c = code;
     buf_append(out, &c, 4);
-    put_string(out, "DB::Exception");
+    native_put_string(out, "DB::Exception");
     /* ClickHouse sends displayText(): the name, then the message. */
     buf m = {0};
     buf_puts(&m, "DB::Exception: ");
     buf_puts(&m, message);
-    put_string(out, buf_cstr(&m));
+    native_put_string(out, buf_cstr(&m));
     buf_free(&m);
-    put_string(out, ""); /* no stack trace */
+    native_put_string(out, ""); /* no stack trace */
     buf_putc(out, 0);    /* nothing nested */
 }
 
 void native_write_progress(buf *out, uint64_t rev, const native_progress *p)
 {
-    put_varuint(out, NS_PROGRESS);
-    put_varuint(out, p->read_rows);
-    put_varuint(out, p->read_bytes);
-    put_varuint(out, p->total_rows);
+    native_put_varuint(out, NS_PROGRESS);
+    native_put_varuint(out, p->read_rows);
+    native_put_varuint(out, p->read_bytes);
+    native_put_varuint(out, p->total_rows);
     if (rev >= 54463)
-        put_varuint(out, p->total_bytes);
+        native_put_varuint(out, p->total_bytes);
     if (rev >= 54420) {
-        put_varuint(out, p->written_rows);
-        put_varuint(out, p->written_bytes);
+        native_put_varuint(out, p->written_rows);
+        native_put_varuint(out, p->written_bytes);
     }
     if (rev >= 54460)
-        put_varuint(out, p->elapsed_ns);
+        native_put_varuint(out, p->elapsed_ns);
 }
 
 void native_write_profile_info(buf *out, uint64_t rev, uint64_t rows, uint64_t blocks, uint64_t bytes,
                                bool applied_limit, uint64_t rows_before_limit)
 {
-    put_varuint(out, NS_PROFILE_INFO);
-    put_varuint(out, rows);
-    put_varuint(out, blocks);
-    put_varuint(out, bytes);
+    native_put_varuint(out, NS_PROFILE_INFO);
+    native_put_varuint(out, rows);
+    native_put_varuint(out, blocks);
+    native_put_varuint(out, bytes);
     buf_putc(out, applied_limit);
-    put_varuint(out, rows_before_limit);
+    native_put_varuint(out, rows_before_limit);
     buf_putc(out, 1); /* calculated_rows_before_limit */
     if (rev >= 54469) {
         buf_putc(out, 0);
-        put_varuint(out, 0);
+        native_put_varuint(out, 0);
     }
 }
 
 void native_write_block(buf *out, buf *scratch, int packet, uint64_t rev, const mt_codec *codec, const schema *header,
                         const block *b)
 {
-    put_varuint(out, (uint64_t)packet);
-    put_string(out, ""); /* the main table, not an external one */
+    native_put_varuint(out, (uint64_t)packet);
+    native_put_string(out, ""); /* the main table, not an external one */
     if (!codec) {
         native_block_write(out, header, b, rev);
         return;
@@ -485,16 +485,16 @@ void native_write_block(buf *out, buf *scratch, int packet, uint64_t rev, const 
 
 void native_write_tables_status(buf *out, char **names, const bool *exists, int n)
 {
-    put_varuint(out, NS_TABLES_STATUS_RESPONSE);
+    native_put_varuint(out, NS_TABLES_STATUS_RESPONSE);
     int found = 0;
     for (int i = 0; i < n; i++)
         found += exists[i];
-    put_varuint(out, (uint64_t)found);
+    native_put_varuint(out, (uint64_t)found);
     for (int i = 0; i < n; i++) {
         if (!exists[i])
             continue;
-        put_string(out, names[2 * i]);
-        put_string(out, names[2 * i + 1]);
+        native_put_string(out, names[2 * i]);
+        native_put_string(out, names[2 * i + 1]);
         buf_putc(out, 0); /* not replicated */
     }
 }
@@ -520,8 +520,8 @@ static void put_escaped(buf *t, const char *p)
 void native_write_table_columns(buf *out, int n, const char *const *names, const char *const *types,
                                 const char *const *kinds, const char *const *exprs)
 {
-    put_varuint(out, NS_TABLE_COLUMNS);
-    put_string(out, "");
+    native_put_varuint(out, NS_TABLE_COLUMNS);
+    native_put_string(out, "");
     buf t = {0};
     buf_printf(&t, "columns format version: 1\n%d columns:\n", n);
     for (int i = 0; i < n; i++) {
@@ -541,6 +541,214 @@ void native_write_table_columns(buf *out, int n, const char *const *names, const
         }
         buf_putc(&t, '\n');
     }
-    put_string(out, buf_cstr(&t));
+    native_put_string(out, buf_cstr(&t));
     buf_free(&t);
+}
+
+/* ---- the client's side ---- */
+
+void native_write_client_hello(buf *out, const char *client_name, const char *database, const char *user,
+                               const char *password)
+{
+    native_put_varuint(out, NC_HELLO);
+    native_put_string(out, client_name);
+    native_put_varuint(out, 26);
+    native_put_varuint(out, 7);
+    native_put_varuint(out, NATIVE_SERVER_REVISION);
+    native_put_string(out, database);
+    native_put_string(out, user);
+    native_put_string(out, password);
+}
+
+void native_write_addendum(buf *out, uint64_t revision)
+{
+    if (revision >= 54458)
+        native_put_string(out, ""); /* no quota key */
+}
+
+int native_read_string(rbuf *in, const char *what, char **out) { return read_string(in, MAX_NAME, what, out); }
+
+int native_read_server_hello(rbuf *in, uint64_t our_revision, native_server_hello *h)
+{
+    memset(h, 0, sizeof *h);
+    if (read_string(in, MAX_NAME, "the server's name", &h->name) || native_read_varuint(in, &h->major) ||
+        native_read_varuint(in, &h->minor) || native_read_varuint(in, &h->revision))
+        return -1;
+    /* The server writes the fields of min(its revision, ours). */
+    uint64_t rev = h->revision < our_revision ? h->revision : our_revision;
+    if (rev >= 54058 && read_string(in, MAX_NAME, "the server's time zone", &h->timezone))
+        return -1;
+    if (rev >= 54372 && read_string(in, MAX_NAME, "the server's display name", &h->display_name))
+        return -1;
+    if (rev >= 54401 && native_read_varuint(in, &h->patch))
+        return -1;
+    if (rev >= 54461) {
+        uint64_t rules;
+        if (native_read_varuint(in, &rules))
+            return -1;
+        if (rules > MAX_SETTINGS)
+            return err_set(ERR_TOO_LARGE_ARRAY_SIZE, "Too many password complexity rules in the server's Hello: %llu",
+                           (unsigned long long)rules);
+        for (uint64_t i = 0; i < rules; i++)
+            if (skip_string(in, "a password rule") || skip_string(in, "a password rule's message"))
+                return -1;
+    }
+    if (rev >= 54462) {
+        uint64_t nonce;
+        if (read_fixed(in, &nonce, 8, "the server's nonce"))
+            return -1;
+    }
+    if (!h->timezone)
+        h->timezone = xstrdup("");
+    if (!h->display_name)
+        h->display_name = xstrdup("");
+    return 0;
+}
+
+void native_server_hello_free(native_server_hello *h)
+{
+    free(h->name);
+    free(h->timezone);
+    free(h->display_name);
+    memset(h, 0, sizeof *h);
+}
+
+static void put_kvs(buf *out, const native_kv *kv, int n)
+{
+    for (int i = 0; i < n; i++) {
+        native_put_string(out, kv[i].name);
+        native_put_varuint(out, kv[i].flags);
+        native_put_string(out, kv[i].value);
+    }
+    native_put_string(out, "");
+}
+
+void native_write_query(buf *out, uint64_t rev, const char *query_id, const char *initial_query_id,
+                        const char *client_name, const char *user,
+                        const native_kv *settings, int nsettings, const char *secret_hash, uint64_t stage,
+                        bool compression, const char *text, const native_kv *params, int nparams)
+{
+    native_put_varuint(out, NC_QUERY);
+    native_put_string(out, query_id);
+    /* ClientInfo of a query over TCP. */
+    buf_putc(out, initial_query_id ? 2 : 1);
+    native_put_string(out, user);
+    native_put_string(out, initial_query_id ? initial_query_id : query_id);
+    native_put_string(out, "0.0.0.0:0");
+    if (rev >= 54449) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        int64_t us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+        buf_append(out, &us, 8);
+    }
+    buf_putc(out, 1); /* TCP */
+    const char *os_user = getenv("USER");
+    native_put_string(out, os_user ? os_user : "");
+    native_put_string(out, "");
+    native_put_string(out, client_name);
+    native_put_varuint(out, 26);
+    native_put_varuint(out, 7);
+    native_put_varuint(out, NATIVE_SERVER_REVISION);
+    if (rev >= 54060)
+        native_put_string(out, ""); /* quota key */
+    if (rev >= 54448)
+        native_put_varuint(out, 0); /* distributed depth */
+    if (rev >= 54401)
+        native_put_varuint(out, 1); /* patch */
+    if (rev >= 54442)
+        buf_putc(out, 0); /* no OpenTelemetry trace */
+    if (rev >= 54453) {
+        native_put_varuint(out, 0);
+        native_put_varuint(out, 0);
+        native_put_varuint(out, 0);
+    }
+    put_kvs(out, settings, nsettings);
+    if (rev >= 54441)
+        native_put_string(out, secret_hash ? secret_hash : "");
+    native_put_varuint(out, stage);
+    native_put_varuint(out, compression ? 1 : 0);
+    native_put_string(out, text);
+    if (rev >= 54459)
+        put_kvs(out, params, nparams);
+}
+
+int native_read_exception(rbuf *in, int *code, char **message)
+{
+    *message = NULL;
+    *code = 0;
+    buf m = {0};
+    for (int depth = 0;; depth++) {
+        int32_t c;
+        char *name = NULL, *msg = NULL, *trace = NULL;
+        uint8_t nested;
+        if (read_fixed(in, &c, 4, "an exception's code") || read_string(in, MAX_NAME, "an exception's name", &name) ||
+            read_string(in, MAX_QUERY, "an exception's message", &msg) ||
+            read_string(in, MAX_QUERY, "an exception's stack trace", &trace) ||
+            read_u8(in, &nested, "an exception's nested flag")) {
+            free(name);
+            free(msg);
+            free(trace);
+            buf_free(&m);
+            return -1;
+        }
+        if (depth == 0)
+            *code = c;
+        if (depth)
+            buf_puts(&m, ": ");
+        buf_puts(&m, msg);
+        free(name);
+        free(msg);
+        free(trace);
+        if (!nested)
+            break;
+        if (depth >= 64) {
+            buf_free(&m);
+            return err_set(ERR_INCORRECT_DATA, "An exception nested more than 64 deep");
+        }
+    }
+    *message = xstrdup(buf_cstr(&m));
+    buf_free(&m);
+    return 0;
+}
+
+int native_read_progress(rbuf *in, uint64_t rev, native_progress *p)
+{
+    memset(p, 0, sizeof *p);
+    if (native_read_varuint(in, &p->read_rows) || native_read_varuint(in, &p->read_bytes) ||
+        native_read_varuint(in, &p->total_rows))
+        return -1;
+    if (rev >= 54463 && native_read_varuint(in, &p->total_bytes))
+        return -1;
+    if (rev >= 54420 && (native_read_varuint(in, &p->written_rows) || native_read_varuint(in, &p->written_bytes)))
+        return -1;
+    if (rev >= 54460 && native_read_varuint(in, &p->elapsed_ns))
+        return -1;
+    return 0;
+}
+
+int native_read_profile_info(rbuf *in, uint64_t rev, native_profile_info *p)
+{
+    memset(p, 0, sizeof *p);
+    uint8_t applied, calculated;
+    if (native_read_varuint(in, &p->rows) || native_read_varuint(in, &p->blocks) ||
+        native_read_varuint(in, &p->bytes) || read_u8(in, &applied, "applied_limit") ||
+        native_read_varuint(in, &p->rows_before_limit) || read_u8(in, &calculated, "calculated_rows_before_limit"))
+        return -1;
+    p->applied_limit = applied;
+    p->calculated_rows_before_limit = calculated;
+    if (rev >= 54469) {
+        uint8_t agg;
+        if (read_u8(in, &agg, "applied_aggregation") || native_read_varuint(in, &p->rows_before_aggregation))
+            return -1;
+        p->applied_aggregation = agg;
+    }
+    return 0;
+}
+
+int native_read_table_columns(rbuf *in, char **text)
+{
+    *text = NULL;
+    if (skip_string(in, "the external table's name"))
+        return -1;
+    return read_string(in, MAX_QUERY, "the columns' description", text);
 }

@@ -4,7 +4,7 @@
  * 64-byte rows (byte k of every value), the last partial byte bit-transposed into one
  * UInt64 per bit; the 'bit' variant bit-transposes every row. Decoding restores the upper
  * bits from min (and from max for non-negative values when a signed range crosses 0). */
-#include "storage/mergetree/codec_int.h"
+#include "codec/codec_int.h"
 
 #include <string.h>
 

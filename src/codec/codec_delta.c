@@ -1,6 +1,6 @@
 /* Delta (0x92): [width][bytes_to_skip][the first n % width bytes as is][value - previous
  * value, little-endian, wrapping] — the first value is stored as its difference from 0. */
-#include "storage/mergetree/codec_int.h"
+#include "codec/codec_int.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * [first delta] then, MSB-first, per further value the delta-of-deltas dd (wrapping in the
  * value width): 0 -> '0'; otherwise a prefix picking the size (10: 7 bits, 110: 9,
  * 1110: 12, 11110: 32, 11111: 64), the sign bit and |dd| - 1 in size - 1 bits. */
-#include "storage/mergetree/codec_int.h"
+#include "codec/codec_int.h"
 
 #include <string.h>
 

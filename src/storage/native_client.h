@@ -1,0 +1,82 @@
+/* A client of ClickHouse's native TCP protocol: one connection to a shale or ClickHouse
+ * server, used by remote() (storage/tablefunc/remote.c) and `shale client` (cli/client.c).
+ * The packets are format/native_proto.h's, the ones the server side uses too.
+ *
+ * A conversation: nclient_connect (TCP, Hello both ways at min(our, the server's)
+ * revision, the addendum) → nclient_query → nclient_receive until EndOfStream or an
+ * Exception; for an INSERT whose data the client sends, the server first answers with a
+ * Data packet holding the table's header (after TableColumns): send blocks with
+ * nclient_send_data, then an empty one, and read on to EndOfStream. nclient_cancel asks
+ * the server to stop a query (the server still answers with EndOfStream or an Exception,
+ * read them). Compression (LZ4 or ZSTD in ClickHouse's checksummed frames) applies to
+ * Data packets both ways when opts.compression is set.
+ *
+ * Ownership: the packet's header, block and strings belong to the packet until
+ * nclient_packet_clear. Thread-safety: one thread per connection (nclient_cancel may be
+ * called from another thread while one receives: it only sends one byte). Errors: -1
+ * with err_set; an Exception from the server is a packet (type NS_EXCEPTION), not an
+ * error; a broken connection or a malformed packet is an error and the connection must
+ * be closed. */
+#ifndef SHALE_STORAGE_NATIVE_CLIENT_H
+#define SHALE_STORAGE_NATIVE_CLIENT_H
+
+#include "format/native_proto.h"
+
+#include <stdbool.h>
+
+typedef struct nclient_opts {
+    const char *host;
+    int port;
+    const char *user;          /* NULL = "default" */
+    const char *password;      /* NULL = "" */
+    const char *database;      /* NULL = "" (the user's default) */
+    const char *client_name;   /* NULL = "shale" */
+    int connect_timeout_ms;    /* 0 = ClickHouse's connect_timeout_with_failover_ms, 1000 */
+    int receive_timeout_ms;    /* 0 = 300 s */
+    int send_timeout_ms;       /* 0 = 300 s */
+    const char *compression;   /* NULL or "" none, "lz4", "zstd" */
+} nclient_opts;
+
+typedef struct nclient nclient;
+
+int nclient_connect(const nclient_opts *o, nclient **out);
+void nclient_close(nclient *c);
+/* "host:port" as connected. */
+const char *nclient_peer(const nclient *c);
+const native_server_hello *nclient_server(const nclient *c);
+uint64_t nclient_revision(const nclient *c);
+/* Ping → Pong (other packets in between are errors). */
+int nclient_ping(nclient *c);
+
+/* Sends Query and the empty block that ends the (absent) external tables. query_id NULL:
+ * the server makes one. initial_query_id: NULL for an initial query, else the initial
+ * query this one is part of. secret_hash: the inter-server hash or NULL. */
+int nclient_query(nclient *c, const char *query_id, const char *initial_query_id, const char *text, const native_kv *settings, int nsettings,
+                  const native_kv *params, int nparams, int stage, const char *secret_hash);
+
+typedef struct nclient_packet {
+    int type;                  /* NS_* */
+    schema *header;            /* Data, Totals, Extremes, Log, ProfileEvents */
+    block *b;
+    native_progress progress;
+    native_profile_info profile;
+    int code;                  /* Exception */
+    char *message;             /* Exception: the server's text ("DB::Exception: …") */
+    char *text;                /* TableColumns: the description; TimezoneUpdate: the zone */
+} nclient_packet;
+
+/* The next packet from the server. Packets a client never expects (ReadTaskRequest,
+ * PartUUIDs, parallel-replica requests) are UNEXPECTED_PACKET_FROM_SERVER errors, unknown
+ * numbers UNKNOWN_PACKET_FROM_SERVER. */
+int nclient_receive(nclient *c, nclient_packet *p);
+void nclient_packet_clear(nclient_packet *p);
+
+/* A Data packet of the INSERT's data (b NULL: the empty block that ends it). */
+int nclient_send_data(nclient *c, const schema *header, const block *b);
+int nclient_cancel(nclient *c);
+
+/* An error (code, "Received from host:port. message") for an Exception packet: what
+ * remote() raises, as ClickHouse's initiator does. Returns -1. */
+int nclient_raise(const nclient *c, const nclient_packet *p);
+
+#endif
