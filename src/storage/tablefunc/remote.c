@@ -200,13 +200,11 @@ static void changed_settings(query_ctx *q, native_kv **out, int *n)
 {
     *out = NULL;
     *n = 0;
-    for (int i = 0; i < q->st->n; i++) {
-        if (!q->st->changed[i])
-            continue;
+    for (int k = 0; k < q->st->nset; k++) {
         *out = xrealloc(*out, sizeof **out * (size_t)(*n + 1));
         native_kv *kv = &(*out)[(*n)++];
-        kv->name = xstrdup(settings_def_at(i)->name);
-        kv->value = xstrdup(q->st->text[i]);
+        kv->name = xstrdup(settings_def_at(q->st->set[k].index)->name);
+        kv->value = xstrdup(q->st->set[k].text);
         kv->flags = 0;
     }
 }
