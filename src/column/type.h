@@ -107,6 +107,8 @@ typedef struct type_agg_hooks {
     int (*validate)(const type *t);                       /* -1 with an error when unusable */
     void (*default_state)(const type *t, void *buf_out);  /* appends the empty state to a buf */
     int (*validate_simple)(const char *func, const type *t);
+    /* 0 when p[0..n) is exactly one well-formed state of t, else -1 with an error. */
+    int (*check_state)(const type *t, const void *p, size_t n);
 } type_agg_hooks;
 void type_set_agg_hooks(const type_agg_hooks *h);
 const type_agg_hooks *type_get_agg_hooks(void);

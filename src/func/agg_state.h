@@ -28,6 +28,9 @@
 /* The resolved call whose states an AggregateFunction type holds (cached, never freed). */
 const agg_call *agg_state_call(const type *t);
 
+/* Resolves "name" or "name(p1, p2)" (numeric parameters) with the given argument types. */
+int agg_resolve_spec(const char *spec, int nargs, const type *const *types, agg_call **out);
+
 /* Serializes state (of call a) to out. a must support serialization (agg_state_call's
  * result always does). */
 void agg_state_write(const agg_call *a, const void *state, buf *out);

@@ -251,16 +251,23 @@ static int split_func(const char *f, char *name, size_t cap, double *params, int
     return 0;
 }
 
-/* Resolves the call of an AggregateFunction type without the cache. */
-static agg_call *resolve_type(const type *t)
+int agg_resolve_spec(const char *spec, int nargs, const type *const *types, agg_call **out)
 {
     char name[256];
     double params[64];
     int np = 0;
-    if (split_func(t->agg_func, name, sizeof name, params, 64, &np) < 0)
-        return NULL;
+    if (split_func(spec, name, sizeof name, params, 64, &np) < 0)
+        return -1;
+    return agg_resolve(name, nargs, types, np, params, out);
+}
+
+/* Resolves the call of an AggregateFunction type without the cache. */
+static agg_call *resolve_type(const type *t)
+{
     agg_call *a;
-    if (agg_resolve(name, t->nfields, t->fields, np, params, &a) < 0)
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(t->agg_func, "("), t->agg_func);
+    if (agg_resolve_spec(t->agg_func, t->nfields, t->fields, &a) < 0)
         return NULL;
     if (!a->ops.serialize || !a->ops.deserialize) {
         err_set(ERR_NOT_IMPLEMENTED, "States of aggregate function %s are not supported yet (type %s)", name,
@@ -327,8 +334,21 @@ static int hook_validate_simple(const char *func, const type *t)
                    func);
 }
 
-static const type_agg_hooks hooks = {
-    .validate = hook_validate, .default_state = hook_default, .validate_simple = hook_validate_simple};
+static int hook_check_state(const type *t, const void *p, size_t n)
+{
+    size_t used;
+    if (agg_state_span(t, p, n, &used) < 0)
+        return -1;
+    if (used != n)
+        return err_set(ERR_BAD_ARGUMENTS, "AggregateFunction state for `%s` has %zu trailing byte(s) after "
+                       "deserialization", agg_state_call(t)->name, n - used);
+    return 0;
+}
+
+static const type_agg_hooks hooks = {.validate = hook_validate,
+                                     .default_state = hook_default,
+                                     .validate_simple = hook_validate_simple,
+                                     .check_state = hook_check_state};
 
 void agg_state_install_hooks(void) { type_set_agg_hooks(&hooks); }
 
