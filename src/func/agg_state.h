@@ -60,4 +60,10 @@ void agg_put_varuint(buf *b, uint64_t v);
 void agg_put_value(buf *b, const column *c, size_t i);
 int agg_get_value(agg_rd *r, column *dst);
 
+/* The same value as ClickHouse lays it out in an arena (IColumn::serializeValueIntoArena):
+ * String as a UInt64 size counting a trailing NUL, the bytes and the NUL; Array a UInt64
+ * count; Nullable a flag byte; numbers raw. groupArray of non-numeric types uses it. */
+void agg_put_arena(buf *b, const column *c, size_t i);
+int agg_get_arena(agg_rd *r, column *dst);
+
 #endif

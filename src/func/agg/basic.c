@@ -753,14 +753,40 @@ static int ga_finalize(const agg_call *a, void *st, column *out)
     return 0;
 }
 
-/* A VarUInt count and the values' binary serialization. */
+/* ClickHouse's groupArray keeps numbers (and Date, DateTime, Enum, Bool) in a plain
+ * array, Strings as sized nodes and everything else as arena blobs: 0 = raw values,
+ * 1 = String (VarUInt size + bytes), 2 = VarUInt size + the arena layout. */
+static int ga_kind(const agg_call *a)
+{
+    switch (type_phys(a->ret->inner)->id) {
+    case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64: case T_UINT128:
+    case T_INT8: case T_INT16: case T_INT32: case T_INT64: case T_INT128:
+    case T_FLOAT32: case T_FLOAT64: case T_BOOL: case T_DATE: case T_DATETIME:
+    case T_ENUM8: case T_ENUM16: return 0;
+    case T_STRING: return 1;
+    default: return 2;
+    }
+}
+
+/* A VarUInt count and the values. */
 static void ga_serialize(const agg_call *a, const void *st, buf *out)
 {
     const ga_state *s = st;
     size_t n = s->vals ? s->vals->len : 0;
     agg_put_varuint(out, n);
-    for (size_t i = 0; i < n; i++)
-        agg_put_value(out, s->vals, i);
+    int kind = ga_kind(a);
+    buf tmp = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (kind < 2) {
+            agg_put_value(out, s->vals, i);
+            continue;
+        }
+        tmp.len = 0;
+        agg_put_arena(&tmp, s->vals, i);
+        agg_put_varuint(out, tmp.len);
+        buf_append(out, tmp.p, tmp.len);
+    }
+    buf_free(&tmp);
 }
 static int ga_deserialize(const agg_call *a, void *st, agg_rd *in)
 {
@@ -768,14 +794,33 @@ static int ga_deserialize(const agg_call *a, void *st, agg_rd *in)
     uint64_t n;
     if (agg_rd_varuint(in, &n) < 0)
         return -1;
-    if (n > ga_limit(a) || n > (uint64_t)(in->end - in->p))
-        return err_set(ERR_INCORRECT_DATA, "Too large array size %llu in the state of aggregate function %s",
-                       (unsigned long long)n, a->name);
+    uint64_t max = ga_limit(a) < 0xFFFFFF ? ga_limit(a) : 0xFFFFFF;
+    if (n > max)
+        return err_set(ERR_TOO_LARGE_ARRAY_SIZE, "Too large array size %llu (maximum: %llu)", (unsigned long long)n,
+                       (unsigned long long)max);
     if (!s->vals)
         s->vals = col_new(a->ret->inner);
-    for (uint64_t i = 0; i < n; i++)
-        if (agg_get_value(in, s->vals) < 0)
+    bool blob = ga_kind(a) == 2;
+    for (uint64_t i = 0; i < n; i++) {
+        if (!blob) {
+            if (agg_get_value(in, s->vals) < 0)
+                return -1;
+            continue;
+        }
+        uint64_t len;
+        if (agg_rd_varuint(in, &len) < 0)
             return -1;
+        if (len > (uint64_t)(in->end - in->p))
+            return err_set(ERR_CANNOT_READ_ALL_DATA, "Cannot read all data of an aggregate function state: a "
+                           "value of %llu bytes, %zu left", (unsigned long long)len, (size_t)(in->end - in->p));
+        agg_rd one = {in->p, in->p + len};
+        if (agg_get_arena(&one, s->vals) < 0)
+            return -1;
+        if (one.p != one.end)
+            return err_set(ERR_INCORRECT_DATA, "Value of %llu bytes in the state of %s has %zu bytes after its end",
+                           (unsigned long long)len, a->name, (size_t)(one.end - one.p));
+        in->p += len;
+    }
     return 0;
 }
 

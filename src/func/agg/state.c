@@ -117,7 +117,7 @@ int agg_get_value(agg_rd *r, column *dst)
     }
     case T_ARRAY:
     case T_MAP: {
-        uint64_t n;
+        uint64_t n = 0;
         if (agg_rd_varuint(r, &n) < 0)
             return -1;
         if (n > (uint64_t)(r->end - r->p))
@@ -137,7 +137,7 @@ int agg_get_value(agg_rd *r, column *dst)
         dst->len++;
         return 0;
     case T_STRING: {
-        uint64_t n;
+        uint64_t n = 0;
         if (agg_rd_varuint(r, &n) < 0)
             return -1;
         if (n > MAX_VALUE_BYTES || n > (uint64_t)(r->end - r->p))
@@ -163,6 +163,97 @@ int agg_get_value(agg_rd *r, column *dst)
         r->p += t->width;
         return 0;
     }
+    }
+}
+
+/* ---- values as ClickHouse's columns write them into an arena (serializeValueIntoArena) ---- */
+
+void agg_put_arena(buf *b, const column *c, size_t i)
+{
+    const type *t = type_phys(c->type);
+    i = col_idx(c, i);
+    switch (t->id) {
+    case T_NULLABLE:
+        buf_putc(b, c->nulls.p[i] ? 1 : 0);
+        if (!c->nulls.p[i])
+            agg_put_arena(b, c->inner, i);
+        return;
+    case T_ARRAY:
+    case T_MAP: {
+        const uint64_t *o = col_offs(c);
+        uint64_t n = o[i + 1] - o[i];
+        buf_append(b, &n, 8);
+        for (uint64_t j = o[i]; j < o[i + 1]; j++)
+            agg_put_arena(b, c->inner, (size_t)j);
+        return;
+    }
+    case T_TUPLE:
+        for (int f = 0; f < c->nfields; f++)
+            agg_put_arena(b, c->fields[f], i);
+        return;
+    case T_STRING: {
+        size_t n;
+        const char *p = col_str(c, i, &n);
+        uint64_t sz = n + 1; /* counts the terminating NUL, which follows the bytes */
+        buf_append(b, &sz, 8);
+        buf_append(b, p, n);
+        buf_putc(b, 0);
+        return;
+    }
+    default:
+        agg_put_value(b, c, i);
+        return;
+    }
+}
+
+int agg_get_arena(agg_rd *r, column *dst)
+{
+    const type *t = type_phys(dst->type);
+    switch (t->id) {
+    case T_NULLABLE: {
+        uint8_t f = 0;
+        if (agg_rd_bytes(r, &f, 1) < 0)
+            return -1;
+        if (f) {
+            col_push_null(dst);
+            return 0;
+        }
+        if (agg_get_arena(r, dst->inner) < 0)
+            return -1;
+        col_nullable_commit(dst, false);
+        return 0;
+    }
+    case T_ARRAY:
+    case T_MAP: {
+        uint64_t n = 0;
+        if (agg_rd_bytes(r, &n, 8) < 0)
+            return -1;
+        if (n > (uint64_t)(r->end - r->p))
+            return short_input(r, n);
+        for (uint64_t j = 0; j < n; j++)
+            if (agg_get_arena(r, dst->inner) < 0)
+                return -1;
+        col_array_commit(dst);
+        return 0;
+    }
+    case T_TUPLE:
+        for (int f = 0; f < dst->nfields; f++)
+            if (agg_get_arena(r, dst->fields[f]) < 0)
+                return -1;
+        dst->len++;
+        return 0;
+    case T_STRING: {
+        uint64_t n = 0;
+        if (agg_rd_bytes(r, &n, 8) < 0)
+            return -1;
+        if (n == 0 || n > (uint64_t)(r->end - r->p))
+            return n ? short_input(r, n) : err_set(ERR_INCORRECT_DATA, "String of size 0 in an aggregate state");
+        col_push_str(dst, (const char *)r->p, (size_t)n - 1);
+        r->p += n;
+        return 0;
+    }
+    default:
+        return agg_get_value(r, dst);
     }
 }
 
