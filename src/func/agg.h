@@ -28,6 +28,7 @@ struct agg_call;
 /* A bounded reader over one serialized state (see func/agg_state.h). */
 typedef struct agg_rd {
     const uint8_t *p, *end;
+    size_t short_by;  /* set on CANNOT_READ_ALL_DATA: how many more bytes were needed */
 } agg_rd;
 
 typedef struct agg_ops {

@@ -42,6 +42,10 @@ int agg_state_read(const agg_call *a, void *state, const uint8_t *p, size_t n, s
 /* Length of the first serialized state of type t in p[0..n) (states are concatenated
  * without lengths in Native, RowBinary and MergeTree columns). */
 int agg_state_span(const type *t, const uint8_t *p, size_t n, size_t *used);
+/* The same; when the state is cut short (CANNOT_READ_ALL_DATA), *need is a number of
+ * further bytes that the state certainly has (at least 1), else 0. Readers of streams that
+ * cannot look ahead (MergeTree) read exactly that much more and try again. */
+int agg_state_span_need(const type *t, const uint8_t *p, size_t n, size_t *used, size_t *need);
 
 /* Merges the serialized state p[0..n) into dst (a live state of a). */
 int agg_state_merge_bytes(const agg_call *a, void *dst, const uint8_t *p, size_t n);
@@ -52,6 +56,8 @@ void agg_state_default(const type *t, buf *out);
 /* Byte readers for deserializers: -1 with CANNOT_READ_ALL_DATA when the input is short. */
 int agg_rd_bytes(agg_rd *r, void *dst, size_t n);
 int agg_rd_varuint(agg_rd *r, uint64_t *v);
+/* Fails with CANNOT_READ_ALL_DATA for a value of n bytes that does not fit (sets short_by). */
+int agg_rd_short(agg_rd *r, size_t n);
 void agg_put_varuint(buf *b, uint64_t v);
 
 /* One value of type t (its physical layout) in ClickHouse's binary serialization (as in

@@ -605,8 +605,7 @@ static int sv_deserialize(const agg_call *a, column **dst, const type *t, agg_rd
         if (sz <= 0)
             return 0;
         if ((size_t)sz > (size_t)(in->end - in->p))
-            return err_set(ERR_CANNOT_READ_ALL_DATA, "String of %d bytes in the state of aggregate function %s is "
-                           "longer than the remaining %zu bytes", sz, a->name, (size_t)(in->end - in->p));
+            return agg_rd_short(in, (size_t)sz);
         *dst = col_new(t);
         col_push_str(*dst, (const char *)in->p, (size_t)sz - 1);
         in->p += sz;
@@ -811,9 +810,8 @@ static int ga_deserialize(const agg_call *a, void *st, agg_rd *in)
         if (agg_rd_varuint(in, &len) < 0)
             return -1;
         if (len > (uint64_t)(in->end - in->p))
-            return err_set(ERR_CANNOT_READ_ALL_DATA, "Cannot read all data of an aggregate function state: a "
-                           "value of %llu bytes, %zu left", (unsigned long long)len, (size_t)(in->end - in->p));
-        agg_rd one = {in->p, in->p + len};
+            return agg_rd_short(in, (size_t)len);
+        agg_rd one = {in->p, in->p + len, 0};
         if (agg_get_arena(&one, s->vals) < 0)
             return -1;
         if (one.p != one.end)

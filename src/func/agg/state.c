@@ -11,8 +11,10 @@
 
 /* ---- bytes ---- */
 
-static int short_input(const agg_rd *r, size_t n)
+int agg_rd_short(agg_rd *r, size_t n)
 {
+    size_t have = (size_t)(r->end - r->p);
+    r->short_by = n > have ? n - have : 1;
     return err_set(ERR_CANNOT_READ_ALL_DATA,
                    "Cannot read all data of an aggregate function state: needed %zu more bytes, %zu left", n,
                    (size_t)(r->end - r->p));
@@ -21,7 +23,7 @@ static int short_input(const agg_rd *r, size_t n)
 int agg_rd_bytes(agg_rd *r, void *dst, size_t n)
 {
     if ((size_t)(r->end - r->p) < n)
-        return short_input(r, n);
+        return agg_rd_short(r, n);
     if (n)
         memcpy(dst, r->p, n);
     r->p += n;
@@ -32,9 +34,11 @@ int agg_rd_varuint(agg_rd *r, uint64_t *v)
 {
     uint64_t x = 0;
     for (int i = 0; i < 10; i++) {
-        if (r->p >= r->end)
+        if (r->p >= r->end) {
+            r->short_by = 1;
             return err_set(ERR_CANNOT_READ_ALL_DATA,
                            "Cannot read all data of an aggregate function state: truncated VarUInt");
+        }
         uint8_t b = *r->p++;
         x |= (uint64_t)(b & 0x7f) << (7 * i);
         if (!(b & 0x80)) {
@@ -121,9 +125,7 @@ int agg_get_value(agg_rd *r, column *dst)
         if (agg_rd_varuint(r, &n) < 0)
             return -1;
         if (n > (uint64_t)(r->end - r->p))
-            return err_set(ERR_CANNOT_READ_ALL_DATA, "Array of %llu elements in an aggregate function state "
-                           "is longer than the remaining %zu bytes", (unsigned long long)n,
-                           (size_t)(r->end - r->p));
+            return agg_rd_short(r, (size_t)n);
         for (uint64_t j = 0; j < n; j++)
             if (agg_get_value(r, dst->inner) < 0)
                 return -1;
@@ -141,9 +143,10 @@ int agg_get_value(agg_rd *r, column *dst)
         if (agg_rd_varuint(r, &n) < 0)
             return -1;
         if (n > MAX_VALUE_BYTES || n > (uint64_t)(r->end - r->p))
-            return err_set(ERR_CANNOT_READ_ALL_DATA, "String of %llu bytes in an aggregate function state "
-                           "is longer than the remaining %zu bytes", (unsigned long long)n,
-                           (size_t)(r->end - r->p));
+            return n > MAX_VALUE_BYTES ? err_set(ERR_INCORRECT_DATA,
+                                                 "Too large string size %llu in an aggregate function state",
+                                                 (unsigned long long)n)
+                                       : agg_rd_short(r, (size_t)n);
         col_push_str(dst, (const char *)r->p, (size_t)n);
         r->p += n;
         return 0;
@@ -158,7 +161,7 @@ int agg_get_value(agg_rd *r, column *dst)
     }
     default: {
         if ((size_t)(r->end - r->p) < t->width)
-            return short_input(r, t->width);
+            return agg_rd_short(r, t->width);
         col_push_fixed(dst, r->p);
         r->p += t->width;
         return 0;
@@ -229,7 +232,7 @@ int agg_get_arena(agg_rd *r, column *dst)
         if (agg_rd_bytes(r, &n, 8) < 0)
             return -1;
         if (n > (uint64_t)(r->end - r->p))
-            return short_input(r, n);
+            return agg_rd_short(r, n);
         for (uint64_t j = 0; j < n; j++)
             if (agg_get_arena(r, dst->inner) < 0)
                 return -1;
@@ -247,7 +250,7 @@ int agg_get_arena(agg_rd *r, column *dst)
         if (agg_rd_bytes(r, &n, 8) < 0)
             return -1;
         if (n == 0 || n > (uint64_t)(r->end - r->p))
-            return n ? short_input(r, n) : err_set(ERR_INCORRECT_DATA, "String of size 0 in an aggregate state");
+            return n ? agg_rd_short(r, n) : err_set(ERR_INCORRECT_DATA, "String of size 0 in an aggregate state");
         col_push_str(dst, (const char *)r->p, (size_t)n - 1);
         r->p += n;
         return 0;
@@ -261,13 +264,21 @@ int agg_get_arena(agg_rd *r, column *dst)
 
 void agg_state_write(const agg_call *a, const void *state, buf *out) { a->ops.serialize(a, state, out); }
 
-int agg_state_read(const agg_call *a, void *state, const uint8_t *p, size_t n, size_t *used)
+static int read_need(const agg_call *a, void *state, const uint8_t *p, size_t n, size_t *used, size_t *need)
 {
-    agg_rd r = {p, p + n};
-    if (a->ops.deserialize(a, state, &r) < 0)
+    agg_rd r = {p, p + n, 0};
+    if (a->ops.deserialize(a, state, &r) < 0) {
+        if (need)
+            *need = err_code() == ERR_CANNOT_READ_ALL_DATA && r.short_by ? r.short_by : 0;
         return -1;
+    }
     *used = (size_t)(r.p - p);
     return 0;
+}
+
+int agg_state_read(const agg_call *a, void *state, const uint8_t *p, size_t n, size_t *used)
+{
+    return read_need(a, state, p, n, used, NULL);
 }
 
 int agg_state_merge_bytes(const agg_call *a, void *dst, const uint8_t *p, size_t n)
@@ -283,15 +294,22 @@ int agg_state_merge_bytes(const agg_call *a, void *dst, const uint8_t *p, size_t
     return rc;
 }
 
-int agg_state_span(const type *t, const uint8_t *p, size_t n, size_t *used)
+int agg_state_span_need(const type *t, const uint8_t *p, size_t n, size_t *used, size_t *need)
 {
     const agg_call *a = agg_state_call(t);
+    if (need)
+        *need = 0;
     if (!a)
         return -1;
     void *tmp = agg_state_new(a);
-    int rc = agg_state_read(a, tmp, p, n, used);
+    int rc = read_need(a, tmp, p, n, used, need);
     agg_state_free(a, tmp);
     return rc;
+}
+
+int agg_state_span(const type *t, const uint8_t *p, size_t n, size_t *used)
+{
+    return agg_state_span_need(t, p, n, used, NULL);
 }
 
 void agg_state_default(const type *t, buf *out)
