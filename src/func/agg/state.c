@@ -434,7 +434,11 @@ static int hook_validate_simple(const char *func, const type *t)
             const type *args[1] = {t};
             if (agg_resolve(func, 1, args, 0, NULL, &a) < 0)
                 return -1;
+            const type *ret = a->ret;
             agg_call_free(a);
+            if (ret != t)
+                return err_set(ERR_BAD_ARGUMENTS, "Incompatible data types between aggregate function '%s' which "
+                               "returns %s and column storage type %s", func, ret->name, t->name);
             return 0;
         }
     return err_set(ERR_BAD_ARGUMENTS, "Unsupported aggregate function %s, supported functions are any, anyLast, "

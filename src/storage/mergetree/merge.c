@@ -122,12 +122,16 @@ block *mt_collapse_sorted(mt_table *m, block *b, const uint32_t *perm)
             sums[k] = col_new(sum_ok[k] ? c->type : type_simple(T_UINT8));
         }
     }
+    size_t *bounds = m->kind == MT_AGGREGATING ? xmalloc(sizeof *bounds * (rows + 1)) : NULL;
     size_t gs = 0;
     while (gs < rows) {
         size_t ge = gs + 1;
         while (ge < rows && same_key(keys, m->sort.n, order[gs], order[ge]))
             ge++;
-        if (m->kind == MT_REPLACING) {
+        if (m->kind == MT_AGGREGATING) {
+            bounds[nkeep] = gs;
+            keep[nkeep++] = order[gs];
+        } else if (m->kind == MT_REPLACING) {
             size_t best = ge - 1;
             if (m->replacing_ver >= 0) {
                 const column *v = b->cols[m->replacing_ver];
@@ -158,6 +162,15 @@ block *mt_collapse_sorted(mt_table *m, block *b, const uint32_t *perm)
     block *o = block_new(b->ncols, nkeep);
     for (int c = 0; c < b->ncols; c++)
         o->cols[c] = col_gather(b->cols[c], keep, nkeep);
+    if (m->kind == MT_AGGREGATING) {
+        bounds[nkeep] = rows;
+        int rc = mt_aggregate_groups(b, order, bounds, nkeep, o);
+        free(bounds);
+        if (rc < 0) {
+            block_free(o);
+            o = NULL;
+        }
+    }
     if (m->kind == MT_SUMMING) {
         /* Write the sums over the kept rows, then drop rows whose sums are all zero. */
         uint8_t *live = xmalloc(nkeep + 1);
