@@ -267,7 +267,8 @@ static int engine_args(mt_table *m)
                 for (int k = 0; k < m->sort.n; k++)
                     in_key |= m->sort.src_col[k] == c;
                 const type *ty = type_phys(m->t->sch->types[c]);
-                if (!in_key && type_is_number(ty) && ty->id != T_BOOL)
+                /* SimpleAggregateFunction columns take their own function (aggregating.c) */
+                if (!in_key && type_is_number(ty) && ty->id != T_BOOL && !m->t->sch->types[c]->simple_agg)
                     m->sum_cols[m->nsum++] = c;
             }
         }
