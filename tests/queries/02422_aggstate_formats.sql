@@ -18,3 +18,7 @@ SELECT k, finalizeAggregation(s) FROM file('data/as_tsv_in.tsv', TSV, 'k UInt8, 
 -- a state cut short in RowBinary
 INSERT INTO FUNCTION file('data/as_short.bin', RawBLOB) SELECT unhex('2D000000') SETTINGS engine_file_truncate_on_insert = 1;
 SELECT * FROM file('data/as_short.bin', RowBinary, 's AggregateFunction(sum, UInt64)'); -- { serverError CANNOT_READ_ALL_DATA }
+-- text formats read back into states
+SELECT finalizeAggregation(s), finalizeAggregation(m), length(finalizeAggregation(g)), arraySum(finalizeAggregation(g)) FROM file('data/as_tsv.tsv', TSV, 's AggregateFunction(sum, UInt64), m AggregateFunction(min, String), g AggregateFunction(groupArray, UInt8)');
+SELECT finalizeAggregation(s), finalizeAggregation(m) FROM file('data/as_csv.csv', CSV, 's AggregateFunction(sum, UInt64), m AggregateFunction(min, String)');
+SELECT finalizeAggregation(s), finalizeAggregation(m) FROM file('data/as_json.jsonl', JSONEachRow, 's AggregateFunction(sum, UInt64), m AggregateFunction(min, String)');
