@@ -19,8 +19,9 @@ static void test_types(void)
     CHECK_STR(t ? t->name : NULL, "AggregateFunction(groupArray(3), Nullable(String))");
     t = T("SimpleAggregateFunction(max, UInt64)");
     CHECK(t && t->simple_agg && t->id == T_UINT64 && type_strip_simple_agg(t) == T("UInt64"));
-    /* functions whose states are not written yet: NOT_IMPLEMENTED, never a wrong state */
-    static const char *const nyi[] = {"AggregateFunction(uniq, UInt64)", "AggregateFunction(uniqExact, UInt64)",
+    /* functions whose states are not written yet: NOT_IMPLEMENTED, never a wrong state
+     * (uniq of strings: shale hashes them with another function than ClickHouse) */
+    static const char *const nyi[] = {"AggregateFunction(uniq, String)", "AggregateFunction(uniqExact, UInt64)",
                                       "AggregateFunction(quantile(0.5), UInt64)",
                                       "AggregateFunction(quantiles(0.5, 0.9), Float64)",
                                       "AggregateFunction(varSamp, Float64)", "AggregateFunction(topK(3), UInt64)"};
@@ -37,7 +38,8 @@ static void test_types(void)
     err_clear();
     agg_call *a;
     const type *u64 = T("UInt64");
-    CHECK(agg_resolve("uniqState", 1, &u64, 0, NULL, &a) < 0 && err_code() == ERR_NOT_IMPLEMENTED);
+    const type *str = T("String");
+    CHECK(agg_resolve("uniqState", 1, &str, 0, NULL, &a) < 0 && err_code() == ERR_NOT_IMPLEMENTED);
     err_clear();
     CHECK(agg_resolve("quantileState", 1, &u64, 0, NULL, &a) < 0 && err_code() == ERR_NOT_IMPLEMENTED);
     err_clear();
