@@ -41,3 +41,7 @@ SELECT finalizeAggregation(CAST(unhex('03180200000000000000000000000000000001000
 SELECT finalizeAggregation(CAST(unhex('03120000000000000000020000000000000030001201000000000000000200000000000000310012020000000000000002000000000000003200'), 'AggregateFunction(groupArray, Tuple(UInt64, String))'));
 SELECT CAST(unhex('FFFFFFFF0F'), 'AggregateFunction(groupArray, UInt64)'); -- { serverError TOO_LARGE_ARRAY_SIZE }
 SELECT CAST(unhex('0119020000000000000000000000000000000100000000000000'), 'AggregateFunction(groupArray, Array(UInt64))'); -- { serverError CANNOT_READ_ALL_DATA }
+-- LowCardinality arguments: the state type names the plain type
+SELECT toTypeName(anyState(toLowCardinality('x'))), hex(anyState(toLowCardinality('x'))), finalizeAggregation(anyState(toLowCardinality('x')));
+SELECT hex(sumIfState(number, number > 5)), hex(countIfState(number > 5)), toTypeName(countIfState(number > 5)) FROM numbers(10);
+SELECT hex(maxOrDefaultState(number)), hex(anyOrNullState(toString(number))) FROM numbers(2);

@@ -761,7 +761,11 @@ int agg_resolve(const char *name, int nargs, const type *const *arg_types, int n
         const type *ret = NULL;
         if (parse_name(name, rest, &r2) == CMB_MERGE) /* -MergeState: the argument's type */
             ret = type_phys(arg_types[0]);
-        return agg_wrap_state(inner, name, ret ? r2 : rest, nargs, arg_types, ret, out);
+        /* ClickHouse names the state's argument types without LowCardinality. */
+        const type *plain[MAX_STACK_ARGS + 1];
+        for (int i = 0; i < nargs; i++)
+            plain[i] = type_phys(arg_types[i]);
+        return agg_wrap_state(inner, name, ret ? r2 : rest, nargs, plain, ret, out);
     }
     if (kind == CMB_MERGE)
         return agg_wrap_merge(name, rest, nargs, arg_types, out);
