@@ -460,6 +460,8 @@ static int uq_deserialize(const agg_call *a, void *st, agg_rd *in)
         uint32_t h;
         memcpy(&h, in->p, 4);
         in->p += 4;
+        if (h == 0 && s->has_zero) /* written once at most: a second would break the count */
+            return err_set(ERR_INCORRECT_DATA, "Cannot read UniquesHashSet: the hash 0 is listed twice");
         if (h == 0)
             s->has_zero = true;
         else
