@@ -20,6 +20,14 @@ static column *merge_states(const column *src, const uint32_t *order, const size
     column *out = col_new(src->type);
     buf b = {0};
     for (size_t g = 0; g < ng; g++) {
+        if (bounds[g + 1] - bounds[g] == 1) {
+            /* a group of one row keeps its state's bytes: merging it into a fresh state
+             * could lay a hash set out differently (ClickHouse keeps it as is too) */
+            size_t n;
+            const char *p = col_str(src, order[bounds[g]], &n);
+            col_push_str(out, p, n);
+            continue;
+        }
         void *st = agg_state_new(a);
         for (size_t i = bounds[g]; i < bounds[g + 1]; i++) {
             size_t n;
