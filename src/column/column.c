@@ -13,7 +13,8 @@ static layout layout_of(const type *t)
 {
     t = type_phys(t);
     switch (t->id) {
-    case T_STRING: return L_STRING;
+    case T_STRING:
+    case T_AGGSTATE: return L_STRING;
     case T_NULLABLE: return L_NULLABLE;
     case T_ARRAY:
     case T_MAP: return L_ARRAY;
@@ -90,6 +91,11 @@ column *col_new_defaults(const type *t, size_t n)
             write_enum_default(c->data.p + i * width_of(t), t);
         break;
     case L_STRING: {
+        if (type_phys(t)->id == T_AGGSTATE && type_get_agg_hooks()) {
+            for (size_t i = 0; i < n; i++)
+                col_push_default(c);
+            return c;
+        }
         uint64_t *o = buf_grow(&c->offs, n * sizeof(uint64_t));
         memset(o, 0, n * sizeof(uint64_t));
         break;
@@ -245,6 +251,9 @@ void col_push_default(column *c)
         break;
     }
     case L_STRING: {
+        const type_agg_hooks *h = type_get_agg_hooks();
+        if (type_phys(c->type)->id == T_AGGSTATE && h && h->default_state)
+            h->default_state(type_phys(c->type), &c->data); /* the empty state's bytes */
         uint64_t end = c->data.len;
         buf_append(&c->offs, &end, sizeof end);
         break;
@@ -570,7 +579,7 @@ int col_compare(const column *a, size_t i, const column *b, size_t j, int nan_di
     case T_INT128: case T_DECIMAL128: return CMP(COL_DATA(a, int128_t)[i], COL_DATA(b, int128_t)[j]);
     case T_FLOAT32: return cmp_num(COL_DATA(a, float)[i], COL_DATA(b, float)[j], nan_direction);
     case T_FLOAT64: return cmp_num(COL_DATA(a, double)[i], COL_DATA(b, double)[j], nan_direction);
-    case T_STRING: case T_FIXEDSTRING: {
+    case T_STRING: case T_FIXEDSTRING: case T_AGGSTATE: {
         size_t la, lb;
         const char *sa = col_str(a, i, &la), *sb = col_str(b, j, &lb);
         int r = memcmp(sa, sb, la < lb ? la : lb);

@@ -239,6 +239,13 @@ int text_parse(column *dst, const char *s, size_t n, const text_opts *o)
     case T_STRING:
         col_push_str(dst, s, n);
         return 0;
+    case T_AGGSTATE: { /* the state's bytes, checked as ClickHouse deserializes them */
+        const type_agg_hooks *h = type_get_agg_hooks();
+        if (h && h->check_state && h->check_state(t, s, n) < 0)
+            return -1;
+        col_push_str(dst, s, n);
+        return 0;
+    }
     case T_FIXEDSTRING:
         if (n > t->width)
             return err_set(ERR_TOO_LARGE_STRING_SIZE, "Too large value for %s: '%.*s'", t->name,

@@ -556,7 +556,8 @@ static void write_value(buf *out, const column *c, size_t i, text_style style, c
             buf_append(out, "false", 5);
         return;
     case T_STRING:
-    case T_FIXEDSTRING: {
+    case T_FIXEDSTRING:
+    case T_AGGSTATE: { /* a state: its serialized bytes, escaped like a String (ClickHouse) */
         size_t len;
         const char *s = col_str(c, i, &len);
         text_write_string(out, s, len, style);

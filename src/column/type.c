@@ -4,6 +4,7 @@
 #include "base/mem.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,8 @@ static const type *intern(const type *proto)
     interned *e = xcalloc(1, sizeof *e);
     e->t = *proto;
     e->t.name = xstrdup(proto->name);
+    if (proto->agg_func)
+        e->t.agg_func = xstrdup(proto->agg_func);
     if (proto->tz)
         e->t.tz = xstrdup(proto->tz);
     if (proto->nitems) {
@@ -102,6 +105,7 @@ const char *type_id_name(type_id id)
     case T_ARRAY: return "Array";
     case T_TUPLE: return "Tuple";
     case T_MAP: return "Map";
+    case T_AGGSTATE: return "AggregateFunction";
     default: return "?";
     }
 }
@@ -287,6 +291,56 @@ const type *type_map(const type *k, const type *v)
     const type *r = intern(&p);
     free(name);
     return r;
+}
+
+/* ---- AggregateFunction / SimpleAggregateFunction ---- */
+
+static const type_agg_hooks *agg_hooks;
+
+void type_set_agg_hooks(const type_agg_hooks *h) { __atomic_store_n(&agg_hooks, h, __ATOMIC_RELEASE); }
+const type_agg_hooks *type_get_agg_hooks(void) { return __atomic_load_n(&agg_hooks, __ATOMIC_ACQUIRE); }
+
+const type *type_aggstate(const char *func, int nargs, const type *const *args)
+{
+    size_t cap = strlen(func) + 32;
+    for (int i = 0; i < nargs; i++)
+        cap += strlen(args[i]->name) + 2;
+    char *name = xmalloc(cap);
+    size_t pos = (size_t)snprintf(name, cap, "AggregateFunction(%s", func);
+    for (int i = 0; i < nargs; i++)
+        pos += (size_t)snprintf(name + pos, cap - pos, ", %s", args[i]->name);
+    snprintf(name + pos, cap - pos, ")");
+    type p = {.id = T_AGGSTATE, .name = name, .nfields = nargs, .fields = args, .agg_func = func};
+    const type *r = intern(&p);
+    free(name);
+    const type_agg_hooks *h = type_get_agg_hooks();
+    if (h && h->validate && h->validate(r) < 0)
+        return NULL;
+    return r;
+}
+
+const type *type_simple_agg(const char *func, const type *t)
+{
+    t = type_strip_simple_agg(t);
+    const type_agg_hooks *h = type_get_agg_hooks();
+    if (h && h->validate_simple && h->validate_simple(func, t) < 0)
+        return NULL;
+    size_t cap = strlen(func) + strlen(t->name) + 32;
+    char *name = xmalloc(cap);
+    snprintf(name, cap, "SimpleAggregateFunction(%s, %s)", func, t->name);
+    type p = *t;
+    p.name = name;
+    p.agg_func = func;
+    p.simple_agg = true;
+    p.plain = t;
+    const type *r = intern(&p);
+    free(name);
+    return r;
+}
+
+const type *type_strip_simple_agg(const type *t)
+{
+    return t->simple_agg ? t->plain : t;
 }
 
 const type *type_strip_nullable(const type *t)
@@ -475,6 +529,84 @@ static const struct {
 
 static const type *parse_type(tparser *p, int depth);
 
+/* A numeric parameter as ClickHouse prints it in a type name: integers plainly, other
+ * numbers in the shortest form that reads back exactly. */
+static int read_param(tparser *p, char *out, size_t cap)
+{
+    skip_ws(p);
+    size_t n = 0;
+    while (p->pos + n < p->len && n < 64 && strchr("0123456789+-.eE", p->s[p->pos + n]))
+        n++;
+    if (n == 0)
+        return -1;
+    char tmp[80];
+    memcpy(tmp, p->s + p->pos, n);
+    tmp[n] = 0;
+    char *end;
+    double v = strtod(tmp, &end);
+    if (*end)
+        return -1;
+    p->pos += n;
+    if (v == (double)(long long)v && fabs(v) < 1e18) {
+        snprintf(out, cap, "%lld", (long long)v);
+        return 0;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(out, cap, "%.*g", prec, v);
+        if (strtod(out, NULL) == v)
+            break;
+    }
+    return 0;
+}
+
+/* AggregateFunction(f[(params)], T...) / SimpleAggregateFunction(f, T) after the '('. */
+static const type *parse_aggregate_type(tparser *p, bool simple, int depth)
+{
+    char fn[512];
+    if (!read_ident(p, fn, 256))
+        return bad(p, "expected an aggregate function name"), NULL;
+    size_t fl = strlen(fn);
+    if (accept(p, '(')) {
+        if (simple)
+            return bad(p, "SimpleAggregateFunction takes a function without parameters"), NULL;
+        fn[fl++] = '(';
+        if (!accept(p, ')')) {
+            do {
+                char v[64];
+                if (read_param(p, v, sizeof v) < 0)
+                    return bad(p, "expected a numeric parameter of the aggregate function"), NULL;
+                if (fn[fl - 1] != '(')
+                    fl += (size_t)snprintf(fn + fl, sizeof fn - fl, ", ");
+                fl += (size_t)snprintf(fn + fl, sizeof fn - fl, "%s", v);
+                if (fl + 70 > sizeof fn)
+                    return bad(p, "too many parameters"), NULL;
+            } while (accept(p, ','));
+            if (!accept(p, ')'))
+                return bad(p, "expected ')'"), NULL;
+        }
+        fn[fl++] = ')';
+        fn[fl] = 0;
+    }
+    const type *args[64];
+    int n = 0;
+    while (accept(p, ',')) {
+        if (n == 64)
+            return bad(p, "too many arguments"), NULL;
+        if (!(args[n++] = parse_type(p, depth + 1)))
+            return NULL;
+    }
+    if (!accept(p, ')'))
+        return bad(p, "expected ')'"), NULL;
+    if (simple) {
+        if (n != 1)
+            return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                           "Data type SimpleAggregateFunction requires parameters: name of aggregate function "
+                           "and one argument data type"), NULL;
+        return type_simple_agg(fn, args[0]);
+    }
+    return type_aggstate(fn, n, args);
+}
+
 static const type *parse_args_then(tparser *p, const char *name, int depth)
 {
     char tmp[1024];
@@ -594,6 +726,8 @@ static const type *parse_args_then(tparser *p, const char *name, int depth)
             free(names[i]);
         return t;
     }
+    if (strcmp(name, "AggregateFunction") == 0 || strcmp(name, "SimpleAggregateFunction") == 0)
+        return parse_aggregate_type(p, name[0] == 'S', depth);
     if (strcmp(name, "Map") == 0) {
         const type *k = parse_type(p, depth + 1);
         if (!k)

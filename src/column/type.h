@@ -15,7 +15,13 @@
  *   Map(K, V)    Array(Tuple(keys K, values V))'s layout, as ClickHouse stores it: offsets +
  *                a Tuple column of keys and values; `inner` is that Tuple type
  *   LowCardinality(T) has T's layout: the type is kept for names and output, values are
- *                stored plainly (type_phys strips it). */
+ *                stored plainly (type_phys strips it).
+ *   AggregateFunction(f[(params)], T...) (T_AGGSTATE) has String's layout: each value is
+ *                one state in ClickHouse's binary serialization (func/agg_state.h reads and
+ *                writes them); `agg_func` is f with its parameters as ClickHouse prints
+ *                them ("quantiles(0.5, 0.9)") and `fields` the argument types.
+ *   SimpleAggregateFunction(f, T) is T itself under another name: a copy of T's type
+ *                with `agg_func` = f and `simple_agg` set, so every function sees T. */
 #ifndef SHALE_COLUMN_TYPE_H
 #define SHALE_COLUMN_TYPE_H
 
@@ -39,6 +45,7 @@ typedef enum type_id {
     T_UUID,
     T_NULLABLE, T_LOWCARDINALITY, T_ARRAY, T_TUPLE,
     T_MAP,
+    T_AGGSTATE,              /* AggregateFunction(f, T...): serialized states, String's layout */
     T__COUNT
 } type_id;
 
@@ -60,6 +67,9 @@ typedef struct type {
     int nfields;                 /* Tuple */
     const struct type *const *fields;
     const char *const *field_names; /* NULL when unnamed */
+    const char *agg_func;        /* AggregateFunction / SimpleAggregateFunction: the function */
+    bool simple_agg;             /* SimpleAggregateFunction(agg_func, T) over T's layout */
+    const struct type *plain;    /* SimpleAggregateFunction: T */
 } type;
 
 /* Parses a ClickHouse type name (also SQL aliases such as INT, BIGINT, VARCHAR(n), DOUBLE,
@@ -80,6 +90,28 @@ const type *type_enum(int bits, int n, const enum_item *items);
 const type *type_tuple(int n, const type *const *fields, const char *const *names);
 /* Map(K, V). Returns NULL with ERR_BAD_ARGUMENTS when K is Nullable (ClickHouse's rule). */
 const type *type_map(const type *k, const type *v);
+
+/* AggregateFunction(func, args...): func is the function with parameters as ClickHouse
+ * prints it ("sum", "quantiles(0.5, 0.9)"). Returns NULL with the hook's error when the
+ * registered validator (see type_agg_hooks) rejects it. */
+const type *type_aggstate(const char *func, int nargs, const type *const *args);
+/* SimpleAggregateFunction(func, t). */
+const type *type_simple_agg(const char *func, const type *t);
+/* The plain type under a SimpleAggregateFunction (t itself otherwise). */
+const type *type_strip_simple_agg(const type *t);
+
+/* The aggregate-function layer (func/) registers these so that the column layer can check
+ * an AggregateFunction type when it is made and build its default value (the serialized
+ * empty state) without depending on func/. Set once at start-up, read without locks. */
+typedef struct type_agg_hooks {
+    int (*validate)(const type *t);                       /* -1 with an error when unusable */
+    void (*default_state)(const type *t, void *buf_out);  /* appends the empty state to a buf */
+    int (*validate_simple)(const char *func, const type *t);
+    /* 0 when p[0..n) is exactly one well-formed state of t, else -1 with an error. */
+    int (*check_state)(const type *t, const void *p, size_t n);
+} type_agg_hooks;
+void type_set_agg_hooks(const type_agg_hooks *h);
+const type_agg_hooks *type_get_agg_hooks(void);
 
 /* Strips LowCardinality at the top level: the type whose layout the column has. */
 static inline const type *type_phys(const type *t)

@@ -3,6 +3,7 @@
 #include "format/rd.h"
 
 #include "base/err.h"
+#include "func/agg_state.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -60,4 +61,25 @@ int binrd_varuint(const binrd *b, uint64_t *v)
             return 0;
     }
     return binrd_corrupt(b, "Malformed VarUInt: more than 10 bytes");
+}
+
+int binrd_aggstate(const binrd *b, const type *t, column *c)
+{
+    /* Grow the window until the state parses: a state never needs more bytes than its
+     * parse asks for, so a truncated stream ends with CANNOT_READ_ALL_DATA. */
+    size_t want = 64;
+    for (;;) {
+        long avail = rbuf_need(b->in, want);
+        if (avail < 0)
+            return -1;
+        size_t used;
+        if (agg_state_span(t, (const uint8_t *)b->in->pos, (size_t)avail, &used) == 0) {
+            col_push_str(c, b->in->pos, used);
+            b->in->pos += used;
+            return 0;
+        }
+        if (err_code() != ERR_CANNOT_READ_ALL_DATA || (size_t)avail < want)
+            return binrd_where(b);
+        want *= 2;
+    }
 }

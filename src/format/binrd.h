@@ -6,6 +6,7 @@
 #define SHALE_FORMAT_BINRD_H
 
 #include "base/buf.h"
+#include "column/column.h"
 #include "io/stream.h"
 
 #include <stdint.h>
@@ -24,5 +25,8 @@ int binrd_corrupt(const binrd *b, const char *fmt, ...) __attribute__((format(pr
  * lying length cannot make us allocate much). */
 int binrd_append(const binrd *b, buf *dst, uint64_t n);
 int binrd_varuint(const binrd *b, uint64_t *v);
+/* Reads one aggregate function state of AggregateFunction type t (not length-prefixed:
+ * its own layout says where it ends) and appends it to c. */
+int binrd_aggstate(const binrd *b, const type *t, column *c);
 
 #endif

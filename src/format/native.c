@@ -207,6 +207,11 @@ static void write_data(buf *b, const type *t, const column *c, size_t from, size
             fmt_put_string(b, (const char *)c->data.p + o[i], (size_t)(o[i + 1] - o[i]));
         break;
     }
+    case T_AGGSTATE: { /* states back to back, each ending where its layout says */
+        const uint64_t *o = col_offs(c);
+        buf_append(b, c->data.p + o[from], (size_t)(o[from + n] - o[from]));
+        break;
+    }
     case T_NOTHING:
         memset(buf_grow(b, n), '0', n);
         break;
@@ -448,6 +453,11 @@ static int read_data(nctx *x, const type *t, column *c, uint64_t n)
             if (read_data(x, t->fields[f], c->fields[f], n))
                 return -1;
         c->len += (size_t)n;
+        return 0;
+    case T_AGGSTATE:
+        for (uint64_t i = 0; i < n; i++)
+            if (binrd_aggstate(&x->b, t, c))
+                return -1;
         return 0;
     case T_STRING: {
         col_reserve(c, n < 65536 ? (size_t)n : 65536);

@@ -62,6 +62,11 @@ static void put_value(buf *b, const type *t, const column *c, size_t i)
         fmt_put_string(b, (const char *)c->data.p + o[i], (size_t)(o[i + 1] - o[i]));
         break;
     }
+    case T_AGGSTATE: { /* the state's bytes, not length-prefixed */
+        const uint64_t *o = col_offs(c);
+        buf_append(b, c->data.p + o[i], (size_t)(o[i + 1] - o[i]));
+        break;
+    }
     case T_NOTHING:
         buf_putc(b, '0');
         break;
@@ -205,6 +210,8 @@ static int get_value(rb_rd *r, const type *t, column *c)
         c->len++;
         return 0;
     }
+    case T_AGGSTATE:
+        return binrd_aggstate(&r->b, t, c);
     case T_NOTHING:
         return binrd_corrupt(&r->b, "Cannot read a value of type Nothing");
     default:

@@ -25,6 +25,12 @@
 
 struct agg_call;
 
+/* A bounded reader over one serialized state (see func/agg_state.h). */
+typedef struct agg_rd {
+    const uint8_t *p, *end;
+    size_t short_by;  /* set on CANNOT_READ_ALL_DATA: how many more bytes were needed */
+} agg_rd;
+
 typedef struct agg_ops {
     void (*init)(const struct agg_call *a, void *state);
     /* Adds rows [0, rows) of args to the single state (no GROUP BY). */
@@ -41,6 +47,13 @@ typedef struct agg_ops {
                          const uint8_t *mask);
     void (*add_rows_mask)(const struct agg_call *a, char *const *states, size_t offset, column *const *args,
                           size_t rows, const uint8_t *mask);
+    /* ClickHouse's binary serialization of the state (AggregateFunction columns, -State).
+     * NULL when this function's state cannot be written in ClickHouse's format yet: then
+     * -State and AggregateFunction(f, ...) are NOT_IMPLEMENTED. */
+    void (*serialize)(const struct agg_call *a, const void *state, buf *out);
+    /* Reads one serialized state into an initialised state; -1 with CANNOT_READ_ALL_DATA or
+     * INCORRECT_DATA on truncated or malformed input (the state stays destroyable). */
+    int (*deserialize)(const struct agg_call *a, void *state, agg_rd *in);
 } agg_ops;
 
 /* agg_def flags. */
@@ -48,6 +61,8 @@ enum {
     AGG_CASE_INSENSITIVE = 1 << 0, /* same bit as FN_CASE_INSENSITIVE: SUM(), Count() */
     AGG_NULLS_KEEP_TYPE = 1 << 1,  /* Nullable arguments: NULL rows are skipped but the result
                                       stays non-Nullable (count, uniq*, groupArray) */
+    AGG_NULL_NO_FLAG = 1 << 2,     /* with Nullable arguments the serialized state has no
+                                      leading "seen" byte (count, groupArray), as ClickHouse */
 };
 
 typedef struct agg_call {

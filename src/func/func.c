@@ -85,6 +85,7 @@ static void registry_init_once(void)
     func_register_bits();
     func_register_map();
     func_register_hof();
+    func_register_aggstate();
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }

@@ -124,6 +124,7 @@ void func_register_hash(void);
 void func_register_misc(void);
 void func_register_bits(void);
 void func_register_map(void);
+void func_register_aggstate(void); /* finalizeAggregation, initializeAggregation */
 void func_register_hof(void); /* arrayAvg, arrayProduct (func/scalar/hof.c) */
 /* arrayElement on a Map (m[k]); func/scalar/map.c. */
 int map_element_resolve(fn_call *call);

@@ -15,6 +15,7 @@ static const table_engine *const engines[] = {
     &engine_mergetree,
     &engine_replacing_mergetree,
     &engine_summing_mergetree,
+    &engine_aggregating_mergetree,
     &engine_log,
     &engine_tinylog,
     &engine_stripelog,

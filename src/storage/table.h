@@ -99,6 +99,7 @@ extern const table_engine engine_null;
 extern const table_engine engine_mergetree;           /* MergeTree */
 extern const table_engine engine_replacing_mergetree; /* ReplacingMergeTree([ver]) */
 extern const table_engine engine_summing_mergetree;   /* SummingMergeTree([cols]) */
+extern const table_engine engine_aggregating_mergetree; /* AggregatingMergeTree() */
 extern const table_engine engine_log;                 /* Log, TinyLog, StripeLog (engine_log.c) */
 extern const table_engine engine_tinylog;
 extern const table_engine engine_stripelog;

@@ -5,6 +5,7 @@
  * runs; each combinator layer keeps its own bookkeeping at the end of its state and puts
  * the nested layer's state at offset 0, so layers nest without pointer chasing. */
 #include "agg_impl.h"
+#include "func/agg_state.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -89,12 +90,13 @@ const agg_def *agg_at(int i)
 
 /* ---- combinator parsing ---- */
 
-enum { CMB_NONE, CMB_IF, CMB_DISTINCT, CMB_ORNULL, CMB_ORDEFAULT };
+enum { CMB_NONE, CMB_IF, CMB_DISTINCT, CMB_ORNULL, CMB_ORDEFAULT, CMB_STATE, CMB_MERGE };
 static const struct {
     const char *suffix;
     int kind;
 } combinators[] = {
-    {"If", CMB_IF}, {"Distinct", CMB_DISTINCT}, {"OrNull", CMB_ORNULL}, {"OrDefault", CMB_ORDEFAULT},
+    {"If", CMB_IF},       {"Distinct", CMB_DISTINCT}, {"OrNull", CMB_ORNULL},
+    {"OrDefault", CMB_ORDEFAULT}, {"State", CMB_STATE}, {"Merge", CMB_MERGE},
 };
 
 /* Finds the outermost combinator of name[0..n): the longest suffix match whose rest is
@@ -254,6 +256,11 @@ static void pass_destroy(const agg_call *a, void *st)
     if (a->nested->ops.destroy)
         a->nested->ops.destroy(a->nested, st);
 }
+static void pass_serialize(const agg_call *a, const void *st, buf *out) { a->nested->ops.serialize(a->nested, st, out); }
+static int pass_deserialize(const agg_call *a, void *st, agg_rd *in)
+{
+    return a->nested->ops.deserialize(a->nested, st, in);
+}
 
 /* ---- -OrNull / -OrDefault / Nullable wrapper: a "seen" flag after the nested state ----
  *
@@ -267,6 +274,7 @@ typedef struct flag_data {
     bool keep_type;     /* result not Nullable: no flag needed (count, uniq, groupArray) */
     bool or_default;    /* -OrDefault: default value instead of NULL */
     bool has_if;        /* the chain's outermost combinator is -If: its condition gates the flag */
+    bool no_flag_bytes; /* Nullable wrapper of count / groupArray: the state has no flag byte */
 } flag_data;
 
 static void flag_init(const agg_call *a, void *st)
@@ -402,6 +410,44 @@ static int flag_finalize(const agg_call *a, void *st, column *out)
     return rc;
 }
 
+/* ClickHouse's layouts: the Nullable wrapper writes the flag first and the nested state
+ * only when set (AggregateFunctionNullBase); -OrNull / -OrDefault write the nested state
+ * and then the flag (AggregateFunctionOrFill). */
+static void flag_serialize(const agg_call *a, const void *st, buf *out)
+{
+    const flag_data *fd = a->data;
+    uint8_t f = ((const uint8_t *)st)[fd->flag_off] != 0;
+    if (!fd->strip) {
+        a->nested->ops.serialize(a->nested, st, out);
+        buf_putc(out, (char)f);
+        return;
+    }
+    if (fd->no_flag_bytes) {
+        a->nested->ops.serialize(a->nested, st, out);
+        return;
+    }
+    buf_putc(out, (char)f);
+    if (f)
+        a->nested->ops.serialize(a->nested, st, out);
+}
+static int flag_deserialize(const agg_call *a, void *st, agg_rd *in)
+{
+    const flag_data *fd = a->data;
+    uint8_t f = 1;
+    if (fd->strip && fd->no_flag_bytes)
+        return a->nested->ops.deserialize(a->nested, st, in);
+    if (!fd->strip && a->nested->ops.deserialize(a->nested, st, in) < 0)
+        return -1;
+    if (agg_rd_bytes(in, &f, 1) < 0)
+        return -1;
+    if (f > 1)
+        return err_set(ERR_INCORRECT_DATA, "Malformed flag %u in the state of aggregate function %s", f, a->name);
+    ((uint8_t *)st)[fd->flag_off] = f;
+    if (fd->strip && f)
+        return a->nested->ops.deserialize(a->nested, st, in);
+    return 0;
+}
+
 static const type *nullable_or_same(const type *t) { return type_can_be_nullable(t) ? type_nullable(t) : t; }
 
 static agg_call *wrap_flag(agg_call *nested, const char *name, flag_data fd, const agg_def *def)
@@ -420,6 +466,10 @@ static agg_call *wrap_flag(agg_call *nested, const char *name, flag_data fd, con
                        .destroy = pass_destroy,
                        .add_all_mask = flag_add_all_mask,
                        .add_rows_mask = flag_add_rows_mask};
+    if (nested->ops.serialize) {
+        a->ops.serialize = flag_serialize;
+        a->ops.deserialize = flag_deserialize;
+    }
     flag_data *p = xmalloc(sizeof *p);
     *p = fd;
     a->data = p;
@@ -582,6 +632,11 @@ static int resolve_chain(const char *name, size_t n, int nargs, const type *cons
         rc = err_set(ERR_UNKNOWN_AGGREGATE_FUNCTION, "Unknown aggregate function %s", nm);
         goto done;
     }
+    if (kind == CMB_STATE || kind == CMB_MERGE) {
+        rc = err_set(ERR_NOT_IMPLEMENTED, "Aggregate function %s: -State and -Merge are supported only as the "
+                     "last combinator", nm);
+        goto done;
+    }
     if (kind == CMB_NONE) {
         rc = resolve_base(lookup_n(name, n), nm, nargs, types, nparams, params, out);
         goto done;
@@ -614,6 +669,10 @@ static int resolve_chain(const char *name, size_t n, int nargs, const type *cons
                            .destroy = pass_destroy,
                            .add_all_mask = if_add_all_mask,
                            .add_rows_mask = if_add_rows_mask};
+        if (inner->ops.serialize) {
+            a->ops.serialize = pass_serialize;
+            a->ops.deserialize = pass_deserialize;
+        }
         *out = a;
         rc = 0;
         goto done;
@@ -690,6 +749,26 @@ int agg_resolve(const char *name, int nargs, const type *const *arg_types, int n
         return err_set(ERR_UNKNOWN_AGGREGATE_FUNCTION, "Unknown aggregate function %s", name);
     if (nargs > MAX_STACK_ARGS)
         return err_set(ERR_TOO_MANY_ARGUMENTS_FOR_FUNCTION, "Too many arguments for aggregate function %s", name);
+    if (kind == CMB_STATE) {
+        /* fState(args): f resolved in full (with its Nullable wrapper), its state serialized. */
+        agg_call *inner;
+        char *rn = xstrndup(name, rest);
+        int rc = agg_resolve(rn, nargs, arg_types, nparams, params, &inner);
+        free(rn);
+        if (rc < 0)
+            return -1;
+        size_t r2;
+        const type *ret = NULL;
+        if (parse_name(name, rest, &r2) == CMB_MERGE) /* -MergeState: the argument's type */
+            ret = type_phys(arg_types[0]);
+        /* ClickHouse names the state's argument types without LowCardinality. */
+        const type *plain[MAX_STACK_ARGS + 1];
+        for (int i = 0; i < nargs; i++)
+            plain[i] = type_phys(arg_types[i]);
+        return agg_wrap_state(inner, name, ret ? r2 : rest, nargs, plain, ret, out);
+    }
+    if (kind == CMB_MERGE)
+        return agg_wrap_merge(name, rest, nargs, arg_types, out);
 
     /* The chain sees arguments without Nullable / LowCardinality. */
     const type *stripped[MAX_STACK_ARGS + 1];
@@ -738,7 +817,8 @@ int agg_resolve(const char *name, int nargs, const type *const *arg_types, int n
         *out = chain;
         return 0;
     }
-    flag_data fd = {.strip = true, .keep_type = keep, .has_if = kind == CMB_IF};
+    flag_data fd = {.strip = true, .keep_type = keep, .has_if = kind == CMB_IF,
+                    .no_flag_bytes = base && (base->flags & AGG_NULL_NO_FLAG)};
     agg_call *w = wrap_flag(chain, name, fd, chain->def);
     free(w->arg_types);
     w->arg_types = xcalloc((size_t)nargs, sizeof *w->arg_types);

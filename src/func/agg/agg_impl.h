@@ -8,6 +8,13 @@
 
 #include <string.h>
 
+/* -State / -Merge layers (state.c). agg_wrap_state takes nested (freed on error); the type
+ * name of the state is name[0..base_len) with nested's parameters unless ret is given. */
+int agg_wrap_state(agg_call *nested, const char *name, size_t base_len, int nargs, const type *const *types,
+                   const type *ret, agg_call **out);
+int agg_wrap_merge(const char *name, size_t base_len, int nargs, const type *const *types, agg_call **out);
+void agg_state_install_hooks(void);
+
 
 /* Generates the four add entry points from an inline per-row function
  * ROW(const agg_call *a, void *state, column *const *args, size_t i). Because ROW is a

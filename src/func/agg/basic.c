@@ -10,6 +10,7 @@
  * sum(Float32) over numbers(100007), with max_threads=1 and one block. avg uses the same
  * summation for its numerator. */
 #include "agg_impl.h"
+#include "func/agg_state.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -40,6 +41,12 @@ static int u64_finalize(const agg_call *a, void *st, column *out)
     return 0;
 }
 
+static void count_serialize(const agg_call *a, const void *st, buf *out)
+{
+    agg_put_varuint(out, *(const uint64_t *)st);
+}
+static int count_deserialize(const agg_call *a, void *st, agg_rd *in) { return agg_rd_varuint(in, st); }
+
 static int count_resolve(agg_call *a)
 {
     if (a->nargs > 1)
@@ -47,7 +54,11 @@ static int count_resolve(agg_call *a)
     a->ret = type_simple(T_UINT64);
     a->state_size = sizeof(uint64_t);
     a->state_align = _Alignof(uint64_t);
-    a->ops = (agg_ops){.init = count_init, .merge = u64_merge, .finalize = u64_finalize};
+    a->ops = (agg_ops){.init = count_init,
+                       .merge = u64_merge,
+                       .finalize = u64_finalize,
+                       .serialize = count_serialize,
+                       .deserialize = count_deserialize};
     AGG_SET_ADD_OPS(a, count);
     return 0;
 }
@@ -262,6 +273,28 @@ static int sum_finalize(const agg_call *a, void *st, column *out)
     return 0;
 }
 
+/* ClickHouse: sum writes its result type's value (8 bytes, 16 for Decimal128); avg writes
+ * the numerator the same way and then the row count as a VarUInt. */
+static void sum_serialize(const agg_call *a, const void *st, buf *out)
+{
+    const sum_data *sd = a->data;
+    const sum_state *s = st;
+    if (sd->acc == ACC_D)
+        buf_append(out, &s->d, 16);
+    else
+        buf_append(out, &s->u, 8);
+    if (sd->avg)
+        agg_put_varuint(out, s->count);
+}
+static int sum_deserialize(const agg_call *a, void *st, agg_rd *in)
+{
+    const sum_data *sd = a->data;
+    sum_state *s = st;
+    if (agg_rd_bytes(in, sd->acc == ACC_D ? (void *)&s->d : (void *)&s->u, sd->acc == ACC_D ? 16 : 8) < 0)
+        return -1;
+    return sd->avg ? agg_rd_varuint(in, &s->count) : 0;
+}
+
 static int sum_avg_resolve(agg_call *a, bool avg)
 {
     if (agg_no_params(a) < 0 || agg_need_args(a, 1) < 0)
@@ -302,7 +335,9 @@ static int sum_avg_resolve(agg_call *a, bool avg)
                        .merge = sum_merge,
                        .finalize = sum_finalize,
                        .add_all_mask = sum_add_all_mask,
-                       .add_rows_mask = sum_add_rows_mask};
+                       .add_rows_mask = sum_add_rows_mask,
+                       .serialize = sum_serialize,
+                       .deserialize = sum_deserialize};
     return 0;
 }
 static int sum_resolve(agg_call *a) { return sum_avg_resolve(a, false); }
@@ -416,6 +451,29 @@ static void fmm_merge(const agg_call *a, void *dst, void *src)
     v.data.len = 16;
     mm_block(a, dst, &v, 1, NULL);
 }
+/* SingleValueDataFixed: a "has" byte, then the value when set. */
+static void fixed_serialize(const agg_call *a, const void *st, buf *out)
+{
+    const fixed_state *s = st;
+    buf_putc(out, (char)(s->has != 0));
+    if (s->has)
+        buf_append(out, s->bytes, type_base(a->ret)->width);
+}
+static int read_has(const agg_call *a, agg_rd *in, uint8_t *has)
+{
+    if (agg_rd_bytes(in, has, 1) < 0)
+        return -1;
+    if (*has > 1)
+        return err_set(ERR_INCORRECT_DATA, "Malformed flag %u in the state of aggregate function %s", *has, a->name);
+    return 0;
+}
+static int fixed_deserialize(const agg_call *a, void *st, agg_rd *in)
+{
+    fixed_state *s = st;
+    if (read_has(a, in, &s->has) < 0)
+        return -1;
+    return s->has ? agg_rd_bytes(in, s->bytes, type_base(a->ret)->width) : 0;
+}
 static int fixed_finalize(const agg_call *a, void *st, column *out)
 {
     col_push_fixed(out, ((fixed_state *)st)->bytes); /* zero bytes = default when empty */
@@ -515,6 +573,72 @@ static int gv_finalize(const agg_call *a, void *st, column *out)
     return 0;
 }
 
+/* One single value as ClickHouse writes it: String as an Int32 size counting a trailing
+ * NUL (-1 when there is no value) and the bytes with the NUL; any other type as a "has"
+ * byte and the value's binary serialization. */
+static void sv_serialize(const column *v, const type *t, buf *out)
+{
+    if (type_phys(t)->id == T_STRING) {
+        if (!v) {
+            int32_t m1 = -1;
+            buf_append(out, &m1, 4);
+            return;
+        }
+        size_t n;
+        const char *p = col_str(v, 0, &n);
+        int32_t sz = (int32_t)(n + 1);
+        buf_append(out, &sz, 4);
+        buf_append(out, p, n);
+        buf_putc(out, 0);
+        return;
+    }
+    buf_putc(out, v ? 1 : 0);
+    if (v)
+        agg_put_value(out, v, 0);
+}
+static int sv_deserialize(const agg_call *a, column **dst, const type *t, agg_rd *in)
+{
+    if (type_phys(t)->id == T_STRING) {
+        int32_t sz;
+        if (agg_rd_bytes(in, &sz, 4) < 0)
+            return -1;
+        if (sz <= 0)
+            return 0;
+        if ((size_t)sz > (size_t)(in->end - in->p))
+            return agg_rd_short(in, (size_t)sz);
+        *dst = col_new(t);
+        col_push_str(*dst, (const char *)in->p, (size_t)sz - 1);
+        in->p += sz;
+        return 0;
+    }
+    uint8_t has;
+    if (read_has(a, in, &has) < 0)
+        return -1;
+    if (!has)
+        return 0;
+    *dst = col_new(t);
+    return agg_get_value(in, *dst);
+}
+static void gv_serialize(const agg_call *a, const void *st, buf *out)
+{
+    const gv_state *s = st;
+    sv_serialize(s->val, a->ret, out);
+    if (a->nargs > 1)
+        sv_serialize(s->key, type_base(a->arg_types[1]), out);
+}
+static int gv_deserialize(const agg_call *a, void *st, agg_rd *in)
+{
+    gv_state *s = st;
+    if (sv_deserialize(a, &s->val, a->ret, in) < 0)
+        return -1;
+    if (a->nargs > 1 && sv_deserialize(a, &s->key, type_base(a->arg_types[1]), in) < 0)
+        return -1;
+    if (a->nargs > 1 && !s->val != !s->key)
+        return err_set(ERR_INCORRECT_DATA, "State of aggregate function %s has a value without a key or the reverse",
+                       a->name);
+    return 0;
+}
+
 static bool fixed_numeric(type_id t)
 {
     switch (t) {
@@ -545,12 +669,19 @@ static int gv_resolve(agg_call *a, int kind)
                            .merge = fmm_merge,
                            .finalize = fixed_finalize,
                            .add_all_mask = fmm_add_all_mask,
-                           .add_rows_mask = fmm_add_rows_mask};
+                           .add_rows_mask = fmm_add_rows_mask,
+                           .serialize = fixed_serialize,
+                           .deserialize = fixed_deserialize};
         return 0;
     }
     a->state_size = sizeof(gv_state);
     a->state_align = _Alignof(gv_state);
-    a->ops = (agg_ops){.init = gv_init, .merge = gv_merge, .finalize = gv_finalize, .destroy = gv_destroy};
+    a->ops = (agg_ops){.init = gv_init,
+                       .merge = gv_merge,
+                       .finalize = gv_finalize,
+                       .destroy = gv_destroy,
+                       .serialize = gv_serialize,
+                       .deserialize = gv_deserialize};
     AGG_SET_ADD_OPS(a, gv);
     /* data holds the kind as an integer; agg_call_free calls free(data) only when it is a
      * pointer, so keep it in a small allocation. */
@@ -621,6 +752,76 @@ static int ga_finalize(const agg_call *a, void *st, column *out)
     return 0;
 }
 
+/* ClickHouse's groupArray keeps numbers (and Date, DateTime, Enum, Bool) in a plain
+ * array, Strings as sized nodes and everything else as arena blobs: 0 = raw values,
+ * 1 = String (VarUInt size + bytes), 2 = VarUInt size + the arena layout. */
+static int ga_kind(const agg_call *a)
+{
+    switch (type_phys(a->ret->inner)->id) {
+    case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64: case T_UINT128:
+    case T_INT8: case T_INT16: case T_INT32: case T_INT64: case T_INT128:
+    case T_FLOAT32: case T_FLOAT64: case T_BOOL: case T_DATE: case T_DATETIME:
+    case T_ENUM8: case T_ENUM16: return 0;
+    case T_STRING: return 1;
+    default: return 2;
+    }
+}
+
+/* A VarUInt count and the values. */
+static void ga_serialize(const agg_call *a, const void *st, buf *out)
+{
+    const ga_state *s = st;
+    size_t n = s->vals ? s->vals->len : 0;
+    agg_put_varuint(out, n);
+    int kind = ga_kind(a);
+    buf tmp = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (kind < 2) {
+            agg_put_value(out, s->vals, i);
+            continue;
+        }
+        tmp.len = 0;
+        agg_put_arena(&tmp, s->vals, i);
+        agg_put_varuint(out, tmp.len);
+        buf_append(out, tmp.p, tmp.len);
+    }
+    buf_free(&tmp);
+}
+static int ga_deserialize(const agg_call *a, void *st, agg_rd *in)
+{
+    ga_state *s = st;
+    uint64_t n;
+    if (agg_rd_varuint(in, &n) < 0)
+        return -1;
+    uint64_t max = ga_limit(a) < 0xFFFFFF ? ga_limit(a) : 0xFFFFFF;
+    if (n > max)
+        return err_set(ERR_TOO_LARGE_ARRAY_SIZE, "Too large array size %llu (maximum: %llu)", (unsigned long long)n,
+                       (unsigned long long)max);
+    if (!s->vals)
+        s->vals = col_new(a->ret->inner);
+    bool blob = ga_kind(a) == 2;
+    for (uint64_t i = 0; i < n; i++) {
+        if (!blob) {
+            if (agg_get_value(in, s->vals) < 0)
+                return -1;
+            continue;
+        }
+        uint64_t len;
+        if (agg_rd_varuint(in, &len) < 0)
+            return -1;
+        if (len > (uint64_t)(in->end - in->p))
+            return agg_rd_short(in, (size_t)len);
+        agg_rd one = {in->p, in->p + len, 0};
+        if (agg_get_arena(&one, s->vals) < 0)
+            return -1;
+        if (one.p != one.end)
+            return err_set(ERR_INCORRECT_DATA, "Value of %llu bytes in the state of %s has %zu bytes after its end",
+                           (unsigned long long)len, a->name, (size_t)(one.end - one.p));
+        in->p += len;
+    }
+    return 0;
+}
+
 static int ga_resolve(agg_call *a)
 {
     if (agg_need_args(a, 1) < 0)
@@ -634,13 +835,18 @@ static int ga_resolve(agg_call *a)
     a->ret = type_array(type_base(a->arg_types[0]));
     a->state_size = sizeof(ga_state);
     a->state_align = _Alignof(ga_state);
-    a->ops = (agg_ops){.init = ga_init, .merge = ga_merge, .finalize = ga_finalize, .destroy = ga_destroy};
+    a->ops = (agg_ops){.init = ga_init,
+                       .merge = ga_merge,
+                       .finalize = ga_finalize,
+                       .destroy = ga_destroy,
+                       .serialize = ga_serialize,
+                       .deserialize = ga_deserialize};
     AGG_SET_ADD_OPS(a, ga);
     return 0;
 }
 
 static const agg_def defs[] = {
-    {"count", AGG_CASE_INSENSITIVE | AGG_NULLS_KEEP_TYPE, count_resolve, "Number of rows or non-NULL values"},
+    {"count", AGG_CASE_INSENSITIVE | AGG_NULLS_KEEP_TYPE | AGG_NULL_NO_FLAG, count_resolve, "Number of rows or non-NULL values"},
     {"sum", AGG_CASE_INSENSITIVE, sum_resolve, "Sum of values"},
     {"avg", AGG_CASE_INSENSITIVE, avg_resolve, "Arithmetic mean"},
     {"min", AGG_CASE_INSENSITIVE, min_resolve, "Minimum value"},
@@ -649,7 +855,7 @@ static const agg_def defs[] = {
     {"anyLast", 0, anylast_resolve, "Last value encountered"},
     {"argMin", 0, argmin_resolve, "Value of the first argument at the minimum of the second"},
     {"argMax", 0, argmax_resolve, "Value of the first argument at the maximum of the second"},
-    {"groupArray", AGG_NULLS_KEEP_TYPE, ga_resolve, "Array of the values"},
+    {"groupArray", AGG_NULLS_KEEP_TYPE | AGG_NULL_NO_FLAG, ga_resolve, "Array of the values"},
 };
 
 void agg_register_basic(void)

@@ -13,6 +13,7 @@
  * them by CityHash64 v1.0.2, shale by XXH3-64, so uniq(String) estimates above 65536
  * distinct values may differ from ClickHouse's (below that both are exact). */
 #include "agg_impl.h"
+#include "func/agg_state.h"
 
 #include <math.h>
 #include <xxhash.h>
@@ -238,42 +239,78 @@ static uint32_t int_hash_crc32(uint64_t x)
 static inline bool us_good(const uset *s, uint32_t h) { return (h & ((1u << s->skip_degree) - 1)) == 0; }
 static inline size_t us_buf_size(const uset *s) { return (size_t)1 << s->size_degree; }
 
-static void us_place(uset *s, uint32_t h)
+/* Places h in the first free cell of its chain (no duplicate check). */
+static void us_reinsert(uset *s, uint32_t h)
 {
     size_t m = us_buf_size(s) - 1, p = (h >> UH_BITS_FOR_SKIP) & m;
-    while (s->cells[p] && s->cells[p] != h)
+    while (s->cells[p])
         p = (p + 1) & m;
     s->cells[p] = h;
 }
 
-/* Rebuilds the table with new_degree cells (or the same), dropping hashes that are no
- * longer good under the current skip_degree. */
-static void us_rebuild(uset *s, uint8_t new_degree)
+static inline size_t us_home(const uset *s, uint32_t h) { return (h >> UH_BITS_FOR_SKIP) & (us_buf_size(s) - 1); }
+
+/* Doubles the table in place, moving cells exactly as ClickHouse's UniquesHashSet::resize
+ * does, so that the cell order (which the serialized state lists) is the same: a chain
+ * that wrapped around the old end is finished past the old size. */
+static void us_resize(uset *s)
 {
     size_t old = us_buf_size(s);
-    uint32_t *oc = s->cells;
-    s->size_degree = new_degree;
-    s->cells = mem_calloc(sizeof(uint32_t) * us_buf_size(s));
-    uint32_t n = s->has_zero;
-    for (size_t i = 0; i < old; i++)
-        if (oc[i] && us_good(s, oc[i])) {
-            us_place(s, oc[i]);
-            n++;
+    s->cells = mem_realloc(s->cells, sizeof(uint32_t) * old * 2);
+    memset(s->cells + old, 0, sizeof(uint32_t) * old);
+    s->size_degree++;
+    size_t m = us_buf_size(s) - 1;
+    for (size_t i = 0; i < old || s->cells[i]; i++) {
+        uint32_t x = s->cells[i];
+        if (!x)
+            continue;
+        size_t p = us_home(s, x);
+        if (p == i)
+            continue;
+        while (s->cells[p] && s->cells[p] != x)
+            p = (p + 1) & m;
+        if (s->cells[p] == x)
+            continue;
+        s->cells[p] = x;
+        s->cells[i] = 0;
+    }
+}
+
+/* Drops the hashes that the raised skip_degree no longer keeps and moves the others up
+ * their chains, as ClickHouse's UniquesHashSet::rehash. */
+static void us_rehash(uset *s)
+{
+    size_t n = us_buf_size(s);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = s->cells[i];
+        if (!x)
+            continue;
+        if (!us_good(s, x)) {
+            s->cells[i] = 0;
+            s->m_size--;
+        } else if (i != us_home(s, x)) {
+            s->cells[i] = 0;
+            us_reinsert(s, x);
         }
-    s->m_size = n;
-    mem_free(oc);
+    }
+    for (size_t i = 0; i < n && s->cells[i]; i++)
+        if (i != us_home(s, s->cells[i])) {
+            uint32_t x = s->cells[i];
+            s->cells[i] = 0;
+            us_reinsert(s, x);
+        }
 }
 
 static void us_shrink_if_need(uset *s)
 {
     if (s->m_size > (1u << (s->size_degree - 1))) {
         if (s->m_size > UH_MAX_SIZE) {
-            while (s->m_size > UH_MAX_SIZE) {
+            while (s->m_size > UH_MAX_SIZE && s->skip_degree < UH_BITS_FOR_SKIP) {
                 s->skip_degree++;
-                us_rebuild(s, s->size_degree);
+                us_rehash(s);
             }
         } else {
-            us_rebuild(s, (uint8_t)(s->size_degree + 1));
+            us_resize(s);
         }
     }
 }
@@ -356,7 +393,7 @@ static void uq_merge(const agg_call *a, void *dst, void *src)
     uset *d = us_get(dst);
     if (s->skip_degree > d->skip_degree) {
         d->skip_degree = s->skip_degree;
-        us_rebuild(d, d->size_degree);
+        us_rehash(d);
     }
     if (s->has_zero)
         us_insert_hash(d, 0);
@@ -372,6 +409,81 @@ static int uq_finalize(const agg_call *a, void *st, column *out)
     return 0;
 }
 
+/* ClickHouse's UniquesHashSet::write: skip_degree, VarUInt size, a 0 hash when present,
+ * then the cells in table order. */
+static void uq_serialize(const agg_call *a, const void *st, buf *out)
+{
+    const uset *s = *(uset *const *)st;
+    buf_putc(out, (char)(s ? s->skip_degree : 0));
+    agg_put_varuint(out, s ? s->m_size : 0);
+    if (!s)
+        return;
+    uint32_t zero = 0;
+    if (s->has_zero)
+        buf_append(out, &zero, 4);
+    for (size_t i = 0; i < us_buf_size(s); i++)
+        if (s->cells[i])
+            buf_append(out, &s->cells[i], 4);
+}
+
+/* UniquesHashSet::read: a table sized for the count, the hashes placed in order. */
+static int uq_deserialize(const agg_call *a, void *st, agg_rd *in)
+{
+    uint8_t skip;
+    uint64_t n;
+    if (agg_rd_bytes(in, &skip, 1) < 0 || agg_rd_varuint(in, &n) < 0)
+        return -1;
+    if (skip > UH_BITS_FOR_SKIP)
+        return err_set(ERR_INCORRECT_DATA, "Cannot read UniquesHashSet: skip degree is %u, which exceeds the "
+                       "maximum value of %d", skip, UH_BITS_FOR_SKIP);
+    if (n > UH_MAX_SIZE)
+        return err_set(ERR_INCORRECT_DATA, "Cannot read UniquesHashSet: too large size_degree.");
+    if (n * 4 > (uint64_t)(in->end - in->p))
+        return agg_rd_short(in, (size_t)n * 4);
+    uq_destroy(a, st);
+    uset *s = us_get(st);
+    int deg = UH_INITIAL_DEGREE;
+    if (n > 1) {
+        int l = 0;
+        while ((2ull << l) <= n - 1)
+            l++; /* floor(log2(n - 1)) */
+        deg = l + 2 > deg ? l + 2 : deg;
+    }
+    if (deg != s->size_degree) {
+        mem_free(s->cells);
+        s->size_degree = (uint8_t)deg;
+        s->cells = mem_calloc(sizeof(uint32_t) * us_buf_size(s));
+    }
+    s->skip_degree = skip;
+    s->m_size = (uint32_t)n;
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t h;
+        memcpy(&h, in->p, 4);
+        in->p += 4;
+        if (h == 0 && s->has_zero) /* written once at most: a second would break the count */
+            return err_set(ERR_INCORRECT_DATA, "Cannot read UniquesHashSet: the hash 0 is listed twice");
+        if (h == 0)
+            s->has_zero = true;
+        else
+            us_reinsert(s, h);
+    }
+    return 0;
+}
+
+/* shale keys values as ClickHouse does only for one numeric argument (strings and tuples
+ * are hashed differently), so only those states are written. */
+static bool uq_same_keys(const agg_call *a)
+{
+    if (a->nargs != 1)
+        return false;
+    switch (agg_tid(a->arg_types[0])) {
+    case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64:
+    case T_INT8: case T_INT16: case T_INT32: case T_INT64:
+    case T_FLOAT32: case T_FLOAT64: return true;
+    default: return false;
+    }
+}
+
 static int uq_resolve(agg_call *a)
 {
     if (uniq_check(a) < 0)
@@ -379,6 +491,10 @@ static int uq_resolve(agg_call *a)
     a->state_size = sizeof(uset *);
     a->state_align = _Alignof(uset *);
     a->ops = (agg_ops){.init = uq_init, .merge = uq_merge, .finalize = uq_finalize, .destroy = uq_destroy};
+    if (uq_same_keys(a)) {
+        a->ops.serialize = uq_serialize;
+        a->ops.deserialize = uq_deserialize;
+    }
     AGG_SET_ADD_OPS(a, uq);
     return 0;
 }

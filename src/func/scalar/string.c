@@ -1070,7 +1070,7 @@ static int hex_exec(const fn_call *c, column **a, size_t n, column **out)
         const unsigned char *s;
         unsigned char be[16];
         tmp.len = 0;
-        if (is_str(t)) {
+        if (is_str(t) || t->id == T_AGGSTATE) { /* a state: its serialized bytes, as ClickHouse */
             s = (const unsigned char *)col_str(a[0], i, &l);
             for (size_t k = 0; k < l; k++) {
                 char h[2] = {dig[s[k] >> 4], dig[s[k] & 15]};
@@ -1107,7 +1107,7 @@ static int hex_resolve(fn_call *c)
     if (c->nargs != 1)
         return fn_bad_nargs(c, "1");
     const type *t = c->arg_types[0];
-    if (!is_str(t) && !num_is_int(t) && !num_is_float(t))
+    if (!is_str(t) && !num_is_int(t) && !num_is_float(t) && t->id != T_AGGSTATE)
         return fn_bad_types(c);
     c->ret = type_simple(T_STRING);
     c->exec = hex_exec;

@@ -42,6 +42,7 @@ static const mt_setting_def setting_defs[] = {
     S(non_replicated_deduplication_window, 0),
     S(merge_max_block_size, 8192),
     {"enable_vertical_merge_algorithm", offsetof(mt_settings, enable_vertical_merge_algorithm), 1, true},
+    {"allow_dimensions_outside_sorting_key", offsetof(mt_settings, allow_dimensions_outside_sorting_key), 0, true},
     S(vertical_merge_algorithm_min_rows_to_activate, 131072),
     S(vertical_merge_algorithm_min_columns_to_activate, 11),
 };
@@ -214,6 +215,9 @@ static int engine_args(mt_table *m)
     m->replacing_ver = -1;
     if (m->kind == MT_PLAIN && nargs)
         return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Engine MergeTree expects no parameters, got %d", nargs);
+    if (m->kind == MT_AGGREGATING && nargs)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                       "Engine AggregatingMergeTree expects no parameters, got %d", nargs);
     if (m->kind == MT_REPLACING) {
         if (nargs > 1)
             return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
@@ -263,12 +267,43 @@ static int engine_args(mt_table *m)
                 for (int k = 0; k < m->sort.n; k++)
                     in_key |= m->sort.src_col[k] == c;
                 const type *ty = type_phys(m->t->sch->types[c]);
-                if (!in_key && type_is_number(ty) && ty->id != T_BOOL)
+                /* SimpleAggregateFunction columns take their own function (aggregating.c) */
+                if (!in_key && type_is_number(ty) && ty->id != T_BOOL && !m->t->sch->types[c]->simple_agg)
                     m->sum_cols[m->nsum++] = c;
             }
         }
     }
     return 0;
+}
+
+/* ClickHouse 26 refuses AggregatingMergeTree columns that are neither in the sorting key
+ * nor aggregates: merges would keep an arbitrary row's value for them. */
+static int check_dimensions(mt_table *m)
+{
+    if (m->set.allow_dimensions_outside_sorting_key)
+        return 0;
+    buf names = {0};
+    for (int c = 0; c < m->t->sch->n; c++) {
+        const type *ty = m->t->sch->types[c];
+        bool in_key = type_phys(ty)->id == T_AGGSTATE || ty->simple_agg;
+        for (int k = 0; k < m->sort.n && !in_key; k++)
+            in_key = m->sort.src_col[k] == c;
+        if (!in_key)
+            buf_printf(&names, "%s%s", names.len ? ", " : "", m->t->sch->names[c]);
+    }
+    int rc = 0;
+    if (names.len)
+        rc = err_set(ERR_BAD_ARGUMENTS,
+                     "Column(s) %s of the AggregatingMergeTree table are neither part of the sorting key nor "
+                     "aggregate measures (AggregateFunction or SimpleAggregateFunction). During background merges, "
+                     "rows with the same value of the sorting key are collapsed into one, so these columns keep an "
+                     "arbitrary value, which silently produces wrong results for queries that GROUP BY or filter on "
+                     "them. Add them to the sorting key (ORDER BY), or set 'allow_dimensions_outside_sorting_key = 1' "
+                     "if this is intentional (for example, when the columns are functionally dependent on the "
+                     "sorting key)",
+                     buf_cstr(&names));
+    buf_free(&names);
+    return rc;
 }
 
 static int compile_codecs(mt_table *m)
@@ -512,6 +547,8 @@ static int open_kind(table *t, bool created, query_ctx *q, mt_kind kind)
         rc = compile_keys(m, q);
     if (!rc)
         rc = engine_args(m);
+    if (!rc && created && kind == MT_AGGREGATING)
+        rc = check_dimensions(m);
     if (!rc)
         rc = compile_codecs(m);
     if (!rc && created) {
@@ -550,6 +587,10 @@ static int open_kind(table *t, bool created, query_ctx *q, mt_kind kind)
 static int open_plain(table *t, bool created, query_ctx *q) { return open_kind(t, created, q, MT_PLAIN); }
 static int open_replacing(table *t, bool created, query_ctx *q) { return open_kind(t, created, q, MT_REPLACING); }
 static int open_summing(table *t, bool created, query_ctx *q) { return open_kind(t, created, q, MT_SUMMING); }
+static int open_aggregating(table *t, bool created, query_ctx *q)
+{
+    return open_kind(t, created, q, MT_AGGREGATING);
+}
 
 static void mt_close_table(table *t)
 {
@@ -880,3 +921,4 @@ static int mt_alter(table *t, const ast *stmt, query_ctx *q)
 MT_ENGINE(engine_mergetree, "MergeTree", open_plain);
 MT_ENGINE(engine_replacing_mergetree, "ReplacingMergeTree", open_replacing);
 MT_ENGINE(engine_summing_mergetree, "SummingMergeTree", open_summing);
+MT_ENGINE(engine_aggregating_mergetree, "AggregatingMergeTree", open_aggregating);

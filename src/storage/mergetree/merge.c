@@ -122,12 +122,17 @@ block *mt_collapse_sorted(mt_table *m, block *b, const uint32_t *perm)
             sums[k] = col_new(sum_ok[k] ? c->type : type_simple(T_UINT8));
         }
     }
+    /* Aggregating (and Summing, for its AggregateFunction columns): each group's rows. */
+    size_t *bounds = m->kind != MT_REPLACING ? xmalloc(sizeof *bounds * (rows + 1)) : NULL;
     size_t gs = 0;
     while (gs < rows) {
         size_t ge = gs + 1;
         while (ge < rows && same_key(keys, m->sort.n, order[gs], order[ge]))
             ge++;
-        if (m->kind == MT_REPLACING) {
+        if (m->kind == MT_AGGREGATING) {
+            bounds[nkeep] = gs;
+            keep[nkeep++] = order[gs];
+        } else if (m->kind == MT_REPLACING) {
             size_t best = ge - 1;
             if (m->replacing_ver >= 0) {
                 const column *v = b->cols[m->replacing_ver];
@@ -138,6 +143,7 @@ block *mt_collapse_sorted(mt_table *m, block *b, const uint32_t *perm)
             }
             keep[nkeep++] = order[best];
         } else {
+            bounds[nkeep] = gs;
             keep[nkeep++] = order[gs];
             for (int k = 0; k < m->nsum; k++) {
                 if (!sum_ok[k]) {
@@ -158,7 +164,22 @@ block *mt_collapse_sorted(mt_table *m, block *b, const uint32_t *perm)
     block *o = block_new(b->ncols, nkeep);
     for (int c = 0; c < b->ncols; c++)
         o->cols[c] = col_gather(b->cols[c], keep, nkeep);
-    if (m->kind == MT_SUMMING) {
+    int agg_rc = 0;
+    if (bounds) {
+        bounds[nkeep] = rows;
+        agg_rc = mt_aggregate_groups(b, order, bounds, nkeep, o);
+        free(bounds);
+    }
+    if (agg_rc < 0) {
+        block_free(o);
+        o = NULL;
+        if (m->kind == MT_SUMMING) {
+            for (int k = 0; k < m->nsum; k++)
+                col_free(sums[k]);
+            free(sums);
+            free(sum_ok);
+        }
+    } else if (m->kind == MT_SUMMING) {
         /* Write the sums over the kept rows, then drop rows whose sums are all zero. */
         uint8_t *live = xmalloc(nkeep + 1);
         size_t nlive = 0;

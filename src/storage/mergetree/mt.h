@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef enum mt_kind { MT_PLAIN, MT_REPLACING, MT_SUMMING } mt_kind;
+typedef enum mt_kind { MT_PLAIN, MT_REPLACING, MT_SUMMING, MT_AGGREGATING } mt_kind;
 
 /* Table-level settings (SETTINGS of CREATE TABLE), ClickHouse's names and defaults. */
 typedef struct mt_settings {
@@ -44,6 +44,8 @@ typedef struct mt_settings {
     uint64_t non_replicated_deduplication_window;    /* 0 */
     uint64_t merge_max_block_size;                   /* 8192 rows per merge output block */
     bool enable_vertical_merge_algorithm;            /* true: wide merges go column by column */
+    bool allow_dimensions_outside_sorting_key;       /* false: AggregatingMergeTree refuses plain
+                                                        columns outside the sorting key */
     uint64_t vertical_merge_algorithm_min_rows_to_activate;    /* 131072 */
     uint64_t vertical_merge_algorithm_min_columns_to_activate; /* 11 gathered columns */
 } mt_settings;
@@ -81,7 +83,7 @@ mt_part *mt_part_ref(mt_part *p);
 static inline bool mt_is_mergetree(const table *t)
 {
     return t->engine == &engine_mergetree || t->engine == &engine_replacing_mergetree ||
-           t->engine == &engine_summing_mergetree;
+           t->engine == &engine_summing_mergetree || t->engine == &engine_aggregating_mergetree;
 }
 void mt_part_unref(mt_part *p);
 
@@ -247,8 +249,13 @@ void mt_stop_background(mt_table *m);
 /* Removes outdated parts older than old_parts_lifetime (or all with force). */
 void mt_remove_outdated(mt_table *m, bool force);
 
-/* Collapsing rows with equal sorting keys (Replacing/Summing) in a sorted block. */
+/* Collapsing rows with equal sorting keys (Replacing/Summing/Aggregating) in a sorted
+ * block. Returns NULL with an error (e.g. a malformed aggregate state). */
 block *mt_collapse_sorted(mt_table *m, block *b, const uint32_t *perm);
+/* AggregatingMergeTree (aggregating.c): o holds the first row of each group of b (the
+ * rows order[bounds[g] .. bounds[g+1])); its AggregateFunction / SimpleAggregateFunction
+ * columns are replaced by the groups' merged states / values. */
+int mt_aggregate_groups(const block *b, const uint32_t *order, const size_t *bounds, size_t ng, block *o);
 
 /* system.part_log events (log.c): 1 NewPart, 2 MergeParts, 4 RemovePart. */
 enum { PART_LOG_NEW = 1, PART_LOG_MERGE = 2, PART_LOG_REMOVE = 4 };

@@ -9,6 +9,7 @@
 #include "storage/mergetree/serial_int.h"
 
 #include "base/err.h"
+#include "func/agg_state.h"
 #include "base/mem.h"
 
 #include <stdio.h>
@@ -56,7 +57,8 @@ static mt_node *build(mt_serial *s, const type *t, const char *suffix, int depth
  * dates, decimals, UUID); the flag is ignored for other types. */
 static bool can_sparse(const type *t)
 {
-    return t->id != T_NULLABLE && t->id != T_ARRAY && t->id != T_TUPLE && t->id != T_LOWCARDINALITY;
+    return t->id != T_NULLABLE && t->id != T_ARRAY && t->id != T_TUPLE && t->id != T_LOWCARDINALITY &&
+           t->id != T_AGGSTATE;
 }
 
 /* A sparse level over the streams of t: ".sparse.idx" first, then t's own streams. */
@@ -151,6 +153,10 @@ static mt_node *build(mt_serial *s, const type *t, const char *suffix, int depth
             buf_puts(&sb, ".size");
             nd->stream2 = add_stream(s, s->base, buf_cstr(&sb));
         }
+        nd->stream = add_stream(s, s->base, suffix);
+        break;
+    case T_AGGSTATE: /* the states back to back in one stream, as ClickHouse writes them */
+        nd->kind = N_AGGSTATE;
         nd->stream = add_stream(s, s->base, suffix);
         break;
     default:
@@ -376,6 +382,14 @@ static void write_node(mt_serial *s, mt_node *nd, const column *c, size_t from, 
         mt_leaf_bulk(c, from, n, b);
         flush(b, &sinks[nd->stream]);
         break;
+    case N_AGGSTATE:
+        for (size_t i = from; i < from + n; i++) {
+            size_t len;
+            const char *p = col_str(c, i, &len);
+            buf_append(b, p, len);
+        }
+        flush(b, &sinks[nd->stream]);
+        break;
     case N_NULLABLE:
         if (c->is_const) {
             for (size_t i = 0; i < n; i++)
@@ -566,6 +580,29 @@ static int read_sized_strings(mt_serial *s, mt_node *nd, column *c, size_t n, mt
 
 static int read_node(mt_serial *s, mt_node *nd, column *c, size_t n, mt_byte_src *srcs);
 
+/* n aggregate function states. A state carries no length: read what its layout says it
+ * still needs until it parses (the stream cannot be read past the state's end). */
+static int read_states(mt_serial *s, mt_node *nd, column *c, size_t n, mt_byte_src *srcs)
+{
+    buf *b = &s->scratch;
+    for (size_t i = 0; i < n; i++) {
+        b->len = 0;
+        for (;;) {
+            size_t used, need;
+            if (agg_state_span_need(nd->t, b->p ? b->p : (const uint8_t *)"", b->len, &used, &need) == 0)
+                break;
+            if (need == 0 || b->len + need > MT_MAX_STRING)
+                return err_suffix(" (state at row %zu of stream '%s' of column '%s')", i, s->names[nd->stream],
+                                  s->name);
+            err_clear();
+            if (read_append(s, nd->stream, srcs, b, need) < 0)
+                return -1;
+        }
+        col_push_str(c, (const char *)b->p, b->len);
+    }
+    return 0;
+}
+
 /* n rows of a sparse column (format in write_sparse). Reads may end inside a group: the
  * rest of it waits in sp_defaults / sp_value for the next read. On error c is unchanged. */
 static int read_sparse(mt_serial *s, mt_node *nd, column *c, size_t n, mt_byte_src *srcs)
@@ -621,6 +658,8 @@ static int read_node(mt_serial *s, mt_node *nd, column *c, size_t n, mt_byte_src
         return mt_read_leaf(s, nd->stream, srcs, c, n);
     case N_FIXED:
         return mt_read_leaf(s, nd->stream, srcs, c, n);
+    case N_AGGSTATE:
+        return read_states(s, nd, c, n, srcs);
     case N_NULLABLE: {
         size_t old = c->nulls.len;
         if (read_append(s, nd->stream, srcs, &c->nulls, n) < 0)

@@ -4,7 +4,7 @@
 
 #include "storage/mergetree/serial.h"
 
-typedef enum { N_FIXED, N_STRING, N_NULLABLE, N_ARRAY, N_TUPLE, N_LOWCARD, N_SPARSE } mt_node_kind;
+typedef enum { N_FIXED, N_STRING, N_NULLABLE, N_ARRAY, N_TUPLE, N_LOWCARD, N_SPARSE, N_AGGSTATE } mt_node_kind;
 
 typedef struct mt_lc_state mt_lc_state;
 
