@@ -1,6 +1,7 @@
 /* DDL and INSERT INTO tables (interp/ddl.h). */
 #include "interp/ddl.h"
 
+#include "interp/alter.h"
 #include "interp/session.h"
 
 #include "base/err.h"
@@ -252,6 +253,19 @@ static int check_columns(const ast *st, query_ctx *q, arena *a, coldef **out, in
     *out = cols;
     *nout = n;
     return 0;
+}
+
+int ddl_canonical_create(const ast *st, const char *db, const char *name, query_ctx *q, buf *out)
+{
+    arena a;
+    arena_init(&a);
+    coldef *cols;
+    int n;
+    int rc = check_columns(st, q, &a, &cols, &n);
+    if (!rc)
+        canonical_text(out, db, name, cols, n, st, st->engine);
+    arena_free(&a);
+    return rc;
 }
 
 /* CREATE [OR REPLACE] VIEW [IF NOT EXISTS] v AS SELECT …: the SELECT is analyzed (so a
@@ -703,17 +717,6 @@ static int run_check(const ast *st, query_ctx *q, schema **sch, block **out)
     return rc;
 }
 
-static int run_alter(const ast *st, query_ctx *q)
-{
-    table *t;
-    if (with_table(st, q, &t))
-        return -1;
-    int rc = t->engine->alter ? t->engine->alter(t, st, q)
-                              : err_set(ERR_NOT_IMPLEMENTED, "Table engine %s doesn't support mutations",
-                                        t->engine->name);
-    table_unref(t);
-    return rc;
-}
 
 static int run_truncate(const ast *st, query_ctx *q)
 {
@@ -795,7 +798,7 @@ int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
     case AST_STMT_SHOW: return run_show(st, q, sch, out);
     case AST_STMT_OPTIMIZE: return run_optimize(st, q);
     case AST_STMT_CHECK: return run_check(st, q, sch, out);
-    case AST_STMT_ALTER: return run_alter(st, q);
+    case AST_STMT_ALTER: return alter_run(st, q);
     case AST_STMT_SYSTEM:
         /* The logs (query_log, part_log, text_log) are appended as each event happens, so there is
          * nothing to flush. */

@@ -738,3 +738,38 @@ int catalog_rename_table(catalog *c, const char *dbname, const char *name, const
     pthread_mutex_unlock(&c->mu);
     return rc;
 }
+
+int catalog_alter_table(catalog *c, table *t, const char *create_sql, query_ctx *q)
+{
+    table *nt;
+    if (table_build(c, t->database, t->name, create_sql, &nt))
+        return -1;
+    pthread_mutex_lock(&c->mu);
+    /* The engine first: closing stops its background work before the definition moves. */
+    if (t->engine->close && t->impl)
+        t->engine->close(t);
+    t->impl = NULL;
+    table_retired *r = xcalloc(1, sizeof *r);
+    r->a = t->a;
+    r->sch = t->sch;
+    r->create_sql = t->create_sql;
+    r->next = t->retired;
+    t->retired = r;
+    /* Take over the new definition (its arena holds the AST and the column strings). */
+    t->a = nt->a;
+    t->create = nt->create;
+    t->ncols = nt->ncols;
+    t->cols = nt->cols;
+    t->sch = nt->sch;
+    t->create_sql = nt->create_sql;
+    arena_init(&nt->a);
+    nt->sch = NULL;
+    nt->create_sql = NULL;
+    nt->engine = NULL;
+    int rc = persist_table(c, t);
+    if (!rc)
+        rc = open_table(t, false, q);
+    pthread_mutex_unlock(&c->mu);
+    table_unref(nt);
+    return rc;
+}

@@ -63,4 +63,11 @@ int catalog_drop_table(catalog *c, const char *database, const char *name, bool 
 int catalog_rename_table(catalog *c, const char *database, const char *name, const char *to_database,
                          const char *to_name, query_ctx *q);
 
+/* ALTER TABLE: replaces the table's definition by create_sql (same database and name):
+ * persists it, then closes the engine and opens it again over the same data (engines
+ * with a data directory read their data in the new layout). The table object stays the
+ * same; the old columns and schema are kept until the table is freed, for queries that
+ * still hold them. */
+int catalog_alter_table(catalog *c, table *t, const char *create_sql, query_ctx *q);
+
 #endif
