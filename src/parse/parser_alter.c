@@ -168,19 +168,8 @@ ast *parse_alter(parser *p, ast *st)
         return p_fail(p, "ALTER command (ON CLUSTER is not supported)");
     if (p_kind(p) != TK_WORD && p_kind(p) != TK_LPAREN)
         return p_fail(p, "ALTER command");
-    if (engine_command(p)) {
-        tok *t = p_cur(p);
-        int start = t->start, end = start;
-        while (p_kind(p) != TK_EOF && p_kind(p) != TK_SEMI) {
-            if (p_kind(p) == TK_ERROR)
-                return p_fail(p, "");
-            end = p_cur(p)->end;
-            p_adv(p);
-        }
-        st->str = arena_strndup(p->a, p->s + start, (size_t)(end - start));
-        st->str_len = (size_t)(end - start);
-        return st;
-    }
+    if (engine_command(p))
+        return rest_as_text(p, st);
     for (;;) {
         ast *c = parse_cmd(p);
         if (!c)

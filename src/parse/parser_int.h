@@ -53,6 +53,7 @@ bool expect_word(parser *p, const char *kw);
 bool expect_tok(parser *p, tok_kind k, const char *what);
 int parse_table_name(parser *p, ast *t);   /* [db.]name into database / table_name */
 int parse_stmt_tail(parser *p, ast *st);   /* INTO OUTFILE / FORMAT / SETTINGS */
+ast *rest_as_text(parser *p, ast *st);      /* the rest of the statement into st->str */
 ast *parse_column_def(parser *p, ast_list *primary_key);
 /* ALTER TABLE … (after ALTER) and DELETE FROM … (after DELETE), parser_alter.c. */
 ast *parse_alter(parser *p, ast *st);

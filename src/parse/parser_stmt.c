@@ -807,7 +807,7 @@ static ast *parse_insert(parser *p, ast *st)
     return p_fail(p, "one of: VALUES, FORMAT, SELECT, WITH, opening parenthesis");
 }
 
-static ast *rest_as_text(parser *p, ast *st)
+ast *rest_as_text(parser *p, ast *st)
 {
     tok *t = p_cur(p);
     int start = t->start, end = start;

@@ -160,22 +160,8 @@ int mt_part_reader_open(mt_table *m, mt_part *p, const int *cols, int ncols, siz
 /* CAST of a column to type t (an old part's column after MODIFY COLUMN). */
 static int cast_column(column *src, const type *t, column **out)
 {
-    fn_call *call;
-    column *targ = col_new(type_simple(T_STRING));
-    col_push_str(targ, t->name, strlen(t->name));
-    column *tconst = col_new_const(targ, 1);
-    const type *ats[2] = {src->type, type_simple(T_STRING)};
-    column *cargs[2] = {NULL, tconst};
     func_env env = {.timezone = "UTC"};
-    int rc = func_resolve("CAST", 2, ats, cargs, &env, &call);
-    if (!rc) {
-        column *ex[2] = {src, col_new_const(col_slice(tconst, 0, 1), src->len)};
-        rc = fn_exec(call, ex, src->len, out);
-        col_free(ex[1]);
-        fn_call_free(call);
-    }
-    col_free(tconst);
-    return rc;
+    return func_cast_column(src, t, &env, out);
 }
 
 /* The requested columns from the columns read (b, nread columns in read_col order):
