@@ -419,8 +419,8 @@ static int create_table(const ast *st, query_ctx *q)
         rc = catalog_create_table(target, db, name, buf_cstr(&text), st->if_not_exists, st->or_replace, q, &t);
         buf_free(&text);
     }
-    if (!rc && t && st->as_select) {
-        /* CREATE … AS SELECT: the table is created, then filled. */
+    if (!rc && t && st->as_select && !st->create_empty) {
+        /* CREATE … AS SELECT: the table is created, then filled (EMPTY AS: not). */
         ast ins = {0};
         ins.kind = AST_STMT_INSERT;
         ins.database = st->temporary ? NULL : t->database; /* unqualified: the temporary table */
@@ -737,6 +737,12 @@ static int run_truncate(const ast *st, query_ctx *q)
 
 static int run_rename(const ast *st, query_ctx *q)
 {
+    if (st->exchange) {
+        const char *db, *name, *tdb, *tname;
+        name_of(st->args.items[0], q, &db, &name);
+        name_of(st->args.items[1], q, &tdb, &tname);
+        return catalog_exchange_tables(q->catalog, db, name, tdb, tname, q);
+    }
     for (int i = 0; i + 1 < st->args.n; i += 2) {
         const char *db, *name, *tdb, *tname;
         name_of(st->args.items[i], q, &db, &name);

@@ -235,6 +235,10 @@ struct ast {
     const char *alter_col;
     const char *alter_to;
     bool alter_first;
+    /* CREATE TABLE … EMPTY AS SELECT: the columns of the SELECT, no rows. AST_STMT_RENAME
+     * from EXCHANGE TABLES a AND b: exchange (args hold the pair). */
+    bool create_empty;
+    bool exchange;
     /* AST_STMT_BACKUP / AST_STMT_RESTORE: what in `args` — AST_TABLE nodes with show_what
      * "TABLE" (database, table_name) or "DATABASE" (database), each with the name in the
      * backup (AS …) as an AST_TABLE in `sub` or NULL; the destination or source as an

@@ -699,6 +699,11 @@ static ast *parse_create_table(parser *p, ast *st)
             if (!l)
                 return NULL;
             st->comment = l->str;
+        } else if (p_is(p, 0, "EMPTY") && p_is(p, 1, "AS") && p_is_select_start(p, 2)) {
+            p_adv(p), p_adv(p);
+            st->create_empty = true;
+            if (!(st->as_select = parse_select_union(p)))
+                return NULL;
         } else if (p_accept(p, "AS")) {
             if (p_is_select_start(p, 0)) {
                 if (!(st->as_select = parse_select_union(p)))
@@ -1028,6 +1033,24 @@ static ast *parse_statement(parser *p)
         st->table_name = st->args.items[0]->table_name;
         return st;
     }
+    if (p_accept(p, "EXCHANGE")) {
+        /* EXCHANGE TABLES a AND b (EXCHANGE DICTIONARIES is not supported) */
+        st->kind = AST_STMT_RENAME;
+        st->exchange = true;
+        if (!expect_word(p, "TABLES"))
+            return NULL;
+        ast *a = ast_new(p->a, AST_TABLE, p_cur(p)->start);
+        if (parse_table_name(p, a) < 0 || !expect_word(p, "AND"))
+            return NULL;
+        ast *b = ast_new(p->a, AST_TABLE, p_cur(p)->start);
+        if (parse_table_name(p, b) < 0)
+            return NULL;
+        ast_list_push(p->a, &st->args, a);
+        ast_list_push(p->a, &st->args, b);
+        st->database = a->database;
+        st->table_name = a->table_name;
+        return parse_stmt_tail(p, st) < 0 ? NULL : st;
+    }
     if (p_accept(p, "SHOW")) {
         st->kind = AST_STMT_SHOW;
         if (p_accept(p, "TABLES")) {
@@ -1139,7 +1162,7 @@ static ast *parse_statement(parser *p)
     if (p_accept(p, "DELETE"))
         return parse_delete(p, st);
     return p_fail(p, "one of: SELECT, WITH, INSERT, SET, DESCRIBE, EXPLAIN, CREATE, DROP, TRUNCATE, RENAME, "
-                     "SHOW, EXISTS, USE, OPTIMIZE, SYSTEM, CHECK, ALTER, DELETE, KILL, BACKUP, RESTORE");
+                     "SHOW, EXISTS, USE, OPTIMIZE, SYSTEM, CHECK, ALTER, DELETE, EXCHANGE, KILL, BACKUP, RESTORE");
 }
 
 int sql_parse_statement(arena *a, const char *sql, size_t len, size_t *pos, int max_depth, ast **out)

@@ -2378,6 +2378,8 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
                 rc = tablefunc_url(args, n, q, out);
             else if (strcmp(f->name, "format") == 0)
                 rc = tablefunc_format(args, n, q, out);
+            else if (strcasecmp(f->name, "values") == 0)
+                rc = tablefunc_values(args, n, q, out);
             else if (strcmp(f->name, "input") == 0) {
                 size_t len = 0;
                 const char *st = n >= 1 && type_base(args[0]->type)->id == T_STRING ? col_str(args[0], 0, &len) : NULL;

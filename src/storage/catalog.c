@@ -671,10 +671,9 @@ int catalog_drop_table(catalog *c, const char *dbname, const char *name, bool if
     return 0;
 }
 
-int catalog_rename_table(catalog *c, const char *dbname, const char *name, const char *to_db, const char *to_name,
+static int rename_locked(catalog *c, const char *dbname, const char *name, const char *to_db, const char *to_name,
                          query_ctx *q)
 {
-    pthread_mutex_lock(&c->mu);
     database *d = find_db(c, dbname), *td = find_db(c, to_db);
     int i = d ? find_table(d, name) : -1;
     int rc = 0;
@@ -684,10 +683,8 @@ int catalog_rename_table(catalog *c, const char *dbname, const char *name, const
         rc = err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", to_db);
     else if (find_table(td, to_name) >= 0)
         rc = err_set(ERR_TABLE_ALREADY_EXISTS, "Table %s.%s already exists", to_db, to_name);
-    if (rc) {
-        pthread_mutex_unlock(&c->mu);
+    if (rc)
         return rc;
-    }
     table *t = d->tables[i];
     char *new_sql = with_header(t->create_sql, "CREATE TABLE ", to_db, to_name);
     char *old_meta = path_printf(c, "metadata", dbname, name, ".sql");
@@ -708,7 +705,6 @@ int catalog_rename_table(catalog *c, const char *dbname, const char *name, const
         t->name = saved_name;
         free(old_meta);
         free(new_dir);
-        pthread_mutex_unlock(&c->mu);
         return -1;
     }
     unlink(old_meta);
@@ -735,6 +731,41 @@ int catalog_rename_table(catalog *c, const char *dbname, const char *name, const
     free(saved_db);
     free(saved_name);
     add_table(td, t);
+    return rc;
+}
+
+int catalog_rename_table(catalog *c, const char *dbname, const char *name, const char *to_db, const char *to_name,
+                         query_ctx *q)
+{
+    pthread_mutex_lock(&c->mu);
+    int rc = rename_locked(c, dbname, name, to_db, to_name, q);
+    pthread_mutex_unlock(&c->mu);
+    return rc;
+}
+
+int catalog_exchange_tables(catalog *c, const char *dbname, const char *name, const char *to_db, const char *to_name,
+                            query_ctx *q)
+{
+    pthread_mutex_lock(&c->mu);
+    database *d = find_db(c, dbname), *td = find_db(c, to_db);
+    int rc = 0;
+    if (!d || find_table(d, name) < 0)
+        rc = err_set(ERR_UNKNOWN_TABLE, "Table %s.%s does not exist", dbname, name);
+    else if (!td || find_table(td, to_name) < 0)
+        rc = err_set(ERR_UNKNOWN_TABLE, "Table %s.%s does not exist", to_db, to_name);
+    char *tmp = NULL;
+    if (!rc) {
+        buf b = {0};
+        buf_printf(&b, ".exchange_tmp_%s", name);
+        tmp = xstrdup(buf_cstr(&b));
+        buf_free(&b);
+        rc = rename_locked(c, dbname, name, dbname, tmp, q);
+        if (!rc && (rc = rename_locked(c, to_db, to_name, dbname, name, q)))
+            rename_locked(c, dbname, tmp, dbname, name, q); /* undo the first step */
+        else if (!rc)
+            rc = rename_locked(c, dbname, tmp, to_db, to_name, q);
+    }
+    free(tmp);
     pthread_mutex_unlock(&c->mu);
     return rc;
 }
