@@ -72,7 +72,7 @@ static ast *parse_cmd(parser *p)
         c->name = "ADD COLUMN";
         c->if_not_exists = accept_if_not_exists(p);
         ast_list pk = {0};
-        if (!(c->sub = parse_column_def(p, &pk)) || !parse_position(p, c))
+        if (!(c->sub = parse_column_def(p, &pk, false)) || !parse_position(p, c))
             r = NULL;
         else if (pk.n)
             r = p_fail(p, "end of the column definition (PRIMARY KEY cannot be added by ALTER)");
@@ -81,7 +81,7 @@ static ast *parse_cmd(parser *p)
         c->name = "MODIFY COLUMN";
         c->if_exists = accept_if_exists(p);
         ast_list pk = {0};
-        if (!(c->sub = parse_column_def(p, &pk)) || !parse_position(p, c))
+        if (!(c->sub = parse_column_def(p, &pk, true)) || !parse_position(p, c))
             r = NULL;
         else if (pk.n)
             r = p_fail(p, "end of the column definition");

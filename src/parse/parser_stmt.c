@@ -549,15 +549,17 @@ static const char *word_upper(parser *p)
 
 /* One column definition: name [type] [NULL|NOT NULL] [DEFAULT|MATERIALIZED|ALIAS|EPHEMERAL
  * expr] [CODEC(…)] [COMMENT '…'] [TTL …] [PRIMARY KEY] (CREATE TABLE, ALTER ADD/MODIFY). */
-ast *parse_column_def(parser *p, ast_list *primary_key)
+ast *parse_column_def(parser *p, ast_list *primary_key, bool alter)
 {
     int pos = p_cur(p)->start;
     ast *c = ast_new(p->a, AST_COLUMN_DEF, pos);
     c->name = p_ident(p);
     if (!c->name)
         return NULL;
+    /* the type may be left out before these (ALTER … MODIFY COLUMN c CODEC(…) keeps it) */
     if (!p_is(p, 0, "DEFAULT") && !p_is(p, 0, "MATERIALIZED") && !p_is(p, 0, "ALIAS") &&
-        !p_is(p, 0, "EPHEMERAL")) {
+        !p_is(p, 0, "EPHEMERAL") && !(alter && p_is(p, 0, "CODEC") && p_peek(p, 1)->kind == TK_LPAREN) &&
+        !(alter && p_is(p, 0, "COMMENT") && p_peek(p, 1)->kind == TK_STRING)) {
         char *tt = parse_type_text(p);
         if (!tt)
             return NULL;
@@ -648,7 +650,7 @@ static ast *parse_create_table(parser *p, ast *st)
                 else
                     ast_list_push(p->a, &st->primary_key, e);
             } else {
-                ast *c = parse_column_def(p, &st->primary_key);
+                ast *c = parse_column_def(p, &st->primary_key, false);
                 if (!c)
                     return NULL;
                 ast_list_push(p->a, &st->columns, c);

@@ -782,6 +782,9 @@ int catalog_alter_table(catalog *c, table *t, const char *create_sql, query_ctx 
     t->impl = NULL;
     table_retired *r = xcalloc(1, sizeof *r);
     r->a = t->a;
+    r->create = t->create;
+    r->ncols = t->ncols;
+    r->cols = t->cols;
     r->sch = t->sch;
     r->create_sql = t->create_sql;
     r->next = t->retired;
@@ -800,6 +803,31 @@ int catalog_alter_table(catalog *c, table *t, const char *create_sql, query_ctx 
     int rc = persist_table(c, t);
     if (!rc)
         rc = open_table(t, false, q);
+    if (rc) {
+        /* Back to the old definition (its metadata file again), so the table stays
+         * usable; the error is the new definition's. */
+        char *msg = xstrdup(err_msg());
+        int code = err_code();
+        if (t->impl && t->engine->close)
+            t->engine->close(t);
+        t->impl = NULL;
+        t->retired = r->next;
+        nt->a = t->a;
+        nt->sch = t->sch;
+        nt->create_sql = t->create_sql;
+        t->a = r->a;
+        t->create = r->create;
+        t->ncols = r->ncols;
+        t->cols = r->cols;
+        t->sch = r->sch;
+        t->create_sql = r->create_sql;
+        free(r);
+        if (persist_table(c, t) || open_table(t, false, q))
+            fprintf(stderr, "shale: warning: table %s could not be reopened after a failed ALTER: %s\n",
+                    table_full_name(t), err_msg());
+        err_set(code, "%s", msg);
+        free(msg);
+    }
     pthread_mutex_unlock(&c->mu);
     table_unref(nt);
     return rc;

@@ -36,6 +36,9 @@ struct table_engine;
 typedef struct table_retired {
     struct table_retired *next;
     arena a;
+    const ast *create;
+    int ncols;
+    table_column *cols;
     schema *sch;
     char *create_sql;
 } table_retired;

@@ -41,6 +41,13 @@ ALTER TABLE alt MODIFY COLUMN a String; -- { serverError ALTER_OF_COLUMN_IS_FORB
 ALTER TABLE alt MODIFY COLUMN nope String; -- { serverError NOT_FOUND_COLUMN_IN_BLOCK }
 ALTER TABLE alt COMMENT COLUMN nope 'x'; -- { serverError NOT_FOUND_COLUMN_IN_BLOCK }
 SELECT * FROM alt ORDER BY a;
+-- a definition the engine refuses leaves the table as it was
+ALTER TABLE alt MODIFY COLUMN b2 CODEC(Delta); -- { serverError BAD_ARGUMENTS }
+SELECT * FROM alt ORDER BY a;
+ALTER TABLE alt MODIFY COLUMN b2 CODEC(ZSTD(3));
+ALTER TABLE alt MODIFY COLUMN b2 COMMENT 'b2 now';
+SHOW CREATE TABLE alt;
+SELECT * FROM alt ORDER BY a;
 DROP TABLE alt;
 -- a partitioned table with several parts
 CREATE TABLE altp (d Date, k UInt64, v String) ENGINE = MergeTree PARTITION BY toYYYYMM(d) ORDER BY k;
