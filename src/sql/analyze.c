@@ -2498,6 +2498,9 @@ int analyze_expr_on(const ast *e, const source *src, query_ctx *q, expr **out)
     int rc = compile(c, e, out);
     if (!rc)
         remap_cols(*out, p.src_cols);
+    for (int i = 0; i < c->nin; i++) /* the IN literals recorded for pruning: unused here */
+        if (c->in_vals[i])
+            col_free(c->in_vals[i]);
     free(p.src_cols);
     free(c->src_map);
     free(c);

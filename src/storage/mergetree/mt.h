@@ -158,6 +158,11 @@ typedef struct mt_table {
     struct mt_mutation *mutations; /* sorted by version */
     int nmutations;
     pthread_mutex_t mutate_lock; /* one mutation pass at a time (foreground or background) */
+    /* The context the defaults and mutation expressions are compiled in: compiled calls
+     * keep a pointer to its function environment (time zone …), so it lives as long as
+     * the table, with its strings copied (mutate.c). */
+    query_ctx *cq;
+    char *cq_strs[3];
 } mt_table;
 
 /* ---- part files (part.c) ---- */

@@ -93,6 +93,12 @@ void mt_mutations_free(mt_table *m)
     free(m->default_ok);
     m->defaults = NULL;
     m->default_ok = NULL;
+    free(m->cq);
+    m->cq = NULL;
+    for (int i = 0; i < 3; i++) {
+        free(m->cq_strs[i]);
+        m->cq_strs[i] = NULL;
+    }
 }
 
 /* ---- defaults of columns a part predates ---- */
@@ -124,6 +130,26 @@ static ast *mk_cast(arena *a, ast *e, const type *t)
     return mk_func2(a, "CAST", e, lit);
 }
 
+/* m->cq refreshed from q (see mt.h). */
+static query_ctx *compile_ctx(mt_table *m, query_ctx *q)
+{
+    if (!m->cq)
+        m->cq = xcalloc(1, sizeof *m->cq);
+    memcpy((void *)m->cq, q, sizeof *q);
+    const char *src[3] = {q->env.timezone, q->env.database, q->env.user};
+    for (int i = 0; i < 3; i++) {
+        char *old = m->cq_strs[i];
+        if ((!old && !src[i]) || (old && src[i] && !strcmp(old, src[i])))
+            continue; /* unchanged (the usual case): nothing moves under a running reader */
+        m->cq_strs[i] = src[i] ? xstrdup(src[i]) : NULL;
+        free(old); /* expressions compiled before read the new copy */
+    }
+    m->cq->env.timezone = m->cq_strs[0];
+    m->cq->env.database = m->cq_strs[1];
+    m->cq->env.user = m->cq_strs[2];
+    return m->cq;
+}
+
 static int compile_on_table(mt_table *m, const ast *e, query_ctx *q, expr **out)
 {
     source fake = {.sch = m->t->sch, .nvisible = m->t->sch->n};
@@ -134,6 +160,7 @@ void mt_compile_defaults(mt_table *m, query_ctx *q)
 {
     table *t = m->t;
     int n = t->sch->n;
+    q = compile_ctx(m, q);
     m->defaults = xcalloc((size_t)n + 1, sizeof *m->defaults);
     m->default_ok = xcalloc((size_t)n + 1, sizeof *m->default_ok);
     arena a;
@@ -204,6 +231,7 @@ static bool key_column(mt_table *m, int c)
 static int build_cmds(mt_table *m, const ast_list *cmds, query_ctx *q, mt_mutation *mu)
 {
     table *t = m->t;
+    q = compile_ctx(m, q);
     mu->cmds = xcalloc((size_t)cmds->n + 1, sizeof *mu->cmds);
     arena a;
     arena_init(&a);
