@@ -1135,8 +1135,9 @@ static ast *parse_statement(parser *p)
     }
     if (p_accept(p, "KILL")) {
         st->kind = AST_STMT_KILL;
-        if (!p_is(p, 0, "QUERY"))
-            return p_fail(p, "QUERY (KILL MUTATION is not supported)");
+        if (!p_is(p, 0, "QUERY") && !p_is(p, 0, "MUTATION"))
+            return p_fail(p, "QUERY or MUTATION");
+        st->show_what = p_is(p, 0, "QUERY") ? "QUERY" : "MUTATION";
         p_adv(p);
         if (p_is(p, 0, "ON") && p_is(p, 1, "CLUSTER"))
             return p_fail(p, "WHERE (ON CLUSTER is not supported)");

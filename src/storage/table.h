@@ -135,6 +135,9 @@ int mergetree_part_log(query_ctx *q, source **out);
 int mergetree_mutation_add(table *t, const char *commands, bool for_reopen, query_ctx *q, int64_t *version);
 int mergetree_mutation_wait(table *t, int64_t version, query_ctx *q);
 int mergetree_system_mutations(query_ctx *q, source **out);
+/* KILL MUTATION: forgets mutation N (its file removed); parts already rewritten stay.
+ * Returns 1 if it was there, 0 if not, -1 on error. */
+int mergetree_mutation_kill(table *t, int64_t version);
 
 /* Resumable INSERT … SELECT (setting resumable_insert; storage/mergetree/resume.c). lookup:
  * the version recorded for a finished object, or NULL (*version malloc'ed); -1 for tables

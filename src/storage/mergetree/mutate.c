@@ -503,8 +503,7 @@ static int mutate_part(mt_table *m, mt_part *p, const mt_mutation *const *mus, i
     if (rc) {
         err_prefix("While mutating part %s: ", p->name);
         if (w)
-            mt_part_writer_abort(w);
-        mt_part_writer_free(w);
+            mt_part_writer_abort(w); /* frees it */
         free(tmp);
         free(all);
         return -1;
@@ -649,17 +648,52 @@ int mergetree_mutation_add(table *t, const char *commands, bool for_reopen, quer
         return -1;
     }
     *version = mu.version;
+    /* mutate_lock: a running rewrite holds pointers into m->mutations */
     if (for_reopen) {
         /* the table is about to be reopened with its new columns, which loads the file:
          * this (old) definition must not rewrite parts into its own layout */
         free_mutation(&mu);
         return 0;
     }
+    pthread_mutex_lock(&m->mutate_lock);
     pthread_mutex_lock(&m->lock);
     insert_sorted(m, &mu);
     pthread_cond_broadcast(&m->cond);
     pthread_mutex_unlock(&m->lock);
+    pthread_mutex_unlock(&m->mutate_lock);
     return 0;
+}
+
+int mergetree_mutation_kill(table *t, int64_t version)
+{
+    if (!mt_is_mergetree(t))
+        return 0;
+    mt_table *m = t->impl;
+    pthread_mutex_lock(&m->mutate_lock);
+    pthread_mutex_lock(&m->lock);
+    int found = 0;
+    for (int i = 0; i < m->nmutations; i++) {
+        if (m->mutations[i].version != version)
+            continue;
+        free_mutation(&m->mutations[i]);
+        memmove(&m->mutations[i], &m->mutations[i + 1], sizeof *m->mutations * (size_t)(m->nmutations - i - 1));
+        m->nmutations--;
+        found = 1;
+        break;
+    }
+    pthread_cond_broadcast(&m->cond);
+    pthread_mutex_unlock(&m->lock);
+    int rc = 0;
+    if (found) {
+        char *path = mt_sprintf("%smutation_%" PRId64 ".txt", t->data_dir, version);
+        if (unlink(path) && errno != ENOENT)
+            rc = err_set(ERR_CANNOT_UNLINK, "Cannot remove %s: %s", path, strerror(errno));
+        free(path);
+        if (!rc)
+            rc = mt_fsync_dir(t->data_dir);
+    }
+    pthread_mutex_unlock(&m->mutate_lock);
+    return rc ? -1 : found;
 }
 
 int mergetree_mutation_wait(table *t, int64_t version, query_ctx *q)
@@ -667,8 +701,15 @@ int mergetree_mutation_wait(table *t, int64_t version, query_ctx *q)
     mt_table *m = t->impl;
     for (;;) {
         int r = mt_mutate_step(m, q);
-        if (r < 0)
+        if (r < 0) {
+            /* as ClickHouse: the mutation stays, unfinished, with its error in system.mutations */
+            char *msg = xstrdup(err_msg());
+            err_set(ERR_UNFINISHED, "Exception happened during execution of mutation 'mutation_%" PRId64
+                    ".txt': %s. This error maybe retryable or not. In case of unretryable error, mutation can be "
+                    "killed with KILL MUTATION query", version, msg);
+            free(msg);
             return -1;
+        }
         if (r > 0)
             continue;
         /* nothing to take: done, or a part is busy in a merge or a background rewrite */
