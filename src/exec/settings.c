@@ -148,6 +148,9 @@ static const own_def own[] = {
      "max_rows_to_group_by overflow here, so the after_having modes agree)."},
     {"totals_auto_threshold", SET_FLOAT, "0.5", "The threshold for totals_mode = 'after_having_auto'."},
     {"union_default_mode", SET_STRING, "", "Default mode for UNION without ALL/DISTINCT.", SETF_DEFAULT_ONLY},
+    {"mutations_sync", SET_UINT, "1", "Wait for ALTER … UPDATE / DELETE (and column rewrites) to finish: 0 = no, 1 / 2 = yes."},
+    {"lightweight_deletes_sync", SET_UINT, "2", "Wait for DELETE FROM (only the default: shale always waits).",
+     SETF_DEFAULT_ONLY},
 };
 
 
@@ -224,7 +227,7 @@ static const char *const no_effect_prefixes[] = {
     "parallel_distributed_insert", "parallel_non_joined", "force_aggregation_in_order", "distributed_cache",
     "dictionary_use_async_executor", "dictionary_validate_primary_key", "join_to_sort_", "join_runtime_",
     "join_output_by_rowlist", "join_on_disk_max_files", "grace_hash_join_", "partial_merge_join_", "default_max_bytes_in_join",
-    "merge_table_max_tables", "lock_acquire_timeout", "lightweight_deletes_sync", "mutations_sync", "alter_sync",
+    "merge_table_max_tables", "lock_acquire_timeout", "alter_sync",
     "insert_deduplicate", "deduplicate_insert", "deduplicate_blocks", "throw_on_max_partitions", "fsync_metadata", "ignore_on_cluster",
     "shared_merge_tree", "cloud_mode", "storage_file_read_method", "local_filesystem_read", "remote_filesystem_read",
     "min_external_", "min_joined_block_size", "max_joined_block_size", "min_table_rows_to_use_projection_index",

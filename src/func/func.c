@@ -420,3 +420,22 @@ int fn_const_int(const fn_call *call, int i, int64_t *v)
     *v = col_get_i64(k, 0);
     return 0;
 }
+
+int func_cast_column(column *src, const type *t, const func_env *env, column **out)
+{
+    fn_call *call;
+    column *targ = col_new(type_simple(T_STRING));
+    col_push_str(targ, t->name, strlen(t->name));
+    column *tconst = col_new_const(targ, 1);
+    const type *ats[2] = {src->type, type_simple(T_STRING)};
+    column *cargs[2] = {NULL, tconst};
+    int rc = func_resolve("CAST", 2, ats, cargs, env, &call);
+    if (!rc) {
+        column *ex[2] = {src, col_new_const(col_slice(tconst, 0, 1), src->len)};
+        rc = fn_exec(call, ex, src->len, out);
+        col_free(ex[1]);
+        fn_call_free(call);
+    }
+    col_free(tconst);
+    return rc;
+}

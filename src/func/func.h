@@ -99,6 +99,8 @@ int func_resolve(const char *name, int nargs, const type *const *arg_types, colu
                  const func_env *env, fn_call **out);
 /* Runs the call on argument columns of `rows` rows (they keep their owners); *out is new. */
 int fn_exec(const fn_call *call, column *const *args, size_t rows, column **out);
+/* CAST(src, 't') over a whole column (src keeps its owner; *out is new). */
+int func_cast_column(column *src, const type *t, const func_env *env, column **out);
 void fn_call_free(fn_call *call);
 
 /* Helpers for resolvers and kernels. */

@@ -1,6 +1,7 @@
 /* DDL and INSERT INTO tables (interp/ddl.h). */
 #include "interp/ddl.h"
 
+#include "interp/alter.h"
 #include "interp/session.h"
 
 #include "base/err.h"
@@ -255,6 +256,19 @@ static int check_columns(const ast *st, query_ctx *q, arena *a, coldef **out, in
     return 0;
 }
 
+int ddl_canonical_create(const ast *st, const char *db, const char *name, query_ctx *q, buf *out)
+{
+    arena a;
+    arena_init(&a);
+    coldef *cols;
+    int n;
+    int rc = check_columns(st, q, &a, &cols, &n);
+    if (!rc)
+        canonical_text(out, db, name, cols, n, st, st->engine);
+    arena_free(&a);
+    return rc;
+}
+
 /* CREATE [OR REPLACE] VIEW [IF NOT EXISTS] v AS SELECT …: the SELECT is analyzed (so a
  * view that cannot run is refused now) for the view's columns; the canonical text keeps
  * the SELECT as written:
@@ -406,8 +420,8 @@ static int create_table(const ast *st, query_ctx *q)
         rc = catalog_create_table(target, db, name, buf_cstr(&text), st->if_not_exists, st->or_replace, q, &t);
         buf_free(&text);
     }
-    if (!rc && t && st->as_select) {
-        /* CREATE … AS SELECT: the table is created, then filled. */
+    if (!rc && t && st->as_select && !st->create_empty) {
+        /* CREATE … AS SELECT: the table is created, then filled (EMPTY AS: not). */
         ast ins = {0};
         ins.kind = AST_STMT_INSERT;
         ins.database = st->temporary ? NULL : t->database; /* unqualified: the temporary table */
@@ -704,17 +718,6 @@ static int run_check(const ast *st, query_ctx *q, schema **sch, block **out)
     return rc;
 }
 
-static int run_alter(const ast *st, query_ctx *q)
-{
-    table *t;
-    if (with_table(st, q, &t))
-        return -1;
-    int rc = t->engine->alter ? t->engine->alter(t, st, q)
-                              : err_set(ERR_NOT_IMPLEMENTED, "Table engine %s doesn't support mutations",
-                                        t->engine->name);
-    table_unref(t);
-    return rc;
-}
 
 static int run_truncate(const ast *st, query_ctx *q)
 {
@@ -735,6 +738,12 @@ static int run_truncate(const ast *st, query_ctx *q)
 
 static int run_rename(const ast *st, query_ctx *q)
 {
+    if (st->exchange) {
+        const char *db, *name, *tdb, *tname;
+        name_of(st->args.items[0], q, &db, &name);
+        name_of(st->args.items[1], q, &tdb, &tname);
+        return catalog_exchange_tables(q->catalog, db, name, tdb, tname, q);
+    }
     for (int i = 0; i + 1 < st->args.n; i += 2) {
         const char *db, *name, *tdb, *tname;
         name_of(st->args.items[i], q, &db, &name);
@@ -796,7 +805,7 @@ int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
     case AST_STMT_SHOW: return run_show(st, q, sch, out);
     case AST_STMT_OPTIMIZE: return run_optimize(st, q);
     case AST_STMT_CHECK: return run_check(st, q, sch, out);
-    case AST_STMT_ALTER: return run_alter(st, q);
+    case AST_STMT_ALTER: return alter_run(st, q);
     case AST_STMT_SYSTEM:
         /* query_log and text_log rows are buffered (exec/query_log.h); part_log is written as
          * each event happens. */

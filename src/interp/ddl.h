@@ -14,6 +14,10 @@
 
 /* CREATE TABLE/DATABASE, DROP, TRUNCATE, RENAME, USE, SHOW, OPTIMIZE, CHECK, ALTER. */
 int ddl_run(const ast *stmt, query_ctx *q, schema **sch, block **out);
+/* The canonical CREATE TABLE text (what the catalog persists) of a CREATE statement's
+ * columns and storage clauses, for the table db.name; columns are checked as CREATE
+ * checks them. Appends to out. */
+int ddl_canonical_create(const ast *st, const char *db, const char *name, query_ctx *q, buf *out);
 /* DESCRIBE of a catalog table; returns 1 (nothing set) when `table` does not name one
  * (table functions, subqueries, system tables), so the caller describes it otherwise. */
 int ddl_describe(const ast *table, query_ctx *q, schema **sch, block **out);

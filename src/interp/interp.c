@@ -361,11 +361,14 @@ static int run_insert_function(query_ctx *q, const ast *stmt)
 
 /* KILL QUERY WHERE cond [SYNC|ASYNC|TEST]: the running queries that system.processes
  * rows matching cond name are cancelled; the result lists them as ClickHouse does. */
-static int run_kill(const interp_hooks *h, query_ctx *q, const ast *stmt, interp_result *res)
+/* Runs "<select_prefix> <where>)" (KILL's row selection) into blocks. */
+static int kill_select(query_ctx *q, const char *select_prefix, const ast *where, schema **sch, block ***blocks,
+                       int *nblocks)
 {
     buf sql = {0};
-    buf_puts(&sql, "SELECT query_id, user, query FROM system.processes WHERE ");
-    ast_format_sql(&sql, stmt->where);
+    buf_puts(&sql, select_prefix);
+    ast_format_sql(&sql, where);
+    buf_putc(&sql, ')');
     arena a;
     arena_init(&a);
     size_t pos = 0;
@@ -373,15 +376,80 @@ static int run_kill(const interp_hooks *h, query_ctx *q, const ast *stmt, interp
     const char *text = arena_strdup(&a, buf_cstr(&sql));
     buf_free(&sql);
     int rc = sql_parse_statement(&a, text, strlen(text), &pos, 1000, &sel);
+    if (!rc)
+        rc = run_query_to_blocks(sel->sub, q, sch, blocks, nblocks);
+    arena_free(&a);
+    return rc;
+}
+
+/* KILL MUTATION WHERE cond [SYNC | ASYNC | TEST]: the unfinished mutations cond selects
+ * in system.mutations are forgotten (storage/table.h mergetree_mutation_kill); one row
+ * per mutation command, as ClickHouse prints them. */
+static int run_kill_mutation(const interp_hooks *h, query_ctx *q, const ast *stmt, interp_result *res)
+{
     schema *found_sch = NULL;
     block **blocks = NULL;
     int nblocks = 0;
-    if (!rc)
-        rc = run_query_to_blocks(sel->sub, q, &found_sch, &blocks, &nblocks);
-    if (rc) {
-        arena_free(&a);
+    int rc = kill_select(q, "SELECT database, table, mutation_id, command FROM system.mutations WHERE NOT is_done AND (",
+                         stmt->where, &found_sch, &blocks, &nblocks);
+    if (rc)
         return -1;
+    static const char *names[] = {"kill_status", "database", "table", "mutation_id", "command"};
+    schema *sch = schema_new(5);
+    for (int i = 0; i < 5; i++)
+        schema_set(sch, i, names[i], type_simple(T_STRING));
+    block *out = block_new_empty(sch);
+    bool test = strcmp(stmt->str, "TEST") == 0;
+    const char *status = test ? "unknown_status" : "waiting";
+    for (int bi = 0; bi < nblocks; bi++) {
+        block *b = blocks[bi];
+        for (size_t r = 0; r < b->rows && !rc; r++) {
+            size_t len[4];
+            const char *v[4];
+            for (int k = 0; k < 4; k++)
+                v[k] = col_str(b->cols[k], r, &len[k]);
+            if (!test) {
+                char *db = xstrndup(v[0], len[0]), *tn = xstrndup(v[1], len[1]), *id = xstrndup(v[2], len[2]);
+                long long ver = 0;
+                table *t;
+                if (sscanf(id, "mutation_%lld.txt", &ver) == 1 && catalog_get(q->catalog, db, tn, &t) == 0) {
+                    rc = mergetree_mutation_kill(t, (int64_t)ver) < 0 ? -1 : 0;
+                    table_unref(t);
+                } else {
+                    err_clear();
+                }
+                free(db);
+                free(tn);
+                free(id);
+            }
+            col_push_str(out->cols[0], status, strlen(status));
+            for (int k = 0; k < 4; k++)
+                col_push_str(out->cols[k + 1], v[k], len[k]);
+            out->rows++;
+        }
+        block_free(b);
     }
+    free(blocks);
+    schema_free(found_sch);
+    if (!rc)
+        rc = write_one_block(h, q, stmt, sch, out, res);
+    else
+        block_free(out);
+    schema_free(sch);
+    return rc;
+}
+
+static int run_kill(const interp_hooks *h, query_ctx *q, const ast *stmt, interp_result *res)
+{
+    if (stmt->show_what && strcmp(stmt->show_what, "MUTATION") == 0)
+        return run_kill_mutation(h, q, stmt, res);
+    schema *found_sch = NULL;
+    block **blocks = NULL;
+    int nblocks = 0;
+    int rc = kill_select(q, "SELECT query_id, user, query FROM system.processes WHERE (", stmt->where, &found_sch,
+                         &blocks, &nblocks);
+    if (rc)
+        return -1;
     static const char *names[] = {"kill_status", "query_id", "user", "query"};
     schema *sch = schema_new(4);
     for (int i = 0; i < 4; i++)
@@ -421,7 +489,6 @@ static int run_kill(const interp_hooks *h, query_ctx *q, const ast *stmt, interp
     }
     free(blocks);
     schema_free(found_sch);
-    arena_free(&a);
     rc = write_one_block(h, q, stmt, sch, out, res);
     schema_free(sch);
     return rc;

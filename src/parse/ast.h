@@ -60,6 +60,7 @@ typedef enum ast_kind {
     AST_STMT_KILL,   /* KILL QUERY WHERE cond: `where`; str = "SYNC", "ASYNC" or "TEST" */
     AST_STMT_BACKUP, /* BACKUP … TO dest / RESTORE … FROM dest (see below) */
     AST_STMT_RESTORE,
+    AST_ALTER_CMD,   /* one ALTER TABLE command (see below) */
     AST_COLUMN_DEF,  /* CREATE TABLE column: name in `name`, type text in `str`,
                         default_kind + default expression in `sub`, codec (AST_FUNC list)
                         in `codec`, comment in `comment`, nullable: 1 NULL, -1 NOT NULL */
@@ -221,6 +222,23 @@ struct ast {
      * runs from the first non-space byte after the format name to the end of the input
      * (so sql_parse_statement consumes the rest of the input). */
     bool bracket_syntax;       /* AST_FUNC array/tuple written as [..] / (..) */
+    /* AST_STMT_ALTER: either the commands in `args` (AST_ALTER_CMD), or for the part and
+     * partition commands (ATTACH / DETACH / DROP PART|PARTITION …) the text in `str`.
+     * DELETE FROM t WHERE c is an AST_STMT_ALTER with one "LIGHTWEIGHT DELETE" command.
+     * AST_ALTER_CMD: `name` is the command ("ADD COLUMN", "DROP COLUMN", "RENAME COLUMN",
+     * "MODIFY COLUMN", "COMMENT COLUMN", "MODIFY COMMENT", "DELETE", "UPDATE",
+     * "LIGHTWEIGHT DELETE"); the column definition in `sub` (ADD / MODIFY); the column
+     * named in alter_col; RENAME's new name or AFTER's column in alter_to; FIRST in
+     * alter_first; the comment in `comment`; UPDATE's assignments as AST_SETTING nodes
+     * (name = column, sub = value) in `args`; the condition in `where`; IF [NOT] EXISTS
+     * in if_exists / if_not_exists. */
+    const char *alter_col;
+    const char *alter_to;
+    bool alter_first;
+    /* CREATE TABLE … EMPTY AS SELECT: the columns of the SELECT, no rows. AST_STMT_RENAME
+     * from EXCHANGE TABLES a AND b: exchange (args hold the pair). */
+    bool create_empty;
+    bool exchange;
     /* AST_STMT_BACKUP / AST_STMT_RESTORE: what in `args` — AST_TABLE nodes with show_what
      * "TABLE" (database, table_name) or "DATABASE" (database), each with the name in the
      * backup (AS …) as an AST_TABLE in `sub` or NULL; the destination or source as an
@@ -260,6 +278,9 @@ void ast_format_quoted(buf *out, const char *s, size_t n);
  * then meaningless — when the query has a construct whose ClickHouse form this does not
  * reproduce (ast_format_query.c lists them). */
 bool ast_format_query_ch(buf *out, const ast *q, const char *src, size_t src_len, const char *db, bool one_line);
+/* An ALTER command as ClickHouse formats it in system.mutations, without the enclosing
+ * parentheses: "DELETE WHERE a = 1", "UPDATE b = 'q' WHERE 1", "RENAME COLUMN b TO c". */
+void ast_format_alter_cmd(buf *out, const ast *cmd);
 /* EXPLAIN AST: the tree in ClickHouse's indented form. */
 void ast_dump(buf *out, const ast *e, int indent);
 

@@ -521,8 +521,27 @@ void ast_format_sql(buf *out, const ast *e)
             buf_putc(out, ')');
         }
         if (e->as_select) {
-            buf_puts(out, " AS ");
+            buf_puts(out, e->create_empty ? " EMPTY AS " : " AS ");
             ast_format_sql(out, e->as_select);
+        }
+        break;
+    case AST_STMT_ALTER:
+        if (e->str || !e->args.n) {
+            buf_printf(out, "ALTER TABLE %s%s%s %s", e->database ? e->database : "", e->database ? "." : "",
+                       e->table_name, e->str ? e->str : "");
+            break;
+        }
+        if (e->args.n == 1 && !strcmp(e->args.items[0]->name, "LIGHTWEIGHT DELETE")) {
+            buf_printf(out, "DELETE FROM %s%s%s WHERE ", e->database ? e->database : "", e->database ? "." : "",
+                       e->table_name);
+            format_expr(out, e->args.items[0]->where, true, true);
+            break;
+        }
+        buf_printf(out, "ALTER TABLE %s%s%s ", e->database ? e->database : "", e->database ? "." : "", e->table_name);
+        for (int k = 0; k < e->args.n; k++) {
+            if (k)
+                buf_puts(out, ", ");
+            ast_format_alter_cmd(out, e->args.items[k]);
         }
         break;
     default:

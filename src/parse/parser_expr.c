@@ -188,8 +188,6 @@ static ast *op1(parser *p, const char *name, ast *a, int pos)
     return f;
 }
 
-static int prev_end(parser *p) { return p->i > 0 ? p->toks[p->i - 1].end : 0; }
-
 /* ---- literals ---- */
 
 static ast *number_literal(parser *p, const tok *t, bool neg, int pos)
@@ -448,14 +446,6 @@ static ast *parse_interval(parser *p, int pos)
     f->is_operator = false;
     f->end = prev_end(p);
     return f;
-}
-
-static bool expect_tok(parser *p, tok_kind k, const char *what)
-{
-    if (p_accept_tok(p, k))
-        return true;
-    p_fail(p, what);
-    return false;
 }
 
 /* function arguments after '(' up to and including ')' */

@@ -47,5 +47,16 @@ bool p_is_select_start(parser *p, int k);
 bool p_is_reserved_alias(parser *p, const tok *t);
 ast *mk_func(parser *p, const char *name, int pos);
 ast *mk_string(parser *p, const char *s, size_t n, int pos);
+/* Statement pieces (parser_stmt.c), shared with parser_alter.c. */
+int prev_end(parser *p);
+bool expect_word(parser *p, const char *kw);
+bool expect_tok(parser *p, tok_kind k, const char *what);
+int parse_table_name(parser *p, ast *t);   /* [db.]name into database / table_name */
+int parse_stmt_tail(parser *p, ast *st);   /* INTO OUTFILE / FORMAT / SETTINGS */
+ast *rest_as_text(parser *p, ast *st);      /* the rest of the statement into st->str */
+ast *parse_column_def(parser *p, ast_list *primary_key, bool alter); /* alter: the type may be left out */
+/* ALTER TABLE … (after ALTER) and DELETE FROM … (after DELETE), parser_alter.c. */
+ast *parse_alter(parser *p, ast *st);
+ast *parse_delete(parser *p, ast *st);
 
 #endif

@@ -26,9 +26,9 @@ void ast_list_push(arena *a, ast_list *l, ast *item)
     l->items[l->n++] = item;
 }
 
-static int prev_end(parser *p) { return p->i > 0 ? p->toks[p->i - 1].end : 0; }
+int prev_end(parser *p) { return p->i > 0 ? p->toks[p->i - 1].end : 0; }
 
-static bool expect_word(parser *p, const char *kw)
+bool expect_word(parser *p, const char *kw)
 {
     if (p_accept(p, kw))
         return true;
@@ -36,7 +36,7 @@ static bool expect_word(parser *p, const char *kw)
     return false;
 }
 
-static bool expect_tok(parser *p, tok_kind k, const char *what)
+bool expect_tok(parser *p, tok_kind k, const char *what)
 {
     if (p_accept_tok(p, k))
         return true;
@@ -45,7 +45,7 @@ static bool expect_tok(parser *p, tok_kind k, const char *what)
 }
 
 /* [db.]name into database/table_name */
-static int parse_table_name(parser *p, ast *t)
+int parse_table_name(parser *p, ast *t)
 {
     char *a = p_ident(p);
     if (!a)
@@ -512,7 +512,7 @@ ast *parse_select_union(parser *p)
 }
 
 /* INTO OUTFILE 'f' / FORMAT x / SETTINGS k = v at the end of a statement */
-static int parse_stmt_tail(parser *p, ast *st)
+int parse_stmt_tail(parser *p, ast *st)
 {
     if (p_is(p, 0, "INTO") && p_is(p, 1, "OUTFILE")) {
         p_adv(p);
@@ -545,6 +545,66 @@ static const char *word_upper(parser *p)
         if (*c >= 'a' && *c <= 'z')
             *c = (char)(*c - 32);
     return w;
+}
+
+/* One column definition: name [type] [NULL|NOT NULL] [DEFAULT|MATERIALIZED|ALIAS|EPHEMERAL
+ * expr] [CODEC(…)] [COMMENT '…'] [TTL …] [PRIMARY KEY] (CREATE TABLE, ALTER ADD/MODIFY). */
+ast *parse_column_def(parser *p, ast_list *primary_key, bool alter)
+{
+    int pos = p_cur(p)->start;
+    ast *c = ast_new(p->a, AST_COLUMN_DEF, pos);
+    c->name = p_ident(p);
+    if (!c->name)
+        return NULL;
+    /* the type may be left out before these (ALTER … MODIFY COLUMN c CODEC(…) keeps it) */
+    if (!p_is(p, 0, "DEFAULT") && !p_is(p, 0, "MATERIALIZED") && !p_is(p, 0, "ALIAS") &&
+        !p_is(p, 0, "EPHEMERAL") && !(alter && p_is(p, 0, "CODEC") && p_peek(p, 1)->kind == TK_LPAREN) &&
+        !(alter && p_is(p, 0, "COMMENT") && p_peek(p, 1)->kind == TK_STRING)) {
+        char *tt = parse_type_text(p);
+        if (!tt)
+            return NULL;
+        c->str = tt;
+        c->str_len = strlen(tt);
+    }
+    for (;;) {
+        if (p_is(p, 0, "NOT") && p_is(p, 1, "NULL")) {
+            p_adv(p), p_adv(p);
+            c->nullable = -1;
+        } else if (p_accept(p, "NULL")) {
+            c->nullable = 1;
+        } else if (p_is(p, 0, "DEFAULT") || p_is(p, 0, "MATERIALIZED") || p_is(p, 0, "ALIAS") ||
+                   p_is(p, 0, "EPHEMERAL")) {
+            c->default_kind = word_upper(p);
+            p_adv(p);
+            if (!(p_kind(p) == TK_COMMA || p_kind(p) == TK_RPAREN) && !(c->sub = parse_expr(p)))
+                return NULL;
+        } else if (p_is(p, 0, "CODEC") && p_peek(p, 1)->kind == TK_LPAREN) {
+            p_adv(p), p_adv(p);
+            if (parse_expr_list(p, &c->codec, false) < 0 || !expect_tok(p, TK_RPAREN, "closing parenthesis"))
+                return NULL;
+        } else if (p_accept(p, "COMMENT")) {
+            if (p_kind(p) != TK_STRING)
+                return p_fail(p, "string literal");
+            ast *l = parse_expr(p);
+            if (!l)
+                return NULL;
+            c->comment = l->str;
+        } else if (p_accept(p, "TTL")) {
+            if (!parse_expr(p))
+                return NULL;
+        } else if (p_is(p, 0, "PRIMARY") && p_is(p, 1, "KEY")) {
+            p_adv(p), p_adv(p);
+            ast *id = ast_new(p->a, AST_IDENT, pos);
+            id->nparts = 1;
+            id->parts = ARENA_ARRAY(p->a, const char *, 1);
+            id->parts[0] = c->name;
+            ast_list_push(p->a, primary_key, id);
+        } else {
+            break;
+        }
+    }
+    c->end = prev_end(p);
+    return c;
 }
 
 static ast *parse_create_table(parser *p, ast *st)
@@ -590,57 +650,9 @@ static ast *parse_create_table(parser *p, ast *st)
                 else
                     ast_list_push(p->a, &st->primary_key, e);
             } else {
-                int pos = p_cur(p)->start;
-                ast *c = ast_new(p->a, AST_COLUMN_DEF, pos);
-                c->name = p_ident(p);
-                if (!c->name)
+                ast *c = parse_column_def(p, &st->primary_key, false);
+                if (!c)
                     return NULL;
-                if (!p_is(p, 0, "DEFAULT") && !p_is(p, 0, "MATERIALIZED") && !p_is(p, 0, "ALIAS") &&
-                    !p_is(p, 0, "EPHEMERAL")) {
-                    char *tt = parse_type_text(p);
-                    if (!tt)
-                        return NULL;
-                    c->str = tt;
-                    c->str_len = strlen(tt);
-                }
-                for (;;) {
-                    if (p_is(p, 0, "NOT") && p_is(p, 1, "NULL")) {
-                        p_adv(p), p_adv(p);
-                        c->nullable = -1;
-                    } else if (p_accept(p, "NULL")) {
-                        c->nullable = 1;
-                    } else if (p_is(p, 0, "DEFAULT") || p_is(p, 0, "MATERIALIZED") || p_is(p, 0, "ALIAS") ||
-                               p_is(p, 0, "EPHEMERAL")) {
-                        c->default_kind = word_upper(p);
-                        p_adv(p);
-                        if (!(p_kind(p) == TK_COMMA || p_kind(p) == TK_RPAREN) && !(c->sub = parse_expr(p)))
-                            return NULL;
-                    } else if (p_is(p, 0, "CODEC") && p_peek(p, 1)->kind == TK_LPAREN) {
-                        p_adv(p), p_adv(p);
-                        if (parse_expr_list(p, &c->codec, false) < 0 || !expect_tok(p, TK_RPAREN, "closing parenthesis"))
-                            return NULL;
-                    } else if (p_accept(p, "COMMENT")) {
-                        if (p_kind(p) != TK_STRING)
-                            return p_fail(p, "string literal");
-                        ast *l = parse_expr(p);
-                        if (!l)
-                            return NULL;
-                        c->comment = l->str;
-                    } else if (p_accept(p, "TTL")) {
-                        if (!parse_expr(p))
-                            return NULL;
-                    } else if (p_is(p, 0, "PRIMARY") && p_is(p, 1, "KEY")) {
-                        p_adv(p), p_adv(p);
-                        ast *id = ast_new(p->a, AST_IDENT, pos);
-                        id->nparts = 1;
-                        id->parts = ARENA_ARRAY(p->a, const char *, 1);
-                        id->parts[0] = c->name;
-                        ast_list_push(p->a, &st->primary_key, id);
-                    } else {
-                        break;
-                    }
-                }
-                c->end = prev_end(p);
                 ast_list_push(p->a, &st->columns, c);
             }
             if (p_accept_tok(p, TK_COMMA))
@@ -689,6 +701,11 @@ static ast *parse_create_table(parser *p, ast *st)
             if (!l)
                 return NULL;
             st->comment = l->str;
+        } else if (p_is(p, 0, "EMPTY") && p_is(p, 1, "AS") && p_is_select_start(p, 2)) {
+            p_adv(p), p_adv(p);
+            st->create_empty = true;
+            if (!(st->as_select = parse_select_union(p)))
+                return NULL;
         } else if (p_accept(p, "AS")) {
             if (p_is_select_start(p, 0)) {
                 if (!(st->as_select = parse_select_union(p)))
@@ -797,7 +814,7 @@ static ast *parse_insert(parser *p, ast *st)
     return p_fail(p, "one of: VALUES, FORMAT, SELECT, WITH, opening parenthesis");
 }
 
-static ast *rest_as_text(parser *p, ast *st)
+ast *rest_as_text(parser *p, ast *st)
 {
     tok *t = p_cur(p);
     int start = t->start, end = start;
@@ -1018,6 +1035,24 @@ static ast *parse_statement(parser *p)
         st->table_name = st->args.items[0]->table_name;
         return st;
     }
+    if (p_accept(p, "EXCHANGE")) {
+        /* EXCHANGE TABLES a AND b (EXCHANGE DICTIONARIES is not supported) */
+        st->kind = AST_STMT_RENAME;
+        st->exchange = true;
+        if (!expect_word(p, "TABLES"))
+            return NULL;
+        ast *a = ast_new(p->a, AST_TABLE, p_cur(p)->start);
+        if (parse_table_name(p, a) < 0 || !expect_word(p, "AND"))
+            return NULL;
+        ast *b = ast_new(p->a, AST_TABLE, p_cur(p)->start);
+        if (parse_table_name(p, b) < 0)
+            return NULL;
+        ast_list_push(p->a, &st->args, a);
+        ast_list_push(p->a, &st->args, b);
+        st->database = a->database;
+        st->table_name = a->table_name;
+        return parse_stmt_tail(p, st) < 0 ? NULL : st;
+    }
     if (p_accept(p, "SHOW")) {
         st->kind = AST_STMT_SHOW;
         if (p_accept(p, "TABLES")) {
@@ -1100,8 +1135,9 @@ static ast *parse_statement(parser *p)
     }
     if (p_accept(p, "KILL")) {
         st->kind = AST_STMT_KILL;
-        if (!p_is(p, 0, "QUERY"))
-            return p_fail(p, "QUERY (KILL MUTATION is not supported)");
+        if (!p_is(p, 0, "QUERY") && !p_is(p, 0, "MUTATION"))
+            return p_fail(p, "QUERY or MUTATION");
+        st->show_what = p_is(p, 0, "QUERY") ? "QUERY" : "MUTATION";
         p_adv(p);
         if (p_is(p, 0, "ON") && p_is(p, 1, "CLUSTER"))
             return p_fail(p, "WHERE (ON CLUSTER is not supported)");
@@ -1124,16 +1160,12 @@ static ast *parse_statement(parser *p)
             return NULL;
         return parse_stmt_tail(p, st) < 0 ? NULL : st;
     }
-    if (p_accept(p, "ALTER")) {
-        st->kind = AST_STMT_ALTER;
-        if (!expect_word(p, "TABLE") || parse_table_name(p, st) < 0)
-            return NULL;
-        if (p_kind(p) != TK_WORD)
-            return p_fail(p, "ALTER command");
-        return rest_as_text(p, st);
-    }
+    if (p_accept(p, "ALTER"))
+        return parse_alter(p, st);
+    if (p_accept(p, "DELETE"))
+        return parse_delete(p, st);
     return p_fail(p, "one of: SELECT, WITH, INSERT, SET, DESCRIBE, EXPLAIN, CREATE, DROP, TRUNCATE, RENAME, "
-                     "SHOW, EXISTS, USE, OPTIMIZE, SYSTEM, CHECK, ALTER, KILL, BACKUP, RESTORE");
+                     "SHOW, EXISTS, USE, OPTIMIZE, SYSTEM, CHECK, ALTER, DELETE, EXCHANGE, KILL, BACKUP, RESTORE");
 }
 
 int sql_parse_statement(arena *a, const char *sql, size_t len, size_t *pos, int max_depth, ast **out)

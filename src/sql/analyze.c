@@ -2493,6 +2493,8 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
                 rc = tablefunc_url(args, n, q, out);
             else if (strcmp(f->name, "format") == 0)
                 rc = tablefunc_format(args, n, q, out);
+            else if (strcasecmp(f->name, "values") == 0)
+                rc = tablefunc_values(args, n, q, out);
             else if (strcmp(f->name, "input") == 0) {
                 size_t len = 0;
                 const char *st = n >= 1 && type_base(args[0]->type)->id == T_STRING ? col_str(args[0], 0, &len) : NULL;
@@ -2611,6 +2613,9 @@ int analyze_expr_on(const ast *e, const source *src, query_ctx *q, expr **out)
     int rc = compile(c, e, out);
     if (!rc)
         remap_cols(*out, p.src_cols);
+    for (int i = 0; i < c->nin; i++) /* the IN literals recorded for pruning: unused here */
+        if (c->in_vals[i])
+            col_free(c->in_vals[i]);
     free(p.src_cols);
     free(c->src_map);
     free(c);

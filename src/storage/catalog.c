@@ -671,10 +671,9 @@ int catalog_drop_table(catalog *c, const char *dbname, const char *name, bool if
     return 0;
 }
 
-int catalog_rename_table(catalog *c, const char *dbname, const char *name, const char *to_db, const char *to_name,
+static int rename_locked(catalog *c, const char *dbname, const char *name, const char *to_db, const char *to_name,
                          query_ctx *q)
 {
-    pthread_mutex_lock(&c->mu);
     database *d = find_db(c, dbname), *td = find_db(c, to_db);
     int i = d ? find_table(d, name) : -1;
     int rc = 0;
@@ -684,10 +683,8 @@ int catalog_rename_table(catalog *c, const char *dbname, const char *name, const
         rc = err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", to_db);
     else if (find_table(td, to_name) >= 0)
         rc = err_set(ERR_TABLE_ALREADY_EXISTS, "Table %s.%s already exists", to_db, to_name);
-    if (rc) {
-        pthread_mutex_unlock(&c->mu);
+    if (rc)
         return rc;
-    }
     table *t = d->tables[i];
     char *new_sql = with_header(t->create_sql, "CREATE TABLE ", to_db, to_name);
     char *old_meta = path_printf(c, "metadata", dbname, name, ".sql");
@@ -708,7 +705,6 @@ int catalog_rename_table(catalog *c, const char *dbname, const char *name, const
         t->name = saved_name;
         free(old_meta);
         free(new_dir);
-        pthread_mutex_unlock(&c->mu);
         return -1;
     }
     unlink(old_meta);
@@ -735,6 +731,104 @@ int catalog_rename_table(catalog *c, const char *dbname, const char *name, const
     free(saved_db);
     free(saved_name);
     add_table(td, t);
+    return rc;
+}
+
+int catalog_rename_table(catalog *c, const char *dbname, const char *name, const char *to_db, const char *to_name,
+                         query_ctx *q)
+{
+    pthread_mutex_lock(&c->mu);
+    int rc = rename_locked(c, dbname, name, to_db, to_name, q);
     pthread_mutex_unlock(&c->mu);
+    return rc;
+}
+
+int catalog_exchange_tables(catalog *c, const char *dbname, const char *name, const char *to_db, const char *to_name,
+                            query_ctx *q)
+{
+    pthread_mutex_lock(&c->mu);
+    database *d = find_db(c, dbname), *td = find_db(c, to_db);
+    int rc = 0;
+    if (!d || find_table(d, name) < 0)
+        rc = err_set(ERR_UNKNOWN_TABLE, "Table %s.%s does not exist", dbname, name);
+    else if (!td || find_table(td, to_name) < 0)
+        rc = err_set(ERR_UNKNOWN_TABLE, "Table %s.%s does not exist", to_db, to_name);
+    char *tmp = NULL;
+    if (!rc) {
+        buf b = {0};
+        buf_printf(&b, ".exchange_tmp_%s", name);
+        tmp = xstrdup(buf_cstr(&b));
+        buf_free(&b);
+        rc = rename_locked(c, dbname, name, dbname, tmp, q);
+        if (!rc && (rc = rename_locked(c, to_db, to_name, dbname, name, q)))
+            rename_locked(c, dbname, tmp, dbname, name, q); /* undo the first step */
+        else if (!rc)
+            rc = rename_locked(c, dbname, tmp, to_db, to_name, q);
+    }
+    free(tmp);
+    pthread_mutex_unlock(&c->mu);
+    return rc;
+}
+
+int catalog_alter_table(catalog *c, table *t, const char *create_sql, query_ctx *q)
+{
+    table *nt;
+    if (table_build(c, t->database, t->name, create_sql, &nt))
+        return -1;
+    pthread_mutex_lock(&c->mu);
+    /* The engine first: closing stops its background work before the definition moves. */
+    if (t->engine->close && t->impl)
+        t->engine->close(t);
+    t->impl = NULL;
+    table_retired *r = xcalloc(1, sizeof *r);
+    r->a = t->a;
+    r->create = t->create;
+    r->ncols = t->ncols;
+    r->cols = t->cols;
+    r->sch = t->sch;
+    r->create_sql = t->create_sql;
+    r->next = t->retired;
+    t->retired = r;
+    /* Take over the new definition (its arena holds the AST and the column strings). */
+    t->a = nt->a;
+    t->create = nt->create;
+    t->ncols = nt->ncols;
+    t->cols = nt->cols;
+    t->sch = nt->sch;
+    t->create_sql = nt->create_sql;
+    arena_init(&nt->a);
+    nt->sch = NULL;
+    nt->create_sql = NULL;
+    nt->engine = NULL;
+    int rc = persist_table(c, t);
+    if (!rc)
+        rc = open_table(t, false, q);
+    if (rc) {
+        /* Back to the old definition (its metadata file again), so the table stays
+         * usable; the error is the new definition's. */
+        char *msg = xstrdup(err_msg());
+        int code = err_code();
+        if (t->impl && t->engine->close)
+            t->engine->close(t);
+        t->impl = NULL;
+        t->retired = r->next;
+        nt->a = t->a;
+        nt->sch = t->sch;
+        nt->create_sql = t->create_sql;
+        t->a = r->a;
+        t->create = r->create;
+        t->ncols = r->ncols;
+        t->cols = r->cols;
+        t->sch = r->sch;
+        t->create_sql = r->create_sql;
+        free(r);
+        if (persist_table(c, t) || open_table(t, false, q))
+            fprintf(stderr, "shale: warning: table %s could not be reopened after a failed ALTER: %s\n",
+                    table_full_name(t), err_msg());
+        err_set(code, "%s", msg);
+        free(msg);
+    }
+    pthread_mutex_unlock(&c->mu);
+    table_unref(nt);
     return rc;
 }

@@ -63,4 +63,17 @@ int catalog_drop_table(catalog *c, const char *database, const char *name, bool 
 int catalog_rename_table(catalog *c, const char *database, const char *name, const char *to_database,
                          const char *to_name, query_ctx *q);
 
+/* EXCHANGE TABLES db.name AND to_db.to_name: the two swap names (and databases). Done as
+ * three renames through a temporary name under the catalog lock: a crash in between
+ * leaves one table under `.exchange_tmp_<name>` (ClickHouse's Atomic databases swap
+ * with one renameat2; the Ordinary layout here has no such step). */
+int catalog_exchange_tables(catalog *c, const char *database, const char *name, const char *to_database,
+                            const char *to_name, query_ctx *q);
+/* ALTER TABLE: replaces the table's definition by create_sql (same database and name):
+ * persists it, then closes the engine and opens it again over the same data (engines
+ * with a data directory read their data in the new layout). The table object stays the
+ * same; the old columns and schema are kept until the table is freed, for queries that
+ * still hold them. */
+int catalog_alter_table(catalog *c, table *t, const char *create_sql, query_ctx *q);
+
 #endif

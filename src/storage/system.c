@@ -464,6 +464,8 @@ int system_table(const char *name, query_ctx *q, source **out)
         return mergetree_system_parts(q, out);
     if (strcmp(name, "merges") == 0)
         return mergetree_system_merges(q, out);
+    if (strcmp(name, "mutations") == 0)
+        return mergetree_system_mutations(q, out);
     if (strcmp(name, "part_log") == 0)
         return mergetree_part_log(q, out);
     if (strcmp(name, "settings") == 0)

@@ -36,6 +36,14 @@ void table_unref(table *t)
     if (t->engine && t->engine->close && t->impl)
         t->engine->close(t);
     schema_free(t->sch);
+    while (t->retired) {
+        table_retired *r = t->retired;
+        t->retired = r->next;
+        schema_free(r->sch);
+        free(r->create_sql);
+        arena_free(&r->a);
+        free(r);
+    }
     free(t->database);
     free(t->name);
     free(t->create_sql);

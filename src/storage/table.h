@@ -32,6 +32,17 @@ typedef struct table_column {
 
 struct table_engine;
 
+/* A definition an ALTER replaced: kept until the table is freed (see catalog_alter_table). */
+typedef struct table_retired {
+    struct table_retired *next;
+    arena a;
+    const ast *create;
+    int ncols;
+    table_column *cols;
+    schema *sch;
+    char *create_sql;
+} table_retired;
+
 typedef struct table {
     char *database;
     char *name;
@@ -46,6 +57,7 @@ typedef struct table {
     const struct table_engine *engine;
     void *impl;               /* the engine's state */
     _Atomic int refs;
+    struct table_retired *retired; /* definitions replaced by ALTER (catalog.c), freed with the table */
 } table;
 
 /* The rows of system.parts for one table are appended through this (see mergetree). */
@@ -112,6 +124,21 @@ int mergetree_system_parts(query_ctx *q, source **out);
 /* system.merges (running merges) and system.part_log (<path>/system/part_log.tsv). */
 int mergetree_system_merges(query_ctx *q, source **out);
 int mergetree_part_log(query_ctx *q, source **out);
+
+/* Mutations (storage/mergetree/mutate.c). add: records a mutation of the commands
+ * (ALTER command text as system.mutations shows it, each in parentheses, comma-separated:
+ * "(DELETE WHERE a = 1), (UPDATE b = 2 WHERE 1)") in mutation_N.txt and returns N; the
+ * background threads apply it. wait: applies it in the calling thread and returns when
+ * every part is at version N or above (mutations_sync = 1 / 2); fails with the error of
+ * a part that cannot be mutated. for_reopen: only write the file, for an ALTER that
+ * reopens the table with new columns next (the reopened table loads it). system.mutations:
+ * a row per command. */
+int mergetree_mutation_add(table *t, const char *commands, bool for_reopen, query_ctx *q, int64_t *version);
+int mergetree_mutation_wait(table *t, int64_t version, query_ctx *q);
+int mergetree_system_mutations(query_ctx *q, source **out);
+/* KILL MUTATION: forgets mutation N (its file removed); parts already rewritten stay.
+ * Returns 1 if it was there, 0 if not, -1 on error. */
+int mergetree_mutation_kill(table *t, int64_t version);
 
 /* Resumable INSERT … SELECT (setting resumable_insert; storage/mergetree/resume.c). lookup:
  * the version recorded for a finished object, or NULL (*version malloc'ed); -1 for tables

@@ -16,6 +16,8 @@ int tablefunc_url(column *const *args, int nargs, query_ctx *q, source **out);
 /* Data on stdin: the table `table` and input([structure]); structure NULL = --structure
  * or inference. */
 int tablefunc_stdin(const char *structure, query_ctx *q, source **out);
+/* values(['structure',] row, …): constant rows (storage/tablefunc/values.c). */
+int tablefunc_values(column *const *args, int nargs, query_ctx *q, source **out);
 /* format(format, [structure,] data): the data argument parsed as a table. */
 int tablefunc_format(column *const *args, int nargs, query_ctx *q, source **out);
 

@@ -1639,21 +1639,7 @@ static column *strip_nulls(const column *src, const type *want)
 
 static int cast_to(pq_rd *r, column *src, const type *t, column **out)
 {
-    fn_call *call;
-    column *targ = col_new(type_simple(T_STRING));
-    col_push_str(targ, t->name, strlen(t->name));
-    column *tconst = col_new_const(targ, 1);
-    const type *ats[2] = {src->type, type_simple(T_STRING)};
-    column *cargs[2] = {NULL, tconst};
-    int rc = func_resolve("CAST", 2, ats, cargs, &r->env, &call);
-    if (!rc) {
-        column *ex[2] = {src, col_new_const(col_slice(tconst, 0, 1), src->len)};
-        rc = fn_exec(call, ex, src->len, out);
-        col_free(ex[1]);
-        fn_call_free(call);
-    }
-    col_free(tconst);
-    return rc;
+    return func_cast_column(src, t, &r->env, out);
 }
 
 /* Reads the column chunks the query needs of row group r->rg: their byte ranges sorted,

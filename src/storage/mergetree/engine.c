@@ -350,6 +350,8 @@ static void add_part_locked(mt_table *m, mt_part *p)
     qsort(m->parts, (size_t)m->nparts, sizeof *m->parts, cmp_parts);
     if (p->max_block >= m->next_block)
         m->next_block = p->max_block + 1;
+    if (p->mutation >= m->next_block)
+        m->next_block = p->mutation + 1;
 }
 
 int mt_snapshot(mt_table *m, mt_part ***out)
@@ -375,14 +377,22 @@ void mt_snapshot_free(mt_part **parts, int n)
 static bool covers(const mt_part *a, const mt_part *b)
 {
     return a != b && !strcmp(a->partition_id, b->partition_id) && a->min_block <= b->min_block &&
-           a->max_block >= b->max_block && (a->min_block != b->min_block || a->max_block != b->max_block ||
-                                            a->level > b->level);
+           a->max_block >= b->max_block &&
+           (a->min_block != b->min_block || a->max_block != b->max_block || a->level > b->level ||
+            (a->level == b->level && a->mutation > b->mutation));
 }
 
 int mt_commit_part(mt_table *m, const char *tmp_dir, const char *partition_id, int64_t min_block,
                    int64_t max_block, uint32_t level, mt_part **replaced, int nreplaced, mt_part **out)
 {
-    char *name = mt_part_name(partition_id, min_block, max_block, level);
+    return mt_commit_part_ex(m, tmp_dir, partition_id, min_block, max_block, level, 0, replaced, nreplaced, out);
+}
+
+int mt_commit_part_ex(mt_table *m, const char *tmp_dir, const char *partition_id, int64_t min_block,
+                      int64_t max_block, uint32_t level, int64_t mutation, mt_part **replaced, int nreplaced,
+                      mt_part **out)
+{
+    char *name = mt_part_name_ex(partition_id, min_block, max_block, level, mutation);
     char *dir = mt_sprintf("%s%s/", m->t->data_dir, name);
     char *from = xstrdup(tmp_dir);
     size_t fl = strlen(from);
@@ -525,6 +535,8 @@ static void mt_free(mt_table *m)
     mt_codec_free(m->default_codec);
     free(m->sum_cols);
     free(m->part_log);
+    mt_mutations_free(m);
+    pthread_mutex_destroy(&m->mutate_lock);
     for (int i = 0; i < m->ndedup; i++)
         free(m->dedup[i]);
     free(m->dedup);
@@ -542,6 +554,7 @@ static int open_kind(table *t, bool created, query_ctx *q, mt_kind kind)
     m->resume_floor = INT64_MAX;
     pthread_mutex_init(&m->lock, NULL);
     pthread_cond_init(&m->cond, NULL);
+    pthread_mutex_init(&m->mutate_lock, NULL);
     int rc = parse_settings(m, &t->create->settings);
     if (!rc)
         rc = compile_keys(m, q);
@@ -567,6 +580,10 @@ static int open_kind(table *t, bool created, query_ctx *q, mt_kind kind)
         mt_part_log_open(m, path);
         free(path);
         free(sysdir);
+    }
+    if (!rc) {
+        mt_compile_defaults(m, q);
+        rc = mt_mutations_load(m, q);
     }
     if (!rc)
         rc = load_parts(m);

@@ -486,7 +486,10 @@ int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q
     table *t = m->t;
     int64_t min_block = parts[0]->min_block, max_block = parts[0]->max_block;
     uint32_t level = 0;
+    int64_t mutation = 0; /* a merge of mutated parts keeps the highest mutation version */
     for (int i = 0; i < n; i++) {
+        if (parts[i]->mutation > mutation)
+            mutation = parts[i]->mutation;
         if (parts[i]->min_block < min_block)
             min_block = parts[i]->min_block;
         if (parts[i]->max_block > max_block)
@@ -500,7 +503,7 @@ int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q
     pthread_mutex_unlock(&m->lock);
     char *tmp = mt_sprintf("tmp_merge_%s_%" PRId64 "_%" PRId64 "_%u_%" PRIu64, parts[0]->partition_id, min_block,
                            max_block, level, seq);
-    char *result = mt_part_name(parts[0]->partition_id, min_block, max_block, level);
+    char *result = mt_part_name_ex(parts[0]->partition_id, min_block, max_block, level, mutation);
     merger g = {.m = m, .n = n, .info = merge_register(m, parts, n, result)};
     g.cur = xcalloc((size_t)n + 1, sizeof *g.cur);
     g.heap = xcalloc((size_t)n + 1, sizeof *g.heap);
@@ -683,7 +686,7 @@ int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q
     char *dir = xstrdup(mt_part_writer_dir(w));
     mt_part_writer_free(w);
     mt_part *done = NULL;
-    rc = mt_commit_part(m, dir, parts[0]->partition_id, min_block, max_block, level, parts, n, &done);
+    rc = mt_commit_part_ex(m, dir, parts[0]->partition_id, min_block, max_block, level, mutation, parts, n, &done);
     if (rc)
         mt_remove_tree(dir);
     if (done) {
@@ -736,7 +739,8 @@ int mt_select_merge(mt_table *m, mt_part ***out)
                 mt_part *p = m->parts[e];
                 if (p->state != PART_ACTIVE)
                     continue;
-                if (p->merging || p->min_block >= m->resume_floor)
+                /* a part an unfinished mutation still has to rewrite is left to it */
+                if (p->merging || p->min_block >= m->resume_floor || mt_mutation_needed(m, p) != INT64_MAX)
                     break;
                 cnt++;
                 sum += p->bytes_on_disk;
@@ -799,6 +803,8 @@ static void *merge_thread(void *arg)
         pthread_mutex_unlock(&m->lock);
         if (stop)
             break;
+        if (mt_mutate_step(m, NULL) > 0)
+            continue;
         mt_part **sel;
         int n = mt_select_merge(m, &sel);
         if (n >= 2) {

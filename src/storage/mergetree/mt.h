@@ -70,7 +70,13 @@ typedef struct mt_part {
     column **minmax;             /* per minmax column: 2 rows (min, max); NULL for "all" */
     block *partition;            /* the partition key's values (1 row); NULL when no key */
     int64_t modification_time;   /* seconds */
-    mt_serial_opts *opts;        /* per stored column: how its streams are laid out */
+    int64_t mutation;            /* the name's mutation version (all_1_1_0_5 → 5), 0 = none */
+    schema *psch;                /* the part's own columns (columns.txt, with the renames of
+                                    mutations newer than the part applied) */
+    int *colmap;                 /* per stored column of the table: its index in psch, or -1
+                                    when the part predates the column (read as its default) */
+    bool same_layout;            /* psch is the table's stored columns, same names and types */
+    mt_serial_opts *opts;        /* per column of psch: how its streams are laid out */
     mt_part_state state;
     bool merging;                /* chosen by a running merge */
     double remove_time;          /* when it became outdated (monotonic seconds) */
@@ -147,13 +153,30 @@ typedef struct mt_table {
     bool stopping;
     _Atomic int stopping_merges;   /* running merges abort when set */
     int running_merges;
+    /* ALTER: compiled defaults per stored column (NULL: type default or not compilable,
+       default_ok says which) and the table's mutations (mutate.c) */
+    expr **defaults;
+    bool *default_ok;
+    struct mt_mutation *mutations; /* sorted by version */
+    int nmutations;
+    pthread_mutex_t mutate_lock; /* one mutation pass at a time (foreground or background) */
+    /* The context the defaults and mutation expressions are compiled in: compiled calls
+     * keep a pointer to its function environment (time zone …), so it lives as long as
+     * the table, with its strings copied (mutate.c). */
+    query_ctx *cq;
+    char *cq_strs[3];
 } mt_table;
 
 /* ---- part files (part.c) ---- */
 /* Parses "<partition>_<min>_<max>_<level>[_<mutation>]"; -1 if not a part name. */
 int mt_parse_part_name(const char *name, char **partition_id, int64_t *min_block, int64_t *max_block,
                        uint32_t *level);
+/* The mutation version of a part name (the fifth field), 0 when absent. */
+int64_t mt_part_name_mutation(const char *name);
 char *mt_part_name(const char *partition_id, int64_t min_block, int64_t max_block, uint32_t level);
+/* With a mutation version (0 = none): all_1_1_0_5. */
+char *mt_part_name_ex(const char *partition_id, int64_t min_block, int64_t max_block, uint32_t level,
+                      int64_t mutation);
 /* Loads a part directory's metadata (count, marks of the first column, primary index,
  * partition and minmax values, sizes). Checks that every file of every column exists. */
 int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out);
@@ -212,6 +235,10 @@ const char *mt_part_writer_dir(const mt_part_writer *w);
  * replacing `replaced` (merges) — all under the table lock, after fsync. */
 int mt_commit_part(mt_table *m, const char *tmp_dir, const char *partition_id, int64_t min_block,
                    int64_t max_block, uint32_t level, mt_part **replaced, int nreplaced, mt_part **out);
+/* The same with a mutation version in the name (merges of mutated parts, mutations). */
+int mt_commit_part_ex(mt_table *m, const char *tmp_dir, const char *partition_id, int64_t min_block,
+                      int64_t max_block, uint32_t level, int64_t mutation, mt_part **replaced, int nreplaced,
+                      mt_part **out);
 
 /* ---- reading parts (part_read.c) ---- */
 typedef struct mt_part_reader mt_part_reader;
@@ -279,6 +306,24 @@ int mt_partition_id_from_text(mt_table *m, const char *text, query_ctx *q, char 
 int mt_detach_part(mt_table *m, const char *name, bool drop);
 int mt_detach_partition(mt_table *m, const char *partition_id, bool drop);
 
+
+/* ---- mutations and ALTER (mutate.c) ---- */
+/* The version of the data in a part: its mutation version, else its first block. */
+static inline int64_t mt_part_version(const mt_part *p) { return p->mutation ? p->mutation : p->min_block; }
+/* Loads the table's mutation_<N>.txt files (at open, before the parts). */
+int mt_mutations_load(mt_table *m, query_ctx *q);
+void mt_mutations_free(mt_table *m);
+/* Renames the columns of psch (a part at data version v) as the mutations newer than v
+ * renamed them, so the part's columns line up with the table's. */
+void mt_mutations_rename(mt_table *m, int64_t v, schema *psch);
+/* The lowest version of an unfinished mutation that a part at version v still needs
+ * (INT64_MAX when none): merges leave such parts to the mutation. */
+int64_t mt_mutation_needed(mt_table *m, const mt_part *p);
+/* Background: mutates one part that needs it; returns 1 if it did some work. */
+int mt_mutate_step(mt_table *m, query_ctx *q);
+/* Compiles the DEFAULT / MATERIALIZED expressions of the stored columns (read as the
+ * value of a column a part predates). */
+void mt_compile_defaults(mt_table *m, query_ctx *q);
 
 /* Current active parts, referenced (snapshot), sorted by (partition, min_block). */
 int mt_snapshot(mt_table *m, mt_part ***out); /* returns the count; the array is NULL-terminated */

@@ -32,6 +32,9 @@ void mt_part_unref(mt_part *p)
     free(p->partition_id);
     free(p->granule_start);
     free(p->opts);
+    free(p->colmap);
+    if (p->psch)
+        schema_free(p->psch);
     for (size_t i = 0; p->index && p->index[i]; i++)
         col_free(p->index[i]);
     free(p->index);
@@ -110,6 +113,80 @@ int mt_parse_part_name(const char *name, char **partition_id, int64_t *min_block
 char *mt_part_name(const char *partition_id, int64_t min_block, int64_t max_block, uint32_t level)
 {
     return mt_sprintf("%s_%" PRId64 "_%" PRId64 "_%u", partition_id, min_block, max_block, level);
+}
+
+char *mt_part_name_ex(const char *partition_id, int64_t min_block, int64_t max_block, uint32_t level,
+                      int64_t mutation)
+{
+    if (!mutation)
+        return mt_part_name(partition_id, min_block, max_block, level);
+    return mt_sprintf("%s_%" PRId64 "_%" PRId64 "_%u_%" PRId64, partition_id, min_block, max_block, level, mutation);
+}
+
+int64_t mt_part_name_mutation(const char *name)
+{
+    int n = 0;
+    const char *last = name;
+    for (const char *p = name; *p; p++)
+        if (*p == '_') {
+            n++;
+            last = p + 1;
+        }
+    int64_t v = 0;
+    if (n != 4 || !parse_i64(last, strlen(last), &v))
+        return 0;
+    return v;
+}
+
+/* columns.txt: "columns format version: 1\nN columns:\n`name` Type\n…" */
+static int read_columns_txt(const char *dir, schema **out)
+{
+    buf b = {0};
+    if (mt_read_small_file(dir, "columns.txt", &b))
+        return -1;
+    buf_putc(&b, 0);
+    const char *s = (const char *)b.p;
+    int n = -1;
+    const char *nl = strchr(s, '\n');
+    if (nl && sscanf(nl + 1, "%d columns:", &n) != 1)
+        n = -1;
+    const char *p = nl ? strchr(nl + 1, '\n') : NULL;
+    schema *sch = n >= 0 && n < 100000 ? schema_new(n) : NULL;
+    int i = 0;
+    for (; sch && p && i < n; i++) {
+        p++;
+        if (*p != '`')
+            break;
+        buf name = {0};
+        for (p++; *p && *p != '`'; p++) {
+            if (*p == '\\' && p[1])
+                p++;
+            buf_putc(&name, *p);
+        }
+        if (*p != '`' || p[1] != ' ') {
+            buf_free(&name);
+            break;
+        }
+        p += 2;
+        const char *e = strchr(p, '\n');
+        if (!e)
+            e = p + strlen(p);
+        const type *t = type_parse(p, (size_t)(e - p));
+        if (t)
+            schema_set(sch, i, buf_cstr(&name), t);
+        buf_free(&name);
+        if (!t)
+            break;
+        p = e;
+    }
+    buf_free(&b);
+    if (!sch || i < n) {
+        if (sch)
+            schema_free(sch);
+        return err_set(ERR_CORRUPTED_DATA, "Cannot parse columns.txt of part %s", dir);
+    }
+    *out = sch;
+    return 0;
 }
 
 /* ---- files ---- */
@@ -680,13 +757,34 @@ int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out)
     }
     buf b = {0};
     int rc = 0;
+    p->mutation = mt_part_name_mutation(name);
+    /* The part's own columns: an ALTER may have added, dropped, renamed or retyped
+     * columns since it was written. */
+    table *t = m->t;
+    if (read_columns_txt(dir, &p->psch)) {
+        mt_part_unref(p);
+        return -1;
+    }
+    /* psch keeps the names the files have; the mapping uses them renamed */
+    schema *renamed = schema_clone(p->psch);
+    mt_mutations_rename(m, mt_part_version(p), renamed);
+    p->colmap = xcalloc((size_t)t->sch->n + 1, sizeof *p->colmap);
+    p->same_layout = p->psch->n == t->sch->n;
+    for (int c = 0; c < t->sch->n; c++) {
+        p->colmap[c] = schema_find(renamed, t->sch->names[c]);
+        if (p->colmap[c] >= 0 && strcmp(renamed->names[p->colmap[c]], p->psch->names[p->colmap[c]]))
+            p->same_layout = false;
+        if (p->colmap[c] != c || strcmp(p->psch->types[c]->name, t->sch->types[c]->name))
+            p->same_layout = false;
+    }
+    schema_free(renamed);
     /* serialization.json (ClickHouse 22.x+): the serialization of each column. */
-    p->opts = xcalloc((size_t)m->t->sch->n + 1, sizeof *p->opts);
+    p->opts = xcalloc((size_t)p->psch->n + 1, sizeof *p->opts);
     char *sj = mt_sprintf("%sserialization.json", dir);
     bool has_sj = access(sj, F_OK) == 0;
     free(sj);
     if (has_sj && !(rc = mt_read_small_file(dir, "serialization.json", &b)))
-        parse_serialization_json(buf_cstr(&b), m->t->sch, p->opts);
+        parse_serialization_json(buf_cstr(&b), p->psch, p->opts);
     b.len = 0;
     if (!rc)
         rc = mt_read_small_file(dir, "count.txt", &b);
@@ -699,9 +797,9 @@ int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out)
     }
     buf_free(&b);
     /* Granules from the marks of the first column's first stream. */
-    table *t = m->t;
-    if (!rc && t->sch->n) {
-        mt_serial *s = mt_serial_new_ex(t->sch->names[0], t->sch->types[0], &p->opts[0]);
+    const schema *ps = p->psch;
+    if (!rc && ps->n) {
+        mt_serial *s = mt_serial_new_ex(ps->names[0], ps->types[0], &p->opts[0]);
         buf marks = {0};
         rc = mt_read_marks(dir, mt_serial_stream_name(s, 0), &marks);
         mt_serial_free(s);
@@ -784,14 +882,14 @@ int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out)
             }
         }
         /* Every stream of every column must be there. */
-        for (int c = 0; !rc && c < t->sch->n; c++) {
-            mt_serial *s = mt_serial_new_ex(t->sch->names[c], t->sch->types[c], &p->opts[c]);
+        for (int c = 0; !rc && c < ps->n; c++) {
+            mt_serial *s = mt_serial_new_ex(ps->names[c], ps->types[c], &p->opts[c]);
             for (int k = 0; !rc && k < mt_serial_nstreams(s); k++) {
                 char *bin = mt_sprintf("%s.bin", mt_serial_stream_name(s, k));
                 if (find_checksum(&cs, bin) < 0)
                     rc = err_set(ERR_NO_SUCH_COLUMN_IN_TABLE,
                                  "Part %s has no file %s for column %s of type %s (listed in checksums.txt)", dir, bin,
-                                 t->sch->names[c], t->sch->types[c]->name);
+                                 ps->names[c], ps->types[c]->name);
                 free(bin);
             }
             mt_serial_free(s);

@@ -1,9 +1,15 @@
 /* Reading a range of granules of some columns of one part. Each column stream is read
- * through its own compressed reader, positioned by the stream's marks. */
+ * through its own compressed reader, positioned by the stream's marks.
+ *
+ * A part written before an ALTER may lack a column (ADD COLUMN) or hold it with another
+ * type (MODIFY COLUMN, until the mutation rewrote the part): as ClickHouse does, a
+ * missing column is its DEFAULT / MATERIALIZED expression computed over the part's other
+ * columns (the type's default without one), and an old type is CAST to the table's. */
 #include "storage/mergetree/mt.h"
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "func/func.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +27,12 @@ struct mt_part_reader {
     mt_table *m;
     mt_part *p;
     int ncols;
-    int *cols;
-    col_reader *c;
+    int *cols;          /* the requested stored columns */
+    int nread;          /* columns read from the part: the requested ones the part has,
+                           then (conversion only) those that missing columns' defaults use */
+    int *read_col;      /* stored column of each read column */
+    col_reader *c;      /* nread readers */
+    bool convert;       /* some requested column is missing or has another type */
     size_t g, g1;
 };
 
@@ -30,7 +40,7 @@ static int src_read(void *ctx, void *dst, size_t n) { return mt_creader_read(ctx
 
 static void close_cols(mt_part_reader *r)
 {
-    for (int i = 0; r->c && i < r->ncols; i++) {
+    for (int i = 0; r->c && i < r->nread; i++) {
         col_reader *c = &r->c[i];
         for (int k = 0; k < c->nstreams; k++) {
             if (c->cr[k])
@@ -52,6 +62,7 @@ void mt_part_reader_close(mt_part_reader *r)
         return;
     close_cols(r);
     free(r->cols);
+    free(r->read_col);
     mt_part_unref(r->p);
     free(r);
 }
@@ -80,14 +91,40 @@ int mt_part_reader_open(mt_table *m, mt_part *p, const int *cols, int ncols, siz
     r->cols = xmalloc(sizeof(int) * (size_t)(ncols + 1));
     if (ncols)
         memcpy(r->cols, cols, sizeof(int) * (size_t)ncols);
-    r->c = xcalloc((size_t)ncols + 1, sizeof *r->c);
+    table *t = m->t;
+    int nst = t->sch->n;
+    /* Which stored columns to read from the part. */
+    uint8_t *want = xcalloc((size_t)nst + 1, 1);
+    for (int i = 0; i < ncols; i++) {
+        int c = cols[i], pc = p->colmap[c];
+        if (pc >= 0) {
+            want[c] = 1;
+            if (strcmp(p->psch->types[pc]->name, t->sch->types[c]->name))
+                r->convert = true;
+        } else {
+            r->convert = true;
+            if (m->defaults && m->defaults[c])
+                expr_columns(m->defaults[c], want);
+        }
+    }
+    r->read_col = xcalloc((size_t)nst + 1, sizeof *r->read_col);
+    if (!r->convert) {
+        for (int i = 0; i < ncols; i++)
+            r->read_col[r->nread++] = cols[i];
+    } else {
+        /* defaults may use columns the part lacks too: those are computed in order */
+        for (int c = 0; c < nst; c++)
+            if (want[c] && p->colmap[c] >= 0)
+                r->read_col[r->nread++] = c;
+    }
+    free(want);
+    r->c = xcalloc((size_t)r->nread + 1, sizeof *r->c);
     r->g = g0;
     r->g1 = g1 < p->ngranules ? g1 : p->ngranules;
-    table *t = m->t;
-    for (int i = 0; i < ncols; i++) {
+    for (int i = 0; i < r->nread; i++) {
         col_reader *c = &r->c[i];
-        int col = cols[i];
-        c->s = mt_serial_new_ex(t->sch->names[col], t->sch->types[col], &p->opts[col]);
+        int pc = p->colmap[r->read_col[i]];
+        c->s = mt_serial_new_ex(p->psch->names[pc], p->psch->types[pc], &p->opts[pc]);
         c->nstreams = mt_serial_nstreams(c->s);
         c->cr = xcalloc((size_t)c->nstreams, sizeof *c->cr);
         c->marks = xcalloc((size_t)c->nstreams, sizeof *c->marks);
@@ -111,13 +148,70 @@ int mt_part_reader_open(mt_table *m, mt_part *p, const int *cols, int ncols, siz
                 rc = mt_serial_read_start(c->s, c->srcs, false);
         }
         if (rc) {
-            err_prefix("While reading column %s of part %s: ", t->sch->names[col], p->dir);
+            err_prefix("While reading column %s of part %s: ", p->psch->names[pc], p->dir);
             mt_part_reader_close(r);
             return -1;
         }
     }
     *out = r;
     return 0;
+}
+
+/* CAST of a column to type t (an old part's column after MODIFY COLUMN). */
+static int cast_column(column *src, const type *t, column **out)
+{
+    func_env env = {.timezone = "UTC"};
+    return func_cast_column(src, t, &env, out);
+}
+
+/* The requested columns from the columns read (b, nread columns in read_col order):
+ * old types cast, missing columns computed from their defaults. */
+static int convert_block(mt_part_reader *r, block *b, block **out)
+{
+    mt_table *m = r->m;
+    const schema *sch = m->t->sch;
+    size_t rows = b->rows;
+    block *full = block_new(sch->n, rows);
+    int rc = 0;
+    for (int i = 0; i < r->nread && !rc; i++) {
+        int c = r->read_col[i];
+        const type *pt = r->p->psch->types[r->p->colmap[c]];
+        if (strcmp(pt->name, sch->types[c]->name)) {
+            rc = cast_column(b->cols[i], sch->types[c], &full->cols[c]);
+            if (rc)
+                err_prefix("While converting column %s of part %s from %s to %s: ", sch->names[c], r->p->name,
+                           pt->name, sch->types[c]->name);
+        } else {
+            full->cols[c] = col_ref(b->cols[i]);
+        }
+    }
+    for (int c = 0; c < sch->n && !rc; c++)
+        if (!full->cols[c])
+            full->cols[c] = col_new_defaults(sch->types[c], rows);
+    for (int c = 0; c < sch->n && !rc; c++) {
+        if (r->p->colmap[c] >= 0)
+            continue;
+        if (m->default_ok && !m->default_ok[c]) {
+            rc = err_set(ERR_NOT_IMPLEMENTED, "Part %s has no column %s and its default expression cannot be "
+                         "computed when reading", r->p->name, sch->names[c]);
+        } else if (m->defaults && m->defaults[c]) {
+            column *v;
+            if (!(rc = expr_eval(m->defaults[c], full, &v))) {
+                col_free(full->cols[c]);
+                full->cols[c] = v->is_const ? col_materialize(v) : v;
+            }
+        }
+    }
+    block *o = NULL;
+    if (!rc) {
+        o = block_new(r->ncols, rows);
+        for (int i = 0; i < r->ncols; i++)
+            o->cols[i] = col_ref(full->cols[r->cols[i]]);
+    }
+    block_free(full);
+    block_free(b);
+    *out = o;
+    return rc;
 }
 
 int mt_part_reader_next(mt_part_reader *r, size_t max_rows, block **out)
@@ -130,16 +224,17 @@ int mt_part_reader_next(mt_part_reader *r, size_t max_rows, block **out)
     while (g_end < r->g1 && p->granule_start[g_end + 1] - p->granule_start[r->g] <= max_rows)
         g_end++;
     size_t rows = (size_t)(p->granule_start[g_end] - p->granule_start[r->g]);
-    block *b = block_new(r->ncols, rows);
-    for (int i = 0; i < r->ncols; i++) {
+    block *b = block_new(r->nread, rows);
+    for (int i = 0; i < r->nread; i++) {
         col_reader *c = &r->c[i];
-        column *col = col_new(r->m->t->sch->types[r->cols[i]]);
+        const schema *ps = p->psch;
+        int pc = p->colmap[r->read_col[i]];
+        column *col = col_new(ps->types[pc]);
         col_reserve(col, rows);
         for (size_t g = r->g; g < g_end; g++) {
             size_t n = (size_t)(p->granule_start[g + 1] - p->granule_start[g]);
             if (mt_serial_read(c->s, col, n, c->srcs)) {
-                err_prefix("While reading column %s of part %s (granule %zu): ", r->m->t->sch->names[r->cols[i]],
-                           p->dir, g);
+                err_prefix("While reading column %s of part %s (granule %zu): ", ps->names[pc], p->dir, g);
                 col_free(col);
                 b->rows = rows;
                 block_free(b);
@@ -148,7 +243,7 @@ int mt_part_reader_next(mt_part_reader *r, size_t max_rows, block **out)
         }
         if (col->len != rows) {
             err_set(ERR_CORRUPTED_DATA, "Part %s: column %s gave %zu rows for granules %zu..%zu, expected %zu", p->dir,
-                    r->m->t->sch->names[r->cols[i]], col->len, r->g, g_end, rows);
+                    ps->names[pc], col->len, r->g, g_end, rows);
             col_free(col);
             block_free(b);
             return -1;
@@ -156,6 +251,8 @@ int mt_part_reader_next(mt_part_reader *r, size_t max_rows, block **out)
         b->cols[i] = col;
     }
     r->g = g_end;
+    if (r->convert)
+        return convert_block(r, b, out);
     *out = b;
     return 0;
 }

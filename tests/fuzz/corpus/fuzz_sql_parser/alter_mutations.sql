@@ -1,0 +1,1 @@
+ALTER TABLE db.t (UPDATE a = a + 1, b = concat(b, 'x') WHERE c IN (1, 2)), (DELETE WHERE isNull(d))

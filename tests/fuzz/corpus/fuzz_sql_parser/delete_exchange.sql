@@ -1,0 +1,1 @@
+DELETE FROM t WHERE a > 1 SETTINGS lightweight_deletes_sync = 2; EXCHANGE TABLES a AND db.b; CREATE TABLE e ENGINE = Memory EMPTY AS SELECT * FROM values('a UInt8', 1)
