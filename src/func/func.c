@@ -1,6 +1,7 @@
 /* The scalar function registry, resolution with ClickHouse's default implementations
  * (Nullable, constants, LowCardinality) and execution. See func.h for the contract. */
 #include "func/func.h"
+#include "func/supertype.h"
 
 #include "base/err.h"
 #include "base/mem.h"
@@ -85,6 +86,11 @@ static void registry_init_once(void)
     func_register_bits();
     func_register_map();
     func_register_hof();
+    func_register_transform();
+    func_register_uuid();
+    func_register_map_fn();
+    func_register_format();
+    func_register_token();
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }
@@ -418,4 +424,18 @@ int fn_const_int(const fn_call *call, int i, int64_t *v)
         return -1;
     *v = col_get_i64(k, 0);
     return 0;
+}
+
+column *fn_cast_arg(const fn_call *call, column *m, const type *from, const type *to, size_t n)
+{
+    if (type_base(from)->id == T_NOTHING && type_phys(from)->id != T_ARRAY) {
+        col_free(m);
+        return col_new_defaults(to, n);
+    }
+    m = col_materialize(m);
+    if (from == to || m->type == to)
+        return m;
+    column *r = type_cast_super(m, from, to, call->env ? call->env->timezone : NULL);
+    col_free(m);
+    return r;
 }

@@ -97,6 +97,10 @@ static int empty_exec(const fn_call *c, column **a, size_t n, column **out)
         const uint64_t *o = col_offs(a[0]);
         for (size_t i = 0; i < n; i++)
             d[i] = (o[i + 1] == o[i]) != neg;
+    } else if (t->id == T_UUID) { /* the zero UUID is empty */
+        const uint128_t *u = COL_DATA(a[0], const uint128_t);
+        for (size_t i = 0; i < n; i++)
+            d[i] = (u[i] == 0) != neg;
     } else if (t->id == T_FIXEDSTRING) {
         for (size_t i = 0; i < n; i++) {
             size_t l;
@@ -118,7 +122,8 @@ static int empty_resolve(fn_call *c)
 {
     if (c->nargs != 1)
         return fn_bad_nargs(c, "1");
-    if (!is_str(c->arg_types[0]) && c->arg_types[0]->id != T_ARRAY && c->arg_types[0]->id != T_MAP)
+    if (!is_str(c->arg_types[0]) && c->arg_types[0]->id != T_ARRAY && c->arg_types[0]->id != T_MAP &&
+        c->arg_types[0]->id != T_UUID)
         return fn_bad_types(c);
     c->state = strcmp(c->def->name, "notEmpty") == 0 ? (void *)1 : NULL;
     c->ret = type_simple(T_UINT8);
