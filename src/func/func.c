@@ -91,6 +91,8 @@ static void registry_init_once(void)
     func_register_map_fn();
     func_register_format();
     func_register_token();
+    func_register_array_enum();
+    func_register_pred();
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }

@@ -136,6 +136,8 @@ void func_register_uuid(void);
 void func_register_map_fn(void);
 void func_register_format(void); /* formatReadable*, randomString (func/scalar/format.c) */
 void func_register_token(void);
+void func_register_array_enum(void); /* arrayZip, arrayResize, arrayEnumerateUniq/Dense */
+void func_register_pred(void);
 /* arrayElement on a Map (m[k]); func/scalar/map.c. */
 int map_element_resolve(fn_call *call);
 
