@@ -18,6 +18,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* res (an Array column whose elements are filled) gets n rows with the offsets o (which
+ * may start above 0) rebased to 0. Returns res. */
+static column *with_offsets(column *res, const uint64_t *o, size_t n)
+{
+    res->offs.len = 0;
+    uint64_t *ro = buf_grow(&res->offs, (n + 1) * sizeof *ro);
+    for (size_t i = 0; i <= n; i++)
+        ro[i] = o[i] - o[0];
+    res->len = n;
+    return res;
+}
+
 /* ---- arrayZip(a1, a2, ...) ---- */
 
 static int zip_exec(const fn_call *c, column **a, size_t n, column **out)
@@ -40,12 +52,7 @@ static int zip_exec(const fn_call *c, column **a, size_t n, column **out)
         tup->fields[j] = col_slice(a[j]->inner, (size_t)o[0], total);
     }
     tup->len = total;
-    res->offs.len = 0;
-    uint64_t *ro = buf_grow(&res->offs, (n + 1) * sizeof *ro);
-    for (size_t i = 0; i <= n; i++)
-        ro[i] = o0[i] - o0[0];
-    res->len = n;
-    *out = res;
+    *out = with_offsets(res, o0, n);
     return 0;
 }
 
@@ -213,12 +220,7 @@ static int enumerate_exec(const fn_call *c, column **a, size_t n, column **out)
     column *res = col_new(c->ret);
     col_free(res->inner);
     res->inner = vals;
-    res->offs.len = 0;
-    uint64_t *ro = buf_grow(&res->offs, (n + 1) * sizeof *ro);
-    for (size_t i = 0; i <= n; i++)
-        ro[i] = o0[i] - o0[0];
-    res->len = n;
-    *out = res;
+    *out = with_offsets(res, o0, n);
     return 0;
 }
 
