@@ -64,6 +64,8 @@ static bool token_valid(const char *t, size_t tl)
 static int tok_exec(const fn_call *c, column **a, size_t n, column **out)
 {
     const tok_mode *m = c->state;
+    if (c->arg_types[0]->id == T_FIXEDSTRING && n) /* checked per block, as ClickHouse */
+        return err_set(ERR_ILLEGAL_COLUMN, "Function '%s' doesn't support FixedString haystack argument", c->name);
     size_t tl;
     const char *t = fn_const_str(c, 1, &tl);
     bool valid = token_valid(t, tl);
@@ -99,8 +101,6 @@ static int tok_resolve(fn_call *c)
         if (!type_is_string(c->arg_types[i]))
             return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of argument of function %s",
                            c->arg_types[i]->name, c->name);
-    if (c->arg_types[0]->id == T_FIXEDSTRING)
-        return err_set(ERR_ILLEGAL_COLUMN, "Function '%s' doesn't support FixedString haystack argument", c->name);
     if (!fn_const_str(c, 1, &(size_t){0}))
         return err_set(ERR_ILLEGAL_COLUMN, "Argument at index 1 for function %s must be constant", c->name);
     const char *nm = c->def->name;

@@ -138,6 +138,12 @@ static int tf_resolve(fn_call *c)
         return signature_error(c);
     const type *pair[2] = {xt, ft};
     const type *cmp = type_supertype(2, pair);
+    if (!cmp && type_is_integer(type_base(xt)) && type_is_integer(type_base(ft)) && type_base(xt)->width <= 8 &&
+        type_base(ft)->width <= 8) {
+        /* UInt64 against signed values: ClickHouse still matches them by value */
+        err_clear();
+        cmp = type_is_nullable(xt) ? type_nullable(type_simple(T_INT128)) : type_simple(T_INT128);
+    }
     if (!cmp)
         return signature_error(c);
     const type *rt;
