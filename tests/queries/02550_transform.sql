@@ -20,3 +20,5 @@ SELECT transform(x, [1], [5], 0) AS y, toTypeName(y) FROM (SELECT arrayJoin([NUL
 SELECT transform(x, [1, NULL], [5, 6], 0) AS y, toTypeName(y) FROM (SELECT arrayJoin([NULL, 1, 2]::Array(Nullable(UInt8))) AS x);
 SELECT transform(x, [1], ['a'], 'b') AS y FROM (SELECT arrayJoin([NULL, 1, 2]::Array(Nullable(UInt8))) AS x);
 SELECT transform(x, [1], [5]) FROM (SELECT arrayJoin([NULL, 1, 2]::Array(Nullable(UInt8))) AS x); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
+SELECT transform(number, [0, 1, 2, -1], [10, 20, 30, 40], -1), transform(toNullable(number), [0, 1, 2, -1], [10, 20, 30, 40], 1) FROM numbers(4);
+SELECT transform(toInt8(-1), [255], [1], 0), transform(toUInt8(255), [-1], [1], 0);
