@@ -93,6 +93,7 @@ static void registry_init_once(void)
     func_register_token();
     func_register_array_enum();
     func_register_pred();
+    func_register_ip();
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }

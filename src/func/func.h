@@ -138,6 +138,7 @@ void func_register_format(void); /* formatReadable*, randomString (func/scalar/f
 void func_register_token(void);
 void func_register_array_enum(void); /* arrayZip, arrayResize, arrayEnumerateUniq/Dense */
 void func_register_pred(void);
+void func_register_ip(void);
 /* arrayElement on a Map (m[k]); func/scalar/map.c. */
 int map_element_resolve(fn_call *call);
 
