@@ -1,6 +1,7 @@
 /* The scalar function registry, resolution with ClickHouse's default implementations
  * (Nullable, constants, LowCardinality) and execution. See func.h for the contract. */
 #include "func/func.h"
+#include "func/supertype.h"
 
 #include "base/err.h"
 #include "base/mem.h"
@@ -86,6 +87,14 @@ static void registry_init_once(void)
     func_register_map();
     func_register_hof();
     func_register_aggstate();
+    func_register_transform();
+    func_register_uuid();
+    func_register_map_fn();
+    func_register_format();
+    func_register_token();
+    func_register_array_enum();
+    func_register_pred();
+    func_register_ip();
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }
@@ -438,4 +447,18 @@ int func_cast_column(column *src, const type *t, const func_env *env, column **o
     }
     col_free(tconst);
     return rc;
+}
+
+column *fn_cast_arg(const fn_call *call, column *m, const type *from, const type *to, size_t n)
+{
+    if (type_base(from)->id == T_NOTHING && type_phys(from)->id != T_ARRAY) {
+        col_free(m);
+        return col_new_defaults(to, n);
+    }
+    m = col_materialize(m);
+    if (from == to || m->type == to)
+        return m;
+    column *r = type_cast_super(m, from, to, call->env ? call->env->timezone : NULL);
+    col_free(m);
+    return r;
 }

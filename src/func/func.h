@@ -110,6 +110,12 @@ int fn_bad_nargs(const fn_call *call, const char *expected); /* NUMBER_OF_ARGUME
 const char *fn_const_str(const fn_call *call, int i, size_t *len);
 /* The constant integer argument i (any integer type); returns -1 if not a constant int. */
 int fn_const_int(const fn_call *call, int i, int64_t *v);
+/* Column m (takes it; type `from`, n rows, maybe constant) materialised and converted to
+ * `to`, a supertype of `from` (func/supertype.h); a NULL literal (Nothing) becomes n
+ * defaults of `to`. NULL with an error when the conversion fails. */
+/* 64 random bits from a per-thread generator seeded from the clock (rand(), UUIDs). */
+uint64_t fn_rand_u64(void);
+column *fn_cast_arg(const fn_call *call, column *m, const type *from, const type *to, size_t n);
 
 /* Registration entry points of the built-in function families (one per source file). */
 void func_register_arith(void);
@@ -128,6 +134,14 @@ void func_register_bits(void);
 void func_register_map(void);
 void func_register_aggstate(void); /* finalizeAggregation, initializeAggregation */
 void func_register_hof(void); /* arrayAvg, arrayProduct (func/scalar/hof.c) */
+void func_register_transform(void);
+void func_register_uuid(void);
+void func_register_map_fn(void);
+void func_register_format(void); /* formatReadable*, randomString (func/scalar/format.c) */
+void func_register_token(void);
+void func_register_array_enum(void); /* arrayZip, arrayResize, arrayEnumerateUniq/Dense */
+void func_register_pred(void);
+void func_register_ip(void);
 /* arrayElement on a Map (m[k]); func/scalar/map.c. */
 int map_element_resolve(fn_call *call);
 

@@ -1,5 +1,6 @@
 /* SELECT analysis: AST → select_plan. See analyze.h for the rules. */
 #include "sql/analyze.h"
+#include "sql/map_hof.h"
 
 #include "func/supertype.h"
 
@@ -1275,6 +1276,10 @@ static int compile_func(actx *c, const ast *e, expr **out)
                        e->name);
     if (strcmp(e->name, "arrayJoin") == 0 && !e->has_params)
         return compile_array_join_fn(c, e, out);
+    const ast *rewritten;
+    int mrc = map_hof_rewrite(c->scratch, e, &rewritten);
+    if (mrc)
+        return mrc < 0 ? -1 : compile(c, rewritten, out);
     const hof_def *hd = hof_lookup(e->name);
     if (hd && !e->has_params && (!hd->plain_exists || (e->args.n && e->args.items[0]->kind == AST_LAMBDA)))
         return compile_hof(c, e, hd, out);

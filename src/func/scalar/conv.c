@@ -965,7 +965,7 @@ static const named_conv named[] = {
     {"toUInt8", T_UINT8},   {"toUInt16", T_UINT16}, {"toUInt32", T_UINT32},   {"toUInt64", T_UINT64},
     {"toUInt128", T_UINT128}, {"toInt8", T_INT8},   {"toInt16", T_INT16},     {"toInt32", T_INT32},
     {"toInt64", T_INT64},   {"toInt128", T_INT128}, {"toFloat32", T_FLOAT32}, {"toFloat64", T_FLOAT64},
-    {"toBool", T_BOOL},     {"toString", T_STRING},
+    {"toBool", T_BOOL},     {"toString", T_STRING}, {"toUUID", T_UUID},
     /* only their OrZero / OrNull forms live here; toDate etc. are in date.c */
     {"toDate", T_DATE},     {"toDate32", T_DATE32}, {"toDateTime", T_DATETIME},
 };
@@ -1153,6 +1153,9 @@ void func_register_conv(void)
         {"toDecimal64OrNull", FN_OWN_NULLS, decimal_resolve, conv_free, "parses Decimal64(S), NULL on error"},
         {"toDecimal128OrNull", FN_OWN_NULLS, decimal_resolve, conv_free, "parses Decimal128(S), NULL on error"},
         {"toFixedString", FN_OWN_NULLS, fixedstring_resolve, conv_free, "toFixedString(s, N)"},
+        {"toUUID", FN_OWN_NULLS, named_resolve, conv_free, "converts to UUID"},
+        {"toUUIDOrZero", FN_OWN_NULLS, named_resolve, conv_free, "parses UUID, the zero UUID on error"},
+        {"toUUIDOrNull", FN_OWN_NULLS, named_resolve, conv_free, "parses UUID, NULL on error"},
         {"toLowCardinality", FN_OWN_NULLS | FN_OWN_LOWCARD, lowcard_resolve, conv_free,
          "the value as LowCardinality"},
     };

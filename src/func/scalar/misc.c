@@ -142,7 +142,7 @@ static int fp_resolve(fn_call *c)
 
 static _Thread_local uint64_t rng_state;
 
-static uint64_t rng_next(void)
+uint64_t fn_rand_u64(void)
 {
     if (!rng_state) {
         struct timespec ts;
@@ -163,10 +163,10 @@ static int rand_exec(const fn_call *c, column **a, size_t n, column **out)
     column *r = col_new(c->ret);
     if (c->ret->id == T_UINT64) {
         uint64_t *d = buf_grow(&r->data, n * 8);
-        for (size_t i = 0; i < n; i++) d[i] = rng_next();
+        for (size_t i = 0; i < n; i++) d[i] = fn_rand_u64();
     } else {
         uint32_t *d = buf_grow(&r->data, n * 4);
-        for (size_t i = 0; i < n; i++) d[i] = (uint32_t)(rng_next() >> 32);
+        for (size_t i = 0; i < n; i++) d[i] = (uint32_t)(fn_rand_u64() >> 32);
     }
     r->len = n;
     *out = r;
@@ -206,32 +206,6 @@ static int throwif_resolve(fn_call *c)
         return err_set(ERR_ILLEGAL_COLUMN, "Second argument of function throwIf must be a constant string");
     c->ret = type_simple(T_UINT8);
     c->exec = throwif_exec;
-    return 0;
-}
-
-/* formatReadableSize(bytes): "1.18 MiB" — binary units up to EiB, two decimals. */
-static int readable_size_exec(const fn_call *c, column **a, size_t n, column **out)
-{
-    (void)c;
-    column *r = col_new(type_simple(T_STRING));
-    col_reserve(r, n);
-    char tmp[64];
-    for (size_t i = 0; i < n; i++) {
-        mem_format_binary(col_get_f64(a[0], i), tmp, sizeof tmp);
-        col_push_str(r, tmp, strlen(tmp));
-    }
-    *out = r;
-    return 0;
-}
-
-static int readable_size_resolve(fn_call *c)
-{
-    if (c->nargs != 1)
-        return fn_bad_nargs(c, "1");
-    if (!num_is_int(c->arg_types[0]) && !num_is_float(c->arg_types[0]))
-        return fn_bad_types(c);
-    c->ret = type_simple(T_STRING);
-    c->exec = readable_size_exec;
     return 0;
 }
 
@@ -347,7 +321,6 @@ void func_register_misc(void)
         {"throwIf", 0, throwif_resolve, NULL, "throws when the argument is non-zero"},
         {"sleep", FN_NOT_DETERMINISTIC | FN_NO_CONST_FOLD, sleep_resolve, NULL, "pauses for the given seconds (at most 3), returns 0"},
         {"sleepEachRow", FN_NOT_DETERMINISTIC | FN_NO_CONST_FOLD, sleep_resolve, NULL, "pauses for the given seconds per row (at most 3 a block), returns 0"},
-        {"formatReadableSize", 0, readable_size_resolve, NULL, "bytes as a size with binary units (1.18 MiB)"},
         {"tuple", FN_OWN_NULLS, tuple_resolve, NULL, "a tuple of the arguments"},
         {"tupleElement", 0, tupleelement_resolve, NULL, "element of a tuple by index or name"},
     };

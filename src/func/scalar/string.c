@@ -97,6 +97,10 @@ static int empty_exec(const fn_call *c, column **a, size_t n, column **out)
         const uint64_t *o = col_offs(a[0]);
         for (size_t i = 0; i < n; i++)
             d[i] = (o[i + 1] == o[i]) != neg;
+    } else if (t->id == T_UUID) { /* the zero UUID is empty */
+        const uint128_t *u = COL_DATA(a[0], const uint128_t);
+        for (size_t i = 0; i < n; i++)
+            d[i] = (u[i] == 0) != neg;
     } else if (t->id == T_FIXEDSTRING) {
         for (size_t i = 0; i < n; i++) {
             size_t l;
@@ -118,7 +122,8 @@ static int empty_resolve(fn_call *c)
 {
     if (c->nargs != 1)
         return fn_bad_nargs(c, "1");
-    if (!is_str(c->arg_types[0]) && c->arg_types[0]->id != T_ARRAY && c->arg_types[0]->id != T_MAP)
+    if (!is_str(c->arg_types[0]) && c->arg_types[0]->id != T_ARRAY && c->arg_types[0]->id != T_MAP &&
+        c->arg_types[0]->id != T_UUID)
         return fn_bad_types(c);
     c->state = strcmp(c->def->name, "notEmpty") == 0 ? (void *)1 : NULL;
     c->ret = type_simple(T_UINT8);
@@ -1058,10 +1063,27 @@ static int format_resolve(fn_call *c)
     return 0;
 }
 
-static int hex_exec(const fn_call *c, column **a, size_t n, column **out)
+/* One byte as two hex digits or, for bin(), eight binary ones. */
+static void put_byte(buf *out, unsigned char b, bool binary)
 {
     static const char dig[] = "0123456789ABCDEF";
+    if (binary) {
+        char d[8];
+        for (int k = 0; k < 8; k++)
+            d[k] = (char)('0' + ((b >> (7 - k)) & 1));
+        buf_append(out, d, 8);
+    } else {
+        char h[2] = {dig[b >> 4], dig[b & 15]};
+        buf_append(out, h, 2);
+    }
+}
+
+/* hex(x) and bin(x) (c->state set): strings byte by byte, integers big-endian without
+ * leading zero bytes, floats in memory order, as ClickHouse. */
+static int hex_exec(const fn_call *c, column **a, size_t n, column **out)
+{
     const type *t = c->arg_types[0];
+    bool binary = c->state != NULL;
     column *res = col_new(type_simple(T_STRING));
     col_reserve(res, n);
     buf tmp = {0};
@@ -1072,10 +1094,8 @@ static int hex_exec(const fn_call *c, column **a, size_t n, column **out)
         tmp.len = 0;
         if (is_str(t) || t->id == T_AGGSTATE) { /* a state: its serialized bytes, as ClickHouse */
             s = (const unsigned char *)col_str(a[0], i, &l);
-            for (size_t k = 0; k < l; k++) {
-                char h[2] = {dig[s[k] >> 4], dig[s[k] & 15]};
-                buf_append(&tmp, h, 2);
-            }
+            for (size_t k = 0; k < l; k++)
+                put_byte(&tmp, s[k], binary);
         } else if (num_is_int(t)) {
             /* big-endian without leading zero bytes (at least one byte) */
             const unsigned char *p = a[0]->data.p + i * t->width;
@@ -1083,17 +1103,13 @@ static int hex_exec(const fn_call *c, column **a, size_t n, column **out)
             for (size_t k = 0; k < w; k++) be[k] = p[w - 1 - k];
             size_t k = 0;
             while (k + 1 < w && be[k] == 0) k++;
-            for (; k < w; k++) {
-                char h[2] = {dig[be[k] >> 4], dig[be[k] & 15]};
-                buf_append(&tmp, h, 2);
-            }
+            for (; k < w; k++)
+                put_byte(&tmp, be[k], binary);
         } else {
             /* floats: the bytes in memory order */
             const unsigned char *p = a[0]->data.p + i * t->width;
-            for (size_t k = 0; k < t->width; k++) {
-                char h[2] = {dig[p[k] >> 4], dig[p[k] & 15]};
-                buf_append(&tmp, h, 2);
-            }
+            for (size_t k = 0; k < t->width; k++)
+                put_byte(&tmp, p[k], binary);
         }
         col_push_str(res, (const char *)tmp.p, tmp.len);
     }
@@ -1109,6 +1125,7 @@ static int hex_resolve(fn_call *c)
     const type *t = c->arg_types[0];
     if (!is_str(t) && !num_is_int(t) && !num_is_float(t) && t->id != T_AGGSTATE)
         return fn_bad_types(c);
+    c->state = strcmp(c->def->name, "bin") == 0 ? (void *)1 : NULL;
     c->ret = type_simple(T_STRING);
     c->exec = hex_exec;
     return 0;
@@ -1270,6 +1287,7 @@ static void func_register_string_more(void)
         {"concatWithSeparator", 0, cws_resolve, NULL, "concatWithSeparator(sep, x1, x2, ...)"},
         {"format", 0, format_resolve, fmt_free, "format('{} and {1}', a, b)"},
         {"hex", FN_CASE_INSENSITIVE, hex_resolve, NULL, "hexadecimal representation"},
+        {"bin", FN_CASE_INSENSITIVE, hex_resolve, NULL, "binary representation"},
         {"unhex", FN_CASE_INSENSITIVE, str1_resolve, NULL, "bytes from hexadecimal digits"},
         {"base64Encode", 0, str1_resolve, NULL, "base64 encoding"},
         {"base64Decode", 0, str1_resolve, NULL, "base64 decoding (error on invalid input)"},

@@ -26,6 +26,8 @@ const FEATURES = {
   conv: 'type conversions', math: 'math functions', typename: 'toTypeName', nulls: 'isNull/isNotNull',
   decimal: 'decimal arithmetic', agg: 'aggregate functions', aggif: '-If combinators',
   stats: 'stddevPop/varSamp/median/quantileExact',
+  funcs: 'transform, formatReadable*, hasToken, bin, ascii, isZeroOrNull, arrayEnumerate*, arrayResize, UUID text',
+  mapfuncs: 'Map functions (mapFromArrays, mapFilter, mapApply, mapSort, mapUpdate, …) over generated maps',
   // data
   mergetree: 'MergeTree tables', map: 'Map columns', ipv4: 'IPv4 columns', ipv6: 'IPv6 columns',
   int256: 'Int256/UInt256 columns',
@@ -199,6 +201,12 @@ class Gen {
         add(1, 'cond', () => N('int', 'if($0, $1, $2)', e('bool'), e('int'), e('int')));
         add(1, 'cond', () => N('int', rng.pick(['ifNull($0, $1)', 'coalesce($0, $1)']), e('int'), e('int')));
         add(1, 'window', () => (ctx.windowOk ? this.window(ctx, 'int') : null));
+        add(1, 'funcs', () => N('int', `transform($0, [0, 1, 2, -1], [10, 20, 30, 40], ${rng.int(-2, 2)})`, e('int')));
+        add(1, 'funcs', () => N('int', `transform($0, ['a', 'b', ''], [1, 2, 3], 0)`, e('str')));
+        add(1, 'funcs', () => N('int', rng.pick(['isZeroOrNull($0)', 'isNullable($0)']), e(rng.pick(['int', 'float']))));
+        add(1, 'funcs', () => N('int', 'ascii($0)', e('str')));
+        add(1, 'mapfuncs', () => N('int', rng.pick(['length(mapFilter((k, v) -> v > 0, $0))', 'mapExists((k, v) -> v = 1, $0)',
+          'mapAll((k, v) -> v != 0, $0)', 'length(mapKeys(mapConcat($0, $0)))', "mapContainsKeyLike($0, 'a%')"]), e('map')));
         break;
       case 'float':
         add(2, 'arith', () => N('float', '($0 / $1)', e(rng.pick(['int', 'float'])), e(rng.pick(['int', 'float']))));
@@ -234,6 +242,16 @@ class Gen {
         add(1, 'hash', () => N('str', 'hex($0)', e('int')));
         add(1, 'cond', () => N('str', 'if($0, $1, $2)', e('bool'), e('str'), e('str')));
         add(1, 'cond', () => N('str', 'multiIf($0, $1, $2, $3, $4)', e('bool'), e('str'), e('bool'), e('str'), e('str')));
+        add(1, 'funcs', () => N('str', rng.pick(['formatReadableSize($0)', 'formatReadableQuantity($0)', 'formatReadableDecimalSize($0)']),
+          e(rng.pick(['int', 'float', 'dec']))));
+        add(1, 'funcs', () => N('str', `transform($0, ['a', 'b', ''], ['x', 'yy', 'empty'], 'other')`, e('str')));
+        add(1, 'funcs', () => N('str', `transform($0, ['a', 'b'], ['x', 'yy'])`, e('str')));
+        add(1, 'funcs', () => N('str', 'bin($0)', e(rng.pick(['int', 'str', 'float']))));
+        add(1, 'funcs', () => N('str', 'toString(toUUIDOrZero($0))', e('str')));
+        add(1, 'mapfuncs', () => N('str', rng.pick(['toString(mapSort($0))', 'toString(mapReverseSort($0))',
+          'toString(mapApply((k, v) -> (k, v * 2), $0))', 'toString(mapUpdate($0, mapFilter((k, v) -> v > 0, $0)))',
+          "toString(mapExtractKeyLike($0, '%b%'))", 'toString(mapFromArrays(mapValues($0), mapKeys($0)))',
+          'toString(mapSort((k, v) -> v, $0))']), e('map')));
         break;
       case 'bool': {
         const c = rng.pick([...ORDERED, ...this.classesIn(ctx.scope).filter(x => ['enum', 'uuid', 'bool'].includes(x))]);
@@ -251,6 +269,7 @@ class Gen {
         add(1, 'array', () => N('bool', rng.pick(['empty($0)', 'notEmpty($0)']), e(rng.pick(['arr:int', 'arr:str']))));
         add(1, 'lambda', () => this.lambda(ctx, d, 'bool'));
         add(2, 'in', () => this.inExpr(ctx, d));
+        add(1, 'funcs', () => N('bool', `${rng.pick(['hasToken', 'hasTokenCaseInsensitive'])}($0, '${rng.pick(['a', 'abc', 'Hello', 'x1'])}')`, e('str')));
         break;
       }
       case 'date':
@@ -280,7 +299,9 @@ class Gen {
             `arraySlice($0, ${rng.int(-2, 2)}, ${rng.int(0, 3)})`]), e(cls)));
           add(1, 'array', () => N(cls, 'arrayConcat($0, $1)', e(cls), e(cls)));
           add(1, 'array', () => N(cls, rng.pick(['arrayPushBack($0, $1)', 'arrayPushFront($0, $1)']), e(cls), e(x)));
+          add(1, 'funcs', () => N(cls, `arrayResize($0, ${rng.int(-3, 3)}, $1)`, e(cls), e(x)));
           if (x === 'int') {
+            add(1, 'funcs', () => N(cls, rng.pick(['arrayEnumerateUniq($0)', 'arrayEnumerateDense($0)']), e(rng.pick(['arr:int', 'arr:str']))));
             add(1, 'array', () => N(cls, 'range($0)', small()));
             add(1, 'lambda', () => N(cls, 'arrayCumSum($0)', e(cls)));
           }
