@@ -255,6 +255,11 @@ static void pass_destroy(const agg_call *a, void *st)
         a->nested->ops.destroy(a->nested, st);
 }
 
+bool agg_wraps_state(const agg_call *a)
+{
+    return a->nested && a->ops.destroy == pass_destroy;
+}
+
 /* ---- -OrNull / -OrDefault / Nullable wrapper: a "seen" flag after the nested state ----
  *
  * The Nullable wrapper additionally skips rows where a Nullable argument is NULL (or, for

@@ -515,6 +515,20 @@ static int gv_finalize(const agg_call *a, void *st, column *out)
     return 0;
 }
 
+static void gv_spill_write(const agg_call *a, const void *st, buf *out)
+{
+    const gv_state *s = st;
+    agg_spill_put_col(out, s->val);
+    agg_spill_put_col(out, s->key);
+}
+
+static void gv_spill_read(const agg_call *a, void *st, const char **p)
+{
+    gv_state *s = st;
+    s->val = agg_spill_get_col(p, a->ret);
+    s->key = agg_spill_get_col(p, a->nargs > 1 ? type_base(a->arg_types[1]) : a->ret);
+}
+
 static bool fixed_numeric(type_id t)
 {
     switch (t) {
@@ -550,7 +564,8 @@ static int gv_resolve(agg_call *a, int kind)
     }
     a->state_size = sizeof(gv_state);
     a->state_align = _Alignof(gv_state);
-    a->ops = (agg_ops){.init = gv_init, .merge = gv_merge, .finalize = gv_finalize, .destroy = gv_destroy};
+    a->ops = (agg_ops){.init = gv_init, .merge = gv_merge, .finalize = gv_finalize, .destroy = gv_destroy,
+                       .spill_write = gv_spill_write, .spill_read = gv_spill_read};
     AGG_SET_ADD_OPS(a, gv);
     /* data holds the kind as an integer; agg_call_free calls free(data) only when it is a
      * pointer, so keep it in a small allocation. */
@@ -621,6 +636,16 @@ static int ga_finalize(const agg_call *a, void *st, column *out)
     return 0;
 }
 
+static void ga_spill_write(const agg_call *a, const void *st, buf *out)
+{
+    agg_spill_put_col(out, ((const ga_state *)st)->vals);
+}
+
+static void ga_spill_read(const agg_call *a, void *st, const char **p)
+{
+    ((ga_state *)st)->vals = agg_spill_get_col(p, a->ret->inner);
+}
+
 static int ga_resolve(agg_call *a)
 {
     if (agg_need_args(a, 1) < 0)
@@ -634,7 +659,8 @@ static int ga_resolve(agg_call *a)
     a->ret = type_array(type_base(a->arg_types[0]));
     a->state_size = sizeof(ga_state);
     a->state_align = _Alignof(ga_state);
-    a->ops = (agg_ops){.init = ga_init, .merge = ga_merge, .finalize = ga_finalize, .destroy = ga_destroy};
+    a->ops = (agg_ops){.init = ga_init, .merge = ga_merge, .finalize = ga_finalize, .destroy = ga_destroy,
+                       .spill_write = ga_spill_write, .spill_read = ga_spill_read};
     AGG_SET_ADD_OPS(a, ga);
     return 0;
 }
