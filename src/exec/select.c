@@ -81,7 +81,8 @@ typedef struct run {
     stream_slot slots[STREAM_WINDOW];
     size_t slot_bytes_max;
     size_t two_level_threshold;
-    uint64_t agg_spill_at;   /* external GROUP BY: tracked bytes past which a worker spills; 0 = never */
+    uint64_t agg_spill_at;   /* external GROUP BY: tracked bytes past which workers spill; 0 = never */
+    _Atomic uint64_t spill_round; /* bumped when the query passes agg_spill_at: every worker spills */
     /* errors */
     bool failed;
     err_saved err;
@@ -105,6 +106,7 @@ typedef struct worker {
     uint32_t *touched;       /* entries of code_states set by the current block */
     agg_table *buckets;      /* two-level: NBUCKETS tables by the hash's top bits, or NULL */
     agg_spill *spill;        /* external GROUP BY: the buckets this worker wrote out, or NULL */
+    uint64_t spill_round;    /* the last round of r->spill_round this worker spilled in */
 } worker;
 
 /* Two-level aggregation: past group_by_two_level_threshold keys a worker's table is split
@@ -307,6 +309,26 @@ out:
         free(args[a]);
     }
     return rc;
+}
+
+/* External GROUP BY: when the query's memory passes the threshold with a two-level table
+ * (as ClickHouse, a small table does not spill), a spill round starts and every worker
+ * writes out its tables at its next block. (If only the worker that noticed spilled, the
+ * others' tables would keep the memory above the threshold and it would spill a block's
+ * worth of groups after every block.) */
+static int maybe_spill(worker *w)
+{
+    run *r = w->r;
+    uint64_t round = atomic_load(&r->spill_round);
+    if (w->spill_round == round && w->buckets && (uint64_t)atomic_load(&r->q->mem.used) > r->agg_spill_at &&
+        atomic_compare_exchange_strong(&r->spill_round, &round, round + 1))
+        round++;
+    if (w->spill_round == round)
+        return 0;
+    w->spill_round = round;
+    if (!w->buckets)
+        convert_two_level(w);
+    return agg_spill_write(&w->spill, r->p, r->q, w->buckets);
 }
 
 /* Post-stage expressions of a non-aggregating query: output columns then ORDER BY keys. */
@@ -565,9 +587,8 @@ static void *worker_main(void *arg)
                 ok = aggregate_block(w, b, mask) == 0;
                 free(mask);
                 block_free(b);
-                /* External GROUP BY: as ClickHouse, only a two-level table spills. */
-                if (ok && r->agg_spill_at && w->buckets && (uint64_t)atomic_load(&r->q->mem.used) > r->agg_spill_at)
-                    ok = agg_spill_write(&w->spill, p, r->q, w->buckets) == 0;
+                if (ok && r->agg_spill_at)
+                    ok = maybe_spill(w) == 0;
             } else if (p->windows) { /* projected after the window step */
                 collect(w, b);
             } else {
