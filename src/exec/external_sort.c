@@ -16,8 +16,9 @@ typedef struct run_span {
 
 typedef struct cursor {
     block *b;          /* current block; NULL when exhausted */
-    size_t row;
-    uint64_t pos, end; /* a file run: where its next block starts and where the run ends */
+    uint32_t *perm;    /* a held block's sorted order (rows of b), or NULL: b is sorted */
+    size_t row, end;   /* the next position and the end (a held block: cut to `want`) */
+    uint64_t pos, stop; /* a file run: where its next block starts and where the run ends */
 } cursor;
 
 typedef struct xsort {
@@ -58,9 +59,10 @@ static bool less(const merger *m, int a, int b)
 {
     const xsort *s = m->s;
     const cursor *x = &m->cs[a], *y = &m->cs[b];
+    size_t rx = x->perm ? x->perm[x->row] : x->row, ry = y->perm ? y->perm[y->row] : y->row;
     for (int k = 0; k < s->nkeys; k++) {
         const column *cx = x->b->cols[s->first + k], *cy = y->b->cols[s->first + k];
-        int c = col_compare(cx, x->row, cy, y->row, s->nulls[k]);
+        int c = col_compare(cx, rx, cy, ry, s->nulls[k]);
         if (c)
             return s->desc[k] ? c > 0 : c < 0;
     }
@@ -88,8 +90,10 @@ static void sift_down(merger *m, int i)
 static int load_next(xsort *s, cursor *c)
 {
     c->b = NULL;
-    c->row = 0;
-    if (c->pos >= c->end)
+    free(c->perm);
+    c->perm = NULL;
+    c->row = c->end = 0;
+    if (c->pos >= c->stop)
         return 0;
     uint64_t len;
     if (spill_read_at(s->f, c->pos, &len, 8))
@@ -104,6 +108,7 @@ static int load_next(xsort *s, cursor *c)
     int rc = native_block_read(in, 1, &h, &c->b);
     rbuf_free(in);
     schema_free(h);
+    c->end = c->b ? c->b->rows : 0;
     return rc;
 }
 
@@ -138,7 +143,7 @@ static int merge(xsort *s, cursor *cs, int nc, size_t out_rows, size_t limit, in
     m.src = xmalloc(sizeof *m.src * out_rows);
     m.rows = xmalloc(sizeof *m.rows * out_rows);
     for (int i = 0; i < nc; i++)
-        if (cs[i].b && cs[i].b->rows)
+        if (cs[i].b && cs[i].end)
             m.heap[m.nheap++] = i;
     for (int i = m.nheap / 2 - 1; i >= 0; i--)
         sift_down(&m, i);
@@ -147,9 +152,9 @@ static int merge(xsort *s, cursor *cs, int nc, size_t out_rows, size_t limit, in
     while (m.nheap && produced < limit && !rc) {
         cursor *c = &cs[m.heap[0]];
         m.src[m.nout] = c->b;
-        m.rows[m.nout++] = (uint32_t)c->row;
+        m.rows[m.nout++] = c->perm ? c->perm[c->row] : (uint32_t)c->row;
         produced++;
-        if (++c->row == c->b->rows) {
+        if (++c->row == c->end) {
             if (m.nretired == m.capretired) {
                 m.capretired = m.capretired ? m.capretired * 2 : 8;
                 m.retired = xrealloc(m.retired, sizeof *m.retired * (size_t)m.capretired);
@@ -157,7 +162,7 @@ static int merge(xsort *s, cursor *cs, int nc, size_t out_rows, size_t limit, in
             m.retired[m.nretired++] = c->b;
             if ((rc = load_next(s, c)))
                 break;
-            if (!c->b || !c->b->rows) {
+            if (!c->b || !c->end) {
                 block_free(c->b);
                 c->b = NULL;
                 m.heap[0] = m.heap[--m.nheap];
@@ -184,16 +189,16 @@ static int merge(xsort *s, cursor *cs, int nc, size_t out_rows, size_t limit, in
 
 /* ---- runs ---- */
 
-/* Rows per block of a run: blocks of about threshold / 32 bytes (at least 64 KiB, at most
- * ClickHouse's prefer_external_sort_block_bytes 16 MiB), so that the final merge holds
- * one such block per run. */
+/* Rows per block of a run: blocks of about threshold / 256 bytes (64 KiB to 1 MiB), so
+ * that the final merge, which holds one block per run, stays well under the threshold
+ * with a few hundred runs. */
 static size_t run_block_rows(const xsort *s)
 {
-    size_t target = s->threshold / 32;
+    size_t target = s->threshold / 256;
     if (target < ((size_t)64 << 10))
         target = (size_t)64 << 10;
-    if (target > ((size_t)16 << 20))
-        target = (size_t)16 << 20;
+    if (target > ((size_t)1 << 20))
+        target = (size_t)1 << 20;
     size_t per_row = s->held_rows ? s->held_bytes / s->held_rows : 1;
     size_t rows = target / (per_row ? per_row : 1);
     return rows < 16 ? 16 : rows > 65409 ? 65409 : rows;
@@ -208,19 +213,26 @@ static int write_block(xsort *s, block *b)
     return spill_write(s->f, &len, 8) || spill_write(s->f, s->io.p, s->io.len) ? -1 : 0;
 }
 
-/* The held blocks as cursors (each holds one sorted block and no more). */
+/* The held blocks as cursors, each in its own sorted order (a permutation: sorting a
+ * block without copying it keeps the memory of a spill at the held blocks). */
 static cursor *held_cursors(xsort *s)
 {
     cursor *cs = xcalloc((size_t)s->n + 1, sizeof *cs);
-    for (int i = 0; i < s->n; i++)
-        cs[i].b = s->held[i];
+    for (int i = 0; i < s->n; i++) {
+        block *b = s->held[i];
+        cs[i].b = b;
+        cs[i].perm = sort_perm(b, s->first, s->nkeys, s->desc, s->nulls);
+        cs[i].end = b->rows < s->want ? b->rows : s->want;
+    }
     return cs;
 }
 
 static void free_cursors(cursor *cs, int n)
 {
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         block_free(cs[i].b);
+        free(cs[i].perm);
+    }
     free(cs);
 }
 
@@ -246,8 +258,6 @@ static int spill_run(xsort *s)
     }
     run_span *r = &s->runs[s->nruns++];
     r->off = spill_size(s->f);
-    for (int i = 0; i < s->n; i++) /* one block at a time: memory grows by one block only */
-        s->held[i] = sort_rows(s->held[i], s->first, s->nkeys, s->desc, s->nulls, s->want);
     cursor *cs = held_cursors(s);
     int n = s->n;
     size_t rows = run_block_rows(s);
@@ -277,7 +287,12 @@ static int xsort_push(step *st, block *b)
     s->held[s->n++] = b;
     s->held_bytes += block_bytes(b);
     s->held_rows += b->rows;
-    return s->held_bytes > s->threshold ? spill_run(s) : 0;
+    /* The held bytes past the threshold, or the query's memory (the readers, the blocks on
+     * their way here) past it while the held blocks are a fair share of it (not a run
+     * per block when the rest alone is above it). */
+    bool over = s->held_bytes > s->threshold ||
+                ((uint64_t)atomic_load(&s->q->mem.used) > s->threshold && s->held_bytes > s->threshold / 8);
+    return over ? spill_run(s) : 0;
 }
 
 static int emit_next(xsort *s, block *b)
@@ -295,7 +310,7 @@ static int xsort_finish(step *st)
         cursor *cs = xcalloc((size_t)s->nruns, sizeof *cs);
         for (int i = 0; i < s->nruns && !rc; i++) {
             cs[i].pos = s->runs[i].off;
-            cs[i].end = s->runs[i].end;
+            cs[i].stop = s->runs[i].end;
             rc = load_next(s, &cs[i]);
         }
         if (!rc)
@@ -305,8 +320,6 @@ static int xsort_finish(step *st)
                atomic_load(&s->q->mem.used) + 2 * (int64_t)s->held_bytes > s->q->mem.limit) {
         /* nothing spilled, but a copy of the held blocks would not fit under
          * max_memory_usage: each block sorted on its own, then merged */
-        for (int i = 0; i < s->n; i++)
-            s->held[i] = sort_rows(s->held[i], s->first, s->nkeys, s->desc, s->nulls, s->want);
         cursor *cs = held_cursors(s);
         int n = s->n;
         s->n = 0;

@@ -3,8 +3,10 @@
  *
  *  1. Blocks pushed are held as they come; without a spill, finish sorts them together
  *     exactly as the in-memory sort step does.
- *  2. When the held blocks pass the threshold (block_bytes), each is sorted on its own
- *     (sort_rows, cut to the LIMIT's rows) and they are merged into one sorted run written to the query's spill file (spill.h) as FORMAT Native blocks of
+ *  2. When the held blocks pass the threshold (block_bytes) — or the query's tracked
+ *     memory passes it while they hold at least an eighth of it —, each is sorted on its
+ *     own (a permutation, no copy; cut to the LIMIT's rows) and they are merged into one
+ *     sorted run written to the query's spill file (spill.h) as FORMAT Native blocks of
  *     bounded size, and freed. Memory stays near the threshold plus one output block.
  *  3. At finish, the held blocks and the runs are merged: one block per run is in memory
  *     at a time. Ties keep input order (runs in the order they were written, blocks in

@@ -1017,6 +1017,10 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
         nthreads = p->src->ntasks > 0 ? p->src->ntasks : 1;
     r.window = nthreads * 2 < STREAM_WINDOW ? nthreads * 2 : STREAM_WINDOW;
     r.slot_bytes_max = (64u << 20) / (size_t)r.window;
+    if (ext_sort) { /* the blocks on their way count against the sort's memory: one per worker */
+        r.window = nthreads;
+        r.slot_bytes_max = 0;
+    }
     for (int i = 0; i < STREAM_WINDOW; i++)
         r.slots[i].task = -1;
     if (p->limit == 0)
