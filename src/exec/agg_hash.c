@@ -1,6 +1,7 @@
 #include "exec/agg_hash.h"
 
 #include "base/mem.h"
+#include "column/rowser.h"
 
 #include <string.h>
 
@@ -12,99 +13,16 @@ void agg_table_init(agg_table *t)
     t->slots = mem_calloc(t->cap * sizeof *t->slots);
 }
 
-static void ser(buf *out, const column *c, size_t row)
-{
-    row = col_idx(c, row);
-    const type *t = type_phys(c->type);
-    switch (t->id) {
-    case T_STRING: {
-        size_t n;
-        const char *s = col_str(c, row, &n);
-        uint32_t len = (uint32_t)n;
-        buf_append(out, &len, 4);
-        buf_append(out, s, n);
-        return;
-    }
-    case T_NULLABLE:
-        if (c->nulls.p[row]) {
-            buf_putc(out, 1);
-            return;
-        }
-        buf_putc(out, 0);
-        ser(out, c->inner, row);
-        return;
-    case T_ARRAY:
-    case T_MAP: {
-        const uint64_t *o = col_offs(c);
-        uint32_t len = (uint32_t)(o[row + 1] - o[row]);
-        buf_append(out, &len, 4);
-        for (uint64_t k = o[row]; k < o[row + 1]; k++)
-            ser(out, c->inner, k);
-        return;
-    }
-    case T_TUPLE:
-        for (int f = 0; f < c->nfields; f++)
-            ser(out, c->fields[f], row);
-        return;
-    default:
-        buf_append(out, c->data.p + (size_t)t->width * row, t->width);
-        return;
-    }
-}
-
-static void deser(const char **p, column *c)
-{
-    const type *t = type_phys(c->type);
-    switch (t->id) {
-    case T_STRING: {
-        uint32_t len;
-        memcpy(&len, *p, 4);
-        col_push_str(c, *p + 4, len);
-        *p += 4 + len;
-        return;
-    }
-    case T_NULLABLE:
-        if (**p) {
-            (*p)++;
-            col_push_null(c);
-            return;
-        }
-        (*p)++;
-        deser(p, c->inner);
-        col_nullable_commit(c, false);
-        return;
-    case T_ARRAY:
-    case T_MAP: {
-        uint32_t len;
-        memcpy(&len, *p, 4);
-        *p += 4;
-        for (uint32_t k = 0; k < len; k++)
-            deser(p, c->inner);
-        col_array_commit(c);
-        return;
-    }
-    case T_TUPLE:
-        for (int f = 0; f < c->nfields; f++)
-            deser(p, c->fields[f]);
-        c->len++;
-        return;
-    default:
-        col_push_fixed(c, *p);
-        *p += t->width;
-        return;
-    }
-}
-
 void agg_key_serialize(buf *out, column *const *keys, int nkeys, size_t row)
 {
     for (int k = 0; k < nkeys; k++)
-        ser(out, keys[k], row);
+        col_row_write(out, keys[k], row);
 }
 
 void agg_key_deserialize(const char **p, column *const *keys, int nkeys)
 {
     for (int k = 0; k < nkeys; k++)
-        deser(p, keys[k]);
+        col_row_read(p, keys[k]);
 }
 
 uint64_t agg_key_hash(const char *key, size_t len)

@@ -31,6 +31,11 @@ static inline const char *agg_slot_key(const agg_slot *s)
     return s->key_len <= AGG_INLINE_KEY ? s->key.inline_key : s->key.ptr;
 }
 
+/* Two-level aggregation splits a table into AGG_BUCKETS tables by the top bits of the key
+ * hash (select.c, agg_spill.c). */
+#define AGG_BUCKETS 256
+#define AGG_BUCKET_OF(h) ((size_t)((h) >> 56))
+
 typedef struct agg_table {
     agg_slot *slots;
     size_t cap;

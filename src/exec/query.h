@@ -36,6 +36,7 @@ typedef struct query_ctx {
     double start_time;            /* monotonic seconds */
     char query_id[40];
     const char *data_path;        /* the --path directory */
+    const char *tmp_path;         /* where spill files go (exec/spill.h); NULL = <data_path>/tmp */
     struct session *session;      /* the owning session */
     struct catalog *catalog;      /* databases and tables (storage/catalog.h) */
     struct catalog *temp_catalog; /* the session's temporary tables (its "default" database), or NULL */

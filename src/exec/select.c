@@ -5,6 +5,9 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "exec/agg_hash.h"
+#include "exec/agg_spill.h"
+#include "exec/external_sort.h"
+#include "exec/spill.h"
 #include "exec/select_codes.h"
 #include "exec/step.h"
 
@@ -78,6 +81,8 @@ typedef struct run {
     stream_slot slots[STREAM_WINDOW];
     size_t slot_bytes_max;
     size_t two_level_threshold;
+    uint64_t agg_spill_at;   /* external GROUP BY: tracked bytes past which workers spill; 0 = never */
+    _Atomic uint64_t spill_round; /* bumped when the query passes agg_spill_at: every worker spills */
     /* errors */
     bool failed;
     err_saved err;
@@ -100,13 +105,15 @@ typedef struct worker {
     size_t code_states_cap;
     uint32_t *touched;       /* entries of code_states set by the current block */
     agg_table *buckets;      /* two-level: NBUCKETS tables by the hash's top bits, or NULL */
+    agg_spill *spill;        /* external GROUP BY: the buckets this worker wrote out, or NULL */
+    uint64_t spill_round;    /* the last round of r->spill_round this worker spilled in */
 } worker;
 
 /* Two-level aggregation: past group_by_two_level_threshold keys a worker's table is split
  * into NBUCKETS tables by the top bits of the key hash. Bucket b of every worker holds the
  * same keys, so the final merge and finalisation run bucket by bucket on all threads. */
-#define NBUCKETS 256
-#define BUCKET_OF(h) ((size_t)((h) >> 56))
+#define NBUCKETS AGG_BUCKETS
+#define BUCKET_OF(h) AGG_BUCKET_OF(h)
 
 static void fail(run *r)
 {
@@ -302,6 +309,26 @@ out:
         free(args[a]);
     }
     return rc;
+}
+
+/* External GROUP BY: when the query's memory passes the threshold with a two-level table
+ * (as ClickHouse, a small table does not spill), a spill round starts and every worker
+ * writes out its tables at its next block. (If only the worker that noticed spilled, the
+ * others' tables would keep the memory above the threshold and it would spill a block's
+ * worth of groups after every block.) */
+static int maybe_spill(worker *w)
+{
+    run *r = w->r;
+    uint64_t round = atomic_load(&r->spill_round);
+    if (w->spill_round == round && w->buckets && (uint64_t)atomic_load(&r->q->mem.used) > r->agg_spill_at &&
+        atomic_compare_exchange_strong(&r->spill_round, &round, round + 1))
+        round++;
+    if (w->spill_round == round)
+        return 0;
+    w->spill_round = round;
+    if (!w->buckets)
+        convert_two_level(w);
+    return agg_spill_write(&w->spill, r->p, r->q, w->buckets);
 }
 
 /* Post-stage expressions of a non-aggregating query: output columns then ORDER BY keys. */
@@ -560,11 +587,13 @@ static void *worker_main(void *arg)
                 ok = aggregate_block(w, b, mask) == 0;
                 free(mask);
                 block_free(b);
+                if (ok && r->agg_spill_at)
+                    ok = maybe_spill(w) == 0;
             } else if (p->windows) { /* projected after the window step */
                 collect(w, b);
             } else {
                 block *o;
-                ok = project_block(p, b, !r->streaming, &o) == 0;
+                ok = project_block(p, b, !r->streaming || p->norder, &o) == 0;
                 block_free(b);
                 if (!ok)
                     break;
@@ -674,6 +703,7 @@ typedef struct merge_job {
     worker *ws;
     int nworkers;
     int k, nthreads;
+    int from, to;            /* the buckets of this round */
     block **blocks;
     int rc;
     err_saved err;
@@ -683,12 +713,15 @@ static void *merge_buckets(void *arg)
 {
     merge_job *j = arg;
     mem_tracker *prev = mem_tracker_attach(&j->q->mem);
-    for (int b = j->k; b < NBUCKETS && !j->rc; b += j->nthreads) {
+    agg_spill **spills = xcalloc((size_t)j->nworkers, sizeof *spills);
+    for (int w = 0; w < j->nworkers; w++)
+        spills[w] = j->ws[w].spill;
+    for (int b = j->from + j->k; b < j->to && !j->rc; b += j->nthreads) {
         agg_table *dst = &j->ws[0].buckets[b];
         for (int w = 1; w < j->nworkers; w++)
             merge_tables(j->p, dst, &j->ws[w].buckets[b]);
         j->blocks[b] = new_post_block(j->p);
-        if (finalize_table(j->p, dst, j->blocks[b])) {
+        if (agg_spill_merge_bucket(j->p, spills, j->nworkers, b, dst) || finalize_table(j->p, dst, j->blocks[b])) {
             j->rc = -1;
             err_save(&j->err);
         }
@@ -696,8 +729,34 @@ static void *merge_buckets(void *arg)
         agg_table_free(dst);
         agg_table_init(dst);
     }
+    free(spills);
     mem_tracker_attach(prev);
     return NULL;
+}
+
+/* Merges and finalises buckets [from, to) of two-level workers on max_threads threads,
+ * bucket b into blocks[b]. */
+static int merge_round(select_plan *p, query_ctx *q, worker *ws, int n, int from, int to, block **blocks)
+{
+    int nthreads = q->max_threads > 1 ? q->max_threads : 1;
+    merge_job *jobs = xcalloc((size_t)nthreads, sizeof *jobs);
+    pthread_t *th = xcalloc((size_t)nthreads, sizeof *th);
+    for (int k = 0; k < nthreads; k++) {
+        jobs[k] = (merge_job){.p = p, .q = q, .ws = ws, .nworkers = n, .k = k, .nthreads = nthreads,
+                              .from = from, .to = to, .blocks = blocks};
+        if (k > 0)
+            pthread_create(&th[k], NULL, merge_buckets, &jobs[k]);
+    }
+    merge_buckets(&jobs[0]);
+    for (int k = 1; k < nthreads; k++)
+        pthread_join(th[k], NULL);
+    int rc = 0;
+    for (int k = 0; k < nthreads && !rc; k++)
+        if (jobs[k].rc)
+            rc = err_restore(&jobs[k].err);
+    free(jobs);
+    free(th);
+    return rc;
 }
 
 /* WITH TOTALS over one table of groups (finalised into post, in slot order): merges the
@@ -786,31 +845,50 @@ static int merge_and_finalize(select_plan *p, query_ctx *q, worker *ws, int n, b
     for (int i = 0; i < n; i++)
         if (!ws[i].buckets)
             convert_two_level(&ws[i]);
-    int nthreads = q->max_threads > 1 ? q->max_threads : 1;
     block **blocks = xcalloc(NBUCKETS, sizeof *blocks);
-    merge_job *jobs = xcalloc((size_t)nthreads, sizeof *jobs);
-    pthread_t *th = xcalloc((size_t)nthreads, sizeof *th);
-    for (int k = 0; k < nthreads; k++) {
-        jobs[k] = (merge_job){.p = p, .q = q, .ws = ws, .nworkers = n, .k = k, .nthreads = nthreads, .blocks = blocks};
-        if (k > 0)
-            pthread_create(&th[k], NULL, merge_buckets, &jobs[k]);
-    }
-    merge_buckets(&jobs[0]);
-    for (int k = 1; k < nthreads; k++)
-        pthread_join(th[k], NULL);
-    int rc = 0;
-    for (int k = 0; k < nthreads && !rc; k++)
-        if (jobs[k].rc)
-            rc = err_restore(&jobs[k].err);
+    int rc = merge_round(p, q, ws, n, 0, NBUCKETS, blocks);
     for (int bk = 0; bk < NBUCKETS; bk++) {
         if (blocks[bk] && !rc)
             block_append(b, blocks[bk]);
         block_free(blocks[bk]);
     }
     free(blocks);
-    free(jobs);
-    free(th);
     *out = b;
+    return rc;
+}
+
+static step *build_chain(select_plan *p, query_ctx *q, block_sink *sink, bool projected, bool streaming);
+
+/* After an external GROUP BY: the buckets are merged max_threads at a time and each round
+ * goes down the chain before the next is read, so the groups are never all in memory. */
+static int merge_spilled(select_plan *p, query_ctx *q, worker *ws, int n, block_sink *sink)
+{
+    for (int i = 0; i < n; i++)
+        if (!ws[i].buckets)
+            convert_two_level(&ws[i]);
+    int step_n = q->max_threads > 1 ? q->max_threads : 1;
+    step *chain = build_chain(p, q, sink, false, false);
+    block **blocks = xcalloc(NBUCKETS, sizeof *blocks);
+    int rc = 0;
+    for (int from = 0; from < NBUCKETS && !rc; from += step_n) {
+        int to = from + step_n < NBUCKETS ? from + step_n : NBUCKETS;
+        rc = merge_round(p, q, ws, n, from, to, blocks);
+        for (int b = from; b < to; b++) {
+            if (!rc && blocks[b])
+                rc = step_push(chain, blocks[b]);
+            else
+                block_free(blocks[b]);
+            blocks[b] = NULL;
+        }
+        if (!rc)
+            rc = query_check(q);
+    }
+    if (rc == STEP_ENOUGH)
+        rc = 0;
+    if (!rc)
+        rc = step_finish(chain);
+    step_chain_free(chain);
+    free(blocks);
     return rc;
 }
 
@@ -879,11 +957,15 @@ static step *build_chain(select_plan *p, query_ctx *q, block_sink *sink, bool pr
     }
     if (p->distinct)
         s[n++] = step_distinct_new(p->nout);
-    if (p->norder && !streaming) {
+    uint64_t sort_at = 0; /* validated by select_run */
+    if (p->norder && spill_threshold(q, "max_bytes_before_external_sort", "max_bytes_ratio_before_external_sort", &sort_at))
+        err_clear();
+    if (p->norder && (!streaming || sort_at)) {
         size_t want = SIZE_MAX;
         if (p->nlimit_by == 0 && p->limit != UINT64_MAX && p->offset + p->limit >= p->offset)
             want = (size_t)(p->offset + p->limit);
-        s[n++] = step_sort_new(p->nout, p->norder, p->order_desc, p->order_nulls, want);
+        s[n++] = sort_at ? step_external_sort_new(q, sort_at, p->nout, p->norder, p->order_desc, p->order_nulls, want)
+                         : step_sort_new(p->nout, p->norder, p->order_desc, p->order_nulls, want);
     }
     if (p->nlimit_by)
         s[n++] = step_limit_by_new(p->limit_by, p->nlimit_by, p->limit_by_limit, p->limit_by_offset);
@@ -910,20 +992,35 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
             counted = true;
         }
     }
+    uint64_t agg_spill_at = 0, sort_at = 0;
+    if (p->aggregate && p->nkeys && spill_threshold(q, "max_bytes_before_external_group_by",
+                                                    "max_bytes_ratio_before_external_group_by", &agg_spill_at))
+        return -1;
+    if (p->norder && spill_threshold(q, "max_bytes_before_external_sort", "max_bytes_ratio_before_external_sort", &sort_at))
+        return -1;
     run r = {.p = p, .q = q};
     if ((r.codes = codes_plan_new(p)))
         p->src->accept_codes(p->src, codes_plan_flags(r.codes));
     r.pre_cols = prefilter_columns(p);
     int64_t tl = settings_int(q->st, "group_by_two_level_threshold");
     r.two_level_threshold = tl > 0 && !p->with_totals ? (size_t)tl : SIZE_MAX; /* totals: one table */
+    r.agg_spill_at = agg_spill_at;
     pthread_mutex_init(&r.lock, NULL);
     pthread_cond_init(&r.cond, NULL);
-    r.streaming = !p->aggregate && p->norder == 0 && !p->distinct && p->nlimit_by == 0 && !p->windows;
+    /* An external sort without LIMIT takes the rows as they come (streaming, ORDER BY
+     * columns projected): the workers must not collect them all (with a LIMIT they keep
+     * only their top rows). */
+    bool ext_sort = sort_at && p->limit == UINT64_MAX;
+    r.streaming = !p->aggregate && (p->norder == 0 || ext_sort) && !p->distinct && p->nlimit_by == 0 && !p->windows;
     int nthreads = q->max_threads > 0 ? q->max_threads : 1;
     if (nthreads > p->src->ntasks)
         nthreads = p->src->ntasks > 0 ? p->src->ntasks : 1;
     r.window = nthreads * 2 < STREAM_WINDOW ? nthreads * 2 : STREAM_WINDOW;
     r.slot_bytes_max = (64u << 20) / (size_t)r.window;
+    if (ext_sort) { /* the blocks on their way count against the sort's memory: one per worker */
+        r.window = nthreads;
+        r.slot_bytes_max = 0;
+    }
     for (int i = 0; i < STREAM_WINDOW; i++)
         r.slots[i].task = -1;
     if (p->limit == 0)
@@ -983,7 +1080,14 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
      * aggregating, else the workers' projected blocks. */
     block **in = NULL, *totals = NULL;
     int nin = 0;
-    if (!rc && !r.streaming) {
+    bool spilled = false;
+    for (int i = 0; i < nthreads && p->aggregate; i++)
+        spilled |= ws[i].spill != NULL;
+    if (!rc && spilled) {
+        rc = merge_spilled(p, q, ws, nthreads, sink);
+        for (int i = 0; i < nthreads; i++)
+            free_worker_states(p, &ws[i]);
+    } else if (!rc && !r.streaming) {
         if (p->aggregate) {
             block *post, *tpost = NULL;
             rc = merge_and_finalize(p, q, ws, nthreads, &post, p->with_totals && sink->totals ? &tpost : NULL);
@@ -1018,6 +1122,7 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
         free(ws[i].collected);
         free(ws[i].code_states);
         free(ws[i].touched);
+        agg_spill_free(ws[i].spill);
     }
     free(ws);
     codes_plan_free(r.codes);
@@ -1025,7 +1130,7 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
     pthread_mutex_destroy(&r.lock);
     pthread_cond_destroy(&r.cond);
     step_chain_free(chain);
-    if (rc || r.streaming) {
+    if (rc || r.streaming || spilled) {
         for (int i = 0; i < nin; i++)
             block_free(in[i]);
         free(in);

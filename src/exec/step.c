@@ -231,17 +231,23 @@ static int cmp_rows(const void *a, const void *b, void *arg)
     return (i > j) - (i < j); /* stable */
 }
 
+uint32_t *sort_perm(block *b, int first, int nkeys, const bool *desc, const int *nulls)
+{
+    sort_ctx sc = {.cols = b->cols + first, .n = nkeys, .desc = desc, .nulls = nulls};
+    for (int k = 0; k < nkeys; k++)
+        b->cols[first + k] = col_materialize(b->cols[first + k]);
+    uint32_t *perm = xmalloc(sizeof *perm * (b->rows ? b->rows : 1));
+    for (size_t i = 0; i < b->rows; i++)
+        perm[i] = (uint32_t)i;
+    qsort_r(perm, b->rows, sizeof *perm, cmp_rows, &sc);
+    return perm;
+}
+
 block *sort_rows(block *b, int first, int nkeys, const bool *desc, const int *nulls, size_t want)
 {
     if (b->rows <= 1)
         return b;
-    sort_ctx sc = {.cols = b->cols + first, .n = nkeys, .desc = desc, .nulls = nulls};
-    for (int k = 0; k < nkeys; k++)
-        b->cols[first + k] = col_materialize(b->cols[first + k]);
-    uint32_t *perm = xmalloc(sizeof *perm * b->rows);
-    for (size_t i = 0; i < b->rows; i++)
-        perm[i] = (uint32_t)i;
-    qsort_r(perm, b->rows, sizeof *perm, cmp_rows, &sc);
+    uint32_t *perm = sort_perm(b, first, nkeys, desc, nulls);
     if (want > b->rows)
         want = b->rows;
     block *o = block_new(b->ncols, want);

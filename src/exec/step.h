@@ -71,6 +71,9 @@ step *step_sink_new(struct block_sink *sink, int ncols, size_t chunk);
 /* Sorts b (taken) by its columns [first, first + nkeys) — stable: ties keep input order —
  * and returns its first `want` rows. Also used by workers to keep their top rows. */
 block *sort_rows(block *b, int first, int nkeys, const bool *desc, const int *nulls, size_t want);
+/* The order of b's rows by those columns (stable), as a new array of b->rows row numbers
+ * (free()); b's key columns are materialised in place. */
+uint32_t *sort_perm(block *b, int first, int nkeys, const bool *desc, const int *nulls);
 /* Concatenates blocks (not taken); with n == 0, an empty block of types' types. */
 block *concat_blocks(block **bs, int n, int ncols, const type *const *types);
 

@@ -18,6 +18,7 @@
 #define SHALE_FUNC_AGG_H
 
 #include "base/arena.h"
+#include "base/buf.h"
 #include "column/column.h"
 
 #include <stdbool.h>
@@ -54,6 +55,12 @@ typedef struct agg_ops {
     /* Reads one serialized state into an initialised state; -1 with CANNOT_READ_ALL_DATA or
      * INCORRECT_DATA on truncated or malformed input (the state stays destroyable). */
     int (*deserialize)(const struct agg_call *a, void *state, agg_rd *in);
+    /* Spilling (external GROUP BY) of a state that owns memory; NULL for plain states and
+     * for states that cannot be spilled yet (agg_state_spill_check). spill_write appends
+     * the state's contents to out (the state is unchanged); spill_read rebuilds a state
+     * (uninitialised memory) from them, advancing *p. The bytes are this process's own. */
+    void (*spill_write)(const struct agg_call *a, const void *state, buf *out);
+    void (*spill_read)(const struct agg_call *a, void *state, const char **p);
 } agg_ops;
 
 /* agg_def flags. */
@@ -115,6 +122,19 @@ void agg_call_free(agg_call *a);
 void *agg_state_new(const agg_call *a);
 /* Destroys and frees a state from agg_state_new. */
 void agg_state_free(const agg_call *a, void *state);
+
+/* Spilling states to temporary files (external GROUP BY; func/agg/spill_state.c).
+ * A plain state (no pointer to memory it owns: count, sum, avg, min/max of numbers,
+ * variance…) is copied as its state_size bytes; a state that owns memory is written by its
+ * family's spill_write (any/min/max/argMin/argMax of any type, groupArray, uniqExact,
+ * quantile*); the -If, -OrNull, -OrDefault and Nullable wrappers add their own bytes.
+ * agg_state_spill_check: 0, or -1 with NOT_IMPLEMENTED naming the aggregate whose state
+ * cannot be spilled yet (-Distinct, uniq, groupUniqArray, topK…). write leaves the state
+ * as it was (the caller destroys it); read fills uninitialised state memory, which the
+ * caller then owns (merge or destroy). */
+int agg_state_spill_check(const agg_call *a);
+void agg_state_spill_write(const agg_call *a, const void *state, buf *out);
+void agg_state_spill_read(const agg_call *a, void *state, const char **p);
 
 /* Built-in families. */
 void agg_register_basic(void);     /* count sum avg min max any anyLast argMin argMax groupArray */

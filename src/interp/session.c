@@ -80,6 +80,7 @@ void instance_close(instance *in)
         nftw(in->data_path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     free(in->data_path);
     free(in->user_files_path);
+    free(in->tmp_path);
     for (int i = 0; i < in->nbackup_paths; i++)
         free(in->backup_paths[i]);
     free(in->backup_paths);
@@ -168,6 +169,7 @@ query_ctx *query_new(session *s)
     q->temp_catalog = s->temp;
     q->database = s->database;
     q->user_files_path = s->inst->user_files_path;
+    q->tmp_path = s->inst->tmp_path;
     q->compile_expr = analyze_expr_on;
     q->start_time = clock_monotonic();
     rand_uuid_text(q->query_id); /* as ClickHouse names queries: a random UUID */

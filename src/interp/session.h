@@ -27,6 +27,7 @@ typedef struct instance {
     bool temp_path;          /* created by us: removed by instance_close */
     struct catalog *catalog; /* databases and tables, opened from data_path */
     char *user_files_path;   /* file() is confined to it (the server's); NULL = anywhere */
+    char *tmp_path;          /* the server's <tmp_path>; NULL = <data_path>/tmp */
     int nbackup_paths;       /* where File() backups may go (<backups><allowed_path>); */
     char **backup_paths;     /* none: <data_path>/backups */
     /* Set by a server (NULL in `shale local`): SYSTEM RELOAD CONFIG reloads its users and

@@ -464,6 +464,10 @@ int server_main(int argc, char **argv)
         snprintf(ufp, sizeof ufp, "%s/user_files/", path);
     make_dirs(ufp);
     srv->inst->user_files_path = xstrdup(ufp);
+    /* Spill files (external GROUP BY and ORDER BY) go under <tmp_path>, as in ClickHouse. */
+    const char *tmp = cfg_str(c, "tmp_path", "");
+    if (tmp[0])
+        srv->inst->tmp_path = xstrdup(tmp);
     /* BACKUP … TO File(): under <backups><allowed_path> (each may repeat). */
     const cfg_node *bk = cfg_find(c, c->root, "backups");
     for (int i = 0; bk && i < bk->nchildren; i++) {

@@ -262,6 +262,11 @@ static int pass_deserialize(const agg_call *a, void *st, agg_rd *in)
     return a->nested->ops.deserialize(a->nested, st, in);
 }
 
+bool agg_wraps_state(const agg_call *a)
+{
+    return a->nested && a->ops.destroy == pass_destroy;
+}
+
 /* ---- -OrNull / -OrDefault / Nullable wrapper: a "seen" flag after the nested state ----
  *
  * The Nullable wrapper additionally skips rows where a Nullable argument is NULL (or, for

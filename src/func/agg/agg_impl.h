@@ -54,6 +54,14 @@ void agg_state_install_hooks(void);
         (a)->ops.add_rows_mask = P##_add_rows_mask; \
     } while (0)
 
+/* True for the -If, -OrNull, -OrDefault and Nullable wrappers: their state is the nested
+ * state followed by bytes of their own (up to state_size). */
+bool agg_wraps_state(const agg_call *a);
+
+/* For spill_write / spill_read (spill_state.c): a column that may be NULL, whole. */
+void agg_spill_put_col(buf *out, const column *c);
+column *agg_spill_get_col(const char **p, const type *t);
+
 /* "Illegal type T of argument for aggregate function f" (ILLEGAL_TYPE_OF_ARGUMENT). */
 static inline int agg_bad_type(const agg_call *a, int i)
 {

@@ -639,6 +639,20 @@ static int gv_deserialize(const agg_call *a, void *st, agg_rd *in)
     return 0;
 }
 
+static void gv_spill_write(const agg_call *a, const void *st, buf *out)
+{
+    const gv_state *s = st;
+    agg_spill_put_col(out, s->val);
+    agg_spill_put_col(out, s->key);
+}
+
+static void gv_spill_read(const agg_call *a, void *st, const char **p)
+{
+    gv_state *s = st;
+    s->val = agg_spill_get_col(p, a->ret);
+    s->key = agg_spill_get_col(p, a->nargs > 1 ? type_base(a->arg_types[1]) : a->ret);
+}
+
 static bool fixed_numeric(type_id t)
 {
     switch (t) {
@@ -681,7 +695,9 @@ static int gv_resolve(agg_call *a, int kind)
                        .finalize = gv_finalize,
                        .destroy = gv_destroy,
                        .serialize = gv_serialize,
-                       .deserialize = gv_deserialize};
+                       .deserialize = gv_deserialize,
+                       .spill_write = gv_spill_write,
+                       .spill_read = gv_spill_read};
     AGG_SET_ADD_OPS(a, gv);
     /* data holds the kind as an integer; agg_call_free calls free(data) only when it is a
      * pointer, so keep it in a small allocation. */
@@ -822,6 +838,16 @@ static int ga_deserialize(const agg_call *a, void *st, agg_rd *in)
     return 0;
 }
 
+static void ga_spill_write(const agg_call *a, const void *st, buf *out)
+{
+    agg_spill_put_col(out, ((const ga_state *)st)->vals);
+}
+
+static void ga_spill_read(const agg_call *a, void *st, const char **p)
+{
+    ((ga_state *)st)->vals = agg_spill_get_col(p, a->ret->inner);
+}
+
 static int ga_resolve(agg_call *a)
 {
     if (agg_need_args(a, 1) < 0)
@@ -840,7 +866,9 @@ static int ga_resolve(agg_call *a)
                        .finalize = ga_finalize,
                        .destroy = ga_destroy,
                        .serialize = ga_serialize,
-                       .deserialize = ga_deserialize};
+                       .deserialize = ga_deserialize,
+                       .spill_write = ga_spill_write,
+                       .spill_read = ga_spill_read};
     AGG_SET_ADD_OPS(a, ga);
     return 0;
 }

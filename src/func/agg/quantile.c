@@ -34,6 +34,29 @@ typedef struct qdata {
 static void q_init(const agg_call *a, void *st) { memset(st, 0, sizeof(qstate)); }
 static void q_destroy(const agg_call *a, void *st) { buf_free(&((qstate *)st)->vals); }
 
+static void q_spill_write(const agg_call *a, const void *st, buf *out)
+{
+    const qstate *s = st;
+    uint64_t len = s->vals.len;
+    buf_append(out, &s->seen, 8);
+    buf_append(out, &s->rng, 8);
+    buf_append(out, &len, 8);
+    buf_append(out, s->vals.p, s->vals.len);
+}
+
+static void q_spill_read(const agg_call *a, void *st, const char **p)
+{
+    qstate *s = st;
+    uint64_t len;
+    memset(s, 0, sizeof *s);
+    memcpy(&s->seen, *p, 8);
+    memcpy(&s->rng, *p + 8, 8);
+    memcpy(&len, *p + 16, 8);
+    *p += 24;
+    buf_append(&s->vals, *p, len);
+    *p += len;
+}
+
 static inline double num_at(const column *c, type_id t, size_t i)
 {
     size_t j = col_idx(c, i);
@@ -233,7 +256,8 @@ static int q_resolve_common(agg_call *a, bool exact, bool multi)
     a->data = p;
     a->state_size = sizeof(qstate);
     a->state_align = _Alignof(qstate);
-    a->ops = (agg_ops){.init = q_init, .merge = q_merge, .finalize = q_finalize, .destroy = q_destroy};
+    a->ops = (agg_ops){.init = q_init, .merge = q_merge, .finalize = q_finalize, .destroy = q_destroy,
+                       .spill_write = q_spill_write, .spill_read = q_spill_read};
     AGG_SET_ADD_OPS(a, q);
     return 0;
 }

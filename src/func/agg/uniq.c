@@ -177,6 +177,34 @@ static int ux_finalize(const agg_call *a, void *st, column *out)
     return 0;
 }
 
+/* Spilled as has_zero, the count and the non-zero cells; read back by inserting them. */
+static void ux_spill_write(const agg_call *a, const void *st, buf *out)
+{
+    const xset *s = st;
+    uint64_t n = s->n;
+    buf_putc(out, (char)s->has_zero);
+    buf_append(out, &n, 8);
+    for (size_t i = 0; i < s->cap; i++)
+        if (s->cells[i])
+            buf_append(out, &s->cells[i], sizeof s->cells[i]);
+}
+
+static void ux_spill_read(const agg_call *a, void *st, const char **p)
+{
+    xset *s = st;
+    memset(s, 0, sizeof *s);
+    s->has_zero = **p;
+    uint64_t n;
+    memcpy(&n, *p + 1, 8);
+    *p += 9;
+    for (uint64_t i = 0; i < n; i++) {
+        uint128_t k;
+        memcpy(&k, *p, sizeof k);
+        *p += sizeof k;
+        xset_insert(s, k);
+    }
+}
+
 static int uniq_check(agg_call *a)
 {
     if (a->nargs < 1)
@@ -194,7 +222,8 @@ static int ux_resolve(agg_call *a)
         return -1;
     a->state_size = sizeof(xset);
     a->state_align = _Alignof(xset);
-    a->ops = (agg_ops){.init = ux_init, .merge = ux_merge, .finalize = ux_finalize, .destroy = ux_destroy};
+    a->ops = (agg_ops){.init = ux_init, .merge = ux_merge, .finalize = ux_finalize, .destroy = ux_destroy,
+                       .spill_write = ux_spill_write, .spill_read = ux_spill_read};
     AGG_SET_ADD_OPS(a, ux);
     return 0;
 }

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Spill files of external GROUP BY / ORDER BY are released on success, on an error, on a
+# timeout and on KILL QUERY: a `shale server` with its own tmp_path is watched through
+# /proc/<pid>/fd (spill files are anonymous, so an open descriptor is the only trace one
+# leaves) while queries that spill run, fail and are cancelled; `shale local` leaves its
+# <path>/tmp empty. Results of spilled queries equal the in-memory ones.
+set -u
+SHALE=$(realpath "${1:?usage: run-spill-tests.sh path/to/shale}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+WORK=$(mktemp -d)
+. "$HERE/../server/lib.sh"
+PORT=$(free_port)
+cleanup() {
+  server_stop
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+pass=0; fail=0
+check() { if [ "$2" == "$3" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $1 (expected $2, got $3)"; fi; }
+
+TMP="$WORK/spill-tmp"
+server_start "$WORK/server.log" -- --http_port="$PORT" --tcp_port=0 --listen_host=127.0.0.1 --path="$WORK/data/" --tmp_path="$TMP/"
+q() { curl -s "http://127.0.0.1:$PORT/" --data-binary "$1"; }
+# spill files the server holds open now
+open_spills() { ls -l "/proc/$SERVER_PID/fd" 2>/dev/null | grep -c -- "$TMP"; }
+entries() { find "$TMP" -mindepth 1 2>/dev/null | wc -l; }
+# waits until the server holds a spill file open (the query really spilled); prints 1 or 0
+wait_spill() {
+  for _ in $(seq 1 300); do [ "$(open_spills)" -gt 0 ] && { echo 1; return; }; sleep 0.05; done; echo 0
+}
+
+GB="SETTINGS max_bytes_before_external_group_by = 4000000, group_by_two_level_threshold = 1000, max_threads = 2"
+SORT="SETTINGS max_bytes_before_external_sort = 2000000, max_threads = 2"
+AGG="SELECT sum(cityHash64(k, c, s)) FROM (SELECT toString(number % 400000) AS k, count() AS c, sum(number) AS s FROM numbers(2000000) GROUP BY k)"
+ORD="SELECT x FROM (SELECT toString(cityHash64(number)) AS x FROM numbers(600000) ORDER BY x) LIMIT 3 OFFSET 300000"
+
+# success: the same answer as in memory, nothing left open
+check "external GROUP BY result" "$(q "$AGG")" "$(q "$AGG $GB")"
+check "no spill file open after GROUP BY" 0 "$(open_spills)"
+check "external ORDER BY result" "$(q "$ORD")" "$(q "$ORD $SORT")"
+check "no spill file open after ORDER BY" 0 "$(open_spills)"
+check "tmp_path holds no names" 0 "$(entries)"
+
+# an error after spilling (the WHERE throws at the last block): the files go with the query
+ERR=$(q "SELECT k, count() FROM (SELECT number % 500000 AS k FROM numbers(3000000) WHERE throwIf(number = 2999999) = 0) GROUP BY k FORMAT Null $GB")
+check "error reported" 1 "$(grep -c FUNCTION_THROW_IF_VALUE_IS_NON_ZERO <<<"$ERR")"
+check "no spill file open after the error" 0 "$(open_spills)"
+# a state that cannot be spilled: NOT_IMPLEMENTED, never a wrong answer
+ERR=$(q "SELECT number % 400000 AS k, uniq(number) FROM numbers(2000000) GROUP BY k FORMAT Null $GB")
+check "unsupported state refused" 1 "$(grep -c NOT_IMPLEMENTED <<<"$ERR")"
+check "no spill file open after NOT_IMPLEMENTED" 0 "$(open_spills)"
+
+# a timeout in the middle of a spilling GROUP BY
+ERR=$(q "SELECT number % 5000000 AS k, count() FROM numbers(1000000000) GROUP BY k FORMAT Null $GB, max_execution_time = 1.5")
+check "timeout reported" 1 "$(grep -c TIMEOUT_EXCEEDED <<<"$ERR")"
+check "no spill file open after the timeout" 0 "$(open_spills)"
+
+# KILL QUERY while GROUP BY, then ORDER BY, hold spill files
+for kind in group sort; do
+  if [ $kind = group ]; then
+    SQL="SELECT number % 5000000 AS k, count() FROM numbers(1000000000) GROUP BY k FORMAT Null $GB"
+  else
+    SQL="SELECT toString(number) AS x FROM numbers(1000000000) ORDER BY x FORMAT Null $SORT"
+  fi
+  curl -s "http://127.0.0.1:$PORT/?query_id=spill-$kind" --data-binary "$SQL" >"$WORK/$kind.out" &
+  CURL=$!
+  check "$kind: a spill file is open while the query runs" 1 "$(wait_spill)"
+  q "KILL QUERY WHERE query_id = 'spill-$kind' SYNC" >/dev/null
+  wait "$CURL"
+  check "$kind: cancelled" 1 "$(grep -c QUERY_WAS_CANCELLED "$WORK/$kind.out")"
+  for _ in $(seq 1 50); do [ "$(open_spills)" = 0 ] && break; sleep 0.1; done
+  check "$kind: no spill file open after KILL QUERY" 0 "$(open_spills)"
+done
+check "tmp_path still holds no names" 0 "$(entries)"
+
+# shale local: spill files under <path>/tmp, none left
+mkdir -p "$WORK/local"
+check "local external GROUP BY" "$("$SHALE" local -q "$AGG")" "$("$SHALE" local --path "$WORK/local" -q "$AGG $GB")"
+check "local <path>/tmp empty" 0 "$(find "$WORK/local/tmp" -mindepth 1 2>/dev/null | wc -l)"
+
+echo "spill: $pass passed, $fail failed"
+[ "$fail" = 0 ]
