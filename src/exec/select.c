@@ -5,6 +5,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "exec/agg_hash.h"
+#include "exec/grouping_sets.h"
 #include "exec/select_codes.h"
 #include "exec/step.h"
 
@@ -33,6 +34,12 @@ void select_plan_free(select_plan *p)
     free(p->agg_args);
     free(p->agg_nargs);
     free(p->agg_offsets);
+    free(p->set_masks);
+    free(p->key_post_types);
+    for (int i = 0; i < p->ngrouping; i++)
+        free(p->grouping_args[i]);
+    free(p->grouping_args);
+    free(p->grouping_nargs);
     expr_free(p->having);
     for (int i = 0; i < p->nout; i++)
         expr_free(p->out[i]);
@@ -776,9 +783,16 @@ static int merge_and_finalize(select_plan *p, query_ctx *q, worker *ws, int n, b
     if (!two_level) {
         for (int i = 1; i < n; i++)
             merge_tables(p, &ws[0].table, &ws[i].table);
-        int rc = finalize_table(p, &ws[0].table, b);
+        int rc = p->nsets ? 0 : finalize_table(p, &ws[0].table, b);
         if (!rc && totals)
             rc = group_totals(p, &ws[0].table, b, totals);
+        if (!rc && totals && p->nsets)
+            *totals = grouping_sets_totals(p, *totals);
+        if (!rc && p->nsets) { /* ROLLUP / CUBE / GROUPING SETS: one more aggregation */
+            block_free(b);
+            b = NULL;
+            rc = grouping_sets_finalize(p, &ws[0].table, &b);
+        }
         destroy_table_states(p, &ws[0].table);
         *out = b;
         return rc;
@@ -915,7 +929,8 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
         p->src->accept_codes(p->src, codes_plan_flags(r.codes));
     r.pre_cols = prefilter_columns(p);
     int64_t tl = settings_int(q->st, "group_by_two_level_threshold");
-    r.two_level_threshold = tl > 0 && !p->with_totals ? (size_t)tl : SIZE_MAX; /* totals: one table */
+    /* totals and grouping sets read one table of every group */
+    r.two_level_threshold = tl > 0 && !p->with_totals && !p->nsets ? (size_t)tl : SIZE_MAX;
     pthread_mutex_init(&r.lock, NULL);
     pthread_cond_init(&r.cond, NULL);
     r.streaming = !p->aggregate && p->norder == 0 && !p->distinct && p->nlimit_by == 0 && !p->windows;

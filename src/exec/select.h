@@ -45,6 +45,18 @@ typedef struct select_plan {
     size_t state_size;
     size_t state_align;
 
+    /* GROUP BY ROLLUP / CUBE / GROUPING SETS (exec/grouping_sets.h): the groups are
+     * aggregated by every key, then re-aggregated once per set. nsets = 0: a plain GROUP
+     * BY. The post block is then [keys..., aggregates..., grouping(…) columns...]. */
+    int nsets;
+    uint64_t *set_masks;         /* bit k: key k is in the set */
+    bool sets_empty_row;         /* GROUPING SETS with (): its row exists with no input */
+    const type **key_post_types; /* key types in the post block (group_by_use_nulls: the
+                                  * Nullable ones, NULL outside a row's set); NULL: keys' */
+    int ngrouping;               /* grouping(…) calls */
+    int *grouping_nargs;
+    int **grouping_args;         /* key indexes of each call's arguments */
+
     expr *having;                /* post stage */
     int nout;
     expr **out;                  /* post stage */

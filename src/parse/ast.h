@@ -77,6 +77,8 @@ typedef enum lit_kind {
 
 typedef struct ast ast;
 
+typedef enum ast_group_by_mod { GB_PLAIN, GB_ROLLUP, GB_CUBE, GB_SETS } ast_group_by_mod;
+
 typedef enum window_frame_kind { WF_ROWS = 1, WF_RANGE, WF_GROUPS } window_frame_kind;
 typedef enum window_bound {
     WB_UNBOUNDED_PRECEDING,
@@ -133,6 +135,12 @@ struct ast {
     ast *where;
     ast_list group_by;
     bool group_by_all;
+    /* GROUP BY modifiers: ROLLUP(keys) / keys WITH ROLLUP, CUBE likewise (keys in
+     * group_by), GROUPING SETS ((…), …) (each set an AST_FUNC "tuple" in grouping_sets);
+     * group_by_with: written as WITH ROLLUP / WITH CUBE */
+    int group_by_mod;      /* an ast_group_by_mod */
+    bool group_by_with;
+    ast_list grouping_sets;
     bool with_totals;
     ast *having;
     ast_list order_by;     /* AST_ORDER_ITEM */

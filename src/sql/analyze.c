@@ -780,6 +780,7 @@ static int compile_interval_arith(actx *c, const ast *e, expr **out, bool *done)
 static int compile_window(actx *c, const ast *e, expr **out);
 static int window_kind_of(const char *name);
 static const ast *expand_aliases(actx *c, arena *a, const ast *e, int depth);
+static const ast *positional(const ast_list *select, const ast *e);
 
 /* getSetting('name'): the setting's current value as a constant of its natural type. */
 static int compile_get_setting(actx *c, const ast *e, expr **out)
@@ -1265,6 +1266,157 @@ static int compile_hof(actx *c, const ast *e, const hof_def *d, expr **out)
     return fold_if_const(c, ex, out);
 }
 
+/* grouping(k1, …, kn) after ROLLUP / CUBE / GROUPING SETS: bit n-1-i is 1 when ki is
+ * not in the row's grouping set (force_grouping_standard_compatibility, the default).
+ * The executor fills a post column per call (placeholder GROUPING_COL_BASE + i until the
+ * width of the post block is known); with a plain GROUP BY it is 0. */
+#define GROUPING_COL_BASE (1 << 22)
+
+static int compile_grouping(actx *c, const ast *e, expr **out)
+{
+    char *text = name_of(e);
+    int rc = -1;
+    if (!c->p->aggregate)
+        err_set(ERR_ILLEGAL_AGGREGATION, "GROUPING function %s is found in SELECT without GROUP BY in query", text);
+    else if (!c->post || c->lam)
+        err_set(ERR_ILLEGAL_AGGREGATION, "GROUPING function %s is found %s in query", text,
+                c->win_ctx ? c->win_ctx : "in a lambda");
+    else if (e->args.n == 0 || e->args.n > 64)
+        err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Function GROUPING expects from 1 to 64 arguments, got %d",
+                e->args.n);
+    else
+        rc = 0;
+    free(text);
+    if (rc)
+        return -1;
+    int *args = xmalloc(sizeof *args * (size_t)e->args.n);
+    for (int i = 0; i < e->args.n; i++) {
+        char *name = name_of(expand_aliases(c, c->scratch, e->args.items[i], 0));
+        args[i] = -1;
+        for (int k = 0; k < c->nkeys && args[i] < 0; k++)
+            if (strcmp(c->key_names[k], name) == 0)
+                args[i] = k;
+        free(name);
+        if (args[i] < 0) {
+            buf b = {0};
+            ast_format_expr(&b, e->args.items[i]);
+            err_set(ERR_BAD_ARGUMENTS, "GROUPING function argument %s is not in GROUP BY keys", buf_cstr(&b));
+            buf_free(&b);
+            free(args);
+            return -1;
+        }
+    }
+    select_plan *p = c->p;
+    if (p->nsets == 0) {
+        free(args);
+        column *v = col_new(type_simple(T_UINT64));
+        uint64_t zero = 0;
+        col_push_fixed(v, &zero);
+        *out = expr_const(v);
+        return 0;
+    }
+    p->grouping_args = xrealloc(p->grouping_args, sizeof *p->grouping_args * (size_t)(p->ngrouping + 1));
+    p->grouping_nargs = xrealloc(p->grouping_nargs, sizeof *p->grouping_nargs * (size_t)(p->ngrouping + 1));
+    p->grouping_args[p->ngrouping] = args;
+    p->grouping_nargs[p->ngrouping] = e->args.n;
+    *out = expr_col(GROUPING_COL_BASE + p->ngrouping++, type_simple(T_UINT64));
+    return 0;
+}
+
+static void remap_grouping_cols(expr *e, int base)
+{
+    if (!e)
+        return;
+    if (e->kind == EX_COL && e->col >= GROUPING_COL_BASE && e->col < 2 * GROUPING_COL_BASE)
+        e->col = base + (e->col - GROUPING_COL_BASE);
+    for (int i = 0; i < e->nargs; i++)
+        remap_grouping_cols(e->args[i], base);
+}
+
+/* ROLLUP / CUBE / GROUPING SETS: the keys (each distinct expression once, as ClickHouse
+ * dedupes them) into *keys; the sets become masks once the keys are compiled
+ * (plan_grouping_sets). */
+static void grouping_keys(actx *c, const ast *sel, ast_list *keys)
+{
+    ast_list all = {0};
+    if (sel->group_by_mod == GB_SETS) {
+        for (int i = 0; i < sel->grouping_sets.n; i++)
+            for (int j = 0; j < sel->grouping_sets.items[i]->args.n; j++)
+                ast_list_push(c->scratch, &all, sel->grouping_sets.items[i]->args.items[j]);
+    } else {
+        all = *keys;
+    }
+    ast_list out = {0};
+    for (int i = 0; i < all.n; i++) {
+        char *name = name_of(expand_aliases(c, c->scratch, positional(&sel->select, all.items[i]), 0));
+        bool seen = false;
+        for (int j = 0; j < out.n && !seen; j++) {
+            char *other = name_of(expand_aliases(c, c->scratch, positional(&sel->select, out.items[j]), 0));
+            seen = strcmp(name, other) == 0;
+            free(other);
+        }
+        free(name);
+        if (!seen)
+            ast_list_push(c->scratch, &out, all.items[i]);
+    }
+    *keys = out;
+}
+
+static int plan_grouping_sets(actx *c, const ast *sel)
+{
+    select_plan *p = c->p;
+    int n = p->nkeys;
+    if (n > 64)
+        return err_set(ERR_NOT_IMPLEMENTED, "ROLLUP, CUBE or GROUPING SETS over more than 64 keys are not supported");
+    if (sel->group_by_mod == GB_ROLLUP) {
+        p->nsets = n + 1;
+        p->set_masks = xmalloc(sizeof *p->set_masks * (size_t)p->nsets);
+        for (int i = 0; i <= n; i++)
+            p->set_masks[i] = n - i == 64 ? UINT64_MAX : (UINT64_C(1) << (n - i)) - 1;
+    } else if (sel->group_by_mod == GB_CUBE) {
+        if (n > 16)
+            return err_set(ERR_NOT_IMPLEMENTED, "CUBE over more than 16 keys is not supported");
+        p->nsets = 1 << n;
+        p->set_masks = xmalloc(sizeof *p->set_masks * (size_t)p->nsets);
+        for (int i = 0; i < p->nsets; i++)
+            p->set_masks[i] = (uint64_t)(p->nsets - 1 - i);
+    } else {
+        p->nsets = sel->grouping_sets.n;
+        p->set_masks = xcalloc((size_t)p->nsets, sizeof *p->set_masks);
+        for (int i = 0; i < p->nsets; i++) {
+            const ast *set = sel->grouping_sets.items[i];
+            p->sets_empty_row |= set->args.n == 0;
+            for (int j = 0; j < set->args.n; j++) {
+                char *name = name_of(expand_aliases(c, c->scratch, positional(&sel->select, set->args.items[j]), 0));
+                for (int k = 0; k < n; k++)
+                    if (strcmp(c->key_names[k], name) == 0)
+                        p->set_masks[i] |= UINT64_C(1) << k;
+                free(name);
+            }
+        }
+        if (n == 0) { /* GROUPING SETS (()): one group of every row */
+            if (p->nsets > 1)
+                return err_set(ERR_NOT_IMPLEMENTED, "GROUPING SETS of only empty sets are not supported");
+            free(p->set_masks);
+            p->set_masks = NULL;
+            p->nsets = 0;
+            return 0;
+        }
+    }
+    if (settings_int(c->q->st, "group_by_use_nulls")) {
+        p->key_post_types = xmalloc(sizeof *p->key_post_types * (size_t)n);
+        for (int k = 0; k < n; k++) {
+            const type *t = p->keys[k]->type;
+            if (t->id == T_LOWCARDINALITY && type_can_be_nullable(t->inner))
+                t = type_lowcard(type_nullable(t->inner));
+            else if (type_can_be_nullable(t))
+                t = type_nullable(t);
+            p->key_post_types[k] = t;
+        }
+    }
+    return 0;
+}
+
 static int compile_func(actx *c, const ast *e, expr **out)
 {
     if (e->over || e->over_name)
@@ -1288,6 +1440,8 @@ static int compile_func(actx *c, const ast *e, expr **out)
         return compile_in(c, e, false, out);
     if (strcmp(e->name, "notIn") == 0 || strcmp(e->name, "globalNotIn") == 0)
         return compile_in(c, e, true, out);
+    if (strcasecmp(e->name, "grouping") == 0 && !e->over && !e->over_name)
+        return compile_grouping(c, e, out);
     if (!func_lookup(e->name) && agg_exists(e->name)) {
         if (c->lam)
             return err_set(ERR_ILLEGAL_AGGREGATION,
@@ -1381,7 +1535,7 @@ static int compile(actx *c, const ast *e, expr **out)
         for (int k = 0; k < c->nkeys; k++)
             if (strcmp(c->key_names[k], name) == 0) {
                 free(name);
-                *out = expr_col(k, c->p->keys[k]->type);
+                *out = expr_col(k, c->p->key_post_types ? c->p->key_post_types[k] : c->p->keys[k]->type);
                 c->depth--;
                 return 0;
             }
@@ -2956,7 +3110,9 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
             if (sel->select.items[i]->kind != AST_ASTERISK && !alias_has_aggregate(c, sel->select.items[i], 0))
                 ast_list_push(&scratch, &group_by, sel->select.items[i]);
     }
-    bool agg = group_by.n > 0 || sel->having != NULL || sel->group_by_all;
+    if (sel->group_by_mod != GB_PLAIN)
+        grouping_keys(c, sel, &group_by);
+    bool agg = group_by.n > 0 || sel->having != NULL || sel->group_by_all || sel->group_by_mod != GB_PLAIN;
     for (int i = 0; i < sel->select.n && !agg; i++)
         agg = alias_has_aggregate(c, sel->select.items[i], 0);
     for (int i = 0; i < sel->order_by.n && !agg; i++)
@@ -2980,6 +3136,8 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
             c->nkeys++;
             p->nkeys = c->nkeys;
         }
+        if (sel->group_by_mod != GB_PLAIN && plan_grouping_sets(c, sel))
+            goto done;
         c->post = true;
     }
 
@@ -3143,6 +3301,23 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
         }
         p->with_totals = true;
         p->totals_before_having = strcmp(mode, "before_having") == 0;
+        if (sel->group_by_mod == GB_SETS || (sel->group_by_mod != GB_PLAIN && sel->having)) {
+            err_set(ERR_NOT_IMPLEMENTED, sel->group_by_mod == GB_SETS
+                                             ? "WITH TOTALS and GROUPING SETS are not supported together"
+                                             : "WITH TOTALS and WITH ROLLUP or CUBE are not supported together in presence of HAVING");
+            goto done;
+        }
+    }
+    if (p->nsets) {
+        if (p->windows) {
+            err_set(ERR_NOT_IMPLEMENTED, "Window functions with ROLLUP, CUBE or GROUPING SETS are not supported yet");
+            goto done;
+        }
+        for (int i = 0; i < p->nout; i++)
+            remap_grouping_cols(p->out[i], p->nkeys + p->naggs);
+        for (int i = 0; i < p->norder; i++)
+            remap_grouping_cols(p->order[i], p->nkeys + p->naggs);
+        remap_grouping_cols(p->having, p->nkeys + p->naggs);
     }
     if (p->windows) {
         if (p->with_totals) {
