@@ -50,6 +50,7 @@ void select_plan_free(select_plan *p)
     free(p->order);
     free(p->order_desc);
     free(p->order_nulls);
+    fill_plan_free(p->fill);
     for (int i = 0; i < p->nlimit_by; i++)
         expr_free(p->limit_by[i]);
     free(p->limit_by);
@@ -877,7 +878,7 @@ static int consume_stream(run *r, step *chain)
  * output and ORDER BY columns), the chain starts after the projection. */
 static step *build_chain(select_plan *p, query_ctx *q, block_sink *sink, bool projected, bool streaming)
 {
-    step *s[8];
+    step *s[9];
     int n = 0;
     if (!projected) {
         if (p->having)
@@ -895,10 +896,12 @@ static step *build_chain(select_plan *p, query_ctx *q, block_sink *sink, bool pr
         s[n++] = step_distinct_new(p->nout);
     if (p->norder && !streaming) {
         size_t want = SIZE_MAX;
-        if (p->nlimit_by == 0 && p->limit != UINT64_MAX && p->offset + p->limit >= p->offset)
+        if (p->nlimit_by == 0 && !p->fill && p->limit != UINT64_MAX && p->offset + p->limit >= p->offset)
             want = (size_t)(p->offset + p->limit);
         s[n++] = step_sort_new(p->nout, p->norder, p->order_desc, p->order_nulls, want);
     }
+    if (p->fill)
+        s[n++] = step_fill_new(p->fill);
     if (p->nlimit_by)
         s[n++] = step_limit_by_new(p->limit_by, p->nlimit_by, p->limit_by_limit, p->limit_by_offset);
     if (p->offset || p->limit != UINT64_MAX)

@@ -18,6 +18,7 @@
 
 #include "exec/array_join.h"
 #include "exec/expr.h"
+#include "exec/fill.h"
 #include "exec/query.h"
 #include "func/agg.h"
 #include "exec/source.h"
@@ -66,6 +67,7 @@ typedef struct select_plan {
     bool *order_desc;
     int *order_nulls;            /* nan/null direction: 1 = last, -1 = first */
     bool distinct;
+    fill_plan *fill;             /* ORDER BY … WITH FILL (exec/fill.h), or NULL */
     uint64_t limit;              /* UINT64_MAX = none */
     uint64_t offset;
     int nlimit_by;

@@ -144,6 +144,8 @@ struct ast {
     bool with_totals;
     ast *having;
     ast_list order_by;     /* AST_ORDER_ITEM */
+    bool has_interpolate;  /* INTERPOLATE [(col [AS expr], …)]: expr with alias = col */
+    ast_list interpolate;
     ast *limit;            /* LIMIT n */
     ast *offset;           /* OFFSET m, or LIMIT m, n */
     ast *limit_by_limit;   /* LIMIT n BY … */
@@ -172,7 +174,8 @@ struct ast {
     /* AST_ORDER_ITEM: expression in `sub` */
     bool desc;
     int nulls;             /* 0 = default, 1 = NULLS FIRST, -1 = NULLS LAST */
-    ast *with_fill;        /* unsupported; parsed to give a clear error */
+    ast *with_fill;        /* WITH FILL given: a placeholder node; its bounds below */
+    ast *fill_from, *fill_to, *fill_step, *fill_staleness;
     bool collate;          /* COLLATE 'x' given: unsupported, a clear error */
 
     /* AST_SETTING: name in name, value in sub */

@@ -316,9 +316,10 @@ static ast *parse_order_list(parser *p, ast_list *out)
             o->with_fill = ast_new(p->a, AST_LITERAL, p_cur(p)->start);
             p_adv(p);
             p_adv(p);
-            const char *kws[] = {"FROM", "TO", "STEP"};
-            for (int k = 0; k < 3; k++)
-                if (p_accept(p, kws[k]) && !parse_expr(p))
+            const char *kws[] = {"FROM", "TO", "STEP", "STALENESS"};
+            ast **dst[] = {&o->fill_from, &o->fill_to, &o->fill_step, &o->fill_staleness};
+            for (int k = 0; k < 4; k++)
+                if (p_accept(p, kws[k]) && !(*dst[k] = parse_expr(p)))
                     return NULL;
         }
         o->end = prev_end(p);
@@ -468,6 +469,31 @@ static ast *parse_select(parser *p)
         p_adv(p);
         if (!expect_word(p, "BY") || !parse_order_list(p, &s->order_by))
             return NULL;
+        if (p_accept(p, "INTERPOLATE")) {
+            s->has_interpolate = true;
+            if (p_accept_tok(p, TK_LPAREN) && !p_accept_tok(p, TK_RPAREN)) {
+                do {
+                    int ipos = p_cur(p)->start;
+                    char *col = p_ident(p);
+                    if (!col)
+                        return NULL;
+                    ast *e;
+                    if (p_accept(p, "AS")) {
+                        if (!(e = parse_expr(p)))
+                            return NULL;
+                    } else {
+                        e = ast_new(p->a, AST_IDENT, ipos);
+                        e->nparts = 1;
+                        e->parts = ARENA_ARRAY(p->a, const char *, 1);
+                        e->parts[0] = col;
+                    }
+                    e->alias = col;
+                    ast_list_push(p->a, &s->interpolate, e);
+                } while (p_accept_tok(p, TK_COMMA));
+                if (!expect_tok(p, TK_RPAREN, "closing parenthesis"))
+                    return NULL;
+            }
+        }
     }
     for (int round = 0; round < 2 && p_is(p, 0, "LIMIT"); round++) {
         p_adv(p);

@@ -2950,8 +2950,8 @@ static void setting_value_text(const ast *v, char *out, size_t cap)
 static int unsupported_clauses(const ast *sel, query_ctx *q)
 {
     for (int i = 0; i < sel->order_by.n; i++) {
-        if (sel->order_by.items[i]->with_fill)
-            return err_set(ERR_NOT_IMPLEMENTED, "ORDER BY … WITH FILL is not supported yet");
+        if (sel->order_by.items[i]->fill_staleness)
+            return err_set(ERR_NOT_IMPLEMENTED, "ORDER BY … WITH FILL STALENESS is not supported yet");
         if (sel->order_by.items[i]->collate)
             return err_set(ERR_NOT_IMPLEMENTED, "ORDER BY … COLLATE is not supported yet");
     }
@@ -2980,6 +2980,200 @@ static int unsupported_clauses(const ast *sel, query_ctx *q)
             return -1;
         if (!same)
             return err_set(ERR_NOT_IMPLEMENTED, "SETTINGS %s in a subquery are not supported yet", kv->name);
+    }
+    return 0;
+}
+
+/* ---- ORDER BY … WITH FILL (exec/fill.h) ---- */
+
+static ast *fill_node(arena *a, ast_kind kind)
+{
+    ast *n = ARENA_NEW(a, ast);
+    n->kind = kind;
+    return n;
+}
+
+/* CAST(e, 't') compiled over a block of the columns of sch. */
+static int fill_compile(actx *c, schema *sch, const ast *e, const type *t, expr **out)
+{
+    ast *cast = fill_node(c->scratch, AST_FUNC);
+    cast->name = "CAST";
+    ast *tn = fill_node(c->scratch, AST_LITERAL);
+    tn->lit = LIT_STRING;
+    tn->str = t->name;
+    tn->str_len = strlen(t->name);
+    ast_list_push(c->scratch, &cast->args, (ast *)e);
+    ast_list_push(c->scratch, &cast->args, tn);
+    source *src = source_from_blocks(schema_clone(sch), NULL, 0);
+    int rc = analyze_expr_on(cast, src, c->q, out);
+    source_free(src);
+    return rc;
+}
+
+/* A FROM / TO bound: a constant of the key's type (one row). */
+static int fill_bound(actx *c, schema *one, const ast *e, const type *t, column **out)
+{
+    expr *x;
+    if (fill_compile(c, one, e, t, &x))
+        return -1;
+    block *b = block_new(1, 1);
+    b->cols[0] = col_new_defaults(t, 1);
+    column *v;
+    int rc = expr_eval(x, b, &v);
+    block_free(b);
+    expr_free(x);
+    if (rc)
+        return -1;
+    *out = col_materialize(v);
+    return 0;
+}
+
+/* The name an output or ORDER BY expression is matched by (aliases expanded). */
+static char *fill_match_name(actx *c, const ast *e)
+{
+    ast bare = *expand_aliases(c, c->scratch, e, 0);
+    bare.alias = NULL;
+    return name_of(&bare);
+}
+
+static int plan_fill(actx *c, const ast *sel, const ast_list *order_by, const schema *names)
+{
+    select_plan *p = c->p;
+    int first = -1;
+    for (int i = 0; i < order_by->n && first < 0; i++)
+        if (order_by->items[i]->with_fill)
+            first = i;
+    if (first < 0) {
+        if (sel->has_interpolate)
+            return err_set(ERR_INVALID_WITH_FILL_EXPRESSION, "INTERPOLATE is used without WITH FILL in ORDER BY");
+        return 0;
+    }
+    fill_plan *f = xcalloc(1, sizeof *f);
+    p->fill = f;
+    f->ncols = p->nout + p->norder;
+    f->types = xcalloc((size_t)f->ncols, sizeof *f->types);
+    f->src = xcalloc((size_t)f->ncols, sizeof *f->src);
+    f->src_arg = xcalloc((size_t)f->ncols, sizeof *f->src_arg);
+    f->interp = xcalloc((size_t)f->ncols, sizeof *f->interp);
+    for (int j = 0; j < p->nout; j++)
+        f->types[j] = p->out[j]->type;
+    for (int i = 0; i < p->norder; i++)
+        f->types[p->nout + i] = p->order[i]->type;
+    f->keys = xcalloc((size_t)order_by->n, sizeof *f->keys);
+    f->prefix = xcalloc((size_t)order_by->n, sizeof *f->prefix);
+    bool by_prefix = settings_int(c->q->st, "use_with_fill_by_sorting_prefix") != 0;
+    /* what each ORDER BY column becomes in a generated row */
+    int *order_src = xcalloc((size_t)p->norder, sizeof *order_src); /* key + 1, -(prefix) - 1 or 0 */
+    for (int i = 0; i < p->norder; i++) {
+        const ast *o = order_by->items[i];
+        if (!o->with_fill) {
+            if (i < first && by_prefix) {
+                f->prefix[f->nprefix++] = p->nout + i;
+                order_src[i] = -1;
+            }
+            continue;
+        }
+        const type *t = type_strip_nullable(p->order[i]->type);
+        const type *b = type_base(t);
+        if (!type_is_number(b) && !type_is_date_or_time(b))
+            return err_set(ERR_INVALID_WITH_FILL_EXPRESSION,
+                           "Incompatible types of WITH FILL expression values with column type %s", p->order[i]->type->name);
+        fill_key *k = &f->keys[f->nkeys];
+        k->col = p->nout + i;
+        k->dir = o->desc ? -1 : 1;
+        k->t = b;
+        order_src[i] = ++f->nkeys;
+        schema *one = schema_new(1);
+        schema_set(one, 0, "__fill_value", b);
+        ast *id = fill_node(c->scratch, AST_IDENT);
+        id->nparts = 1;
+        id->parts = ARENA_ARRAY(c->scratch, const char *, 1);
+        id->parts[0] = "__fill_value";
+        ast *step = o->fill_step;
+        if (!step) {
+            step = fill_node(c->scratch, AST_LITERAL);
+            step->lit = LIT_INT;
+            step->i = k->dir;
+            step->text = k->dir > 0 ? "1" : "-1";
+        }
+        ast *plus = fill_node(c->scratch, AST_FUNC);
+        plus->name = "plus";
+        ast_list_push(c->scratch, &plus->args, id);
+        ast_list_push(c->scratch, &plus->args, step);
+        int rc = fill_compile(c, one, plus, b, &k->step);
+        if (!rc && o->fill_from)
+            rc = fill_bound(c, one, o->fill_from, b, &k->from);
+        if (!rc && o->fill_to)
+            rc = fill_bound(c, one, o->fill_to, b, &k->to);
+        schema_free(one);
+        if (rc) {
+            free(order_src);
+            return -1;
+        }
+        if (k->from && k->to && col_compare(k->from, 0, k->to, 0, 1) * k->dir > 0) {
+            free(order_src);
+            return err_set(ERR_INVALID_WITH_FILL_EXPRESSION, "WITH FILL TO value cannot be %s than FROM value for sorting in %s direction",
+                           k->dir > 0 ? "less" : "greater", k->dir > 0 ? "ascending" : "descending");
+        }
+    }
+    for (int i = 0; i < p->norder; i++) {
+        f->src[p->nout + i] = order_src[i] > 0 ? FILL_VALUE : order_src[i] < 0 ? FILL_PREFIX : FILL_DEFAULT;
+        f->src_arg[p->nout + i] = order_src[i] > 0 ? order_src[i] - 1 : p->nout + i;
+    }
+    /* an output column that is an ORDER BY key takes that key's value */
+    bool star = false;
+    for (int i = 0; i < sel->select.n; i++)
+        star |= sel->select.items[i]->kind == AST_ASTERISK;
+    for (int j = 0; j < p->nout; j++) {
+        char *out_name = !star ? fill_match_name(c, sel->select.items[j]) : NULL;
+        for (int i = 0; i < p->norder && f->src[j] == FILL_DEFAULT; i++) {
+            if (!order_src[i])
+                continue;
+            const ast *key = positional(&sel->select, order_by->items[i]->sub);
+            char *key_name = fill_match_name(c, key);
+            bool same = (out_name && strcmp(out_name, key_name) == 0) ||
+                        (key->kind == AST_IDENT && key->nparts == 1 && strcmp(key->parts[0], names->names[j]) == 0);
+            free(key_name);
+            if (same) {
+                f->src[j] = f->src[p->nout + i];
+                f->src_arg[j] = f->src_arg[p->nout + i];
+            }
+        }
+        free(out_name);
+    }
+    free(order_src);
+    /* INTERPOLATE: expressions over the previous row's output columns */
+    if (sel->has_interpolate) {
+        schema *outs = schema_clone(names);
+        int rc = 0;
+        if (sel->interpolate.n == 0)
+            for (int j = 0; j < p->nout; j++)
+                if (f->src[j] == FILL_DEFAULT) {
+                    f->src[j] = FILL_INTERP;
+                    f->interp[j] = expr_col(j, p->out[j]->type);
+                }
+        for (int i = 0; i < sel->interpolate.n && !rc; i++) {
+            const ast *e = sel->interpolate.items[i];
+            int j = schema_find(names, e->alias);
+            if (j < 0) {
+                rc = err_set(ERR_UNKNOWN_IDENTIFIER, "Missing column '%s' as an INTERPOLATE expression target", e->alias);
+                break;
+            }
+            if (f->src[j] != FILL_DEFAULT) {
+                rc = err_set(ERR_INVALID_WITH_FILL_EXPRESSION, "Column '%s' is a WITH FILL key and cannot be interpolated",
+                             e->alias);
+                break;
+            }
+            ast plain = *e;
+            plain.alias = NULL;
+            ast *copy = ARENA_NEW(c->scratch, ast);
+            *copy = plain;
+            f->src[j] = FILL_INTERP;
+            rc = fill_compile(c, outs, copy, p->out[j]->type, &f->interp[j]);
+        }
+        schema_free(outs);
+        if (rc)
+            return -1;
     }
     return 0;
 }
@@ -3256,6 +3450,8 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
         p->order_nulls[i] = o->desc ? -dir : dir;
     }
 
+    if (plan_fill(c, sel, &order_by, names))
+        goto done;
     if (sel->limit && const_u64(c, sel->limit, "LIMIT", &p->limit))
         goto done;
     if (sel->offset && const_u64(c, sel->offset, "OFFSET", &p->offset))
