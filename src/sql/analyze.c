@@ -65,6 +65,7 @@ typedef struct actx {
     bool post;
     int nkeys;
     char *key_names[256];
+    ast_list gkeys;                /* ROLLUP / CUBE / GROUPING SETS: the GROUP BY keys, deduplicated */
     int naggs;
     char *agg_names[256];
     int depth;
@@ -1272,6 +1273,29 @@ static int compile_hof(actx *c, const ast *e, const hof_def *d, expr **out)
  * width of the post block is known); with a plain GROUP BY it is 0. */
 #define GROUPING_COL_BASE (1 << 22)
 
+/* The name a GROUP BY key or a grouping set's item is matched by (aliases expanded). */
+static char *key_match_name(actx *c, const ast *e)
+{
+    ast bare = *expand_aliases(c, c->scratch, positional(&c->sel->select, e), 0);
+    bare.alias = NULL;
+    return name_of(&bare);
+}
+
+/* The key e is (matched by key_match_name), or -1. */
+static int find_key(actx *c, const ast *e)
+{
+    char *name = key_match_name(c, e);
+    int found = -1;
+    for (int k = 0; k < c->nkeys && found < 0; k++) {
+        char *kn = c->gkeys.n ? key_match_name(c, c->gkeys.items[k]) : xstrdup(c->key_names[k]);
+        if (strcmp(kn, name) == 0)
+            found = k;
+        free(kn);
+    }
+    free(name);
+    return found;
+}
+
 static int compile_grouping(actx *c, const ast *e, expr **out)
 {
     char *text = name_of(e);
@@ -1291,12 +1315,7 @@ static int compile_grouping(actx *c, const ast *e, expr **out)
         return -1;
     int *args = xmalloc(sizeof *args * (size_t)e->args.n);
     for (int i = 0; i < e->args.n; i++) {
-        char *name = name_of(expand_aliases(c, c->scratch, e->args.items[i], 0));
-        args[i] = -1;
-        for (int k = 0; k < c->nkeys && args[i] < 0; k++)
-            if (strcmp(c->key_names[k], name) == 0)
-                args[i] = k;
-        free(name);
+        args[i] = find_key(c, e->args.items[i]);
         if (args[i] < 0) {
             buf b = {0};
             ast_format_expr(&b, e->args.items[i]);
@@ -1348,10 +1367,10 @@ static void grouping_keys(actx *c, const ast *sel, ast_list *keys)
     }
     ast_list out = {0};
     for (int i = 0; i < all.n; i++) {
-        char *name = name_of(expand_aliases(c, c->scratch, positional(&sel->select, all.items[i]), 0));
+        char *name = key_match_name(c, all.items[i]);
         bool seen = false;
         for (int j = 0; j < out.n && !seen; j++) {
-            char *other = name_of(expand_aliases(c, c->scratch, positional(&sel->select, out.items[j]), 0));
+            char *other = key_match_name(c, out.items[j]);
             seen = strcmp(name, other) == 0;
             free(other);
         }
@@ -1360,6 +1379,7 @@ static void grouping_keys(actx *c, const ast *sel, ast_list *keys)
             ast_list_push(c->scratch, &out, all.items[i]);
     }
     *keys = out;
+    c->gkeys = out;
 }
 
 static int plan_grouping_sets(actx *c, const ast *sel)
@@ -1386,13 +1406,8 @@ static int plan_grouping_sets(actx *c, const ast *sel)
         for (int i = 0; i < p->nsets; i++) {
             const ast *set = sel->grouping_sets.items[i];
             p->sets_empty_row |= set->args.n == 0;
-            for (int j = 0; j < set->args.n; j++) {
-                char *name = name_of(expand_aliases(c, c->scratch, positional(&sel->select, set->args.items[j]), 0));
-                for (int k = 0; k < n; k++)
-                    if (strcmp(c->key_names[k], name) == 0)
-                        p->set_masks[i] |= UINT64_C(1) << k;
-                free(name);
-            }
+            for (int j = 0; j < set->args.n; j++)
+                p->set_masks[i] |= UINT64_C(1) << find_key(c, set->args.items[j]);
         }
         if (n == 0) { /* GROUPING SETS (()): one group of every row */
             if (p->nsets > 1)
@@ -3100,7 +3115,16 @@ static int plan_fill(actx *c, const ast *sel, const ast_list *order_by, const sc
         plus->name = "plus";
         ast_list_push(c->scratch, &plus->args, id);
         ast_list_push(c->scratch, &plus->args, step);
-        int rc = fill_compile(c, one, plus, b, &k->step);
+        int rc = 0;
+        const ast *bounds[2] = {o->fill_from, o->fill_to};
+        for (int j = 0; j < 2; j++) /* CAST would wrap a negative bound */
+            if (bounds[j] && type_is_integer(b) && !type_is_signed(b) &&
+                ((bounds[j]->kind == AST_LITERAL && bounds[j]->lit == LIT_INT && bounds[j]->i < 0) ||
+                 (bounds[j]->kind == AST_FUNC && strcmp(bounds[j]->name, "negate") == 0)))
+                rc = err_set(ERR_INVALID_WITH_FILL_EXPRESSION, "WITH FILL bound values cannot be negative for unsigned type %s",
+                             b->name);
+        if (!rc)
+            rc = fill_compile(c, one, plus, b, &k->step);
         if (!rc && o->fill_from)
             rc = fill_bound(c, one, o->fill_from, b, &k->from);
         if (!rc && o->fill_to)
