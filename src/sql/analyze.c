@@ -3493,12 +3493,20 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
             char *nm = k->alias ? xstrdup(k->alias) : name_of(k);
             int idx = schema_find(names, nm);
             free(nm);
-            if (idx < 0) {
+            if (idx >= 0) {
+                p->limit_by[i] = expr_col(idx, names->types[idx]);
+                continue;
+            }
+            /* an expression of the output columns (the block LIMIT BY sees) */
+            source *outs = source_from_blocks(schema_clone(names), NULL, 0);
+            int brc = analyze_expr_on(k, outs, q, &p->limit_by[i]);
+            source_free(outs);
+            if (brc) {
                 p->nlimit_by = i;
-                err_set(ERR_NOT_IMPLEMENTED, "LIMIT BY expressions must be columns of the select list");
+                err_clear();
+                err_set(ERR_NOT_IMPLEMENTED, "LIMIT BY expressions must be expressions of the select list's columns");
                 goto done;
             }
-            p->limit_by[i] = expr_col(idx, names->types[idx]);
         }
     }
     if (sel->with_totals) {
