@@ -56,71 +56,47 @@ static void push_absent_key(column *dst, bool use_null)
         col_push_default(dst);
 }
 
-typedef struct set_group {
-    char *states;
-    size_t row; /* a row of the full-key groups with this set's key */
-} set_group;
-
-/* Aggregates the full-key groups by the keys of set `mask` and appends its rows to b. */
-static int add_set(select_plan *p, uint64_t mask, column **keys, char **states, size_t nrows, block *b)
+void grouping_sets_keys(const select_plan *p, int set, column *const *keys, size_t rows, column **out)
 {
-    column *sub[64];
-    int m = 0;
-    for (int k = 0; k < p->nkeys; k++)
-        if (mask >> k & 1)
-            sub[m++] = keys[k];
-    agg_table t;
-    agg_table_init(&t);
-    buf kb = {0};
-    set_group *groups = NULL;
-    size_t ngroups = 0, cap = 0;
-    for (size_t r = 0; r < nrows || (r == 0 && nrows == 0 && m == 0 && p->sets_empty_row); r++) {
-        kb.len = 0;
-        if (nrows)
-            agg_key_serialize(&kb, sub, m, r);
-        bool inserted;
-        const char *key = kb.p ? (const char *)kb.p : "";
-        agg_slot *s = agg_table_find_or_insert(&t, key, kb.len, agg_key_hash(key, kb.len),
-                                               p->state_size, p->state_align, &inserted);
-        if (inserted) {
-            for (int a = 0; a < p->naggs; a++)
-                p->aggs[a]->ops.init(p->aggs[a], s->states + p->agg_offsets[a]);
-            if (ngroups == cap) {
-                cap = cap ? cap * 2 : 64;
-                groups = xrealloc(groups, sizeof *groups * cap);
-            }
-            groups[ngroups++] = (set_group){.states = s->states, .row = r};
-        }
-        if (nrows)
-            for (int a = 0; a < p->naggs; a++)
-                p->aggs[a]->ops.merge(p->aggs[a], s->states + p->agg_offsets[a], states[r] + p->agg_offsets[a]);
-    }
-    buf_free(&kb);
-    int rc = 0;
+    for (int k = 0; p->nsets && k < p->nkeys; k++)
+        out[k] = p->set_masks[set] >> k & 1 ? keys[k] : col_new_defaults(keys[k]->type, rows);
+}
+
+void grouping_sets_keys_free(const select_plan *p, int set, column **keys)
+{
+    for (int k = 0; p->nsets && k < p->nkeys; k++)
+        if (!(p->set_masks[set] >> k & 1))
+            col_free(keys[k]);
+}
+
+static int slot_set(const agg_slot *s)
+{
+    uint16_t set;
+    memcpy(&set, agg_slot_key(s) + s->key_len - sizeof set, sizeof set);
+    return set;
+}
+
+bool grouping_sets_slot_in_first(const select_plan *p, const agg_slot *s) { return slot_set(s) == 0; }
+
+/* Appends one row of set `set`: key k from keys[k] row `row` when in the set. */
+static int add_row(select_plan *p, block *b, int set, column **keys, size_t row, char *states)
+{
+    uint64_t mask = p->set_masks[set];
     bool use_null = p->key_post_types != NULL;
-    for (size_t i = 0; i < ngroups; i++) {
-        for (int k = 0; k < p->nkeys; k++)
-            if (mask >> k & 1)
-                push_key(b->cols[k], keys[k], groups[i].row);
-            else
-                push_absent_key(b->cols[k], use_null);
-        for (int a = 0; a < p->naggs && !rc; a++)
-            rc = p->aggs[a]->ops.finalize(p->aggs[a], groups[i].states + p->agg_offsets[a], b->cols[p->nkeys + a]);
-        for (int g = 0; g < p->ngrouping; g++) {
-            uint64_t v = grouping_value(p, g, mask);
-            col_push_fixed(b->cols[p->nkeys + p->naggs + g], &v);
-        }
-        if (rc)
-            break;
-        b->rows++;
+    for (int k = 0; k < p->nkeys; k++)
+        if (keys && mask >> k & 1)
+            push_key(b->cols[k], keys[k], row);
+        else
+            push_absent_key(b->cols[k], use_null && !(p->sets_const_mask >> k & 1));
+    for (int a = 0; a < p->naggs; a++)
+        if (p->aggs[a]->ops.finalize(p->aggs[a], states + p->agg_offsets[a], b->cols[p->nkeys + a]))
+            return -1;
+    for (int g = 0; g < p->ngrouping; g++) {
+        uint64_t v = grouping_value(p, g, mask);
+        col_push_fixed(b->cols[p->nkeys + p->naggs + g], &v);
     }
-    for (size_t i = 0; i < ngroups; i++)
-        for (int a = 0; a < p->naggs; a++)
-            if (p->aggs[a]->ops.destroy)
-                p->aggs[a]->ops.destroy(p->aggs[a], groups[i].states + p->agg_offsets[a]);
-    free(groups);
-    agg_table_free(&t);
-    return rc;
+    b->rows++;
+    return 0;
 }
 
 int grouping_sets_finalize(select_plan *p, const agg_table *t, block **out)
@@ -128,24 +104,35 @@ int grouping_sets_finalize(select_plan *p, const agg_table *t, block **out)
     column **keys = xcalloc((size_t)p->nkeys, sizeof *keys);
     for (int k = 0; k < p->nkeys; k++)
         keys[k] = col_new(p->keys[k]->type);
-    char **states = xmalloc(sizeof *states * (t->count + 1));
-    size_t n = 0;
-    for (size_t i = 0; i < t->cap; i++) {
+    block *b = new_sets_block(p);
+    int rc = 0;
+    size_t row = 0;
+    for (size_t i = 0; i < t->cap && !rc; i++) {
         const agg_slot *s = &t->slots[i];
         if (!s->states)
             continue;
         const char *kp = agg_slot_key(s);
         agg_key_deserialize(&kp, keys, p->nkeys);
-        states[n++] = s->states;
+        rc = add_row(p, b, slot_set(s), keys, row++, s->states);
     }
-    block *b = new_sets_block(p);
-    int rc = 0;
-    for (int i = 0; i < p->nsets && !rc; i++)
-        rc = add_set(p, p->set_masks[i], keys, states, n, b);
+    /* no input: a GROUPING SETS () still has its row (ROLLUP and CUBE have none) */
+    for (int set = 0; t->count == 0 && p->sets_empty_row && set < p->nsets && !rc; set++) {
+        if (p->set_masks[set] & ~p->sets_const_mask)
+            continue;
+        arena a;
+        arena_init(&a);
+        char *states = arena_alloc(&a, p->state_size ? p->state_size : 1, p->state_align ? p->state_align : 8);
+        for (int k = 0; k < p->naggs; k++)
+            p->aggs[k]->ops.init(p->aggs[k], states + p->agg_offsets[k]);
+        rc = add_row(p, b, set, NULL, 0, states);
+        for (int k = 0; k < p->naggs; k++)
+            if (p->aggs[k]->ops.destroy)
+                p->aggs[k]->ops.destroy(p->aggs[k], states + p->agg_offsets[k]);
+        arena_free(&a);
+    }
     for (int k = 0; k < p->nkeys; k++)
         col_free(keys[k]);
     free(keys);
-    free(states);
     if (rc) {
         block_free(b);
         return -1;

@@ -228,7 +228,7 @@ static int aggregate_block(worker *w, block *b, const uint8_t *mask)
             else
                 p->aggs[a]->ops.add_all(p->aggs[a], w->single + p->agg_offsets[a], args[a], b->rows);
         }
-    } else if (p->nkeys == 1 && keys[0]->dict) {
+    } else if (p->nkeys == 1 && keys[0]->dict && !p->nsets) {
         /* the WHERE's mask, if any, applies here: only the codes and the arguments of the
          * kept rows are gathered (nothing else of the block is filtered) */
         size_t rows = b->rows;
@@ -257,6 +257,11 @@ static int aggregate_block(worker *w, block *b, const uint8_t *mask)
     } else {
         for (int k = 0; k < p->nkeys; k++)
             keys[k] = col_materialize(keys[k]);
+        /* ROLLUP / CUBE / GROUPING SETS: each row goes to one group per set, whose key is
+         * the set's keys (the others at their defaults) and the set's number. */
+        for (int set = 0; set < (p->nsets ? p->nsets : 1); set++) {
+        column *set_keys[64];
+        grouping_sets_keys(p, set, keys, b->rows, set_keys);
         /* Three passes over the block: serialize every key, hash them all, then probe
          * with the slot of a row PREFETCH rows ahead already on its way from memory. */
         enum { PREFETCH = 16 };
@@ -268,7 +273,9 @@ static int aggregate_block(worker *w, block *b, const uint8_t *mask)
         key->len = 0;
         for (size_t i = 0; i < rows; i++) {
             koff[i] = (uint32_t)key->len;
-            agg_key_serialize(key, keys, p->nkeys, i);
+            agg_key_serialize(key, p->nsets ? set_keys : keys, p->nkeys, i);
+            if (p->nsets)
+                buf_append(key, &(uint16_t){(uint16_t)set}, sizeof(uint16_t));
         }
         koff[rows] = (uint32_t)key->len;
         const char *kp = (const char *)key->p;
@@ -294,6 +301,8 @@ static int aggregate_block(worker *w, block *b, const uint8_t *mask)
         for (int a = 0; a < p->naggs; a++)
             p->aggs[a]->ops.add_rows(p->aggs[a], states, p->agg_offsets[a], args[a], b->rows);
         free(states);
+        grouping_sets_keys_free(p, set, set_keys);
+        }
         /* Only now: the states pointers of this block point into the current table. */
         if (!w->buckets && w->table.count > w->r->two_level_threshold)
             convert_two_level(w);
@@ -730,8 +739,8 @@ static int group_totals(select_plan *p, agg_table *t, const block *post, block *
     size_t row = 0;
     for (size_t i = 0; i < t->cap; i++) {
         agg_slot *s = &t->slots[i];
-        if (!s->states)
-            continue;
+        if (!s->states || (p->nsets && !grouping_sets_slot_in_first(p, s)))
+            continue; /* totals of ROLLUP / CUBE: the groups of all keys (the first set) */
         if (!keep || keep[row])
             for (int k = 0; k < p->naggs; k++)
                 p->aggs[k]->ops.merge(p->aggs[k], states + p->agg_offsets[k], s->states + p->agg_offsets[k]);
@@ -784,16 +793,18 @@ static int merge_and_finalize(select_plan *p, query_ctx *q, worker *ws, int n, b
     if (!two_level) {
         for (int i = 1; i < n; i++)
             merge_tables(p, &ws[0].table, &ws[i].table);
-        int rc = p->nsets ? 0 : finalize_table(p, &ws[0].table, b);
+        int rc = 0;
+        if (p->nsets) { /* ROLLUP / CUBE / GROUPING SETS: the groups of every set */
+            block_free(b);
+            b = NULL;
+            rc = grouping_sets_finalize(p, &ws[0].table, &b);
+        } else {
+            rc = finalize_table(p, &ws[0].table, b);
+        }
         if (!rc && totals)
             rc = group_totals(p, &ws[0].table, b, totals);
         if (!rc && totals && p->nsets)
             *totals = grouping_sets_totals(p, *totals);
-        if (!rc && p->nsets) { /* ROLLUP / CUBE / GROUPING SETS: one more aggregation */
-            block_free(b);
-            b = NULL;
-            rc = grouping_sets_finalize(p, &ws[0].table, &b);
-        }
         destroy_table_states(p, &ws[0].table);
         *out = b;
         return rc;

@@ -52,6 +52,7 @@ typedef struct select_plan {
     int nsets;
     uint64_t *set_masks;         /* bit k: key k is in the set */
     bool sets_empty_row;         /* GROUPING SETS with (): its row exists with no input */
+    uint64_t sets_const_mask;    /* constant keys: in every set, never NULL */
     const type **key_post_types; /* key types in the post block (group_by_use_nulls: the
                                   * Nullable ones, NULL outside a row's set); NULL: keys' */
     int ngrouping;               /* grouping(…) calls */

@@ -1388,24 +1388,40 @@ static int plan_grouping_sets(actx *c, const ast *sel)
     int n = p->nkeys;
     if (n > 64)
         return err_set(ERR_NOT_IMPLEMENTED, "ROLLUP, CUBE or GROUPING SETS over more than 64 keys are not supported");
+    /* constant keys are in every set (ClickHouse drops them from ROLLUP and CUBE) */
+    int var[64], nv = 0;
+    for (int k = 0; k < n; k++)
+        if (expr_is_const(p->keys[k]))
+            p->sets_const_mask |= UINT64_C(1) << k;
+        else
+            var[nv++] = k;
     if (sel->group_by_mod == GB_ROLLUP) {
-        p->nsets = n + 1;
+        p->nsets = nv + 1;
         p->set_masks = xmalloc(sizeof *p->set_masks * (size_t)p->nsets);
-        for (int i = 0; i <= n; i++)
-            p->set_masks[i] = n - i == 64 ? UINT64_MAX : (UINT64_C(1) << (n - i)) - 1;
+        for (int i = 0; i <= nv; i++) {
+            p->set_masks[i] = p->sets_const_mask;
+            for (int j = 0; j < nv - i; j++)
+                p->set_masks[i] |= UINT64_C(1) << var[j];
+        }
     } else if (sel->group_by_mod == GB_CUBE) {
-        if (n > 16)
+        if (nv > 16)
             return err_set(ERR_NOT_IMPLEMENTED, "CUBE over more than 16 keys is not supported");
-        p->nsets = 1 << n;
+        p->nsets = 1 << nv;
         p->set_masks = xmalloc(sizeof *p->set_masks * (size_t)p->nsets);
-        for (int i = 0; i < p->nsets; i++)
-            p->set_masks[i] = (uint64_t)(p->nsets - 1 - i);
+        for (int i = 0; i < p->nsets; i++) {
+            uint64_t bits = (uint64_t)(p->nsets - 1 - i);
+            p->set_masks[i] = p->sets_const_mask;
+            for (int j = 0; j < nv; j++)
+                if (bits >> j & 1)
+                    p->set_masks[i] |= UINT64_C(1) << var[j];
+        }
     } else {
         p->nsets = sel->grouping_sets.n;
         p->set_masks = xcalloc((size_t)p->nsets, sizeof *p->set_masks);
         for (int i = 0; i < p->nsets; i++) {
             const ast *set = sel->grouping_sets.items[i];
             p->sets_empty_row |= set->args.n == 0;
+            p->set_masks[i] = p->sets_const_mask;
             for (int j = 0; j < set->args.n; j++)
                 p->set_masks[i] |= UINT64_C(1) << find_key(c, set->args.items[j]);
         }
@@ -1422,7 +1438,9 @@ static int plan_grouping_sets(actx *c, const ast *sel)
         p->key_post_types = xmalloc(sizeof *p->key_post_types * (size_t)n);
         for (int k = 0; k < n; k++) {
             const type *t = p->keys[k]->type;
-            if (t->id == T_LOWCARDINALITY && type_can_be_nullable(t->inner))
+            if (p->sets_const_mask >> k & 1)
+                ;
+            else if (t->id == T_LOWCARDINALITY && type_can_be_nullable(t->inner))
                 t = type_lowcard(type_nullable(t->inner));
             else if (type_can_be_nullable(t))
                 t = type_nullable(t);
