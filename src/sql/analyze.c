@@ -1316,6 +1316,9 @@ static int compile_grouping(actx *c, const ast *e, expr **out)
     int *args = xmalloc(sizeof *args * (size_t)e->args.n);
     for (int i = 0; i < e->args.n; i++) {
         args[i] = find_key(c, e->args.items[i]);
+        /* ClickHouse drops constant keys: grouping() of one is not a key */
+        if (args[i] >= 0 && c->p->nsets && (c->p->sets_const_mask >> args[i] & 1))
+            args[i] = -1;
         if (args[i] < 0) {
             buf b = {0};
             ast_format_expr(&b, e->args.items[i]);
@@ -3100,6 +3103,14 @@ static int plan_fill(actx *c, const ast *sel, const ast_list *order_by, const sc
     for (int i = 0; i < p->norder; i++) {
         const ast *o = order_by->items[i];
         if (!o->with_fill) {
+            if (i > first && expr_is_const(p->order[i])) {
+                free(order_src);
+                char *nm = name_of(o->sub);
+                err_set(ERR_ILLEGAL_COLUMN, "Cannot convert column `%s` because it is constant but values of "
+                        "constants are different in source and result", nm);
+                free(nm);
+                return -1;
+            }
             if (i < first && by_prefix) {
                 f->prefix[f->nprefix++] = p->nout + i;
                 order_src[i] = -1;
