@@ -145,7 +145,10 @@ block *grouping_sets_totals(select_plan *p, block *totals)
 {
     block *b = new_sets_block(p);
     for (int k = 0; k < p->nkeys; k++)
-        push_absent_key(b->cols[k], false);
+        if (p->sets_const_mask >> k & 1)
+            push_key(b->cols[k], totals->cols[k], 0);
+        else
+            push_absent_key(b->cols[k], false);
     for (int a = 0; a < p->naggs; a++) {
         col_free(b->cols[p->nkeys + a]);
         b->cols[p->nkeys + a] = col_ref(totals->cols[p->nkeys + a]);

@@ -3103,11 +3103,20 @@ static int plan_fill(actx *c, const ast *sel, const ast_list *order_by, const sc
     for (int i = 0; i < p->norder; i++) {
         const ast *o = order_by->items[i];
         if (!o->with_fill) {
-            if (i > first && expr_is_const(p->order[i])) {
+            /* ClickHouse: a constant key after the fill keys that LIMIT BY also uses */
+            bool limit_by_key = false;
+            char *nm = name_of(o->sub);
+            for (int j = 0; j < sel->limit_by.n && i > first && expr_is_const(p->order[i]); j++) {
+                char *ln = name_of(positional(&sel->select, sel->limit_by.items[j]));
+                limit_by_key |= strcmp(ln, nm) == 0;
+                free(ln);
+            }
+            if (!limit_by_key)
+                free(nm);
+            if (limit_by_key) {
                 free(order_src);
-                char *nm = name_of(o->sub);
-                err_set(ERR_ILLEGAL_COLUMN, "Cannot convert column `%s` because it is constant but values of "
-                        "constants are different in source and result", nm);
+                err_set(ERR_ILLEGAL_COLUMN, "Cannot convert column `%s` because it is non constant in source stream "
+                        "but must be constant in result", nm);
                 free(nm);
                 return -1;
             }

@@ -37,3 +37,15 @@ SELECT grouping(k) FROM t02480; -- { serverError ILLEGAL_AGGREGATION }
 SELECT count() FROM t02480 WHERE grouping(k) = 0 GROUP BY k; -- { serverError ILLEGAL_AGGREGATION }
 SELECT grouping(s) FROM t02480 GROUP BY k; -- { serverError BAD_ARGUMENTS }
 DROP TABLE t02480;
+-- constant keys: in every set, their value in the totals row; grouping() of one is an error
+SELECT [7] AS c0, number % 2 AS c1, sum(number) AS c2 FROM numbers(5) GROUP BY [7], c1 WITH TOTALS ORDER BY ALL;
+SELECT toDecimal128('0.001', 5) AS c0, count() FROM numbers(2) GROUP BY ROLLUP(c0) WITH TOTALS;
+SELECT 'k' AS c0, number % 2 AS c1, count() FROM numbers(3) GROUP BY CUBE(c0, c1) WITH TOTALS ORDER BY ALL;
+SELECT 'k' AS c0, number % 2 AS c1, count() FROM numbers(3) GROUP BY CUBE(c0, c1) ORDER BY ALL SETTINGS group_by_use_nulls = 1;
+SELECT toDateTime('1970-01-01 00:00:00', 'America/New_York') AS c0, count() FROM numbers(3) GROUP BY GROUPING SETS ((c0), ()) ORDER BY ALL;
+SELECT sum(1) FROM numbers(5) GROUP BY ROLLUP(['x']);
+SELECT grouping('a') FROM numbers(3) GROUP BY ROLLUP('a'); -- { serverError BAD_ARGUMENTS }
+-- aggregates whose merge moves their state (strings, arrays) in every set
+SELECT min('a') AS m, number % 2 AS k FROM numbers(5) GROUP BY k WITH ROLLUP ORDER BY ALL;
+SELECT number % 2 AS k, max(toString(number)) AS m, arraySort(groupArray(number)) AS g, uniqExact(number) AS u FROM numbers(7) GROUP BY CUBE(k) WITH TOTALS ORDER BY ALL;
+SELECT number % 2 AS a, number % 3 AS b, min(toString(number)) FROM numbers(12) GROUP BY GROUPING SETS ((a), (b), (a, b), ()) ORDER BY ALL;

@@ -34,3 +34,6 @@ SELECT 'a' AS s, number * 3 AS n FROM numbers(3) ORDER BY n WITH FILL STEP 0; --
 SELECT number * 3 AS n FROM numbers(4) ORDER BY n WITH FILL FROM 10 TO 2; -- { serverError INVALID_WITH_FILL_EXPRESSION }
 SELECT 'x' || toString(number) AS s FROM numbers(3) ORDER BY s WITH FILL; -- { serverError INVALID_WITH_FILL_EXPRESSION }
 SELECT number % 2 AS a FROM numbers(10) ORDER BY a WITH FILL FROM -1 TO 4; -- { serverError INVALID_WITH_FILL_EXPRESSION }
+SELECT toInt8(number % 3) AS c0, 5 AS c1 FROM numbers(5) ORDER BY c0 WITH FILL FROM -2 TO 5;
+SELECT toInt8(number % 3) AS c0, 5 AS c1 FROM numbers(5) ORDER BY c0 WITH FILL FROM -2 TO 5, c1;
+SELECT toInt8(number % 3) AS c0, 5 AS c1 FROM numbers(5) ORDER BY c0 WITH FILL FROM -2 TO 5, c1 LIMIT 1 BY c1; -- { serverError ILLEGAL_COLUMN }
