@@ -750,9 +750,11 @@ static int group_totals(select_plan *p, agg_table *t, const block *post, block *
     block *b = new_post_block(p);
     int rc = 0;
     for (int k = 0; k < p->nkeys; k++) /* a constant key keeps its value, as in ClickHouse */
-        if (p->keys[k]->kind == EX_CONST)
-            col_push_from(b->cols[k], p->keys[k]->value, 0);
-        else
+        if (p->keys[k]->kind == EX_CONST) {
+            column *v = col_materialize(col_ref(p->keys[k]->value));
+            col_push_from(b->cols[k], v, 0);
+            col_free(v);
+        } else
             col_push_default(b->cols[k]);
     for (int k = 0; k < p->naggs && !rc; k++)
         rc = p->aggs[k]->ops.finalize(p->aggs[k], states + p->agg_offsets[k], b->cols[p->nkeys + k]);

@@ -3128,9 +3128,11 @@ static int plan_fill(actx *c, const ast *sel, const ast_list *order_by, const sc
         }
         const type *t = type_strip_nullable(p->order[i]->type);
         const type *b = type_base(t);
-        if (!type_is_number(b) && !type_is_date_or_time(b))
+        if (!type_is_number(b) && !type_is_date_or_time(b)) {
+            free(order_src);
             return err_set(ERR_INVALID_WITH_FILL_EXPRESSION,
                            "Incompatible types of WITH FILL expression values with column type %s", p->order[i]->type->name);
+        }
         fill_key *k = &f->keys[f->nkeys];
         k->col = p->nout + i;
         k->dir = o->desc ? -1 : 1;
