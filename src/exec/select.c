@@ -916,10 +916,10 @@ static step *build_chain(select_plan *p, query_ctx *q, block_sink *sink, bool pr
             want = (size_t)(p->offset + p->limit);
         s[n++] = step_sort_new(p->nout, p->norder, p->order_desc, p->order_nulls, want);
     }
-    if (p->fill)
-        s[n++] = step_fill_new(p->fill);
     if (p->nlimit_by)
         s[n++] = step_limit_by_new(p->limit_by, p->nlimit_by, p->limit_by_limit, p->limit_by_offset);
+    if (p->fill) /* after LIMIT BY, before LIMIT, as in ClickHouse */
+        s[n++] = step_fill_new(p->fill);
     if (p->offset || p->limit != UINT64_MAX)
         s[n++] = step_limit_new(p->offset, p->limit);
     s[n++] = step_sink_new(sink, p->nout, streaming ? SIZE_MAX : 65409);

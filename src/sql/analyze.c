@@ -3103,10 +3103,11 @@ static int plan_fill(actx *c, const ast *sel, const ast_list *order_by, const sc
     for (int i = 0; i < p->norder; i++) {
         const ast *o = order_by->items[i];
         if (!o->with_fill) {
-            /* ClickHouse: a constant key after the fill keys that LIMIT BY also uses */
+            /* ClickHouse: a literal key after the fill keys that LIMIT BY also uses */
             bool limit_by_key = false;
             char *nm = name_of(o->sub);
-            for (int j = 0; j < sel->limit_by.n && i > first && expr_is_const(p->order[i]); j++) {
+            bool literal = expand_aliases(c, c->scratch, positional(&sel->select, o->sub), 0)->kind == AST_LITERAL;
+            for (int j = 0; j < sel->limit_by.n && i > first && literal; j++) {
                 char *ln = name_of(positional(&sel->select, sel->limit_by.items[j]));
                 limit_by_key |= strcmp(ln, nm) == 0;
                 free(ln);

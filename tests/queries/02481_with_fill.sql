@@ -37,3 +37,5 @@ SELECT number % 2 AS a FROM numbers(10) ORDER BY a WITH FILL FROM -1 TO 4; -- { 
 SELECT toInt8(number % 3) AS c0, 5 AS c1 FROM numbers(5) ORDER BY c0 WITH FILL FROM -2 TO 5;
 SELECT toInt8(number % 3) AS c0, 5 AS c1 FROM numbers(5) ORDER BY c0 WITH FILL FROM -2 TO 5, c1;
 SELECT toInt8(number % 3) AS c0, 5 AS c1 FROM numbers(5) ORDER BY c0 WITH FILL FROM -2 TO 5, c1 LIMIT 1 BY c1; -- { serverError ILLEGAL_COLUMN }
+SELECT (toInt64(ifNull(18446744073709551615, 0)) % 7) AS c0, emptyArrayInt32() AS c1 FROM numbers(12) ORDER BY c0 WITH FILL FROM -2 TO 9 STEP 1, c1 LIMIT 2 BY c1;
+SELECT (toInt64(ifNull(number, 0)) % 7) AS c0, CAST('12.345' AS Decimal(10, 3)) AS c1, number AS c2, number AS c3 FROM numbers(12) WHERE isNotNull(number) ORDER BY c0 WITH FILL FROM -2 TO 9 STEP 2, c3 ASC NULLS FIRST, c1, c2 LIMIT 2 BY c2;
