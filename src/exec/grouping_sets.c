@@ -87,7 +87,8 @@ static int add_row(select_plan *p, block *b, int set, column **keys, size_t row,
         if (keys && mask >> k & 1)
             push_key(b->cols[k], keys[k], row);
         else
-            push_absent_key(b->cols[k], use_null && !(p->sets_const_mask >> k & 1));
+            push_absent_key(b->cols[k], (use_null && !(p->sets_const_mask >> k & 1)) ||
+                                            type_is_nullable(p->keys[k]->type)); /* its default is NULL */
     for (int a = 0; a < p->naggs; a++)
         if (p->aggs[a]->ops.finalize(p->aggs[a], states + p->agg_offsets[a], b->cols[p->nkeys + a]))
             return -1;
@@ -148,7 +149,7 @@ block *grouping_sets_totals(select_plan *p, block *totals)
         if (p->sets_const_mask >> k & 1)
             push_key(b->cols[k], totals->cols[k], 0);
         else
-            push_absent_key(b->cols[k], false);
+            push_absent_key(b->cols[k], type_is_nullable(p->keys[k]->type));
     for (int a = 0; a < p->naggs; a++) {
         col_free(b->cols[p->nkeys + a]);
         b->cols[p->nkeys + a] = col_ref(totals->cols[p->nkeys + a]);

@@ -49,3 +49,6 @@ SELECT grouping('a') FROM numbers(3) GROUP BY ROLLUP('a'); -- { serverError BAD_
 SELECT min('a') AS m, number % 2 AS k FROM numbers(5) GROUP BY k WITH ROLLUP ORDER BY ALL;
 SELECT number % 2 AS k, max(toString(number)) AS m, arraySort(groupArray(number)) AS g, uniqExact(number) AS u FROM numbers(7) GROUP BY CUBE(k) WITH TOTALS ORDER BY ALL;
 SELECT number % 2 AS a, number % 3 AS b, min(toString(number)) FROM numbers(12) GROUP BY GROUPING SETS ((a), (b), (a, b), ()) ORDER BY ALL;
+SELECT toNullable(number % 3) AS k, count() FROM numbers(5) GROUP BY ROLLUP(k) ORDER BY ALL;
+SELECT toNullable(number % 3) AS k, count() FROM numbers(5) GROUP BY ROLLUP(k) WITH TOTALS ORDER BY ALL;
+SELECT toNullable(number % 3) AS k, number % 2 AS j, count() FROM numbers(5) GROUP BY CUBE(k, j) ORDER BY ALL;
