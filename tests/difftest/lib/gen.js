@@ -524,7 +524,7 @@ function genQuery(g, opts = {}) {
       q.groupMod = rng.weighted(mods);
       if (q.groupMod === 'SETS') // each set a subset of the keys (maybe empty)
         q.sets = Array.from({ length: rng.int(1, 3) }, () => keys.map((k, i) => i).filter(() => rng.chance(0.5)));
-      q.groupWith = q.groupMod !== 'SETS' && rng.chance(0.3); // `k WITH ROLLUP` instead of ROLLUP(k)
+      q.groupWith = !!q.groupMod && q.groupMod !== 'SETS' && rng.chance(0.3); // `k WITH ROLLUP` instead of ROLLUP(k)
       if (f.totals && rng.chance(0.2)) q.totals = true;
       if (q.groupMod && f.usenulls && rng.chance(0.3)) q.settings = 'group_by_use_nulls = 1';
     }
