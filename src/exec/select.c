@@ -7,6 +7,7 @@
 #include "exec/agg_hash.h"
 #include "exec/agg_spill.h"
 #include "exec/external_sort.h"
+#include "exec/grouping_sets.h"
 #include "exec/spill.h"
 #include "exec/select_codes.h"
 #include "exec/step.h"
@@ -36,6 +37,12 @@ void select_plan_free(select_plan *p)
     free(p->agg_args);
     free(p->agg_nargs);
     free(p->agg_offsets);
+    free(p->set_masks);
+    free(p->key_post_types);
+    for (int i = 0; i < p->ngrouping; i++)
+        free(p->grouping_args[i]);
+    free(p->grouping_args);
+    free(p->grouping_nargs);
     expr_free(p->having);
     for (int i = 0; i < p->nout; i++)
         expr_free(p->out[i]);
@@ -46,6 +53,7 @@ void select_plan_free(select_plan *p)
     free(p->order);
     free(p->order_desc);
     free(p->order_nulls);
+    fill_plan_free(p->fill);
     for (int i = 0; i < p->nlimit_by; i++)
         expr_free(p->limit_by[i]);
     free(p->limit_by);
@@ -227,7 +235,7 @@ static int aggregate_block(worker *w, block *b, const uint8_t *mask)
             else
                 p->aggs[a]->ops.add_all(p->aggs[a], w->single + p->agg_offsets[a], args[a], b->rows);
         }
-    } else if (p->nkeys == 1 && keys[0]->dict) {
+    } else if (p->nkeys == 1 && keys[0]->dict && !p->nsets) {
         /* the WHERE's mask, if any, applies here: only the codes and the arguments of the
          * kept rows are gathered (nothing else of the block is filtered) */
         size_t rows = b->rows;
@@ -256,6 +264,11 @@ static int aggregate_block(worker *w, block *b, const uint8_t *mask)
     } else {
         for (int k = 0; k < p->nkeys; k++)
             keys[k] = col_materialize(keys[k]);
+        /* ROLLUP / CUBE / GROUPING SETS: each row goes to one group per set, whose key is
+         * the set's keys (the others at their defaults) and the set's number. */
+        for (int set = 0; set < (p->nsets ? p->nsets : 1); set++) {
+        column *set_keys[64];
+        grouping_sets_keys(p, set, keys, b->rows, set_keys);
         /* Three passes over the block: serialize every key, hash them all, then probe
          * with the slot of a row PREFETCH rows ahead already on its way from memory. */
         enum { PREFETCH = 16 };
@@ -267,7 +280,9 @@ static int aggregate_block(worker *w, block *b, const uint8_t *mask)
         key->len = 0;
         for (size_t i = 0; i < rows; i++) {
             koff[i] = (uint32_t)key->len;
-            agg_key_serialize(key, keys, p->nkeys, i);
+            agg_key_serialize(key, p->nsets ? set_keys : keys, p->nkeys, i);
+            if (p->nsets)
+                buf_append(key, &(uint16_t){(uint16_t)set}, sizeof(uint16_t));
         }
         koff[rows] = (uint32_t)key->len;
         const char *kp = (const char *)key->p;
@@ -293,6 +308,8 @@ static int aggregate_block(worker *w, block *b, const uint8_t *mask)
         for (int a = 0; a < p->naggs; a++)
             p->aggs[a]->ops.add_rows(p->aggs[a], states, p->agg_offsets[a], args[a], b->rows);
         free(states);
+        grouping_sets_keys_free(p, set, set_keys);
+        }
         /* Only now: the states pointers of this block point into the current table. */
         if (!w->buckets && w->table.count > w->r->two_level_threshold)
             convert_two_level(w);
@@ -781,8 +798,8 @@ static int group_totals(select_plan *p, agg_table *t, const block *post, block *
     size_t row = 0;
     for (size_t i = 0; i < t->cap; i++) {
         agg_slot *s = &t->slots[i];
-        if (!s->states)
-            continue;
+        if (!s->states || (p->nsets && !grouping_sets_slot_in_first(p, s)))
+            continue; /* totals of ROLLUP / CUBE: the groups of all keys (the first set) */
         if (!keep || keep[row])
             for (int k = 0; k < p->naggs; k++)
                 p->aggs[k]->ops.merge(p->aggs[k], states + p->agg_offsets[k], s->states + p->agg_offsets[k]);
@@ -791,8 +808,13 @@ static int group_totals(select_plan *p, agg_table *t, const block *post, block *
     free(keep);
     block *b = new_post_block(p);
     int rc = 0;
-    for (int k = 0; k < p->nkeys; k++)
-        col_push_default(b->cols[k]);
+    for (int k = 0; k < p->nkeys; k++) /* a constant key keeps its value, as in ClickHouse */
+        if (p->keys[k]->kind == EX_CONST) {
+            column *v = col_materialize(col_ref(p->keys[k]->value));
+            col_push_from(b->cols[k], v, 0);
+            col_free(v);
+        } else
+            col_push_default(b->cols[k]);
     for (int k = 0; k < p->naggs && !rc; k++)
         rc = p->aggs[k]->ops.finalize(p->aggs[k], states + p->agg_offsets[k], b->cols[p->nkeys + k]);
     b->rows = 1;
@@ -835,9 +857,18 @@ static int merge_and_finalize(select_plan *p, query_ctx *q, worker *ws, int n, b
     if (!two_level) {
         for (int i = 1; i < n; i++)
             merge_tables(p, &ws[0].table, &ws[i].table);
-        int rc = finalize_table(p, &ws[0].table, b);
+        int rc = 0;
+        if (p->nsets) { /* ROLLUP / CUBE / GROUPING SETS: the groups of every set */
+            block_free(b);
+            b = NULL;
+            rc = grouping_sets_finalize(p, &ws[0].table, &b);
+        } else {
+            rc = finalize_table(p, &ws[0].table, b);
+        }
         if (!rc && totals)
             rc = group_totals(p, &ws[0].table, b, totals);
+        if (!rc && totals && p->nsets)
+            *totals = grouping_sets_totals(p, *totals);
         destroy_table_states(p, &ws[0].table);
         *out = b;
         return rc;
@@ -941,7 +972,7 @@ static int consume_stream(run *r, step *chain)
  * output and ORDER BY columns), the chain starts after the projection. */
 static step *build_chain(select_plan *p, query_ctx *q, block_sink *sink, bool projected, bool streaming)
 {
-    step *s[8];
+    step *s[9];
     int n = 0;
     if (!projected) {
         if (p->having)
@@ -962,13 +993,15 @@ static step *build_chain(select_plan *p, query_ctx *q, block_sink *sink, bool pr
         err_clear();
     if (p->norder && (!streaming || sort_at)) {
         size_t want = SIZE_MAX;
-        if (p->nlimit_by == 0 && p->limit != UINT64_MAX && p->offset + p->limit >= p->offset)
+        if (p->nlimit_by == 0 && !p->fill && p->limit != UINT64_MAX && p->offset + p->limit >= p->offset)
             want = (size_t)(p->offset + p->limit);
         s[n++] = sort_at ? step_external_sort_new(q, sort_at, p->nout, p->norder, p->order_desc, p->order_nulls, want)
                          : step_sort_new(p->nout, p->norder, p->order_desc, p->order_nulls, want);
     }
     if (p->nlimit_by)
         s[n++] = step_limit_by_new(p->limit_by, p->nlimit_by, p->limit_by_limit, p->limit_by_offset);
+    if (p->fill) /* after LIMIT BY, before LIMIT, as in ClickHouse */
+        s[n++] = step_fill_new(p->fill);
     if (p->offset || p->limit != UINT64_MAX)
         s[n++] = step_limit_new(p->offset, p->limit);
     s[n++] = step_sink_new(sink, p->nout, streaming ? SIZE_MAX : 65409);
@@ -1003,7 +1036,8 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
         p->src->accept_codes(p->src, codes_plan_flags(r.codes));
     r.pre_cols = prefilter_columns(p);
     int64_t tl = settings_int(q->st, "group_by_two_level_threshold");
-    r.two_level_threshold = tl > 0 && !p->with_totals ? (size_t)tl : SIZE_MAX; /* totals: one table */
+    /* totals and grouping sets read one table of every group (so they never spill) */
+    r.two_level_threshold = tl > 0 && !p->with_totals && !p->nsets ? (size_t)tl : SIZE_MAX;
     r.agg_spill_at = agg_spill_at;
     pthread_mutex_init(&r.lock, NULL);
     pthread_cond_init(&r.cond, NULL);

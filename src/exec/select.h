@@ -18,6 +18,7 @@
 
 #include "exec/array_join.h"
 #include "exec/expr.h"
+#include "exec/fill.h"
 #include "exec/query.h"
 #include "func/agg.h"
 #include "exec/source.h"
@@ -45,6 +46,19 @@ typedef struct select_plan {
     size_t state_size;
     size_t state_align;
 
+    /* GROUP BY ROLLUP / CUBE / GROUPING SETS (exec/grouping_sets.h): the groups are
+     * aggregated by every key, then re-aggregated once per set. nsets = 0: a plain GROUP
+     * BY. The post block is then [keys..., aggregates..., grouping(…) columns...]. */
+    int nsets;
+    uint64_t *set_masks;         /* bit k: key k is in the set */
+    bool sets_empty_row;         /* GROUPING SETS with (): its row exists with no input */
+    uint64_t sets_const_mask;    /* constant keys: in every set, never NULL */
+    const type **key_post_types; /* key types in the post block (group_by_use_nulls: the
+                                  * Nullable ones, NULL outside a row's set); NULL: keys' */
+    int ngrouping;               /* grouping(…) calls */
+    int *grouping_nargs;
+    int **grouping_args;         /* key indexes of each call's arguments */
+
     expr *having;                /* post stage */
     int nout;
     expr **out;                  /* post stage */
@@ -54,6 +68,7 @@ typedef struct select_plan {
     bool *order_desc;
     int *order_nulls;            /* nan/null direction: 1 = last, -1 = first */
     bool distinct;
+    fill_plan *fill;             /* ORDER BY … WITH FILL (exec/fill.h), or NULL */
     uint64_t limit;              /* UINT64_MAX = none */
     uint64_t offset;
     int nlimit_by;

@@ -148,6 +148,10 @@ static const own_def own[] = {
     {"totals_mode", SET_STRING, "after_having_exclusive",
      "Which groups WITH TOTALS aggregates: before_having (all) or after_having_* (those HAVING keeps; no "
      "max_rows_to_group_by overflow here, so the after_having modes agree)."},
+    {"use_with_fill_by_sorting_prefix", SET_BOOL, "1", "WITH FILL fills each group of the ORDER BY keys before the first WITH FILL key on its own."},
+    {"group_by_use_nulls", SET_BOOL, "0", "ROLLUP, CUBE and GROUPING SETS: keys become Nullable, NULL outside a row's set."},
+    {"force_grouping_standard_compatibility", SET_BOOL, "1", "grouping() returns 1 for a key outside the row's set.",
+     SETF_DEFAULT_ONLY},
     {"totals_auto_threshold", SET_FLOAT, "0.5", "The threshold for totals_mode = 'after_having_auto'."},
     {"union_default_mode", SET_STRING, "", "Default mode for UNION without ALL/DISTINCT.", SETF_DEFAULT_ONLY},
     {"mutations_sync", SET_UINT, "1", "Wait for ALTER … UPDATE / DELETE (and column rewrites) to finish: 0 = no, 1 / 2 = yes."},

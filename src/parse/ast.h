@@ -78,6 +78,8 @@ typedef enum lit_kind {
 
 typedef struct ast ast;
 
+typedef enum ast_group_by_mod { GB_PLAIN, GB_ROLLUP, GB_CUBE, GB_SETS } ast_group_by_mod;
+
 typedef enum window_frame_kind { WF_ROWS = 1, WF_RANGE, WF_GROUPS } window_frame_kind;
 typedef enum window_bound {
     WB_UNBOUNDED_PRECEDING,
@@ -134,9 +136,17 @@ struct ast {
     ast *where;
     ast_list group_by;
     bool group_by_all;
+    /* GROUP BY modifiers: ROLLUP(keys) / keys WITH ROLLUP, CUBE likewise (keys in
+     * group_by), GROUPING SETS ((…), …) (each set an AST_FUNC "tuple" in grouping_sets);
+     * group_by_with: written as WITH ROLLUP / WITH CUBE */
+    int group_by_mod;      /* an ast_group_by_mod */
+    bool group_by_with;
+    ast_list grouping_sets;
     bool with_totals;
     ast *having;
     ast_list order_by;     /* AST_ORDER_ITEM */
+    bool has_interpolate;  /* INTERPOLATE [(col [AS expr], …)]: expr with alias = col */
+    ast_list interpolate;
     ast *limit;            /* LIMIT n */
     ast *offset;           /* OFFSET m, or LIMIT m, n */
     ast *limit_by_limit;   /* LIMIT n BY … */
@@ -165,7 +175,8 @@ struct ast {
     /* AST_ORDER_ITEM: expression in `sub` */
     bool desc;
     int nulls;             /* 0 = default, 1 = NULLS FIRST, -1 = NULLS LAST */
-    ast *with_fill;        /* unsupported; parsed to give a clear error */
+    ast *with_fill;        /* WITH FILL given: a placeholder node; its bounds below */
+    ast *fill_from, *fill_to, *fill_step, *fill_staleness;
     bool collate;          /* COLLATE 'x' given: unsupported, a clear error */
 
     /* AST_SETTING: name in name, value in sub */

@@ -379,9 +379,24 @@ void ast_format_sql(buf *out, const ast *e)
         }
         if (e->group_by_all)
             buf_puts(out, " GROUP BY ALL");
-        else if (e->group_by.n) {
+        else if (e->group_by_mod == GB_SETS) {
+            buf_puts(out, " GROUP BY GROUPING SETS (");
+            for (int i = 0; i < e->grouping_sets.n; i++) {
+                buf_puts(out, i ? ", (" : "(");
+                format_list(out, &e->grouping_sets.items[i]->args, true);
+                buf_putc(out, ')');
+            }
+            buf_putc(out, ')');
+        } else if (e->group_by.n) {
+            bool fn = e->group_by_mod != GB_PLAIN && !e->group_by_with;
             buf_puts(out, " GROUP BY ");
+            if (fn)
+                buf_puts(out, e->group_by_mod == GB_ROLLUP ? "ROLLUP(" : "CUBE(");
             format_list(out, &e->group_by, true);
+            if (fn)
+                buf_putc(out, ')');
+            else if (e->group_by_mod != GB_PLAIN)
+                buf_puts(out, e->group_by_mod == GB_ROLLUP ? " WITH ROLLUP" : " WITH CUBE");
         }
         if (e->with_totals)
             buf_puts(out, " WITH TOTALS");

@@ -274,7 +274,7 @@ static bool uint_literal(const ast *e) { return e && e->kind == AST_LITERAL && e
 
 static void select_query(fmt *f, const ast *s)
 {
-    if (s->with.n || s->prewhere || s->group_by_all || s->settings.n ||
+    if (s->with.n || s->prewhere || s->group_by_all || s->group_by_mod != GB_PLAIN || s->settings.n ||
         (s->limit && !uint_literal(s->limit)) || (s->offset && !uint_literal(s->offset)) ||
         (s->offset && !s->limit) || s->limit_by_offset || (s->limit_by.n && (!uint_literal(s->limit_by_limit) || s->limit_by.n != 1))) {
         f->ok = false;

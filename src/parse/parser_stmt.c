@@ -316,9 +316,10 @@ static ast *parse_order_list(parser *p, ast_list *out)
             o->with_fill = ast_new(p->a, AST_LITERAL, p_cur(p)->start);
             p_adv(p);
             p_adv(p);
-            const char *kws[] = {"FROM", "TO", "STEP"};
-            for (int k = 0; k < 3; k++)
-                if (p_accept(p, kws[k]) && !parse_expr(p))
+            const char *kws[] = {"FROM", "TO", "STEP", "STALENESS"};
+            ast **dst[] = {&o->fill_from, &o->fill_to, &o->fill_step, &o->fill_staleness};
+            for (int k = 0; k < 4; k++)
+                if (p_accept(p, kws[k]) && !(*dst[k] = parse_expr(p)))
                     return NULL;
         }
         o->end = prev_end(p);
@@ -326,6 +327,33 @@ static ast *parse_order_list(parser *p, ast_list *out)
         if (!p_accept_tok(p, TK_COMMA))
             return o;
     }
+}
+
+/* GROUPING SETS ((a, b), a, ()): each set becomes a "tuple" node holding its keys. */
+static bool parse_grouping_sets(parser *p, ast *s)
+{
+    p_adv(p); /* GROUPING */
+    p_adv(p); /* SETS */
+    if (!expect_tok(p, TK_LPAREN, "opening parenthesis"))
+        return false;
+    s->group_by_mod = GB_SETS;
+    do {
+        ast *set = ast_new(p->a, AST_FUNC, p_cur(p)->start);
+        set->name = "tuple";
+        if (p_accept_tok(p, TK_LPAREN)) {
+            if (!p_accept_tok(p, TK_RPAREN) &&
+                (parse_expr_list(p, &set->args, false) < 0 || !expect_tok(p, TK_RPAREN, "closing parenthesis")))
+                return false;
+        } else {
+            ast *e = parse_expr_alias(p);
+            if (!e)
+                return false;
+            ast_list_push(p->a, &set->args, e);
+        }
+        set->end = prev_end(p);
+        ast_list_push(p->a, &s->grouping_sets, set);
+    } while (p_accept_tok(p, TK_COMMA));
+    return expect_tok(p, TK_RPAREN, "closing parenthesis");
 }
 
 static ast *parse_select(parser *p)
@@ -396,8 +424,23 @@ static ast *parse_select(parser *p)
         if (p_is(p, 0, "ALL") && p_peek(p, 1)->kind != TK_LPAREN) {
             p_adv(p);
             s->group_by_all = true;
+        } else if (p_is(p, 0, "GROUPING") && p_is(p, 1, "SETS")) {
+            if (!parse_grouping_sets(p, s))
+                return NULL;
+        } else if ((p_is(p, 0, "ROLLUP") || p_is(p, 0, "CUBE")) && p_peek(p, 1)->kind == TK_LPAREN) {
+            s->group_by_mod = p_is(p, 0, "ROLLUP") ? GB_ROLLUP : GB_CUBE;
+            p_adv(p);
+            p_adv(p);
+            if (parse_expr_list(p, &s->group_by, false) < 0 || !expect_tok(p, TK_RPAREN, "closing parenthesis"))
+                return NULL;
         } else if (parse_expr_list(p, &s->group_by, false) < 0) {
             return NULL;
+        }
+        if (s->group_by_mod == GB_PLAIN && p_is(p, 0, "WITH") && (p_is(p, 1, "ROLLUP") || p_is(p, 1, "CUBE"))) {
+            s->group_by_mod = p_is(p, 1, "ROLLUP") ? GB_ROLLUP : GB_CUBE;
+            s->group_by_with = true;
+            p_adv(p);
+            p_adv(p);
         }
     }
     if (p_is(p, 0, "WITH") && p_is(p, 1, "TOTALS")) {
@@ -426,6 +469,31 @@ static ast *parse_select(parser *p)
         p_adv(p);
         if (!expect_word(p, "BY") || !parse_order_list(p, &s->order_by))
             return NULL;
+        if (p_accept(p, "INTERPOLATE")) {
+            s->has_interpolate = true;
+            if (p_accept_tok(p, TK_LPAREN) && !p_accept_tok(p, TK_RPAREN)) {
+                do {
+                    int ipos = p_cur(p)->start;
+                    char *col = p_ident(p);
+                    if (!col)
+                        return NULL;
+                    ast *e;
+                    if (p_accept(p, "AS")) {
+                        if (!(e = parse_expr(p)))
+                            return NULL;
+                    } else {
+                        e = ast_new(p->a, AST_IDENT, ipos);
+                        e->nparts = 1;
+                        e->parts = ARENA_ARRAY(p->a, const char *, 1);
+                        e->parts[0] = col;
+                    }
+                    e->alias = col;
+                    ast_list_push(p->a, &s->interpolate, e);
+                } while (p_accept_tok(p, TK_COMMA));
+                if (!expect_tok(p, TK_RPAREN, "closing parenthesis"))
+                    return NULL;
+            }
+        }
     }
     for (int round = 0; round < 2 && p_is(p, 0, "LIMIT"); round++) {
         p_adv(p);

@@ -66,6 +66,7 @@ typedef struct actx {
     bool post;
     int nkeys;
     char *key_names[256];
+    ast_list gkeys;                /* ROLLUP / CUBE / GROUPING SETS: the GROUP BY keys, deduplicated */
     int naggs;
     char *agg_names[256];
     int depth;
@@ -781,6 +782,7 @@ static int compile_interval_arith(actx *c, const ast *e, expr **out, bool *done)
 static int compile_window(actx *c, const ast *e, expr **out);
 static int window_kind_of(const char *name);
 static const ast *expand_aliases(actx *c, arena *a, const ast *e, int depth);
+static const ast *positional(const ast_list *select, const ast *e);
 
 /* getSetting('name'): the setting's current value as a constant of its natural type. */
 static int compile_get_setting(actx *c, const ast *e, expr **out)
@@ -1266,6 +1268,192 @@ static int compile_hof(actx *c, const ast *e, const hof_def *d, expr **out)
     return fold_if_const(c, ex, out);
 }
 
+/* grouping(k1, …, kn) after ROLLUP / CUBE / GROUPING SETS: bit n-1-i is 1 when ki is
+ * not in the row's grouping set (force_grouping_standard_compatibility, the default).
+ * The executor fills a post column per call (placeholder GROUPING_COL_BASE + i until the
+ * width of the post block is known); with a plain GROUP BY it is 0. */
+#define GROUPING_COL_BASE (1 << 22)
+
+/* The name a GROUP BY key or a grouping set's item is matched by (aliases expanded). */
+static char *key_match_name(actx *c, const ast *e)
+{
+    ast bare = *expand_aliases(c, c->scratch, positional(&c->sel->select, e), 0);
+    bare.alias = NULL;
+    return name_of(&bare);
+}
+
+/* The key e is (matched by key_match_name), or -1. */
+static int find_key(actx *c, const ast *e)
+{
+    char *name = key_match_name(c, e);
+    int found = -1;
+    for (int k = 0; k < c->nkeys && found < 0; k++) {
+        char *kn = c->gkeys.n ? key_match_name(c, c->gkeys.items[k]) : xstrdup(c->key_names[k]);
+        if (strcmp(kn, name) == 0)
+            found = k;
+        free(kn);
+    }
+    free(name);
+    return found;
+}
+
+static int compile_grouping(actx *c, const ast *e, expr **out)
+{
+    char *text = name_of(e);
+    int rc = -1;
+    if (!c->p->aggregate)
+        err_set(ERR_ILLEGAL_AGGREGATION, "GROUPING function %s is found in SELECT without GROUP BY in query", text);
+    else if (!c->post || c->lam)
+        err_set(ERR_ILLEGAL_AGGREGATION, "GROUPING function %s is found %s in query", text,
+                c->win_ctx ? c->win_ctx : "in a lambda");
+    else if (e->args.n == 0 || e->args.n > 64)
+        err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Function GROUPING expects from 1 to 64 arguments, got %d",
+                e->args.n);
+    else
+        rc = 0;
+    free(text);
+    if (rc)
+        return -1;
+    int *args = xmalloc(sizeof *args * (size_t)e->args.n);
+    for (int i = 0; i < e->args.n; i++) {
+        args[i] = find_key(c, e->args.items[i]);
+        /* ClickHouse drops constant keys: grouping() of one is not a key */
+        if (args[i] >= 0 && c->p->nsets && (c->p->sets_const_mask >> args[i] & 1))
+            args[i] = -1;
+        if (args[i] < 0) {
+            buf b = {0};
+            ast_format_expr(&b, e->args.items[i]);
+            err_set(ERR_BAD_ARGUMENTS, "GROUPING function argument %s is not in GROUP BY keys", buf_cstr(&b));
+            buf_free(&b);
+            free(args);
+            return -1;
+        }
+    }
+    select_plan *p = c->p;
+    if (p->nsets == 0) {
+        free(args);
+        column *v = col_new(type_simple(T_UINT64));
+        uint64_t zero = 0;
+        col_push_fixed(v, &zero);
+        *out = expr_const(v);
+        return 0;
+    }
+    p->grouping_args = xrealloc(p->grouping_args, sizeof *p->grouping_args * (size_t)(p->ngrouping + 1));
+    p->grouping_nargs = xrealloc(p->grouping_nargs, sizeof *p->grouping_nargs * (size_t)(p->ngrouping + 1));
+    p->grouping_args[p->ngrouping] = args;
+    p->grouping_nargs[p->ngrouping] = e->args.n;
+    *out = expr_col(GROUPING_COL_BASE + p->ngrouping++, type_simple(T_UINT64));
+    return 0;
+}
+
+static void remap_grouping_cols(expr *e, int base)
+{
+    if (!e)
+        return;
+    if (e->kind == EX_COL && e->col >= GROUPING_COL_BASE && e->col < 2 * GROUPING_COL_BASE)
+        e->col = base + (e->col - GROUPING_COL_BASE);
+    for (int i = 0; i < e->nargs; i++)
+        remap_grouping_cols(e->args[i], base);
+}
+
+/* ROLLUP / CUBE / GROUPING SETS: the keys (each distinct expression once, as ClickHouse
+ * dedupes them) into *keys; the sets become masks once the keys are compiled
+ * (plan_grouping_sets). */
+static void grouping_keys(actx *c, const ast *sel, ast_list *keys)
+{
+    ast_list all = {0};
+    if (sel->group_by_mod == GB_SETS) {
+        for (int i = 0; i < sel->grouping_sets.n; i++)
+            for (int j = 0; j < sel->grouping_sets.items[i]->args.n; j++)
+                ast_list_push(c->scratch, &all, sel->grouping_sets.items[i]->args.items[j]);
+    } else {
+        all = *keys;
+    }
+    ast_list out = {0};
+    for (int i = 0; i < all.n; i++) {
+        char *name = key_match_name(c, all.items[i]);
+        bool seen = false;
+        for (int j = 0; j < out.n && !seen; j++) {
+            char *other = key_match_name(c, out.items[j]);
+            seen = strcmp(name, other) == 0;
+            free(other);
+        }
+        free(name);
+        if (!seen)
+            ast_list_push(c->scratch, &out, all.items[i]);
+    }
+    *keys = out;
+    c->gkeys = out;
+}
+
+static int plan_grouping_sets(actx *c, const ast *sel)
+{
+    select_plan *p = c->p;
+    int n = p->nkeys;
+    if (n > 64)
+        return err_set(ERR_NOT_IMPLEMENTED, "ROLLUP, CUBE or GROUPING SETS over more than 64 keys are not supported");
+    /* constant keys are in every set (ClickHouse drops them from ROLLUP and CUBE) */
+    int var[64], nv = 0;
+    for (int k = 0; k < n; k++)
+        if (expr_is_const(p->keys[k]))
+            p->sets_const_mask |= UINT64_C(1) << k;
+        else
+            var[nv++] = k;
+    if (sel->group_by_mod == GB_ROLLUP) {
+        p->nsets = nv + 1;
+        p->set_masks = xmalloc(sizeof *p->set_masks * (size_t)p->nsets);
+        for (int i = 0; i <= nv; i++) {
+            p->set_masks[i] = p->sets_const_mask;
+            for (int j = 0; j < nv - i; j++)
+                p->set_masks[i] |= UINT64_C(1) << var[j];
+        }
+    } else if (sel->group_by_mod == GB_CUBE) {
+        if (nv > 16)
+            return err_set(ERR_NOT_IMPLEMENTED, "CUBE over more than 16 keys is not supported");
+        p->nsets = 1 << nv;
+        p->set_masks = xmalloc(sizeof *p->set_masks * (size_t)p->nsets);
+        for (int i = 0; i < p->nsets; i++) {
+            uint64_t bits = (uint64_t)(p->nsets - 1 - i);
+            p->set_masks[i] = p->sets_const_mask;
+            for (int j = 0; j < nv; j++)
+                if (bits >> j & 1)
+                    p->set_masks[i] |= UINT64_C(1) << var[j];
+        }
+    } else {
+        p->nsets = sel->grouping_sets.n;
+        p->set_masks = xcalloc((size_t)p->nsets, sizeof *p->set_masks);
+        for (int i = 0; i < p->nsets; i++) {
+            const ast *set = sel->grouping_sets.items[i];
+            p->sets_empty_row |= set->args.n == 0;
+            p->set_masks[i] = p->sets_const_mask;
+            for (int j = 0; j < set->args.n; j++)
+                p->set_masks[i] |= UINT64_C(1) << find_key(c, set->args.items[j]);
+        }
+        if (n == 0) { /* GROUPING SETS (()): one group of every row */
+            if (p->nsets > 1)
+                return err_set(ERR_NOT_IMPLEMENTED, "GROUPING SETS of only empty sets are not supported");
+            free(p->set_masks);
+            p->set_masks = NULL;
+            p->nsets = 0;
+            return 0;
+        }
+    }
+    if (settings_int(c->q->st, "group_by_use_nulls")) {
+        p->key_post_types = xmalloc(sizeof *p->key_post_types * (size_t)n);
+        for (int k = 0; k < n; k++) {
+            const type *t = p->keys[k]->type;
+            if (p->sets_const_mask >> k & 1)
+                ;
+            else if (t->id == T_LOWCARDINALITY && type_can_be_nullable(t->inner))
+                t = type_lowcard(type_nullable(t->inner));
+            else if (type_can_be_nullable(t))
+                t = type_nullable(t);
+            p->key_post_types[k] = t;
+        }
+    }
+    return 0;
+}
+
 static int compile_func(actx *c, const ast *e, expr **out)
 {
     if (e->over || e->over_name)
@@ -1293,6 +1481,8 @@ static int compile_func(actx *c, const ast *e, expr **out)
         return compile_in(c, e, false, out);
     if (strcmp(e->name, "notIn") == 0 || strcmp(e->name, "globalNotIn") == 0)
         return compile_in(c, e, true, out);
+    if (strcasecmp(e->name, "grouping") == 0 && !e->over && !e->over_name)
+        return compile_grouping(c, e, out);
     if (!func_lookup(e->name) && agg_exists(e->name)) {
         if (c->lam)
             return err_set(ERR_ILLEGAL_AGGREGATION,
@@ -1386,7 +1576,7 @@ static int compile(actx *c, const ast *e, expr **out)
         for (int k = 0; k < c->nkeys; k++)
             if (strcmp(c->key_names[k], name) == 0) {
                 free(name);
-                *out = expr_col(k, c->p->keys[k]->type);
+                *out = expr_col(k, c->p->key_post_types ? c->p->key_post_types[k] : c->p->keys[k]->type);
                 c->depth--;
                 return 0;
             }
@@ -2921,8 +3111,8 @@ static void setting_value_text(const ast *v, char *out, size_t cap)
 static int unsupported_clauses(const ast *sel, query_ctx *q)
 {
     for (int i = 0; i < sel->order_by.n; i++) {
-        if (sel->order_by.items[i]->with_fill)
-            return err_set(ERR_NOT_IMPLEMENTED, "ORDER BY … WITH FILL is not supported yet");
+        if (sel->order_by.items[i]->fill_staleness)
+            return err_set(ERR_NOT_IMPLEMENTED, "ORDER BY … WITH FILL STALENESS is not supported yet");
         if (sel->order_by.items[i]->collate)
             return err_set(ERR_NOT_IMPLEMENTED, "ORDER BY … COLLATE is not supported yet");
     }
@@ -2952,6 +3142,229 @@ static int unsupported_clauses(const ast *sel, query_ctx *q)
             return -1;
         if (!same)
             return err_set(ERR_NOT_IMPLEMENTED, "SETTINGS %s in a subquery are not supported yet", kv->name);
+    }
+    return 0;
+}
+
+/* ---- ORDER BY … WITH FILL (exec/fill.h) ---- */
+
+static ast *fill_node(arena *a, ast_kind kind)
+{
+    ast *n = ARENA_NEW(a, ast);
+    n->kind = kind;
+    return n;
+}
+
+/* CAST(e, 't') compiled over a block of the columns of sch. */
+static int fill_compile(actx *c, schema *sch, const ast *e, const type *t, expr **out)
+{
+    ast *cast = fill_node(c->scratch, AST_FUNC);
+    cast->name = "CAST";
+    ast *tn = fill_node(c->scratch, AST_LITERAL);
+    tn->lit = LIT_STRING;
+    tn->str = t->name;
+    tn->str_len = strlen(t->name);
+    ast_list_push(c->scratch, &cast->args, (ast *)e);
+    ast_list_push(c->scratch, &cast->args, tn);
+    source *src = source_from_blocks(schema_clone(sch), NULL, 0);
+    int rc = analyze_expr_on(cast, src, c->q, out);
+    source_free(src);
+    return rc;
+}
+
+/* A FROM / TO bound: a constant of the key's type (one row). */
+static int fill_bound(actx *c, schema *one, const ast *e, const type *t, column **out)
+{
+    expr *x;
+    if (fill_compile(c, one, e, t, &x))
+        return -1;
+    block *b = block_new(1, 1);
+    b->cols[0] = col_new_defaults(t, 1);
+    column *v;
+    int rc = expr_eval(x, b, &v);
+    block_free(b);
+    expr_free(x);
+    if (rc)
+        return -1;
+    *out = col_materialize(v);
+    return 0;
+}
+
+/* The name an output or ORDER BY expression is matched by (aliases expanded). */
+static char *fill_match_name(actx *c, const ast *e)
+{
+    ast bare = *expand_aliases(c, c->scratch, e, 0);
+    bare.alias = NULL;
+    return name_of(&bare);
+}
+
+static int plan_fill(actx *c, const ast *sel, const ast_list *order_by, const schema *names)
+{
+    select_plan *p = c->p;
+    int first = -1;
+    for (int i = 0; i < order_by->n && first < 0; i++)
+        if (order_by->items[i]->with_fill)
+            first = i;
+    if (first < 0) {
+        if (sel->has_interpolate)
+            return err_set(ERR_INVALID_WITH_FILL_EXPRESSION, "INTERPOLATE is used without WITH FILL in ORDER BY");
+        return 0;
+    }
+    fill_plan *f = xcalloc(1, sizeof *f);
+    p->fill = f;
+    f->ncols = p->nout + p->norder;
+    f->types = xcalloc((size_t)f->ncols, sizeof *f->types);
+    f->src = xcalloc((size_t)f->ncols, sizeof *f->src);
+    f->src_arg = xcalloc((size_t)f->ncols, sizeof *f->src_arg);
+    f->interp = xcalloc((size_t)f->ncols, sizeof *f->interp);
+    for (int j = 0; j < p->nout; j++)
+        f->types[j] = p->out[j]->type;
+    for (int i = 0; i < p->norder; i++)
+        f->types[p->nout + i] = p->order[i]->type;
+    f->keys = xcalloc((size_t)order_by->n, sizeof *f->keys);
+    f->prefix = xcalloc((size_t)order_by->n, sizeof *f->prefix);
+    bool by_prefix = settings_int(c->q->st, "use_with_fill_by_sorting_prefix") != 0;
+    /* what each ORDER BY column becomes in a generated row */
+    int *order_src = xcalloc((size_t)p->norder, sizeof *order_src); /* key + 1, -(prefix) - 1 or 0 */
+    for (int i = 0; i < p->norder; i++) {
+        const ast *o = order_by->items[i];
+        if (!o->with_fill) {
+            /* ClickHouse: a literal key after the fill keys that LIMIT BY also uses */
+            bool limit_by_key = false;
+            char *nm = name_of(o->sub);
+            bool literal = expand_aliases(c, c->scratch, positional(&sel->select, o->sub), 0)->kind == AST_LITERAL;
+            for (int j = 0; j < sel->limit_by.n && i > first && literal; j++) {
+                char *ln = name_of(positional(&sel->select, sel->limit_by.items[j]));
+                limit_by_key |= strcmp(ln, nm) == 0;
+                free(ln);
+            }
+            if (!limit_by_key)
+                free(nm);
+            if (limit_by_key) {
+                free(order_src);
+                err_set(ERR_ILLEGAL_COLUMN, "Cannot convert column `%s` because it is non constant in source stream "
+                        "but must be constant in result", nm);
+                free(nm);
+                return -1;
+            }
+            if (i < first && by_prefix) {
+                f->prefix[f->nprefix++] = p->nout + i;
+                order_src[i] = -1;
+            }
+            continue;
+        }
+        const type *t = type_strip_nullable(p->order[i]->type);
+        const type *b = type_base(t);
+        if (!type_is_number(b) && !type_is_date_or_time(b)) {
+            free(order_src);
+            return err_set(ERR_INVALID_WITH_FILL_EXPRESSION,
+                           "Incompatible types of WITH FILL expression values with column type %s", p->order[i]->type->name);
+        }
+        fill_key *k = &f->keys[f->nkeys];
+        k->col = p->nout + i;
+        k->dir = o->desc ? -1 : 1;
+        k->t = b;
+        order_src[i] = ++f->nkeys;
+        schema *one = schema_new(1);
+        schema_set(one, 0, "__fill_value", b);
+        ast *id = fill_node(c->scratch, AST_IDENT);
+        id->nparts = 1;
+        id->parts = ARENA_ARRAY(c->scratch, const char *, 1);
+        id->parts[0] = "__fill_value";
+        ast *step = o->fill_step;
+        if (!step) {
+            step = fill_node(c->scratch, AST_LITERAL);
+            step->lit = LIT_INT;
+            step->i = k->dir;
+            step->text = k->dir > 0 ? "1" : "-1";
+        }
+        ast *plus = fill_node(c->scratch, AST_FUNC);
+        plus->name = "plus";
+        ast_list_push(c->scratch, &plus->args, id);
+        ast_list_push(c->scratch, &plus->args, step);
+        int rc = 0;
+        const ast *bounds[2] = {o->fill_from, o->fill_to};
+        for (int j = 0; j < 2; j++) /* CAST would wrap a negative bound */
+            if (bounds[j] && type_is_integer(b) && !type_is_signed(b) &&
+                ((bounds[j]->kind == AST_LITERAL && bounds[j]->lit == LIT_INT && bounds[j]->i < 0) ||
+                 (bounds[j]->kind == AST_FUNC && strcmp(bounds[j]->name, "negate") == 0)))
+                rc = err_set(ERR_INVALID_WITH_FILL_EXPRESSION, "WITH FILL bound values cannot be negative for unsigned type %s",
+                             b->name);
+        if (!rc)
+            rc = fill_compile(c, one, plus, b, &k->step);
+        if (!rc && o->fill_from)
+            rc = fill_bound(c, one, o->fill_from, b, &k->from);
+        if (!rc && o->fill_to)
+            rc = fill_bound(c, one, o->fill_to, b, &k->to);
+        schema_free(one);
+        if (rc) {
+            free(order_src);
+            return -1;
+        }
+        if (k->from && k->to && col_compare(k->from, 0, k->to, 0, 1) * k->dir > 0) {
+            free(order_src);
+            return err_set(ERR_INVALID_WITH_FILL_EXPRESSION, "WITH FILL TO value cannot be %s than FROM value for sorting in %s direction",
+                           k->dir > 0 ? "less" : "greater", k->dir > 0 ? "ascending" : "descending");
+        }
+    }
+    for (int i = 0; i < p->norder; i++) {
+        f->src[p->nout + i] = order_src[i] > 0 ? FILL_VALUE : order_src[i] < 0 ? FILL_PREFIX : FILL_DEFAULT;
+        f->src_arg[p->nout + i] = order_src[i] > 0 ? order_src[i] - 1 : p->nout + i;
+    }
+    /* an output column that is an ORDER BY key takes that key's value */
+    bool star = false;
+    for (int i = 0; i < sel->select.n; i++)
+        star |= sel->select.items[i]->kind == AST_ASTERISK;
+    for (int j = 0; j < p->nout; j++) {
+        char *out_name = !star ? fill_match_name(c, sel->select.items[j]) : NULL;
+        for (int i = 0; i < p->norder && f->src[j] == FILL_DEFAULT; i++) {
+            if (!order_src[i])
+                continue;
+            const ast *key = positional(&sel->select, order_by->items[i]->sub);
+            char *key_name = fill_match_name(c, key);
+            bool same = (out_name && strcmp(out_name, key_name) == 0) ||
+                        (key->kind == AST_IDENT && key->nparts == 1 && strcmp(key->parts[0], names->names[j]) == 0);
+            free(key_name);
+            if (same) {
+                f->src[j] = f->src[p->nout + i];
+                f->src_arg[j] = f->src_arg[p->nout + i];
+            }
+        }
+        free(out_name);
+    }
+    free(order_src);
+    /* INTERPOLATE: expressions over the previous row's output columns */
+    if (sel->has_interpolate) {
+        schema *outs = schema_clone(names);
+        int rc = 0;
+        if (sel->interpolate.n == 0)
+            for (int j = 0; j < p->nout; j++)
+                if (f->src[j] == FILL_DEFAULT) {
+                    f->src[j] = FILL_INTERP;
+                    f->interp[j] = expr_col(j, p->out[j]->type);
+                }
+        for (int i = 0; i < sel->interpolate.n && !rc; i++) {
+            const ast *e = sel->interpolate.items[i];
+            int j = schema_find(names, e->alias);
+            if (j < 0) {
+                rc = err_set(ERR_UNKNOWN_IDENTIFIER, "Missing column '%s' as an INTERPOLATE expression target", e->alias);
+                break;
+            }
+            if (f->src[j] != FILL_DEFAULT) {
+                rc = err_set(ERR_INVALID_WITH_FILL_EXPRESSION, "Column '%s' is a WITH FILL key and cannot be interpolated",
+                             e->alias);
+                break;
+            }
+            ast plain = *e;
+            plain.alias = NULL;
+            ast *copy = ARENA_NEW(c->scratch, ast);
+            *copy = plain;
+            f->src[j] = FILL_INTERP;
+            rc = fill_compile(c, outs, copy, p->out[j]->type, &f->interp[j]);
+        }
+        schema_free(outs);
+        if (rc)
+            return -1;
     }
     return 0;
 }
@@ -3082,7 +3495,9 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
             if (sel->select.items[i]->kind != AST_ASTERISK && !alias_has_aggregate(c, sel->select.items[i], 0))
                 ast_list_push(&scratch, &group_by, sel->select.items[i]);
     }
-    bool agg = group_by.n > 0 || sel->having != NULL || sel->group_by_all;
+    if (sel->group_by_mod != GB_PLAIN)
+        grouping_keys(c, sel, &group_by);
+    bool agg = group_by.n > 0 || sel->having != NULL || sel->group_by_all || sel->group_by_mod != GB_PLAIN;
     for (int i = 0; i < sel->select.n && !agg; i++)
         agg = alias_has_aggregate(c, sel->select.items[i], 0);
     for (int i = 0; i < sel->order_by.n && !agg; i++)
@@ -3106,6 +3521,8 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
             c->nkeys++;
             p->nkeys = c->nkeys;
         }
+        if (sel->group_by_mod != GB_PLAIN && plan_grouping_sets(c, sel))
+            goto done;
         c->post = true;
     }
 
@@ -3224,6 +3641,8 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
         p->order_nulls[i] = o->desc ? -dir : dir;
     }
 
+    if (plan_fill(c, sel, &order_by, names))
+        goto done;
     if (sel->limit && const_u64(c, sel->limit, "LIMIT", &p->limit))
         goto done;
     if (sel->offset && const_u64(c, sel->offset, "OFFSET", &p->offset))
@@ -3241,12 +3660,20 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
             char *nm = k->alias ? xstrdup(k->alias) : name_of(k);
             int idx = schema_find(names, nm);
             free(nm);
-            if (idx < 0) {
+            if (idx >= 0) {
+                p->limit_by[i] = expr_col(idx, names->types[idx]);
+                continue;
+            }
+            /* an expression of the output columns (the block LIMIT BY sees) */
+            source *outs = source_from_blocks(schema_clone(names), NULL, 0);
+            int brc = analyze_expr_on(k, outs, q, &p->limit_by[i]);
+            source_free(outs);
+            if (brc) {
                 p->nlimit_by = i;
-                err_set(ERR_NOT_IMPLEMENTED, "LIMIT BY expressions must be columns of the select list");
+                err_clear();
+                err_set(ERR_NOT_IMPLEMENTED, "LIMIT BY expressions must be expressions of the select list's columns");
                 goto done;
             }
-            p->limit_by[i] = expr_col(idx, names->types[idx]);
         }
     }
     if (sel->with_totals) {
@@ -3269,6 +3696,23 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
         }
         p->with_totals = true;
         p->totals_before_having = strcmp(mode, "before_having") == 0;
+        if (sel->group_by_mod == GB_SETS || (sel->group_by_mod != GB_PLAIN && sel->having)) {
+            err_set(ERR_NOT_IMPLEMENTED, sel->group_by_mod == GB_SETS
+                                             ? "WITH TOTALS and GROUPING SETS are not supported together"
+                                             : "WITH TOTALS and WITH ROLLUP or CUBE are not supported together in presence of HAVING");
+            goto done;
+        }
+    }
+    if (p->nsets) {
+        if (p->windows) {
+            err_set(ERR_NOT_IMPLEMENTED, "Window functions with ROLLUP, CUBE or GROUPING SETS are not supported yet");
+            goto done;
+        }
+        for (int i = 0; i < p->nout; i++)
+            remap_grouping_cols(p->out[i], p->nkeys + p->naggs);
+        for (int i = 0; i < p->norder; i++)
+            remap_grouping_cols(p->order[i], p->nkeys + p->naggs);
+        remap_grouping_cols(p->having, p->nkeys + p->naggs);
     }
     if (p->windows) {
         if (p->with_totals) {

@@ -55,8 +55,10 @@ int main(void)
     func_registry_init();
     static const char *not_implemented[] = {
         "SELECT * FROM (SELECT number % 2 AS k, count() FROM numbers(4) GROUP BY k WITH TOTALS)",
-        "SELECT number FROM numbers(3) ORDER BY number WITH FILL TO 5",
-        "SELECT number FROM numbers(3) ORDER BY number WITH FILL FROM 0 TO 5 STEP 2",
+        "SELECT number FROM numbers(3) ORDER BY number WITH FILL STALENESS 2",
+        "SELECT number % 2 AS k, count() FROM numbers(4) GROUP BY GROUPING SETS ((k), ()) WITH TOTALS",
+        "SELECT number % 2 AS k, count() AS c FROM numbers(4) GROUP BY ROLLUP(k) WITH TOTALS HAVING c > 1",
+        "SELECT number % 2 AS k, row_number() OVER () FROM numbers(4) GROUP BY ROLLUP(k)",
         "SELECT toString(number) AS s FROM numbers(3) ORDER BY s COLLATE 'en'",
         "SELECT 1 SETTINGS extremes = 1",
         "SELECT 1 SETTINGS aggregate_functions_null_for_empty = 1",

@@ -12,7 +12,8 @@ const { STRINGS, TIME_ZONES, sq } = require('./schema');
 const FEATURES = {
   // clauses
   where: 'WHERE', groupby: 'GROUP BY with aggregates', having: 'HAVING', rollup: 'GROUP BY ROLLUP',
-  cube: 'GROUP BY CUBE', totals: 'WITH TOTALS', orderby: 'ORDER BY (always total)', limit: 'LIMIT/OFFSET',
+  cube: 'GROUP BY CUBE', groupingsets: 'GROUP BY GROUPING SETS', grouping: 'grouping() after ROLLUP/CUBE/SETS',
+  usenulls: 'group_by_use_nulls = 1 with ROLLUP/CUBE/SETS', totals: 'WITH TOTALS', orderby: 'ORDER BY (always total)', limit: 'LIMIT/OFFSET',
   limitby: 'LIMIT n BY', fill: 'ORDER BY … WITH FILL', distinct: 'SELECT DISTINCT',
   join: 'INNER/LEFT/RIGHT/FULL/CROSS joins', semijoin: 'SEMI/ANTI joins', anyjoin: 'ANY joins',
   asof: 'ASOF JOIN', using: 'JOIN … USING', subquery: 'subqueries in FROM, WITH and scalar',
@@ -540,13 +541,19 @@ function genQuery(g, opts = {}) {
       .filter(k => !/^(-?[\d.e]+|true|false)$/.test(render(k)));
     q.groupBy = keys;
     if (keys.length) {
-      const mods = [[6, null], [f.rollup ? 1 : 0, 'ROLLUP'], [f.cube ? 1 : 0, 'CUBE']];
+      const mods = [[6, null], [f.rollup ? 1 : 0, 'ROLLUP'], [f.cube ? 1 : 0, 'CUBE'], [f.groupingsets ? 1 : 0, 'SETS']];
       q.groupMod = rng.weighted(mods);
+      if (q.groupMod === 'SETS') // each set a subset of the keys (maybe empty)
+        q.sets = Array.from({ length: rng.int(1, 3) }, () => keys.map((k, i) => i).filter(() => rng.chance(0.5)));
+      q.groupWith = !!q.groupMod && q.groupMod !== 'SETS' && rng.chance(0.3); // `k WITH ROLLUP` instead of ROLLUP(k)
       if (f.totals && rng.chance(0.2)) q.totals = true;
+      if (q.groupMod && f.usenulls && rng.chance(0.3)) q.settings = 'group_by_use_nulls = 1';
     }
     // windows over the groups (not with TOTALS, which shale does not combine with them)
     const actx = Object.assign({}, ctx, { agg: true, keys, windowOk: ctx.windowOk && !q.totals && !q.groupMod });
     q.items = [...keys.filter(() => rng.chance(0.8)), ...Array.from({ length: nitems }, () => g.expr(actx, g.anyClass(ctx), 1))];
+    if (q.groupMod && f.grouping && rng.chance(0.5))
+      q.items.push(N('int', `grouping(${keys.map(render).filter(() => rng.chance(0.7)).concat([render(keys[0])]).join(', ')})`));
     if (f.having && rng.chance(0.3)) q.having = g.expr(Object.assign({}, actx, { windowOk: false }), 'bool', 1);
   } else {
     q.items = Array.from({ length: nitems }, () => g.expr(ctx, g.anyClass(ctx)));
@@ -560,6 +567,7 @@ function genQuery(g, opts = {}) {
       q.items.unshift(N('int', '(toInt64(ifNull($0, 0)) % 7)', g.expr(ctx, 'int', 2)));
       q.order = [{ i: 0, dir: ` WITH FILL${rng.chance(0.5) ? ` FROM -2 TO 9 STEP ${rng.int(1, 3)}` : ''}` }, ...q.order.map(o => ({ i: o.i + 1, dir: o.dir }))];
       if (q.groupBy) q.groupBy = [...q.groupBy, q.items[0]];
+      if (q.sets) q.sets = q.sets.map(set => [...set, q.groupBy.length - 1]);
     }
     if (f.limit && rng.chance(0.4)) { q.limit = rng.int(0, 6); if (rng.chance(0.3)) q.offset = rng.int(1, 4); }
     if (f.limitby && rng.chance(0.15)) q.limitBy = { n: rng.int(1, 2), i: rng.int(0, q.items.length - 1) };
@@ -586,7 +594,10 @@ function renderQuery(q) {
       if (q.totals) s += ' GROUP BY tuple()';
     } else {
       const keys = q.groupBy.map(render).join(', ');
-      s += q.groupMod ? ` GROUP BY ${q.groupMod}(${keys})` : ` GROUP BY ${keys}`;
+      if (q.groupMod === 'SETS')
+        s += ` GROUP BY GROUPING SETS (${q.sets.map(set => `(${set.map(i => render(q.groupBy[i])).join(', ')})`).join(', ')})`;
+      else if (q.groupMod && q.groupWith) s += ` GROUP BY ${keys} WITH ${q.groupMod}`;
+      else s += q.groupMod ? ` GROUP BY ${q.groupMod}(${keys})` : ` GROUP BY ${keys}`;
     }
     if (q.totals && q.groupBy.length) s += ' WITH TOTALS';
   }
@@ -600,6 +611,7 @@ function renderQuery(q) {
     if (q.limitBy) s += ` LIMIT ${q.limitBy.n} BY c${Math.min(q.limitBy.i, q.items.length - 1)}`;
     if (q.limit !== undefined) s += ` LIMIT ${q.limit}${q.offset ? ` OFFSET ${q.offset}` : ''}`;
   }
+  if (q.settings && !q.union) s += ` SETTINGS ${q.settings}`;
   if (q.union) {
     s += ` UNION ${q.union.op} SELECT ${q.items.map((n, i) => `${render(n)} AS c${i}`).join(', ')} ${q.union.from}`;
     if (q.union.where) s += ` WHERE ${render(q.union.where)}`;
