@@ -112,13 +112,22 @@ PY
 echo "data directory: $((SIZE >> 20)) MiB, memory cgroup ${MEM_MB} MiB, hot table $(du -cb $HOTF | tail -1 | cut -f1 | awk '{ printf "%d", $1 / 1048576 }') MiB, pgbench -S -R $RATE; $(nproc) vCPUs"
 echo "| run | time | MB/s | CPU s | hot cached before → after | p99 baseline | p99 during |"
 echo "|---|---|---|---|---|---|---|"
-one shale -- "$SHALE" backup pg push --pgdata "$W/data" --repo "$REPO"
-one shale_buffered -- "$SHALE" backup pg push --pgdata "$W/data" --repo "$REPO" --buffered --cpu-weight 0
-one shale_paced -- "$SHALE" backup pg push --pgdata "$W/data" --repo "$REPO" --max-latency-ms 5
-[ -n "$PGBR" ] && one pgbackrest -- runuser -u postgres -- pgbackrest --config="$PGBR" --stanza=b --type=full backup
+# RUNS (default all four) picks the runs, e.g. RUNS="shale pgbackrest" QUICK=1 to skip the
+# restore and incremental measurements.
+RUNS=${RUNS:-shale shale_buffered shale_paced pgbackrest}
+want() { case " $RUNS " in *" $1 "*) return 0;; esac; return 1; }
+want shale && one shale -- "$SHALE" backup pg push --pgdata "$W/data" --repo "$REPO"
+want shale_buffered && one shale_buffered -- "$SHALE" backup pg push --pgdata "$W/data" --repo "$REPO" --buffered --cpu-weight 0
+want shale_paced && one shale_paced -- "$SHALE" backup pg push --pgdata "$W/data" --repo "$REPO" --max-latency-ms 5
+[ -n "$PGBR" ] && want pgbackrest && one pgbackrest -- runuser -u postgres -- pgbackrest --config="$PGBR" --stanza=b --type=full backup
 grep -h -E "cpu weight|reads:|pacing" "$W"/out/shale*.log | sed 's/^/    /'
 cat "$W/out/notes" 2>/dev/null
 
+if [ "${QUICK:-0}" = 1 ]; then
+  run "$PGBIN/pg_ctl" -D "$W/data" -m fast -w stop >/dev/null
+  [ ${#INMEM[@]} -gt 0 ] && rmdir "$MCG" 2>/dev/null
+  exit 0
+fi
 # restore time
 /usr/bin/time -f "%e" -o "$W/out/fetch.time" "$SHALE" backup pg fetch --repo "$REPO" --backup LATEST --target "$W/restore" >/dev/null
 echo "restore (shale fetch): $(cat "$W/out/fetch.time") s"

@@ -80,6 +80,8 @@ void bk_manifest_to_json(const bk_manifest *m, buf *b)
     put_kv_str(b, "system_identifier", m->system_id, true);
     buf_printf(b, "  \"pg_version\": %d,\n", m->pg_version);
     put_kv_str(b, "compression", m->compression, true);
+    if (m->sum_of_blocks)
+        put_kv_str(b, "file_checksum", "xxh64-of-blocks", true);
     buf_printf(b, "  \"block_size\": %u,\n", 1u << 20);
     buf_printf(b, "  \"stored_bytes\": %" PRIu64 ",\n", m->stored_bytes);
     const bk_settings_used *s = &m->settings;
@@ -165,6 +167,12 @@ int bk_manifest_from_json(const char *text, size_t len, const char *what, bk_man
     m->backup_label = dup_or_null(bjson_str(j, "backup_label"));
     m->tablespace_map = dup_or_null(bjson_str(j, "tablespace_map"));
     m->compression = dup_or_null(bjson_str(j, "compression"));
+    const char *fsum = bjson_str(j, "file_checksum");
+    if (fsum && strcmp(fsum, "xxh64-of-blocks") != 0) {
+        rc = bad(what, "unknown file_checksum (written by a newer shale?)");
+        goto done;
+    }
+    m->sum_of_blocks = fsum != NULL;
     m->timeline = (uint32_t)bjson_u64(j, "timeline", 0);
     m->pg_version = (int)bjson_i64(j, "pg_version", 0);
     m->stored_bytes = bjson_u64(j, "stored_bytes", 0);

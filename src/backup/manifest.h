@@ -34,7 +34,7 @@ typedef struct bk_file {
     uint64_t size;     /* bytes read (the restored size) */
     bool delta;        /* blocks carry changed pages only (pgpage.h), not the whole block */
     bool direct;       /* read with O_DIRECT */
-    uint64_t sum;      /* XXH64 of all bytes read (full files) */
+    uint64_t sum;      /* whole-file checksum of the bytes read (see bk_manifest.sum_of_blocks) */
     bk_block *blocks;  /* ascending idx; a full file has every block, a delta file some */
     size_t nblocks;
 } bk_file;
@@ -76,6 +76,11 @@ typedef struct bk_manifest {
     bk_tblspc *tblspcs;
     size_t ntblspcs;
     uint64_t stored_bytes; /* sum of compressed block sizes */
+    /* How bk_file.sum was computed: true (every manifest written now, "file_checksum":
+     * "xxh64-of-blocks") = XXH64 over the little-endian XXH64s of the file's 1 MiB blocks of raw
+     * bytes, so a push hashes each byte once; false (manifests without the field) = XXH64 of
+     * the bytes themselves. */
+    bool sum_of_blocks;
 } bk_manifest;
 
 void bk_manifest_free(bk_manifest *m);

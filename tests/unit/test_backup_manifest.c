@@ -54,6 +54,7 @@ int main(void)
                            .size = 8192 * 3};
     m.nfiles = 3;
     m.stored_bytes = 1311;
+    m.sum_of_blocks = true;
     bk_manifest_sort(&m);
     buf j = {0};
     bk_manifest_to_json(&m, &j);
@@ -69,7 +70,7 @@ int main(void)
     CHECK(r.settings.read_size == 4u << 20 && r.settings.concurrency == 24 && r.settings.direct_io &&
           r.settings.cpu_weight == 25 && r.settings.parts_in_flight == 3 && !strcmp(r.settings.compression, "lz4"));
     CHECK(r.nobjects == 2 && r.ntblspcs == 1 && !strcmp(r.tblspcs[0].path, "/data/ts one"));
-    CHECK(r.nfiles == 3 && r.stored_bytes == 1311);
+    CHECK(r.nfiles == 3 && r.stored_bytes == 1311 && r.sum_of_blocks);
     const bk_file *f = bk_manifest_find(&r, "global/1262");
     CHECK(f && f->type == BK_FILE && f->size == 3u << 20 && f->sum == 0xfedcba9876543210ull && f->direct && !f->delta);
     CHECK(f && f->nblocks == 2 && f->blocks[1].idx == 2 && f->blocks[1].obj == 1 && f->blocks[1].off == 99999 &&
@@ -100,6 +101,25 @@ int main(void)
         p[4] = '7';
         CHECK(bk_manifest_from_json(t, strlen(t), "bad", &r) == -1);
         CHECK(strstr(err_msg(), "out of range") != NULL);
+    }
+    free(t);
+    /* file_checksum: absent = a manifest from before it (bytes hashed directly); unknown = error */
+    t = xstrdup((const char *)buf_cstr(&j));
+    p = strstr(t, "\"file_checksum\": \"xxh64-of-blocks\",");
+    CHECK(p != NULL);
+    if (p) {
+        memmove(p, p + strlen("\"file_checksum\": \"xxh64-of-blocks\","),
+                strlen(p + strlen("\"file_checksum\": \"xxh64-of-blocks\",")) + 1);
+        CHECK(bk_manifest_from_json(t, strlen(t), "old", &r) == 0 && !r.sum_of_blocks);
+        bk_manifest_free(&r);
+    }
+    free(t);
+    t = xstrdup((const char *)buf_cstr(&j));
+    p = strstr(t, "xxh64-of-blocks");
+    CHECK(p != NULL);
+    if (p) {
+        p[0] = 'y';
+        CHECK(bk_manifest_from_json(t, strlen(t), "new", &r) == -1 && strstr(err_msg(), "file_checksum") != NULL);
     }
     free(t);
     /* every truncation of a valid manifest fails cleanly */
