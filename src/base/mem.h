@@ -41,6 +41,9 @@ void mem_charge(int64_t n);
 /* Tunes glibc's allocator for column buffers (mmap threshold, trim threshold, arenas);
  * see mem.c for the measurements behind the values. Call once at startup. */
 void mem_init(void);
+/* For a server, after mem_init: more malloc arenas (4 per core instead of 1), because many
+ * connection threads allocating small objects at once queue on a shared arena's lock. */
+void mem_init_server(void);
 /* Call first in a thread that will allocate much (query workers): prepares its malloc
  * arena for transparent huge pages, as mem_init does for the main heap. Cheap when
  * repeated. */

@@ -351,6 +351,7 @@ static void print_error_exit(void)
 
 int server_main(int argc, char **argv)
 {
+    mem_init_server(); /* before the first thread */
     server *srv = xcalloc(1, sizeof *srv);
     pthread_mutex_init(&srv->mu, NULL);
     pthread_mutex_init(&srv->auth_mu, NULL);
