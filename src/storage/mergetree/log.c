@@ -105,75 +105,49 @@ int mergetree_part_log(query_ctx *q, source **out)
     return rc;
 }
 
+static void merge_rows(const table *t, mt_table *m, block *b)
+{
+    double now = clock_monotonic();
+    for (mt_merge_info *g = m->merges; g; g = g->next) {
+        col_push_str(b->cols[0], t->database, strlen(t->database));
+        col_push_str(b->cols[1], t->name, strlen(t->name));
+        double el = now - g->start;
+        col_push_fixed(b->cols[2], &el);
+        uint64_t rr = atomic_load(&g->rows_read), cw = atomic_load(&g->columns_written);
+        double prog = g->total_rows ? (double)rr / (double)g->total_rows : 0;
+        if (prog > 1)
+            prog = 1;
+        if (g->vertical && g->columns_total) /* the k-way part and the gathered columns, by column count */
+            prog = (prog * (double)(g->columns_total - g->columns_gathered) + (double)cw) /
+                   (double)g->columns_total;
+        col_push_fixed(b->cols[3], &prog);
+        uint64_t np = (uint64_t)g->nsources;
+        col_push_fixed(b->cols[4], &np);
+        for (int i = 0; i < g->nsources; i++)
+            col_push_str(b->cols[5]->inner, g->sources[i], strlen(g->sources[i]));
+        col_array_commit(b->cols[5]);
+        col_push_str(b->cols[6], g->result_name, strlen(g->result_name));
+        col_push_str(b->cols[7], g->partition_id, strlen(g->partition_id));
+        uint8_t mut = 0;
+        col_push_fixed(b->cols[8], &mut);
+        col_push_fixed(b->cols[9], &g->total_bytes);
+        col_push_fixed(b->cols[10], &rr);
+        uint64_t rw = atomic_load(&g->rows_written);
+        col_push_fixed(b->cols[11], &rw);
+        col_push_fixed(b->cols[12], &cw);
+        const char *alg = g->vertical ? "Vertical" : "Horizontal";
+        col_push_str(b->cols[13], alg, strlen(alg));
+        b->rows++;
+    }
+}
+
 int mergetree_system_merges(query_ctx *q, source **out)
 {
-    static const struct {
-        const char *name;
-        type_id t;
-    } cols[] = {
-        {"database", T_STRING}, {"table", T_STRING}, {"elapsed", T_FLOAT64}, {"progress", T_FLOAT64},
-        {"num_parts", T_UINT64}, {"source_part_names", T_NOTHING}, {"result_part_name", T_STRING},
-        {"partition_id", T_STRING}, {"is_mutation", T_UINT8}, {"total_size_bytes_compressed", T_UINT64},
-        {"rows_read", T_UINT64}, {"rows_written", T_UINT64}, {"columns_written", T_UINT64},
-        {"merge_algorithm", T_STRING},
-    };
-    int nc = (int)(sizeof cols / sizeof *cols);
-    schema *sch = schema_new(nc);
-    for (int i = 0; i < nc; i++)
-        schema_set(sch, i, cols[i].name,
-                   cols[i].t == T_NOTHING ? type_array(type_simple(T_STRING)) : type_simple(cols[i].t));
-    block *b = block_new_empty(sch);
-    table **tables = NULL;
-    int nt = 0;
-    if (q->catalog && catalog_list(q->catalog, &tables, &nt)) {
-        block_free(b);
-        schema_free(sch);
-        return -1;
-    }
-    double now = clock_monotonic();
-    for (int ti = 0; ti < nt; ti++) {
-        table *t = tables[ti];
-        if (mt_is_mergetree(t) && t->impl) {
-            mt_table *m = t->impl;
-            pthread_mutex_lock(&m->lock);
-            for (mt_merge_info *g = m->merges; g; g = g->next) {
-                col_push_str(b->cols[0], t->database, strlen(t->database));
-                col_push_str(b->cols[1], t->name, strlen(t->name));
-                double el = now - g->start;
-                col_push_fixed(b->cols[2], &el);
-                uint64_t rr = atomic_load(&g->rows_read), cw = atomic_load(&g->columns_written);
-                double prog = g->total_rows ? (double)rr / (double)g->total_rows : 0;
-                if (prog > 1)
-                    prog = 1;
-                if (g->vertical && g->columns_total) /* the k-way part and the gathered columns, by column count */
-                    prog = (prog * (double)(g->columns_total - g->columns_gathered) + (double)cw) /
-                           (double)g->columns_total;
-                col_push_fixed(b->cols[3], &prog);
-                uint64_t np = (uint64_t)g->nsources;
-                col_push_fixed(b->cols[4], &np);
-                for (int i = 0; i < g->nsources; i++)
-                    col_push_str(b->cols[5]->inner, g->sources[i], strlen(g->sources[i]));
-                col_array_commit(b->cols[5]);
-                col_push_str(b->cols[6], g->result_name, strlen(g->result_name));
-                col_push_str(b->cols[7], g->partition_id, strlen(g->partition_id));
-                uint8_t mut = 0;
-                col_push_fixed(b->cols[8], &mut);
-                col_push_fixed(b->cols[9], &g->total_bytes);
-                col_push_fixed(b->cols[10], &rr);
-                uint64_t rw = atomic_load(&g->rows_written);
-                col_push_fixed(b->cols[11], &rw);
-                col_push_fixed(b->cols[12], &cw);
-                const char *alg = g->vertical ? "Vertical" : "Horizontal";
-                col_push_str(b->cols[13], alg, strlen(alg));
-                b->rows++;
-            }
-            pthread_mutex_unlock(&m->lock);
-        }
-        table_unref(t);
-    }
-    free(tables);
-    block **bs = xcalloc(1, sizeof *bs);
-    bs[0] = b;
-    *out = source_from_blocks(sch, bs, 1);
-    return 0;
+    static const char *const names[] = {
+        "database", "table", "elapsed", "progress", "num_parts", "source_part_names", "result_part_name",
+        "partition_id", "is_mutation", "total_size_bytes_compressed", "rows_read", "rows_written",
+        "columns_written", "merge_algorithm"};
+    const type *s = type_simple(T_STRING), *f = type_simple(T_FLOAT64), *u64 = type_simple(T_UINT64);
+    const type *types[] = {s, s, f, f, u64, type_array(s), s, s, type_simple(T_UINT8), u64, u64, u64, u64, s};
+    return mt_system_table(q, names, types, (int)(sizeof names / sizeof *names), merge_rows, out);
 }

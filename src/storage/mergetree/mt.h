@@ -329,4 +329,12 @@ void mt_compile_defaults(mt_table *m, query_ctx *q);
 int mt_snapshot(mt_table *m, mt_part ***out); /* returns the count; the array is NULL-terminated */
 void mt_snapshot_free(mt_part **parts, int n);
 
+/* The system tables over every MergeTree table (system.parts, system.merges,
+ * system.mutations) share one walk: a block with the given columns, filled by rows() for
+ * each MergeTree table while the table's lock is held (rows() must not take it or block).
+ * On success *out is a source owning the block; -1 with the error set otherwise. */
+typedef void (*mt_system_rows_fn)(const table *t, mt_table *m, block *b);
+int mt_system_table(query_ctx *q, const char *const *names, const type *const *types, int nc, mt_system_rows_fn rows,
+                    source **out);
+
 #endif

@@ -741,6 +741,55 @@ int mergetree_mutation_wait(table *t, int64_t version, query_ctx *q)
 
 static void push_s(column *c, const char *s) { col_push_str(c, s ? s : "", s ? strlen(s) : 0); }
 
+static void mutation_rows(const table *t, mt_table *m, block *b)
+{
+    const type *str = type_simple(T_STRING);
+    for (int i = 0; i < m->nmutations; i++) {
+        const mt_mutation *mu = &m->mutations[i];
+        int64_t todo = 0;
+        column *todo_names = col_new(str);
+        for (int k = 0; k < m->nparts; k++) {
+            const mt_part *p = m->parts[k];
+            if (p->state == PART_ACTIVE && mt_part_version(p) < mu->version) {
+                todo++;
+                push_s(todo_names, p->name);
+            }
+        }
+        char id[48];
+        snprintf(id, sizeof id, "mutation_%" PRId64 ".txt", mu->version);
+        for (int k = 0; k < mu->ncmds; k++) {
+            push_s(b->cols[0], t->database);
+            push_s(b->cols[1], t->name);
+            push_s(b->cols[2], id);
+            buf c = {0};
+            buf_printf(&c, "(%s)", mu->cmds[k].text);
+            push_s(b->cols[3], buf_cstr(&c));
+            buf_free(&c);
+            uint32_t ct = (uint32_t)mu->create_time;
+            col_push_fixed(b->cols[4], &ct);
+            push_s(b->cols[5]->inner, "");
+            col_array_commit(b->cols[5]);
+            int64_t v = mu->version;
+            col_push_fixed(b->cols[6]->inner, &v);
+            col_array_commit(b->cols[6]);
+            col_array_commit(b->cols[7]);
+            col_push_range(b->cols[8]->inner, todo_names, 0, todo_names->len);
+            col_array_commit(b->cols[8]);
+            col_push_fixed(b->cols[9], &todo);
+            uint8_t done = todo == 0 && !mu->killed, killed = mu->killed;
+            col_push_fixed(b->cols[10], &done);
+            col_push_fixed(b->cols[11], &killed);
+            push_s(b->cols[12], mu->fail_part);
+            uint32_t ft = (uint32_t)mu->fail_time;
+            col_push_fixed(b->cols[13], &ft);
+            push_s(b->cols[14], mu->fail_reason);
+            push_s(b->cols[15], mu->fail_code);
+            b->rows++;
+        }
+        col_free(todo_names);
+    }
+}
+
 int mergetree_system_mutations(query_ctx *q, source **out)
 {
     static const char *const names[] = {"database", "table", "mutation_id", "command", "create_time",
@@ -752,74 +801,5 @@ int mergetree_system_mutations(query_ctx *q, source **out)
     const type *types[] = {str, str, str, str, dt, type_array(str), type_array(type_simple(T_INT64)),
                            type_array(str), type_array(str), type_simple(T_INT64), type_simple(T_UINT8),
                            type_simple(T_UINT8), str, dt, str, str};
-    int nc = (int)(sizeof names / sizeof *names);
-    schema *sch = schema_new(nc);
-    for (int i = 0; i < nc; i++)
-        schema_set(sch, i, names[i], types[i]);
-    block *b = block_new_empty(sch);
-    table **tables = NULL;
-    int nt = 0;
-    if (q->catalog && catalog_list(q->catalog, &tables, &nt)) {
-        block_free(b);
-        schema_free(sch);
-        return -1;
-    }
-    for (int ti = 0; ti < nt; ti++) {
-        table *t = tables[ti];
-        if (mt_is_mergetree(t) && t->impl) {
-            mt_table *m = t->impl;
-            pthread_mutex_lock(&m->lock);
-            for (int i = 0; i < m->nmutations; i++) {
-                const mt_mutation *mu = &m->mutations[i];
-                int64_t todo = 0;
-                column *todo_names = col_new(str);
-                for (int k = 0; k < m->nparts; k++) {
-                    const mt_part *p = m->parts[k];
-                    if (p->state == PART_ACTIVE && mt_part_version(p) < mu->version) {
-                        todo++;
-                        push_s(todo_names, p->name);
-                    }
-                }
-                char id[48];
-                snprintf(id, sizeof id, "mutation_%" PRId64 ".txt", mu->version);
-                for (int k = 0; k < mu->ncmds; k++) {
-                    push_s(b->cols[0], t->database);
-                    push_s(b->cols[1], t->name);
-                    push_s(b->cols[2], id);
-                    buf c = {0};
-                    buf_printf(&c, "(%s)", mu->cmds[k].text);
-                    push_s(b->cols[3], buf_cstr(&c));
-                    buf_free(&c);
-                    uint32_t ct = (uint32_t)mu->create_time;
-                    col_push_fixed(b->cols[4], &ct);
-                    push_s(b->cols[5]->inner, "");
-                    col_array_commit(b->cols[5]);
-                    int64_t v = mu->version;
-                    col_push_fixed(b->cols[6]->inner, &v);
-                    col_array_commit(b->cols[6]);
-                    col_array_commit(b->cols[7]);
-                    col_push_range(b->cols[8]->inner, todo_names, 0, todo_names->len);
-                    col_array_commit(b->cols[8]);
-                    col_push_fixed(b->cols[9], &todo);
-                    uint8_t done = todo == 0 && !mu->killed, killed = mu->killed;
-                    col_push_fixed(b->cols[10], &done);
-                    col_push_fixed(b->cols[11], &killed);
-                    push_s(b->cols[12], mu->fail_part);
-                    uint32_t ft = (uint32_t)mu->fail_time;
-                    col_push_fixed(b->cols[13], &ft);
-                    push_s(b->cols[14], mu->fail_reason);
-                    push_s(b->cols[15], mu->fail_code);
-                    b->rows++;
-                }
-                col_free(todo_names);
-            }
-            pthread_mutex_unlock(&m->lock);
-        }
-        table_unref(t);
-    }
-    free(tables);
-    block **bs = xcalloc(1, sizeof *bs);
-    bs[0] = b;
-    *out = source_from_blocks(sch, bs, 1);
-    return 0;
+    return mt_system_table(q, names, types, (int)(sizeof names / sizeof *names), mutation_rows, out);
 }

@@ -36,64 +36,23 @@ static void partition_text(const mt_table *m, const mt_part *p, buf *out)
     buf_putc(out, ')');
 }
 
-int mergetree_system_parts(query_ctx *q, source **out)
+int mt_system_table(query_ctx *q, const char *const *names, const type *const *types, int nc, mt_system_rows_fn rows,
+                    source **out)
 {
-    static const struct {
-        const char *name;
-        type_id t;
-    } cols[] = {
-        {"partition", T_STRING}, {"name", T_STRING}, {"part_type", T_STRING}, {"active", T_UINT8},
-        {"marks", T_UINT64}, {"rows", T_UINT64}, {"bytes_on_disk", T_UINT64}, {"data_compressed_bytes", T_UINT64},
-        {"data_uncompressed_bytes", T_UINT64}, {"modification_time", T_DATETIME}, {"min_block_number", T_INT64},
-        {"max_block_number", T_INT64}, {"level", T_UINT32}, {"partition_id", T_STRING}, {"database", T_STRING},
-        {"table", T_STRING}, {"engine", T_STRING}, {"path", T_STRING},
-    };
-    int nc = (int)(sizeof cols / sizeof *cols);
-    schema *sch = schema_new(nc);
-    for (int i = 0; i < nc; i++)
-        schema_set(sch, i, cols[i].name, type_simple(cols[i].t));
-    block *b = block_new_empty(sch);
     table **tables = NULL;
     int nt = 0;
-    if (q->catalog && catalog_list(q->catalog, &tables, &nt)) {
-        block_free(b);
-        schema_free(sch);
+    if (q->catalog && catalog_list(q->catalog, &tables, &nt))
         return -1;
-    }
+    schema *sch = schema_new(nc);
+    for (int i = 0; i < nc; i++)
+        schema_set(sch, i, names[i], types[i]);
+    block *b = block_new_empty(sch);
     for (int ti = 0; ti < nt; ti++) {
         table *t = tables[ti];
         if (mt_is_mergetree(t) && t->impl) {
             mt_table *m = t->impl;
             pthread_mutex_lock(&m->lock);
-            for (int i = 0; i < m->nparts; i++) {
-                const mt_part *p = m->parts[i];
-                buf pt = {0};
-                partition_text(m, p, &pt);
-                col_push_str(b->cols[0], (const char *)pt.p, pt.len);
-                buf_free(&pt);
-                push_s(b->cols[1], p->name);
-                push_s(b->cols[2], "Wide");
-                uint8_t active = p->state == PART_ACTIVE;
-                col_push_fixed(b->cols[3], &active);
-                push_u64(b->cols[4], p->ngranules + (p->ngranules ? 1 : 0));
-                push_u64(b->cols[5], p->rows);
-                push_u64(b->cols[6], p->bytes_on_disk);
-                push_u64(b->cols[7], p->data_compressed_bytes);
-                push_u64(b->cols[8], p->data_uncompressed_bytes);
-                uint32_t mt = (uint32_t)p->modification_time;
-                col_push_fixed(b->cols[9], &mt);
-                int64_t mn = p->min_block, mx = p->max_block;
-                col_push_fixed(b->cols[10], &mn);
-                col_push_fixed(b->cols[11], &mx);
-                uint32_t lv = p->level;
-                col_push_fixed(b->cols[12], &lv);
-                push_s(b->cols[13], p->partition_id);
-                push_s(b->cols[14], t->database);
-                push_s(b->cols[15], t->name);
-                push_s(b->cols[16], t->engine->name);
-                push_s(b->cols[17], p->dir);
-                b->rows++;
-            }
+            rows(t, m, b);
             pthread_mutex_unlock(&m->lock);
         }
         table_unref(t);
@@ -103,4 +62,49 @@ int mergetree_system_parts(query_ctx *q, source **out)
     bs[0] = b;
     *out = source_from_blocks(sch, bs, 1);
     return 0;
+}
+
+static void part_rows(const table *t, mt_table *m, block *b)
+{
+    for (int i = 0; i < m->nparts; i++) {
+        const mt_part *p = m->parts[i];
+        buf pt = {0};
+        partition_text(m, p, &pt);
+        col_push_str(b->cols[0], (const char *)pt.p, pt.len);
+        buf_free(&pt);
+        push_s(b->cols[1], p->name);
+        push_s(b->cols[2], "Wide");
+        uint8_t active = p->state == PART_ACTIVE;
+        col_push_fixed(b->cols[3], &active);
+        push_u64(b->cols[4], p->ngranules + (p->ngranules ? 1 : 0));
+        push_u64(b->cols[5], p->rows);
+        push_u64(b->cols[6], p->bytes_on_disk);
+        push_u64(b->cols[7], p->data_compressed_bytes);
+        push_u64(b->cols[8], p->data_uncompressed_bytes);
+        uint32_t mt = (uint32_t)p->modification_time;
+        col_push_fixed(b->cols[9], &mt);
+        int64_t mn = p->min_block, mx = p->max_block;
+        col_push_fixed(b->cols[10], &mn);
+        col_push_fixed(b->cols[11], &mx);
+        uint32_t lv = p->level;
+        col_push_fixed(b->cols[12], &lv);
+        push_s(b->cols[13], p->partition_id);
+        push_s(b->cols[14], t->database);
+        push_s(b->cols[15], t->name);
+        push_s(b->cols[16], t->engine->name);
+        push_s(b->cols[17], p->dir);
+        b->rows++;
+    }
+}
+
+int mergetree_system_parts(query_ctx *q, source **out)
+{
+    static const char *const names[] = {
+        "partition", "name", "part_type", "active", "marks", "rows", "bytes_on_disk", "data_compressed_bytes",
+        "data_uncompressed_bytes", "modification_time", "min_block_number", "max_block_number", "level",
+        "partition_id", "database", "table", "engine", "path"};
+    const type *s = type_simple(T_STRING), *u64 = type_simple(T_UINT64);
+    const type *types[] = {s, s, s, type_simple(T_UINT8), u64, u64, u64, u64, u64, type_simple(T_DATETIME),
+                           type_simple(T_INT64), type_simple(T_INT64), type_simple(T_UINT32), s, s, s, s, s};
+    return mt_system_table(q, names, types, (int)(sizeof names / sizeof *names), part_rows, out);
 }
