@@ -5,6 +5,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "cli/local.h"
+#include "cli/options.h"
 #include "cli/progress.h"
 #include "cli/repl.h"
 #include "format/format.h"
@@ -353,10 +354,17 @@ static char *read_all(FILE *f, size_t *len)
     return s;
 }
 
-static int fail_usage(const char *msg, const char *arg)
+static const cli_short client_shorts[] = {{'h', "host"},  {'u', "user"},       {'d', "database"}, {'q', "query"},
+                                          {'f', "format"}, {'n', "multiquery"}, {'t', "time"},     {0, NULL}};
+
+/* Names as they are after cli_next_option: the '-' → '_' spelling happens later. */
+static bool client_is_flag(const char *name)
 {
-    fprintf(stderr, "Code: 36. DB::Exception: %s%s. (BAD_ARGUMENTS)\n", msg, arg ? arg : "");
-    return ERR_BAD_ARGUMENTS;
+    static const char *const flags[] = {"multiquery", "time", "progress", "help", "compression", "multiline"};
+    for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
+        if (strcmp(name, flags[k]) == 0)
+            return true;
+    return false;
 }
 
 static void usage(void)
@@ -401,49 +409,22 @@ int client_main(int argc, char **argv)
     int status = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        const char *val = NULL;
-        char name[256];
-        if (strncmp(a, "--", 2) == 0) {
-            const char *eq = strchr(a, '=');
-            size_t nlen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-            if (nlen >= sizeof name)
-                return fail_usage("Option name is too long: ", a);
-            memcpy(name, a + 2, nlen);
-            name[nlen] = 0;
-            val = eq ? eq + 1 : NULL;
-        } else if (a[0] == '-' && a[1] && !a[2]) {
-            switch (a[1]) {
-            case 'h': strcpy(name, "host"); break;
-            case 'u': strcpy(name, "user"); break;
-            case 'd': strcpy(name, "database"); break;
-            case 'q': strcpy(name, "query"); break;
-            case 'f': strcpy(name, "format"); break;
-            case 'n': strcpy(name, "multiquery"); break;
-            case 't': strcpy(name, "time"); break;
-            default: return fail_usage("Unknown option ", a);
-            }
-        } else {
-            return fail_usage("Unexpected positional argument ", a);
-        }
+        const char *val;
+        char name[CLI_NAME_MAX];
+        if (cli_next_option(argc, argv, &i, client_shorts, client_is_flag, name, &val))
+            return ERR_BAD_ARGUMENTS;
         for (char *p = name; *p; p++)
             if (*p == '-' && strncmp(name, "param_", 6) != 0 && strcmp(name, "queries-file") != 0)
                 *p = '_';
-        bool flag = !strcmp(name, "multiquery") || !strcmp(name, "time") || !strcmp(name, "progress") ||
-                    !strcmp(name, "help") || !strcmp(name, "compression") || !strcmp(name, "multiline");
-        if (flag && val && strcmp(name, "compression") != 0)
-            return fail_usage("Option takes no value: ", a);
-        if (!flag && !val) {
-            if (i + 1 >= argc)
-                return fail_usage("Option requires a value: ", a);
-            val = argv[++i];
-        }
+        if (client_is_flag(name) && val && strcmp(name, "compression") != 0)
+            return cli_fail_usage("Option takes no value: ", a);
         if (!strcmp(name, "host"))
             cl.o.host = val;
         else if (!strcmp(name, "port")) {
             char *end;
             long p = strtol(val, &end, 10);
             if (*end || p <= 0 || p > 65535)
-                return fail_usage("Bad port: ", val);
+                return cli_fail_usage("Bad port: ", val);
             cl.o.port = (int)p;
         } else if (!strcmp(name, "user"))
             cl.o.user = val;
@@ -482,7 +463,7 @@ int client_main(int argc, char **argv)
                 buf_free(&q);
             }
         } else if (is_format_setting(name)) {
-            return fail_usage("shale client formats results with the default format settings; not implemented: --",
+            return cli_fail_usage("shale client formats results with the default format settings; not implemented: --",
                               name);
         } else if (cl.nsettings < MAX_OPTS) {
             if (!strcmp(name, "network_compression_method"))

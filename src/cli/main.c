@@ -5,6 +5,7 @@
 #include "cli/backup_main.h"
 #include "cli/client.h"
 #include "cli/local.h"
+#include "cli/options.h"
 #include "cli/repl.h"
 #include "func/agg.h"
 #include "func/func.h"
@@ -77,10 +78,18 @@ static char *read_all(FILE *f, size_t *len)
     return p;
 }
 
-static int fail_usage(const char *msg, const char *arg)
+static const cli_short local_shorts[] = {{'q', "query"}, {'f', "format"},    {'S', "structure"}, {'t', "time"},
+                                         {'T', "testmode"}, {'n', "multiquery"}, {'h', "help"},      {'V', "version"},
+                                         {0, NULL}};
+
+static bool local_is_flag(const char *name)
 {
-    fprintf(stderr, "Code: 36. DB::Exception: %s%s. (BAD_ARGUMENTS)\n", msg, arg ? arg : "");
-    return ERR_BAD_ARGUMENTS;
+    static const char *const flags[] = {"time", "progress", "testmode", "multiquery",
+                                        "help", "version",  "multiline", "echo"};
+    for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
+        if (strcmp(name, flags[k]) == 0)
+            return true;
+    return false;
 }
 
 static int exit_code(int code) { return code == 0 ? 0 : (code % 256 ? code % 256 : 1); }
@@ -101,41 +110,10 @@ static int local_main(int argc, char **argv)
     int nsets = 0, nparams = 0;
 
     for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = NULL;
-        char name[256];
-        if (strncmp(a, "--", 2) == 0) {
-            const char *eq = strchr(a, '=');
-            size_t nlen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-            if (nlen >= sizeof name)
-                return fail_usage("Option name is too long: ", a);
-            memcpy(name, a + 2, nlen);
-            name[nlen] = 0;
-            val = eq ? eq + 1 : NULL;
-        } else if (a[0] == '-' && a[1] && !a[2]) {
-            name[0] = 0;
-            switch (a[1]) {
-            case 'q': strcpy(name, "query"); break;
-            case 'f': strcpy(name, "format"); break;
-            case 'S': strcpy(name, "structure"); break;
-            case 't': strcpy(name, "time"); break;
-            case 'T': strcpy(name, "testmode"); break;
-            case 'n': strcpy(name, "multiquery"); break;
-            case 'h': strcpy(name, "help"); break;
-            case 'V': strcpy(name, "version"); break;
-            default: return fail_usage("Unknown option ", a);
-            }
-        } else {
-            return fail_usage("Unexpected positional argument ", a);
-        }
-        bool flag = strcmp(name, "time") == 0 || strcmp(name, "progress") == 0 || strcmp(name, "testmode") == 0 ||
-                    strcmp(name, "multiquery") == 0 || strcmp(name, "help") == 0 || strcmp(name, "version") == 0 ||
-                    strcmp(name, "multiline") == 0 || strcmp(name, "echo") == 0;
-        if (!flag && !val) {
-            if (i + 1 >= argc)
-                return fail_usage("Option requires a value: ", a);
-            val = argv[++i];
-        }
+        const char *val;
+        char name[CLI_NAME_MAX];
+        if (cli_next_option(argc, argv, &i, local_shorts, local_is_flag, name, &val))
+            return ERR_BAD_ARGUMENTS;
         if (strcmp(name, "query") == 0) {
             if (nqueries < 64)
                 queries[nqueries++] = val;
