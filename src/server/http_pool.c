@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 enum { SPARE_WORKERS = 2, IDLE_WAIT_MS = 1000 };
+/* How long every worker may stay busy before the monitor adds one (see worker_main). */
+#define STARVED_S 0.002
 
 typedef struct pconn {
     http_conn c;
@@ -32,6 +34,11 @@ struct http_pool {
     pthread_cond_t cv;         /* workers == 0 */
     pconn *parked;
     int workers, waiting;
+    int base_workers;          /* started at once when none waits; more only by the monitor */
+    double starved_since;      /* when the last waiting worker took a connection; 0: one waits */
+    pthread_t monitor;
+    pthread_cond_t monitor_cv; /* wakes the monitor from its idle wait */
+    bool monitor_idle;
     bool stopping;
 };
 
@@ -171,6 +178,7 @@ static void *worker_main(void *arg)
     pthread_mutex_lock(&pl->mu);
     for (;;) {
         pl->waiting++;
+        pl->starved_since = 0;
         pthread_mutex_unlock(&pl->mu);
         struct epoll_event ev;
         int n = epoll_wait(pl->epfd, &ev, 1, IDLE_WAIT_MS);
@@ -179,8 +187,19 @@ static void *worker_main(void *arg)
         if (n == 1) {
             pconn *pc = ev.data.ptr;
             unlink_locked(pl, pc);
-            if (pl->waiting == 0 && !pl->stopping) /* keep one worker listening */
-                start_worker_locked(srv);
+            if (pl->waiting == 0 && !pl->stopping) {
+                /* Keep a worker listening: up to base_workers at once; beyond, only if all
+                 * stay busy for STARVED_S (the monitor), because a worker per connection
+                 * makes every request wake a sleeping thread — with fewer workers than
+                 * connections a worker finds the next request ready and never sleeps. */
+                if (pl->workers < pl->base_workers) {
+                    start_worker_locked(srv);
+                } else if (pl->starved_since == 0) {
+                    pl->starved_since = now_s();
+                    if (pl->monitor_idle)
+                        pthread_cond_signal(&pl->monitor_cv);
+                }
+            }
             pthread_mutex_unlock(&pl->mu);
             serve(srv, pc);
             pthread_mutex_lock(&pl->mu);
@@ -198,6 +217,34 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* Adds a worker when every worker has been busy for STARVED_S (a long query on each):
+ * polls while any worker is busy, sleeps on monitor_cv while none is. */
+static void *monitor_main(void *arg)
+{
+    server *srv = arg;
+    http_pool *pl = srv->pool;
+    pthread_mutex_lock(&pl->mu);
+    while (!pl->stopping) {
+        if (pl->workers - pl->waiting <= 0 && pl->starved_since == 0) {
+            pl->monitor_idle = true;
+            pthread_cond_wait(&pl->monitor_cv, &pl->mu);
+            pl->monitor_idle = false;
+            continue;
+        }
+        pthread_mutex_unlock(&pl->mu);
+        struct timespec ts = {0, (long)(STARVED_S * 1e9)};
+        nanosleep(&ts, NULL);
+        pthread_mutex_lock(&pl->mu);
+        double now = now_s();
+        if (pl->starved_since != 0 && pl->waiting == 0 && now - pl->starved_since >= STARVED_S && !pl->stopping) {
+            start_worker_locked(srv);
+            pl->starved_since = now;
+        }
+    }
+    pthread_mutex_unlock(&pl->mu);
+    return NULL;
+}
+
 int http_pool_start(server *srv)
 {
     http_pool *pl = xcalloc(1, sizeof *pl);
@@ -208,7 +255,17 @@ int http_pool_start(server *srv)
     }
     pthread_mutex_init(&pl->mu, NULL);
     pthread_cond_init(&pl->cv, NULL);
+    pthread_cond_init(&pl->monitor_cv, NULL);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    pl->base_workers = (ncpu > 1 ? (int)ncpu : 1) + 1;
     srv->pool = pl;
+    int e = pthread_create(&pl->monitor, NULL, monitor_main, srv);
+    if (e) {
+        close(pl->epfd);
+        free(pl);
+        srv->pool = NULL;
+        return err_set(ERR_CANNOT_SCHEDULE_TASK, "Cannot start the HTTP pool's monitor thread: %s", strerror(e));
+    }
     pthread_mutex_lock(&pl->mu);
     start_worker_locked(srv);
     pthread_mutex_unlock(&pl->mu);
@@ -253,12 +310,15 @@ void http_pool_stop(server *srv)
         return;
     pthread_mutex_lock(&pl->mu);
     pl->stopping = true;
+    pthread_cond_signal(&pl->monitor_cv);
     while (pl->workers > 0)
         pthread_cond_wait(&pl->cv, &pl->mu);
     pthread_mutex_unlock(&pl->mu);
+    pthread_join(pl->monitor, NULL);
     close(pl->epfd);
     pthread_mutex_destroy(&pl->mu);
     pthread_cond_destroy(&pl->cv);
+    pthread_cond_destroy(&pl->monitor_cv);
     free(pl);
     srv->pool = NULL;
 }

@@ -7,10 +7,14 @@
  * turns cost a third of the machine in context switches) and most of an idle connection's
  * memory (its thread's stack).
  *
- * A query can run for hours on its worker, so the pool keeps one worker waiting whenever
- * it can: a worker that takes a connection while no other is waiting starts another (up
- * to max_connections); idle workers beyond the second leave after a second without work.
- * A slow or stalled client therefore never blocks the others.
+ * A query can run for hours on its worker, so the pool keeps a worker waiting: a worker
+ * that takes a connection while no other is waiting starts another at once while there
+ * are fewer than cores + 1, and beyond that a monitor thread adds one when every worker has
+ * stayed busy for 2 ms (up to max_connections); idle workers beyond the second leave after
+ * a second without work. A slow or stalled client therefore never blocks the others for
+ * more than a few milliseconds, and under a load of short queries the pool stays near the
+ * core count, so a worker usually finds the next request ready instead of sleeping (a
+ * worker per connection made every request wake a sleeping thread).
  *
  * The keep-alive timeout and shutdown act on parked connections by shutting their
  * sockets down (http_pool_expire): the worker that then takes the connection reads the
