@@ -2,6 +2,7 @@
  * checked as ClickHouse checks them, aliases, and the three classes (implemented, accepted
  * without effect, default only). NOT_IMPLEMENTED cannot be a tests/queries reference
  * (ClickHouse runs those statements), so the classes are asserted here. */
+#include <string.h>
 #include "base/err.h"
 #include "exec/settings.h"
 
@@ -68,6 +69,20 @@ int main(void)
     CHECK(settings_index("enable_analyzer") == settings_index("allow_experimental_analyzer"));
     CHECK(set_code(s, "max_insert_block_size_rows", "1000") == 0);
     CHECK(settings_int(s, "max_insert_block_size") == 1000);
+
+    /* names looked up through a reused buffer: the accessors' per-thread cache is keyed by
+     * the name's address and must notice that the text at that address changed */
+    char name[64];
+    CHECK(set_code(s, "max_threads", "3") == 0 && set_code(s, "max_block_size", "777") == 0);
+    for (int round = 0; round < 3; round++) {
+        strcpy(name, "max_threads");
+        CHECK(settings_int(s, name) == 3);
+        strcpy(name, "max_block_size");
+        CHECK(settings_int(s, name) == 777);
+    }
+    /* an alias reads the setting it names, also from the cache */
+    CHECK(set_code(s, "allow_experimental_analyzer", "0") == 0);
+    CHECK(!settings_bool(s, "enable_analyzer") && !settings_bool(s, "enable_analyzer"));
 
     settings_free(s);
     return check_done("settings");
