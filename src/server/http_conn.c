@@ -196,18 +196,11 @@ const char *http_header_get(const srv_request *rq, const char *name)
 
 void srv_request_free(srv_request *rq)
 {
-    for (int i = 0; i < rq->nheaders; i++) {
-        free(rq->headers[i].name);
-        free(rq->headers[i].value);
-    }
-    free(rq->headers);
-    free(rq->target);
-    free(rq->path);
-    free(rq->query);
+    arena_free(&rq->mem);
     memset(rq, 0, sizeof *rq);
 }
 
-static char *trimmed(const char *s, size_t n)
+static char *trimmed(arena *a, const char *s, size_t n)
 {
     while (n && (*s == ' ' || *s == '\t')) {
         s++;
@@ -215,7 +208,7 @@ static char *trimmed(const char *s, size_t n)
     }
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
         n--;
-    return xstrndup(s, n);
+    return arena_strndup(a, s, n);
 }
 
 /* Finds the end of the header block ("\r\n\r\n", or "\n\n" from lax clients). */
@@ -264,13 +257,13 @@ static int parse_head(srv_request *rq, const char *p, size_t n, int *status)
     if (vlen != 8 || strncmp(ver, "HTTP/1.", 7) != 0 || (ver[7] != '0' && ver[7] != '1'))
         return bad(status, 505, ERR_BAD_ARGUMENTS, "Unsupported HTTP version");
     rq->version_minor = ver[7] - '0';
-    rq->target = xstrndup(sp1 + 1, (size_t)(sp2 - sp1 - 1));
+    rq->target = arena_strndup(&rq->mem, sp1 + 1, (size_t)(sp2 - sp1 - 1));
     const char *q = strchr(rq->target, '?');
     buf path = {0};
     http_url_decode(&path, rq->target, q ? (size_t)(q - rq->target) : strlen(rq->target), false);
-    rq->path = xstrdup(buf_cstr(&path));
+    rq->path = arena_strdup(&rq->mem, buf_cstr(&path));
     buf_free(&path);
-    rq->query = xstrdup(q ? q + 1 : "");
+    rq->query = arena_strdup(&rq->mem, q ? q + 1 : "");
     rq->keep_alive = rq->version_minor == 1;
     /* headers */
     const char *h = eol < end ? eol + 1 : end;
@@ -291,11 +284,14 @@ static int parse_head(srv_request *rq, const char *p, size_t n, int *status)
             cap = cap ? cap * 2 : 16;
             if (cap > 1024)
                 return bad(status, 431, ERR_BAD_ARGUMENTS, "Too many HTTP headers");
-            rq->headers = xrealloc(rq->headers, sizeof *rq->headers * (size_t)cap);
+            http_header *grown = ARENA_ARRAY(&rq->mem, http_header, cap);
+            if (rq->nheaders)
+                memcpy(grown, rq->headers, sizeof *grown * (size_t)rq->nheaders);
+            rq->headers = grown;
         }
         http_header *hd = &rq->headers[rq->nheaders++];
-        hd->name = xstrndup(h, (size_t)(colon - h));
-        hd->value = trimmed(colon + 1, (size_t)(h + len - colon - 1));
+        hd->name = arena_strndup(&rq->mem, h, (size_t)(colon - h));
+        hd->value = trimmed(&rq->mem, colon + 1, (size_t)(h + len - colon - 1));
         h = e + 1;
     }
     const char *conn = http_header_get(rq, "Connection");
@@ -599,13 +595,9 @@ void srv_response_init(srv_response *r, http_conn *c, bool keep_alive)
 
 void srv_response_free(srv_response *r)
 {
-    for (int i = 0; i < r->nheaders; i++) {
-        free(r->headers[i].name);
-        free(r->headers[i].value);
-    }
-    free(r->headers);
+    arena_free(&r->mem);
     r->headers = NULL;
-    r->nheaders = 0;
+    r->nheaders = r->cap_headers = 0;
     buf_free(&r->out);
     pthread_mutex_destroy(&r->mu);
 }
@@ -623,12 +615,17 @@ void srv_response_set_header(srv_response *r, const char *name, const char *valu
     if (i < r->nheaders && r->headers[i].sent) {
         /* already on the wire (srv_response_begin_headers): it stays as sent */
     } else if (i < r->nheaders) {
-        free(r->headers[i].value);
-        r->headers[i].value = xstrdup(value);
+        r->headers[i].value = arena_strdup(&r->mem, value);
     } else {
-        r->headers = xrealloc(r->headers, sizeof *r->headers * (size_t)(r->nheaders + 1));
-        r->headers[r->nheaders] = (http_header){.name = xstrdup(name), .value = xstrdup(value)};
-        r->nheaders++;
+        if (r->nheaders == r->cap_headers) {
+            r->cap_headers = r->cap_headers ? r->cap_headers * 2 : 16;
+            http_header *grown = ARENA_ARRAY(&r->mem, http_header, r->cap_headers);
+            if (r->nheaders)
+                memcpy(grown, r->headers, sizeof *grown * (size_t)r->nheaders);
+            r->headers = grown;
+        }
+        r->headers[r->nheaders++] =
+            (http_header){.name = arena_strdup(&r->mem, name), .value = arena_strdup(&r->mem, value)};
     }
     pthread_mutex_unlock(&r->mu);
 }

@@ -12,6 +12,7 @@
 #ifndef SHALE_SERVER_HTTP_CONN_H
 #define SHALE_SERVER_HTTP_CONN_H
 
+#include "base/arena.h"
 #include "base/buf.h"
 #include "io/stream.h"
 
@@ -56,6 +57,7 @@ typedef struct srv_request {
     bool body_done;
     bool continue_sent;
     http_conn *conn;
+    arena mem;                 /* target, path, query and the headers: one allocation, not two per header */
 } srv_request;
 
 void http_conn_init(http_conn *c, int fd);
@@ -98,6 +100,8 @@ typedef struct srv_response {
     buf out;                   /* bytes not sent yet (sent at 64 KiB, at the end, or on flush) */
     bool headers_open;         /* status line and some headers sent; more header lines may follow */
     pthread_mutex_t mu;        /* headers: set by the handler while another thread sends progress lines */
+    arena mem;                 /* the headers' names and values (a replaced value stays until the end) */
+    int cap_headers;
 } srv_response;
 
 void srv_response_init(srv_response *r, http_conn *c, bool keep_alive);
