@@ -116,7 +116,7 @@ Resident memory of the shale server per idle client (1000 of each, RSS before an
 
 | what | bytes each |
 |---|---:|
-| idle keep-alive connection (a thread waiting for its next request) | {per_conn} |
+| idle keep-alive connection (parked in the pool's epoll set: its buffers, no thread) | {per_conn} |
 | idle session (session_id, after a SET) | {per_sess} |
 """)
 print(open(out).read())

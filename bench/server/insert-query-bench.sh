@@ -42,15 +42,23 @@ now() { date +%s.%N; }
 secs() { python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 3))" "$1" "$2"; }
 
 # The bodies: the whole set as one file per format, written by shale from the table itself
-# (so that Native's column types are the table's).
-"$SHALE" local --path "$WORK/prep" --queries-file "$WORK/ddl.sql"
-"$SHALE" local --path "$WORK/prep" -q "INSERT INTO posts SELECT * FROM file('$DATA/by_month/*.parquet', Parquet)"
-for f in Parquet Native JSONEachRow; do
-  "$SHALE" local --path "$WORK/prep" -q "SELECT * FROM posts FORMAT $f" > "$WORK/posts.$f"
-done
-rm -rf "$WORK/prep"
+# (so that Native's column types are the table's). Kept in $DATA/bodies (git-ignored with the
+# data) for the next run; PREP_ONLY=1 writes them and stops.
+BODIES="$DATA/bodies"
+if [ ! -f "$BODIES/posts.JSONEachRow" ]; then
+  mkdir -p "$BODIES"
+  "$SHALE" local --path "$WORK/prep" --queries-file "$WORK/ddl.sql"
+  "$SHALE" local --path "$WORK/prep" -q "INSERT INTO posts SELECT * FROM file('$DATA/by_month/*.parquet', Parquet)"
+  for f in Parquet Native JSONEachRow; do
+    "$SHALE" local --path "$WORK/prep" -q "SELECT * FROM posts FORMAT $f" > "$BODIES/posts.$f.tmp" && mv "$BODIES/posts.$f.tmp" "$BODIES/posts.$f"
+  done
+  rm -rf "$WORK/prep"
+fi
+for f in Parquet Native JSONEachRow; do ln -s "$BODIES/posts.$f" "$WORK/posts.$f"; done
+[ "${PREP_ONLY:-0}" = 1 ] && exit 0
 
-"$SHALE" server -- --http_port="$PORT" --listen_host=127.0.0.1 --path="$WORK/server/" >"$WORK/server.log" 2>&1 &
+TCP_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$SHALE" server -- --http_port="$PORT" --tcp_port="$TCP_PORT" --listen_host=127.0.0.1 --path="$WORK/server/" >"$WORK/server.log" 2>&1 &
 SHALE_PID=$!
 for _ in $(seq 1 100); do curl -s "$URL/ping" >/dev/null 2>&1 && break; sleep 0.1; done
 
@@ -97,7 +105,7 @@ OUT="$REPO/bench/results/$(date +%F)-server_insert_query.md"
 python3 - "$OUT" "$ROWS" "$RUNS" "$(nproc)" "${BENCH_NOTE:-}" \
   "${T_LOCAL[Parquet]}" "${T_SERVER[Parquet]}" "${T_LOCAL[Native]}" "${T_SERVER[Native]}" \
   "${T_LOCAL[JSONEachRow]}" "${T_SERVER[JSONEachRow]}" \
-  "$(stat -c %s "$WORK/posts.Parquet")" "$(stat -c %s "$WORK/posts.Native")" "$(stat -c %s "$WORK/posts.JSONEachRow")" \
+  "$(stat -L -c %s "$WORK/posts.Parquet")" "$(stat -L -c %s "$WORK/posts.Native")" "$(stat -L -c %s "$WORK/posts.JSONEachRow")" \
   "$Q_SERVER_MT" "$Q_LOCAL_MT" "$Q_CH_MT" "$Q_SERVER_F" "$Q_LOCAL_F" "$Q_CH_F" <<'PY'
 import sys
 out, rows, runs, cores, note = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
