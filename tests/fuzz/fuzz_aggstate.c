@@ -30,6 +30,11 @@ static const char *const types[] = {
     "AggregateFunction(count, Nullable(UInt8))",
     "AggregateFunction(uniq, UInt64)",
     "AggregateFunction(uniq, Nullable(Float32))",
+    "AggregateFunction(varSamp, Float32)",
+    "AggregateFunction(corr, Float64, UInt8)",
+    "AggregateFunction(uniqExact, UInt64)",
+    "AggregateFunction(uniqExact, String)",
+    "AggregateFunction(uniqExact, UInt8, String)",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)

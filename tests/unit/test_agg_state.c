@@ -21,14 +21,21 @@ static void test_types(void)
     CHECK(t && t->simple_agg && t->id == T_UINT64 && type_strip_simple_agg(t) == T("UInt64"));
     /* functions whose states are not written yet: NOT_IMPLEMENTED, never a wrong state
      * (uniq of strings: shale hashes them with another function than ClickHouse) */
-    static const char *const nyi[] = {"AggregateFunction(uniq, String)", "AggregateFunction(uniqExact, UInt64)",
+    static const char *const nyi[] = {"AggregateFunction(uniq, String)", "AggregateFunction(uniqExact, Decimal(9, 2))",
+                                      "AggregateFunction(uniqExact, Array(UInt8))",
                                       "AggregateFunction(quantile(0.5), UInt64)",
                                       "AggregateFunction(quantiles(0.5, 0.9), Float64)",
-                                      "AggregateFunction(varSamp, Float64)", "AggregateFunction(topK(3), UInt64)"};
+                                      "AggregateFunction(topK(3), UInt64)"};
     for (size_t i = 0; i < sizeof nyi / sizeof nyi[0]; i++) {
         err_clear();
         CHECK(T(nyi[i]) == NULL && err_code() == ERR_NOT_IMPLEMENTED);
     }
+    /* states written since: the statistics and uniqExact of numbers, strings, several args */
+    static const char *const done[] = {"AggregateFunction(varSamp, Float64)", "AggregateFunction(corr, Float32, UInt8)",
+                                       "AggregateFunction(uniqExact, UInt64)", "AggregateFunction(uniqExact, String)",
+                                       "AggregateFunction(uniqExact, UInt8, String)"};
+    for (size_t i = 0; i < sizeof done / sizeof done[0]; i++)
+        CHECK(T(done[i]) != NULL);
     err_clear();
     CHECK(T("AggregateFunction(nosuch, UInt64)") == NULL && err_code() == ERR_UNKNOWN_AGGREGATE_FUNCTION);
     err_clear();
