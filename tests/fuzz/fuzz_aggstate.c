@@ -35,6 +35,7 @@ static const char *const types[] = {
     "AggregateFunction(uniqExact, UInt64)",
     "AggregateFunction(uniqExact, String)",
     "AggregateFunction(uniqExact, UInt8, String)",
+    "AggregateFunction(groupUniqArray(3), UInt16)",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
