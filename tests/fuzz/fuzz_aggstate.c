@@ -36,6 +36,8 @@ static const char *const types[] = {
     "AggregateFunction(uniqExact, String)",
     "AggregateFunction(uniqExact, UInt8, String)",
     "AggregateFunction(groupUniqArray(3), UInt16)",
+    "AggregateFunction(uniq, String)",
+    "AggregateFunction(uniq, UInt64, String)",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)

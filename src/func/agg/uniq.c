@@ -13,10 +13,12 @@
  * murmur3 finaliser, truncated); only hashes whose low skip_degree bits are zero are kept;
  * the set holds at most 2^16 elements, beyond which skip_degree grows and the set is
  * filtered; the estimate is size * 2^skip_degree plus a pseudo-random remainder
- * (intHashCRC32(size)), corrected for 32-bit collisions. Strings differ: ClickHouse keys
- * them by CityHash64 v1.0.2, shale by XXH3-64, so uniq(String) estimates above 65536
- * distinct values may differ from ClickHouse's (below that both are exact). */
+ * (intHashCRC32(size)), corrected for 32-bit collisions. Strings are keyed by CityHash64
+ * v1.0.2 as in ClickHouse; several arguments (or one tuple) of numbers and strings by
+ * ClickHouse's variadic CityHash chain, used as the hash directly. States are ClickHouse's
+ * for those; other argument types (Nullable inside a tuple, arrays, ...) have none. */
 #include "agg_impl.h"
+#include "base/cityhash.h"
 #include "base/siphash.h"
 #include "chset.h"
 #include "func/agg_state.h"
@@ -54,7 +56,7 @@ static inline uint64_t key64(const column *c, size_t i)
     case T_FIXEDSTRING: {
         size_t n;
         const char *s = col_str(c, i, &n);
-        return XXH3_64bits(s, n);
+        return cityhash64_v102(s, n); /* ClickHouse's key for uniq of strings */
     }
     default: return col_hash_row(c, i);
     }
@@ -455,9 +457,61 @@ static uint64_t us_estimate(const uset *s)
 }
 
 static void uq_init(const agg_call *a, void *st) { *(uset **)st = NULL; }
+/* How uniq keys a row. UQ_ONE: one number or string argument, key64 hashed by intHash64
+ * (ClickHouse's UniquesHashSet<DefaultHash>); UQ_VAR: several arguments or one tuple whose
+ * values are contiguous bytes (numbers, strings), ClickHouse's variadic CityHash chain used
+ * as the hash itself (TrivialHash); UQ_OTHER: shale's own key, no state format. */
+enum { UQ_ONE, UQ_VAR, UQ_OTHER };
+
+/* A value's bytes as ClickHouse's IColumn::getDataAt gives them; false when not contiguous. */
+static bool uq_data_at(const column *c, size_t i, const void **p, size_t *n)
+{
+    const type *t = type_base(c->type);
+    if (c->type->id == T_NULLABLE)
+        return false;
+    if (t->id == T_STRING || t->id == T_FIXEDSTRING) {
+        *p = col_str(c, i, n);
+        return true;
+    }
+    switch (agg_tid(t)) {
+    case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64: case T_UINT128:
+    case T_INT8: case T_INT16: case T_INT32: case T_INT64: case T_INT128:
+    case T_FLOAT32: case T_FLOAT64:
+        *n = t->width;
+        *p = c->data.p + col_idx(c, i) * t->width;
+        return true;
+    default: return false;
+    }
+}
+
+/* UniqVariadicHash<false, ...>: CityHash64 of the first value, then each next value's
+ * CityHash64 combined with the running hash by Hash128to64. */
+static uint64_t uq_var_hash(column *const *cols, int n, size_t i)
+{
+    uint64_t h = 0;
+    for (int k = 0; k < n; k++) {
+        const void *p = NULL;
+        size_t len = 0;
+        uq_data_at(cols[k], i, &p, &len);
+        uint64_t v = cityhash64_v102(p, len);
+        h = k ? cityhash_128to64(v, h) : v;
+    }
+    return h;
+}
+
 static inline void uq_row(const agg_call *a, void *st, column *const *args, size_t i)
 {
+    int mode = *(const int *)a->data;
     uint64_t k;
+    if (mode == UQ_VAR) {
+        const column *c = args[0];
+        if (a->nargs == 1)
+            k = uq_var_hash(c->fields, c->nfields, col_idx(c, i));
+        else
+            k = uq_var_hash(args, a->nargs, i);
+        us_insert_hash(us_get(st), (uint32_t)k);
+        return;
+    }
     if (a->nargs == 1) {
         k = key64(args[0], i);
     } else {
@@ -562,28 +616,50 @@ static int uq_deserialize(const agg_call *a, void *st, agg_rd *in)
     return 0;
 }
 
-/* shale keys values as ClickHouse does only for one numeric argument (strings and tuples
- * are hashed differently), so only those states are written. */
-static bool uq_same_keys(const agg_call *a)
+/* The key mode of a uniq call (see UQ_ONE). */
+static int uq_mode(const agg_call *a)
 {
-    if (a->nargs != 1)
-        return false;
-    switch (agg_tid(a->arg_types[0])) {
-    case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64:
-    case T_INT8: case T_INT16: case T_INT32: case T_INT64:
-    case T_FLOAT32: case T_FLOAT64: return true;
-    default: return false;
+    const type *t0 = type_base(a->arg_types[0]);
+    if (a->nargs == 1 && t0->id != T_TUPLE) {
+        if (a->arg_types[0]->id == T_NULLABLE)
+            return UQ_OTHER;
+        switch (agg_tid(t0)) {
+        case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64:
+        case T_INT8: case T_INT16: case T_INT32: case T_INT64:
+        case T_FLOAT32: case T_FLOAT64: case T_STRING: case T_FIXEDSTRING:
+            return type_is_decimal(t0) || t0->id == T_DATETIME64 ? UQ_OTHER : UQ_ONE;
+        default: return UQ_OTHER;
+        }
     }
+    /* several arguments, or the fields of one tuple: all must be contiguous values */
+    int n = a->nargs == 1 ? t0->nfields : a->nargs;
+    for (int k = 0; k < n; k++) {
+        const type *t = a->nargs == 1 ? t0->fields[k] : a->arg_types[k];
+        if (a->nargs == 1 && a->arg_types[0]->id == T_NULLABLE)
+            return UQ_OTHER;
+        column *c = col_new(t);
+        col_push_default(c);
+        const void *p;
+        size_t len;
+        bool ok = uq_data_at(c, 0, &p, &len);
+        col_free(c);
+        if (!ok)
+            return UQ_OTHER;
+    }
+    return n ? UQ_VAR : UQ_OTHER;
 }
 
 static int uq_resolve(agg_call *a)
 {
     if (uniq_check(a) < 0)
         return -1;
+    int *mode = xcalloc(1, sizeof *mode);
+    *mode = uq_mode(a);
+    a->data = mode;
     a->state_size = sizeof(uset *);
     a->state_align = _Alignof(uset *);
     a->ops = (agg_ops){.init = uq_init, .merge = uq_merge, .finalize = uq_finalize, .destroy = uq_destroy};
-    if (uq_same_keys(a)) {
+    if (*mode != UQ_OTHER) {
         a->ops.serialize = uq_serialize;
         a->ops.deserialize = uq_deserialize;
     }
