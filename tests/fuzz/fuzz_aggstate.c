@@ -38,6 +38,7 @@ static const char *const types[] = {
     "AggregateFunction(groupUniqArray(3), UInt16)",
     "AggregateFunction(uniq, String)",
     "AggregateFunction(uniq, UInt64, String)",
+    "AggregateFunction(quantileExact(0.5), Int16)",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)

@@ -34,7 +34,8 @@ static void test_types(void)
     static const char *const done[] = {"AggregateFunction(varSamp, Float64)", "AggregateFunction(corr, Float32, UInt8)",
                                        "AggregateFunction(uniqExact, UInt64)", "AggregateFunction(uniqExact, String)",
                                        "AggregateFunction(uniqExact, UInt8, String)", "AggregateFunction(uniq, String)",
-                                       "AggregateFunction(uniq, UInt8, String)"};
+                                       "AggregateFunction(uniq, UInt8, String)",
+                                       "AggregateFunction(quantilesExact(0.5, 0.9), Float32)"};
     for (size_t i = 0; i < sizeof done / sizeof done[0]; i++)
         CHECK(T(done[i]) != NULL);
     err_clear();

@@ -9,8 +9,10 @@
  * the same interpolation but samples larger inputs with its own deterministic reservoir,
  * so results over more than 8192 rows may differ slightly from ClickHouse's.
  * The result is Float64, or the argument's type for Date/DateTime arguments.
- * quantiles(l1, l2, ...)(x) returns Array(Float64) (one value per level). */
+ * quantiles(l1, l2, ...)(x) returns Array(Float64) (one value per level).
+ * quantileExact's state is ClickHouse's; the sampler's has no state format yet. */
 #include "agg_impl.h"
+#include "func/agg_state.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -226,6 +228,33 @@ static int q_finalize(const agg_call *a, void *st, column *out)
     return 0;
 }
 
+/* quantileExact's state is ClickHouse's (writeVectorBinary): VarUInt count, the values raw
+ * in the argument's layout, in the order added (merges append). */
+static void qx_serialize(const agg_call *a, const void *st, buf *out)
+{
+    const qstate *s = st;
+    agg_put_varuint(out, s->vals.len / ((const qdata *)a->data)->width);
+    buf_append(out, s->vals.p, s->vals.len);
+}
+
+static int qx_deserialize(const agg_call *a, void *st, agg_rd *in)
+{
+    qstate *s = st;
+    size_t w = ((const qdata *)a->data)->width;
+    uint64_t n;
+    if (agg_rd_varuint(in, &n) < 0)
+        return -1;
+    if (n > (1ull << 40))
+        return err_set(ERR_TOO_LARGE_ARRAY_SIZE, "Too large array size %llu in a quantileExact state",
+                       (unsigned long long)n);
+    if (n > (uint64_t)(in->end - in->p) / w)
+        return agg_rd_short(in, (size_t)(n * w));
+    s->vals.len = 0;
+    buf_append(&s->vals, in->p, (size_t)n * w);
+    in->p += n * w;
+    return 0;
+}
+
 static int q_resolve_common(agg_call *a, bool exact, bool multi)
 {
     if (agg_need_args(a, 1) < 0)
@@ -258,6 +287,10 @@ static int q_resolve_common(agg_call *a, bool exact, bool multi)
     a->state_align = _Alignof(qstate);
     a->ops = (agg_ops){.init = q_init, .merge = q_merge, .finalize = q_finalize, .destroy = q_destroy,
                        .spill_write = q_spill_write, .spill_read = q_spill_read};
+    if (exact) {
+        a->ops.serialize = qx_serialize;
+        a->ops.deserialize = qx_deserialize;
+    }
     AGG_SET_ADD_OPS(a, q);
     return 0;
 }
