@@ -40,6 +40,7 @@ static const char *const types[] = {
     "AggregateFunction(uniq, UInt64, String)",
     "AggregateFunction(quantileExact(0.5), Int16)",
     "AggregateFunction(quantiles(0.1, 0.9), Int8)",
+    "AggregateFunction(topK(1), UInt8)",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)

@@ -13,7 +13,8 @@
  * one-step bubbling, an "alpha" map of 6 * capacity (rounded up to a power of 2) slots
  * for evicted keys, the reduce-and-combine merge. The result is the first N counters.
  * Ties: ClickHouse's final merge sorts with an unstable sort, so the order of values with
- * equal counts may differ from ClickHouse's; counts that differ order exactly.
+ * equal counts may differ from ClickHouse's; counts that differ order exactly. The state
+ * (numbers) is SpaceSaving's layout; it equals ClickHouse's while nothing was evicted.
  *
  * sumKahan(x): Float64 Kahan-compensated sum of numbers (an exact Decimal(38, S) sum
  * for Decimal arguments), with ClickHouse's batch loop (four interleaved lanes) and merge
@@ -497,6 +498,89 @@ static int tk_finalize(const agg_call *a, void *st, column *out)
     return 0;
 }
 
+/* SpaceSaving::write: VarUInt counters, each the key (raw, numbers only here), VarUInt count
+ * and VarUInt error, in list order; then VarUInt alpha map size and the alpha values. */
+static void tk_serialize(const agg_call *a, const void *st, buf *out)
+{
+    const tk_state *s = st;
+    agg_put_varuint(out, s->n);
+    for (size_t k = 0; k < s->n; k++) {
+        uint32_t j = s->list[k];
+        agg_put_value(out, s->vals, j);
+        agg_put_varuint(out, s->count[j]);
+        agg_put_varuint(out, s->error[j]);
+    }
+    agg_put_varuint(out, s->vals ? s->nalpha : 0);
+    for (size_t k = 0; s->vals && k < s->nalpha; k++)
+        agg_put_varuint(out, s->alpha[k]);
+}
+
+/* SpaceSaving::read: each counter pushed in the order written (and percolated), then the
+ * alpha map, which must be empty or of the size this capacity uses. */
+static int tk_deserialize(const agg_call *a, void *st, agg_rd *in)
+{
+    tk_state *s = st;
+    uint64_t n, na;
+    if (agg_rd_varuint(in, &n) < 0)
+        return -1;
+    if (n > tk_capacity(a))
+        return err_set(ERR_INCORRECT_DATA, "topK state holds %llu counters, more than its capacity %zu",
+                       (unsigned long long)n, tk_capacity(a));
+    tk_destroy(a, st);
+    column *key = NULL;
+    int rc = 0;
+    for (uint64_t i = 0; i < n && rc == 0; i++) {
+        uint64_t cnt, err;
+        col_free(key);
+        key = col_new(type_phys(a->ret->inner));
+        if (agg_get_value(in, key) < 0 || agg_rd_varuint(in, &cnt) < 0 || agg_rd_varuint(in, &err) < 0) {
+            rc = -1;
+            break;
+        }
+        if (!s->vals) {
+            s->vals = col_new(key->type);
+            s->nalpha = tk_alpha_size(tk_capacity(a));
+            s->alpha = mem_calloc(s->nalpha * sizeof *s->alpha);
+        }
+        uint64_t h = row_hash(key, 0);
+        size_t slot;
+        if (rs_find(&s->set, s->vals, key, 0, h, &slot) >= 0)
+            rc = err_set(ERR_INCORRECT_DATA, "topK state lists a value twice");
+        else
+            tk_push(s, key, 0, h, cnt, err, true);
+    }
+    col_free(key);
+    if (rc < 0 || agg_rd_varuint(in, &na) < 0)
+        return -1;
+    if (na && na != tk_alpha_size(tk_capacity(a)))
+        return err_set(ERR_INCORRECT_DATA, "topK state has an alpha map of %llu entries, expected %zu",
+                       (unsigned long long)na, tk_alpha_size(tk_capacity(a)));
+    if (na > (uint64_t)(in->end - in->p))
+        return agg_rd_short(in, (size_t)na);
+    if (na && !s->vals) {
+        s->vals = col_new(type_phys(a->ret->inner));
+        s->nalpha = (size_t)na;
+        s->alpha = mem_calloc(s->nalpha * sizeof *s->alpha);
+    }
+    for (uint64_t k = 0; k < na; k++)
+        if (agg_rd_varuint(in, &s->alpha[k]) < 0)
+            return -1;
+    return 0;
+}
+
+/* Numbers only: ClickHouse keys the alpha map of strings and other types by hashes shale
+ * does not compute. */
+static bool tk_has_state(const agg_call *a)
+{
+    const type *t = type_base(a->ret->inner);
+    switch (t->id) {
+    case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64:
+    case T_INT8: case T_INT16: case T_INT32: case T_INT64:
+    case T_FLOAT32: case T_FLOAT64: case T_DATE: case T_DATETIME: return true;
+    default: return false;
+    }
+}
+
 static int tk_resolve(agg_call *a)
 {
     if (agg_need_args(a, 1) < 0)
@@ -516,6 +600,10 @@ static int tk_resolve(agg_call *a)
     a->state_size = sizeof(tk_state);
     a->state_align = _Alignof(tk_state);
     a->ops = (agg_ops){.init = tk_init, .merge = tk_merge, .finalize = tk_finalize, .destroy = tk_destroy};
+    if (tk_has_state(a)) {
+        a->ops.serialize = tk_serialize;
+        a->ops.deserialize = tk_deserialize;
+    }
     AGG_SET_ADD_OPS(a, tk);
     return 0;
 }
