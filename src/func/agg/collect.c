@@ -206,7 +206,8 @@ static int gu_deserialize(const agg_call *a, void *st, agg_rd *in)
     return 0;
 }
 
-/* Types whose ClickHouse state is the plain hash set of their values. */
+/* Types whose ClickHouse state holds the values raw (groupUniqArray's hash set, topK's
+ * counters): numbers and the date/time types stored as one. */
 static bool gu_has_state(const agg_call *a)
 {
     const type *t = type_base(a->ret->inner);
@@ -570,16 +571,7 @@ static int tk_deserialize(const agg_call *a, void *st, agg_rd *in)
 
 /* Numbers only: ClickHouse keys the alpha map of strings and other types by hashes shale
  * does not compute. */
-static bool tk_has_state(const agg_call *a)
-{
-    const type *t = type_base(a->ret->inner);
-    switch (t->id) {
-    case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64:
-    case T_INT8: case T_INT16: case T_INT32: case T_INT64:
-    case T_FLOAT32: case T_FLOAT64: case T_DATE: case T_DATETIME: return true;
-    default: return false;
-    }
-}
+static bool tk_has_state(const agg_call *a) { return gu_has_state(a); }
 
 static int tk_resolve(agg_call *a)
 {
