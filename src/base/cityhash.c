@@ -40,6 +40,8 @@ static inline uint64_t h16(uint64_t lo, uint64_t hi)
     return b * k;
 }
 
+uint64_t cityhash_128to64(uint64_t lo, uint64_t hi) { return h16(lo, hi); }
+
 static uint64_t len0to16(const uint8_t *s, size_t len)
 {
     if (len > 8) {

@@ -12,6 +12,8 @@ typedef struct u128 {
 u128 cityhash128_v102(const void *data, size_t len);
 u128 cityhash128_v102_seed(const void *data, size_t len, u128 seed);
 uint64_t cityhash64_v102(const void *data, size_t len);
+/* CityHash's Hash128to64(uint128(lo, hi)), which ClickHouse uses to combine hashes. */
+uint64_t cityhash_128to64(uint64_t lo, uint64_t hi);
 
 /* ClickHouse's HashingWriteBuffer checksum of a stream of bytes (checksums.txt): the bytes
  * are hashed in 2048-byte blocks, each seeded with the previous block's hash. */

@@ -30,6 +30,17 @@ static const char *const types[] = {
     "AggregateFunction(count, Nullable(UInt8))",
     "AggregateFunction(uniq, UInt64)",
     "AggregateFunction(uniq, Nullable(Float32))",
+    "AggregateFunction(varSamp, Float32)",
+    "AggregateFunction(corr, Float64, UInt8)",
+    "AggregateFunction(uniqExact, UInt64)",
+    "AggregateFunction(uniqExact, String)",
+    "AggregateFunction(uniqExact, UInt8, String)",
+    "AggregateFunction(groupUniqArray(3), UInt16)",
+    "AggregateFunction(uniq, String)",
+    "AggregateFunction(uniq, UInt64, String)",
+    "AggregateFunction(quantileExact(0.5), Int16)",
+    "AggregateFunction(quantiles(0.1, 0.9), Int8)",
+    "AggregateFunction(topK(1), UInt8)",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)

@@ -4,6 +4,7 @@
  * bytes the result order is ClickHouse's: its hash set (intHash64 of the zero-extended
  * bits, 16 cells growing 4x when more than half full, linear probing, the all-zero key
  * kept aside and listed first) is reproduced, and the array lists the cells in order.
+ * Its state (numbers, Date, Date32, DateTime) is that set as ClickHouse writes it (chset.h).
  * Other types (strings, wide numbers, arrays...) are listed in first-seen order, which
  * differs from ClickHouse's (compare them through arraySort).
  *
@@ -12,7 +13,8 @@
  * one-step bubbling, an "alpha" map of 6 * capacity (rounded up to a power of 2) slots
  * for evicted keys, the reduce-and-combine merge. The result is the first N counters.
  * Ties: ClickHouse's final merge sorts with an unstable sort, so the order of values with
- * equal counts may differ from ClickHouse's; counts that differ order exactly.
+ * equal counts may differ from ClickHouse's; counts that differ order exactly. The state
+ * (numbers) is SpaceSaving's layout; it equals ClickHouse's while nothing was evicted.
  *
  * sumKahan(x): Float64 Kahan-compensated sum of numbers (an exact Decimal(38, S) sum
  * for Decimal arguments), with ClickHouse's batch loop (four interleaved lanes) and merge
@@ -21,6 +23,8 @@
  *
  * States own their memory (mem_*), released by destroy. */
 #include "agg_impl.h"
+#include "chset.h"
+#include "func/agg_state.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -100,14 +104,8 @@ static void rs_rebuild(rowset *s, const column *vals, const uint8_t *dead, size_
 /* ---- groupUniqArray ---- */
 
 typedef struct gu_state {
-    /* fixed-width path: ClickHouse's hash set layout */
-    uint64_t *cells;
-    uint8_t *full;
-    uint8_t degree;
-    bool has_zero;
-    size_t count;
-    /* generic path */
-    column *vals;
+    chset fx;           /* fixed-width path: ClickHouse's hash set, cell for cell */
+    column *vals;       /* generic path */
     rowset set;
 } gu_state;
 
@@ -119,56 +117,11 @@ static bool gu_fixed(const agg_call *a)
 
 static size_t gu_limit(const agg_call *a) { return a->nparams ? (size_t)a->params[0] : SIZE_MAX; }
 
-static void gu_place(uint64_t *cells, uint8_t *full, uint8_t degree, uint64_t k)
+/* ClickHouse inserts only while the set is below max_size. */
+static void gu_insert_key(const agg_call *a, gu_state *s, uint128_t k)
 {
-    size_t m = ((size_t)1 << degree) - 1, p = ih64(k) & m;
-    while (full[p])
-        p = (p + 1) & m;
-    cells[p] = k;
-    full[p] = 1;
-}
-
-static void gu_insert_key(const agg_call *a, gu_state *s, uint64_t k)
-{
-    if (k == 0) {
-        if (!s->has_zero && s->count < gu_limit(a)) {
-            s->has_zero = true;
-            s->count++;
-        }
-        return;
-    }
-    if (!s->cells) {
-        s->degree = 4;
-        s->cells = mem_alloc(16 * sizeof *s->cells);
-        s->full = mem_calloc(16);
-    }
-    size_t m = ((size_t)1 << s->degree) - 1, p = ih64(k) & m;
-    while (s->full[p]) {
-        if (s->cells[p] == k)
-            return;
-        p = (p + 1) & m;
-    }
-    if (s->count >= gu_limit(a))
-        return;
-    s->cells[p] = k;
-    s->full[p] = 1;
-    s->count++;
-    size_t nonzero = s->count - s->has_zero;
-    if (nonzero > ((size_t)1 << (s->degree - 1))) {
-        /* grow 4x (2x from 2^23 cells) and re-place the cells in their old order */
-        uint8_t nd = (uint8_t)(s->degree + (s->degree >= 23 ? 1 : 2));
-        size_t ncap = (size_t)1 << nd, ocap = (size_t)1 << s->degree;
-        uint64_t *nc = mem_alloc(ncap * sizeof *nc);
-        uint8_t *nf = mem_calloc(ncap);
-        for (size_t j = 0; j < ocap; j++)
-            if (s->full[j])
-                gu_place(nc, nf, nd, s->cells[j]);
-        mem_free(s->cells);
-        mem_free(s->full);
-        s->cells = nc;
-        s->full = nf;
-        s->degree = nd;
-    }
+    if (s->fx.size < gu_limit(a))
+        chset_insert(&s->fx, k);
 }
 
 static void gu_insert_row(const agg_call *a, gu_state *s, const column *src, size_t i)
@@ -197,7 +150,7 @@ static inline void gu_row(const agg_call *a, void *st, column *const *args, size
     gu_state *s = st;
     const column *c = args[0];
     if (gu_fixed(a)) {
-        uint64_t k = 0;
+        uint128_t k = 0;
         unsigned w = type_phys(a->ret->inner)->width;
         memcpy(&k, c->data.p + col_idx(c, i) * w, w);
         gu_insert_key(a, s, k);
@@ -207,28 +160,30 @@ static inline void gu_row(const agg_call *a, void *st, column *const *args, size
 }
 AGG_ROW_OPS(gu, gu_row)
 
-static void gu_init(const agg_call *a, void *st) { memset(st, 0, sizeof(gu_state)); }
+static void gu_init(const agg_call *a, void *st)
+{
+    gu_state *s = st;
+    memset(s, 0, sizeof *s);
+    chset_init(&s->fx, (int)type_phys(a->ret->inner)->width, CHS_INTHASH64, 4);
+}
 
 static void gu_destroy(const agg_call *a, void *st)
 {
     gu_state *s = st;
-    mem_free(s->cells);
-    mem_free(s->full);
+    chset_free(&s->fx);
     col_free(s->vals);
+    s->vals = NULL;
     rs_free(&s->set);
-    memset(s, 0, sizeof *s);
 }
+
+static void gu_merge_key(void *ctx, uint128_t k) { gu_insert_key(((void **)ctx)[0], ((void **)ctx)[1], k); }
 
 static void gu_merge(const agg_call *a, void *dst, void *src)
 {
     gu_state *d = dst, *s = src;
     if (gu_fixed(a)) {
-        if (s->has_zero)
-            gu_insert_key(a, d, 0);
-        if (s->cells)
-            for (size_t j = 0; j < ((size_t)1 << s->degree); j++)
-                if (s->full[j])
-                    gu_insert_key(a, d, s->cells[j]);
+        void *ctx[2] = {(void *)a, d};
+        chset_each(&s->fx, gu_merge_key, ctx);
     } else if (s->vals) {
         for (size_t j = 0; j < s->vals->len; j++)
             gu_insert_row(a, d, s->vals, j);
@@ -236,17 +191,39 @@ static void gu_merge(const agg_call *a, void *dst, void *src)
     gu_destroy(a, src);
 }
 
+static void gu_push_key(void *ctx, uint128_t k) { col_push_fixed(ctx, &k); /* little-endian: low bytes */ }
+
+/* HashSet::write / read of the fixed-width set. */
+static void gu_serialize(const agg_call *a, const void *st, buf *out) { chset_write(&((const gu_state *)st)->fx, out); }
+static int gu_deserialize(const agg_call *a, void *st, agg_rd *in)
+{
+    gu_state *s = st;
+    if (chset_read(&s->fx, in) < 0)
+        return -1;
+    if (s->fx.size > gu_limit(a))
+        return err_set(ERR_INCORRECT_DATA, "groupUniqArray state holds %llu values, more than its max_size",
+                       (unsigned long long)s->fx.size);
+    return 0;
+}
+
+/* Types whose ClickHouse state holds the values raw (groupUniqArray's hash set, topK's
+ * counters): numbers and the date/time types stored as one. */
+static bool gu_has_state(const agg_call *a)
+{
+    const type *t = type_base(a->ret->inner);
+    switch (t->id) {
+    case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64:
+    case T_INT8: case T_INT16: case T_INT32: case T_INT64:
+    case T_FLOAT32: case T_FLOAT64: case T_DATE: case T_DATE32: case T_DATETIME: return true;
+    default: return false;
+    }
+}
+
 static int gu_finalize(const agg_call *a, void *st, column *out)
 {
     gu_state *s = st;
     if (gu_fixed(a)) {
-        uint64_t zero = 0;
-        if (s->has_zero)
-            col_push_fixed(out->inner, &zero);
-        if (s->cells)
-            for (size_t j = 0; j < ((size_t)1 << s->degree); j++)
-                if (s->full[j])
-                    col_push_fixed(out->inner, &s->cells[j]); /* little-endian: low bytes */
+        chset_each(&s->fx, gu_push_key, out->inner);
     } else if (s->vals && s->vals->len) {
         col_push_range(out->inner, s->vals, 0, s->vals->len);
     }
@@ -267,6 +244,10 @@ static int gu_resolve(agg_call *a)
     a->state_size = sizeof(gu_state);
     a->state_align = _Alignof(gu_state);
     a->ops = (agg_ops){.init = gu_init, .merge = gu_merge, .finalize = gu_finalize, .destroy = gu_destroy};
+    if (gu_has_state(a)) {
+        a->ops.serialize = gu_serialize;
+        a->ops.deserialize = gu_deserialize;
+    }
     AGG_SET_ADD_OPS(a, gu);
     return 0;
 }
@@ -518,6 +499,80 @@ static int tk_finalize(const agg_call *a, void *st, column *out)
     return 0;
 }
 
+/* SpaceSaving::write: VarUInt counters, each the key (raw, numbers only here), VarUInt count
+ * and VarUInt error, in list order; then VarUInt alpha map size and the alpha values. */
+static void tk_serialize(const agg_call *a, const void *st, buf *out)
+{
+    const tk_state *s = st;
+    agg_put_varuint(out, s->n);
+    for (size_t k = 0; k < s->n; k++) {
+        uint32_t j = s->list[k];
+        agg_put_value(out, s->vals, j);
+        agg_put_varuint(out, s->count[j]);
+        agg_put_varuint(out, s->error[j]);
+    }
+    agg_put_varuint(out, s->vals ? s->nalpha : 0);
+    for (size_t k = 0; s->vals && k < s->nalpha; k++)
+        agg_put_varuint(out, s->alpha[k]);
+}
+
+/* SpaceSaving::read: each counter pushed in the order written (and percolated), then the
+ * alpha map, which must be empty or of the size this capacity uses. */
+static int tk_deserialize(const agg_call *a, void *st, agg_rd *in)
+{
+    tk_state *s = st;
+    uint64_t n, na;
+    if (agg_rd_varuint(in, &n) < 0)
+        return -1;
+    if (n > tk_capacity(a))
+        return err_set(ERR_INCORRECT_DATA, "topK state holds %llu counters, more than its capacity %zu",
+                       (unsigned long long)n, tk_capacity(a));
+    tk_destroy(a, st);
+    column *key = NULL;
+    int rc = 0;
+    for (uint64_t i = 0; i < n && rc == 0; i++) {
+        uint64_t cnt, err;
+        col_free(key);
+        key = col_new(type_phys(a->ret->inner));
+        if (agg_get_value(in, key) < 0 || agg_rd_varuint(in, &cnt) < 0 || agg_rd_varuint(in, &err) < 0) {
+            rc = -1;
+            break;
+        }
+        if (!s->vals) {
+            s->vals = col_new(key->type);
+            s->nalpha = tk_alpha_size(tk_capacity(a));
+            s->alpha = mem_calloc(s->nalpha * sizeof *s->alpha);
+        }
+        uint64_t h = row_hash(key, 0);
+        size_t slot;
+        if (rs_find(&s->set, s->vals, key, 0, h, &slot) >= 0)
+            rc = err_set(ERR_INCORRECT_DATA, "topK state lists a value twice");
+        else
+            tk_push(s, key, 0, h, cnt, err, true);
+    }
+    col_free(key);
+    if (rc < 0 || agg_rd_varuint(in, &na) < 0)
+        return -1;
+    if (na && na != tk_alpha_size(tk_capacity(a)))
+        return err_set(ERR_INCORRECT_DATA, "topK state has an alpha map of %llu entries, expected %zu",
+                       (unsigned long long)na, tk_alpha_size(tk_capacity(a)));
+    if (na > (uint64_t)(in->end - in->p))
+        return agg_rd_short(in, (size_t)na);
+    if (na && !s->vals) {
+        s->vals = col_new(type_phys(a->ret->inner));
+        s->nalpha = (size_t)na;
+        s->alpha = mem_calloc(s->nalpha * sizeof *s->alpha);
+    }
+    for (uint64_t k = 0; k < na; k++)
+        if (agg_rd_varuint(in, &s->alpha[k]) < 0)
+            return -1;
+    return 0;
+}
+
+/* Numbers only: ClickHouse keys the alpha map of strings and other types by hashes shale
+ * does not compute. */
+static bool tk_has_state(const agg_call *a) { return gu_has_state(a); }
+
 static int tk_resolve(agg_call *a)
 {
     if (agg_need_args(a, 1) < 0)
@@ -537,6 +592,10 @@ static int tk_resolve(agg_call *a)
     a->state_size = sizeof(tk_state);
     a->state_align = _Alignof(tk_state);
     a->ops = (agg_ops){.init = tk_init, .merge = tk_merge, .finalize = tk_finalize, .destroy = tk_destroy};
+    if (tk_has_state(a)) {
+        a->ops.serialize = tk_serialize;
+        a->ops.deserialize = tk_deserialize;
+    }
     AGG_SET_ADD_OPS(a, tk);
     return 0;
 }

@@ -9,8 +9,11 @@
  * the same interpolation but samples larger inputs with its own deterministic reservoir,
  * so results over more than 8192 rows may differ slightly from ClickHouse's.
  * The result is Float64, or the argument's type for Date/DateTime arguments.
- * quantiles(l1, l2, ...)(x) returns Array(Float64) (one value per level). */
+ * quantiles(l1, l2, ...)(x) returns Array(Float64) (one value per level).
+ * States: quantileExact's is ClickHouse's value vector; quantile's ClickHouse's reservoir
+ * layout (qs_serialize). */
 #include "agg_impl.h"
+#include "func/agg_state.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -100,21 +103,129 @@ static inline void q_row(const agg_call *a, void *st, column *const *args, size_
 }
 AGG_ROW_OPS(q, q_row)
 
+/* Reservoir merge as ClickHouse's ReservoirSampler::merge weighs it: a side that saw no
+ * more values than the reservoir holds is replayed value by value; two full reservoirs mix
+ * slot by slot, each slot taking the source's value with probability total_src / total. */
 static void q_merge(const agg_call *a, void *dst, void *src)
 {
     const qdata *d = a->data;
     qstate *ds = dst, *ss = src;
     if (d->exact) {
         buf_append(&ds->vals, ss->vals.p, ss->vals.len);
-    } else {
-        size_t n = ss->vals.len / sizeof(double);
+        buf_free(&ss->vals);
+        return;
+    }
+    if (ss->seen > RESERVOIR && ds->seen <= RESERVOIR) {
+        qstate t = *ds;
+        *ds = *ss;
+        *ss = t;
+    }
+    size_t n = ss->vals.len / sizeof(double);
+    if (ss->seen <= RESERVOIR) {
         for (size_t i = 0; i < n; i++) {
             double v;
             memcpy(&v, ss->vals.p + i * sizeof(double), sizeof v);
             sample_push(ds, v);
         }
+    } else {
+        uint64_t total = ds->seen + ss->seen;
+        for (size_t i = 0; i < n && i < ds->vals.len / sizeof(double); i++) {
+            ds->rng = ds->rng * 6364136223846793005ULL + 1442695040888963407ULL;
+            if ((ds->rng >> 11) % total < ss->seen)
+                memcpy(ds->vals.p + i * sizeof(double), ss->vals.p + i * sizeof(double), sizeof(double));
+        }
+        ds->seen = total;
     }
     buf_free(&ss->vals);
+}
+
+/* quantile's state in ClickHouse's ReservoirSampler layout: UInt64 reservoir size (8192),
+ * UInt64 values seen, the generator's state as text (shale writes ClickHouse's initial
+ * one: shale's own generator picks the samples), then the samples in the argument's type.
+ * Up to 8192 values the samples are the values in the order added, as in ClickHouse. */
+static const char RNG_TEXT[] = "6364136223846793005 0 123459";
+
+static void raw_from_double(type_id t, double v, void *out)
+{
+    switch (t) {
+    case T_UINT8: { uint8_t x = (uint8_t)v; memcpy(out, &x, 1); break; }
+    case T_UINT16: { uint16_t x = (uint16_t)v; memcpy(out, &x, 2); break; }
+    case T_UINT32: { uint32_t x = (uint32_t)v; memcpy(out, &x, 4); break; }
+    case T_UINT64: { uint64_t x = (uint64_t)v; memcpy(out, &x, 8); break; }
+    case T_INT8: { int8_t x = (int8_t)v; memcpy(out, &x, 1); break; }
+    case T_INT16: { int16_t x = (int16_t)v; memcpy(out, &x, 2); break; }
+    case T_INT32: { int32_t x = (int32_t)v; memcpy(out, &x, 4); break; }
+    case T_INT64: { int64_t x = (int64_t)v; memcpy(out, &x, 8); break; }
+    case T_FLOAT32: { float x = (float)v; memcpy(out, &x, 4); break; }
+    default: memcpy(out, &v, 8); break;
+    }
+}
+
+static double raw_to_double(type_id t, const uint8_t *p)
+{
+    union { uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64; int8_t i8; int16_t i16; int32_t i32;
+            int64_t i64; float f; double d; } x;
+    memcpy(&x, p, 8 < sizeof x ? 8 : sizeof x);
+    switch (t) {
+    case T_UINT8: return x.u8;
+    case T_UINT16: return x.u16;
+    case T_UINT32: return x.u32;
+    case T_UINT64: return (double)x.u64;
+    case T_INT8: return x.i8;
+    case T_INT16: return x.i16;
+    case T_INT32: return x.i32;
+    case T_INT64: return (double)x.i64;
+    case T_FLOAT32: return x.f;
+    default: return x.d;
+    }
+}
+
+static void qs_serialize(const agg_call *a, const void *st, buf *out)
+{
+    const qdata *d = a->data;
+    const qstate *s = st;
+    uint64_t cap = RESERVOIR;
+    buf_append(out, &cap, 8);
+    buf_append(out, &s->seen, 8);
+    agg_put_varuint(out, sizeof RNG_TEXT - 1);
+    buf_append(out, RNG_TEXT, sizeof RNG_TEXT - 1);
+    size_t n = s->vals.len / sizeof(double);
+    for (size_t i = 0; i < n; i++) {
+        double v;
+        uint8_t raw[8];
+        memcpy(&v, s->vals.p + i * sizeof(double), sizeof v);
+        raw_from_double(d->tid, v, raw);
+        buf_append(out, raw, d->width);
+    }
+}
+
+static int qs_deserialize(const agg_call *a, void *st, agg_rd *in)
+{
+    const qdata *d = a->data;
+    qstate *s = st;
+    uint64_t cap, total, tl;
+    if (agg_rd_bytes(in, &cap, 8) < 0 || agg_rd_bytes(in, &total, 8) < 0 || agg_rd_varuint(in, &tl) < 0)
+        return -1;
+    if (cap != RESERVOIR)
+        return err_set(ERR_INCORRECT_DATA, "quantile state has a reservoir of %llu samples, expected %d",
+                       (unsigned long long)cap, RESERVOIR);
+    if (tl > 256)
+        return err_set(ERR_INCORRECT_DATA, "quantile state: random generator state of %llu bytes",
+                       (unsigned long long)tl);
+    if (tl > (uint64_t)(in->end - in->p))
+        return agg_rd_short(in, (size_t)tl);
+    in->p += tl; /* shale samples with its own generator */
+    uint64_t n = total < cap ? total : cap;
+    if (n > (uint64_t)(in->end - in->p) / d->width)
+        return agg_rd_short(in, (size_t)(n * d->width));
+    s->vals.len = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        double v = raw_to_double(d->tid, in->p);
+        buf_append(&s->vals, &v, sizeof v);
+        in->p += d->width;
+    }
+    s->seen = total;
+    return 0;
 }
 
 #define CMP_FN(NAME, T)                                         \
@@ -226,6 +337,33 @@ static int q_finalize(const agg_call *a, void *st, column *out)
     return 0;
 }
 
+/* quantileExact's state is ClickHouse's (writeVectorBinary): VarUInt count, the values raw
+ * in the argument's layout, in the order added (merges append). */
+static void qx_serialize(const agg_call *a, const void *st, buf *out)
+{
+    const qstate *s = st;
+    agg_put_varuint(out, s->vals.len / ((const qdata *)a->data)->width);
+    buf_append(out, s->vals.p, s->vals.len);
+}
+
+static int qx_deserialize(const agg_call *a, void *st, agg_rd *in)
+{
+    qstate *s = st;
+    size_t w = ((const qdata *)a->data)->width;
+    uint64_t n;
+    if (agg_rd_varuint(in, &n) < 0)
+        return -1;
+    if (n > (1ull << 40))
+        return err_set(ERR_TOO_LARGE_ARRAY_SIZE, "Too large array size %llu in a quantileExact state",
+                       (unsigned long long)n);
+    if (n > (uint64_t)(in->end - in->p) / w)
+        return agg_rd_short(in, (size_t)(n * w));
+    s->vals.len = 0;
+    buf_append(&s->vals, in->p, (size_t)n * w);
+    in->p += n * w;
+    return 0;
+}
+
 static int q_resolve_common(agg_call *a, bool exact, bool multi)
 {
     if (agg_need_args(a, 1) < 0)
@@ -258,6 +396,13 @@ static int q_resolve_common(agg_call *a, bool exact, bool multi)
     a->state_align = _Alignof(qstate);
     a->ops = (agg_ops){.init = q_init, .merge = q_merge, .finalize = q_finalize, .destroy = q_destroy,
                        .spill_write = q_spill_write, .spill_read = q_spill_read};
+    if (exact) {
+        a->ops.serialize = qx_serialize;
+        a->ops.deserialize = qx_deserialize;
+    } else {
+        a->ops.serialize = qs_serialize;
+        a->ops.deserialize = qs_deserialize;
+    }
     AGG_SET_ADD_OPS(a, q);
     return 0;
 }

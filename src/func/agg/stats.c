@@ -13,6 +13,7 @@
  * ClickHouse's last digits differ (its accumulation order there is not reproduced yet);
  * the variances of Float64/integer arguments match exactly. */
 #include "agg_impl.h"
+#include "func/agg_state.h"
 
 #include <math.h>
 
@@ -165,6 +166,54 @@ static int stat_finalize(const agg_call *a, void *st, column *out)
     return 0;
 }
 
+/* ClickHouse's moments, raw (writePODBinary): varPop and friends m0, Σx, Σx²; covariances
+ * m0, Σx, Σy, Σxy; corr m0, Σx, Σy, Σxy, Σx², Σy². Float32 when the sums are. */
+static int stat_fields(const agg_call *a, stat_state *s, double **f)
+{
+    int kind = ((const stat_data *)a->data)->kind;
+    double *all[6] = {&s->m0, &s->x1, &s->x2, &s->y1, &s->xy, &s->y2};
+    int n = 0;
+    if (kind <= S_STDSAMP) {
+        f[n++] = all[0], f[n++] = all[1], f[n++] = all[2];
+    } else {
+        f[n++] = all[0], f[n++] = all[1], f[n++] = all[3], f[n++] = all[4];
+        if (kind == S_CORR)
+            f[n++] = all[2], f[n++] = all[5];
+    }
+    return n;
+}
+
+static void stat_serialize(const agg_call *a, const void *st, buf *out)
+{
+    double *f[6];
+    int n = stat_fields(a, (stat_state *)st, f); /* only read through f */
+    for (int i = 0; i < n; i++) {
+        if (((const stat_data *)a->data)->f32) {
+            float v = (float)*f[i];
+            buf_append(out, &v, 4);
+        } else {
+            buf_append(out, f[i], 8);
+        }
+    }
+}
+
+static int stat_deserialize(const agg_call *a, void *st, agg_rd *in)
+{
+    double *f[6];
+    int n = stat_fields(a, st, f);
+    for (int i = 0; i < n; i++) {
+        if (((const stat_data *)a->data)->f32) {
+            float v;
+            if (agg_rd_bytes(in, &v, 4) < 0)
+                return -1;
+            *f[i] = v;
+        } else if (agg_rd_bytes(in, f[i], 8) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int stat_resolve(agg_call *a)
 {
     static const char *const names[] = {"varPop", "varSamp", "stddevPop", "stddevSamp", "covarPop", "covarSamp", "corr"};
@@ -189,7 +238,8 @@ static int stat_resolve(agg_call *a)
     a->ret = type_simple(d->f32 ? T_FLOAT32 : T_FLOAT64);
     a->state_size = sizeof(stat_state);
     a->state_align = _Alignof(stat_state);
-    a->ops = (agg_ops){.init = stat_init, .merge = stat_merge, .finalize = stat_finalize};
+    a->ops = (agg_ops){.init = stat_init, .merge = stat_merge, .finalize = stat_finalize,
+                       .serialize = stat_serialize, .deserialize = stat_deserialize};
     AGG_SET_ADD_OPS(a, stat);
     return 0;
 }

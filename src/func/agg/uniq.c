@@ -1,18 +1,26 @@
 /* Built-in aggregate functions: uniq, uniqExact (and count(DISTINCT), which resolves to
  * uniqExact in agg.c).
  *
- * uniqExact keeps a set of 128-bit keys: the value itself for numbers up to 128 bits, an
- * XXH3-128 hash for strings and other types (collisions are astronomically unlikely).
+ * uniqExact keeps ClickHouse's HashSet (chset.h) of the same keys ClickHouse uses: the value
+ * itself for numbers up to 64 bits, SipHash-128 of a string, or of several arguments' bytes;
+ * its states are ClickHouse's byte for byte (while single-level: ClickHouse lays sets of more
+ * than 100000 keys out by bucket, which shale reads but does not reproduce). Other argument
+ * types (Decimal, 128/256-bit, arrays, Nullable inside several arguments) use shale's own
+ * 128-bit key and have no state format.
  *
  * uniq follows ClickHouse's UniquesHashSet so that estimates are identical: a 64-bit key
  * per value (the integer itself, a float's bits), hashed to 32 bits with intHash64 (the
  * murmur3 finaliser, truncated); only hashes whose low skip_degree bits are zero are kept;
  * the set holds at most 2^16 elements, beyond which skip_degree grows and the set is
  * filtered; the estimate is size * 2^skip_degree plus a pseudo-random remainder
- * (intHashCRC32(size)), corrected for 32-bit collisions. Strings differ: ClickHouse keys
- * them by CityHash64 v1.0.2, shale by XXH3-64, so uniq(String) estimates above 65536
- * distinct values may differ from ClickHouse's (below that both are exact). */
+ * (intHashCRC32(size)), corrected for 32-bit collisions. Strings are keyed by CityHash64
+ * v1.0.2 as in ClickHouse; several arguments (or one tuple) of numbers and strings by
+ * ClickHouse's variadic CityHash chain, used as the hash directly. States are ClickHouse's
+ * for those; other argument types (Nullable inside a tuple, arrays, ...) have none. */
 #include "agg_impl.h"
+#include "base/cityhash.h"
+#include "base/siphash.h"
+#include "chset.h"
 #include "func/agg_state.h"
 
 #include <math.h>
@@ -48,7 +56,7 @@ static inline uint64_t key64(const column *c, size_t i)
     case T_FIXEDSTRING: {
         size_t n;
         const char *s = col_str(c, i, &n);
-        return XXH3_64bits(s, n);
+        return cityhash64_v102(s, n); /* ClickHouse's key for uniq of strings */
     }
     default: return col_hash_row(c, i);
     }
@@ -95,114 +103,164 @@ static inline uint128_t keyn(const agg_call *a, column *const *args, size_t i)
     return ((uint128_t)h.high64 << 64) | h.low64;
 }
 
-/* ---- uniqExact: open-addressing set of 128-bit keys (0 kept aside) ---- */
+/* ---- uniqExact: ClickHouse's HashSet of the values or of their SipHash-128 ---- */
 
-typedef struct xset {
-    uint128_t *cells;
-    size_t cap, n;
-    bool has_zero;
-} xset;
+/* How a row becomes a key. UX_NATIVE: one argument of a native number type, the value's
+ * bits (ClickHouse's HashCRC32 set of the type); UX_SIP: the SipHash-128 of a string's
+ * bytes (one String / FixedString argument) or of the arguments' updateHashWithValue bytes
+ * (several arguments or a tuple); UX_OTHER: types whose ClickHouse key shale does not
+ * compute (Decimal, 128/256-bit, arrays...): shale's own 128-bit key, no state format. */
+enum { UX_NATIVE, UX_SIP1, UX_SIPN, UX_OTHER };
 
-static inline size_t xhash(uint128_t k)
+typedef struct ux_data {
+    int mode, kw;
+} ux_data;
+
+/* Types ClickHouse's uniqExact keys by their own bits: numbers up to 64 bits and the types
+ * stored as one (Date, DateTime, Enum, Bool), not Decimal or DateTime64. */
+static bool ux_native(const type *t)
 {
-    uint64_t h = (uint64_t)k ^ (uint64_t)(k >> 64) * 0x9e3779b97f4a7c15ULL;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    return (size_t)h;
-}
-
-static void xset_insert(xset *s, uint128_t k);
-
-static void xset_grow(xset *s)
-{
-    size_t old = s->cap;
-    uint128_t *oc = s->cells;
-    s->cap = old ? old * 2 : 16;
-    s->cells = mem_calloc(sizeof(uint128_t) * s->cap);
-    size_t n = s->n;
-    s->n = 0;
-    for (size_t i = 0; i < old; i++)
-        if (oc[i])
-            xset_insert(s, oc[i]);
-    s->n = n;
-    mem_free(oc);
-}
-
-static void xset_insert(xset *s, uint128_t k)
-{
-    if (!k) {
-        s->has_zero = true;
-        return;
+    t = type_base(t);
+    if (type_is_decimal(t) || t->id == T_DATETIME64)
+        return false;
+    switch (agg_tid(t)) {
+    case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64:
+    case T_INT8: case T_INT16: case T_INT32: case T_INT64:
+    case T_FLOAT32: case T_FLOAT64: return true;
+    default: return false;
     }
-    if ((s->n + 1) * 2 > s->cap)
-        xset_grow(s);
-    size_t m = s->cap - 1, p = xhash(k) & m;
-    while (s->cells[p]) {
-        if (s->cells[p] == k)
-            return;
-        p = (p + 1) & m;
-    }
-    s->cells[p] = k;
-    s->n++;
 }
 
-static void ux_init(const agg_call *a, void *st) { memset(st, 0, sizeof(xset)); }
+/* One value's bytes as ClickHouse's IColumn::updateHashWithValue feeds SipHash, written at
+ * dst + *len (dst NULL: only counted); false for types not covered. */
+static bool hash_bytes(uint8_t *dst, size_t *len, const column *c, size_t i)
+{
+    const type *t = type_base(c->type);
+    if (c->type->id == T_NULLABLE)
+        return false;
+    const void *p;
+    size_t n;
+    switch (t->id) {
+    case T_STRING: {
+        p = col_str(c, i, &n);
+        uint64_t sz = n + 1; /* the size counts the terminating NUL, which is hashed too */
+        if (dst) {
+            memcpy(dst + *len, &sz, 8);
+            memcpy(dst + *len + 8, p, n);
+            dst[*len + 8 + n] = 0;
+        }
+        *len += n + 9;
+        return true;
+    }
+    case T_FIXEDSTRING:
+        p = col_str(c, i, &n);
+        break;
+    case T_TUPLE:
+        for (int f = 0; f < c->nfields; f++)
+            if (!hash_bytes(dst, len, c->fields[f], i))
+                return false;
+        return true;
+    default:
+        if (!ux_native(t))
+            return false;
+        n = t->width;
+        p = c->data.p + col_idx(c, i) * n;
+        break;
+    }
+    if (dst)
+        memcpy(dst + *len, p, n);
+    *len += n;
+    return true;
+}
+
+static inline uint128_t sip_key(const void *p, size_t n)
+{
+    uint8_t h[16];
+    uint128_t k;
+    siphash24_128(p, n, h);
+    memcpy(&k, h, 16);
+    return k;
+}
+
+static inline uint128_t ux_key(const agg_call *a, column *const *args, size_t i)
+{
+    const ux_data *d = a->data;
+    switch (d->mode) {
+    case UX_NATIVE: {
+        const column *c = args[0];
+        uint128_t k = 0;
+        memcpy(&k, c->data.p + col_idx(c, i) * (size_t)d->kw, (size_t)d->kw);
+        return k;
+    }
+    case UX_SIP1: {
+        size_t n;
+        const char *s = col_str(args[0], i, &n);
+        return sip_key(s, n);
+    }
+    case UX_SIPN: {
+        uint8_t tmp[128] = {0}, *p = tmp;
+        size_t n = 0;
+        for (int k = 0; k < a->nargs; k++)
+            hash_bytes(NULL, &n, args[k], i);
+        if (n > sizeof tmp)
+            p = mem_alloc(n);
+        n = 0;
+        for (int k = 0; k < a->nargs; k++)
+            hash_bytes(p, &n, args[k], i);
+        uint128_t r = sip_key(p, n);
+        if (p != tmp)
+            mem_free(p);
+        return r;
+    }
+    default:
+        return keyn(a, args, i);
+    }
+}
+
+static void ux_init(const agg_call *a, void *st)
+{
+    const ux_data *d = a->data;
+    chset_init(st, d->kw, d->mode == UX_NATIVE ? CHS_CRC32 : CHS_TRIVIAL128, d->mode == UX_NATIVE ? 4 : 3);
+}
 static inline void ux_row(const agg_call *a, void *st, column *const *args, size_t i)
 {
-    xset_insert(st, keyn(a, args, i));
+    chset_insert(st, ux_key(a, args, i));
 }
 AGG_ROW_OPS(ux, ux_row)
-static void ux_destroy(const agg_call *a, void *st)
-{
-    xset *s = st;
-    mem_free(s->cells);
-    memset(s, 0, sizeof *s);
-}
+static void ux_destroy(const agg_call *a, void *st) { chset_free(st); }
 static void ux_merge(const agg_call *a, void *dst, void *src)
 {
-    xset *d = dst, *s = src;
-    if (s->has_zero)
-        d->has_zero = true;
-    for (size_t i = 0; i < s->cap; i++)
-        if (s->cells[i])
-            xset_insert(d, s->cells[i]);
-    ux_destroy(a, src);
+    chset_merge(dst, src);
+    chset_free(src);
 }
 static int ux_finalize(const agg_call *a, void *st, column *out)
 {
-    xset *s = st;
-    uint64_t v = s->n + s->has_zero;
+    uint64_t v = ((const chset *)st)->size;
     col_push_fixed(out, &v);
     return 0;
 }
+static void ux_serialize(const agg_call *a, const void *st, buf *out) { chset_write(st, out); }
+static int ux_deserialize(const agg_call *a, void *st, agg_rd *in) { return chset_read(st, in); }
 
-/* Spilled as has_zero, the count and the non-zero cells; read back by inserting them. */
+/* Spilled as the serialized set (the format is the same for every mode). */
 static void ux_spill_write(const agg_call *a, const void *st, buf *out)
 {
-    const xset *s = st;
-    uint64_t n = s->n;
-    buf_putc(out, (char)s->has_zero);
+    buf tmp = {0};
+    chset_write(st, &tmp);
+    uint64_t n = tmp.len;
     buf_append(out, &n, 8);
-    for (size_t i = 0; i < s->cap; i++)
-        if (s->cells[i])
-            buf_append(out, &s->cells[i], sizeof s->cells[i]);
+    buf_append(out, tmp.p, tmp.len);
+    buf_free(&tmp);
 }
 
 static void ux_spill_read(const agg_call *a, void *st, const char **p)
 {
-    xset *s = st;
-    memset(s, 0, sizeof *s);
-    s->has_zero = **p;
     uint64_t n;
-    memcpy(&n, *p + 1, 8);
-    *p += 9;
-    for (uint64_t i = 0; i < n; i++) {
-        uint128_t k;
-        memcpy(&k, *p, sizeof k);
-        *p += sizeof k;
-        xset_insert(s, k);
-    }
+    memcpy(&n, *p, 8);
+    agg_rd r = {(const uint8_t *)*p + 8, (const uint8_t *)*p + 8 + n, 0};
+    ux_init(a, st);
+    chset_read(st, &r); /* written by this process: well formed */
+    *p += 8 + n;
 }
 
 static int uniq_check(agg_call *a)
@@ -220,10 +278,37 @@ static int ux_resolve(agg_call *a)
 {
     if (uniq_check(a) < 0)
         return -1;
-    a->state_size = sizeof(xset);
-    a->state_align = _Alignof(xset);
+    ux_data *d = xcalloc(1, sizeof *d);
+    a->data = d;
+    d->mode = UX_OTHER;
+    d->kw = 16;
+    const type *t0 = type_base(a->arg_types[0]);
+    bool plain = a->nargs > 1 || t0->id == T_TUPLE;
+    if (a->nargs == 1 && ux_native(t0)) {
+        d->mode = UX_NATIVE;
+        d->kw = (int)type_simple(agg_tid(t0))->width;
+    } else if (a->nargs == 1 && (t0->id == T_STRING || t0->id == T_FIXEDSTRING)) {
+        d->mode = UX_SIP1;
+    } else if (plain) {
+        /* every argument (or tuple field) must be one hash_bytes covers */
+        d->mode = UX_SIPN;
+        for (int k = 0; k < a->nargs; k++) {
+            column *c = col_new(a->arg_types[k]);
+            col_push_default(c);
+            size_t n = 0;
+            if (!hash_bytes(NULL, &n, c, 0))
+                d->mode = UX_OTHER;
+            col_free(c);
+        }
+    }
+    a->state_size = sizeof(chset);
+    a->state_align = _Alignof(chset);
     a->ops = (agg_ops){.init = ux_init, .merge = ux_merge, .finalize = ux_finalize, .destroy = ux_destroy,
                        .spill_write = ux_spill_write, .spill_read = ux_spill_read};
+    if (d->mode != UX_OTHER) {
+        a->ops.serialize = ux_serialize;
+        a->ops.deserialize = ux_deserialize;
+    }
     AGG_SET_ADD_OPS(a, ux);
     return 0;
 }
@@ -243,27 +328,7 @@ typedef struct uset {
     bool has_zero;
 } uset;
 
-static inline uint32_t int_hash64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return (uint32_t)x;
-}
-
-/* _mm_crc32_u64(-1, x): CRC-32C of the 8 bytes of x, initial value 0xFFFFFFFF, no final xor. */
-static uint32_t int_hash_crc32(uint64_t x)
-{
-    uint32_t crc = 0xFFFFFFFFu;
-    for (int b = 0; b < 8; b++) {
-        crc ^= (uint8_t)(x >> (8 * b));
-        for (int k = 0; k < 8; k++)
-            crc = (crc >> 1) ^ (0x82F63B78u & (0u - (crc & 1)));
-    }
-    return crc;
-}
+static inline uint32_t int_hash64(uint64_t x) { return (uint32_t)ch_int_hash64(x); }
 
 static inline bool us_good(const uset *s, uint32_t h) { return (h & ((1u << s->skip_degree) - 1)) == 0; }
 static inline size_t us_buf_size(const uset *s) { return (size_t)1 << s->size_degree; }
@@ -386,15 +451,67 @@ static uint64_t us_estimate(const uset *s)
     if (s->skip_degree == 0)
         return s->m_size;
     uint64_t res = (uint64_t)s->m_size << s->skip_degree;
-    res += int_hash_crc32(s->m_size) & ((1ull << s->skip_degree) - 1);
+    res += ch_int_hash_crc32(s->m_size) & ((1ull << s->skip_degree) - 1);
     double p32 = 4294967296.0;
     return (uint64_t)llround(p32 * (log(p32) - log(p32 - (double)res)));
 }
 
 static void uq_init(const agg_call *a, void *st) { *(uset **)st = NULL; }
+/* How uniq keys a row. UQ_ONE: one number or string argument, key64 hashed by intHash64
+ * (ClickHouse's UniquesHashSet<DefaultHash>); UQ_VAR: several arguments or one tuple whose
+ * values are contiguous bytes (numbers, strings), ClickHouse's variadic CityHash chain used
+ * as the hash itself (TrivialHash); UQ_OTHER: shale's own key, no state format. */
+enum { UQ_ONE, UQ_VAR, UQ_OTHER };
+
+/* A value's bytes as ClickHouse's IColumn::getDataAt gives them; false when not contiguous. */
+static bool uq_data_at(const column *c, size_t i, const void **p, size_t *n)
+{
+    const type *t = type_base(c->type);
+    if (c->type->id == T_NULLABLE)
+        return false;
+    if (t->id == T_STRING || t->id == T_FIXEDSTRING) {
+        *p = col_str(c, i, n);
+        return true;
+    }
+    switch (agg_tid(t)) {
+    case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64: case T_UINT128:
+    case T_INT8: case T_INT16: case T_INT32: case T_INT64: case T_INT128:
+    case T_FLOAT32: case T_FLOAT64:
+        *n = t->width;
+        *p = c->data.p + col_idx(c, i) * t->width;
+        return true;
+    default: return false;
+    }
+}
+
+/* UniqVariadicHash<false, ...>: CityHash64 of the first value, then each next value's
+ * CityHash64 combined with the running hash by Hash128to64. */
+static uint64_t uq_var_hash(column *const *cols, int n, size_t i)
+{
+    uint64_t h = 0;
+    for (int k = 0; k < n; k++) {
+        const void *p = NULL;
+        size_t len = 0;
+        uq_data_at(cols[k], i, &p, &len);
+        uint64_t v = cityhash64_v102(p, len);
+        h = k ? cityhash_128to64(v, h) : v;
+    }
+    return h;
+}
+
 static inline void uq_row(const agg_call *a, void *st, column *const *args, size_t i)
 {
+    int mode = *(const int *)a->data;
     uint64_t k;
+    if (mode == UQ_VAR) {
+        const column *c = args[0];
+        if (a->nargs == 1)
+            k = uq_var_hash(c->fields, c->nfields, col_idx(c, i));
+        else
+            k = uq_var_hash(args, a->nargs, i);
+        us_insert_hash(us_get(st), (uint32_t)k);
+        return;
+    }
     if (a->nargs == 1) {
         k = key64(args[0], i);
     } else {
@@ -499,28 +616,50 @@ static int uq_deserialize(const agg_call *a, void *st, agg_rd *in)
     return 0;
 }
 
-/* shale keys values as ClickHouse does only for one numeric argument (strings and tuples
- * are hashed differently), so only those states are written. */
-static bool uq_same_keys(const agg_call *a)
+/* The key mode of a uniq call (see UQ_ONE). */
+static int uq_mode(const agg_call *a)
 {
-    if (a->nargs != 1)
-        return false;
-    switch (agg_tid(a->arg_types[0])) {
-    case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64:
-    case T_INT8: case T_INT16: case T_INT32: case T_INT64:
-    case T_FLOAT32: case T_FLOAT64: return true;
-    default: return false;
+    const type *t0 = type_base(a->arg_types[0]);
+    if (a->nargs == 1 && t0->id != T_TUPLE) {
+        if (a->arg_types[0]->id == T_NULLABLE)
+            return UQ_OTHER;
+        switch (agg_tid(t0)) {
+        case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64:
+        case T_INT8: case T_INT16: case T_INT32: case T_INT64:
+        case T_FLOAT32: case T_FLOAT64: case T_STRING: case T_FIXEDSTRING:
+            return type_is_decimal(t0) || t0->id == T_DATETIME64 ? UQ_OTHER : UQ_ONE;
+        default: return UQ_OTHER;
+        }
     }
+    /* several arguments, or the fields of one tuple: all must be contiguous values */
+    int n = a->nargs == 1 ? t0->nfields : a->nargs;
+    for (int k = 0; k < n; k++) {
+        const type *t = a->nargs == 1 ? t0->fields[k] : a->arg_types[k];
+        if (a->nargs == 1 && a->arg_types[0]->id == T_NULLABLE)
+            return UQ_OTHER;
+        column *c = col_new(t);
+        col_push_default(c);
+        const void *p;
+        size_t len;
+        bool ok = uq_data_at(c, 0, &p, &len);
+        col_free(c);
+        if (!ok)
+            return UQ_OTHER;
+    }
+    return n ? UQ_VAR : UQ_OTHER;
 }
 
 static int uq_resolve(agg_call *a)
 {
     if (uniq_check(a) < 0)
         return -1;
+    int *mode = xcalloc(1, sizeof *mode);
+    *mode = uq_mode(a);
+    a->data = mode;
     a->state_size = sizeof(uset *);
     a->state_align = _Alignof(uset *);
     a->ops = (agg_ops){.init = uq_init, .merge = uq_merge, .finalize = uq_finalize, .destroy = uq_destroy};
-    if (uq_same_keys(a)) {
+    if (*mode != UQ_OTHER) {
         a->ops.serialize = uq_serialize;
         a->ops.deserialize = uq_deserialize;
     }

@@ -28,11 +28,18 @@ static column *merge_states(const column *src, const uint32_t *order, const size
             col_push_str(out, p, n);
             continue;
         }
+        /* like ClickHouse, the group's first state is read as the accumulator and the
+         * others are merged into it (merging all into a fresh state could order a hash
+         * set's cells differently) */
         void *st = agg_state_new(a);
         for (size_t i = bounds[g]; i < bounds[g + 1]; i++) {
-            size_t n;
+            size_t n, used;
             const char *p = col_str(src, order[i], &n);
-            if (agg_state_merge_bytes(a, st, (const uint8_t *)p, n) < 0) {
+            int rc = i > bounds[g] ? agg_state_merge_bytes(a, st, (const uint8_t *)p, n)
+                                   : agg_state_read(a, st, (const uint8_t *)p, n, &used);
+            if (rc == 0 && i == bounds[g] && used != n)
+                rc = err_set(ERR_INCORRECT_DATA, "Aggregate function state has %zu bytes after its end", n - used);
+            if (rc < 0) {
                 agg_state_free(a, st);
                 buf_free(&b);
                 col_free(out);
