@@ -12,6 +12,8 @@ INSERT INTO FUNCTION file('data/pqcache_a.parquet') SELECT number * 2 AS x, 'v' 
 SELECT count(), sum(x), min(x), max(x), max(s) FROM file('data/pqcache_a.parquet');
 SELECT count(), sum(x) FROM file('data/pqcache_a.parquet') WHERE x < 100;
 SELECT count(), sum(x), min(x), max(x), max(s) FROM file('data/pqcache_a.parquet') SETTINGS use_parquet_metadata_cache = 0;
+SYSTEM DROP PARQUET METADATA CACHE;
+SELECT count(), sum(x) FROM file('data/pqcache_a.parquet');
 -- the same files through a glob, twice in one process, cache on and off
 INSERT INTO FUNCTION file('data/pqcache_b.parquet') SELECT number AS x, 'b' AS s FROM numbers(10) SETTINGS engine_file_truncate_on_insert = 1;
 SELECT _file, count(), sum(x) FROM file('data/pqcache_{a,b}.parquet') GROUP BY _file ORDER BY _file;
