@@ -30,7 +30,7 @@ void local_close(local_shell *l)
     l->inst = NULL;
 }
 
-/* "S3: 12 GET, 1 LIST, 0 HEAD requests, 24.03 MB received, 0 retries, 0.12 s waiting",
+/* "S3: 12 GET, 1 LIST, 0 HEAD requests, 24.03 MB received, 0 retries, 0.12 s waiting, 8 in flight at most",
  * only for queries that talked to object storage. */
 static void print_io_summary(http_counters *io)
 {
@@ -52,8 +52,9 @@ static void print_io_summary(http_counters *io)
         readable_size_decimal((double)atomic_load(&io->bytes_out), out, sizeof out);
         fprintf(stderr, ", %s sent", out);
     }
-    fprintf(stderr, ", %llu retries, %.2f s waiting\n", (unsigned long long)atomic_load(&io->retries),
-            (double)atomic_load(&io->wait_ns) / 1e9);
+    fprintf(stderr, ", %llu retries, %.2f s waiting, %llu in flight at most\n",
+            (unsigned long long)atomic_load(&io->retries), (double)atomic_load(&io->wait_ns) / 1e9,
+            (unsigned long long)atomic_load(&io->max_inflight));
 }
 
 static void print_summary(query_ctx *q, uint64_t result_rows, bool has_result, double elapsed)

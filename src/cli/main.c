@@ -8,9 +8,11 @@
 #include "cli/options.h"
 #include "cli/repl.h"
 #include "func/agg.h"
+#include "format/parquet/meta_cache.h"
 #include "func/func.h"
 #include "server/server.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +57,14 @@ static void usage(FILE *f)
             "      --path DIR             data directory (default: a temporary one, removed on exit)\n"
             "      --param_NAME=VALUE     value of query parameter {NAME:Type}\n"
             "      --SETTING=VALUE        any setting, e.g. --max_threads=2\n"
+            "      --parquet_metadata_cache_size BYTES, --parquet_metadata_cache_max_entries N\n"
+            "                             bounds of the in-memory Parquet metadata cache (512 MiB, 5000)\n"
+            "      --parquet_metadata_cache_disk_size BYTES\n"
+            "                             bound of its copy on disk (256 MiB; 0: none)\n"
+            "      --parquet_metadata_cache_path DIR\n"
+            "                             where that copy lives (default: DIR/cache/parquet_metadata under\n"
+            "                             --path, else $XDG_CACHE_HOME/shale/parquet_metadata or\n"
+            "                             ~/.cache/shale/parquet_metadata)\n"
             "  -T, --testmode             honour '-- { serverError CODE }' hints (for tests)\n"
             "  -n, --multiquery           accepted for compatibility (always on)\n"
             "  -V, --version              print the version\n"
@@ -94,6 +104,52 @@ static bool local_is_flag(const char *name)
 
 static int exit_code(int code) { return code == 0 ? 0 : (code % 256 ? code % 256 : 1); }
 
+/* The Parquet metadata cache of `shale local` (format/parquet/meta_cache.h): kept on disk
+ * too, so that the first query of the next process finds the footers of this one. */
+typedef struct pq_cache_opts {
+    pqmc_config c;
+    const char *dir;
+} pq_cache_opts;
+
+/* 1 when name is one of the cache's options (value parsed into o), 0 when not, -1 on a bad
+ * value. */
+static int pq_cache_option(pq_cache_opts *o, const char *name, const char *val)
+{
+    uint64_t *dst = strcmp(name, "parquet_metadata_cache_size") == 0          ? &o->c.max_bytes
+                    : strcmp(name, "parquet_metadata_cache_max_entries") == 0 ? &o->c.max_entries
+                    : strcmp(name, "parquet_metadata_cache_disk_size") == 0   ? &o->c.disk_max_bytes
+                                                                              : NULL;
+    if (strcmp(name, "parquet_metadata_cache_path") == 0) {
+        o->dir = val;
+        return 1;
+    }
+    if (!dst)
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(val, &end, 10);
+    if (!*val || *end || errno || val[0] == '-')
+        return -1;
+    *dst = v;
+    return 1;
+}
+
+static void pq_cache_setup(pq_cache_opts *o, const char *path)
+{
+    char dir[4096] = "";
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (o->dir)
+        snprintf(dir, sizeof dir, "%s", o->dir);
+    else if (path)
+        snprintf(dir, sizeof dir, "%s/cache/parquet_metadata", path);
+    else if (xdg && xdg[0] == '/')
+        snprintf(dir, sizeof dir, "%s/shale/parquet_metadata", xdg);
+    else if (home && home[0] == '/')
+        snprintf(dir, sizeof dir, "%s/.cache/shale/parquet_metadata", home);
+    o->c.disk_dir = dir;
+    pqmc_configure(&o->c);
+}
+
 static int local_main(int argc, char **argv)
 {
     const char *queries[64];
@@ -108,6 +164,8 @@ static int local_main(int argc, char **argv)
         const char *k, *v;
     } sets[256], params[256];
     int nsets = 0, nparams = 0;
+    pq_cache_opts pqc = {.c = {.max_bytes = PQMC_DEFAULT_MAX_BYTES, .max_entries = PQMC_DEFAULT_MAX_ENTRIES,
+                               .disk_max_bytes = PQMC_DEFAULT_DISK_BYTES}};
 
     for (int i = 0; i < argc; i++) {
         const char *val;
@@ -142,6 +200,9 @@ static int local_main(int argc, char **argv)
         } else if (strcmp(name, "version") == 0) {
             printf("shale local version %s\n", SHALE_VERSION);
             return 0;
+        } else if (pq_cache_option(&pqc, name, val) != 0) {
+            if (pq_cache_option(&pqc, name, val) < 0)
+                return fail_usage("Bad value (a number of bytes or entries is expected) of option ", a);
         } else if (strncmp(name, "param_", 6) == 0) {
             if (nparams < 256) {
                 params[nparams].k = argv[i] + 2 + 6;
@@ -157,6 +218,7 @@ static int local_main(int argc, char **argv)
     }
 
     func_registry_init();
+    pq_cache_setup(&pqc, path);
     if (local_open(&s, path)) {
         int code = err_code();
         print_error(code, err_msg());

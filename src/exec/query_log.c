@@ -24,7 +24,8 @@ const char QUERY_LOG_STRUCTURE[] =
 /* ClickHouse's ProfileEvents names for the counters shale keeps. */
 static void put_profile_events(buf *b, const http_counters *io)
 {
-    uint64_t get = 0, list = 0, head = 0, put = 0, post = 0, in = 0, out = 0, retries = 0, wait_us = 0;
+    uint64_t get = 0, list = 0, head = 0, put = 0, post = 0, in = 0, out = 0, retries = 0, wait_us = 0, pq_hits = 0,
+             pq_misses = 0;
     if (io) {
         list = atomic_load(&io->list);
         get = atomic_load(&io->get);
@@ -36,6 +37,8 @@ static void put_profile_events(buf *b, const http_counters *io)
         out = atomic_load(&io->bytes_out);
         retries = atomic_load(&io->retries);
         wait_us = atomic_load(&io->wait_ns) / 1000;
+        pq_hits = atomic_load(&io->pq_meta_hits);
+        pq_misses = atomic_load(&io->pq_meta_misses);
     }
     struct {
         const char *name;
@@ -43,7 +46,8 @@ static void put_profile_events(buf *b, const http_counters *io)
     } ev[] = {{"S3GetObject", get},         {"S3ListObjects", list},          {"S3HeadObject", head},
               {"S3PutObject", put},         {"S3PostRequests", post},
               {"ReadBufferFromS3Bytes", in}, {"WriteBufferFromS3Bytes", out}, {"S3Retries", retries},
-              {"RemoteFSPrefetchedReadsWaitMicroseconds", wait_us}};
+              {"RemoteFSPrefetchedReadsWaitMicroseconds", wait_us},
+              {"ParquetMetadataCacheHits", pq_hits}, {"ParquetMetadataCacheMisses", pq_misses}};
     /* S3PutObject counts PUT attempts, UploadPart included; S3PostRequests counts
      * CreateMultipartUpload, CompleteMultipartUpload and DeleteObjects. */
     int n = (int)(sizeof ev / sizeof ev[0]);

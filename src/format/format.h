@@ -16,6 +16,7 @@
 #include "column/block.h"
 #include "io/stream.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -96,12 +97,22 @@ int fmt_reader_new(const char *format, rbuf *in, const schema *s, const fmt_sett
 /* Random access to a remote object: fill dst with bytes [off, off + n), or -1 with
  * err_set. */
 typedef int (*fmt_read_at_fn)(void *ctx, uint64_t off, size_t n, uint8_t *dst);
+/* An object's identity for the Parquet metadata cache (format/parquet/meta_cache.h): key
+ * (the object's URL or absolute path) and version (its ETag); the hit and miss counters
+ * to bump (may be NULL). A NULL fmt_cache_key, or one without key or version, bypasses the
+ * cache (use_parquet_metadata_cache = 0). */
+typedef struct fmt_cache_key {
+    const char *key;
+    const char *version;
+    _Atomic uint64_t *hits, *misses;
+} fmt_cache_key;
 /* A reader over an object read by ranges (only the bytes the format needs are fetched).
  * Formats with random access only (Parquet); returns 1 without an error for the others
  * (ctx not taken: read it as a stream). On 0 or -1, ctx_free(ctx) runs when the reader is
  * freed or at once on failure. name is borrowed. */
 int fmt_reader_new_ra(const char *format, const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx,
-                      void (*ctx_free)(void *ctx), const schema *s, const fmt_settings *st, fmt_reader **r);
+                      void (*ctx_free)(void *ctx), const fmt_cache_key *ck, const schema *s, const fmt_settings *st,
+                      fmt_reader **r);
 /* *out = next block, or NULL at the end. */
 int fmt_reader_next(fmt_reader *r, block **out);
 /* Fetches what the first fmt_reader_next needs (binary formats that support it; else
@@ -144,7 +155,7 @@ int fmt_infer_schema(const char *format, rbuf *in, const fmt_settings *st, schem
 /* Inference over an object read by ranges (Parquet: its footer only); 1 without an error
  * for formats that need a stream. ctx stays the caller's. */
 int fmt_infer_schema_ra(const char *format, const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx,
-                        schema **out);
+                        const fmt_cache_key *ck, schema **out);
 
 /* Format from a file name's extension (after stripping a compression extension), as
  * ClickHouse does: ".csv" → "CSV", ".tsv" → "TSV", ".parquet" → "Parquet",

@@ -51,8 +51,10 @@ int rawblob_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin
 int rawblob_infer_schema(rbuf *in, const fmt_settings *st, schema **out);
 int parquet_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin **out);
 int parquet_reader_new_ra(const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx,
-                          void (*ctx_free)(void *ctx), const schema *s, const fmt_settings *st, rd_bin **out);
-int parquet_infer_schema_ra(const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx, schema **out);
+                          void (*ctx_free)(void *ctx), const fmt_cache_key *ck, const schema *s,
+                          const fmt_settings *st, rd_bin **out);
+int parquet_infer_schema_ra(const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx,
+                            const fmt_cache_key *ck, schema **out);
 int parquet_infer_schema(rbuf *in, const fmt_settings *st, schema **out);
 /* RowBinary family (rowbinary.c); format is a canonical RowBinary* name. */
 int rowbinary_reader_new(const char *format, rbuf *in, const schema *s, const fmt_settings *st, rd_bin **out);

@@ -253,7 +253,8 @@ void fmt_reader_select(fmt_reader *r, const bool *needed)
 }
 
 int fmt_reader_new_ra(const char *format, const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx,
-                      void (*ctx_free)(void *ctx), const schema *s, const fmt_settings *st, fmt_reader **out)
+                      void (*ctx_free)(void *ctx), const fmt_cache_key *ck, const schema *s, const fmt_settings *st,
+                      fmt_reader **out)
 {
     const fmt_fmtinfo *fi = rd_lookup(format);
     if (!fi) {
@@ -264,7 +265,7 @@ int fmt_reader_new_ra(const char *format, const char *name, uint64_t size, fmt_r
         return 1;
     fmt_reader *r = xcalloc(1, sizeof *r);
     r->fi = fi;
-    if (parquet_reader_new_ra(name, size, read_at, ctx, ctx_free, s, st, &r->bin)) {
+    if (parquet_reader_new_ra(name, size, read_at, ctx, ctx_free, ck, s, st, &r->bin)) {
         fmt_reader_free(r);
         return -1;
     }
@@ -273,14 +274,14 @@ int fmt_reader_new_ra(const char *format, const char *name, uint64_t size, fmt_r
 }
 
 int fmt_infer_schema_ra(const char *format, const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx,
-                        schema **out)
+                        const fmt_cache_key *ck, schema **out)
 {
     const fmt_fmtinfo *fi = rd_lookup(format);
     if (!fi || fi->kind != RK_PARQUET) {
         err_clear();
         return 1;
     }
-    return parquet_infer_schema_ra(name, size, read_at, ctx, out);
+    return parquet_infer_schema_ra(name, size, read_at, ctx, ck, out);
 }
 
 int fmt_reader_new(const char *format, rbuf *in, const schema *s, const fmt_settings *st, fmt_reader **out)

@@ -9,6 +9,7 @@
 #include "column/text.h"
 #include "column/type_pretty.h"
 #include "exec/query_log.h"
+#include "format/parquet/meta_cache.h"
 #include "io/stream.h"
 #include "sql/analyze.h"
 #include "storage/catalog.h"
@@ -816,6 +817,10 @@ int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
             if (!inst || !inst->reload_config)
                 return err_set(ERR_UNSUPPORTED_METHOD, "SYSTEM RELOAD CONFIG query is not supported in shale local");
             return inst->reload_config(inst->hooks_ctx);
+        }
+        if (strcasecmp(st->str, "DROP PARQUET METADATA CACHE") == 0) {
+            pqmc_clear();
+            return 0;
         }
         /* shale has no query cache, query condition cache, mark or uncompressed cache: there
          * is nothing to drop, and results never depended on them. */

@@ -494,7 +494,15 @@ static attempt_result run_attempt(const http_request *r, http_response *resp, ui
         curl.easy_setopt(h, CURLOPT_CUSTOMREQUEST, r->method);
     }
     count_request(r);
+    if (r->counters) {
+        uint64_t now = atomic_fetch_add(&r->counters->inflight, 1) + 1;
+        uint64_t max = atomic_load(&r->counters->max_inflight);
+        while (now > max && !atomic_compare_exchange_weak(&r->counters->max_inflight, &max, now))
+            ;
+    }
     CURLcode rc = curl.easy_perform(h);
+    if (r->counters)
+        atomic_fetch_sub(&r->counters->inflight, 1);
     curl.slist_free_all(list);
     http_headers_free(&hs);
     long status = 0;

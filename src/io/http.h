@@ -47,6 +47,10 @@ typedef struct http_counters {
     _Atomic uint64_t retries;
     _Atomic uint64_t list;    /* ListObjectsV2 requests (also counted in get) */
     _Atomic uint64_t wait_ns; /* time readers waited for object data */
+    /* Parquet footers found in / missing from the metadata cache (format/parquet/meta_cache.h) */
+    _Atomic uint64_t pq_meta_hits, pq_meta_misses;
+    /* requests under way now, and the most at once (the concurrency the object store saw) */
+    _Atomic uint64_t inflight, max_inflight;
 } http_counters;
 
 typedef struct http_headers {

@@ -7,6 +7,7 @@
 #include "column/datetime.h"
 #include "exec/query_log.h"
 #include "exec/text_log.h"
+#include "format/parquet/meta_cache.h"
 #include "server/http_pool.h"
 #include "server/server_int.h"
 #include "storage/catalog.h"
@@ -410,6 +411,15 @@ int server_main(int argc, char **argv)
         fprintf(stderr, "Code: 318. DB::Exception: tcp_port must be between 0 (off) and 65535. (INVALID_CONFIG_PARAMETER)\n");
         return 1;
     }
+    /* The Parquet metadata cache: in memory only, shared by every query of the server. */
+    int64_t pq_bytes, pq_entries;
+    if (cfg_int(c, "parquet_metadata_cache_size", (int64_t)PQMC_DEFAULT_MAX_BYTES, &pq_bytes) ||
+        cfg_int(c, "parquet_metadata_cache_max_entries", (int64_t)PQMC_DEFAULT_MAX_ENTRIES, &pq_entries)) {
+        print_error_exit();
+        return 1;
+    }
+    pqmc_configure(&(pqmc_config){.max_bytes = pq_bytes > 0 ? (uint64_t)pq_bytes : 0,
+                                  .max_entries = pq_entries > 0 ? (uint64_t)pq_entries : 0});
     srv->max_concurrent_queries = mcq;
     srv->keep_alive_timeout_s = (int)(ka > 0 ? ka : 10);
     srv->receive_timeout_s = (int)(rt > 0 ? rt : 30);

@@ -13,6 +13,8 @@ if ! command -v radosgw >/dev/null || ! command -v ceph-mon >/dev/null; then
   echo "SKIP: radosgw/ceph-mon not installed (scripts/install-deps.sh installs them)"; exit 0
 fi
 tmp=$(mktemp -d); D="$tmp/rgw"
+# shale local keeps its Parquet metadata cache under here when it has no --path
+export XDG_CACHE_HOME="$tmp/xdg-cache"
 cleanup() { "$HERE/stop-ceph.sh" "$D" >/dev/null 2>&1; rm -rf "$tmp"; }
 trap cleanup EXIT
 if ! timeout 120 "$HERE/start-ceph.sh" "$D" "$PORT" "$MON_PORT" >"$tmp/start.log" 2>&1; then
@@ -139,6 +141,55 @@ check_has "--time LIST count" "S3: 1101 GET, 2 LIST, 0 HEAD requests" "$out"
 out=$("$SHALE" local --time -q "SELECT count(), sum(c1) FROM s3('$EP/bkt/many/*.csv', $K) WHERE _file LIKE 'k10__.csv' AND _path NOT LIKE '%k1099%' AND _file NOT ILIKE 'K1098.CSV'" 2>&1)
 check_has "LIKE prunes: result" $'98\t102753' "$out"
 check_has "LIKE prunes: GET count" "S3: 99 GET, 2 LIST, 0 HEAD requests" "$out"
+
+# The Parquet metadata cache: footers by URL and ETag (the LIST gives the ETags), in memory
+# and, for shale local, on disk under --path. Two objects of one row group each: a cold
+# query GETs the first footer (schema inference), the second footer and one range of
+# column chunks per object; a warm one only the chunk ranges, in the same process or the
+# next one; a rewritten object (new ETag) has its footer read again.
+mkdir -p "$L/pq"
+for n in 1 2; do
+  q "INSERT INTO FUNCTION file('$L/pq/o$n.parquet') SELECT number * $n AS x, toString(number) AS s FROM numbers(20000)" >/dev/null
+  s3c -T "$L/pq/o$n.parquet" "$EP/bkt/pqcache/o$n.parquet" >/dev/null || echo "upload o$n.parquet failed"
+done
+PQ="SELECT count(), sum(x), max(s), min(x) FROM __SRC__"
+PF="file('$L/pq/*.parquet')"; PS="s3('$EP/bkt/pqcache/*.parquet', $K)"; PS1="s3('$EP/bkt/pqcache/o1.parquet', $K)"
+gets() { sed -n 's/^S3: \([0-9]*\) GET.*/\1/p' <<<"$1" | tr '\n' ' '; }
+PC="$tmp/pqcache"; mkdir -p "$PC"
+pqrun() { "$SHALE" local --path "$PC" --time "$@" 2>&1; }
+want=$(q "${PQ//__SRC__/$PF}")
+out=$(pqrun -q "${PQ//__SRC__/$PS}")
+check_has "metadata cache: cold result" "$want" "$out"
+check "metadata cache: cold GETs (2 footers + 2 chunk ranges)" "4 " "$(gets "$out")"
+out=$(pqrun -q "${PQ//__SRC__/$PS}; ${PQ//__SRC__/$PS}")
+check "metadata cache: next process and repeated query, no footer GET" "2 2 " "$(gets "$out")"
+check_has "metadata cache: warm result" "$want" "$out"
+# misses, hits: cold (inference misses o1, its reader hits, o2 misses); next process (the
+# inference and both readers hit the disk level); repeated (the schema cache spares the inference)
+check "metadata cache: query_log counts hits and misses" $'2\t1\n0\t3\n0\t2' "$("$SHALE" local --path "$PC" -q "SELECT ProfileEvents.Values[indexOf(ProfileEvents.Names, 'ParquetMetadataCacheMisses')], ProfileEvents.Values[indexOf(ProfileEvents.Names, 'ParquetMetadataCacheHits')] FROM system.query_log WHERE query LIKE '%bkt/pqcache/%' AND type = 'QueryFinish' LIMIT 3" 2>&1)"
+out=$(pqrun --use_parquet_metadata_cache=0 -q "${PQ//__SRC__/$PS}")
+check_has "metadata cache off: same result" "$want" "$out"
+check "metadata cache off: every footer read" "5 " "$(gets "$out")"
+# o1 rewritten with other rows: a new ETag, so its footer is read again, and the new rows come back
+q "INSERT INTO FUNCTION file('$L/pq/o1.parquet') SELECT number + 7 AS x, toString(number * 3) AS s FROM numbers(20000) SETTINGS engine_file_truncate_on_insert = 1" >/dev/null
+s3c -T "$L/pq/o1.parquet" "$EP/bkt/pqcache/o1.parquet" >/dev/null || echo "upload o1.parquet failed"
+want=$(q "${PQ//__SRC__/$PF}")
+out=$(pqrun -q "${PQ//__SRC__/$PS}")
+check_has "metadata cache: rewritten object, new result" "$want" "$out"
+check "metadata cache: rewritten object's footer read again" "3 " "$(gets "$out")"
+out=$(pqrun -q "${PQ//__SRC__/$PS1}")
+check "metadata cache: single object (HEAD for its ETag), no footer GET" "1 " "$(gets "$out")"
+# a corrupt entry on disk is ignored with a log line, and the result stays right
+for f in "$PC"/cache/parquet_metadata/*.pqm; do printf 'XXXX' | dd of="$f" bs=1 seek=40 conv=notrunc 2>/dev/null; done
+out=$(pqrun -q "${PQ//__SRC__/$PS}")
+check_has "metadata cache: corrupt entry logged" "ignoring a corrupt Parquet metadata cache entry" "$out"
+check_has "metadata cache: corrupt entry, right result" "$want" "$out"
+check "metadata cache: corrupt entries, footers read again" "4 " "$(gets "$out")"
+# without --path: the disk level lives under $XDG_CACHE_HOME (already holding the footers of
+# the Parquet files and objects that queries above read without --path)
+before=$(ls "$XDG_CACHE_HOME/shale/parquet_metadata" | wc -l)
+q "SELECT count() FROM s3('$EP/bkt/pqcache/*.parquet', $K)" >/dev/null
+check "metadata cache: disk level without --path" "$((before + 2))" "$(ls "$XDG_CACHE_HOME/shale/parquet_metadata" | wc -l)"
 
 # INSERT INTO FUNCTION s3: write, read back, compare with the same rows written by file().
 W="SELECT number AS id, toString(number * 13) AS s, number % 97 AS g FROM numbers"

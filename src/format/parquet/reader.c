@@ -1,6 +1,7 @@
 /* Parquet reader (see reader.h). */
 #include "format/parquet/reader.h"
 #include "format/parquet/decode.h"
+#include "format/parquet/meta_cache.h"
 
 #include "base/err.h"
 #include "base/mem.h"
@@ -75,7 +76,7 @@ static _Atomic int held_fds;
 
 /* A local regular file by path: opened for positioned reads. 1 when it is not a regular
  * file (the caller reads it as a stream). */
-static int pf_open_path(const char *path, pq_file *f)
+static int pf_open_path(const char *path, pq_file *f, struct stat *stp)
 {
     memset(f, 0, sizeof *f);
     f->fd = -1;
@@ -88,6 +89,7 @@ static int pf_open_path(const char *path, pq_file *f)
         close(fd);
         return 1;
     }
+    *stp = st;
     f->path = xstrdup(path);
     f->size = (uint64_t)st.st_size;
     if (atomic_fetch_add(&held_fds, 1) < PQ_MAX_HELD_FDS) {
@@ -1324,6 +1326,7 @@ typedef struct pq_rd {
     pq_meta *m;
     pq_schema *s;
     parquet_file *shared;     /* borrowed footer (m, s, f.path belong to it), or NULL */
+    pq_footer *foot;          /* m and s belong to this cached footer (a reference), or NULL */
     schema *out_s;
     pq_col *cols;
     int ncols;
@@ -1358,6 +1361,7 @@ struct parquet_file {
     pq_file f;
     pq_meta *m;
     pq_schema *s;
+    pq_footer *foot;          /* m and s belong to this cached footer (a reference), or NULL */
     char *name;
     _Atomic uint64_t reads;   /* positioned reads of column data, for tests */
 };
@@ -2080,8 +2084,12 @@ static void pq_free(rd_bin *bp)
     free(r->ranges);
     schema_free(r->out_s);
     if (!r->shared) {
-        schema_free_(r->s);
-        pq_meta_free(r->m);
+        if (r->foot) {
+            pq_footer_release(r->foot);
+        } else {
+            schema_free_(r->s);
+            pq_meta_free(r->m);
+        }
         pf_close(&r->f);
     }
     free(r);
@@ -2133,6 +2141,87 @@ static int pq_count_rows(rd_bin *bp, int64_t *rows)
     *rows = n;
     return 0;
 }
+
+static void schema_free_v(void *s) { schema_free_(s); }
+
+/* A footer of f decoded from its FileMetaData bytes (a disk cache entry): NULL with no
+ * error kept when they do not decode. */
+static pq_footer *footer_from_raw(void *ctx, const uint8_t *raw, size_t len, uint64_t file_size)
+{
+    const char *name = ctx;
+    if (len + 8 > file_size)
+        return NULL;
+    pq_meta *m = pq_meta_decode(raw, len, file_size - 8 - len, name);
+    pq_schema *s = m ? schema_build(m) : NULL;
+    if (!s) {
+        pq_meta_free(m);
+        err_clear();
+        return NULL;
+    }
+    pq_footer *ft = pq_footer_new(m, s, schema_free_v, file_size);
+    ft->charge += s->a.total;
+    return ft;
+}
+
+/* Whether the footer bytes at the end of local file f are those m was decoded from. A
+ * local file's version (size, mtime, inode) can stay the same across a rewrite: mtime
+ * advances by the kernel's clock tick (a few ms), and a rewrite in place of the same size
+ * within one tick keeps all three. Comparing the footer (one small pread of a file that
+ * is being read anyway) rules that out: with the same footer, the cached one is exactly
+ * what reading it would give. */
+static bool same_footer(pq_file *f, const pq_meta *m)
+{
+    size_t n = m->raw_len + 8;
+    if (n > f->size)
+        return false;
+    uint8_t stack[16384], *b = n <= sizeof stack ? stack : xmalloc(n);
+    bool same = pf_read(f, f->size - n, n, b) == 0 && memcmp(b, m->raw, m->raw_len) == 0 &&
+                (uint32_t)(b[n - 8] | b[n - 7] << 8 | b[n - 6] << 16 | (uint32_t)b[n - 5] << 24) == m->raw_len &&
+                memcmp(b + n - 4, "PAR1", 4) == 0;
+    if (b != stack)
+        free(b);
+    err_clear();
+    return same;
+}
+
+/* The footer and schema of f through the metadata cache under ck (key and version set):
+ * a cached footer (a reference in *foot), or one read from f and then cached. The query's
+ * counters in ck count the hit or the miss. */
+static int open_meta_cached(pq_file *f, const fmt_cache_key *ck, pq_meta **m, pq_schema **s, pq_footer **foot)
+{
+    pq_footer *ft = pqmc_get(ck->key, ck->version, f->size, footer_from_raw, (void *)f->name);
+    if (ft && !f->read_at && !same_footer(f, ft->m)) {
+        pq_footer_release(ft);
+        ft = NULL;
+    }
+    if (ft) {
+        if (ck->hits)
+            atomic_fetch_add(ck->hits, 1);
+    } else {
+        if (ck->misses)
+            atomic_fetch_add(ck->misses, 1);
+        /* decoded with no query tracker: the footer outlives the query (meta_cache.h) */
+        mem_tracker *prev = mem_tracker_attach(NULL);
+        pq_meta *mm = read_meta(f);
+        pq_schema *ss = mm ? schema_build(mm) : NULL;
+        mem_tracker_attach(prev);
+        if (!ss) {
+            if (mm)
+                err_prefix("%s: ", f->name);
+            pq_meta_free(mm);
+            return -1;
+        }
+        ft = pq_footer_new(mm, ss, schema_free_v, f->size);
+        ft->charge += ss->a.total;
+        pqmc_put(ck->key, ck->version, ft);
+    }
+    *foot = ft;
+    *m = ft->m;
+    *s = ft->schema;
+    return 0;
+}
+
+static bool cache_on(const fmt_cache_key *ck) { return ck && ck->key && ck->key[0] && ck->version && ck->version[0]; }
 
 /* The footer and schema of a file opened by pf_open or pf_open_path. */
 static int open_meta(pq_file *f, pq_meta **m, pq_schema **s)
@@ -2207,13 +2296,19 @@ int parquet_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin
 }
 
 int parquet_reader_new_ra(const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx,
-                          void (*ctx_free)(void *ctx), const schema *s, const fmt_settings *st, rd_bin **out)
+                          void (*ctx_free)(void *ctx), const fmt_cache_key *ck, const schema *s,
+                          const fmt_settings *st, rd_bin **out)
 {
     *out = NULL;
     pq_rd *r = xcalloc(1, sizeof *r);
     r->base.free = pq_free;
     r->f = (pq_file){.fd = -1, .name = name, .size = size, .read_at = read_at, .ra_ctx = ctx, .ra_free = ctx_free};
-    if (!(r->m = read_meta(&r->f)) || !(r->s = schema_build(r->m))) {
+    if (cache_on(ck)) {
+        if (open_meta_cached(&r->f, ck, &r->m, &r->s, &r->foot)) {
+            pq_free(&r->base);
+            return -1;
+        }
+    } else if (!(r->m = read_meta(&r->f)) || !(r->s = schema_build(r->m))) {
         if (r->m)
             err_prefix("%s: ", name);
         pq_free(&r->base);
@@ -2226,12 +2321,34 @@ int parquet_reader_new_ra(const char *name, uint64_t size, fmt_read_at_fn read_a
     return 0;
 }
 
-int parquet_file_open(const char *path, parquet_file **out)
+int parquet_file_open(const char *path, parquet_file **out) { return parquet_file_open_cached(path, NULL, out); }
+
+int parquet_file_open_cached(const char *path, const fmt_cache_key *ck, parquet_file **out)
 {
     *out = NULL;
     parquet_file *pf = xcalloc(1, sizeof *pf);
     pf->name = xstrdup(path);
-    int rc = pf_open_path(pf->name, &pf->f);
+    struct stat st = {0};
+    int rc = pf_open_path(pf->name, &pf->f, &st);
+    if (rc == 0 && ck) {
+        /* the version from the descriptor that is read: size, mtime and inode */
+        char ver[96], *abs = ck->key ? NULL : realpath(path, NULL);
+        snprintf(ver, sizeof ver, "%lld-%lld.%09ld-%llu", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                 (long)st.st_mtim.tv_nsec, (unsigned long long)st.st_ino);
+        fmt_cache_key k = {.key = ck->key ? ck->key : abs, .version = ver, .hits = ck->hits, .misses = ck->misses};
+        if (cache_on(&k))
+            rc = open_meta_cached(&pf->f, &k, &pf->m, &pf->s, &pf->foot) ? -1 : 2;
+        free(abs);
+        if (rc == -1) {
+            parquet_file_free(pf);
+            return -1;
+        }
+        if (rc == 2) {
+            pf->f.name = pf->name;
+            *out = pf;
+            return 0;
+        }
+    }
     if (rc == 1) { /* not a regular file: read the stream */
         instream *in;
         if (instream_open_file(path, &in)) {
@@ -2257,8 +2374,12 @@ void parquet_file_free(parquet_file *pf)
 {
     if (!pf)
         return;
-    schema_free_(pf->s);
-    pq_meta_free(pf->m);
+    if (pf->foot) {
+        pq_footer_release(pf->foot);
+    } else {
+        schema_free_(pf->s);
+        pq_meta_free(pf->m);
+    }
     pf_close(&pf->f);
     free(pf->name);
     free(pf);
@@ -2322,10 +2443,21 @@ int parquet_infer_schema(rbuf *in, const fmt_settings *st, schema **out)
     return rc;
 }
 
-int parquet_infer_schema_ra(const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx, schema **out)
+int parquet_infer_schema_ra(const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx,
+                            const fmt_cache_key *ck, schema **out)
 {
     *out = NULL;
     pq_file f = {.fd = -1, .name = name, .size = size, .read_at = read_at, .ra_ctx = ctx};
+    if (cache_on(ck)) {
+        pq_meta *m;
+        pq_schema *s;
+        pq_footer *ft;
+        if (open_meta_cached(&f, ck, &m, &s, &ft))
+            return -1;
+        int rc = schema_of(m, s, out);
+        pq_footer_release(ft);
+        return rc;
+    }
     pq_meta *m = read_meta(&f);
     pq_schema *s = m ? schema_build(m) : NULL;
     int rc = s ? schema_of(m, s, out) : -1;

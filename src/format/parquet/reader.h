@@ -35,9 +35,11 @@ int parquet_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin
 /* A reader over a remote object read by ranges: only its footer (one read of the tail) and
  * the column chunks of the selected columns are fetched, through read_at, which must fill
  * dst with bytes [off, off + n) or return -1 with err_set. ctx_free(ctx) runs when the
- * reader is freed (also on failure here). name is borrowed and must outlive the reader. */
+ * reader is freed (also on failure here). name is borrowed and must outlive the reader.
+ * ck: the object's key and version for the metadata cache (meta_cache.h), or NULL. */
 int parquet_reader_new_ra(const char *name, uint64_t size, fmt_read_at_fn read_at, void *ctx,
-                          void (*ctx_free)(void *ctx), const schema *s, const fmt_settings *st, rd_bin **out);
+                          void (*ctx_free)(void *ctx), const fmt_cache_key *ck, const schema *s,
+                          const fmt_settings *st, rd_bin **out);
 int parquet_infer_schema(rbuf *in, const fmt_settings *st, schema **out);
 
 /* Reads and decodes the footer of a Parquet file held in memory (tests, fuzzing). */
@@ -52,6 +54,11 @@ typedef struct parquet_file parquet_file;
 /* Reads the footer of the file at path (positioned reads for a local regular file, else
  * the whole stream is read into memory). Returns -1 with err_set on a bad file. */
 int parquet_file_open(const char *path, parquet_file **out);
+/* The same through the metadata cache (meta_cache.h) when ck is not NULL and the file is a
+ * regular one: keyed by ck->key (NULL: the file's absolute path), versioned by the size,
+ * mtime and inode of the descriptor read (ck->version is ignored); ck's counters count the
+ * hit or miss. */
+int parquet_file_open_cached(const char *path, const fmt_cache_key *ck, parquet_file **out);
 void parquet_file_free(parquet_file *pf);
 int parquet_file_row_groups(const parquet_file *pf);
 int64_t parquet_file_row_group_rows(const parquet_file *pf, int rg);

@@ -472,6 +472,8 @@ pq_meta *pq_meta_decode(const void *buf, size_t n, uint64_t base_off, const char
     uint8_t *copy = arena_alloc(&m->a, n ? n : 1, 8);
     if (n)
         memcpy(copy, buf, n);
+    m->raw = copy;
+    m->raw_len = n;
     th_rd t;
     th_init(&t, copy, n, base_off, "Parquet footer");
     int ft, et;

@@ -129,6 +129,8 @@ typedef struct pq_meta {
     pq_kv *kv;
     int nkv;
     const char *created_by;
+    const uint8_t *raw;             /* the FileMetaData bytes decoded (in the arena) */
+    size_t raw_len;
 } pq_meta;
 
 /* Decodes FileMetaData from buf[0..n) (a copy is kept). base_off: file offset of buf.

@@ -339,6 +339,7 @@ typedef struct footer_pool {
     size_t err_at;           /* the failing file of lowest index (SIZE_MAX: none) */
     err_saved err;           /* its error */
     mem_tracker *mem;
+    const fmt_cache_key *ck; /* the metadata cache's counters (key: each file's path), or NULL */
 } footer_pool;
 
 static void *read_footers(void *arg)
@@ -350,7 +351,7 @@ static void *read_footers(void *arg)
     while (!atomic_load(&fp->failed) && (i = atomic_fetch_add(&fp->next, 1)) < fp->f->npaths) {
         if (!fp->local[i])
             continue;
-        if (parquet_file_open(fp->f->paths[i], &fp->f->pq[i])) {
+        if (parquet_file_open_cached(fp->f->paths[i], fp->ck, &fp->f->pq[i])) {
             pthread_mutex_lock(&fp->lock);
             if (i < fp->err_at) {
                 fp->err_at = i;
@@ -376,6 +377,9 @@ static int plan_parquet(file_src *f, query_ctx *q)
     fp->f = f;
     fp->mem = &q->mem;
     fp->err_at = SIZE_MAX;
+    fmt_cache_key ck = {.hits = &q->io.pq_meta_hits, .misses = &q->io.pq_meta_misses};
+    if (settings_bool(q->st, "use_parquet_metadata_cache"))
+        fp->ck = &ck;
     pthread_mutex_init(&fp->lock, NULL);
     fp->local = xcalloc(f->npaths + 1, sizeof *fp->local);
     for (size_t i = 0; i < f->npaths; i++) {

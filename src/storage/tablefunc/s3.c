@@ -70,6 +70,7 @@ typedef struct s3_src {
     int nfilters;
     fmt_filter *ffilters;   /* the same for the readers: row groups skipped by statistics */
     int nffilters;
+    bool pq_cache;          /* use_parquet_metadata_cache: footers by URL and ETag */
 } s3_src;
 
 typedef struct s3_it {
@@ -161,12 +162,27 @@ static int ra_read(void *ctx, uint64_t off, size_t n, uint8_t *dst)
 /* Opens the reader of object o: by ranges when the format allows (Parquet, uncompressed,
  * unless remote_filesystem_read_method = 'read' asked for plain streaming), else as a
  * prefetched stream. */
+/* The metadata cache key of object o (its URL and ETag) in *ck when the cache is on: the
+ * URL to free, else NULL (no cache: objects without an ETag are never cached). */
+static char *cache_key(const s3_src *f, const s3_object *o, query_ctx *q, fmt_cache_key *ck)
+{
+    if (!f->pq_cache || !o->etag || !o->etag[0])
+        return NULL;
+    char *url = s3_object_url(f->client, o->key);
+    *ck = (fmt_cache_key){.key = url, .version = o->etag, .hits = &q->io.pq_meta_hits, .misses = &q->io.pq_meta_misses};
+    return url;
+}
+
 static int open_reader(s3_src *f, const s3_object *o, const char *name, query_ctx *q, fmt_reader **out)
 {
     if (strcmp(object_method(f, o), "none") == 0 && !f->ropts.sync && o->size) {
         s3_ra *ra = xcalloc(1, sizeof *ra);
         *ra = (s3_ra){.client = f->client, .key = o->key, .etag = o->etag};
-        int rc = fmt_reader_new_ra(f->format, name, o->size, ra_read, ra, free, f->file_schema, &q->fmt, out);
+        fmt_cache_key ck;
+        char *url = cache_key(f, o, q, &ck);
+        int rc = fmt_reader_new_ra(f->format, name, o->size, ra_read, ra, free, url ? &ck : NULL, f->file_schema,
+                                   &q->fmt, out);
+        free(url);
         if (rc <= 0)
             return rc;
         free(ra);
@@ -558,6 +574,7 @@ int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
     f->ropts.threads = (int)settings_int(q->st, "max_download_threads");
     f->ropts.sync = strcmp(settings_str(q->st, "remote_filesystem_read_method"), "read") == 0;
     f->compression = xstrdup(a[6] ? a[6] : "auto");
+    f->pq_cache = settings_bool(q->st, "use_parquet_metadata_cache");
     bool has_structure = a[5] && strcmp(a[5], "auto") != 0;
     bool has_format = a[4] && strcmp(a[4], "auto") != 0;
     if (glob_has_magic(u.key)) {
@@ -631,9 +648,13 @@ int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
                 /* Parquet: the footer by a ranged read, not the object */
                 const s3_object *o = &f->objs[i];
                 s3_ra ra = {.client = f->client, .key = o->key, .etag = o->etag};
+                fmt_cache_key ck;
+                char *url = cache_key(f, o, q, &ck);
                 int rrc = strcmp(object_method(f, o), "none") == 0 && o->size
-                              ? fmt_infer_schema_ra(f->format, src_url, o->size, ra_read, &ra, &f->file_schema)
+                              ? fmt_infer_schema_ra(f->format, src_url, o->size, ra_read, &ra, url ? &ck : NULL,
+                                                    &f->file_schema)
                               : 1;
+                free(url);
                 if (rrc <= 0) {
                     irc = rrc;
                     if (irc)
