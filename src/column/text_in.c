@@ -6,6 +6,7 @@
  * type, a non-digit or an empty value is an error. UUIDs are stored as a uint128 whose
  * low 64 bits hold the first 16 hex digits (ClickHouse's items[0] = high half). */
 #include "column/text.h"
+#include "column/ipaddr.h"
 
 #include "base/err.h"
 
@@ -311,6 +312,20 @@ int text_parse(column *dst, const char *s, size_t n, const text_opts *o)
         if (parse_uuid(s, n, t, &v))
             return -1;
         col_push_fixed(dst, &v);
+        return 0;
+    }
+    case T_IPV4: {
+        uint32_t v;
+        if (!ipaddr_parse_v4(s, n, &v))
+            return err_set(ERR_CANNOT_PARSE_IPV4, "Cannot parse IPv4 %.*s", (int)(n > 100 ? 100 : n), s);
+        col_push_fixed(dst, &v);
+        return 0;
+    }
+    case T_IPV6: {
+        uint8_t v[16];
+        if (!ipaddr_parse_v6(s, n, v))
+            return err_set(ERR_CANNOT_PARSE_IPV6, "Cannot parse IPv6 %.*s", (int)(n > 100 ? 100 : n), s);
+        col_push_fixed(dst, v);
         return 0;
     }
     case T_ENUM8: case T_ENUM16: {

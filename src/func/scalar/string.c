@@ -1092,12 +1092,13 @@ static int hex_exec(const fn_call *c, column **a, size_t n, column **out)
         const unsigned char *s;
         unsigned char be[16];
         tmp.len = 0;
-        if (is_str(t) || t->id == T_AGGSTATE) { /* a state: its serialized bytes, as ClickHouse */
+        if (is_str(t) || t->id == T_AGGSTATE || t->id == T_IPV6) { /* a state: its serialized bytes, as ClickHouse;
+                                                                     * an IPv6 its bytes in network order */
             s = (const unsigned char *)col_str(a[0], i, &l);
             for (size_t k = 0; k < l; k++)
                 put_byte(&tmp, s[k], binary);
-        } else if (num_is_int(t)) {
-            /* big-endian without leading zero bytes (at least one byte) */
+        } else if (num_is_int(t) || t->id == T_IPV4) {
+            /* big-endian without leading zero bytes (at least one byte); IPv4 as its UInt32 */
             const unsigned char *p = a[0]->data.p + i * t->width;
             size_t w = t->width;
             for (size_t k = 0; k < w; k++) be[k] = p[w - 1 - k];
@@ -1123,7 +1124,7 @@ static int hex_resolve(fn_call *c)
     if (c->nargs != 1)
         return fn_bad_nargs(c, "1");
     const type *t = c->arg_types[0];
-    if (!is_str(t) && !num_is_int(t) && !num_is_float(t) && t->id != T_AGGSTATE)
+    if (!is_str(t) && !num_is_int(t) && !num_is_float(t) && t->id != T_AGGSTATE && !type_is_ip(t))
         return fn_bad_types(c);
     c->state = strcmp(c->def->name, "bin") == 0 ? (void *)1 : NULL;
     c->ret = type_simple(T_STRING);
