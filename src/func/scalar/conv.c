@@ -862,6 +862,8 @@ static int conv(const conv_ctx *x, const column *src, const type *to_full, colum
         rc = to_string(x, src, to, &res);
     } else if (to->id == T_FIXEDSTRING) {
         rc = str_to_fixed(src, to, &res);
+    } else if (to->id == T_IPV6 && from->id == T_FIXEDSTRING && from->width == 16) {
+        res = col_clone(src); /* the address's bytes, as ClickHouse reads a FixedString(16) */
     } else if (type_is_string(from)) {
         rc = from_string(x, src, to, &res);
     } else if ((to->id == T_ARRAY && from->id == T_ARRAY) ||
