@@ -152,8 +152,9 @@ bool ipaddr_parse_v6(const char *s, size_t n, uint8_t out[16])
     /* a '.' before any ':' among the first four characters: an IPv4 address */
     for (size_t k = 0; k < n && k < 4 && s[k] != ':'; k++)
         if (s[k] == '.') {
+            /* here (not in ipaddr_parse_v4) a first octet with a leading zero is refused */
             uint32_t v4;
-            if (!ipaddr_parse_v4(s, n, &v4))
+            if ((s[0] == '0' && k > 1) || !ipaddr_parse_v4(s, n, &v4))
                 return false;
             ipaddr_v4_to_v6(v4, out);
             return true;

@@ -6,8 +6,9 @@
  *         "01.2.3.4" and "0001.2.3.4" are 1.2.3.4); nothing before or after.
  *   IPv6  hex groups of 1–4 digits, one "::", an IPv4 tail after at least two groups or a
  *         "::" (its first octet is the last group's digits read as decimal); or, when a '.'
- *         comes before any ':' among the first four characters, an IPv4 address, which
- *         becomes its IPv4-mapped address ::ffff:a.b.c.d.
+ *         comes before any ':' among the first four characters, an IPv4 address whose
+ *         first octet has no leading zero, which becomes its IPv4-mapped address
+ *         ::ffff:a.b.c.d.
  * Printing: IPv4 in dotted decimal; IPv6 as RFC 5952 (what glibc's inet_ntop prints, which
  * is also ClickHouse's text: lower case, the longest run of two or more zero groups as
  * "::", an IPv4-mapped or IPv4-compatible address with a dotted tail).

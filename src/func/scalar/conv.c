@@ -1009,7 +1009,7 @@ static int set_state(fn_call *c, const type *target, cmode mode, const type *ret
     const type *from = c->arg_types[0];
     if (!conv_ok(from, target)) {
         if (strcmp(c->def->name, "CAST") == 0 || strcmp(c->def->name, "_CAST") == 0 ||
-            strncmp(c->def->name, "accurate", 8) == 0)
+            strncmp(c->def->name, "accurate", 8) == 0 || type_is_ip(target) || type_is_ip(from))
             return unsupported(from, target);
         return fn_bad_types(c);
     }
