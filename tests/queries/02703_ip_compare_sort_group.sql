@@ -22,3 +22,8 @@ SELECT toIPv4('1.2.3.4') = 'x'; -- { serverError CANNOT_PARSE_IPV4 }
 SELECT toIPv4('0.0.0.5') = -1; -- { serverError NOT_IMPLEMENTED }
 SELECT toIPv6('::5') = 5; -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
 SELECT toIPv6('::5') = toUInt128(5); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
+SELECT empty(toIPv6('::')), notEmpty(toIPv4('0.0.0.0')), empty(toIPv4('0.0.0.0')), notEmpty(toIPv6('::1'));
+SELECT reinterpretAsString(toIPv4('1.2.3.4')) = unhex('04030201'), length(reinterpretAsString(toIPv6('1::'))), hex(reinterpretAsString(toIPv6('::1')));
+SELECT if(number % 2, toIPv4('1.1.1.1'), toIPv4('2.2.2.2')), coalesce(NULL, toIPv6('::1')), ifNull(toNullable(toIPv4('1.1.1.1')), toIPv4('0.0.0.0')) FROM numbers(2);
+SELECT greatest(toIPv4('1.1.1.1'), toIPv4('2.2.2.2')), least(toIPv6('::1'), toIPv6('::2')), cityHash64(toIPv4('1.2.3.4')), cityHash64(toIPv6('::1'));
+SELECT toIPv6('::1') AS x, x IN (SELECT toIPv6('::1')), toIPv4('1.1.1.1') IN (SELECT toIPv4(toUInt32(number + 16843008)) FROM numbers(3));

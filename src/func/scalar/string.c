@@ -101,7 +101,7 @@ static int empty_exec(const fn_call *c, column **a, size_t n, column **out)
         const uint128_t *u = COL_DATA(a[0], const uint128_t);
         for (size_t i = 0; i < n; i++)
             d[i] = (u[i] == 0) != neg;
-    } else if (t->id == T_FIXEDSTRING) {
+    } else if (t->id == T_FIXEDSTRING || t->id == T_IPV4 || t->id == T_IPV6) { /* the zero address is empty */
         for (size_t i = 0; i < n; i++) {
             size_t l;
             const char *s = col_str(a[0], i, &l);
@@ -123,7 +123,7 @@ static int empty_resolve(fn_call *c)
     if (c->nargs != 1)
         return fn_bad_nargs(c, "1");
     if (!is_str(c->arg_types[0]) && c->arg_types[0]->id != T_ARRAY && c->arg_types[0]->id != T_MAP &&
-        c->arg_types[0]->id != T_UUID)
+        c->arg_types[0]->id != T_UUID && !type_is_ip(c->arg_types[0]))
         return fn_bad_types(c);
     c->state = strcmp(c->def->name, "notEmpty") == 0 ? (void *)1 : NULL;
     c->ret = type_simple(T_UINT8);
