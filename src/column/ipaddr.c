@@ -1,5 +1,6 @@
 /* IPv4/IPv6 text, ClickHouse's rules: see ipaddr.h. */
 #include "column/ipaddr.h"
+#include "column/text.h"
 
 #include <arpa/inet.h>
 #include <string.h>
@@ -47,17 +48,6 @@ bool ipaddr_parse_v4(const char *s, size_t n, uint32_t *out)
         return false;
     *out = v;
     return true;
-}
-
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
 }
 
 /* IPv6 proper (no bare IPv4): groups written to out in order, the "::" gap opened at the
@@ -126,7 +116,7 @@ static bool parse_v6_groups(const char *s, size_t n, uint8_t out[16])
         unsigned v = 0;
         int digits = 0;
         for (; i < n && digits < 4; i++, digits++) {
-            int h = hexval(s[i]);
+            int h = text_hex_digit(s[i]);
             if (h < 0)
                 break;
             v = v << 4 | (unsigned)h;

@@ -177,17 +177,6 @@ static int parse_decimal(const char *s, size_t n, const type *t, int128_t *out)
     return 0;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static int parse_uuid(const char *s, size_t n, const type *t, uint128_t *out)
 {
     uint64_t half[2] = {0, 0};
@@ -200,7 +189,7 @@ static int parse_uuid(const char *s, size_t n, const type *t, uint128_t *out)
                 goto fail;
             continue;
         }
-        int h = hexval(s[i]);
+        int h = text_hex_digit(s[i]);
         if (h < 0)
             goto fail;
         half[k / 16] = half[k / 16] << 4 | (uint64_t)h;
@@ -434,8 +423,8 @@ static int read_quoted(const char *s, size_t n, size_t *i, buf *out)
             case 'a': c = '\a'; break;
             case 'v': c = '\v'; break;
             case 'x':
-                if (*i + 1 < n && hexval(s[*i]) >= 0 && hexval(s[*i + 1]) >= 0) {
-                    c = (char)(hexval(s[*i]) * 16 + hexval(s[*i + 1]));
+                if (*i + 1 < n && text_hex_digit(s[*i]) >= 0 && text_hex_digit(s[*i + 1]) >= 0) {
+                    c = (char)(text_hex_digit(s[*i]) * 16 + text_hex_digit(s[*i + 1]));
                     *i += 2;
                 } else {
                     c = 'x';

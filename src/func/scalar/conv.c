@@ -1223,11 +1223,8 @@ static int or_default_resolve(fn_call *c)
     if (c->nargs == 2 && c->arg_types[1] != t)
         return err_set(ERR_BAD_ARGUMENTS, "Default value type should be same as cast type. Expected %s. Actual %s",
                        t->name, c->arg_types[1]->name);
-    conv_state *st = xcalloc(1, sizeof *st);
-    st->target = t;
-    st->mode = M_OR_ZERO;
-    c->state = st;
-    c->ret = t;
+    if (set_state(c, t, M_OR_ZERO, t) < 0)
+        return -1;
     c->exec = or_default_exec;
     return 0;
 }
