@@ -569,7 +569,7 @@ int col_compare(const column *a, size_t i, const column *b, size_t j, int nan_di
     case T_NOTHING: return 0;
     case T_UINT8: case T_BOOL: return CMP(COL_DATA(a, uint8_t)[i], COL_DATA(b, uint8_t)[j]);
     case T_UINT16: case T_DATE: return CMP(COL_DATA(a, uint16_t)[i], COL_DATA(b, uint16_t)[j]);
-    case T_UINT32: case T_DATETIME: return CMP(COL_DATA(a, uint32_t)[i], COL_DATA(b, uint32_t)[j]);
+    case T_UINT32: case T_DATETIME: case T_IPV4: return CMP(COL_DATA(a, uint32_t)[i], COL_DATA(b, uint32_t)[j]);
     case T_UINT64: return CMP(COL_DATA(a, uint64_t)[i], COL_DATA(b, uint64_t)[j]);
     case T_UINT128: case T_UUID: return CMP(COL_DATA(a, uint128_t)[i], COL_DATA(b, uint128_t)[j]);
     case T_INT8: case T_ENUM8: return CMP(COL_DATA(a, int8_t)[i], COL_DATA(b, int8_t)[j]);
@@ -579,7 +579,7 @@ int col_compare(const column *a, size_t i, const column *b, size_t j, int nan_di
     case T_INT128: case T_DECIMAL128: return CMP(COL_DATA(a, int128_t)[i], COL_DATA(b, int128_t)[j]);
     case T_FLOAT32: return cmp_num(COL_DATA(a, float)[i], COL_DATA(b, float)[j], nan_direction);
     case T_FLOAT64: return cmp_num(COL_DATA(a, double)[i], COL_DATA(b, double)[j], nan_direction);
-    case T_STRING: case T_FIXEDSTRING: case T_AGGSTATE: {
+    case T_STRING: case T_FIXEDSTRING: case T_AGGSTATE: case T_IPV6: {
         size_t la, lb;
         const char *sa = col_str(a, i, &la), *sb = col_str(b, j, &lb);
         int r = memcmp(sa, sb, la < lb ? la : lb);
@@ -737,7 +737,7 @@ int64_t col_get_i64(const column *c, size_t i)
     switch (type_phys(c->type)->id) {
     case T_UINT8: case T_BOOL: return COL_DATA(c, uint8_t)[i];
     case T_UINT16: case T_DATE: return COL_DATA(c, uint16_t)[i];
-    case T_UINT32: case T_DATETIME: return COL_DATA(c, uint32_t)[i];
+    case T_UINT32: case T_DATETIME: case T_IPV4: return COL_DATA(c, uint32_t)[i];
     case T_UINT64: return (int64_t)COL_DATA(c, uint64_t)[i];
     case T_INT8: case T_ENUM8: return COL_DATA(c, int8_t)[i];
     case T_INT16: case T_ENUM16: return COL_DATA(c, int16_t)[i];

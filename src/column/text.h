@@ -40,6 +40,18 @@ size_t text_format_f64(double v, char *out);
 size_t text_format_f32(float v, char *out);
 
 int text_parse(column *dst, const char *s, size_t n, const text_opts *o);
+
+/* The value of a hexadecimal digit, or -1 (shared by the text readers). */
+static inline int text_hex_digit(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
 /* Parses a quoted/escaped literal list such as "[1,2,3]" or "['a','b']" into an Array column. */
 int text_parse_array(column *dst, const char *s, size_t n, const text_opts *o);
 

@@ -6,6 +6,7 @@
  * type, a non-digit or an empty value is an error. UUIDs are stored as a uint128 whose
  * low 64 bits hold the first 16 hex digits (ClickHouse's items[0] = high half). */
 #include "column/text.h"
+#include "column/ipaddr.h"
 
 #include "base/err.h"
 
@@ -176,17 +177,6 @@ static int parse_decimal(const char *s, size_t n, const type *t, int128_t *out)
     return 0;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static int parse_uuid(const char *s, size_t n, const type *t, uint128_t *out)
 {
     uint64_t half[2] = {0, 0};
@@ -199,7 +189,7 @@ static int parse_uuid(const char *s, size_t n, const type *t, uint128_t *out)
                 goto fail;
             continue;
         }
-        int h = hexval(s[i]);
+        int h = text_hex_digit(s[i]);
         if (h < 0)
             goto fail;
         half[k / 16] = half[k / 16] << 4 | (uint64_t)h;
@@ -313,6 +303,20 @@ int text_parse(column *dst, const char *s, size_t n, const text_opts *o)
         col_push_fixed(dst, &v);
         return 0;
     }
+    case T_IPV4: {
+        uint32_t v;
+        if (!ipaddr_parse_v4(s, n, &v))
+            return err_set(ERR_CANNOT_PARSE_IPV4, "Cannot parse IPv4 %.*s", (int)(n > 100 ? 100 : n), s);
+        col_push_fixed(dst, &v);
+        return 0;
+    }
+    case T_IPV6: {
+        uint8_t v[16];
+        if (!ipaddr_parse_v6(s, n, v))
+            return err_set(ERR_CANNOT_PARSE_IPV6, "Cannot parse IPv6 %.*s", (int)(n > 100 ? 100 : n), s);
+        col_push_fixed(dst, v);
+        return 0;
+    }
     case T_ENUM8: case T_ENUM16: {
         for (int k = 0; k < t->nitems; k++)
             if (strlen(t->items[k].name) == n && memcmp(t->items[k].name, s, n) == 0) {
@@ -419,8 +423,8 @@ static int read_quoted(const char *s, size_t n, size_t *i, buf *out)
             case 'a': c = '\a'; break;
             case 'v': c = '\v'; break;
             case 'x':
-                if (*i + 1 < n && hexval(s[*i]) >= 0 && hexval(s[*i + 1]) >= 0) {
-                    c = (char)(hexval(s[*i]) * 16 + hexval(s[*i + 1]));
+                if (*i + 1 < n && text_hex_digit(s[*i]) >= 0 && text_hex_digit(s[*i + 1]) >= 0) {
+                    c = (char)(text_hex_digit(s[*i]) * 16 + text_hex_digit(s[*i + 1]));
                     *i += 2;
                 } else {
                     c = 'x';

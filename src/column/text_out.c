@@ -4,6 +4,7 @@
  * escaped with a scan that copies runs of plain bytes at once, and nothing allocates per
  * value (all output goes into the caller's buf). */
 #include "column/text.h"
+#include "column/ipaddr.h"
 #include "column/text_out_util.h"
 
 #include <math.h>
@@ -602,6 +603,12 @@ static void write_value(buf *out, const column *c, size_t i, text_style style, c
     }
     case T_UUID:
         put_token(out, tmp, format_uuid(COL_DATA(c, uint128_t)[i], tmp), style);
+        return;
+    case T_IPV4:
+        put_token(out, tmp, ipaddr_format_v4(COL_DATA(c, uint32_t)[i], tmp), style);
+        return;
+    case T_IPV6:
+        put_token(out, tmp, ipaddr_format_v6(c->data.p + i * 16, tmp), style);
         return;
     case T_NULLABLE:
         if (c->nulls.p && c->nulls.p[i]) {

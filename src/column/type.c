@@ -84,7 +84,7 @@ static const struct {
     {T_INT64, "Int64", 8},       {T_INT128, "Int128", 16},    {T_FLOAT32, "Float32", 4},
     {T_FLOAT64, "Float64", 8},   {T_BOOL, "Bool", 1},         {T_STRING, "String", 0},
     {T_DATE, "Date", 2},         {T_DATE32, "Date32", 4},     {T_DATETIME, "DateTime", 4},
-    {T_UUID, "UUID", 16},
+    {T_UUID, "UUID", 16},        {T_IPV4, "IPv4", 4},         {T_IPV6, "IPv6", 16},
 };
 
 const char *type_id_name(type_id id)
@@ -402,6 +402,12 @@ bool type_is_date_or_time(const type *t)
     return t->id >= T_DATE && t->id <= T_DATETIME64;
 }
 
+bool type_is_ip(const type *t)
+{
+    t = type_base(t);
+    return t->id == T_IPV4 || t->id == T_IPV6;
+}
+
 bool type_can_be_nullable(const type *t)
 {
     return !(t->id == T_ARRAY || t->id == T_TUPLE || t->id == T_MAP || t->id == T_NULLABLE || t->id == T_LOWCARDINALITY);
@@ -524,7 +530,7 @@ static const struct {
     {"BLOB", T_STRING},       {"LONGTEXT", T_STRING},    {"MEDIUMTEXT", T_STRING},
     {"TINYTEXT", T_STRING},   {"BOOLEAN", T_BOOL},       {"BOOL", T_BOOL},
     {"TIMESTAMP", T_DATETIME}, {"BINARY", T_STRING},     {"VARBINARY", T_STRING},
-    {"UNSIGNED", T_UINT32},
+    {"UNSIGNED", T_UINT32},   {"INET4", T_IPV4},         {"INET6", T_IPV6},
 };
 
 static const type *parse_type(tparser *p, int depth);
@@ -787,7 +793,7 @@ static const type *parse_args_then(tparser *p, const char *name, int depth)
     }
     /* SQL aliases with a length or precision that ClickHouse ignores: VARCHAR(255), INT(11). */
     for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-        if (strcasecmp(aliases[i].alias, name) == 0) {
+        if (strcasecmp(aliases[i].alias, name) == 0 && aliases[i].id != T_IPV4 && aliases[i].id != T_IPV6) {
             long long ignored;
             while (read_int(p, &ignored) == 0 && accept(p, ','))
                 ;

@@ -6,7 +6,9 @@
  * Physical layout (see column.h):
  *   fixed-width  numbers, Bool (UInt8), Date (UInt16 days), Date32 (Int32 days),
  *                DateTime (UInt32 seconds), DateTime64 (Int64 ticks), Enum8/16 (Int8/16),
- *                Decimal32/64/128 (scaled Int32/64/128), UUID (UInt128), Nothing (1 byte)
+ *                Decimal32/64/128 (scaled Int32/64/128), UUID (UInt128), Nothing (1 byte),
+ *                IPv4 (UInt32, host order, as ClickHouse), IPv6 (16 bytes in network order,
+ *                as ClickHouse keeps it in memory and on disk; ordered by memcmp)
  *   FixedString  `width` bytes per value
  *   String       bytes + offsets
  *   Nullable(T)  null map + a column of T
@@ -43,6 +45,7 @@ typedef enum type_id {
     T_ENUM8, T_ENUM16,
     T_DECIMAL32, T_DECIMAL64, T_DECIMAL128,
     T_UUID,
+    T_IPV4, T_IPV6,
     T_NULLABLE, T_LOWCARDINALITY, T_ARRAY, T_TUPLE,
     T_MAP,
     T_AGGSTATE,              /* AggregateFunction(f, T...): serialized states, String's layout */
@@ -131,6 +134,7 @@ bool type_is_decimal(const type *t);
 bool type_is_number(const type *t);    /* ints, floats, Bool, decimals */
 bool type_is_string(const type *t);    /* String or FixedString */
 bool type_is_date_or_time(const type *t);
+bool type_is_ip(const type *t);       /* IPv4 or IPv6 */
 bool type_can_be_nullable(const type *t); /* false for Array, Tuple, Map, Nullable, LowCardinality */
 
 /* For Decimal: 10^scale as int128. */

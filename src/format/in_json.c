@@ -8,17 +8,6 @@
 
 #include <string.h>
 
-static int hexv(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static void put_utf8(buf *b, uint32_t cp)
 {
     if (cp < 0x80) {
@@ -63,7 +52,7 @@ static int read_4hex(rbuf *in, size_t k, uint32_t *v)
 {
     *v = 0;
     for (int i = 0; i < 4; i++) {
-        int h = hexv(rd_peek(in, k + (size_t)i));
+        int h = text_hex_digit(rd_peek(in, k + (size_t)i));
         if (h < 0)
             return -1;
         *v = *v << 4 | (uint32_t)h;

@@ -5,17 +5,6 @@
 
 #include "base/err.h"
 
-static int hexv(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 int tsv_split_row(rbuf *in, bool raw, rowf *f, uint64_t row)
 {
     (void)row;
@@ -57,8 +46,8 @@ int tsv_split_row(rbuf *in, bool raw, rowf *f, uint64_t row)
                     break;
                 case 'x': {
                     int h1 = rd_peek(in, k), h2 = rd_peek(in, k + 1);
-                    if (hexv(h1) >= 0 && hexv(h2) >= 0) {
-                        c = hexv(h1) * 16 + hexv(h2);
+                    if (text_hex_digit(h1) >= 0 && text_hex_digit(h2) >= 0) {
+                        c = text_hex_digit(h1) * 16 + text_hex_digit(h2);
                         k += 2;
                     } else {
                         c = 'x';

@@ -177,7 +177,7 @@ static int unknown_function(const char *name)
 static bool lowcard_can_hold(const type *t)
 {
     t = type_strip_nullable(t);
-    return type_is_number(t) || type_is_string(t) || type_is_date_or_time(t) || t->id == T_UUID;
+    return type_is_number(t) || type_is_string(t) || type_is_date_or_time(t) || t->id == T_UUID || type_is_ip(t);
 }
 
 int func_resolve(const char *name, int nargs, const type *const *arg_types, column *const *const_args,

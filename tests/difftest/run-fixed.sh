@@ -13,5 +13,9 @@ cd "$(dirname "$0")"
 # Window functions (over tables, numbers() and GROUP BY) on seeds of their own.
 node difftest.js --shale "$SHALE" --seeds 1-6 --n 60 --features none,+window,+orderby,+groupby,+having,+agg,+limit,+nulls \
   --minimize 3 --report "$(dirname "$SHALE")/difftest-window-report.md"
+# IPv4/IPv6 columns (in MergeTree and Memory tables, keys, min/max, DISTINCT, GROUP BY).
+node difftest.js --shale "$SHALE" --seeds 1-6 --n 60 \
+  --features none,+where,+orderby,+limit,+distinct,+groupby,+agg,+nulls,+typename,+hash,+mergetree,+ipv4,+ipv6 \
+  --minimize 3 --report "$(dirname "$SHALE")/difftest-ip-report.md"
 exec node difftest.js --shale "$SHALE" --seeds "$SEEDS" --n "$N" --features "$FEATURES" --minimize 3 \
   --report "$(dirname "$SHALE")/difftest-report.md"

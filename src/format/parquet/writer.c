@@ -214,7 +214,8 @@ static int add_leaf(pq_w *p, int top, const walk *wk, const type *t, int def, in
     case T_INT64: l->phys = PQ_INT64; l->cv = CV_COPY; l->kind = K_I64; break;
     case T_UINT8: l->phys = PQ_INT32; l->cv = CV_U8; l->kind = K_U32; break;
     case T_UINT16: l->phys = PQ_INT32; l->cv = CV_U16; l->kind = K_U32; break;
-    case T_UINT32: l->phys = PQ_INT32; l->cv = CV_COPY; l->kind = K_U32; break;
+    case T_UINT32: case T_IPV4: /* ClickHouse writes an IPv4 as its UInt32 */
+        l->phys = PQ_INT32; l->cv = CV_COPY; l->kind = K_U32; break;
     case T_UINT64: l->phys = PQ_INT64; l->cv = CV_COPY; l->kind = K_U64; break;
     case T_INT128: case T_UINT128:
         l->phys = PQ_FIXED_LEN_BYTE_ARRAY; l->type_length = 16; l->cv = CV_COPY; l->kind = K_BYTES; break;
@@ -222,7 +223,7 @@ static int add_leaf(pq_w *p, int top, const walk *wk, const type *t, int def, in
     case T_FLOAT64: l->phys = PQ_DOUBLE; l->cv = CV_COPY; l->kind = K_F64; break;
     case T_BOOL: l->phys = PQ_BOOLEAN; l->cv = CV_BOOL; l->kind = K_BOOL; l->use_dict = false; break;
     case T_STRING: l->phys = PQ_BYTE_ARRAY; l->cv = CV_STRING; l->kind = K_BYTES; break;
-    case T_FIXEDSTRING:
+    case T_FIXEDSTRING: case T_IPV6: /* an IPv6 as its 16 bytes, as ClickHouse */
         l->phys = PQ_FIXED_LEN_BYTE_ARRAY; l->type_length = (int)t->width; l->cv = CV_COPY; l->kind = K_BYTES; break;
     case T_DATE: l->phys = PQ_INT32; l->cv = CV_DATE; l->kind = K_I32; break;
     case T_DATE32: l->phys = PQ_INT32; l->cv = CV_COPY; l->kind = K_I32; break;
@@ -307,7 +308,7 @@ static int build(pq_w *p, int top, walk *wk, const char *name, const type *t, in
             case T_INT16: conv = PQ_CT_INT_16; lt = lt_int; break;
             case T_UINT8: conv = PQ_CT_UINT_8; lt = lt_int; break;
             case T_UINT16: conv = PQ_CT_UINT_16; lt = lt_int; break;
-            case T_UINT32: conv = PQ_CT_UINT_32; lt = lt_int; break;
+            case T_UINT32: case T_IPV4: conv = PQ_CT_UINT_32; lt = lt_int; break;
             case T_UINT64: conv = PQ_CT_UINT_64; lt = lt_int; break;
             case T_STRING: conv = PQ_CT_UTF8; lt = lt_string; break;
             case T_DATE: case T_DATE32: conv = PQ_CT_DATE; lt = lt_date; break;

@@ -35,7 +35,33 @@ typedef struct cmp_state {
     int64_t lit[2];
     const tz_info *date_tz[2]; /* a Date side against a time: its days become midnights in
                                 * this zone (the time's, else the session's) */
+    const type *cast[2];     /* K_GENERIC: the side is first CAST to this type (IPv4/IPv6) */
 } cmp_state;
+
+/* IPv4/IPv6 against IPv4/IPv6, text or (IPv4) unsigned integers: both sides go to the IP
+ * type, IPv4 to IPv6 when the other side is IPv6, and compare as addresses (ClickHouse's
+ * rule; text that is no address fails when it is converted). */
+static int ip_resolve(fn_call *c, cmp_state *st, const type *a, const type *b)
+{
+    const type *ta[2] = {a, b};
+    const type *target = a->id == T_IPV6 || b->id == T_IPV6 ? type_simple(T_IPV6) : type_simple(T_IPV4);
+    for (int k = 0; k < 2; k++) {
+        const type *t = ta[k];
+        if (t == target)
+            continue;
+        if (type_is_ip(t) || type_is_string(t) || (target->id == T_IPV4 && num_is_uint(t) && num_size(t) <= 8)) {
+            st->cast[k] = target;
+            continue;
+        }
+        if (target->id == T_IPV4 && (num_is_int(t) || num_is_float(t)))
+            return err_set(ERR_NOT_IMPLEMENTED, "Conversion from IPv4 to %s is not supported",
+                           num_is_float(t) ? "Float64" : "Int64");
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal types of arguments (`%s`, `%s`) of function `%s`",
+                       a->name, b->name, c->name);
+    }
+    st->k = K_GENERIC;
+    return 0;
+}
 
 static bool is_num(const type *t) { return num_is_int(t) || num_is_float(t); }
 static bool is_enum(const type *t) { return t->id == T_ENUM8 || t->id == T_ENUM16; }
@@ -89,6 +115,8 @@ static int cmp_resolve(fn_call *c, cmpop op)
     bool ta = type_is_date_or_time(a), tb = type_is_date_or_time(b);
     if (type_is_string(a) && type_is_string(b)) {
         st->k = K_STR;
+    } else if (type_is_ip(a) || type_is_ip(b)) {
+        return ip_resolve(c, st, a, b);
     } else if ((ta && type_is_string(b)) || (tb && type_is_string(a))) {
         int si = ta ? 1 : 0;
         const type *dt = ta ? a : b;
@@ -449,8 +477,18 @@ static int cmp_exec(const fn_call *c, column **args, size_t n, column **out)
         return 0;
     }
     if (st->k == K_GENERIC) {
+        column *conv[2] = {NULL, NULL};
+        for (int k = 0; k < 2; k++)
+            if (st->cast[k] && func_cast_column(args[k], st->cast[k], c->env, &conv[k]) < 0) {
+                col_free(conv[0]);
+                col_free(*out);
+                return -1;
+            }
+        const column *x = conv[0] ? conv[0] : args[0], *y = conv[1] ? conv[1] : args[1];
         for (size_t i = 0; i < n; i++)
-            r[i] = op_result(st->op, col_compare(args[0], col_idx(args[0], i), args[1], col_idx(args[1], i), 1));
+            r[i] = op_result(st->op, col_compare(x, col_idx(x, i), y, col_idx(y, i), 1));
+        col_free(conv[0]);
+        col_free(conv[1]);
         return 0;
     }
     if (st->mul_a == 1 && st->mul_b == 1 && !st->has_lit[0] && !st->has_lit[1] && !st->date_tz[0] && !st->date_tz[1]) {

@@ -25,6 +25,7 @@
 
 #include "base/err.h"
 #include "column/datetime.h"
+#include "column/ipaddr.h"
 #include "column/text.h"
 
 #include <math.h>
@@ -61,6 +62,23 @@ static bool is_date(const type *t) { return type_is_date_or_time(t); }
 static bool is_numeric_like(const type *t)
 {
     return is_intlike(t) || num_is_float(t) || is_dec(t) || t->id == T_DATETIME64;
+}
+
+/* IPv4 and IPv6 (strings aside), as ClickHouse converts them: IPv4 from unsigned
+ * integers up to 64 bits (wrapping) and to UInt32/64/128; IPv6 from and to UInt128 (the
+ * address as a big-endian number); IPv4 → IPv6 maps (::ffff:a.b.c.d), IPv6 → IPv4 needs
+ * a mapped address. */
+static bool ip_conv_ok(const type *from, const type *to)
+{
+    if (to->id == T_IPV4)
+        return from->id == T_IPV6 || (num_is_uint(from) && num_size(from) <= 8) || from->id == T_BOOL;
+    if (to->id == T_IPV6)
+        return from->id == T_IPV4 || from->id == T_UINT128;
+    if (from->id == T_IPV4)
+        return to->id == T_UINT32 || to->id == T_UINT64 || to->id == T_UINT128;
+    if (from->id == T_IPV6)
+        return to->id == T_UINT128;
+    return false;
 }
 
 /* Whether a conversion from `from` to `to` exists (checked at resolution). */
@@ -100,7 +118,7 @@ static bool conv_ok(const type *from, const type *to)
         return true;
     if (from->id == T_UUID && to->id == T_UINT128)
         return true;
-    return false;
+    return ip_conv_ok(from, to);
 }
 
 static int unsupported(const type *from, const type *to)
@@ -113,9 +131,21 @@ static int unsupported(const type *from, const type *to)
     if (to->id == T_MAP)
         return err_set(ERR_TYPE_MISMATCH, "Unsupported types to CAST AS Map. Left type: %s, right type: %s",
                        from->name, to->name);
-    if ((from->id == T_UUID && is_numeric_like(to)) || (to->id == T_UUID && is_numeric_like(from)))
+    if ((from->id == T_UUID && (is_numeric_like(to) || type_is_ip(to))) ||
+        (to->id == T_UUID && (is_numeric_like(from) || type_is_ip(from))))
         return err_set(ERR_NOT_IMPLEMENTED, "Conversion between numeric types and UUID is not supported. "
                        "Probably the passed UUID is unquoted");
+    if ((from->id == T_IPV6 && is_intlike(to)) || (to->id == T_IPV6 && is_intlike(from)) ||
+        (from->id == T_IPV6 && num_is_float(to)) || (to->id == T_IPV6 && num_is_float(from)))
+        return err_set(ERR_NOT_IMPLEMENTED, "Conversion between numeric types and IPv6 is not supported. "
+                       "Probably the passed IPv6 is unquoted");
+    if (to->id == T_IPV4 && is_dec(from))
+        return err_set(ERR_ILLEGAL_COLUMN, "Illegal column %s of first argument of function toIPv4", type_id_name(from->id));
+    if (to->id == T_IPV6 && is_dec(from))
+        return err_set(ERR_ILLEGAL_COLUMN, "Illegal column %s of first argument of function toIPv6", type_id_name(from->id));
+    if ((to->id == T_IPV4 && is_numeric_like(from)) || (from->id == T_IPV4 && is_intlike(to)) ||
+        (from->id == T_IPV4 && num_is_float(to)))
+        return err_set(ERR_NOT_IMPLEMENTED, "Conversion from %s to %s is not supported", from->name, to->name);
     return err_set(ERR_CANNOT_CONVERT_TYPE, "Conversion from %s to %s is not supported", from->name, to->name);
 }
 
@@ -727,6 +757,66 @@ static int from_string(const conv_ctx *x, const column *src, const type *to, col
     return 0;
 }
 
+/* ---- IPv4 / IPv6 (ip_conv_ok says which pairs reach here) ---- */
+
+static uint128_t be128(const uint8_t *p)
+{
+    uint128_t v = 0;
+    for (int k = 0; k < 16; k++)
+        v = v << 8 | p[k];
+    return v;
+}
+
+static int ip_conv(const conv_ctx *x, const column *src, const type *to, column **out)
+{
+    const type *from = type_phys(src->type);
+    size_t n = src->len;
+    if (from->id == T_IPV4 || to->id == T_IPV4) {
+        if (from->id != T_IPV6 && to->id != T_IPV6) {
+            /* IPv4 is a UInt32: integers wrap into it, it widens to UInt64/128 */
+            column *v = col_clone(src);
+            v->type = from->id == T_IPV4 ? type_simple(T_UINT32) : from;
+            int rc = conv(x, v, to->id == T_IPV4 ? type_simple(T_UINT32) : to, out);
+            col_free(v);
+            return rc;
+        }
+    }
+    column *r = col_new(to);
+    col_reserve(r, n);
+    for (size_t i = 0; i < n; i++) {
+        size_t k = col_idx(src, i);
+        uint8_t b[16];
+        if (from->id == T_IPV4 && to->id == T_IPV6) {
+            ipaddr_v4_to_v6(COL_DATA(src, const uint32_t)[k], b);
+            col_push_fixed(r, b);
+        } else if (from->id == T_IPV6 && to->id == T_IPV4) {
+            const uint8_t *p = src->data.p + k * 16;
+            uint32_t v4 = 0;
+            if (!ipaddr_v6_to_v4(p, &v4) && !(x->skip && x->skip[i])) {
+                if (x->fail) {
+                    x->fail[i] = 1;
+                } else {
+                    char t[IPADDR_V6_TEXT_MAX];
+                    ipaddr_format_v6(p, t);
+                    col_free(r);
+                    return err_set(ERR_CANNOT_CONVERT_TYPE, "IPv6 %s in column IPv6 is not in IPv4 mapping block", t);
+                }
+            }
+            col_push_fixed(r, &v4);
+        } else if (from->id == T_IPV6) { /* → UInt128: the address as a big-endian number */
+            uint128_t v = be128(src->data.p + k * 16);
+            col_push_fixed(r, &v);
+        } else { /* UInt128 → IPv6 */
+            uint128_t v = COL_DATA(src, const uint128_t)[k];
+            for (int j = 0; j < 16; j++)
+                b[j] = (uint8_t)(v >> (120 - 8 * j));
+            col_push_fixed(r, b);
+        }
+    }
+    *out = r;
+    return 0;
+}
+
 /* ---- the converter ---- */
 
 static int conv(const conv_ctx *x, const column *src, const type *to_full, column **out)
@@ -772,6 +862,8 @@ static int conv(const conv_ctx *x, const column *src, const type *to_full, colum
         rc = to_string(x, src, to, &res);
     } else if (to->id == T_FIXEDSTRING) {
         rc = str_to_fixed(src, to, &res);
+    } else if (to->id == T_IPV6 && from->id == T_FIXEDSTRING && from->width == 16) {
+        res = col_clone(src); /* the address's bytes, as ClickHouse reads a FixedString(16) */
     } else if (type_is_string(from)) {
         rc = from_string(x, src, to, &res);
     } else if ((to->id == T_ARRAY && from->id == T_ARRAY) ||
@@ -806,6 +898,8 @@ static int conv(const conv_ctx *x, const column *src, const type *to_full, colum
             res->fields[f] = fc;
         }
         res->len = n;
+    } else if (type_is_ip(from) || type_is_ip(to)) {
+        rc = ip_conv(x, src, to, &res);
     } else if (from->id == T_UUID && to->id == T_UINT128) {
         /* shale keeps the first 16 hex digits in the low half; ClickHouse's UInt128 value
          * has them in the high half. */
@@ -915,7 +1009,7 @@ static int set_state(fn_call *c, const type *target, cmode mode, const type *ret
     const type *from = c->arg_types[0];
     if (!conv_ok(from, target)) {
         if (strcmp(c->def->name, "CAST") == 0 || strcmp(c->def->name, "_CAST") == 0 ||
-            strncmp(c->def->name, "accurate", 8) == 0)
+            strncmp(c->def->name, "accurate", 8) == 0 || type_is_ip(target) || type_is_ip(from))
             return unsupported(from, target);
         return fn_bad_types(c);
     }
@@ -966,6 +1060,7 @@ static const named_conv named[] = {
     {"toUInt128", T_UINT128}, {"toInt8", T_INT8},   {"toInt16", T_INT16},     {"toInt32", T_INT32},
     {"toInt64", T_INT64},   {"toInt128", T_INT128}, {"toFloat32", T_FLOAT32}, {"toFloat64", T_FLOAT64},
     {"toBool", T_BOOL},     {"toString", T_STRING}, {"toUUID", T_UUID},
+    {"toIPv4", T_IPV4},     {"toIPv6", T_IPV6},
     /* only their OrZero / OrNull forms live here; toDate etc. are in date.c */
     {"toDate", T_DATE},     {"toDate32", T_DATE32}, {"toDateTime", T_DATETIME},
 };
@@ -1076,6 +1171,64 @@ static int fixedstring_resolve(fn_call *c)
     return set_state(c, t, M_CAST, wrap_like(from, t));
 }
 
+/* toIPv4OrDefault(s[, default]), toIPv6OrDefault: text that does not parse, and NULL,
+ * becomes the default (a column of exactly the target type) or the zero address; the
+ * result is never Nullable. */
+static int or_default_exec(const fn_call *call, column **args, size_t rows, column **out)
+{
+    const conv_state *st = call->state;
+    conv_ctx x = {call->env, M_OR_ZERO, NULL, call->name, false, NULL};
+    x.fail = mem_calloc(rows ? rows : 1);
+    const column *src = args[0];
+    const type *pt = type_phys(src->type);
+    if (pt->id == T_NULLABLE) {
+        for (size_t i = 0; i < rows; i++)
+            x.fail[i] = col_is_null(src, i);
+        x.skip = src->nulls.p;
+        src = src->inner;
+    }
+    column *r;
+    if (type_phys(src->type)->id == T_NOTHING) {
+        r = col_new_defaults(st->target, rows);
+        memset(x.fail, 1, rows);
+    } else if (conv(&x, src, st->target, &r) < 0) {
+        mem_free(x.fail);
+        return -1;
+    }
+    uint32_t w = st->target->width;
+    for (size_t i = 0; i < rows; i++) {
+        if (!x.fail[i])
+            continue;
+        if (call->nargs == 2)
+            memcpy(r->data.p + i * w, args[1]->data.p + col_idx(args[1], i) * w, w);
+        else
+            memset(r->data.p + i * w, 0, w);
+    }
+    mem_free(x.fail);
+    *out = r;
+    return 0;
+}
+
+static int or_default_resolve(fn_call *c)
+{
+    if (c->nargs < 1 || c->nargs > 2)
+        return fn_bad_nargs(c, "1 or 2");
+    const type *t = type_simple(strstr(c->def->name, "IPv6") ? T_IPV6 : T_IPV4);
+    const type *from = type_strip_nullable(c->arg_types[0]);
+    if (!type_is_string(from) && from->id != T_NOTHING)
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+                       "Illegal type %s of first argument of function %s. Conversion functions with postfix "
+                       "'OrDefault' should take String argument",
+                       from->name, c->name);
+    if (c->nargs == 2 && c->arg_types[1] != t)
+        return err_set(ERR_BAD_ARGUMENTS, "Default value type should be same as cast type. Expected %s. Actual %s",
+                       t->name, c->arg_types[1]->name);
+    if (set_state(c, t, M_OR_ZERO, t) < 0)
+        return -1;
+    c->exec = or_default_exec;
+    return 0;
+}
+
 static int lowcard_resolve(fn_call *c)
 {
     if (c->nargs != 1)
@@ -1084,7 +1237,7 @@ static int lowcard_resolve(fn_call *c)
     if (from->id == T_LOWCARDINALITY)
         return set_state(c, from, M_CAST, from);
     const type *b = type_strip_nullable(from);
-    if (!(type_is_number(b) || type_is_string(b) || type_is_date_or_time(b) || b->id == T_UUID))
+    if (!(type_is_number(b) || type_is_string(b) || type_is_date_or_time(b) || b->id == T_UUID || type_is_ip(b)))
         return fn_bad_types(c);
     const type *t = type_lowcard(from);
     return set_state(c, t, M_CAST, t);
@@ -1156,6 +1309,14 @@ void func_register_conv(void)
         {"toUUID", FN_OWN_NULLS, named_resolve, conv_free, "converts to UUID"},
         {"toUUIDOrZero", FN_OWN_NULLS, named_resolve, conv_free, "parses UUID, the zero UUID on error"},
         {"toUUIDOrNull", FN_OWN_NULLS, named_resolve, conv_free, "parses UUID, NULL on error"},
+        {"toIPv4", FN_OWN_NULLS, named_resolve, conv_free, "converts to IPv4 (text, UInt32, a mapped IPv6)"},
+        {"toIPv4OrZero", FN_OWN_NULLS, named_resolve, conv_free, "parses IPv4, 0.0.0.0 on error"},
+        {"toIPv4OrNull", FN_OWN_NULLS, named_resolve, conv_free, "parses IPv4, NULL on error"},
+        {"toIPv4OrDefault", FN_OWN_NULLS, or_default_resolve, conv_free, "parses IPv4, 0.0.0.0 or the default on error"},
+        {"toIPv6", FN_OWN_NULLS, named_resolve, conv_free, "converts to IPv6 (text, UInt128, IPv4 mapped)"},
+        {"toIPv6OrZero", FN_OWN_NULLS, named_resolve, conv_free, "parses IPv6, :: on error"},
+        {"toIPv6OrNull", FN_OWN_NULLS, named_resolve, conv_free, "parses IPv6, NULL on error"},
+        {"toIPv6OrDefault", FN_OWN_NULLS, or_default_resolve, conv_free, "parses IPv6, :: or the default on error"},
         {"toLowCardinality", FN_OWN_NULLS | FN_OWN_LOWCARD, lowcard_resolve, conv_free,
          "the value as LowCardinality"},
     };

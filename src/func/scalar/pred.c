@@ -101,7 +101,7 @@ static int reinterpret_resolve(fn_call *c)
         return fn_bad_nargs(c, "1");
     const type *t = c->arg_types[0];
     if (!(t->id == T_STRING || t->id == T_FIXEDSTRING ||
-          (t->width && (type_is_number(t) || type_is_date_or_time(t) || t->id == T_UUID))))
+          (t->width && (type_is_number(t) || type_is_date_or_time(t) || t->id == T_UUID || type_is_ip(t)))))
         return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Cannot reinterpret %s as String because it is not contiguous in memory",
                        t->name);
     c->ret = type_simple(T_STRING);

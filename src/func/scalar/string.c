@@ -101,7 +101,7 @@ static int empty_exec(const fn_call *c, column **a, size_t n, column **out)
         const uint128_t *u = COL_DATA(a[0], const uint128_t);
         for (size_t i = 0; i < n; i++)
             d[i] = (u[i] == 0) != neg;
-    } else if (t->id == T_FIXEDSTRING) {
+    } else if (t->id == T_FIXEDSTRING || t->id == T_IPV4 || t->id == T_IPV6) { /* the zero address is empty */
         for (size_t i = 0; i < n; i++) {
             size_t l;
             const char *s = col_str(a[0], i, &l);
@@ -123,7 +123,7 @@ static int empty_resolve(fn_call *c)
     if (c->nargs != 1)
         return fn_bad_nargs(c, "1");
     if (!is_str(c->arg_types[0]) && c->arg_types[0]->id != T_ARRAY && c->arg_types[0]->id != T_MAP &&
-        c->arg_types[0]->id != T_UUID)
+        c->arg_types[0]->id != T_UUID && !type_is_ip(c->arg_types[0]))
         return fn_bad_types(c);
     c->state = strcmp(c->def->name, "notEmpty") == 0 ? (void *)1 : NULL;
     c->ret = type_simple(T_UINT8);
@@ -1092,12 +1092,13 @@ static int hex_exec(const fn_call *c, column **a, size_t n, column **out)
         const unsigned char *s;
         unsigned char be[16];
         tmp.len = 0;
-        if (is_str(t) || t->id == T_AGGSTATE) { /* a state: its serialized bytes, as ClickHouse */
+        if (is_str(t) || t->id == T_AGGSTATE || t->id == T_IPV6) { /* a state: its serialized bytes, as ClickHouse;
+                                                                     * an IPv6 its bytes in network order */
             s = (const unsigned char *)col_str(a[0], i, &l);
             for (size_t k = 0; k < l; k++)
                 put_byte(&tmp, s[k], binary);
-        } else if (num_is_int(t)) {
-            /* big-endian without leading zero bytes (at least one byte) */
+        } else if (num_is_int(t) || t->id == T_IPV4) {
+            /* big-endian without leading zero bytes (at least one byte); IPv4 as its UInt32 */
             const unsigned char *p = a[0]->data.p + i * t->width;
             size_t w = t->width;
             for (size_t k = 0; k < w; k++) be[k] = p[w - 1 - k];
@@ -1123,7 +1124,7 @@ static int hex_resolve(fn_call *c)
     if (c->nargs != 1)
         return fn_bad_nargs(c, "1");
     const type *t = c->arg_types[0];
-    if (!is_str(t) && !num_is_int(t) && !num_is_float(t) && t->id != T_AGGSTATE)
+    if (!is_str(t) && !num_is_int(t) && !num_is_float(t) && t->id != T_AGGSTATE && !type_is_ip(t))
         return fn_bad_types(c);
     c->state = strcmp(c->def->name, "bin") == 0 ? (void *)1 : NULL;
     c->ret = type_simple(T_STRING);

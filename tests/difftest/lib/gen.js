@@ -34,7 +34,7 @@ const FEATURES = {
   int256: 'Int256/UInt256 columns',
 };
 // Off by default: types shale does not have yet.
-const DEFAULT_OFF = ['map', 'ipv4', 'ipv6', 'int256'];
+const DEFAULT_OFF = ['map', 'int256'];
 
 function parseFeatures(spec) {
   const flags = {};
@@ -57,7 +57,7 @@ function render(n) {
 }
 
 const SCALARS = ['int', 'float', 'dec', 'str', 'bool', 'date', 'dt'];
-const ORDERED = ['int', 'float', 'dec', 'str', 'date', 'dt'];
+const ORDERED = ['int', 'float', 'dec', 'str', 'date', 'dt', 'ip4', 'ip6'];
 
 function literal(rng, cls) {
   switch (cls) {
