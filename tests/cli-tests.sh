@@ -22,6 +22,7 @@ check "setting flag" "3" "$("$SHALE" local --max_threads=3 -q "SELECT getSetting
 check "setting flag, separate value" "7" "$("$SHALE" local --max_threads 7 -q "SELECT getSetting('max_threads')")"
 check "param" $'42\tab' "$("$SHALE" local --param_x=42 --param_s=ab -q 'SELECT {x:UInt32}, {s:String}')"
 check "param array" "6" "$("$SHALE" local --param_a='[1,2,3]' -q 'SELECT arraySum({a:Array(UInt8)})')"
+check "param value as the next argument" $'7\tcd' "$("$SHALE" local --param_x 7 --param_s cd -q 'SELECT {x:UInt32}, {s:String}')"
 check "stdin table with structure" $'b\t4' "$(printf '1\ta\n2\tb\n' | "$SHALE" local --structure 'x UInt8, s String' -q 'SELECT s, x * 2 FROM table ORDER BY x DESC LIMIT 1')"
 check "stdin table inferred" "3" "$(printf 'x,s\n1,a\n2,b\n' | "$SHALE" local --input-format CSVWithNames -q 'SELECT sum(x) FROM table')"
 check "input()" "3" "$(printf '1\n2\n' | "$SHALE" local -q "SELECT sum(x) FROM input('x UInt32')")"

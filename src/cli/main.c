@@ -170,6 +170,7 @@ static int local_main(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         const char *val;
         char name[CLI_NAME_MAX];
+        int pq_rc;
         if (cli_next_option(argc, argv, &i, local_shorts, local_is_flag, name, &val))
             return ERR_BAD_ARGUMENTS;
         if (strcmp(name, "query") == 0) {
@@ -200,12 +201,12 @@ static int local_main(int argc, char **argv)
         } else if (strcmp(name, "version") == 0) {
             printf("shale local version %s\n", SHALE_VERSION);
             return 0;
-        } else if (pq_cache_option(&pqc, name, val) != 0) {
-            if (pq_cache_option(&pqc, name, val) < 0)
-                return fail_usage("Bad value (a number of bytes or entries is expected) of option ", a);
+        } else if ((pq_rc = pq_cache_option(&pqc, name, val)) != 0) {
+            if (pq_rc < 0)
+                return cli_fail_usage("Bad value (a number of bytes or entries is expected) of option --", name);
         } else if (strncmp(name, "param_", 6) == 0) {
             if (nparams < 256) {
-                params[nparams].k = argv[i] + 2 + 6;
+                params[nparams].k = xstrdup(name + 6); /* name: "param_<name>" */
                 params[nparams++].v = val;
             }
             /* keep only the name part */
@@ -224,6 +225,8 @@ static int local_main(int argc, char **argv)
         print_error(code, err_msg());
         for (int k = 0; k < nsets; k++)
             free((char *)sets[k].k);
+        for (int k = 0; k < nparams; k++)
+            free((char *)params[k].k);
         return exit_code(code);
     }
     g_shell = &s;
@@ -234,14 +237,15 @@ static int local_main(int argc, char **argv)
             local_close(&s);
             for (int k = 0; k < nsets; k++)
                 free((char *)sets[k].k);
+            for (int k = 0; k < nparams; k++)
+                free((char *)params[k].k);
             return exit_code(code);
         }
     for (int i = 0; i < nparams; i++) {
         char pname[256];
-        const char *eq = strchr(params[i].k, '=');
-        size_t n = eq ? (size_t)(eq - params[i].k) : strlen(params[i].k);
-        snprintf(pname, sizeof pname, "%.*s", (int)n, params[i].k);
+        snprintf(pname, sizeof pname, "%s", params[i].k);
         session_set_param(s.sess, pname, params[i].v);
+        free((char *)params[i].k);
     }
     s.default_format = format;
     s.print_summary = print_time;
