@@ -14,6 +14,10 @@
  * columns) pushed into the shard query; the initiator then runs the whole query over
  * those rows, so every query is right whatever it does (aggregates, joins, ORDER BY,
  * LIMIT). The schema comes from the first shard that answers `SELECT * … LIMIT 0`.
+ * A query that aggregates is split instead when it can be (sql/dist_plan.c): the source
+ * made by tablefunc_remote_mergeable sends each shard the keys-and-aggregates query at
+ * WithMergeableState and yields its blocks of keys and AggregateFunction states, which
+ * the initiator's plan merges before HAVING, ORDER BY and LIMIT.
  * skip_unavailable_shards = 1 leaves out a shard none of whose replicas accepts a
  * connection. The query's changed settings go with every shard query, as ClickHouse
  * sends them. Errors from a shard carry its code and "Received from host:port.".
