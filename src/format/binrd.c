@@ -65,21 +65,22 @@ int binrd_varuint(const binrd *b, uint64_t *v)
 
 int binrd_aggstate(const binrd *b, const type *t, column *c)
 {
-    /* Grow the window until the state parses: a state never needs more bytes than its
-     * parse asks for, so a truncated stream ends with CANNOT_READ_ALL_DATA. */
-    size_t want = 64;
+    /* Ask the stream only for bytes the state certainly has: a network stream must not
+     * wait for (or a compressed one decode into) bytes past the end of its packet. A
+     * truncated stream ends with CANNOT_READ_ALL_DATA. */
+    size_t want = 1;
     for (;;) {
         long avail = rbuf_need(b->in, want);
         if (avail < 0)
             return -1;
-        size_t used;
-        if (agg_state_span(t, (const uint8_t *)b->in->pos, (size_t)avail, &used) == 0) {
+        size_t used, need = 0;
+        if (agg_state_span_need(t, (const uint8_t *)b->in->pos, (size_t)avail, &used, &need) == 0) {
             col_push_str(c, b->in->pos, used);
             b->in->pos += used;
             return 0;
         }
-        if (err_code() != ERR_CANNOT_READ_ALL_DATA || (size_t)avail < want)
+        if (err_code() != ERR_CANNOT_READ_ALL_DATA || (size_t)avail < want || need == 0)
             return binrd_where(b);
-        want *= 2;
+        want = (size_t)avail + need;
     }
 }

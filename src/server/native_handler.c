@@ -34,9 +34,9 @@
 #include "base/mem.h"
 #include "column/datetime.h"
 #include "format/native_block.h"
-#include "func/agg.h"
 #include "interp/interp.h"
 #include "parse/ast.h"
+#include "sql/dist_split.h"
 #include "storage/catalog.h"
 #include "codec/compress.h"
 #include "storage/table.h"
@@ -596,22 +596,6 @@ static char *param_value(const char *v)
 
 /* ---- the processing stage ---- */
 
-static bool uses_aggregates(const ast *e)
-{
-    if (!e)
-        return false;
-    if (e->kind == AST_FUNC && e->name && agg_exists(e->name))
-        return true;
-    if (e->kind == AST_SUBQUERY)
-        return false;
-    for (int i = 0; i < e->args.n; i++)
-        if (uses_aggregates(e->args.items[i]))
-            return true;
-    if (e->kind == AST_ORDER_ITEM)
-        return uses_aggregates(e->sub);
-    return false;
-}
-
 /* The stages a shard of a distributed query runs to (QueryProcessingStage):
  *   Complete (2)                   everything;
  *   WithMergeableStateAfterAggregation (3) and …AndLimit (4)
@@ -621,7 +605,11 @@ static bool uses_aggregates(const ast *e)
  *                                  no OFFSET or LIMIT BY (refused: the offset belongs to the
  *                                  initiator);
  *   WithMergeableState (1)         the same without aggregation; with aggregation the shard
- *                                  must send aggregate states (not yet: NOT_IMPLEMENTED);
+ *                                  runs to the mergeable stage (sql/dist_split.h): the
+ *                                  GROUP BY keys and one AggregateFunction(f, T…) state per
+ *                                  aggregate, in blocks of a single-level aggregation
+ *                                  (bucket_num -1); HAVING, ORDER BY, LIMIT, OFFSET and
+ *                                  LIMIT BY are the initiator's;
  *   FetchColumns (0)               read the columns; a query without aggregation, OFFSET or
  *                                  LIMIT BY gives the initiator rows it may filter, sort and
  *                                  limit again, so it runs whole too. */
@@ -659,56 +647,6 @@ static void add_column_refs(arena *a, ast *sel, const ast *e, int depth)
         add_column_refs(a, sel, e->args.items[i], depth + 1);
 }
 
-/* The name ClickHouse's planner gives an ORDER BY key in the header it expects from a
- * shard: columns as "__table1.k", constants as their value and type ("1_UInt8",
- * "'a'_String"), functions as name(arguments). 0, or -1 when the key has another shape. */
-static int planner_name(const ast *e, buf *out, int depth)
-{
-    if (depth > 100)
-        return -1;
-    switch (e->kind) {
-    case AST_IDENT:
-        for (int k = 0; k < e->nparts; k++) {
-            if (k)
-                buf_putc(out, '.');
-            buf_puts(out, e->parts[k]);
-        }
-        return 0;
-    case AST_LITERAL:
-        switch (e->lit) {
-        case LIT_UINT:
-            buf_printf(out, "%llu_%s", (unsigned long long)e->u,
-                       e->u <= 0xFF ? "UInt8" : e->u <= 0xFFFF ? "UInt16" : e->u <= 0xFFFFFFFFull ? "UInt32" : "UInt64");
-            return 0;
-        case LIT_INT:
-            buf_printf(out, "%lld_%s", (long long)e->i,
-                       e->i >= -128 ? "Int8" : e->i >= -32768 ? "Int16" : e->i >= -2147483648ll ? "Int32" : "Int64");
-            return 0;
-        case LIT_STRING:
-            ast_format_quoted(out, e->str, e->str_len);
-            buf_puts(out, "_String");
-            return 0;
-        default:
-            return -1;
-        }
-    case AST_FUNC:
-        if (e->has_params || e->distinct || !e->name)
-            return -1;
-        buf_puts(out, e->name);
-        buf_putc(out, '(');
-        for (int i = 0; i < e->args.n; i++) {
-            if (i)
-                buf_puts(out, ", ");
-            if (planner_name(e->args.items[i], out, depth + 1))
-                return -1;
-        }
-        buf_putc(out, ')');
-        return 0;
-    default:
-        return -1;
-    }
-}
-
 static int add_sort_columns(arena *a, ast *sel, const char *stage)
 {
     int n = sel->select.n;
@@ -718,7 +656,7 @@ static int add_sort_columns(arena *a, ast *sel, const char *stage)
         /* An expression of the select list also goes by its planner name (the initiator
          * projects it to its alias itself). */
         buf name = {0};
-        if (item->kind != AST_IDENT && item->kind != AST_ASTERISK && planner_name(item, &name, 0) == 0 &&
+        if (item->kind != AST_IDENT && item->kind != AST_ASTERISK && dist_planner_name(item, &name) == 0 &&
             !(item->alias && strcmp(item->alias, buf_cstr(&name)) == 0)) {
             ast *col = ARENA_NEW(a, ast);
             *col = *item;
@@ -734,7 +672,7 @@ static int add_sort_columns(arena *a, ast *sel, const char *stage)
             continue;
         }
         buf name = {0};
-        if (!key || planner_name(key, &name, 0)) {
+        if (!key || dist_planner_name(key, &name)) {
             buf_free(&name);
             return err_set(ERR_NOT_IMPLEMENTED, "This ORDER BY key in a shard query (stage %s) is not supported; order "
                                                 "by columns or by functions of columns and constants",
@@ -766,30 +704,32 @@ static int check_stage(nconn *c, arena *a, ast *stmt)
                                   "WithMergeableStateAfterAggregationAndLimit"};
     if (stage > 4)
         return err_set(ERR_NOT_IMPLEMENTED, "Query processing stage %llu is not supported (shale runs FetchColumns, "
-                                            "WithMergeableState without aggregation, "
+                                            "WithMergeableState, "
                                             "WithMergeableStateAfterAggregation[AndLimit] and Complete)",
                        (unsigned long long)stage);
     const ast *sel = stmt->sub;
     if (sel->kind != AST_SELECT)
         return err_set(ERR_NOT_IMPLEMENTED, "UNION in a shard query (stage %s) is not supported", names[stage]);
+    bool agg = stage < 3 && dist_select_aggregates(sel);
+    if (agg && stage == 1) {
+        /* Run to the mergeable stage: the keys and each aggregate's state, under the
+         * names ClickHouse's planner gives them (sql/dist_split.h); the initiator merges,
+         * filters (HAVING), sorts and limits. */
+        dist_split ds;
+        if (dist_split_select(a, sel, &ds))
+            return -1;
+        stmt->sub = ds.shard_states;
+        return 0;
+    }
     if (sel->offset || sel->limit_by_offset || sel->limit_by.n)
         return err_set(ERR_NOT_IMPLEMENTED, "OFFSET and LIMIT BY in a shard query (stage %s) are not supported",
                        names[stage]);
-    if (stage >= 1 && sel->order_by.n && add_sort_columns(a, stmt->sub, names[stage]))
-        return -1;
-    if (stage >= 3)
-        return 0;
-    bool agg = sel->group_by.n || sel->group_by_all || sel->having || sel->with_totals;
-    for (int i = 0; !agg && i < sel->select.n; i++)
-        agg = uses_aggregates(sel->select.items[i]);
-    for (int i = 0; !agg && i < sel->order_by.n; i++)
-        agg = uses_aggregates(sel->order_by.items[i]);
     if (agg)
         return err_set(ERR_NOT_IMPLEMENTED,
-                       "A shard query that aggregates needs aggregate states (stage %s), which shale cannot produce "
-                       "yet; aggregate on the initiator (SELECT … FROM (SELECT … FROM remote(…)) GROUP BY …) or "
-                       "query one shard",
-                       names[stage]);
+                       "A shard query that aggregates at stage FetchColumns is not supported (shale's shards "
+                       "aggregate at WithMergeableState)");
+    if (stage >= 1 && sel->order_by.n && add_sort_columns(a, stmt->sub, names[stage]))
+        return -1;
     return 0;
 }
 

@@ -3370,9 +3370,12 @@ static int plan_fill(actx *c, const ast *sel, const ast_list *order_by, const sc
 }
 
 /* top: a SELECT of the outermost query (whose totals reach the output). */
-static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **out)
+/* given: the source to read instead of sel's FROM (taken; the FROM's alias still
+ * qualifies columns), or NULL. */
+static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *given, select_plan **out)
 {
     select_plan *p = xcalloc(1, sizeof *p);
+    p->src = given;
     p->limit = UINT64_MAX;
     actx *c = xcalloc(1, sizeof *c);
     c->q = q;
@@ -3395,7 +3398,9 @@ static int analyze_select(const ast *sel, query_ctx *q, bool top, select_plan **
         if (w->kind == AST_SUBQUERY && w->alias && q->nctes < 64)
             q->ctes[q->nctes++] = w;
     }
-    if (sel->from) {
+    if (given) {
+        c->table_alias = sel->from ? sel->from->alias : NULL;
+    } else if (sel->from) {
         int trc = analyze_table(sel->from, q, &p->src);
         if (trc) {
             q->nctes = ctes_before;
@@ -3786,6 +3791,11 @@ static int collect_selects(const ast *q, const ast **out, int *n)
     return err_set(ERR_UNEXPECTED_AST_STRUCTURE, "Expected a SELECT query");
 }
 
+int analyze_select_over(const ast *sel, source *src, query_ctx *q, bool top, select_plan **out)
+{
+    return analyze_select_src(sel, q, top, src, out);
+}
+
 int analyze_query(const ast *query, query_ctx *q, query_plan **out)
 {
     return analyze_query_at(query, q, true, out);
@@ -3814,7 +3824,10 @@ static int analyze_query_at(const ast *query, query_ctx *q, bool top, query_plan
     query_plan *qp = xcalloc(1, sizeof *qp);
     qp->parts = xcalloc((size_t)n, sizeof *qp->parts);
     for (int i = 0; i < n; i++) {
-        if (analyze_select(sels[i], q, top, &qp->parts[i])) {
+        int src = analyze_split_distributed(sels[i], q, top, &qp->parts[i]);
+        if (src == 1)
+            src = analyze_select_src(sels[i], q, top, NULL, &qp->parts[i]);
+        if (src) {
             query_plan_free(qp);
             return -1;
         }

@@ -40,6 +40,23 @@ typedef struct remote_args {
 int analyze_remote_args(const ast *f, query_ctx *q, remote_args *out);
 void remote_args_free(remote_args *a);
 
+/* Analyzes one SELECT reading src (taken, freed on error too) instead of its FROM; the
+ * FROM's alias still qualifies columns; top: the outermost query (its totals are the
+ * result's). */
+int analyze_select_over(const ast *sel, source *src, query_ctx *q, bool top, select_plan **out);
+
+/* A SELECT that aggregates over a table function with shards (remote(), remoteSecure),
+ * split as ClickHouse splits it (sql/dist_split.h, sql/dist_plan.c): every shard runs the
+ * shard query to WithMergeableState and sends the keys and the aggregates' states; the
+ * plan merges the states, then applies HAVING, ORDER BY, LIMIT and the projection.
+ * Returns 0 with *out; 1 (error cleared) when the query is not split — it does not
+ * aggregate, its FROM has no shards, or a part cannot be split or has no serializable
+ * state (the caller then runs it over the shards' rows, which is always right); -1 with
+ * the error of the shards (connection, unknown table). Another table function with
+ * shards (cluster(), Distributed) joins in by making its mergeable source in
+ * dist_plan.c's distributed_source(). */
+int analyze_split_distributed(const ast *sel, query_ctx *q, bool top, select_plan **out);
+
 /* Compiles an expression whose columns index src's schema directly (JOIN ON keys). */
 int analyze_expr_on(const ast *e, const source *src, query_ctx *q, expr **out);
 

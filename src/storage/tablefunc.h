@@ -27,6 +27,15 @@ int tablefunc_format(column *const *args, int nargs, query_ctx *q, source **out)
 int tablefunc_remote(const char *addresses, const char *target, const char *user, const char *password, bool secure,
                      query_ctx *q, source **out);
 
+/* remote() at WithMergeableState (sql/dist_plan.c): every shard runs shard_sql (keys and
+ * aggregates, sql/dist_split.h) to the mergeable stage; the source's columns are header's
+ * (the names the initiator's plan reads, the types it expects: each block is checked by
+ * position against them, TYPE_MISMATCH when a shard sends another type). The schema
+ * is header's copy; no discovery round trip. Failover, skip_unavailable_shards and the
+ * query's settings as tablefunc_remote. */
+int tablefunc_remote_mergeable(const char *addresses, const char *user, const char *password, const char *shard_sql,
+                               const schema *header, query_ctx *q, source **out);
+
 struct table_sink;
 /* INSERT INTO FUNCTION remote(addresses, target …) [(columns)]: one shard; columns is the
  * INSERT's column list as SQL ("(`a`, `b`)") or NULL; sch the SELECT's columns, sent by

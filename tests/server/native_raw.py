@@ -165,13 +165,18 @@ FIXED = {"UInt8": 1, "UInt16": 2, "UInt32": 4, "UInt64": 8, "Int8": 1, "Int16": 
          "Float64": 8}
 
 
+LAST_BLOCK = {}
+
+
 def read_block(c):
     c.string()  # table name
+    info = {}
     while True:
         f = c.varuint()
         if f == 0:
             break
-        c.read(1 if f == 1 else 4)
+        raw = c.read(1 if f == 1 else 4)
+        info[f] = raw[0] if f == 1 else struct.unpack("<i", raw)[0]
     ncols, nrows = c.varuint(), c.varuint()
     cols = []
     for _ in range(ncols):
@@ -187,9 +192,13 @@ def read_block(c):
             vals = list(struct.unpack("<%d%s" % (nrows, fmt), raw))
         elif typ == "String":
             vals = [c.string().decode() for _ in range(nrows)]
+        elif typ == "AggregateFunction(count)":  # the state is the count as a VarUInt
+            vals = [c.varuint() for _ in range(nrows)]
         elif nrows:
             raise ValueError("type not handled by the test: " + typ)
         cols.append((name, typ, vals))
+    if nrows:
+        LAST_BLOCK.update(info=info, header=[(n, t) for n, t, _ in cols])
     return cols
 
 
@@ -273,8 +282,15 @@ check("max_execution_time", exc and exc[1] == 159, str(exc))
 rows, exc, _ = run(c, "SELECT 1", settings=[("no_such_setting_important", "1")])
 check("unknown setting (not important) ignored", rows == [(1,)], str((rows, exc)))
 # A shard's aggregation needs states: a clear error.
-rows, exc, _ = run(c, "SELECT count() FROM numbers(10)", stage=1)
-check("WithMergeableState with aggregation", exc and exc[1] == 48 and "aggregate states" in exc[2], str(exc))
+rows, exc, _ = run(c, "SELECT number % 3 AS k, count() FROM numbers(10) WHERE number > 0 GROUP BY k "
+                      "HAVING count() > 100 ORDER BY k LIMIT 1", stage=1)
+check("WithMergeableState with aggregation: keys and states, HAVING/LIMIT left to the initiator",
+      sorted(rows) == [(0, 3), (1, 3), (2, 3)] and LAST_BLOCK.get("header") ==
+      [("modulo(number, 3_UInt8)", "UInt8"), ("count()", "AggregateFunction(count)")] and
+      LAST_BLOCK.get("info") == {1: 0, 2: -1}, str((rows, exc, LAST_BLOCK)))
+rows, exc, _ = run(c, "SELECT quantileExact(number) FROM numbers(10)", stage=1)
+check("WithMergeableState with an aggregate without a state", exc and exc[1] == 48 and "quantileExact" in exc[2],
+      str(exc))
 rows, exc, _ = run(c, "SELECT number FROM numbers(3)", stage=1)
 check("WithMergeableState without aggregation", rows == [(0,), (1,), (2,)], str((rows, exc)))
 rows, exc, _ = run(c, "SELECT 1; SELECT 2")

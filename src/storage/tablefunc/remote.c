@@ -14,6 +14,10 @@
  * columns) pushed into the shard query; the initiator then runs the whole query over
  * those rows, so every query is right whatever it does (aggregates, joins, ORDER BY,
  * LIMIT). The schema comes from the first shard that answers `SELECT * … LIMIT 0`.
+ * A query that aggregates is split instead when it can be (sql/dist_plan.c): the source
+ * made by tablefunc_remote_mergeable sends each shard the keys-and-aggregates query at
+ * WithMergeableState and yields its blocks of keys and AggregateFunction states, which
+ * the initiator's plan merges before HAVING, ORDER BY and LIMIT.
  * skip_unavailable_shards = 1 leaves out a shard none of whose replicas accepts a
  * connection. The query's changed settings go with every shard query, as ClickHouse
  * sends them. Errors from a shard carry its code and "Received from host:port.".
@@ -57,6 +61,8 @@ typedef struct remote_src {
     int connect_ms;
     bool skip_unavailable;
     char *where;                /* pushed-down conjuncts ("" = none) */
+    char *shard_sql;            /* mergeable source: the query every shard runs to
+                                 * WithMergeableState; NULL: rows of the target */
 } remote_src;
 
 /* ---- addresses ---- */
@@ -361,23 +367,51 @@ static int rm_open(source *s, int task, const int *cols, int ncols, query_ctx *q
         return -1;
     }
     buf sql = {0};
-    buf_puts(&sql, "SELECT ");
-    if (ncols == 0)
-        buf_puts(&sql, "1");
-    for (int i = 0; i < ncols; i++) {
-        if (i)
-            buf_puts(&sql, ", ");
-        put_ident(&sql, s->sch->names[cols[i]]);
+    if (rs->shard_sql) {
+        buf_puts(&sql, rs->shard_sql);
+    } else {
+        buf_puts(&sql, "SELECT ");
+        if (ncols == 0)
+            buf_puts(&sql, "1");
+        for (int i = 0; i < ncols; i++) {
+            if (i)
+                buf_puts(&sql, ", ");
+            put_ident(&sql, s->sch->names[cols[i]]);
+        }
+        buf_printf(&sql, " FROM %s%s", rs->target, rs->where);
     }
-    buf_printf(&sql, " FROM %s%s", rs->target, rs->where);
     int rc = nclient_query(it->c, NULL, q->query_id, buf_cstr(&sql), rs->settings, rs->nsettings, NULL, 0,
-                           NATIVE_STAGE_COMPLETE, NULL);
+                           rs->shard_sql ? NATIVE_STAGE_WITH_MERGEABLE_STATE : NATIVE_STAGE_COMPLETE, NULL);
     buf_free(&sql);
     if (rc) {
         rm_close(it);
         return -1;
     }
     *itp = it;
+    return 0;
+}
+
+/* A block of keys and states from a shard at WithMergeableState: every column as the
+ * plan expects it (by position: the shards' names depend on how each spells the query),
+ * then the columns the reader asked for. */
+static int take_mergeable(remote_it *it, nclient_packet *p, block **out)
+{
+    const schema *want = it->s->sch;
+    if (p->header->n != want->n)
+        return err_set(ERR_INCORRECT_DATA,
+                       "Server %s sent a block of %d columns for the %d keys and aggregate states of the query",
+                       nclient_peer(it->c), p->header->n, want->n);
+    for (int i = 0; i < want->n; i++)
+        if (strcmp(p->header->types[i]->name, want->types[i]->name) != 0)
+            return err_set(ERR_TYPE_MISMATCH,
+                           "Server %s sent column %s as %s where the initiator merges %s (a shard of another "
+                           "version or with another table structure?)",
+                           nclient_peer(it->c), p->header->names[i], p->header->types[i]->name,
+                           want->types[i]->name);
+    block *b = block_new(it->ncols, p->b->rows);
+    for (int i = 0; i < it->ncols; i++)
+        b->cols[i] = col_ref(p->b->cols[it->cols[i]]);
+    *out = b;
     return 0;
 }
 
@@ -400,6 +434,15 @@ static int rm_next(void *itp, block **out)
         case NS_END_OF_STREAM: it->done = true; break;
         case NS_PROGRESS: query_add_read(it->q, p.progress.read_rows, p.progress.read_bytes); break;
         case NS_DATA:
+            if (p.b && p.b->rows && it->rs->shard_sql) {
+                block *b = NULL;
+                int rc = take_mergeable(it, &p, &b);
+                nclient_packet_clear(&p);
+                if (rc)
+                    return -1;
+                *out = b;
+                return 0;
+            }
             if (p.b && p.b->rows) {
                 int want = it->ncols ? it->ncols : 1;
                 if (p.header->n != want) {
@@ -455,6 +498,7 @@ static void rm_destroy(source *s)
     free(rs->user);
     free(rs->password);
     free(rs->where);
+    free(rs->shard_sql);
     settings_list_free(rs->settings, rs->nsettings);
     free(rs);
 }
@@ -593,6 +637,37 @@ int tablefunc_remote(const char *addresses, const char *target, const char *user
     s->next = rm_next;
     s->close = rm_close;
     s->set_filter = rm_set_filter;
+    *out = s;
+    return 0;
+}
+
+int tablefunc_remote_mergeable(const char *addresses, const char *user, const char *password, const char *shard_sql,
+                               const schema *header, query_ctx *q, source **out)
+{
+    *out = NULL;
+    remote_src *rs = xcalloc(1, sizeof *rs);
+    if (remote_parse_addresses(addresses, 9000, &rs->shards, &rs->nshards)) {
+        free(rs);
+        return -1;
+    }
+    rs->target = xstrdup("");
+    rs->user = xstrdup(user && user[0] ? user : "default");
+    rs->password = xstrdup(password ? password : "");
+    rs->where = xstrdup("");
+    rs->shard_sql = xstrdup(shard_sql);
+    int64_t ms = settings_int(q->st, "connect_timeout_with_failover_ms");
+    rs->connect_ms = ms > 0 && ms < 3600000 ? (int)ms : 1000;
+    rs->skip_unavailable = settings_bool(q->st, "skip_unavailable_shards");
+    changed_settings(q, &rs->settings, &rs->nsettings);
+    source *s = xcalloc(1, sizeof *s);
+    s->impl = rs;
+    s->destroy = rm_destroy;
+    s->sch = schema_clone(header);
+    s->nvisible = s->sch->n;
+    s->ntasks = rs->nshards;
+    s->open = rm_open;
+    s->next = rm_next;
+    s->close = rm_close;
     *out = s;
     return 0;
 }
