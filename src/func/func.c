@@ -96,6 +96,7 @@ static void registry_init_once(void)
     func_register_pred();
     func_register_ip();
     func_register_url();
+    func_register_json();
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }
