@@ -97,6 +97,7 @@ static void registry_init_once(void)
     func_register_ip();
     func_register_url();
     func_register_json();
+    func_register_jsonpath();
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }
