@@ -23,3 +23,6 @@ SELECT JSONExtractInt(1, 'a'); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
 SELECT JSONExtractInt('{}', [1]); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
 SELECT JSONExtractInt('[5,6]', 1.5); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
 SELECT isValidJSON('1', 'a'); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
+SELECT JSONExtractString(x, 'a'), toTypeName(JSONExtractString(x, 'a')), JSONHas(x, k), JSONExtractRaw(x) FROM (SELECT toLowCardinality('{"a":"b"}') AS x, toLowCardinality('a') AS k);
+SELECT JSONExtractString(x, 'a'), toTypeName(JSONExtractString(x, 'a')) FROM (SELECT toNullable('{"a":"b"}') AS x);
+SELECT JSONExtractString(x, 'a') FROM (SELECT toLowCardinality(toNullable('{"a":"b"}')) AS x); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }

@@ -29,11 +29,13 @@ static int first_arg(const fn_call *c)
 {
     if (c->nargs < 1)
         return fn_bad_nargs(c, "at least 1");
-    if (c->arg_types[0]->id != T_STRING)
+    /* ClickHouse handles LowCardinality itself here and rejects LowCardinality(Nullable). */
+    const type *t = c->arg_types[0];
+    if (type_phys(t)->id != T_STRING)
         return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
                        "The first argument of function %s should be a string containing JSON or a JSON object, "
                        "illegal type: %s",
-                       c->name, c->arg_types[0]->name);
+                       c->name, type_phys(t)->name);
     return 0;
 }
 
@@ -42,7 +44,7 @@ static bool is_int_type(type_id id) { return id >= T_UINT8 && id <= T_INT128 && 
 static int path_args(const fn_call *c, int from, int to)
 {
     for (int i = from; i < to; i++) {
-        type_id id = c->arg_types[i]->id;
+        type_id id = type_phys(c->arg_types[i])->id;
         if (id != T_STRING && !is_int_type(id))
             return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
                            "The argument %d of function %s should be a string specifying key or an integer specifying "
@@ -62,7 +64,7 @@ static bool locate(const fn_call *c, column **a, size_t i, int npath, jd_val *ou
     if (!jd_parse(s, n, &v))
         return false;
     for (int k = 1; k <= npath; k++) {
-        type_id id = c->arg_types[k]->id;
+        type_id id = type_phys(c->arg_types[k])->id;
         jd_val next;
         bool found;
         if (id == T_STRING) {
@@ -527,7 +529,7 @@ static int json_resolve(fn_call *c)
     if (typed) {
         size_t tl;
         const char *ts = fn_const_str(c, c->nargs - 1, &tl);
-        if (!ts || c->arg_types[c->nargs - 1]->id != T_STRING)
+        if (!ts || type_phys(c->arg_types[c->nargs - 1])->id != T_STRING)
             return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
                            "The last argument of function %s should be a constant string specifying the return data "
                            "type, illegal value: %s",
@@ -568,7 +570,7 @@ void func_register_json(void)
 {
     static func_def defs[sizeof jfuncs / sizeof jfuncs[0]];
     for (size_t i = 0; i < sizeof jfuncs / sizeof jfuncs[0]; i++) {
-        defs[i] = (func_def){jfuncs[i].name, 0, json_resolve, NULL, jfuncs[i].description};
+        defs[i] = (func_def){jfuncs[i].name, FN_OWN_LOWCARD, json_resolve, NULL, jfuncs[i].description};
         func_register(&defs[i]);
     }
 }
