@@ -10,6 +10,7 @@ PKGS=(
   python3 nodejs npm tzdata curl zstd chromium
   ceph-mon ceph-osd radosgw ceph-common
   postgresql-15 postgresql-client-15 libpq-dev
+  publicsuffix
 )
 
 missing=()

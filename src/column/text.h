@@ -38,6 +38,9 @@ void text_write(buf *out, const column *c, size_t i, text_style style, const tex
 /* The shortest round-trip text for a double / float, as ClickHouse prints it. */
 size_t text_format_f64(double v, char *out);
 size_t text_format_f32(float v, char *out);
+/* s as a JSON string literal, escaped as ClickHouse's writeJSONString does (", \\, \b \f \n \r \t,
+ * other control characters as \u00XX, U+2028/U+2029; '/' as \/ when escape_slash). */
+void text_put_json_string(buf *out, const char *s, size_t n, bool escape_slash);
 
 int text_parse(column *dst, const char *s, size_t n, const text_opts *o);
 

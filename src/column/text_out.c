@@ -257,7 +257,7 @@ static void put_csv(buf *out, const char *s, size_t n)
     buf_putc(out, '"');
 }
 
-static void put_json(buf *out, const char *s, size_t n)
+void text_put_json_string(buf *out, const char *s, size_t n, bool escape_slash)
 {
     static const char hex[] = "0123456789ABCDEF";
     buf_reserve(out, n + 2);
@@ -269,7 +269,11 @@ static void put_json(buf *out, const char *s, size_t n)
         switch (c) {
         case '"': esc = '"'; break;
         case '\\': esc = '\\'; break;
-        case '/': esc = '/'; break;
+        case '/':
+            if (!escape_slash)
+                continue;
+            esc = '/';
+            break;
         case '\b': esc = 'b'; break;
         case '\f': esc = 'f'; break;
         case '\n': esc = 'n'; break;
@@ -306,7 +310,7 @@ void text_write_string(buf *out, const char *s, size_t n, text_style style)
     case TEXT_RAW: buf_append(out, s, n); break;
     case TEXT_TSV: put_escaped(out, s, n); break;
     case TEXT_CSV: put_csv(out, s, n); break;
-    case TEXT_JSON: put_json(out, s, n); break;
+    case TEXT_JSON: text_put_json_string(out, s, n, true); break;
     case TEXT_QUOTED:
         buf_putc(out, '\'');
         put_escaped(out, s, n);
@@ -450,7 +454,7 @@ static void write_map(buf *out, const column *c, size_t i, text_style style, con
             static _Thread_local buf key;
             key.len = 0;
             write_value(&key, keys, (size_t)j, TEXT_TSV, o);
-            put_json(out, (const char *)key.p, key.len);
+            text_put_json_string(out, (const char *)key.p, key.len, true);
         } else
             write_value(out, keys, (size_t)j, nested_style(style), o);
         buf_putc(out, ':');
@@ -469,7 +473,7 @@ static void write_tuple(buf *out, const column *c, size_t i, text_style style, c
             if (f)
                 buf_putc(out, ',');
             if (named) {
-                put_json(out, t->field_names[f], strlen(t->field_names[f]));
+                text_put_json_string(out, t->field_names[f], strlen(t->field_names[f]), true);
                 buf_putc(out, ':');
             }
             write_value(out, c->fields[f], i, TEXT_JSON, o);

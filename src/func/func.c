@@ -95,6 +95,9 @@ static void registry_init_once(void)
     func_register_array_enum();
     func_register_pred();
     func_register_ip();
+    func_register_url();
+    func_register_json();
+    func_register_jsonpath();
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }

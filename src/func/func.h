@@ -142,6 +142,9 @@ void func_register_token(void);
 void func_register_array_enum(void); /* arrayZip, arrayResize, arrayEnumerateUniq/Dense */
 void func_register_pred(void);
 void func_register_ip(void);
+void func_register_url(void);  /* domain, path, extractURLParameter, … (func/scalar/url.c) */
+void func_register_json(void); /* JSONExtract*, simpleJSON*, isValidJSON (func/scalar/json*.c) */
+void func_register_jsonpath(void); /* JSON_EXISTS, JSON_VALUE, JSON_QUERY (func/scalar/jsonpath.c) */
 /* arrayElement on a Map (m[k]); func/scalar/map.c. */
 int map_element_resolve(fn_call *call);
 

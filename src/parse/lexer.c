@@ -195,7 +195,7 @@ tok lexer_next(lexer *lx)
 
 static int hexv(char c) { return isdigit((unsigned char)c) ? c - '0' : (tolower((unsigned char)c) - 'a' + 10); }
 
-size_t lexer_unescape(const char *src, size_t n, char *dst)
+size_t lexer_unescape(const char *src, size_t n, char quote, char *dst)
 {
     size_t o = 0;
     for (size_t i = 0; i < n; i++) {
@@ -234,7 +234,7 @@ size_t lexer_unescape(const char *src, size_t n, char *dst)
                 dst[o++] = e;
                 break;
             }
-        } else if ((c == '\'' || c == '"' || c == '`') && i + 1 < n && src[i + 1] == c) {
+        } else if (c == quote && i + 1 < n && src[i + 1] == c) {
             dst[o++] = c;
             i++;
         } else {

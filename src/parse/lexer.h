@@ -43,8 +43,9 @@ tok lexer_next(lexer *lx);
 size_t lexer_skip_space(const char *s, size_t len, size_t pos);
 /* Decodes a TK_STRING body (without quotes) into dst (capacity >= n), handling
  * backslash escapes as ClickHouse does (\n \t \xHH \\ \' …; \N is nothing; an unknown
- * escape such as \_ keeps its backslash) and '' doubling; returns the decoded length. */
-size_t lexer_unescape(const char *src, size_t n, char *dst);
+ * escape such as \_ keeps its backslash) and the doubling of `quote`, the literal's own quote
+ * character ('it''s', "a""b"; a "" inside '…' stays two characters); returns the decoded length. */
+size_t lexer_unescape(const char *src, size_t n, char quote, char *dst);
 /* Case-insensitive comparison of a token's text with a keyword. */
 bool lexer_is_word(const char *s, const tok *t, const char *kw);
 

@@ -121,7 +121,7 @@ char *p_ident(parser *p)
     if (t->kind == TK_QIDENT) {
         size_t n = (size_t)(t->end - t->start - 2);
         char *d = arena_alloc(p->a, n + 1, 1);
-        size_t m = lexer_unescape(p->s + t->start + 1, n, d);
+        size_t m = lexer_unescape(p->s + t->start + 1, n, p->s[t->start], d);
         d[m] = 0;
         p_adv(p);
         return d;
@@ -250,7 +250,7 @@ static ast *string_literal(parser *p, const tok *t)
 {
     size_t n = (size_t)(t->end - t->start - 2);
     char *d = arena_alloc(p->a, n + 1, 1);
-    size_t m = lexer_unescape(p->s + t->start + 1, n, d);
+    size_t m = lexer_unescape(p->s + t->start + 1, n, p->s[t->start], d);
     d[m] = 0;
     ast *l = ast_new(p->a, AST_LITERAL, t->start);
     l->lit = LIT_STRING;

@@ -591,7 +591,7 @@ int parse_stmt_tail(parser *p, ast *st)
         tok *t = p_cur(p);
         size_t n = (size_t)(t->end - t->start - 2);
         char *d = arena_alloc(p->a, n + 1, 1);
-        d[lexer_unescape(p->s + t->start + 1, n, d)] = 0;
+        d[lexer_unescape(p->s + t->start + 1, n, p->s[t->start], d)] = 0;
         (void)l;
         st->outfile = d;
         p_adv(p);
@@ -691,7 +691,7 @@ static ast *parse_create_table(parser *p, ast *st)
         tok *t = p_cur(p);
         size_t n = (size_t)(t->end - t->start - 2);
         char *d = arena_alloc(p->a, n + 1, 1);
-        d[lexer_unescape(p->s + t->start + 1, n, d)] = 0;
+        d[lexer_unescape(p->s + t->start + 1, n, p->s[t->start], d)] = 0;
         st->uuid = d;
         p_adv(p);
     }

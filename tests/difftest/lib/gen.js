@@ -29,6 +29,7 @@ const FEATURES = {
   stats: 'stddevPop/varSamp/median/quantileExact',
   funcs: 'transform, formatReadable*, hasToken, bin, ascii, isZeroOrNull, arrayEnumerate*, arrayResize, UUID text',
   mapfuncs: 'Map functions (mapFromArrays, mapFilter, mapApply, mapSort, mapUpdate, …) over generated maps',
+  urljson: 'URL functions (domain, path, extractURLParameter, …) and JSON functions (JSONExtract*, JSON_VALUE, …) over strings',
   // data
   mergetree: 'MergeTree tables', map: 'Map columns', ipv4: 'IPv4 columns', ipv6: 'IPv6 columns',
   int256: 'Int256/UInt256 columns',
@@ -238,6 +239,14 @@ class Gen {
         add(1, 'date', () => N('str', `formatDateTime($0, '${rng.pick(['%Y-%m-%d', '%H:%M:%S', '%F %T', '%j %u %V', '%D %p'])}')`, e('dt')));
         add(1, 'array', () => N('str', "arrayStringConcat($0, ',')", e('arr:str')));
         add(1, 'lambda', () => this.lambda(ctx, d, 'str'));
+        add(2, 'urljson', () => N('str', rng.pick(['domain($0)', 'domainWithoutWWW($0)', 'protocol($0)', 'path($0)',
+          'pathFull($0)', 'queryString($0)', 'fragment($0)', 'netloc($0)', 'topLevelDomain($0)', 'cutWWW($0)',
+          'firstSignificantSubdomain($0)', 'cutQueryStringAndFragment($0)', "extractURLParameter($0, 'a')",
+          "cutURLParameter($0, 'a')", 'encodeURLComponent($0)', 'decodeURLComponent($0)', 'decodeURLFormComponent($0)',
+          "domain(concat('http://', $0, '.com/p?a=', $0))", "extractURLParameter(concat('?a=', $0, '&b=1'), 'a')"]), e('str')));
+        add(2, 'urljson', () => N('str', rng.pick(["JSONExtractString($0, 'a')", 'JSONExtractRaw($0)', "JSON_VALUE($0, '$.a')",
+          "JSON_QUERY($0, '$[*]')", "JSONExtractString(concat('{\"a\":\"', $0, '\"}'), 'a')",
+          "JSONExtractRaw(concat('[', $0, ']'), 1)", "toString(JSONExtractKeys(concat('{\"', $0, '\":1}')))"]), e('str')));
         add(1, 'arrayjoin', () => (this.lambdaDepth === 0 && !ctx.agg ? N('str', 'arrayJoin($0)', e('arr:str')) : null));
         add(1, 'typename', () => N('str', 'toTypeName($0)', e(this.anyClass(ctx))));
         add(1, 'hash', () => N('str', 'hex($0)', e('int')));

@@ -1,0 +1,28 @@
+-- JSONHas, JSONLength, JSONType, JSONExtract{UInt,Int,Float,Bool,String,Raw}, keys and raw arrays, with key and
+-- index paths and ClickHouse's conversions between JSON values and numbers; references from ClickHouse.
+SELECT JSONExtractInt('{"a":1.9}','a'), JSONExtractInt('{"a":-1.9}','a'), JSONExtractInt('{"a":"12"}','a'), JSONExtractInt('{"a":true}','a'), JSONExtractInt('{"a":18446744073709551615}','a'), JSONExtractInt('{"a":1e30}','a'), JSONExtractInt('{"a":null}','a');
+SELECT JSONExtractUInt('{"a":1.9}','a'), JSONExtractUInt('{"a":-1}','a'), JSONExtractUInt('{"a":"12"}','a'), JSONExtractUInt('{"a":true}','a'), JSONExtractUInt('{"a":18446744073709551615}','a'), JSONExtractUInt('{"a":1e30}','a'), JSONExtractUInt('{"a":-1.5}','a');
+SELECT JSONExtractFloat('{"a":1}','a'), JSONExtractFloat('{"a":"1.5"}','a'), JSONExtractFloat('{"a":true}','a'), JSONExtractFloat('{"a":18446744073709551615}','a'), JSONExtractFloat('{"a":0.1}','a'), JSONExtractFloat('{"a":-9223372036854775808}','a');
+SELECT JSONExtractBool('{"a":1}','a'), JSONExtractBool('{"a":0}','a'), JSONExtractBool('{"a":true}','a'), JSONExtractBool('{"a":"true"}','a'), JSONExtractBool('{"a":0.5}','a'), JSONExtractBool('{"a":2}','a');
+SELECT JSONExtractString('{"a":1}','a'), JSONExtractString('{"a":"x"}','a'), JSONExtractString('{"a":true}','a'), JSONExtractString('{"a":null}','a'), JSONExtractString('{"a":[1]}','a');
+SELECT JSONType('{"a":1}','a'), JSONType('{"a":-1}','a'), JSONType('{"a":18446744073709551615}','a'), JSONType('{"a":1.0}','a'), JSONType('{"a":true}','a'), JSONType('{"a":null}','a'), JSONType('{"a":"s"}','a'), JSONType('{"a":[]}','a'), JSONType('{"a":{}}','a'), JSONType('{"a":1}','b'), JSONType('bad'), toTypeName(JSONType('1'));
+SELECT JSONLength('[1,2,3]'), JSONLength('{"a":1,"b":2}'), JSONLength('1'), JSONLength('"abc"'), JSONLength('bad'), JSONLength('{"a":[1,2]}', 'a'), JSONLength('{"a":[1,2]}', 'b');
+SELECT JSONHas('{"a":1}','a'), JSONHas('{"a":1}','b'), JSONHas('[1,2]', 1), JSONHas('[1,2]', 0), JSONHas('[1,2]', 3), JSONHas('[1,2]', -2), JSONHas('[1,2]', -3), JSONHas('{"a":{"b":[5]}}', 'a', 'b', 1), JSONHas('{"a":1}'), JSONHas('bad'), JSONHas('{"a":1}', 1), JSONHas('[{"a":1}]', 'a');
+SELECT JSONExtractKeys('{"a":1,"b":{"c":2},"a":3}'), JSONExtractKeys('[1]'), JSONExtractKeys('{"b":{"c":2}}','b'), JSONExtractArrayRaw('[1, "a" ,{"x" : 1}, [ ] ]'), JSONExtractArrayRaw('{"a":1}'), JSONExtractKeysAndValuesRaw('{"a": [1, 2], "b" : "x"}');
+SELECT JSONExtractBool('{"a":1.0}','a'), JSONExtractBool('{"a":-1}','a'), JSONExtractBool('{"a":18446744073709551615}','a'), JSONExtractInt('{"a":" 12"}','a'), JSONExtractInt('{"a":"12x"}','a'), JSONExtractInt('{"a":"1.5"}','a'), JSONExtractInt('{"a":"-3"}','a'), JSONExtractUInt('{"a":"-3"}','a'), JSONExtractInt('{"a":9.3e18}','a'), JSONExtractInt('{"a":-9.3e18}','a'), JSONExtractUInt('{"a":1.8e19}','a'),  JSONExtractUInt('{"a":1.9e19}','a');
+SELECT JSONExtractInt('{"a":1}', 'a', 'b'), JSONExtractInt('[[1,2],[3,4]]', 2, -1), JSONExtractString('{"a":{"b":"c"}}', 'a', 'b'), JSONExtractString('{"":"e"}', ''), JSONExtractRaw('{"a\\"b":1}', 'a"b'), JSONExtractRaw('{"\\u0061":1}', 'a');
+SELECT JSONExtractInt('{"a":1}', toUInt8(1)), JSONExtractInt('[5]', toInt64(1)), JSONExtractInt('[5]', -1);
+SELECT JSONExtractRaw('[1,2]'), JSONExtractRaw(' { "a" : "b" } '), JSONExtractRaw('"x"'), JSONExtractRaw('{"a":1}', 'b'), JSONExtractRaw('{"a":{"b":[1,{"c":null}]}}', 'a');
+SELECT JSONHas(materialize('{"a":1}'), materialize('a')), JSONExtractInt(j, k) FROM (SELECT arrayJoin(['{"a":1}', '{"b":2}', 'x']) AS j, arrayJoin(['a','b']) AS k);
+SELECT toTypeName(JSONExtractInt(toNullable('{"a":1}'), 'a')), JSONExtractInt(NULL, 'a'), JSONExtractInt(toNullable('{"a":1}'), toNullable('a')), toTypeName(JSONExtractRaw(toLowCardinality('{"a":1}'), 'a'));
+SELECT JSONExtractUInt('{"a":"+5"}','a'), JSONExtractInt('{"a":"+5"}','a'), JSONExtractFloat('{"a":"inf"}','a'), JSONExtractFloat('{"a":"nan"}','a'), JSONExtractFloat('{"a":".5"}','a'), JSONExtractFloat('{"a":"5."}','a'), JSONExtractFloat('{"a":"1e3"}','a'), JSONExtractInt('{"a":"1e3"}','a'), JSONExtractInt('{"a":"0x10"}','a'), JSONExtractFloat('{"a":""}','a'), JSONExtractInt('{"a":""}','a'), JSONExtractFloat('{"a":"-"}','a'), JSONExtractInt('{"a":"00012"}','a'), JSONExtractFloat('{"a":"1,5"}','a'), JSONExtractFloat('{"a":"Infinity"}','a'), JSONExtractFloat('{"a":"-inf"}','a'), JSONExtractFloat('{"a":"1e400"}','a');
+SELECT JSONExtractInt('[1,2,3]', i), JSONHas('{"a":1,"b":2}', i), JSONExtractRaw('{"a":1,"b":[2]}', i) FROM (SELECT arrayJoin([-4, -3, -1, 0, 1, 2, 3, 4]) AS i);
+SELECT JSONExtractInt('[1,2,3]', toUInt64(18446744073709551615)), JSONExtractInt('[1,2,3]', toInt8(-1)), JSONExtractInt('[1,2,3]', toUInt16(2));
+SELECT JSONExtractString(j, 'k'), JSONExtractUInt(j, 'n'), JSONType(j, 'n') FROM (SELECT arrayJoin(['{"k":"v1","n":1}', '{"k":2,"n":-1}', '{"n":18446744073709551615}', '', '{"k":null}', 'not json', '{"k":"x","k":"y"}']) AS j);
+SELECT JSONExtractInt(1, 'a'); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
+SELECT JSONExtractInt('{}', [1]); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
+SELECT JSONExtractInt('[5,6]', 1.5); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
+SELECT isValidJSON('1', 'a'); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
+SELECT JSONExtractString(x, 'a'), toTypeName(JSONExtractString(x, 'a')), JSONHas(x, k), JSONExtractRaw(x) FROM (SELECT toLowCardinality('{"a":"b"}') AS x, toLowCardinality('a') AS k);
+SELECT JSONExtractString(x, 'a'), toTypeName(JSONExtractString(x, 'a')) FROM (SELECT toNullable('{"a":"b"}') AS x);
+SELECT JSONExtractString(x, 'a') FROM (SELECT toLowCardinality(toNullable('{"a":"b"}')) AS x); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
