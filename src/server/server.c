@@ -8,6 +8,7 @@
 #include "exec/query_log.h"
 #include "exec/text_log.h"
 #include "server/http_pool.h"
+#include "server/cluster_config.h"
 #include "server/server_int.h"
 #include "storage/catalog.h"
 
@@ -171,11 +172,26 @@ static int load_auth(server *s, server_auth **out)
     return 0;
 }
 
+/* The clusters of <remote_servers> and the <macros> (storage/cluster.h). */
+static int install_clusters(const config *c)
+{
+    int64_t tcp_port;
+    cluster_set *cs;
+    if (cfg_int(c, "tcp_port", c->path ? 0 : 9000, &tcp_port) || cluster_config_load(c, (int)tcp_port, &cs))
+        return -1;
+    cluster_set_install(cs);
+    return 0;
+}
+
 int server_reload(server *s)
 {
     server_auth *a;
     if (load_auth(s, &a))
         return -1;
+    if (install_clusters(a->cfg)) {
+        server_auth_put(a);
+        return -1;
+    }
     pthread_mutex_lock(&s->auth_mu);
     server_auth *old = s->auth;
     s->auth = a;
@@ -408,6 +424,10 @@ int server_main(int argc, char **argv)
     }
     if (tcp_port < 0 || tcp_port > 65535) {
         fprintf(stderr, "Code: 318. DB::Exception: tcp_port must be between 0 (off) and 65535. (INVALID_CONFIG_PARAMETER)\n");
+        return 1;
+    }
+    if (install_clusters(c)) {
+        print_error_exit();
         return 1;
     }
     srv->max_concurrent_queries = mcq;

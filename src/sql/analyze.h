@@ -40,6 +40,10 @@ typedef struct remote_args {
 int analyze_remote_args(const ast *f, query_ctx *q, remote_args *out);
 void remote_args_free(remote_args *a);
 
+/* cluster(), clusterAllReplicas() and s3Cluster() (sql/cluster_tf.c). */
+bool analyze_is_cluster_function(const char *name);
+int analyze_cluster_function(const ast *f, query_ctx *q, source **out);
+
 /* Compiles an expression whose columns index src's schema directly (JOIN ON keys). */
 int analyze_expr_on(const ast *e, const source *src, query_ctx *q, expr **out);
 
