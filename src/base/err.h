@@ -195,6 +195,7 @@ enum {
     ERR_UNFINISHED = 341,
     /* clusters */
     ERR_CLUSTER_DOESNT_EXIST = 701,
+    ERR_UNKNOWN_PROTOCOL = 195,
 };
 
 #define ERR_MSG_MAX 4096

@@ -103,10 +103,39 @@ static int cluster_table(const ast *f, query_ctx *q, source **out)
     return rc;
 }
 
+static int s3cluster_table(const ast *f, query_ctx *q, source **out)
+{
+    if (f->args.n < 2)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                       "Table function 's3Cluster' requires 2 to 8 arguments: cluster, url [, NOSIGN | "
+                       "access_key_id, secret_access_key [, session_token]] [, format] [, structure] [, "
+                       "compression_method]");
+    cluster_set *cs = cluster_set_get();
+    char *name = NULL;
+    int rc = cluster_name_arg(f, q, cs, &name);
+    cluster_set_put(cs);
+    if (rc)
+        return -1;
+    ast rest = *f;
+    rest.args.n = f->args.n - 1;
+    rest.args.items = f->args.items + 1;
+    column **args;
+    if (analyze_table_args(&rest, q, &args)) {
+        free(name);
+        return -1;
+    }
+    rc = tablefunc_s3cluster(name, args, rest.args.n, q, out);
+    for (int i = 0; i < rest.args.n; i++)
+        col_free(args[i]);
+    free(args);
+    free(name);
+    return rc;
+}
+
 int analyze_cluster_function(const ast *f, query_ctx *q, source **out)
 {
     *out = NULL;
     if (strcasecmp(f->name, "s3Cluster") == 0)
-        return err_set(ERR_NOT_IMPLEMENTED, "s3Cluster is not implemented yet");
+        return s3cluster_table(f, q, out);
     return cluster_table(f, q, out);
 }

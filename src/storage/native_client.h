@@ -75,6 +75,13 @@ void nclient_packet_clear(nclient_packet *p);
 int nclient_send_data(nclient *c, const schema *header, const block *b);
 int nclient_cancel(nclient *c);
 
+/* s3Cluster's initiator: nclient_receive returns the server's ReadTaskRequest packets
+ * (NS_READ_TASK_REQUEST, else an error), each answered with nclient_send_read_task_response:
+ * ReadTaskResponse = the cluster-processing protocol version, then the object's path ("" =
+ * no more objects), as ClickHouse's initiator writes it for a worker of version 1. */
+void nclient_serve_read_tasks(nclient *c);
+int nclient_send_read_task_response(nclient *c, const char *path);
+
 /* An error (code, "Received from host:port. message") for an Exception packet: what
  * remote() raises, as ClickHouse's initiator does. Returns -1. */
 int nclient_raise(const nclient *c, const nclient_packet *p);
