@@ -152,6 +152,29 @@ int nclient_ping(nclient *c)
 
 int nclient_cancel(nclient *c) { return send_byte(c, NC_CANCEL); }
 
+int nclient_connect_any(const nclient_opts *o, int n, nclient **out)
+{
+    buf log = {0};
+    for (int i = 0; i < n; i++) {
+        if (nclient_connect(&o[i], out) == 0) {
+            buf_free(&log);
+            return 0;
+        }
+        /* A server that answers with an error (a wrong password) is no reason to try
+         * another replica: ClickHouse fails at once too. */
+        int code = err_code();
+        if (code != ERR_NETWORK_ERROR && code != ERR_SOCKET_TIMEOUT && code != ERR_DNS_ERROR &&
+            code != ERR_CANNOT_READ_ALL_DATA) {
+            buf_free(&log);
+            return -1;
+        }
+        buf_printf(&log, "\n\nCode: %d. DB::NetException: %s. (%s)", code, err_msg(), err_name(code));
+    }
+    int rc = err_set(ERR_ALL_CONNECTION_TRIES_FAILED, "All connection tries failed. Log: %s", buf_cstr(&log));
+    buf_free(&log);
+    return rc;
+}
+
 void nclient_serve_read_tasks(nclient *c) { c->serves_read_tasks = true; }
 
 int nclient_send_read_task_response(nclient *c, const char *path)

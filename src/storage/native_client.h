@@ -40,6 +40,10 @@ typedef struct nclient_opts {
 typedef struct nclient nclient;
 
 int nclient_connect(const nclient_opts *o, nclient **out);
+/* The first of o[0..n) (a shard's replicas) that accepts a connection; a server that
+ * answers with an error (a wrong password) stops the tries. None:
+ * ALL_CONNECTION_TRIES_FAILED with every attempt's error in the message. */
+int nclient_connect_any(const nclient_opts *o, int n, nclient **out);
 void nclient_close(nclient *c);
 /* "host:port" as connected. */
 const char *nclient_peer(const nclient *c);

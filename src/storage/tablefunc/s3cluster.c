@@ -490,29 +490,18 @@ static void pump_fail(init_src *is)
 /* A connection to the shard's first replica that accepts one. */
 static int connect_node(init_src *is, node *n, nclient **out)
 {
-    buf log = {0};
+    nclient_opts *o = xcalloc((size_t)n->shard->nreplicas + 1, sizeof *o);
     for (int i = 0; i < n->shard->nreplicas; i++) {
         const cluster_replica *r = &n->shard->replicas[i];
-        nclient_opts o = {.host = r->host,
-                          .port = r->port,
-                          .user = r->user,
-                          .password = r->password,
-                          .connect_timeout_ms = is->connect_ms,
-                          .compression = "lz4"};
-        if (nclient_connect(&o, out) == 0) {
-            buf_free(&log);
-            return 0;
-        }
-        int code = err_code();
-        if (code != ERR_NETWORK_ERROR && code != ERR_SOCKET_TIMEOUT && code != ERR_DNS_ERROR &&
-            code != ERR_CANNOT_READ_ALL_DATA) {
-            buf_free(&log);
-            return -1;
-        }
-        buf_printf(&log, "\n\nCode: %d. DB::NetException: %s. (%s)", code, err_msg(), err_name(code));
+        o[i] = (nclient_opts){.host = r->host,
+                              .port = r->port,
+                              .user = r->user,
+                              .password = r->password,
+                              .connect_timeout_ms = is->connect_ms,
+                              .compression = "lz4"};
     }
-    int rc = err_set(ERR_ALL_CONNECTION_TRIES_FAILED, "All connection tries failed. Log: %s", buf_cstr(&log));
-    buf_free(&log);
+    int rc = nclient_connect_any(o, n->shard->nreplicas, out);
+    free(o);
     return rc;
 }
 
