@@ -66,6 +66,11 @@ typedef struct query_ctx {
      * it opens it (the native protocol sends them to its client first); else NULL. */
     const schema *input_schema;
     int (*compile_expr)(const struct ast *e, const struct source *src, struct query_ctx *q, struct expr **out);
+    /* A worker's query of s3Cluster (a secondary query over the native protocol): asks the
+     * initiator for the next object (ReadTaskRequest); *path is new, "" when none is left.
+     * Thread-safe (requests are serialised). NULL for every other query. */
+    int (*read_task)(void *ctx, char **path);
+    void *read_task_ctx;
 } query_ctx;
 
 double clock_monotonic(void);

@@ -47,6 +47,9 @@
 /* The revision shale speaks: ClickHouse 24.x's, before chunked packets (54470). A newer
  * client talks to shale at this revision; an older one at its own. */
 #define NATIVE_SERVER_REVISION 54469
+/* The *Cluster functions' ReadTaskResponse: version 1 is the object's path alone (2 adds
+ * data-lake metadata shale does not read or send). */
+#define NATIVE_CLUSTER_PROTOCOL_VERSION 1
 /* Settings as strings (54429) are the oldest layout shale reads. */
 #define NATIVE_MIN_CLIENT_REVISION 54429
 

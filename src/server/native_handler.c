@@ -99,6 +99,14 @@ struct nconn {
     double query_start;
     data_sink sink;
     buf wbuf, scratch;            /* a Data packet being written, its uncompressed block */
+    /* s3Cluster's worker: one ReadTaskRequest at a time (task_req_mu); the listener puts
+     * the answer in task_path and signals task_cv. */
+    pthread_mutex_t task_req_mu, task_mu;
+    pthread_cond_t task_cv;
+    char *task_path;
+    bool task_ready;
+    err_saved task_err;
+    bool task_failed;
 };
 
 /* ---- the socket ---- */
@@ -242,6 +250,76 @@ static void cancel_query(nconn *c)
     pthread_mutex_unlock(&c->out_mu);
 }
 
+/* ReadTaskResponse (after its packet number): the cluster-processing protocol version
+ * and the object's path, handed to the waiting read_task. */
+static int read_task_response(nconn *c)
+{
+    uint64_t version;
+    char *path = NULL;
+    int rc = native_read_varuint(c->in, &version);
+    if (!rc && (version < 1 || version > NATIVE_CLUSTER_PROTOCOL_VERSION))
+        rc = err_set(ERR_UNKNOWN_PROTOCOL, "Supported protocol versions are in range [1, %d], got: %llu",
+                     NATIVE_CLUSTER_PROTOCOL_VERSION, (unsigned long long)version);
+    if (!rc)
+        rc = native_read_string(c->in, "the object's path", &path);
+    pthread_mutex_lock(&c->task_mu);
+    free(c->task_path);
+    c->task_path = path;
+    c->task_failed = rc != 0;
+    if (rc)
+        err_save(&c->task_err);
+    c->task_ready = true;
+    pthread_cond_broadcast(&c->task_cv);
+    pthread_mutex_unlock(&c->task_mu);
+    return rc;
+}
+
+/* query_ctx.read_task: ReadTaskRequest, then wait for the listener to read the answer
+ * (bounded by receive_timeout; a cancelled query or a closed connection ends the wait). */
+static int read_task(void *ctx, char **path)
+{
+    nconn *c = ctx;
+    *path = NULL;
+    pthread_mutex_lock(&c->task_req_mu);
+    pthread_mutex_lock(&c->task_mu);
+    c->task_ready = false;
+    pthread_mutex_unlock(&c->task_mu);
+    send_simple(c, NS_READ_TASK_REQUEST);
+    double deadline = clock_monotonic() + c->srv->receive_timeout_s;
+    int rc = 0;
+    pthread_mutex_lock(&c->task_mu);
+    while (!c->task_ready && !rc) {
+        query_ctx *q = atomic_load(&c->running);
+        if (atomic_load(&c->broken) || atomic_load(&c->desync) || atomic_load(&c->cancelled) ||
+            (q && atomic_load(&q->cancelled)))
+            rc = err_set(ERR_QUERY_WAS_CANCELLED, "The initiator went away or cancelled the query while a worker "
+                                                  "waited for its next object");
+        else if (clock_monotonic() > deadline)
+            rc = err_set(ERR_SOCKET_TIMEOUT, "The initiator did not answer a ReadTaskRequest within %d s",
+                         c->srv->receive_timeout_s);
+        else {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += 50 * 1000 * 1000;
+            if (ts.tv_nsec >= 1000000000L) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000L;
+            }
+            pthread_cond_timedwait(&c->task_cv, &c->task_mu, &ts);
+        }
+    }
+    if (!rc && c->task_failed)
+        rc = err_restore(&c->task_err);
+    if (!rc) {
+        *path = c->task_path ? c->task_path : xstrdup("");
+        c->task_path = NULL;
+    }
+    c->task_ready = false;
+    pthread_mutex_unlock(&c->task_mu);
+    pthread_mutex_unlock(&c->task_req_mu);
+    return rc;
+}
+
 static void *listener_thread(void *p)
 {
     nconn *c = p;
@@ -266,6 +344,13 @@ static void *listener_thread(void *p)
                 cancel_query(c);
             } else if (type == NC_PING) {
                 send_simple(c, NS_PONG);
+            } else if (type == NC_READ_TASK_RESPONSE) {
+                if (read_task_response(c)) {
+                    send_exception(c, err_code(), err_msg());
+                    atomic_store(&c->desync, true);
+                    cancel_query(c);
+                    break;
+                }
             } else {
                 err_set(type <= NC_READ_TASK_RESPONSE ? ERR_UNEXPECTED_PACKET_FROM_CLIENT : ERR_UNKNOWN_PACKET_FROM_CLIENT,
                         "Unexpected packet %llu from the client while a query runs", (unsigned long long)type);
@@ -524,6 +609,12 @@ static void on_started(void *ctx, query_ctx *q)
     if (atomic_load(&c->cancelled))
         atomic_store(&q->cancelled, 1);
     pthread_mutex_unlock(&c->out_mu);
+    /* A secondary query may be a worker of s3Cluster: its objects come from the initiator,
+     * through the listener (which does not run while the client sends an INSERT's data). */
+    if (c->nq.query_kind == 2 && !c->reads_input) {
+        q->read_task = read_task;
+        q->read_task_ctx = c;
+    }
     /* The server's shutdown cancels what it finds in the watch list. */
     watched *w = xcalloc(1, sizeof *w);
     w->fd = c->fd;
@@ -1061,6 +1152,9 @@ void native_serve(server *srv, int fd, const char *peer)
     c->fd = fd;
     snprintf(c->peer, sizeof c->peer, "%s", peer);
     pthread_mutex_init(&c->out_mu, NULL);
+    pthread_mutex_init(&c->task_req_mu, NULL);
+    pthread_mutex_init(&c->task_mu, NULL);
+    pthread_cond_init(&c->task_cv, NULL);
     sock_stream *ss = xcalloc(1, sizeof *ss);
     ss->base.read = sock_read;
     ss->base.close = sock_close;
@@ -1110,5 +1204,9 @@ void native_serve(server *srv, int fd, const char *peer)
     buf_free(&c->scratch);
     rbuf_free(c->in);
     pthread_mutex_destroy(&c->out_mu);
+    pthread_mutex_destroy(&c->task_req_mu);
+    pthread_mutex_destroy(&c->task_mu);
+    pthread_cond_destroy(&c->task_cv);
+    free(c->task_path);
     free(c);
 }

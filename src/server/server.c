@@ -9,6 +9,7 @@
 #include "exec/text_log.h"
 #include "format/parquet/meta_cache.h"
 #include "server/http_pool.h"
+#include "server/cluster_config.h"
 #include "server/server_int.h"
 #include "storage/catalog.h"
 
@@ -172,11 +173,26 @@ static int load_auth(server *s, server_auth **out)
     return 0;
 }
 
+/* The clusters of <remote_servers> and the <macros> (storage/cluster.h). */
+static int install_clusters(const config *c)
+{
+    int64_t tcp_port;
+    cluster_set *cs;
+    if (cfg_int(c, "tcp_port", c->path ? 0 : 9000, &tcp_port) || cluster_config_load(c, (int)tcp_port, &cs))
+        return -1;
+    cluster_set_install(cs);
+    return 0;
+}
+
 int server_reload(server *s)
 {
     server_auth *a;
     if (load_auth(s, &a))
         return -1;
+    if (install_clusters(a->cfg)) {
+        server_auth_put(a);
+        return -1;
+    }
     pthread_mutex_lock(&s->auth_mu);
     server_auth *old = s->auth;
     s->auth = a;
@@ -420,6 +436,10 @@ int server_main(int argc, char **argv)
     }
     pqmc_configure(&(pqmc_config){.max_bytes = pq_bytes > 0 ? (uint64_t)pq_bytes : 0,
                                   .max_entries = pq_entries > 0 ? (uint64_t)pq_entries : 0});
+    if (install_clusters(c)) {
+        print_error_exit();
+        return 1;
+    }
     srv->max_concurrent_queries = mcq;
     srv->keep_alive_timeout_s = (int)(ka > 0 ? ka : 10);
     srv->receive_timeout_s = (int)(rt > 0 ? rt : 30);

@@ -2670,6 +2670,8 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
     if (t->table_func && (strcasecmp(t->table_func->name, "remote") == 0 ||
                           strcasecmp(t->table_func->name, "remoteSecure") == 0))
         return remote_table(t->table_func, q, out);
+    if (t->table_func && analyze_is_cluster_function(t->table_func->name))
+        return analyze_cluster_function(t->table_func, q, out);
     if (t->table_func) {
         const ast *f = t->table_func;
         column **args;

@@ -57,6 +57,10 @@ int analyze_select_over(const ast *sel, source *src, query_ctx *q, bool top, sel
  * dist_plan.c's distributed_source(). */
 int analyze_split_distributed(const ast *sel, query_ctx *q, bool top, select_plan **out);
 
+/* cluster(), clusterAllReplicas() and s3Cluster() (sql/cluster_tf.c). */
+bool analyze_is_cluster_function(const char *name);
+int analyze_cluster_function(const ast *f, query_ctx *q, source **out);
+
 /* Compiles an expression whose columns index src's schema directly (JOIN ON keys). */
 int analyze_expr_on(const ast *e, const source *src, query_ctx *q, expr **out);
 

@@ -25,6 +25,7 @@ struct nclient {
     mt_codec *codec;           /* NULL: no compression */
     int send_timeout_ms;
     buf wbuf, scratch;
+    bool serves_read_tasks;    /* ReadTaskRequest is a packet, not an error */
 };
 
 static int send_buf(nclient *c, const buf *b) { return tcp_send_all(c->fd, b->p, b->len, c->send_timeout_ms, c->peer); }
@@ -151,6 +152,40 @@ int nclient_ping(nclient *c)
 
 int nclient_cancel(nclient *c) { return send_byte(c, NC_CANCEL); }
 
+int nclient_connect_any(const nclient_opts *o, int n, nclient **out)
+{
+    buf log = {0};
+    for (int i = 0; i < n; i++) {
+        if (nclient_connect(&o[i], out) == 0) {
+            buf_free(&log);
+            return 0;
+        }
+        /* A server that answers with an error (a wrong password) is no reason to try
+         * another replica: ClickHouse fails at once too. */
+        int code = err_code();
+        if (code != ERR_NETWORK_ERROR && code != ERR_SOCKET_TIMEOUT && code != ERR_DNS_ERROR &&
+            code != ERR_CANNOT_READ_ALL_DATA) {
+            buf_free(&log);
+            return -1;
+        }
+        buf_printf(&log, "\n\nCode: %d. DB::NetException: %s. (%s)", code, err_msg(), err_name(code));
+    }
+    int rc = err_set(ERR_ALL_CONNECTION_TRIES_FAILED, "All connection tries failed. Log: %s", buf_cstr(&log));
+    buf_free(&log);
+    return rc;
+}
+
+void nclient_serve_read_tasks(nclient *c) { c->serves_read_tasks = true; }
+
+int nclient_send_read_task_response(nclient *c, const char *path)
+{
+    c->wbuf.len = 0;
+    native_put_varuint(&c->wbuf, NC_READ_TASK_RESPONSE);
+    native_put_varuint(&c->wbuf, NATIVE_CLUSTER_PROTOCOL_VERSION);
+    native_put_string(&c->wbuf, path);
+    return send_buf(c, &c->wbuf);
+}
+
 int nclient_send_data(nclient *c, const schema *header, const block *b)
 {
     static const schema empty = {0};
@@ -205,10 +240,16 @@ int nclient_receive(nclient *c, nclient_packet *p)
     case NS_TIMEZONE_UPDATE: rc = native_read_string(c->in, "the time zone", &p->text); break;
     case NS_PONG:
     case NS_END_OF_STREAM: break;
+    case NS_READ_TASK_REQUEST:
+        /* A worker of s3Cluster asks for its next object (no body). */
+        if (!c->serves_read_tasks)
+            rc = err_set(ERR_UNEXPECTED_PACKET_FROM_SERVER, "Unexpected packet ReadTaskRequest from server %s (it "
+                                                            "only comes to the initiator of a *Cluster function)",
+                         c->peer);
+        break;
     case NS_HELLO:
     case NS_TABLES_STATUS_RESPONSE:
     case NS_PART_UUIDS:
-    case NS_READ_TASK_REQUEST:
     case 15: /* MergeTreeAllRangesAnnouncement */
     case 16: /* MergeTreeReadTaskRequest */
         rc = err_set(ERR_UNEXPECTED_PACKET_FROM_SERVER, "Unexpected packet %llu from server %s (shale does not ask for it)",

@@ -40,6 +40,10 @@ typedef struct nclient_opts {
 typedef struct nclient nclient;
 
 int nclient_connect(const nclient_opts *o, nclient **out);
+/* The first of o[0..n) (a shard's replicas) that accepts a connection; a server that
+ * answers with an error (a wrong password) stops the tries. None:
+ * ALL_CONNECTION_TRIES_FAILED with every attempt's error in the message. */
+int nclient_connect_any(const nclient_opts *o, int n, nclient **out);
 void nclient_close(nclient *c);
 /* "host:port" as connected. */
 const char *nclient_peer(const nclient *c);
@@ -74,6 +78,13 @@ void nclient_packet_clear(nclient_packet *p);
 /* A Data packet of the INSERT's data (b NULL: the empty block that ends it). */
 int nclient_send_data(nclient *c, const schema *header, const block *b);
 int nclient_cancel(nclient *c);
+
+/* s3Cluster's initiator: nclient_receive returns the server's ReadTaskRequest packets
+ * (NS_READ_TASK_REQUEST, else an error), each answered with nclient_send_read_task_response:
+ * ReadTaskResponse = the cluster-processing protocol version, then the object's path ("" =
+ * no more objects), as ClickHouse's initiator writes it for a worker of version 1. */
+void nclient_serve_read_tasks(nclient *c);
+int nclient_send_read_task_response(nclient *c, const char *path);
 
 /* An error (code, "Received from host:port. message") for an Exception packet: what
  * remote() raises, as ClickHouse's initiator does. Returns -1. */

@@ -14,6 +14,7 @@
 #include "exec/backup_list.h"
 #include "exec/process_list.h"
 #include "storage/catalog.h"
+#include "storage/cluster.h"
 #include "storage/schema_cache.h"
 
 #include <stdlib.h>
@@ -448,6 +449,8 @@ int system_table(const char *name, query_ctx *q, source **out)
         *out = backups_table();
         return 0;
     }
+    if (strcmp(name, "clusters") == 0)
+        return cluster_system_table(q, out);
     if (strcmp(name, "processes") == 0) {
         *out = processes_table();
         return 0;

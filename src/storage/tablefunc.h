@@ -11,6 +11,15 @@ int tablefunc_numbers(column *const *args, int nargs, bool is_system_numbers, qu
 int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out);
 /* s3(url [, NOSIGN | key, secret [, token]] [, format] [, structure] [, compression]). */
 int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out);
+/* The roles of s3()'s positional arguments v[0..n) as ClickHouse's TableFunctionS3 reads
+ * them: a[0..6] = url, key, secret, token, format, structure, compression (views of v,
+ * NULL when absent); *nosign for NOSIGN. */
+int tablefunc_s3_split_args(char **v, int n, const char **a, bool *nosign);
+/* s3Cluster(cluster, url [, …s3()'s arguments]) (storage/tablefunc/s3cluster.c): args are
+ * s3()'s. On the initiator the glob is listed once and each shard's replica reads the
+ * objects it asks for; in a worker's query (q->read_task set) the objects come from the
+ * initiator. */
+int tablefunc_s3cluster(const char *cluster, column *const *args, int nargs, query_ctx *q, source **out);
 /* url(url [, format [, structure [, compression]]]): http(s) URLs (storage/tablefunc/url.c). */
 int tablefunc_url(column *const *args, int nargs, query_ctx *q, source **out);
 /* Data on stdin: the table `table` and input([structure]); structure NULL = --structure

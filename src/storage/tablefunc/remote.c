@@ -291,30 +291,16 @@ static int remote_parse_addresses(const char *addresses, int default_port, shard
 static int connect_shard(const remote_src *rs, const shard *sh, query_ctx *q, nclient **out)
 {
     (void)q;
-    buf log = {0};
-    for (int i = 0; i < sh->n; i++) {
-        nclient_opts o = {.host = sh->r[i].host,
-                          .port = sh->r[i].port,
-                          .user = rs->user,
-                          .password = rs->password,
-                          .connect_timeout_ms = rs->connect_ms,
-                          .compression = "lz4"};
-        if (nclient_connect(&o, out) == 0) {
-            buf_free(&log);
-            return 0;
-        }
-        /* A server that answers with an error (a wrong password) is no reason to try
-         * another replica: ClickHouse fails at once too. */
-        int code = err_code();
-        if (code != ERR_NETWORK_ERROR && code != ERR_SOCKET_TIMEOUT && code != ERR_DNS_ERROR &&
-            code != ERR_CANNOT_READ_ALL_DATA) {
-            buf_free(&log);
-            return -1;
-        }
-        buf_printf(&log, "\n\nCode: %d. DB::NetException: %s. (%s)", code, err_msg(), err_name(code));
-    }
-    int rc = err_set(ERR_ALL_CONNECTION_TRIES_FAILED, "All connection tries failed. Log: %s", buf_cstr(&log));
-    buf_free(&log);
+    nclient_opts *o = xcalloc((size_t)sh->n + 1, sizeof *o);
+    for (int i = 0; i < sh->n; i++)
+        o[i] = (nclient_opts){.host = sh->r[i].host,
+                              .port = sh->r[i].port,
+                              .user = rs->user,
+                              .password = rs->password,
+                              .connect_timeout_ms = rs->connect_ms,
+                              .compression = "lz4"};
+    int rc = nclient_connect_any(o, sh->n, out);
+    free(o);
     return rc;
 }
 

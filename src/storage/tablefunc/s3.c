@@ -538,6 +538,8 @@ static int split_args(char **v, int n, const char **a, bool *nosign)
     return 0;
 }
 
+int tablefunc_s3_split_args(char **v, int n, const char **a, bool *nosign) { return split_args(v, n, a, nosign); }
+
 int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
 {
     if (nargs < 1 || nargs > 7)

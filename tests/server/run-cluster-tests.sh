@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# Clusters of the server configuration: three `shale server`s on 127.0.0.1 share one
+# <remote_servers> (each its own ports and data), each holds a third of one data set.
+#   - system.clusters lists every replica with ClickHouse's columns;
+#   - cluster('three', …) gives what chdb (ClickHouse 26.7) gives over the whole data set
+#     locally; clusterAllReplicas reads every replica; a dead first replica fails over;
+#   - macros in the cluster's name; errors: an unknown cluster, a sharding key, a cluster
+#     with an inter-server secret.
+# Every wait is bounded; the servers are stopped at the end.
+set -u
+SHALE=$(realpath "${1:?usage: run-cluster-tests.sh path/to/shale}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+WORK=$(mktemp -d)
+CHDB="$HERE/../queries/node_modules/chdb"
+[ -d "$CHDB" ] || { echo "chdb is not installed (tests/queries/node_modules/chdb)"; exit 1; }
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+PIDS=()
+cleanup() {
+  for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
+  for p in "${PIDS[@]}"; do for _ in $(seq 1 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done; kill -9 "$p" 2>/dev/null; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+fail=0; passed=0
+HTTP=(); TCP=()
+for n in 0 1 2; do HTTP[$n]=$(free_port); TCP[$n]=$(free_port); done
+DEAD=$(free_port)
+REMOTE_SERVERS="
+    <remote_servers>
+        <three>
+            <shard><replica><host>127.0.0.1</host><port>${TCP[0]}</port></replica></shard>
+            <shard><weight>2</weight><replica><host>127.0.0.1</host><port>${TCP[1]}</port></replica></shard>
+            <shard><internal_replication>true</internal_replication>
+                <replica><host>127.0.0.1</host><port>$DEAD</port></replica>
+                <replica><host>localhost</host><port>${TCP[2]}</port><user>default</user></replica>
+            </shard>
+        </three>
+        <nodes>
+            <node><host>127.0.0.1</host><port>${TCP[0]}</port></node>
+            <node><host>127.0.0.1</host><port>${TCP[1]}</port></node>
+        </nodes>
+        <pair>
+            <shard><replica><host>127.0.0.1</host><port>${TCP[0]}</port></replica>
+                   <replica><host>127.0.0.1</host><port>${TCP[1]}</port></replica></shard>
+        </pair>
+        <secretive>
+            <secret>s3cr3t</secret>
+            <shard><replica><host>127.0.0.1</host><port>${TCP[0]}</port></replica></shard>
+        </secretive>
+    </remote_servers>"
+for n in 0 1 2; do
+  mkdir -p "$WORK/s$n"
+  cat > "$WORK/s$n/config.xml" <<XML
+<clickhouse>
+    <listen_host>127.0.0.1</listen_host>
+    <http_port>${HTTP[$n]}</http_port>
+    <tcp_port>${TCP[$n]}</tcp_port>
+    <path>$WORK/s$n/data/</path>
+    $REMOTE_SERVERS
+    <macros><cl>three</cl><shard>0$n</shard></macros>
+</clickhouse>
+XML
+  "$SHALE" server --config-file "$WORK/s$n/config.xml" >"$WORK/s$n.log" 2>&1 &
+  PIDS+=($!)
+done
+for n in 0 1 2; do
+  for _ in $(seq 1 100); do curl -s "http://127.0.0.1:${HTTP[$n]}/ping" >/dev/null 2>&1 && break; sleep 0.1; done
+done
+
+COLS="k UInt64, s String, n Nullable(Int32), f Float64, lc LowCardinality(String)"
+SEL="SELECT number AS k, concat('s', toString(number)) AS s, CAST(if(number % 4 = 0, NULL, toInt32(number) - 10) AS Nullable(Int32)) AS n, number / 4 AS f, CAST(toString(number % 3) AS LowCardinality(String)) AS lc FROM numbers(30)"
+sql() { # HTTP_PORT SQL
+  local out; out=$(curl -sS --max-time 60 "http://127.0.0.1:$1/" --data-binary "$2")
+  [ -z "$out" ] || { echo "setup failed: $2: $out"; exit 1; }
+}
+q() { curl -sS --max-time 60 "http://127.0.0.1:$1/" --data-binary "$2"; }
+for n in 0 1 2; do
+  sql "${HTTP[$n]}" "CREATE TABLE t ($COLS) ENGINE = MergeTree ORDER BY k"
+  sql "${HTTP[$n]}" "INSERT INTO t SELECT * FROM ($SEL) WHERE k % 3 = $n"
+done
+chdb() { (cd "$WORK" && timeout 120 node -e "const {query}=require(process.argv[1]); try { process.stdout.write(query(process.argv[2], 'TSV')) } catch (e) { process.stdout.write('ERROR ' + e.message.split('\n')[0]); }" "$CHDB" "$1" 2>&1); }
+check() { # NAME EXPECTED GOT
+  if [ "$2" == "$3" ]; then passed=$((passed+1)); else echo "FAIL: $1"; echo "  expected: $(printf '%s' "$2" | head -c 600)"; echo "  got:      $(printf '%s' "$3" | head -c 600)"; fail=1; fi
+}
+has() { # NAME NEEDLE GOT
+  case "$3" in *"$2"*) passed=$((passed+1)) ;; *) echo "FAIL: $1: expected '$2' in: $(printf '%s' "$3" | head -c 400)"; fail=1 ;; esac
+}
+
+# system.clusters: every replica, ClickHouse's 22 columns; is_local where the port is the server's own
+EXP=$(printf '%s\n' \
+  "nodes	1		1	0	1	127.0.0.1	127.0.0.1	${TCP[0]}	1	default		0	0	0			0	\\N	\\N	\\N	\\N" \
+  "nodes	2		1	0	1	127.0.0.1	127.0.0.1	${TCP[1]}	0	default		0	0	0			0	\\N	\\N	\\N	\\N" \
+  "pair	1		1	0	1	127.0.0.1	127.0.0.1	${TCP[0]}	1	default		0	0	0			0	\\N	\\N	\\N	\\N" \
+  "pair	1		1	0	2	127.0.0.1	127.0.0.1	${TCP[1]}	0	default		0	0	0			0	\\N	\\N	\\N	\\N" \
+  "secretive	1		1	0	1	127.0.0.1	127.0.0.1	${TCP[0]}	1	default		0	0	0			0	\\N	\\N	\\N	\\N" \
+  "three	1		1	0	1	127.0.0.1	127.0.0.1	${TCP[0]}	1	default		0	0	0			0	\\N	\\N	\\N	\\N" \
+  "three	2		2	0	1	127.0.0.1	127.0.0.1	${TCP[1]}	0	default		0	0	0			0	\\N	\\N	\\N	\\N" \
+  "three	3		1	1	1	127.0.0.1	127.0.0.1	$DEAD	0	default		0	0	0			0	\\N	\\N	\\N	\\N" \
+  "three	3		1	1	2	localhost	127.0.0.1	${TCP[2]}	0	default		0	0	0			0	\\N	\\N	\\N	\\N")
+check "system.clusters" "$EXP" "$(q "${HTTP[0]}" "SELECT * FROM system.clusters ORDER BY cluster, shard_num, replica_num" | sed 's/::1/127.0.0.1/')"
+check "system.clusters names" "cluster	String
+shard_num	UInt32
+shard_name	String
+shard_weight	UInt32
+internal_replication	UInt8
+replica_num	UInt32
+host_name	String
+host_address	String
+port	UInt16
+is_local	UInt8
+user	String
+default_database	String
+errors_count	UInt32
+slowdowns_count	UInt32
+estimated_recovery_time	UInt32
+database_shard_name	String
+database_replica_name	String
+is_shared_catalog_cluster	UInt8
+is_active	Nullable(UInt8)
+unsynced_after_recovery	Nullable(UInt8)
+replication_lag	Nullable(UInt32)
+recovery_time	Nullable(UInt64)" "$(q "${HTTP[1]}" "DESCRIBE system.clusters" | cut -f1,2)"
+
+QUERIES=(
+  "SELECT count(), sum(k), avg(f), min(s), countIf(n IS NULL) FROM \$T"
+  "SELECT * FROM \$T ORDER BY k LIMIT 5"
+  "SELECT lc, count(), sum(n), arraySort(groupArray(k)) FROM \$T GROUP BY lc ORDER BY lc"
+  "SELECT k, s FROM \$T WHERE k IN (3, 17, 25) OR s = 's4' ORDER BY k"
+  "SELECT DISTINCT lc FROM \$T ORDER BY lc"
+)
+for Q in "${QUERIES[@]}"; do
+  EXPECTED=$(chdb "${Q//\$T/($SEL)}")
+  for T in "cluster('three', default.t)" "cluster(three, default, t)" "cluster('{cl}', 'default.t')"; do
+    check "$Q over $T" "$EXPECTED" "$(q "${HTTP[1]}" "${Q//\$T/$T}")"
+  done
+done
+# a table function as the target: every shard runs it
+check "cluster over a table function" "9" "$(q "${HTTP[0]}" "SELECT count() FROM cluster('three', numbers(3))")"
+# two shards of one replica each (<node>), one shard of two replicas: the first that answers
+check "nodes" "20" "$(q "${HTTP[2]}" "SELECT count() FROM cluster('nodes', default.t)")"
+check "pair" "10" "$(q "${HTTP[2]}" "SELECT count() FROM cluster('pair', default.t)")"
+check "clusterAllReplicas pair" "20" "$(q "${HTTP[2]}" "SELECT count() FROM clusterAllReplicas('pair', default.t)")"
+# clusterAllReplicas of 'three' tries the dead replica as a shard of its own
+has "clusterAllReplicas with a dead replica" "ALL_CONNECTION_TRIES_FAILED" "$(q "${HTTP[2]}" "SELECT count() FROM clusterAllReplicas('three', default.t)")"
+check "clusterAllReplicas skip_unavailable_shards" "30" "$(q "${HTTP[2]}" "SELECT count() FROM clusterAllReplicas('three', default.t) SETTINGS skip_unavailable_shards = 1")"
+has "unknown cluster" "Code: 701" "$(q "${HTTP[0]}" "SELECT * FROM cluster('nope', default.t)")"
+has "unknown cluster name" "CLUSTER_DOESNT_EXIST" "$(q "${HTTP[0]}" "SELECT * FROM cluster('nope', default.t)")"
+has "unknown macro" "NO_ELEMENTS_IN_CONFIG" "$(q "${HTTP[0]}" "SELECT * FROM cluster('{nope}', default.t)")"
+has "sharding key" "NOT_IMPLEMENTED" "$(q "${HTTP[0]}" "SELECT * FROM cluster('three', default, t, rand())")"
+has "secret" "NOT_IMPLEMENTED" "$(q "${HTTP[0]}" "SELECT * FROM cluster('secretive', default.t)")"
+has "no arguments" "NUMBER_OF_ARGUMENTS_DOESNT_MATCH" "$(q "${HTTP[0]}" "SELECT * FROM cluster('three')")"
+
+# a bad <remote_servers> stops the server with a clear error
+BAD=$(free_port)
+cat > "$WORK/bad.xml" <<XML
+<clickhouse><listen_host>127.0.0.1</listen_host><http_port>$BAD</http_port><path>$WORK/bad/</path>
+<remote_servers><c><shard><replica><port>1</port></replica></shard></c></remote_servers></clickhouse>
+XML
+OUT=$(timeout 20 "$SHALE" server --config-file "$WORK/bad.xml" 2>&1); RC=$?
+check "bad config exit code" "1" "$RC"
+has "bad config message" "remote_servers.c.shard.replica has no <host>" "$OUT"
+cat > "$WORK/bad.xml" <<XML
+<clickhouse><listen_host>127.0.0.1</listen_host><http_port>$BAD</http_port><path>$WORK/bad/</path>
+<remote_servers><c><shard><replica><host>h</host><port>x</port></replica></shard></c></remote_servers></clickhouse>
+XML
+has "bad port" "INVALID_CONFIG_PARAMETER" "$(timeout 20 "$SHALE" server --config-file "$WORK/bad.xml" 2>&1)"
+
+# the servers stop cleanly; a sanitizer build's reports land in their logs (memory errors
+# fail; a LeakSanitizer report is shown: OpenSSL's per-thread state of exited threads
+# shows up there now and then, 904 bytes from CRYPTO_zalloc, outside this test's code)
+for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
+for p in "${PIDS[@]}"; do for _ in $(seq 1 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done; done
+grep -h -A3 "LeakSanitizer" "$WORK"/s?.log 2>/dev/null | head -8 | sed "s/^/warning: /"
+if grep -l "ERROR: AddressSanitizer\|runtime error" "$WORK"/s?.log >/dev/null 2>&1; then
+  echo "FAIL: sanitizer reports:"; grep -h -A5 "ERROR: AddressSanitizer\|runtime error" "$WORK"/s?.log | head -40; fail=1
+fi
+echo "cluster tests: $passed passed"
+exit $fail
