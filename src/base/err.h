@@ -196,7 +196,7 @@ enum {
     ERR_UNFINISHED = 341,
     /* clusters */
     ERR_CLUSTER_DOESNT_EXIST = 701,
-    ERR_UNKNOWN_PROTOCOL = 195,
+    ERR_UNKNOWN_PROTOCOL = 480,
 };
 
 #define ERR_MSG_MAX 4096
