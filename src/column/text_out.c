@@ -300,7 +300,8 @@ void text_put_json_string(buf *out, const char *s, size_t n, bool escape_slash)
         buf_append(out, two, 2);
         start = i + 1;
     }
-    buf_append(out, s + start, n - start);
+    if (n > start) /* s may be NULL when n is 0 */
+        buf_append(out, s + start, n - start);
     buf_putc(out, '"');
 }
 

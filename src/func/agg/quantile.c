@@ -161,11 +161,14 @@ static void raw_from_double(type_id t, double v, void *out)
     }
 }
 
-static double raw_to_double(type_id t, const uint8_t *p)
+/* p holds width bytes (the state's element width): never read past them, the value may be
+ * the last bytes of the input. */
+static double raw_to_double(type_id t, const uint8_t *p, size_t width)
 {
     union { uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64; int8_t i8; int16_t i16; int32_t i32;
             int64_t i64; float f; double d; } x;
-    memcpy(&x, p, 8 < sizeof x ? 8 : sizeof x);
+    memset(&x, 0, sizeof x);
+    memcpy(&x, p, width < sizeof x ? width : sizeof x);
     switch (t) {
     case T_UINT8: return x.u8;
     case T_UINT16: return x.u16;
@@ -220,7 +223,7 @@ static int qs_deserialize(const agg_call *a, void *st, agg_rd *in)
         return agg_rd_short(in, (size_t)(n * d->width));
     s->vals.len = 0;
     for (uint64_t i = 0; i < n; i++) {
-        double v = raw_to_double(d->tid, in->p);
+        double v = raw_to_double(d->tid, in->p, d->width);
         buf_append(&s->vals, &v, sizeof v);
         in->p += d->width;
     }
@@ -326,7 +329,8 @@ static int q_finalize(const agg_call *a, void *st, column *out)
     qstate *s = st;
     size_t w = d->exact ? d->width : sizeof(double);
     /* Sorting fully is simpler than nth_element and gives the same element. */
-    qsort(s->vals.p, s->vals.len / w, w, cmp_for(d->exact ? d->tid : T_FLOAT64));
+    if (s->vals.len) /* an empty state has no buffer: qsort must not see NULL */
+        qsort(s->vals.p, s->vals.len / w, w, cmp_for(d->exact ? d->tid : T_FLOAT64));
     if (d->multi) {
         for (int i = 0; i < a->nparams; i++)
             push_level(a, s, a->params[i], out->inner);
