@@ -475,13 +475,15 @@ static void tk_merge(const agg_call *a, void *dst, void *src)
         }
     }
     /* sort by (count desc, error asc); equal counters keep their list order */
-    tk_sort_state = d;
-    uint32_t *order = mem_alloc(d->n * sizeof *order);
-    memcpy(order, d->list, d->n * sizeof *order);
-    qsort(order, d->n, sizeof *order, tk_cmp);
-    tk_sort_state = NULL;
-    memcpy(d->list, order, d->n * sizeof *order);
-    mem_free(order);
+    if (d->n) { /* d->list may be NULL when empty */
+        tk_sort_state = d;
+        uint32_t *order = mem_alloc(d->n * sizeof *order);
+        memcpy(order, d->list, d->n * sizeof *order);
+        qsort(order, d->n, sizeof *order, tk_cmp);
+        tk_sort_state = NULL;
+        memcpy(d->list, order, d->n * sizeof *order);
+        mem_free(order);
+    }
     for (size_t k = 0; k < d->n; k++)
         d->slot[d->list[k]] = (uint32_t)k;
     while (d->n > cap)
