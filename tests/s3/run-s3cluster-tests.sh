@@ -19,8 +19,7 @@ EP="http://127.0.0.1:$PORT"
 tmp=$(mktemp -d); D="$tmp/rgw"
 PIDS=()
 cleanup() {
-  for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
-  for p in "${PIDS[@]}"; do for _ in $(seq 1 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done; kill -9 "$p" 2>/dev/null; done
+  stop_pids "${PIDS[@]}"
   "$HERE/stop-ceph.sh" "$D" >/dev/null 2>&1; rm -rf "$tmp"
 }
 trap cleanup EXIT

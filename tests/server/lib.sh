@@ -4,6 +4,7 @@
 #   server_start LOG ARGS…         starts "$SHALE server ARGS…" with output in LOG, waits for
 #                                  /ping on $PORT (exits the script if it never answers)
 #   server_stop                    stops it and waits
+#   stop_pids PID…                 stops several servers the same way (all signalled first)
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 SERVER_PID=
@@ -25,4 +26,12 @@ server_stop() {
   for _ in $(seq 1 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
   kill -9 "$SERVER_PID" 2>/dev/null
   SERVER_PID=
+}
+
+stop_pids() {
+  for p in "$@"; do kill -TERM "$p" 2>/dev/null; done
+  for p in "$@"; do
+    for _ in $(seq 1 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$p" 2>/dev/null
+  done
 }

@@ -13,11 +13,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=$(mktemp -d)
 CHDB="$HERE/../queries/node_modules/chdb"
 [ -d "$CHDB" ] || { echo "chdb is not installed (tests/queries/node_modules/chdb)"; exit 1; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. "$HERE/lib.sh" # free_port, stop_pids
 PIDS=()
 cleanup() {
-  for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
-  for p in "${PIDS[@]}"; do for _ in $(seq 1 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done; kill -9 "$p" 2>/dev/null; done
+  stop_pids "${PIDS[@]}"
   rm -rf "$WORK"
 }
 trap cleanup EXIT
