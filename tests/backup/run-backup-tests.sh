@@ -15,6 +15,9 @@ tmp=$(mktemp -d /tmp/shale-backup-test.XXXXXX); chmod 755 "$tmp"
 AS=()
 if [ "$(id -u)" = 0 ]; then AS=(runuser -u postgres --); chown postgres "$tmp"; fi
 run() { "${AS[@]}" "$@"; }
+# The postgres user's commands inherit the working directory: a checkout under a private
+# directory (mktemp -d is 0700) would make psql and pg_ctl fail to start there.
+cd "$tmp" || exit 1
 # a copy the postgres user can execute whatever the build directory's permissions
 mkdir -p "$tmp/bin"; cp "$SHALE_IN" "$tmp/bin/shale"; chmod 755 "$tmp/bin" "$tmp/bin/shale"
 SHALE="$tmp/bin/shale"
