@@ -61,6 +61,36 @@ static int wait_fd(http_conn *c, short events, int timeout_ms, bool stoppable)
     }
 }
 
+/* Receives up to cap bytes into buf, waiting up to timeout_ms for the first. >0 = bytes
+ * received, 0 = the peer closed, -1 = error or timeout (err_set, the connection is broken). */
+static ssize_t recv_some(http_conn *c, char *buf, size_t cap, int timeout_ms, bool stoppable)
+{
+    /* The bytes are often there already (a pipelined or quick client): no poll then. */
+    ssize_t first = recv(c->fd, buf, cap, MSG_DONTWAIT);
+    if (first >= 0)
+        return first;
+    int w = wait_fd(c, POLLIN, timeout_ms, stoppable);
+    if (w < 0) {
+        c->broken = true;
+        return err_set(ERR_NETWORK_ERROR, "Cannot read from socket (%s): %s", c->peer, strerror(errno));
+    }
+    if (w == 0) {
+        c->broken = true;
+        return err_set(ERR_SOCKET_TIMEOUT, "Timeout exceeded while reading from socket (%s, %d ms)", c->peer,
+                       timeout_ms);
+    }
+    for (;;) {
+        ssize_t n = recv(c->fd, buf, cap, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            c->broken = true;
+            return err_set(ERR_NETWORK_ERROR, "Cannot read from socket (%s): %s", c->peer, strerror(errno));
+        }
+        return n;
+    }
+}
+
 /* Receives more bytes into the input buffer. 1 = got some, 0 = the peer closed, -1 =
  * error or timeout (err_set). */
 static int recv_more(http_conn *c, int timeout_ms, bool stoppable)
@@ -77,37 +107,11 @@ static int recv_more(http_conn *c, int timeout_ms, bool stoppable)
             c->in = xrealloc(c->in, c->in_cap);
         }
     }
-    /* The bytes are often there already (a pipelined or quick client): no poll then. */
-    ssize_t first = recv(c->fd, c->in + c->in_len, c->in_cap - c->in_len, MSG_DONTWAIT);
-    if (first > 0) {
-        c->in_len += (size_t)first;
-        return 1;
-    }
-    if (first == 0)
-        return 0;
-    int w = wait_fd(c, POLLIN, timeout_ms, stoppable);
-    if (w < 0) {
-        c->broken = true;
-        return err_set(ERR_NETWORK_ERROR, "Cannot read from socket (%s): %s", c->peer, strerror(errno));
-    }
-    if (w == 0) {
-        c->broken = true;
-        return err_set(ERR_SOCKET_TIMEOUT, "Timeout exceeded while reading from socket (%s, %d ms)", c->peer,
-                       timeout_ms);
-    }
-    for (;;) {
-        ssize_t n = recv(c->fd, c->in + c->in_len, c->in_cap - c->in_len, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            c->broken = true;
-            return err_set(ERR_NETWORK_ERROR, "Cannot read from socket (%s): %s", c->peer, strerror(errno));
-        }
-        if (n == 0)
-            return 0;
-        c->in_len += (size_t)n;
-        return 1;
-    }
+    ssize_t n = recv_some(c, c->in + c->in_len, c->in_cap - c->in_len, timeout_ms, stoppable);
+    if (n <= 0)
+        return (int)n;
+    c->in_len += (size_t)n;
+    return 1;
 }
 
 static int send_all(http_conn *c, const void *p, size_t n)
@@ -379,6 +383,23 @@ typedef struct body_stream {
     srv_request *rq;
 } body_stream;
 
+/* Parses a chunk-size line, [start, nl) with nl at its '\n'. 0 or -1 (err_set). */
+static int parse_chunk_size(const char *start, const char *nl, uint64_t *size)
+{
+    uint64_t v = 0;
+    int digits = 0;
+    const char *p = start;
+    for (; p < nl && hexval((unsigned char)*p) >= 0; p++, digits++) {
+        if (v >> 60)
+            return err_set(ERR_BAD_ARGUMENTS, "Chunk size is too large in the HTTP body");
+        v = v * 16 + (uint64_t)hexval((unsigned char)*p);
+    }
+    if (!digits || (p < nl && *p != ';' && *p != '\r'))
+        return err_set(ERR_BAD_ARGUMENTS, "Malformed chunk size in the HTTP body");
+    *size = v;
+    return 0;
+}
+
 /* Reads a line of the chunked framing ("size[;ext]\r\n"). */
 static int read_chunk_size(srv_request *rq, uint64_t *size)
 {
@@ -387,18 +408,9 @@ static int read_chunk_size(srv_request *rq, uint64_t *size)
         char *start = c->in + c->in_pos;
         char *nl = memchr(start, '\n', c->in_len - c->in_pos);
         if (nl) {
-            uint64_t v = 0;
-            int digits = 0;
-            char *p = start;
-            for (; p < nl && hexval((unsigned char)*p) >= 0; p++, digits++) {
-                if (v >> 60)
-                    return err_set(ERR_BAD_ARGUMENTS, "Chunk size is too large in the HTTP body");
-                v = v * 16 + (uint64_t)hexval((unsigned char)*p);
-            }
-            if (!digits || (p < nl && *p != ';' && *p != '\r'))
-                return err_set(ERR_BAD_ARGUMENTS, "Malformed chunk size in the HTTP body");
+            if (parse_chunk_size(start, nl, size))
+                return -1;
             c->in_pos = (size_t)(nl + 1 - c->in);
-            *size = v;
             return 0;
         }
         if (c->in_len - c->in_pos > 4096)
@@ -433,6 +445,10 @@ static int read_crlf(srv_request *rq)
     return err_set(ERR_BAD_ARGUMENTS, "Malformed chunk terminator in the HTTP body");
 }
 
+/* Below this a reader's request goes through the input buffer (small reads would each be a
+ * system call). */
+#define DIRECT_RECV_MIN 8192
+
 static int send_continue(srv_request *rq)
 {
     if (!rq->expect_continue || rq->continue_sent)
@@ -442,7 +458,95 @@ static int send_continue(srv_request *rq)
     return send_all(rq->conn, msg, sizeof msg - 1);
 }
 
-static int body_read(instream *s, void *dst, size_t cap, size_t *got)
+/* Bookkeeping after n bytes of the body reached the reader; at the end of a chunk the CRLF
+ * that closes it is consumed. 0 or -1 (err_set, the connection is broken). */
+static int body_consumed(srv_request *rq, instream *s, size_t n, size_t *got)
+{
+    rq->body_left -= n;
+    s->offset += n;
+    *got = n;
+    if (rq->body_left == 0) {
+        if (rq->chunked) {
+            if (read_crlf(rq)) {
+                rq->conn->broken = true;
+                return -1;
+            }
+        } else {
+            rq->body_done = true;
+        }
+    }
+    return 0;
+}
+
+/* Keeps bytes received past what the reader can take (the framing of a chunk not yet
+ * complete, the last chunk and trailers, a pipelined next request) in the input buffer,
+ * which is empty when this is called. */
+static void stash_input(http_conn *c, const char *p, size_t n)
+{
+    if (n > c->in_cap) {
+        c->in_cap = n;
+        c->in = xrealloc(c->in, c->in_cap);
+    }
+    memcpy(c->in, p, n);
+    c->in_pos = 0;
+    c->in_len = n;
+}
+
+/* Removes the chunked framing from the n bytes received into d (which began inside a chunk
+ * with rq->body_left bytes left in it), moving data down over it. What cannot be decided
+ * yet — an incomplete size line, the last chunk — is stashed in the input buffer for the
+ * ordinary path. *got = data bytes left in d, possibly 0 (the caller reads again). */
+static int dechunk_in_place(srv_request *rq, instream *s, char *d, size_t n, size_t *got)
+{
+    http_conn *c = rq->conn;
+    size_t r = 0, w = 0;
+    bool crlf_pending = false;
+    for (;;) {
+        size_t take = n - r < rq->body_left ? n - r : (size_t)rq->body_left;
+        if (take && w != r)
+            memmove(d + w, d + r, take);
+        w += take;
+        r += take;
+        rq->body_left -= take;
+        if (r == n) {
+            crlf_pending = rq->body_left == 0;
+            break;
+        }
+        /* the CRLF that ends the chunk (a bare LF is accepted, as read_crlf does) */
+        if (d[r] == '\n') {
+            r++;
+        } else if (d[r] == '\r' && r + 1 == n) {
+            stash_input(c, d + r, 1);
+            crlf_pending = true;
+            break;
+        } else if (d[r] == '\r' && d[r + 1] == '\n') {
+            r += 2;
+        } else {
+            err_set(ERR_BAD_ARGUMENTS, "Malformed chunk terminator in the HTTP body");
+            goto fail;
+        }
+        const char *nl = memchr(d + r, '\n', n - r);
+        uint64_t size = 0;
+        if (nl && parse_chunk_size(d + r, nl, &size))
+            goto fail;
+        if (!nl || size == 0) { /* read_chunk_size takes it from there */
+            stash_input(c, d + r, n - r);
+            break;
+        }
+        r = (size_t)(nl + 1 - d);
+        rq->body_left = size;
+    }
+    s->offset += w;
+    *got = w;
+    if (crlf_pending && read_crlf(rq))
+        goto fail;
+    return 0;
+fail:
+    c->broken = true;
+    return -1;
+}
+
+static int body_read_some(instream *s, void *dst, size_t cap, size_t *got)
 {
     body_stream *b = (body_stream *)s;
     srv_request *rq = b->rq;
@@ -480,8 +584,18 @@ static int body_read(instream *s, void *dst, size_t cap, size_t *got)
         }
         rq->body_left = size;
     }
+    /* Nothing buffered and the reader wants a large piece: receive straight into its
+     * buffer instead of through the 16 KiB input buffer and a copy (an INSERT's body is
+     * almost all of a connection's bytes). A chunked body is received across chunk
+     * boundaries and its framing removed in place: fewer, larger receives also mean
+     * fewer window updates, which on loopback each run the peer's packet processing. */
+    bool direct = c->in_pos == c->in_len && cap >= DIRECT_RECV_MIN;
     if (c->in_pos == c->in_len) {
-        int r = recv_more(c, c->recv_timeout_ms, false);
+        size_t want = cap;
+        if (!rq->chunked && want > rq->body_left)
+            want = (size_t)rq->body_left;
+        ssize_t r = direct ? recv_some(c, dst, want, c->recv_timeout_ms, false)
+                           : recv_more(c, c->recv_timeout_ms, false);
         if (r < 0)
             goto fail;
         if (r == 0) {
@@ -490,6 +604,10 @@ static int body_read(instream *s, void *dst, size_t cap, size_t *got)
                     (unsigned long long)rq->body_left);
             goto fail;
         }
+        if (direct && !rq->chunked)
+            return body_consumed(rq, s, (size_t)r, got);
+        if (direct)
+            return dechunk_in_place(rq, s, dst, (size_t)r, got) ? -1 : 0;
     }
     size_t n = c->in_len - c->in_pos;
     if (n > cap)
@@ -498,21 +616,22 @@ static int body_read(instream *s, void *dst, size_t cap, size_t *got)
         n = (size_t)rq->body_left;
     memcpy(dst, c->in + c->in_pos, n);
     c->in_pos += n;
-    rq->body_left -= n;
-    s->offset += n;
-    *got = n;
-    if (rq->body_left == 0) {
-        if (rq->chunked) {
-            if (read_crlf(rq))
-                goto fail;
-        } else {
-            rq->body_done = true;
-        }
-    }
-    return 0;
+    return body_consumed(rq, s, n, got);
 fail:
     c->broken = true;
     return -1;
+}
+
+/* A receive may bring only framing (a chunk's CRLF and size line): read until there is
+ * data or the body ends, since 0 bytes would mean the end to the caller. */
+static int body_read(instream *s, void *dst, size_t cap, size_t *got)
+{
+    body_stream *b = (body_stream *)s;
+    int rc;
+    do
+        rc = body_read_some(s, dst, cap, got);
+    while (rc == 0 && *got == 0 && cap > 0 && !b->rq->body_done);
+    return rc;
 }
 
 static void body_close(instream *s) { free(s); }

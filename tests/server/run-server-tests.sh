@@ -125,6 +125,14 @@ check "insert TSV from body" "" "$(printf '1\ta\n2\tb\n' | curl -s "$URL/?query=
 check "insert in body after query" "" "$(printf 'INSERT INTO t FORMAT JSONEachRow\n{"a":3,"s":"c"}\n' | curl -s "$URL/" --data-binary @-)"
 check "insert VALUES" "" "$(q "INSERT INTO t VALUES (4, 'd')")"
 check "insert chunked body" "" "$(printf '5\te\n' | curl -s -H 'Transfer-Encoding: chunked' "$URL/?query=INSERT%20INTO%20t%20FORMAT%20TSV" --data-binary @-)"
+# chunk framing split every way across receives, trailers, a pipelined request (3 seeds)
+q 'CREATE TABLE chunked_t (n UInt64) ENGINE = Memory' >/dev/null
+for seed in 1 2 3; do
+  check "chunked framing seed $seed" "$(printf 'HTTP/1.1 200 OK\nHTTP/1.1 200 OK\nHTTP/1.1 200 OK')" \
+    "$(python3 "$HERE/chunked.py" "$PORT" chunked_t "$seed")"
+done
+check "chunked framing rows" "$((3 * 325000))	$((3 * (300000 * 300001 / 2 + 5000 * 5001 / 2 + 20000 * 20001 / 2)))" \
+  "$(q 'SELECT count(), sum(n) FROM chunked_t')"
 check "rows after inserts" "$(printf '1\ta\n2\tb\n3\tc\n4\td\n5\te')" "$(q 'SELECT * FROM t ORDER BY a')"
 H=$(printf '6\tf\n7\tg\n' | curl -s -D - -o /dev/null "$URL/?query=INSERT%20INTO%20t%20FORMAT%20TSV" --data-binary @-)
 contains "insert summary written_rows" '"written_rows":"2"' "$H"
