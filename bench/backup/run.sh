@@ -8,13 +8,16 @@
 # measurement notes: open-loop pgbench (-R), residency compared just before/after.
 #
 # Usage (as root): bench/backup/run.sh [SCALE] [HOT_MB] [RATE]   defaults 20 200 500 (small);
-# COLD_MB (800) and MEM_MB (800) from the environment; SETUP_ONLY=1 generates the data and stops,
+# COLD_MB (800), MEM_MB (800), WARMUP_S (15) and BASELINE_S (60) from the environment; SETUP_ONLY=1 generates the data and stops,
 # REUSE=1 measures on the data an earlier run generated.
 # shale runs as root (its cgroup), PostgreSQL, its archive_command and pgBackRest as postgres.
 # The issue's figures use SCALE=200 HOT_MB=1450 plus a 4 GiB cold table and RATE=10000.
 set -u
 SCALE=${1:-20}; HOT_MB=${2:-200}; RATE=${3:-500}
 COLD_MB=${COLD_MB:-800} # a table nobody reads: the data outgrows the memory cgroup
+# pgbench runs WARMUP_S before its baseline of BASELINE_S is taken (the measurement notes:
+# 15 s and 60 s; a short baseline on this VM swung from 4 ms to 4.3 s between runs)
+WARMUP_S=${WARMUP_S:-15}; BASELINE_S=${BASELINE_S:-60}
 MEM_MB=${MEM_MB:-800}   # PostgreSQL and the backup share a memory cgroup: above the pre-read
                         # working set (accounts, its index, hot, shared_buffers), below the data
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -64,6 +67,9 @@ sq "CREATE TABLE cold AS SELECT g AS id, repeat(md5(g::text), 6) AS v FROM gener
 sq "VACUUM ANALYZE" >/dev/null
 sq "CHECKPOINT" >/dev/null
 fi
+# Every measurement starts from vacuumed tables and a checkpoint (an autovacuum or a
+# checkpoint during the baseline spoils it; REUSE=1 data may carry an earlier run's changes).
+[ $FRESH = 1 ] || { sq "VACUUM ANALYZE" >/dev/null; sq "CHECKPOINT" >/dev/null; }
 [ -n "${SETUP_ONLY:-}" ] && { run "$PGBIN/pg_ctl" -D "$W/data" -m fast -w stop >/dev/null; echo "data directory ready: $(du -sm "$W/data" | cut -f1) MiB"; exit 0; }
 HOTF=$(ls "$W/data/$(sq "SELECT pg_relation_filepath('hot')")" "$W/data/$(sq "SELECT pg_relation_filepath('hot')")".* 2>/dev/null)
 [ -n "$HOTF" ] || { echo "no hot table"; exit 1; }
@@ -86,7 +92,7 @@ one() { # name -- command...
   rm -f "$W/out/$name".pgb*
   (cd "$W/out" && run pgbench -n -S -c 2 -j 2 -R "$RATE" -T 600 -l --log-prefix="$name.pgb" -h "$PGHOST" -p $PORT postgres >/dev/null 2>&1) &
   local pgb=$!
-  sleep 5; local tb; tb=$(date +%s.%N); sleep 15
+  sleep "$WARMUP_S"; local tb; tb=$(date +%s.%N); sleep "$BASELINE_S"
   local before; before=$(res); local ts; ts=$(date +%s.%N)
   "${INMEM[@]}" /usr/bin/time -f "%e %U %S" -o "$W/out/$name.time" "$@" >"$W/out/$name.log" 2>&1
   local te; te=$(date +%s.%N); local after; after=$(res)
