@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A local cluster of shale servers on 127.0.0.1, for tests, benchmarks and trying clusters out.
 #
-#   scripts/cluster.sh start N [--base-port P] [--dir D] [--name C] [--shale BIN] [--extra FILE]
+#   scripts/cluster.sh start N [--base-port P] [--dir D] [--name C] [--also NAME:I,J,…]…
+#                              [--shale BIN] [--extra FILE]
 #   scripts/cluster.sh stop [--dir D]
 #   scripts/cluster.sh status [--dir D]
 #   scripts/cluster.sh start-node I [--dir D]     (re)starts node I with the caller's environment
@@ -9,8 +10,9 @@
 #
 # start writes one config, D/config.xml, shared by every node: listen_host 127.0.0.1 and a
 # <remote_servers> cluster C (default "cluster") of N shards with one replica each, node 0
-# first; FILE's contents (XML elements: more clusters go in a second <remote_servers>,
-# <logger>, <profiles>, …) are put inside <clickhouse> as they are. Node I runs
+# first; each --also adds a cluster NAME of the nodes I, J, … (one shard each, in that
+# order); FILE's contents (XML elements: <logger>, <profiles>, …) are put inside
+# <clickhouse> as they are. Node I runs
 #   shale server --config-file D/config.xml -- --tcp_port=… --http_port=… --path=D/nI/
 # with its log in D/nI/server.log. Ports: with --base-port P, node I has tcp_port P + 2I and
 # http_port P + 2I + 1; without, free ports are picked. D/nodes.tsv has a line per node:
@@ -19,7 +21,7 @@
 # stop sends SIGTERM, waits up to 10 s, then SIGKILL. Everything listens on 127.0.0.1 only.
 set -eu
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 CMD=$1; shift
 N=; I=
@@ -29,7 +31,7 @@ case "$CMD" in
   stop|status) ;;
   *) usage ;;
 esac
-DIR=./shale-cluster; BASE=; NAME=cluster; SHALE=$REPO/build/shale; EXTRA=
+DIR=./shale-cluster; BASE=; NAME=cluster; SHALE=$REPO/build/shale; EXTRA=; ALSO=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) DIR=$2; shift 2 ;;
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
     --name) NAME=$2; shift 2 ;;
     --shale) SHALE=$2; shift 2 ;;
     --extra) EXTRA=$2; shift 2 ;;
+    --also) ALSO+=("$2"); shift 2 ;;
     *) echo "cluster.sh: unknown option $1" >&2; usage ;;
   esac
 done
@@ -98,6 +101,15 @@ start)
     echo "    <remote_servers>"
     echo "        <$NAME>$shards"
     echo "        </$NAME>"
+    for a in "${ALSO[@]}"; do
+      echo "        <${a%%:*}>"
+      for i in $(echo "${a#*:}" | tr ',' ' '); do
+        tcp=$(field "$i" 2)
+        [ -n "$tcp" ] || { echo "cluster.sh: --also $a names node $i of $N" >&2; exit 2; }
+        echo "            <shard><replica><host>127.0.0.1</host><port>$tcp</port></replica></shard>"
+      done
+      echo "        </${a%%:*}>"
+    done
     echo "    </remote_servers>"
     [ -z "$EXTRA" ] || cat "$EXTRA"
     echo "</clickhouse>"

@@ -5,7 +5,7 @@
 # test hook: its worker query stops exactly there until cancelled) so that every kill
 # lands at a known point:
 #   - kill -9 before its first task, in the middle of an object (rows already sent), after
-#     the initiator told it nothing is left (its objects read, its query not ended)
+#     the initiator ended its round with "" (its objects read, its query not ended)
 #     → the result is byte-identical to s3() on one node; the initiator's log names the
 #     lost node, the objects handed again and the rows dropped;
 #   - SIGSTOP (a hung worker) → the same result after cluster_table_function_worker_timeout_ms;

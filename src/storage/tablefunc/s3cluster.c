@@ -33,7 +33,8 @@
  * in it was read whole and all of its rows arrived. Hence rounds: the node's query is a
  * round; its blocks are held until its EndOfStream, which commits them to the query and
  * marks the round's objects done; a round ends (the initiator answers "" to every further
- * request) when its held rows reach ROUND_BYTES or nothing is pending, and the pump starts
+ * request) when its held rows reach ROUND_BYTES, it took a quarter of the node's fair share
+ * of the objects or nothing is pending, and the pump starts
  * the next round on the same connection while objects remain. If the connection breaks or
  * the node sends nothing — not even the Progress a server sends every 100 ms — for
  * cluster_table_function_worker_timeout_ms, the node is lost: its held rows are dropped
@@ -71,6 +72,9 @@
  * initiator's comment): the bound on the initiator's memory per node and on the work a
  * lost node throws away. */
 enum { ROUND_BYTES = 32 << 20 };
+/* … or once it took 1/ROUNDS_PER_NODE of its fair share of the objects: committed rows reach
+ * the query's threads while the nodes read on (a round's rows wait for its end). */
+enum { ROUNDS_PER_NODE = 4 };
 
 /* ---- arguments ---- */
 
@@ -207,7 +211,7 @@ typedef struct worker_it {
  * cancelled it); every other task of the process waits meanwhile, so the point is exact.
  * The test kills or stops the process there. Points: before_first_task (before the
  * query's first ReadTaskRequest), mid_object (after a block of an object went out, before
- * the next), after_last_task (after the initiator answered ""). */
+ * the next), after_last_task (after the initiator answered "": the round's last task). */
 static pthread_mutex_t g_pause_mu = PTHREAD_MUTEX_INITIALIZER;
 static int g_pause_state;       /* 0: not yet, 1: paused, 2: done (g_pause_mu) */
 
@@ -501,6 +505,7 @@ struct init_src {
     uint8_t *state;             /* OBJ_* per object */
     int *owner;                 /* the node it was last handed to */
     int npending, ndone;
+    int round_objects;          /* the most objects one round takes */
     int nnodes;
     node *nodes;
     /* results: the committed rounds' blocks, for the query's threads */
@@ -602,6 +607,8 @@ static void plan_handout(init_src *is)
     for (int i = 0; i < is->nobj; i++)
         queue_push(&is->nodes[preferred_node(is, i)], i);
     is->npending = is->nobj;
+    int per = ROUNDS_PER_NODE * is->nnodes;
+    is->round_objects = is->nobj / per + (is->nobj % per != 0);
 }
 
 /* The next object for node k (-1: none pending). Caller holds is->mu. */
@@ -774,12 +781,13 @@ static int run_round(init_src *is, node *n, nclient *c, bool *lost)
             return 0;
         case NS_PROGRESS: query_add_read(is->q, p.progress.read_rows, p.progress.read_bytes); break;
         case NS_READ_TASK_REQUEST: {
-            /* A round ends (every further request answered "") when nothing is pending or
-             * its held rows reach ROUND_BYTES: that bounds what a lost node can cost and
-             * what the initiator holds. */
+            /* A round ends (every further request answered "") when nothing is pending, its
+             * held rows reach ROUND_BYTES or it took round_objects: that bounds what a lost
+             * node can cost and what the initiator holds. */
             pthread_mutex_lock(&is->mu);
             int o = -1;
-            if (!is->stop && !is->failed && !n->closing && n->round.bytes < ROUND_BYTES)
+            if (!is->stop && !is->failed && !n->closing && n->round.bytes < ROUND_BYTES &&
+                n->ninflight < is->round_objects)
                 o = take_object(is, n->index);
             if (o < 0)
                 n->closing = true;
