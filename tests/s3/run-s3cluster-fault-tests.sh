@@ -10,6 +10,7 @@
 #     lost node, the objects handed again and the rows dropped;
 #   - SIGSTOP (a hung worker) → the same result after cluster_table_function_worker_timeout_ms;
 #     woken again, the worker drops its orphaned query and serves the next one;
+#   - the only worker of a cluster killed → ALL_CONNECTION_TRIES_FAILED naming what is left;
 #   - a node down at the start: ALL_CONNECTION_TRIES_FAILED as in ClickHouse, the result
 #     with skip_unavailable_shards = 1;
 #   - kill -9 of the initiator mid-query → the workers cancel their queries (logged), end
@@ -40,7 +41,7 @@ for i in $(seq 0 14); do
   s3c -T "$L/p$i.parquet" "$EP/bkt/pq/p$i.parquet" >/dev/null || echo "upload p$i failed"
 done
 
-"$CLUSTER" start 3 --dir "$C" --name three --shale "$SHALE" >/dev/null || { echo "FAIL: the cluster did not start"; exit 1; }
+"$CLUSTER" start 3 --dir "$C" --name three --also solo:1 --shale "$SHALE" >/dev/null || { echo "FAIL: the cluster did not start"; exit 1; }
 tcp() { awk -v i="$1" '$1 == i { print $2 }' "$C/nodes.tsv"; }
 http() { awk -v i="$1" '$1 == i { print $3 }' "$C/nodes.tsv"; }
 pid() { awk -v i="$1" '$1 == i { print $4 }' "$C/nodes.tsv"; }
@@ -123,6 +124,17 @@ kill -CONT "$(pid 1)"
 check_has "SIGSTOP: the woken worker logs the orphaned query" "the initiator's connection closed" "$(wait_log 1 "initiator's connection closed" 0 10; log 1)"
 check "SIGSTOP: the woken worker initiates" "$WANT" "$(qn 1 "${Q//__T__/s3Cluster('three', $PQ)}")"
 check "SIGSTOP: the woken worker works for node 0" "$WANT" "$(qn 0 "${Q//__T__/s3Cluster('three', $PQ)}")"
+
+# the only worker lost: the query fails, naming what is left
+restart1 mid_object
+before=$(grep -c "test pause at mid_object" "$C/n1/server.log")
+qn 0 "${Q//__T__/s3Cluster('solo', $PQ)}" >"$tmp/out" 2>&1 &
+QPID=$!
+if wait_log 1 "test pause at mid_object" "$before" 60; then kill -9 "$(pid 1)"; else echo "FAIL: solo: no pause"; fail=$((fail+1)); fi
+wait "$QPID"
+check_has "every node lost: the error" "every node of cluster 'solo' was lost with 15 of 15 objects unread" "$(cat "$tmp/out")"
+check_has "every node lost: the code" "ALL_CONNECTION_TRIES_FAILED" "$(cat "$tmp/out")"
+restart1
 
 # a node down at the start: ClickHouse's error, or the others with skip_unavailable_shards
 "$CLUSTER" stop-node 1 --dir "$C"
