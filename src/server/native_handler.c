@@ -294,9 +294,11 @@ static int read_task(void *ctx, char **path)
             (q && atomic_load(&q->cancelled)))
             rc = err_set(ERR_QUERY_WAS_CANCELLED, "The initiator went away or cancelled the query while a worker "
                                                   "waited for its next object");
-        else if (clock_monotonic() > deadline)
+        else if (clock_monotonic() > deadline) {
             rc = err_set(ERR_SOCKET_TIMEOUT, "The initiator did not answer a ReadTaskRequest within %d s",
                          c->srv->receive_timeout_s);
+            server_log("Warning", "Secondary query of %s: %s; the query ends", c->peer, err_msg());
+        }
         else {
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
@@ -338,6 +340,10 @@ static void *listener_thread(void *p)
                 /* Closed or unreadable: the query has no one to answer to. */
                 atomic_store(&c->desync, true);
                 cancel_query(c);
+                if (c->nq.query_kind == 2 && c->nq.initial_query_id)
+                    server_log("Warning", "Secondary query of %s (initial query %s): the initiator's connection "
+                               "closed or broke; the query is cancelled",
+                               c->peer, c->nq.initial_query_id);
                 break;
             }
             if (type == NC_CANCEL) {

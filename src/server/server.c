@@ -12,6 +12,7 @@
 #include "server/cluster_config.h"
 #include "server/server_int.h"
 #include "storage/catalog.h"
+#include "storage/cluster_log.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -181,6 +182,7 @@ static int install_clusters(const config *c)
     if (cfg_int(c, "tcp_port", c->path ? 0 : 9000, &tcp_port) || cluster_config_load(c, (int)tcp_port, &cs))
         return -1;
     cluster_set_install(cs);
+    cluster_log_install(server_log);
     return 0;
 }
 

@@ -10,31 +10,10 @@
 set -u
 SHALE=$(realpath "${1:?usage: run-s3cluster-tests.sh path/to/shale}")
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../server/lib.sh"
-if ! command -v radosgw >/dev/null || ! command -v ceph-mon >/dev/null; then
-  echo "SKIP: radosgw/ceph-mon not installed (scripts/install-deps.sh installs them)"; exit 0
-fi
-PORT=$(free_port); MON_PORT=$(free_port)
-EP="http://127.0.0.1:$PORT"
-tmp=$(mktemp -d); D="$tmp/rgw"
+. "$HERE/cluster-lib.sh"
 PIDS=()
-cleanup() {
-  stop_pids "${PIDS[@]}"
-  "$HERE/stop-ceph.sh" "$D" >/dev/null 2>&1; rm -rf "$tmp"
-}
-trap cleanup EXIT
-if ! timeout 120 "$HERE/start-ceph.sh" "$D" "$PORT" "$MON_PORT" >"$tmp/start.log" 2>&1; then
-  echo "SKIP: radosgw could not be started here:"; tail -5 "$tmp/start.log"; exit 0
-fi
-pass=0; fail=0
-check() { # name, expected, actual
-  if [ "$2" == "$3" ]; then pass=$((pass+1)); else fail=$((fail+1)); printf 'FAIL %s\n  want: %s\n  got:  %s\n' "$1" "$(printf '%s' "$2" | head -c 600)" "$(printf '%s' "$3" | head -c 600)"; fi
-}
-check_has() { # name, needle, haystack
-  if [[ "$3" == *"$2"* ]]; then pass=$((pass+1)); else fail=$((fail+1)); printf 'FAIL %s\n  want substring: %s\n  got:  %s\n' "$1" "$2" "$(printf '%s' "$3" | head -c 600)"; fi
-}
-s3c() { curl -sf --aws-sigv4 "aws:amz:us-east-1:s3" --user "TESTKEY:TESTSECRET" -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' "$@"; }
-K="'TESTKEY', 'TESTSECRET'"
+cleanup_more() { stop_pids "${PIDS[@]}"; }
+rgw_start
 
 # the data: 12 Parquet objects (several row groups each) and 6 CSV objects
 s3c -X PUT "$EP/bkt" >/dev/null || { echo "FAIL: cannot create bucket"; exit 1; }

@@ -22,10 +22,29 @@
  * speed.
  *
  * Threads on the initiator: one pump per node connects, sends the query, answers the
- * node's ReadTaskRequests at once and puts its blocks in a queue bounded to QUEUE_BLOCKS
- * (pumps wait when it is full); the query's threads take blocks from the queue whatever
- * node they came from. A failure of any node fails the query (its message names the
- * node). Stopping early (LIMIT, an error) cancels every node's query.
+ * node's ReadTaskRequests at once and collects its blocks; the query's threads take
+ * committed blocks from one queue whatever node they came from.
+ *
+ * A lost node (beyond ClickHouse, where the query fails): a worker streams the rows of
+ * several objects at once (one per thread) in Data packets that do not say which object
+ * they belong to, and its ReadTaskRequest for the next object may overtake the last rows
+ * of the previous one. So the initiator cannot tell which rows belong to an object it
+ * took until the worker's query ends: only EndOfStream proves that every object handed
+ * in it was read whole and all of its rows arrived. Hence rounds: the node's query is a
+ * round; its blocks are held until its EndOfStream, which commits them to the query and
+ * marks the round's objects done; a round ends (the initiator answers "" to every further
+ * request) when its held rows reach ROUND_BYTES, it took a quarter of the node's fair share
+ * of the objects or nothing is pending, and the pump starts
+ * the next round on the same connection while objects remain. If the connection breaks or
+ * the node sends nothing — not even the Progress a server sends every 100 ms — for
+ * cluster_table_function_worker_timeout_ms, the node is lost: its held rows are dropped
+ * and the objects of its round go back to the pending ones, for the next node by
+ * rendezvous hashing (or a thief). The result is exactly one node's: an object's rows
+ * count only through the one round that committed it. Pumps wait for returned objects
+ * until every object is done; with no live node left the query fails. An Exception from a
+ * node fails the query (the object would fail anywhere), and a shard none of whose
+ * replicas accepts a connection fails it too, as in ClickHouse, unless
+ * skip_unavailable_shards. Stopping early (LIMIT, an error) cancels every node's query.
  *
  * On a worker, the source has one task per thread (max_threads); each task asks for an
  * object, reads it, asks again, until the initiator answers with an empty path. */
@@ -36,6 +55,7 @@
 #include "io/s3.h"
 #include "parse/ast.h"
 #include "storage/cluster.h"
+#include "storage/cluster_log.h"
 #include "storage/native_client.h"
 #include "storage/structure.h"
 #include "storage/tablefunc.h"
@@ -46,8 +66,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
-enum { QUEUE_BLOCKS_PER_NODE = 4 };
+/* A node's round ends once the rows it holds for the initiator reach this (see the
+ * initiator's comment): the bound on the initiator's memory per node and on the work a
+ * lost node throws away. */
+enum { ROUND_BYTES = 32 << 20 };
+/* … or once it took 1/ROUNDS_PER_NODE of its fair share of the objects: committed rows reach
+ * the query's threads while the nodes read on (a round's rows wait for its end). */
+enum { ROUNDS_PER_NODE = 4 };
 
 /* ---- arguments ---- */
 
@@ -159,6 +186,7 @@ typedef struct worker_src {
     int nfilters;
     bool *coded;
     int nfile;
+    bool asked;                 /* a task asked for an object (g_pause_mu) */
 } worker_src;
 
 typedef struct worker_it {
@@ -174,7 +202,53 @@ typedef struct worker_it {
     long (*pre_fn)(void *ctx, const block *b, uint8_t *keep);
     void *pre_ctx;
     bool *pre_copy;
+    bool returned_block;        /* of the current object */
 } worker_it;
+
+/* Test hook (tests/s3/run-s3cluster-fault-tests.sh): with SHALE_TEST_S3CLUSTER_PAUSE=<point>
+ * in its environment, the first worker query of the process that reaches the point stops
+ * there, as a hung worker would, until the query is cancelled (the initiator went away or
+ * cancelled it); every other task of the process waits meanwhile, so the point is exact.
+ * The test kills or stops the process there. Points: before_first_task (before the
+ * query's first ReadTaskRequest), mid_object (after a block of an object went out, before
+ * the next), after_last_task (after the initiator answered "": the round's last task). */
+static pthread_mutex_t g_pause_mu = PTHREAD_MUTEX_INITIALIZER;
+static int g_pause_state;       /* 0: not yet, 1: paused, 2: done (g_pause_mu) */
+
+static int test_hook(query_ctx *q, const char *point, bool *first)
+{
+    const char *want = getenv("SHALE_TEST_S3CLUSTER_PAUSE");
+    if (!want)
+        return 0;
+    pthread_mutex_lock(&g_pause_mu);
+    bool here = first ? !*first : true;
+    if (first)
+        *first = true;
+    bool fire = here && g_pause_state == 0 && strcmp(want, point) == 0;
+    if (fire) {
+        g_pause_state = 1;
+        fprintf(stderr, "s3Cluster worker: test pause at %s\n", point);
+        fflush(stderr);
+    }
+    pthread_mutex_unlock(&g_pause_mu);
+    for (;;) {
+        pthread_mutex_lock(&g_pause_mu);
+        int st = g_pause_state;
+        pthread_mutex_unlock(&g_pause_mu);
+        if (st != 1)
+            return 0;
+        if (query_check(q)) {
+            if (fire) {
+                pthread_mutex_lock(&g_pause_mu);
+                g_pause_state = 2;
+                pthread_mutex_unlock(&g_pause_mu);
+            }
+            return -1;
+        }
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
 
 static void wk_drop_object(worker_it *it)
 {
@@ -189,14 +263,16 @@ static void wk_drop_object(worker_it *it)
 static int wk_next_object(worker_it *it, bool *got)
 {
     *got = false;
+    worker_src *w = it->w;
+    if (test_hook(it->q, "before_first_task", &w->asked))
+        return -1;
     char *key;
     if (it->q->read_task(it->q->read_task_ctx, &key))
         return -1;
     if (!key[0]) {
         free(key);
-        return 0;
+        return test_hook(it->q, "after_last_task", NULL);
     }
-    worker_src *w = it->w;
     buf url = {0};
     buf_puts(&url, w->url_prefix);
     buf_puts(&url, key);
@@ -216,6 +292,7 @@ static int wk_next_object(worker_it *it, bool *got)
     if (w->coded && it->obj->accept_codes)
         it->obj->accept_codes(it->obj, w->coded);
     it->task = -1;
+    it->returned_block = false;
     *got = true;
     return 0;
 }
@@ -224,14 +301,18 @@ static int wk_next(void *itp, block **out)
 {
     worker_it *it = itp;
     *out = NULL;
+    if (it->returned_block && test_hook(it->q, "mid_object", NULL))
+        return -1;
     while (!it->done) {
         if (query_check(it->q))
             return -1;
         if (it->it) {
             if (it->obj->next(it->it, out))
                 return -1;
-            if (*out)
+            if (*out) {
+                it->returned_block = true;
                 return 0;
+            }
             it->obj->close(it->it);
             it->it = NULL;
         }
@@ -358,26 +439,47 @@ static int worker_source(column *const *args, int nargs, query_ctx *q, source **
 
 /* ======================= the initiator ======================= */
 
+/* An object is pending (in some live node's queue), handed to one node in its current
+ * round, or done (that round ended with EndOfStream and its rows are the query's). */
+enum { OBJ_PENDING, OBJ_HANDED, OBJ_DONE };
+
 typedef struct init_src init_src;
+
+typedef struct qblock {
+    block *b;
+    struct qblock *next;
+} qblock;
+
+typedef struct blist {
+    qblock *head, *tail;
+    int n;
+    size_t bytes;
+    uint64_t rows;
+} blist;
 
 typedef struct node {
     init_src *is;
     int index;
     const cluster_shard *shard;
     char *id;                   /* host:port of the shard's first replica (the hash's node) */
+    uint64_t hash;
     pthread_t thread;
     bool started;
     nclient *c;
     pthread_mutex_t cmu;        /* c, for the canceller */
-    int *queue;                 /* objects preferring this node, in listing order */
-    int qhead, qtail;
-    int handed;                 /* objects handed to it */
+    int *queue;                 /* pending objects preferring this node (is->mu) */
+    int qhead, qtail, qcap;
+    /* the current round: objects handed (is->mu) and the blocks received (the pump's) */
+    int *inflight;
+    int ninflight, capinflight;
+    blist round;
+    bool closing;               /* the round answers "" to every further request */
+    /* what it did (is->mu) */
+    int done, rounds, requeued;
+    uint64_t rows, dropped_rows;
+    bool lost;
+    char *lost_why;
 } node;
-
-typedef struct qblock {
-    block *b;
-    struct qblock *next;
-} qblock;
 
 struct init_src {
     cluster_set *cs;
@@ -386,7 +488,8 @@ struct init_src {
     s3c_args args;
     char *structure;
     char *cluster_name;
-    int connect_ms;
+    int connect_ms, worker_ms;
+    bool skip_unavailable;
     native_kv *settings;
     int nsettings;
     query_ctx *q;
@@ -396,15 +499,17 @@ struct init_src {
     int *cols;
     /* handout */
     pthread_mutex_t mu;
-    pthread_cond_t cv;          /* queue space, queue data, pump ended */
+    pthread_cond_t cv;          /* results taken, results committed, objects returned, pump ended */
     int nobj;
     char *const *keys;
-    bool *taken;
+    uint8_t *state;             /* OBJ_* per object */
+    int *owner;                 /* the node it was last handed to */
+    int npending, ndone;
+    int round_objects;          /* the most objects one round takes */
     int nnodes;
     node *nodes;
-    /* results */
-    qblock *head, *tail;
-    int queued;
+    /* results: the committed rounds' blocks, for the query's threads */
+    blist out;
     int running;                /* pumps not ended */
     bool failed, stop, pumps_started;
     err_saved err;
@@ -420,37 +525,97 @@ static uint64_t mix64(uint64_t x)
     return x;
 }
 
-/* Rendezvous hashing: each object goes to the queue of the node with the highest
- * mix(hash(key) ^ hash(node)). */
-static void plan_handout(init_src *is)
+static void blist_push(blist *l, qblock *qb)
 {
-    uint64_t *nh = xcalloc((size_t)is->nnodes + 1, sizeof *nh);
-    for (int k = 0; k < is->nnodes; k++) {
-        nh[k] = cityhash64_v102(is->nodes[k].id, strlen(is->nodes[k].id));
-        is->nodes[k].queue = xcalloc((size_t)is->nobj + 1, sizeof(int));
-    }
-    for (int i = 0; i < is->nobj; i++) {
-        uint64_t h = cityhash64_v102(is->keys[i], strlen(is->keys[i]));
-        int best = 0;
-        uint64_t bw = 0;
-        for (int k = 0; k < is->nnodes; k++) {
-            uint64_t wgt = mix64(h ^ nh[k]);
-            if (k == 0 || wgt > bw) {
-                bw = wgt;
-                best = k;
-            }
-        }
-        node *n = &is->nodes[best];
-        n->queue[n->qtail++] = i;
-    }
-    free(nh);
+    qb->next = NULL;
+    if (l->tail)
+        l->tail->next = qb;
+    else
+        l->head = qb;
+    l->tail = qb;
+    l->n++;
+    l->bytes += block_bytes(qb->b);
+    l->rows += qb->b->rows;
 }
 
-/* The next object for node k (-1: none left). Caller holds is->mu. */
+/* Moves all of from to the end of to. */
+static void blist_append(blist *to, blist *from)
+{
+    if (from->head) {
+        if (to->tail)
+            to->tail->next = from->head;
+        else
+            to->head = from->head;
+        to->tail = from->tail;
+        to->n += from->n;
+        to->bytes += from->bytes;
+        to->rows += from->rows;
+    }
+    memset(from, 0, sizeof *from);
+}
+
+static void blist_free(blist *l)
+{
+    while (l->head) {
+        qblock *qb = l->head;
+        l->head = qb->next;
+        block_free(qb->b);
+        free(qb);
+    }
+    memset(l, 0, sizeof *l);
+}
+
+static void queue_push(node *n, int o)
+{
+    if (n->qtail == n->qcap) {
+        if (n->qhead > 0) {
+            memmove(n->queue, n->queue + n->qhead, sizeof(int) * (size_t)(n->qtail - n->qhead));
+            n->qtail -= n->qhead;
+            n->qhead = 0;
+        }
+        if (n->qtail == n->qcap) {
+            n->qcap = n->qcap ? 2 * n->qcap : 16;
+            n->queue = xrealloc(n->queue, sizeof(int) * (size_t)n->qcap);
+        }
+    }
+    n->queue[n->qtail++] = o;
+}
+
+/* Rendezvous hashing: the live node with the highest mix(hash(key) ^ hash(node)); -1 when
+ * every node is lost. */
+static int preferred_node(const init_src *is, int o)
+{
+    uint64_t h = cityhash64_v102(is->keys[o], strlen(is->keys[o]));
+    int best = -1;
+    uint64_t bw = 0;
+    for (int k = 0; k < is->nnodes; k++) {
+        if (is->nodes[k].lost)
+            continue;
+        uint64_t wgt = mix64(h ^ is->nodes[k].hash);
+        if (best < 0 || wgt > bw) {
+            bw = wgt;
+            best = k;
+        }
+    }
+    return best;
+}
+
+static void plan_handout(init_src *is)
+{
+    for (int k = 0; k < is->nnodes; k++)
+        is->nodes[k].hash = cityhash64_v102(is->nodes[k].id, strlen(is->nodes[k].id));
+    for (int i = 0; i < is->nobj; i++)
+        queue_push(&is->nodes[preferred_node(is, i)], i);
+    is->npending = is->nobj;
+    int per = ROUNDS_PER_NODE * is->nnodes;
+    is->round_objects = is->nobj / per + (is->nobj % per != 0);
+}
+
+/* The next object for node k (-1: none pending). Caller holds is->mu. */
 static int take_object(init_src *is, int k)
 {
     node *n = &is->nodes[k];
-    while (n->qhead < n->qtail && is->taken[n->queue[n->qhead]])
+    while (n->qhead < n->qtail && is->state[n->queue[n->qhead]] != OBJ_PENDING)
         n->qhead++;
     int o = -1;
     if (n->qhead < n->qtail) {
@@ -459,7 +624,7 @@ static int take_object(init_src *is, int k)
         int victim = -1, most = 0;
         for (int j = 0; j < is->nnodes; j++) {
             node *m = &is->nodes[j];
-            while (m->qtail > m->qhead && is->taken[m->queue[m->qtail - 1]])
+            while (m->qtail > m->qhead && is->state[m->queue[m->qtail - 1]] != OBJ_PENDING)
                 m->qtail--;
             if (m->qtail - m->qhead > most) {
                 most = m->qtail - m->qhead;
@@ -470,8 +635,14 @@ static int take_object(init_src *is, int k)
             o = is->nodes[victim].queue[--is->nodes[victim].qtail];
     }
     if (o >= 0) {
-        is->taken[o] = true;
-        n->handed++;
+        is->state[o] = OBJ_HANDED;
+        is->owner[o] = k;
+        is->npending--;
+        if (n->ninflight == n->capinflight) {
+            n->capinflight = n->capinflight ? 2 * n->capinflight : 16;
+            n->inflight = xrealloc(n->inflight, sizeof(int) * (size_t)n->capinflight);
+        }
+        n->inflight[n->ninflight++] = o;
     }
     return o;
 }
@@ -487,6 +658,73 @@ static void pump_fail(init_src *is)
     pthread_mutex_unlock(&is->mu);
 }
 
+/* The round ended with EndOfStream: every object the node took in it was read whole and
+ * all of its rows came before, so the objects are done and the rows become the query's. */
+static void round_commit(init_src *is, node *n)
+{
+    pthread_mutex_lock(&is->mu);
+    for (int i = 0; i < n->ninflight; i++)
+        is->state[n->inflight[i]] = OBJ_DONE;
+    is->ndone += n->ninflight;
+    n->done += n->ninflight;
+    n->ninflight = 0;
+    n->rows += n->round.rows;
+    if (!is->stop && !is->failed)
+        blist_append(&is->out, &n->round);
+    pthread_cond_broadcast(&is->cv);
+    pthread_mutex_unlock(&is->mu);
+    blist_free(&n->round); /* what a stopping query does not take */
+}
+
+/* The node's connection broke or it stopped answering: its current round's rows are
+ * dropped and the objects of that round go back to the pending ones (to their next
+ * preferred live node), as do those still queued for it; the other nodes' pumps wait for
+ * such returns until every object is done. With no live node left the query fails. */
+static void node_lost(init_src *is, node *n, const char *why)
+{
+    pthread_mutex_lock(&n->cmu);
+    nclient_close(n->c); /* a hung worker finds its connection closed when it wakes */
+    n->c = NULL;
+    pthread_mutex_unlock(&n->cmu);
+    uint64_t dropped = n->round.rows;
+    blist_free(&n->round);
+    pthread_mutex_lock(&is->mu);
+    n->lost = true;
+    n->lost_why = xstrdup(why);
+    n->dropped_rows += dropped;
+    int again = n->ninflight;
+    for (int i = 0; i < n->ninflight; i++) {
+        is->state[n->inflight[i]] = OBJ_PENDING;
+        is->npending++;
+    }
+    int alive = 0;
+    for (int k = 0; k < is->nnodes; k++)
+        alive += !is->nodes[k].lost;
+    if (alive) {
+        for (int i = 0; i < n->ninflight; i++)
+            queue_push(&is->nodes[preferred_node(is, n->inflight[i])], n->inflight[i]);
+        for (int i = n->qhead; i < n->qtail; i++)
+            if (is->state[n->queue[i]] == OBJ_PENDING)
+                queue_push(&is->nodes[preferred_node(is, n->queue[i])], n->queue[i]);
+    }
+    n->requeued = again;
+    n->ninflight = 0;
+    n->qhead = n->qtail = 0;
+    if (!alive && is->ndone < is->nobj && !is->failed && !is->stop) {
+        is->failed = true;
+        err_set(ERR_ALL_CONNECTION_TRIES_FAILED,
+                "s3Cluster: every node of cluster '%s' was lost with %d of %d objects unread; the last, %s: %s",
+                is->cluster_name, is->nobj - is->ndone, is->nobj, n->id, why);
+        err_save(&is->err);
+    }
+    pthread_cond_broadcast(&is->cv);
+    pthread_mutex_unlock(&is->mu);
+    cluster_log("Warning",
+                "s3Cluster('%s') query %s: node %s lost (%s); %d objects of its unfinished round handed to the other "
+                "nodes, %llu rows of it dropped",
+                is->cluster_name, is->q->query_id, n->id, why, again, (unsigned long long)dropped);
+}
+
 /* A connection to the shard's first replica that accepts one. */
 static int connect_node(init_src *is, node *n, nclient **out)
 {
@@ -498,6 +736,8 @@ static int connect_node(init_src *is, node *n, nclient **out)
                               .user = r->user,
                               .password = r->password,
                               .connect_timeout_ms = is->connect_ms,
+                              .receive_timeout_ms = is->worker_ms,
+                              .send_timeout_ms = is->worker_ms,
                               .compression = "lz4"};
     }
     int rc = nclient_connect_any(o, n->shard->nreplicas, out);
@@ -520,37 +760,42 @@ static int check_block(init_src *is, nclient *c, const nclient_packet *p)
     return 0;
 }
 
-static int pump_run(init_src *is, node *n)
+/* One round: the query, then the node's packets up to EndOfStream. Its blocks are held in
+ * n->round until then. *lost: the failure is the connection's (broken, closed, timed out),
+ * not an answer of the node's. */
+static int run_round(init_src *is, node *n, nclient *c, bool *lost)
 {
-    nclient *c;
-    if (connect_node(is, n, &c))
-        return -1;
-    nclient_serve_read_tasks(c);
-    pthread_mutex_lock(&n->cmu);
-    n->c = c;
-    pthread_mutex_unlock(&n->cmu);
-    pthread_mutex_lock(&is->mu);
-    bool stop = is->stop;
-    pthread_mutex_unlock(&is->mu);
-    if (stop)
-        return 0;
     if (nclient_query(c, NULL, is->q->query_id, is->sql, is->settings, is->nsettings, NULL, 0,
                       NATIVE_STAGE_COMPLETE, NULL))
-        return -1;
+        return (*lost = true), -1;
     for (;;) {
         nclient_packet p;
         if (nclient_receive(c, &p))
-            return -1;
+            return (*lost = true), -1;
         int rc = 0;
         switch (p.type) {
         case NS_EXCEPTION: rc = nclient_raise(c, &p); break;
-        case NS_END_OF_STREAM: nclient_packet_clear(&p); return 0;
+        case NS_END_OF_STREAM:
+            nclient_packet_clear(&p);
+            round_commit(is, n);
+            return 0;
         case NS_PROGRESS: query_add_read(is->q, p.progress.read_rows, p.progress.read_bytes); break;
         case NS_READ_TASK_REQUEST: {
+            /* A round ends (every further request answered "") when nothing is pending, its
+             * held rows reach ROUND_BYTES or it took round_objects: that bounds what a lost
+             * node can cost and what the initiator holds. */
             pthread_mutex_lock(&is->mu);
-            int o = is->stop || is->failed ? -1 : take_object(is, n->index);
+            int o = -1;
+            if (!is->stop && !is->failed && !n->closing && n->round.bytes < ROUND_BYTES &&
+                n->ninflight < is->round_objects)
+                o = take_object(is, n->index);
+            if (o < 0)
+                n->closing = true;
             pthread_mutex_unlock(&is->mu);
-            rc = nclient_send_read_task_response(c, o >= 0 ? is->keys[o] : "");
+            if (nclient_send_read_task_response(c, o >= 0 ? is->keys[o] : "")) {
+                nclient_packet_clear(&p);
+                return (*lost = true), -1;
+            }
             break;
         }
         case NS_DATA:
@@ -564,23 +809,7 @@ static int pump_run(init_src *is, node *n)
                 }
                 qblock *qb = xcalloc(1, sizeof *qb);
                 qb->b = b;
-                pthread_mutex_lock(&is->mu);
-                while (!is->stop && !is->failed && is->queued >= QUEUE_BLOCKS_PER_NODE * is->nnodes)
-                    pthread_cond_wait(&is->cv, &is->mu);
-                if (is->stop || is->failed) {
-                    pthread_mutex_unlock(&is->mu);
-                    block_free(qb->b);
-                    free(qb);
-                    break;
-                }
-                if (is->tail)
-                    is->tail->next = qb;
-                else
-                    is->head = qb;
-                is->tail = qb;
-                is->queued++;
-                pthread_cond_broadcast(&is->cv);
-                pthread_mutex_unlock(&is->mu);
+                blist_push(&n->round, qb);
             }
             break;
         default: break;
@@ -591,16 +820,58 @@ static int pump_run(init_src *is, node *n)
     }
 }
 
+/* Rounds until every object is done (or the query stops or fails). Between rounds the pump
+ * waits while nothing is pending (another node may still be lost and return objects) or
+ * while the query's threads have not taken the committed rows yet. */
+static int pump_run(init_src *is, node *n, bool *lost)
+{
+    *lost = false;
+    nclient *c;
+    if (connect_node(is, n, &c)) {
+        /* As ClickHouse: a shard none of whose replicas answers fails the query, unless
+         * skip_unavailable_shards; then its objects go to the others. */
+        *lost = is->skip_unavailable;
+        return -1;
+    }
+    nclient_serve_read_tasks(c);
+    pthread_mutex_lock(&n->cmu);
+    n->c = c;
+    pthread_mutex_unlock(&n->cmu);
+    size_t limit = (size_t)ROUND_BYTES * (size_t)is->nnodes;
+    for (;;) {
+        pthread_mutex_lock(&is->mu);
+        while (!is->stop && !is->failed && is->ndone < is->nobj && (is->npending == 0 || is->out.bytes > limit))
+            pthread_cond_wait(&is->cv, &is->mu);
+        bool go = !is->stop && !is->failed && is->ndone < is->nobj;
+        if (go) {
+            n->closing = false;
+            n->rounds++;
+        }
+        pthread_mutex_unlock(&is->mu);
+        if (!go)
+            return 0;
+        if (run_round(is, n, c, lost))
+            return -1;
+    }
+}
+
 static void *pump_main(void *arg)
 {
     node *n = arg;
     init_src *is = n->is;
     mem_thread_init();
-    if (pump_run(is, n)) {
+    bool lost;
+    if (pump_run(is, n, &lost)) {
         pthread_mutex_lock(&is->mu);
         bool stopping = is->stop;
         pthread_mutex_unlock(&is->mu);
-        if (!stopping) {
+        if (stopping) {
+        } else if (lost) {
+            char why[ERR_MSG_MAX];
+            snprintf(why, sizeof why, "%s", err_msg());
+            err_clear();
+            node_lost(is, n, why);
+        } else {
             err_prefix("s3Cluster node %s: ", n->id);
             pump_fail(is);
         }
@@ -703,12 +974,14 @@ static int in_next(void *itp, block **out)
             pthread_mutex_unlock(&is->mu);
             return query_check(is->q);
         }
-        if (is->head) {
-            qblock *qb = is->head;
-            is->head = qb->next;
-            if (!is->head)
-                is->tail = NULL;
-            is->queued--;
+        if (is->out.head) {
+            qblock *qb = is->out.head;
+            is->out.head = qb->next;
+            if (!is->out.head)
+                is->out.tail = NULL;
+            is->out.n--;
+            is->out.bytes -= block_bytes(qb->b);
+            is->out.rows -= qb->b->rows;
             pthread_cond_broadcast(&is->cv);
             pthread_mutex_unlock(&is->mu);
             *out = qb->b;
@@ -740,6 +1013,28 @@ static void in_set_filter(source *s, const src_filter *f, int n, query_ctx *q)
         is->listing->set_filter(is->listing, f, n, q);
 }
 
+/* What each node did, for the server log: a line per node (Information), the objects it
+ * read as listing indices (Debug; bench/cluster/ compares them across runs). */
+static void log_handout(init_src *is)
+{
+    if (!is->pumps_started)
+        return;
+    buf b = {0};
+    for (int k = 0; k < is->nnodes; k++) {
+        node *n = &is->nodes[k];
+        cluster_log("Information", "s3Cluster('%s') query %s: node %s read %d of %d objects in %d rounds, %llu rows%s%s",
+                    is->cluster_name, is->q->query_id, n->id, n->done, is->nobj, n->rounds,
+                    (unsigned long long)n->rows, n->lost ? "; lost: " : "", n->lost ? n->lost_why : "");
+        b.len = 0;
+        for (int o = 0; o < is->nobj; o++)
+            if (is->state[o] == OBJ_DONE && is->owner[o] == k)
+                buf_printf(&b, "%s%d", b.len ? "," : "", o);
+        cluster_log("Debug", "s3Cluster('%s') query %s: node %s objects: %s", is->cluster_name, is->q->query_id, n->id,
+                    buf_cstr(&b));
+    }
+    buf_free(&b);
+}
+
 static void in_destroy(source *s)
 {
     init_src *is = s->impl;
@@ -758,25 +1053,26 @@ static void in_destroy(source *s)
         pthread_mutex_unlock(&n->cmu);
         pthread_join(n->thread, NULL);
     }
+    log_handout(is);
     for (int k = 0; k < is->nnodes; k++) {
-        nclient_close(is->nodes[k].c);
-        pthread_mutex_destroy(&is->nodes[k].cmu);
-        free(is->nodes[k].id);
-        free(is->nodes[k].queue);
+        node *n = &is->nodes[k];
+        nclient_close(n->c);
+        pthread_mutex_destroy(&n->cmu);
+        free(n->id);
+        free(n->queue);
+        free(n->inflight);
+        free(n->lost_why);
+        blist_free(&n->round);
     }
     free(is->nodes);
-    while (is->head) {
-        qblock *qb = is->head;
-        is->head = qb->next;
-        block_free(qb->b);
-        free(qb);
-    }
+    blist_free(&is->out);
     for (int i = 0; i < is->nsettings; i++) {
         free(is->settings[i].name);
         free(is->settings[i].value);
     }
     free(is->settings);
-    free(is->taken);
+    free(is->state);
+    free(is->owner);
     free(is->cols);
     free(is->sql);
     free(is->structure);
@@ -807,10 +1103,11 @@ static int in_open_planned(source *s, int task, const int *cols, int ncols, quer
 {
     init_src *is = s->impl;
     pthread_mutex_lock(&is->mu);
-    if (!is->taken) {
+    if (!is->state) {
         char *const *versions;
         is->listing->objects(is->listing, &is->nobj, &is->keys, &versions);
-        is->taken = xcalloc((size_t)is->nobj + 1, sizeof(bool));
+        is->state = xcalloc((size_t)is->nobj + 1, sizeof *is->state);
+        is->owner = xcalloc((size_t)is->nobj + 1, sizeof *is->owner);
         plan_handout(is);
     }
     pthread_mutex_unlock(&is->mu);
@@ -867,6 +1164,9 @@ static int initiator_source(const char *cluster, column *const *args, int nargs,
     is->cluster_name = xstrdup(cluster);
     int64_t ms = settings_int(q->st, "connect_timeout_with_failover_ms");
     is->connect_ms = ms > 0 && ms < 3600000 ? (int)ms : 1000;
+    ms = settings_int(q->st, "cluster_table_function_worker_timeout_ms");
+    is->worker_ms = ms > 0 && ms < 86400000 ? (int)ms : 0; /* 0: the client's receive timeout */
+    is->skip_unavailable = settings_bool(q->st, "skip_unavailable_shards");
     changed_settings(q, &is->settings, &is->nsettings);
     is->nnodes = is->c->nshards;
     is->nodes = xcalloc((size_t)is->nnodes + 1, sizeof *is->nodes);
