@@ -2,6 +2,7 @@
 #include "interp/ddl.h"
 
 #include "interp/alter.h"
+#include "interp/dist_insert.h"
 #include "interp/session.h"
 
 #include "base/err.h"
@@ -1198,6 +1199,11 @@ int ddl_insert(const ast *st, query_ctx *q, uint64_t *rows_out)
     table *t;
     if (find_table(st, q, &t))
         return -1;
+    int prc = dist_insert_parallel(t, st, q);
+    if (prc != 1) {
+        table_unref(t);
+        return prc;
+    }
     arena a;
     arena_init(&a);
     int rc = 0;
