@@ -64,6 +64,9 @@ int analyze_subquery_source(const ast *sub, query_ctx *q, source **out);
 /* cluster(), clusterAllReplicas() and s3Cluster() (sql/cluster_tf.c). */
 bool analyze_is_cluster_function(const char *name);
 int analyze_cluster_function(const ast *f, query_ctx *q, source **out);
+/* cluster() / clusterAllReplicas() as remote()'s arguments (the cluster's addresses, user
+ * and password, the target). */
+int analyze_cluster_remote_args(const ast *f, query_ctx *q, remote_args *ra);
 
 /* Compiles an expression whose columns index src's schema directly (JOIN ON keys). */
 int analyze_expr_on(const ast *e, const source *src, query_ctx *q, expr **out);

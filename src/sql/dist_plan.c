@@ -25,10 +25,16 @@
 #include <string.h>
 #include <strings.h>
 
+static bool is_cluster(const ast *t)
+{
+    return strcasecmp(t->table_func->name, "cluster") == 0 || strcasecmp(t->table_func->name, "clusterAllReplicas") == 0;
+}
+
 static bool is_remote(const ast *t)
 {
     return t && t->kind == AST_TABLE && t->table_func && !t->join && t->table_func->name &&
-           (strcasecmp(t->table_func->name, "remote") == 0 || strcasecmp(t->table_func->name, "remoteSecure") == 0);
+           (strcasecmp(t->table_func->name, "remote") == 0 || strcasecmp(t->table_func->name, "remoteSecure") == 0 ||
+            is_cluster(t));
 }
 
 /* Not split: the reason is dropped, the rows path will run the query (or tell the user
@@ -101,7 +107,8 @@ int analyze_split_distributed(const ast *sel, query_ctx *q, bool top, select_pla
     }
     const char *addresses, *user, *password, *target;
     if (remote) {
-        if (analyze_remote_args(sel->from->table_func, q, &ra)) {
+        if (is_cluster(sel->from) ? analyze_cluster_remote_args(sel->from->table_func, q, &ra)
+                                  : analyze_remote_args(sel->from->table_func, q, &ra)) {
             rc = -1;
             goto done;
         }

@@ -412,6 +412,7 @@ typedef struct dest {
 typedef struct dist_sink {
     table_sink base;
     table *t;                   /* a reference */
+    query_ctx *q;
     dist_impl *d;
     int nshards;
     int *ndest;                 /* per shard */
@@ -517,22 +518,67 @@ static int dsink_write(block_sink *bs, block *b)
     return rc;
 }
 
+typedef struct finisher {
+    table_sink *sink;
+    mem_tracker *tracker;       /* the query's, attached in the finishing thread */
+    pthread_t thread;
+    bool started;
+    int rc;
+    err_saved err;
+} finisher;
+
+static void finish_one(finisher *f)
+{
+    f->rc = f->sink->finish(f->sink);
+    if (f->rc)
+        err_save(&f->err);
+}
+
+static void *finish_main(void *arg)
+{
+    finisher *f = arg;
+    mem_thread_init();
+    mem_tracker_attach(f->tracker);
+    finish_one(f);
+    return NULL;
+}
+
+/* Every destination finishes at once: a shard waiting for the end of its data while
+ * another writes its part would otherwise sit idle (and time out) for that long. */
 static int dsink_finish(table_sink *ts)
 {
     dist_sink *s = (dist_sink *)ts;
-    int rc = 0;
+    int total = 0;
+    for (int i = 0; i < s->nshards; i++)
+        total += s->ndest[i];
+    finisher *f = xcalloc((size_t)total + 1, sizeof *f);
+    int n = 0;
     for (int i = 0; i < s->nshards; i++)
         for (int k = 0; k < s->ndest[i]; k++) {
-            dest *x = &s->dests[i][k];
-            table_sink *sink = x->sink;
-            x->sink = NULL;
-            if (rc)
-                sink->abort(sink);
-            else
-                rc = sink->finish(sink);
+            f[n].sink = s->dests[i][k].sink;
+            f[n].tracker = &s->q->mem;
+            s->dests[i][k].sink = NULL;
+            n++;
         }
+    for (int i = 0; i < n; i++)
+        f[i].started = n > 1 && pthread_create(&f[i].thread, NULL, finish_main, &f[i]) == 0;
+    int rc = 0;
+    err_saved first = {0};
+    bool have = false;
+    for (int i = 0; i < n; i++) {
+        if (f[i].started)
+            pthread_join(f[i].thread, NULL);
+        else
+            finish_one(&f[i]);
+        if (f[i].rc && !have) {
+            first = f[i].err;
+            have = true;
+            rc = -1;
+        }
+    }
+    free(f);
     dsink_free(s, true);
-    return rc;
+    return rc ? err_restore(&first) : 0;
 }
 
 static void dsink_abort(table_sink *ts) { dsink_free((dist_sink *)ts, true); }
@@ -591,6 +637,7 @@ static int dist_insert(table *t, query_ctx *q, table_sink **out)
     }
     dist_sink *s = xcalloc(1, sizeof *s);
     s->t = table_ref(t);
+    s->q = q;
     s->d = d;
     s->nshards = c->nshards;
     s->ndest = xcalloc((size_t)c->nshards + 1, sizeof *s->ndest);

@@ -28,6 +28,9 @@ ms service mode = crc
 osd pool default size = 1
 osd pool default min size = 1
 osd pool default pg num = 8
+# a shared machine's disk may be nearly full: the mon would refuse to start below 5 % free
+mon data avail crit = 1
+mon data avail warn = 2
 osd pool default pgp num = 8
 mon allow pool size one = true
 mon warn on pool no redundancy = false
