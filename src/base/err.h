@@ -197,6 +197,9 @@ enum {
     /* clusters */
     ERR_CLUSTER_DOESNT_EXIST = 701,
     ERR_UNKNOWN_PROTOCOL = 480,
+    /* Distributed */
+    ERR_STORAGE_REQUIRES_PARAMETER = 55,
+    ERR_UNKNOWN_POLICY = 478,
 };
 
 #define ERR_MSG_MAX 4096

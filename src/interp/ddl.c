@@ -2,6 +2,7 @@
 #include "interp/ddl.h"
 
 #include "interp/alter.h"
+#include "interp/dist_insert.h"
 #include "interp/session.h"
 
 #include "base/err.h"
@@ -328,6 +329,29 @@ static int create_view(const ast *st, query_ctx *q)
     return rc;
 }
 
+/* Distributed(cluster, db, table, …): ClickHouse keeps the names as string literals in
+ * the table's definition (SHOW CREATE prints Distributed('c', 'db', 't', key)). */
+static const ast *names_as_strings(arena *a, const ast *engine)
+{
+    if (strcmp(engine->name, "Distributed") != 0)
+        return engine;
+    ast *e = arena_alloc(a, sizeof *e, 8);
+    *e = *engine;
+    e->args.items = arena_alloc(a, sizeof(ast *) * (size_t)(engine->args.n + 1), 8);
+    for (int i = 0; i < engine->args.n; i++) {
+        const ast *x = engine->args.items[i];
+        ast *y = (ast *)x;
+        if (i < 3 && x->kind == AST_IDENT && x->nparts == 1) {
+            y = ast_new(a, AST_LITERAL, x->pos);
+            y->lit = LIT_STRING;
+            y->str = x->parts[0];
+            y->str_len = strlen(x->parts[0]);
+        }
+        e->args.items[i] = y;
+    }
+    return e;
+}
+
 static int create_table(const ast *st, query_ctx *q)
 {
     if (st->show_what && strcmp(st->show_what, "VIEW") == 0)
@@ -417,7 +441,7 @@ static int create_table(const ast *st, query_ctx *q)
         buf text = {0};
         ast tmp = *storage;
         tmp.comment = st->comment ? st->comment : (storage != st ? storage->comment : NULL);
-        canonical_text(&text, db, name, cols, n, &tmp, engine);
+        canonical_text(&text, db, name, cols, n, &tmp, names_as_strings(&a, engine));
         rc = catalog_create_table(target, db, name, buf_cstr(&text), st->if_not_exists, st->or_replace, q, &t);
         buf_free(&text);
     }
@@ -1198,6 +1222,11 @@ int ddl_insert(const ast *st, query_ctx *q, uint64_t *rows_out)
     table *t;
     if (find_table(st, q, &t))
         return -1;
+    int prc = dist_insert_parallel(t, st, q);
+    if (prc != 1) {
+        table_unref(t);
+        return prc;
+    }
     arena a;
     arena_init(&a);
     int rc = 0;

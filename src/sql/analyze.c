@@ -2526,6 +2526,8 @@ static int subquery_source(const ast *sub, query_ctx *q, source **out)
     return 0;
 }
 
+int analyze_subquery_source(const ast *sub, query_ctx *q, source **out) { return subquery_source(sub, q, out); }
+
 /* A view: its SELECT analyzed as a subquery in the view's own scope — no CTE of the
  * outer query, unqualified tables in the view's database. The source keeps the view
  * (whose AST the plan points into) until it is destroyed; takes the reference v. */

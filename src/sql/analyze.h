@@ -57,9 +57,16 @@ int analyze_select_over(const ast *sel, source *src, query_ctx *q, bool top, sel
  * dist_plan.c's distributed_source(). */
 int analyze_split_distributed(const ast *sel, query_ctx *q, bool top, select_plan **out);
 
+/* A source over the result of a query (SELECT or UNION ALL), analyzed now, run when the
+ * source is first read. */
+int analyze_subquery_source(const ast *sub, query_ctx *q, source **out);
+
 /* cluster(), clusterAllReplicas() and s3Cluster() (sql/cluster_tf.c). */
 bool analyze_is_cluster_function(const char *name);
 int analyze_cluster_function(const ast *f, query_ctx *q, source **out);
+/* cluster() / clusterAllReplicas() as remote()'s arguments (the cluster's addresses, user
+ * and password, the target). */
+int analyze_cluster_remote_args(const ast *f, query_ctx *q, remote_args *ra);
 
 /* Compiles an expression whose columns index src's schema directly (JOIN ON keys). */
 int analyze_expr_on(const ast *e, const source *src, query_ctx *q, expr **out);

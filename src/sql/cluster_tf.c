@@ -4,7 +4,8 @@
  *   s3Cluster('name', url [, NOSIGN | key, secret [, token]] [, format] [, structure] [, compression])
  * cluster() is remote() over the cluster's addresses with its user and password; the name
  * may be an identifier and may hold macros ({cluster}). A sharding key only matters to
- * INSERT, which shale does not route yet: NOT_IMPLEMENTED. */
+ * INSERT, which shale does not route yet: NOT_IMPLEMENTED. A query that aggregates over
+ * cluster() is split as remote()'s (sql/dist_plan.c, analyze_cluster_remote_args). */
 #include "sql/analyze.h"
 
 #include "base/err.h"
@@ -61,8 +62,9 @@ static int target_args(const ast *f)
     return f->args.n >= 3 ? 2 : 1;
 }
 
-static int cluster_table(const ast *f, query_ctx *q, source **out)
+int analyze_cluster_remote_args(const ast *f, query_ctx *q, remote_args *ra)
 {
+    memset(ra, 0, sizeof *ra);
     int n = f->args.n;
     if (n < 2 || n > 4)
         return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
@@ -75,7 +77,6 @@ static int cluster_table(const ast *f, query_ctx *q, source **out)
     cluster_set *cs = cluster_set_get();
     char *name = NULL, *addresses = NULL;
     const char *user, *password;
-    remote_args ra = {0};
     int rc = cluster_name_arg(f, q, cs, &name);
     const cluster_def *c = rc ? NULL : cluster_find(cs, name);
     if (!c)
@@ -92,14 +93,28 @@ static int cluster_table(const ast *f, query_ctx *q, source **out)
             items[i] = f->args.items[i];
         items[0] = &lit;
         copy.args.items = items;
-        rc = analyze_remote_args(&copy, q, &ra);
+        copy.args.n = 1 + target_args(f);
+        rc = analyze_remote_args(&copy, q, ra);
     }
-    if (!rc)
-        rc = tablefunc_remote(ra.addresses, ra.target, user, password, false, q, out);
-    remote_args_free(&ra);
+    if (!rc) {
+        free(ra->user);
+        free(ra->password);
+        ra->user = xstrdup(user);
+        ra->password = xstrdup(password);
+    }
     free(name);
     free(addresses);
     cluster_set_put(cs);
+    return rc;
+}
+
+static int cluster_table(const ast *f, query_ctx *q, source **out)
+{
+    remote_args ra;
+    int rc = analyze_cluster_remote_args(f, q, &ra);
+    if (!rc)
+        rc = tablefunc_remote(ra.addresses, ra.target, ra.user, ra.password, false, q, out);
+    remote_args_free(&ra);
     return rc;
 }
 

@@ -5,12 +5,19 @@
  * and a block that differs is refused, never merged); the shards' blocks then feed the
  * initiator's half of the query. Anything that does not analyse on the way (a state
  * shale cannot serialize, a construct the split does not take, a wrong name the user
- * will be told about) leaves the query to the rows path. */
+ * will be told about) leaves the query to the rows path.
+ *
+ * Shards: those of remote()'s addresses, or of a Distributed table's cluster
+ * (storage/distributed.h); a shard of a Distributed table that has this server as a
+ * replica (prefer_localhost_replica) runs the shard query here, over the local table, and
+ * its states join the remote shards' as one more part of the initiator's source. */
 #include "sql/analyze.h"
 #include "sql/dist_split.h"
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "storage/catalog.h"
+#include "storage/distributed.h"
 #include "storage/tablefunc.h"
 
 #include <stdio.h>
@@ -18,10 +25,16 @@
 #include <string.h>
 #include <strings.h>
 
+static bool is_cluster(const ast *t)
+{
+    return strcasecmp(t->table_func->name, "cluster") == 0 || strcasecmp(t->table_func->name, "clusterAllReplicas") == 0;
+}
+
 static bool is_remote(const ast *t)
 {
     return t && t->kind == AST_TABLE && t->table_func && !t->join && t->table_func->name &&
-           (strcasecmp(t->table_func->name, "remote") == 0 || strcasecmp(t->table_func->name, "remoteSecure") == 0);
+           (strcasecmp(t->table_func->name, "remote") == 0 || strcasecmp(t->table_func->name, "remoteSecure") == 0 ||
+            is_cluster(t));
 }
 
 /* Not split: the reason is dropped, the rows path will run the query (or tell the user
@@ -32,49 +45,104 @@ static int rows_path(void)
     return 1;
 }
 
+/* The FROM as a Distributed table (a reference), or NULL. */
+static table *distributed_from(const ast *t, query_ctx *q)
+{
+    if (!t || t->kind != AST_TABLE || t->join || t->table_func || t->sub || !t->table_name || t->final)
+        return NULL;
+    if (t->database && strcmp(t->database, "system") == 0)
+        return NULL;
+    for (int i = 0; !t->database && i < q->nctes; i++)
+        if (strcmp(((const ast *)q->ctes[i])->alias, t->table_name) == 0)
+            return NULL;
+    table *tbl;
+    if (catalog_get_for_query(q, t->database, t->table_name, &tbl)) {
+        err_clear(); /* the rows path names the table */
+        return NULL;
+    }
+    if (!table_is_distributed(tbl)) {
+        table_unref(tbl);
+        return NULL;
+    }
+    return tbl;
+}
+
+/* The local shards' part: the shard query over this server's table, whose states come in
+ * the header's order (the concatenation maps by position). */
+static int local_states(arena *a, const ast *shard_states, const dist_layout *l, query_ctx *q, source **out)
+{
+    ast *sel = arena_alloc(a, sizeof *sel, 8);
+    *sel = *shard_states;
+    ast *from = arena_alloc(a, sizeof *from, 8);
+    *from = *shard_states->from;
+    from->database = l->database;
+    from->table_name = l->table;
+    sel->from = from;
+    return analyze_subquery_source(sel, q, out);
+}
+
 int analyze_split_distributed(const ast *sel, query_ctx *q, bool top, select_plan **out)
 {
     *out = NULL;
-    if (sel->kind != AST_SELECT || !is_remote(sel->from) || !dist_select_aggregates(sel))
+    if (sel->kind != AST_SELECT || !dist_select_aggregates(sel))
+        return 1;
+    bool remote = is_remote(sel->from);
+    table *dt = remote ? NULL : distributed_from(sel->from, q);
+    if (!remote && !dt)
         return 1;
     arena a;
     arena_init(&a);
     dist_split ds;
     int rc = 1;
     remote_args ra = {0};
+    dist_layout l = {0};
     source *rows = NULL;
     select_plan *states = NULL;
+    source **parts = NULL;
+    int nparts = 0;
+    buf sql = {0};
     if (dist_split_select(&a, sel, &ds)) {
         rc = rows_path();
         goto done;
     }
-    if (analyze_remote_args(sel->from->table_func, q, &ra)) {
-        rc = -1;
-        goto done;
+    const char *addresses, *user, *password, *target;
+    if (remote) {
+        if (is_cluster(sel->from) ? analyze_cluster_remote_args(sel->from->table_func, q, &ra)
+                                  : analyze_remote_args(sel->from->table_func, q, &ra)) {
+            rc = -1;
+            goto done;
+        }
+        if (ra.secure) {
+            rc = rows_path(); /* remoteSecure: the rows path says it is not implemented */
+            goto done;
+        }
+        addresses = ra.addresses;
+        user = ra.user;
+        password = ra.password;
+        target = ra.target;
+    } else {
+        if (distributed_layout(dt, q, &l)) {
+            rc = -1;
+            goto done;
+        }
+        addresses = l.remote_addresses;
+        user = l.user;
+        password = l.password;
+        target = l.target;
     }
-    if (ra.secure) {
-        rc = rows_path(); /* remoteSecure: the rows path says it is not implemented */
-        goto done;
-    }
-    buf from = {0};
-    buf_puts(&from, ra.target);
-    buf sql = {0};
-    int frc = dist_format_select(&sql, ds.shard, buf_cstr(&from));
-    buf_free(&from);
-    if (frc) {
-        buf_free(&sql);
+    if (dist_format_select(&sql, ds.shard, target)) {
         rc = rows_path();
         goto done;
     }
-    /* The target's columns (a shard's answer to SELECT * … LIMIT 0): connection errors
-     * are the query's. */
-    if (tablefunc_remote(ra.addresses, ra.target, ra.user, ra.password, false, q, &rows)) {
-        buf_free(&sql);
+    /* The target's columns: a shard's answer to SELECT * … LIMIT 0 (connection errors are
+     * the query's), or the Distributed table's own. */
+    if (dt) {
+        rows = source_from_blocks(schema_clone(dt->sch), NULL, 0);
+    } else if (tablefunc_remote(addresses, target, user, password, false, q, &rows)) {
         rc = -1;
         goto done;
     }
     if (analyze_select_over(ds.shard_states, rows, q, false, &states)) {
-        buf_free(&sql);
         rc = rows_path();
         goto done;
     }
@@ -86,23 +154,46 @@ int analyze_split_distributed(const ast *sel, query_ctx *q, bool top, select_pla
         free(header->names[i]);
         header->names[i] = xstrdup(name);
     }
-    source *merged;
-    if (tablefunc_remote_mergeable(ra.addresses, ra.user, ra.password, buf_cstr(&sql), header, q, &merged)) {
-        schema_free(header);
-        buf_free(&sql);
-        rc = -1;
-        goto done;
+    parts = xcalloc((size_t)l.nlocal + 2, sizeof *parts);
+    if (addresses) {
+        if (tablefunc_remote_mergeable(addresses, user, password, buf_cstr(&sql), header, q, &parts[nparts])) {
+            schema_free(header);
+            rc = -1;
+            goto done;
+        }
+        nparts++;
     }
-    schema_free(header);
-    buf_free(&sql);
+    for (int i = 0; i < l.nlocal; i++) {
+        table *local;
+        if (distributed_local_table(&l, q, &local)) {
+            schema_free(header);
+            rc = -1;
+            goto done;
+        }
+        table_unref(local);
+        if (local_states(&a, ds.shard_states, &l, q, &parts[nparts])) {
+            schema_free(header);
+            rc = -1;
+            goto done;
+        }
+        nparts++;
+    }
+    source *merged = source_concat(header, parts, nparts, false);
+    nparts = 0;
     if (analyze_select_over(ds.outer, merged, q, top, out)) {
         rc = rows_path();
         goto done;
     }
     rc = 0;
 done:
+    for (int i = 0; i < nparts; i++)
+        source_free(parts[i]);
+    free(parts);
+    buf_free(&sql);
     select_plan_free(states);
     remote_args_free(&ra);
+    dist_layout_free(&l);
+    table_unref(dt);
     arena_free(&a);
     return rc;
 }

@@ -223,6 +223,16 @@ static bool local_address(const struct sockaddr_storage *sa)
     return found;
 }
 
+bool cluster_replica_is_local(const cluster_set *s, const cluster_replica *r)
+{
+    char addr[INET6_ADDRSTRLEN + 1];
+    struct sockaddr_storage sa;
+    if (r->port != s->tcp_port)
+        return false;
+    resolve(r->host, addr, sizeof addr, &sa);
+    return addr[0] && local_address(&sa);
+}
+
 static void push_str(column *c, const char *s) { col_push_str(c, s, strlen(s)); }
 
 static void push_u32(column *c, uint32_t v) { col_push_fixed(c, &v); }
@@ -269,7 +279,7 @@ int cluster_system_table(query_ctx *q, source **out)
                 char addr[INET6_ADDRSTRLEN + 1];
                 struct sockaddr_storage sa;
                 resolve(rp->host, addr, sizeof addr, &sa);
-                bool local = addr[0] && rp->port == s->tcp_port && local_address(&sa);
+                bool local = cluster_replica_is_local(s, rp);
                 push_str(b->cols[0], c->name);
                 push_u32(b->cols[1], (uint32_t)k + 1);
                 push_str(b->cols[2], "");

@@ -75,6 +75,10 @@ int cluster_expand_macros(const cluster_set *s, const char *text, char **out);
 int cluster_addresses(const cluster_def *c, bool all_replicas, char **addresses, const char **user,
                       const char **password);
 
+/* Whether the replica is this server (its port is the set's tcp_port and its host one of
+ * this machine's addresses), as system.clusters' is_local says. */
+bool cluster_replica_is_local(const cluster_set *s, const cluster_replica *r);
+
 /* system.clusters. */
 int cluster_system_table(query_ctx *q, source **out);
 

@@ -1,5 +1,6 @@
 /* Table lifetime (references), names for messages, and the registry of engines. */
 #include "storage/table.h"
+#include "storage/distributed.h"
 
 #include "base/mem.h"
 
@@ -19,6 +20,7 @@ static const table_engine *const engines[] = {
     &engine_log,
     &engine_tinylog,
     &engine_stripelog,
+    &engine_distributed,
 };
 
 const table_engine *table_engine_find(const char *name)

@@ -20,6 +20,15 @@ int tablefunc_s3_split_args(char **v, int n, const char **a, bool *nosign);
  * objects it asks for; in a worker's query (q->read_task set) the objects come from the
  * initiator. */
 int tablefunc_s3cluster(const char *cluster, column *const *args, int nargs, query_ctx *q, source **out);
+/* INSERT INTO <Distributed> SELECT … FROM s3Cluster(…) with parallel_distributed_insert_select
+ * (interp/ddl.c), over a source tablefunc_s3cluster made on the initiator:
+ * call_args gives the s3Cluster call as every node must run it — the cluster's name, then
+ * s3()'s arguments with the format, structure and compression the initiator found (*out
+ * and its strings new) — for the caller to build the statement; run sends `sql` to one
+ * replica of every shard as a secondary query, hands out the objects as a SELECT's, and
+ * returns when every node has finished (the first node's error fails it). */
+int tablefunc_s3cluster_call_args(source *s, char ***out, int *n);
+int tablefunc_s3cluster_run(source *s, const char *sql, query_ctx *q);
 /* url(url [, format [, structure [, compression]]]): http(s) URLs (storage/tablefunc/url.c). */
 int tablefunc_url(column *const *args, int nargs, query_ctx *q, source **out);
 /* Data on stdin: the table `table` and input([structure]); structure NULL = --structure

@@ -5,6 +5,10 @@
 #                                  /ping on $PORT (exits the script if it never answers)
 #   server_stop                    stops it and waits
 #   stop_pids PID…                 stops several servers the same way (all signalled first)
+#   check NAME EXPECTED GOT        counts a pass in $passed, or prints both and sets fail=1
+#   has NAME NEEDLE GOT            the same for GOT containing NEEDLE
+#   chdb SQL                       ClickHouse's answer (TSV) through chdb ($CHDB), run in $WORK;
+#                                  an error as 'ERROR <first line>'
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 SERVER_PID=
@@ -35,3 +39,13 @@ stop_pids() {
     kill -9 "$p" 2>/dev/null
   done
 }
+
+check() {
+  if [ "$2" == "$3" ]; then passed=$((passed+1)); else echo "FAIL: $1"; echo "  expected: $(printf '%s' "$2" | head -c 600)"; echo "  got:      $(printf '%s' "$3" | head -c 600)"; fail=1; fi
+}
+
+has() {
+  case "$3" in *"$2"*) passed=$((passed+1)) ;; *) echo "FAIL: $1: expected '$2' in: $(printf '%s' "$3" | head -c 400)"; fail=1 ;; esac
+}
+
+chdb() { (cd "$WORK" && timeout 120 node -e "const {query}=require(process.argv[1]); try { process.stdout.write(query(process.argv[2], 'TSV')) } catch (e) { process.stdout.write('ERROR ' + e.message.split('\n')[0]); }" "$CHDB" "$1" 2>&1); }

@@ -896,13 +896,9 @@ static void put_ident(buf *b, const char *name)
 
 static void put_quoted(buf *b, const char *s) { ast_format_quoted(b, s, strlen(s)); }
 
-/* Starts the pumps, once, with the columns of the first open (every task of a query reads
- * the same columns). Caller holds is->mu. */
-static void start_pumps(init_src *is, const int *cols, int ncols)
+/* What the nodes run for a SELECT: the columns read, from the task-driven s3Cluster(). */
+static char *select_sql(init_src *is, const int *cols, int ncols)
 {
-    is->pumps_started = true;
-    is->ncols = ncols;
-    is->cols = read_cols_copy(cols, ncols);
     buf sql = {0};
     buf_puts(&sql, "SELECT ");
     if (ncols == 0)
@@ -924,8 +920,20 @@ static void start_pumps(init_src *is, const int *cols, int ncols)
     }
     free_cols(a, n);
     buf_putc(&sql, ')');
-    is->sql = xstrdup(buf_cstr(&sql));
+    char *text = xstrdup(buf_cstr(&sql));
     buf_free(&sql);
+    return text;
+}
+
+/* Starts the pumps, once, with the columns of the first open (every task of a query reads
+ * the same columns). Caller holds is->mu. */
+static void start_pumps(init_src *is, const int *cols, int ncols)
+{
+    is->pumps_started = true;
+    is->ncols = ncols;
+    is->cols = read_cols_copy(cols, ncols);
+    if (!is->sql)
+        is->sql = select_sql(is, cols, ncols);
     for (int k = 0; k < is->nnodes; k++) {
         is->running++;
         if (pthread_create(&is->nodes[k].thread, NULL, pump_main, &is->nodes[k]) != 0) {
@@ -1200,4 +1208,55 @@ int tablefunc_s3cluster(const char *cluster, column *const *args, int nargs, que
     if (q->read_task)
         return worker_source(args, nargs, q, out);
     return initiator_source(cluster, args, nargs, q, out);
+}
+
+/* ---- parallel_distributed_insert_select: the nodes insert themselves ---- */
+
+int tablefunc_s3cluster_call_args(source *s, char ***out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (s->destroy != in_destroy)
+        return err_set(ERR_LOGICAL_ERROR, "s3Cluster: not an initiator's source");
+    init_src *is = s->impl;
+    column *a[8];
+    int na = full_args(&is->args, NULL, NULL, is->structure, NULL, a);
+    char **v = xcalloc((size_t)na + 2, sizeof *v);
+    v[0] = xstrdup(is->cluster_name);
+    for (int i = 0; i < na; i++) {
+        size_t len;
+        const char *str = col_str(a[i], 0, &len);
+        v[i + 1] = xstrndup(str, len);
+    }
+    free_cols(a, na);
+    *out = v;
+    *n = na + 1;
+    return 0;
+}
+
+int tablefunc_s3cluster_run(source *s, const char *sql, query_ctx *q)
+{
+    (void)q;
+    if (s->destroy != in_destroy)
+        return err_set(ERR_LOGICAL_ERROR, "s3Cluster: not an initiator's source");
+    init_src *is = s->impl;
+    pthread_mutex_lock(&is->mu);
+    if (is->pumps_started) {
+        pthread_mutex_unlock(&is->mu);
+        return err_set(ERR_LOGICAL_ERROR, "s3Cluster: the nodes were already asked");
+    }
+    is->sql = xstrdup(sql);
+    pthread_mutex_unlock(&is->mu);
+    void *it;
+    if (in_open_planned(s, 0, NULL, 0, is->q, &it))
+        return -1;
+    int rc;
+    for (;;) {
+        block *b = NULL;
+        if ((rc = in_next(it, &b)) || !b)
+            break;
+        block_free(b); /* an INSERT sends no rows; check_block refused any that came */
+    }
+    in_close(it);
+    return rc;
 }
