@@ -276,6 +276,7 @@ class Gen {
         add(1, 'string', () => N('bool', `match($0, '${rng.pick(['^a', 'b+', '[0-9]', ''])}')`, e('str')));
         add(1, 'math', () => N('bool', rng.pick(['isNaN($0)', 'isFinite($0)', 'isInfinite($0)']), e('float')));
         add(1, 'array', () => { const x = rng.pick(['int', 'str']); return N('bool', 'has($0, $1)', e(`arr:${x}`), e(x)); });
+        add(1, 'funcs', () => { const x = rng.pick(['int', 'str']); return N('bool', `${rng.pick(['hasAll', 'hasAny', 'hasSubstr'])}($0, $1)`, e(`arr:${x}`), e(`arr:${x}`)); });
         add(1, 'array', () => N('bool', rng.pick(['empty($0)', 'notEmpty($0)']), e(rng.pick(['arr:int', 'arr:str']))));
         add(1, 'lambda', () => this.lambda(ctx, d, 'bool'));
         add(2, 'in', () => this.inExpr(ctx, d));
@@ -310,6 +311,8 @@ class Gen {
           add(1, 'array', () => N(cls, 'arrayConcat($0, $1)', e(cls), e(cls)));
           add(1, 'array', () => N(cls, rng.pick(['arrayPushBack($0, $1)', 'arrayPushFront($0, $1)']), e(cls), e(x)));
           add(1, 'funcs', () => N(cls, `arrayResize($0, ${rng.int(-3, 3)}, $1)`, e(cls), e(x)));
+          add(1, 'funcs', () => N(cls, rng.pick(['arrayPopFront($0)', 'arrayPopBack($0)', 'arrayCompact($0)', 'emptyArrayToSingle($0)',
+            `arrayRotateLeft($0, ${rng.int(-4, 4)})`, `arrayShiftRight($0, ${rng.int(-4, 4)})`]), e(cls)));
           if (x === 'int') {
             add(1, 'funcs', () => N(cls, rng.pick(['arrayEnumerateUniq($0)', 'arrayEnumerateDense($0)']), e(rng.pick(['arr:int', 'arr:str']))));
             add(1, 'array', () => N(cls, 'range($0)', small()));
