@@ -146,6 +146,7 @@ void func_register_url(void);  /* domain, path, extractURLParameter, … (func/s
 void func_register_json(void); /* JSONExtract*, simpleJSON*, isValidJSON (func/scalar/json*.c) */
 void func_register_jsonpath(void); /* JSON_EXISTS, JSON_VALUE, JSON_QUERY (func/scalar/jsonpath.c) */
 void func_register_array_set(void); /* hasAll, hasAny, arrayPopFront, … (func/scalar/array_set.c) */
+void func_register_reinterpret(void); /* reinterpret, reinterpretAs<T> (func/scalar/reinterpret.c) */
 /* arrayElement on a Map (m[k]); func/scalar/map.c. */
 int map_element_resolve(fn_call *call);
 

@@ -207,6 +207,8 @@ class Gen {
         add(1, 'funcs', () => N('int', `transform($0, ['a', 'b', ''], [1, 2, 3], 0)`, e('str')));
         add(1, 'funcs', () => N('int', rng.pick(['isZeroOrNull($0)', 'isNullable($0)']), e(rng.pick(['int', 'float']))));
         add(1, 'funcs', () => N('int', 'ascii($0)', e('str')));
+        add(1, 'funcs', () => N('int', rng.pick(['reinterpretAsUInt16($0)', 'reinterpretAsInt32($0)', 'reinterpretAsUInt8($0)', "reinterpret($0, 'Int64')"]),
+          e(rng.pick(['int', 'str', 'float']))));
         add(1, 'mapfuncs', () => N('int', rng.pick(['length(mapFilter((k, v) -> v > 0, $0))', 'mapExists((k, v) -> v = 1, $0)',
           'mapAll((k, v) -> v != 0, $0)', 'length(mapKeys(mapConcat($0, $0)))', "mapContainsKeyLike($0, 'a%')"]), e('map')));
         break;
