@@ -160,6 +160,7 @@ class Gen {
         () => N('int', 'sum($0)', arg('int')), () => N('int', 'uniqExact($0)', arg(this.anyClass(inner))),
         () => N('int', 'uniq($0)', arg(rng.pick(SCALARS))));
       if (f.aggif) opts.push(() => N('int', 'countIf($0)', arg('bool')), () => N('int', 'sumIf($0, $1)', arg('int'), arg('bool')));
+      if (f.funcs) opts.push(() => N('int', rng.pick(['groupBitAnd($0)', 'groupBitOr($0)', 'groupBitXor($0)', 'sumWithOverflow($0)']), arg('int')));
     }
     if (cls === 'float') opts.push(() => N('float', 'avg($0)', arg(rng.pick(['int', 'float']))),
       () => N('float', 'sum($0)', arg('float')));
@@ -213,6 +214,7 @@ class Gen {
           'mapAll((k, v) -> v != 0, $0)', 'length(mapKeys(mapConcat($0, $0)))', "mapContainsKeyLike($0, 'a%')"]), e('map')));
         break;
       case 'float':
+        add(1, 'funcs', () => N('float', rng.pick(['max2($0, $1)', 'min2($0, $1)']), e(rng.pick(['int', 'float'])), e(rng.pick(['int', 'float']))));
         add(2, 'arith', () => N('float', '($0 / $1)', e(rng.pick(['int', 'float'])), e(rng.pick(['int', 'float']))));
         add(2, 'arith', () => N('float', rng.pick(['($0 + $1)', '($0 * $1)', '($0 - $1)']), e('float'), e(rng.pick(['int', 'float']))));
         add(2, 'math', () => N('float', rng.pick(['sqrt($0)', 'exp($0)', 'log($0)', 'sin($0)', 'floor($0)', 'ceil($0)', 'round($0, 2)',
