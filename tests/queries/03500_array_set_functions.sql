@@ -59,3 +59,4 @@ DROP TABLE t_arrset;
 SELECT hasAny([NULL, 8], [0]), hasAny(materialize([NULL, 8]), [0]), hasAny(materialize([NULL, toInt32(8)]), [toUInt8(0)]), hasAll(materialize([NULL, toInt32(8)]), [toUInt8(0)]), hasAny([NULL,'a'],['']), hasAny([0], [NULL, 1]), hasAny(materialize([NULL, 1.5]), [0]);
 SELECT hasSubstr([0],[NULL]), hasSubstr([NULL],[0]), hasAll([[NULL]], [[0]]), hasAny([(NULL, 1)], [(0, 1)]);
 SELECT hasAny([8, k], [0, 9]) FROM (SELECT toNullable(toInt32(arrayJoin([0, 9, NULL, 5]))) k);
+SELECT hasAll(range(200000), range(200000)), hasAny(range(200000), [199999]), hasAll(range(100000), arrayMap(x -> x * 2, range(100000))), hasAny(arrayMap(x -> toFloat64(x), range(100000)), [nan, -0.]), hasAll(arrayMap(x -> if(x = 5, NULL, x), range(100000)), [0, NULL]), hasAny(arrayMap(x -> toString(x), range(100000)), ['99999x']), hasAny(arrayMap(x -> toFixedString(toString(x), 6), range(50000)), arrayMap(x -> toString(x + 49990), range(20)));

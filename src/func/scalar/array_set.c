@@ -101,6 +101,30 @@ static bool contains(const column *x, uint64_t b, uint64_t e, const column *y, u
     return false;
 }
 
+/* Big pairs of arrays: x's elements sorted once (col_compare orders NULL-free values
+ * consistently with elem_eq: 0 and -0 tie, NaN sorts last and matches nothing), then each
+ * element of y is looked up by binary search, so hasAll/hasAny stay O((n + m) log n). */
+#define SORT_FROM ((uint64_t)1 << 14)
+
+static int cmp_rows(const void *p, const void *q, void *ctx)
+{
+    return col_compare(ctx, *(const uint64_t *)p, ctx, *(const uint64_t *)q, 1);
+}
+
+static bool sorted_contains(const column *xv, const uint64_t *idx, uint64_t cnt, const column *y, uint64_t j)
+{
+    const column *yv = type_phys(y->type)->id == T_NULLABLE ? y->inner : y;
+    uint64_t lo = 0, hi = cnt;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (col_compare(xv, idx[mid], yv, j, 1) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < cnt && elem_eq(xv, idx[lo], yv, j);
+}
+
 static int set_exec(const fn_call *c, column **a, size_t n, column **out)
 {
     const set_state *st = c->state;
@@ -116,7 +140,17 @@ static int set_exec(const fn_call *c, column **a, size_t n, column **out)
     for (size_t i = 0; i < n; i++) {
         uint64_t xb = ox[i], xe = ox[i + 1], yb = oy[i], ye = oy[i + 1];
         uint8_t r;
-        if (st->kind == SET_ALL) {
+        if (st->kind != SET_SUBSTR && (xe - xb) * (ye - yb) > SORT_FROM) {
+            const column *xv = type_phys(x->type)->id == T_NULLABLE ? x->inner : x;
+            uint64_t cnt = xe - xb, *idx = mem_alloc(cnt * sizeof *idx);
+            for (uint64_t k = 0; k < cnt; k++)
+                idx[k] = xb + k;
+            qsort_r(idx, cnt, sizeof *idx, cmp_rows, (void *)xv);
+            r = st->kind == SET_ALL;
+            for (uint64_t j = yb; j < ye && r == (st->kind == SET_ALL); j++)
+                r = sorted_contains(xv, idx, cnt, y, j);
+            mem_free(idx);
+        } else if (st->kind == SET_ALL) {
             r = 1;
             for (uint64_t j = yb; j < ye && r; j++)
                 r = contains(x, xb, xe, y, j);
