@@ -98,6 +98,9 @@ static void registry_init_once(void)
     func_register_url();
     func_register_json();
     func_register_jsonpath();
+    func_register_array_set();
+    func_register_reinterpret();
+    func_register_minmax2();
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }

@@ -145,6 +145,9 @@ void func_register_ip(void);
 void func_register_url(void);  /* domain, path, extractURLParameter, … (func/scalar/url.c) */
 void func_register_json(void); /* JSONExtract*, simpleJSON*, isValidJSON (func/scalar/json*.c) */
 void func_register_jsonpath(void); /* JSON_EXISTS, JSON_VALUE, JSON_QUERY (func/scalar/jsonpath.c) */
+void func_register_array_set(void); /* hasAll, hasAny, arrayPopFront, … (func/scalar/array_set.c) */
+void func_register_reinterpret(void); /* reinterpret, reinterpretAs<T> (func/scalar/reinterpret.c) */
+void func_register_minmax2(void); /* max2, min2 (func/scalar/minmax2.c) */
 /* arrayElement on a Map (m[k]); func/scalar/map.c. */
 int map_element_resolve(fn_call *call);
 

@@ -604,9 +604,13 @@ static int to_string(const conv_ctx *x, const column *src, const type *to, colum
     column *c = col_new(to);
     col_reserve(c, src->len);
     buf b = {0};
+    bool strip_zeros = to->id == T_STRING && type_phys(src->type)->id == T_FIXEDSTRING;
     for (size_t i = 0; i < src->len; i++) {
         b.len = 0;
         text_write(&b, src, i, TEXT_RAW, &o);
+        if (strip_zeros) /* ClickHouse drops a FixedString's zero padding on the way to String */
+            while (b.len && b.p[b.len - 1] == 0)
+                b.len--;
         if (to->id == T_FIXEDSTRING && b.len > to->width) {
             buf_free(&b);
             col_free(c);

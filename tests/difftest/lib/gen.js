@@ -160,6 +160,7 @@ class Gen {
         () => N('int', 'sum($0)', arg('int')), () => N('int', 'uniqExact($0)', arg(this.anyClass(inner))),
         () => N('int', 'uniq($0)', arg(rng.pick(SCALARS))));
       if (f.aggif) opts.push(() => N('int', 'countIf($0)', arg('bool')), () => N('int', 'sumIf($0, $1)', arg('int'), arg('bool')));
+      if (f.funcs) opts.push(() => N('int', rng.pick(['groupBitAnd($0)', 'groupBitOr($0)', 'groupBitXor($0)', 'sumWithOverflow($0)']), arg('int')));
     }
     if (cls === 'float') opts.push(() => N('float', 'avg($0)', arg(rng.pick(['int', 'float']))),
       () => N('float', 'sum($0)', arg('float')));
@@ -207,10 +208,13 @@ class Gen {
         add(1, 'funcs', () => N('int', `transform($0, ['a', 'b', ''], [1, 2, 3], 0)`, e('str')));
         add(1, 'funcs', () => N('int', rng.pick(['isZeroOrNull($0)', 'isNullable($0)']), e(rng.pick(['int', 'float']))));
         add(1, 'funcs', () => N('int', 'ascii($0)', e('str')));
+        add(1, 'funcs', () => N('int', rng.pick(['reinterpretAsUInt16($0)', 'reinterpretAsInt32($0)', 'reinterpretAsUInt8($0)', "reinterpret($0, 'Int64')"]),
+          e(rng.pick(['int', 'str', 'float']))));
         add(1, 'mapfuncs', () => N('int', rng.pick(['length(mapFilter((k, v) -> v > 0, $0))', 'mapExists((k, v) -> v = 1, $0)',
           'mapAll((k, v) -> v != 0, $0)', 'length(mapKeys(mapConcat($0, $0)))', "mapContainsKeyLike($0, 'a%')"]), e('map')));
         break;
       case 'float':
+        add(1, 'funcs', () => N('float', rng.pick(['max2($0, $1)', 'min2($0, $1)']), e(rng.pick(['int', 'float'])), e(rng.pick(['int', 'float']))));
         add(2, 'arith', () => N('float', '($0 / $1)', e(rng.pick(['int', 'float'])), e(rng.pick(['int', 'float']))));
         add(2, 'arith', () => N('float', rng.pick(['($0 + $1)', '($0 * $1)', '($0 - $1)']), e('float'), e(rng.pick(['int', 'float']))));
         add(2, 'math', () => N('float', rng.pick(['sqrt($0)', 'exp($0)', 'log($0)', 'sin($0)', 'floor($0)', 'ceil($0)', 'round($0, 2)',
@@ -276,6 +280,7 @@ class Gen {
         add(1, 'string', () => N('bool', `match($0, '${rng.pick(['^a', 'b+', '[0-9]', ''])}')`, e('str')));
         add(1, 'math', () => N('bool', rng.pick(['isNaN($0)', 'isFinite($0)', 'isInfinite($0)']), e('float')));
         add(1, 'array', () => { const x = rng.pick(['int', 'str']); return N('bool', 'has($0, $1)', e(`arr:${x}`), e(x)); });
+        add(1, 'funcs', () => { const x = rng.pick(['int', 'str']); return N('bool', `${rng.pick(['hasAll', 'hasAny', 'hasSubstr'])}($0, $1)`, e(`arr:${x}`), e(`arr:${x}`)); });
         add(1, 'array', () => N('bool', rng.pick(['empty($0)', 'notEmpty($0)']), e(rng.pick(['arr:int', 'arr:str']))));
         add(1, 'lambda', () => this.lambda(ctx, d, 'bool'));
         add(2, 'in', () => this.inExpr(ctx, d));
@@ -310,6 +315,8 @@ class Gen {
           add(1, 'array', () => N(cls, 'arrayConcat($0, $1)', e(cls), e(cls)));
           add(1, 'array', () => N(cls, rng.pick(['arrayPushBack($0, $1)', 'arrayPushFront($0, $1)']), e(cls), e(x)));
           add(1, 'funcs', () => N(cls, `arrayResize($0, ${rng.int(-3, 3)}, $1)`, e(cls), e(x)));
+          add(1, 'funcs', () => N(cls, rng.pick(['arrayPopFront($0)', 'arrayPopBack($0)', 'arrayCompact($0)', 'emptyArrayToSingle($0)',
+            `arrayRotateLeft($0, ${rng.int(-4, 4)})`, `arrayShiftRight($0, ${rng.int(-4, 4)})`]), e(cls)));
           if (x === 'int') {
             add(1, 'funcs', () => N(cls, rng.pick(['arrayEnumerateUniq($0)', 'arrayEnumerateDense($0)']), e(rng.pick(['arr:int', 'arr:str']))));
             add(1, 'array', () => N(cls, 'range($0)', small()));
