@@ -2,7 +2,8 @@
  *   cluster('name', db.table | db, table | 'db.table' | table_function(…) [, sharding_key])
  *   clusterAllReplicas(…)   the same, every replica a shard of its own
  *   s3Cluster('name', url [, NOSIGN | key, secret [, token]] [, format] [, structure] [, compression])
- * cluster() is remote() over the cluster's addresses with its user and password; the name
+ * cluster() is remote() over the cluster's addresses with its user and password, or its
+ * inter-server secret; the name
  * may be an identifier and may hold macros ({cluster}). A sharding key only matters to
  * INSERT, which shale does not route yet: NOT_IMPLEMENTED. */
 #include "sql/analyze.h"
@@ -95,7 +96,7 @@ static int cluster_table(const ast *f, query_ctx *q, source **out)
         rc = analyze_remote_args(&copy, q, &ra);
     }
     if (!rc)
-        rc = tablefunc_remote(ra.addresses, ra.target, user, password, false, q, out);
+        rc = tablefunc_remote_cluster(ra.addresses, ra.target, user, password, c->name, c->secret, q, out);
     remote_args_free(&ra);
     free(name);
     free(addresses);
