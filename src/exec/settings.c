@@ -147,6 +147,9 @@ static const own_def own[] = {
     {"prefer_localhost_replica", SET_BOOL, "1",
      "A Distributed table reads and writes a shard that has this server as a replica in the server itself."},
     {"skip_unavailable_shards", SET_BOOL, "0", "remote(): a shard none of whose replicas answers is left out of the result instead of failing the query."},
+    {"load_balancing", SET_STRING, "random", "remote(), cluster(): the order a shard's replicas are tried in (storage/native_client.h)."},
+    {"load_balancing_first_offset", SET_UINT, "0", "The replica load_balancing = 'first_or_random' tries first."},
+    {"connections_with_failover_max_tries", SET_UINT, "3", "remote(), cluster(): rounds of connection attempts over a shard's replicas."},
     {"send_progress_in_http_headers", SET_BOOL, "0", "Send X-ClickHouse-Progress headers while the query runs."},
     {"http_headers_progress_interval_ms", SET_UINT, "100", "Minimum interval between X-ClickHouse-Progress headers."},
     {"cancel_http_readonly_queries_on_client_close", SET_BOOL, "0", "Cancel a read-only HTTP query when its client disconnects (shale cancels every query of a disconnected client)."},
@@ -208,8 +211,8 @@ static int ndefs;
  * classes). Everything else that shale does not implement is known at its default only. */
 static const char *const no_effect_prefixes[] = {
     "optimize_", "query_plan_", "query_cache_", "compile_", "min_count_to_compile", "distributed_", "parallel_replica",
-    "max_parallel_replicas", "prefer_localhost_replica", "skip_unavailable_shards", "load_balancing", "connect_timeout",
-    "connections_with_failover", "receive_", "send_timeout", "tcp_", "hedged_", "filesystem_", "remote_fs_", "remote_read_", "read_backoff_", "merge_tree_",
+    "max_parallel_replicas", "prefer_localhost_replica", "skip_unavailable_shards", "connect_timeout",
+    "receive_", "send_timeout", "tcp_", "hedged_", "filesystem_", "remote_fs_", "remote_read_", "read_backoff_", "merge_tree_",
     "background_", "async_", "wait_for_async_insert", "memory_profiler_", "memory_tracker_", "memory_overcommit",
     "memory_usage_overcommit", "jemalloc_", "opentelemetry_", "log_", "query_profiler_", "trace_profile_events",
     "keeper_", "insert_keeper_",

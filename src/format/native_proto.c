@@ -3,7 +3,9 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/rand.h"
 #include "format/native_block.h"
+#include "io/crypto.h"
 #include "codec/compress.h"
 
 #include <stdlib.h>
@@ -69,37 +71,55 @@ int native_read_varuint(rbuf *in, uint64_t *v)
 
 /* A length-prefixed string of at most max bytes, as a new NUL-terminated string. The
  * buffer grows with the bytes that actually arrive, so a lying length costs nothing. */
-static int read_string(rbuf *in, size_t max, const char *what, char **out)
+/* A string of at most max bytes into b (binary: it may hold NULs). */
+static int read_bytes(rbuf *in, size_t max, const char *what, buf *b)
 {
-    *out = NULL;
     uint64_t n;
     if (native_read_varuint(in, &n))
         return -1;
     if (n > max)
         return err_set(ERR_TOO_LARGE_STRING_SIZE, "Too large string size for %s: %llu bytes (at most %zu)", what,
                        (unsigned long long)n, max);
-    buf b = {0};
-    while (b.len < n) {
+    while (b->len < n) {
         if (in->pos == in->end) {
             long got = rbuf_fill(in);
-            if (got < 0) {
-                buf_free(&b);
+            if (got < 0)
                 return -1;
-            }
-            if (got == 0) {
-                buf_free(&b);
+            if (got == 0)
                 return need(in, 1, what);
-            }
         }
         size_t take = (size_t)(in->end - in->pos);
-        if (take > n - b.len)
-            take = (size_t)(n - b.len);
-        buf_append(&b, in->pos, take);
+        if (take > n - b->len)
+            take = (size_t)(n - b->len);
+        buf_append(b, in->pos, take);
         in->pos += take;
+    }
+    return 0;
+}
+
+static int read_string(rbuf *in, size_t max, const char *what, char **out)
+{
+    *out = NULL;
+    buf b = {0};
+    if (read_bytes(in, max, what, &b)) {
+        buf_free(&b);
+        return -1;
     }
     *out = xstrndup(b.len ? (const char *)b.p : "", b.len);
     buf_free(&b);
     return 0;
+}
+
+/* A binary string of at most cap bytes into out[0..*len). */
+static int read_fixed_string(rbuf *in, size_t cap, const char *what, unsigned char *out, size_t *len)
+{
+    buf b = {0};
+    int rc = read_bytes(in, cap, what, &b);
+    if (!rc && b.len)
+        memcpy(out, b.p, b.len);
+    *len = rc ? 0 : b.len;
+    buf_free(&b);
+    return rc;
 }
 
 int native_read_hello(rbuf *in, native_hello *h)
@@ -110,6 +130,12 @@ int native_read_hello(rbuf *in, native_hello *h)
         read_string(in, MAX_NAME, "the database", &h->database) || read_string(in, MAX_NAME, "the user", &h->user) ||
         read_string(in, MAX_NAME, "the password", &h->password))
         return -1;
+    /* ClickHouse's TCPHandler::receiveHello: the marker user with no password is another
+     * server of a cluster with a <secret>; the cluster and the salt follow. */
+    h->interserver = strcmp(h->user, NATIVE_INTERSERVER_USER) == 0 && !h->password[0];
+    if (h->interserver && (read_string(in, MAX_NAME, "the cluster's name", &h->cluster) ||
+                           read_fixed_string(in, sizeof h->salt, "the inter-server salt", h->salt, &h->salt_len)))
+        return -1;
     return 0;
 }
 
@@ -119,6 +145,7 @@ void native_hello_free(native_hello *h)
     free(h->database);
     free(h->user);
     free(h->password);
+    free(h->cluster);
     memset(h, 0, sizeof *h);
 }
 
@@ -242,7 +269,7 @@ int native_read_query(rbuf *in, uint64_t rev, native_query *q)
     if (read_string(in, MAX_NAME, "the query id", &q->query_id) || read_client_info(in, rev, q) ||
         read_settings(in, "settings", &q->settings, &q->nsettings))
         return -1;
-    if (rev >= 54441 && skip_string(in, "the inter-server hash"))
+    if (rev >= 54441 && read_fixed_string(in, sizeof q->hash, "the inter-server hash", q->hash, &q->hash_len))
         return -1;
     if (native_read_varuint(in, &q->stage) || native_read_varuint(in, &q->compression) ||
         read_string(in, MAX_QUERY, "the query", &q->text))
@@ -390,7 +417,7 @@ void native_put_string(buf *b, const char *s)
     buf_append(b, s, n);
 }
 
-void native_write_hello(buf *out, uint64_t rev, const char *timezone, const char *display_name)
+bool native_write_hello(buf *out, uint64_t rev, const char *timezone, const char *display_name, uint64_t *nonce_out)
 {
     native_put_varuint(out, NS_HELLO);
     native_put_string(out, "shale");
@@ -407,13 +434,15 @@ void native_write_hello(buf *out, uint64_t rev, const char *timezone, const char
     if (rev >= 54461)
         native_put_varuint(out, 0); /* no password complexity rules */
     if (rev >= 54462) {
-        /* The nonce of inter-server secret v2; shale has no inter-server secret, but the
-         * peer reads the field. */
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        uint64_t nonce = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (uint64_t)ts.tv_sec;
+        /* The nonce of inter-server secret v2: a shard's answer to a replayed query hash is
+         * an authentication error, since each connection's nonce differs. */
+        uint64_t nonce = rand_u64();
         buf_append(out, &nonce, 8);
+        if (nonce_out)
+            *nonce_out = nonce;
+        return true;
     }
+    return false;
 }
 
 void native_write_exception(buf *out, int code, const char *message)
@@ -566,6 +595,35 @@ void native_write_addendum(buf *out, uint64_t revision)
         native_put_string(out, ""); /* no quota key */
 }
 
+void native_write_cluster_and_salt(buf *out, const char *cluster, const unsigned char *salt, size_t salt_len)
+{
+    native_put_string(out, cluster);
+    native_put_varuint(out, salt_len);
+    buf_append(out, salt, salt_len);
+}
+
+int native_interserver_hash(const unsigned char *salt, size_t salt_len, bool has_nonce, uint64_t nonce,
+                            const char *secret, const char *query, const char *query_id, const char *initial_user,
+                            unsigned char out[32])
+{
+    if (crypto_load())
+        return -1;
+    buf d = {0};
+    buf_append(&d, salt, salt_len);
+    if (has_nonce)
+        buf_printf(&d, "%llu", (unsigned long long)nonce);
+    buf_puts(&d, secret);
+    buf_puts(&d, query);
+    buf_puts(&d, query_id);
+    buf_puts(&d, initial_user);
+    crypto_sha256(d.p, d.len, out);
+    /* the buffer held the secret */
+    if (d.len)
+        memset(d.p, 0, d.len);
+    buf_free(&d);
+    return 0;
+}
+
 int native_read_string(rbuf *in, const char *what, char **out) { return read_string(in, MAX_NAME, what, out); }
 
 int native_read_server_hello(rbuf *in, uint64_t our_revision, native_server_hello *h)
@@ -594,9 +652,9 @@ int native_read_server_hello(rbuf *in, uint64_t our_revision, native_server_hell
                 return -1;
     }
     if (rev >= 54462) {
-        uint64_t nonce;
-        if (read_fixed(in, &nonce, 8, "the server's nonce"))
+        if (read_fixed(in, &h->nonce, 8, "the server's nonce"))
             return -1;
+        h->has_nonce = true;
     }
     if (!h->timezone)
         h->timezone = xstrdup("");
@@ -625,7 +683,7 @@ static void put_kvs(buf *out, const native_kv *kv, int n)
 
 void native_write_query(buf *out, uint64_t rev, const char *query_id, const char *initial_query_id,
                         const char *client_name, const char *user,
-                        const native_kv *settings, int nsettings, const char *secret_hash, uint64_t stage,
+                        const native_kv *settings, int nsettings, const unsigned char *secret_hash, uint64_t stage,
                         bool compression, const char *text, const native_kv *params, int nparams)
 {
     native_put_varuint(out, NC_QUERY);
@@ -663,8 +721,11 @@ void native_write_query(buf *out, uint64_t rev, const char *query_id, const char
         native_put_varuint(out, 0);
     }
     put_kvs(out, settings, nsettings);
-    if (rev >= 54441)
-        native_put_string(out, secret_hash ? secret_hash : "");
+    if (rev >= 54441) {
+        native_put_varuint(out, secret_hash ? 32 : 0);
+        if (secret_hash)
+            buf_append(out, secret_hash, 32);
+    }
     native_put_varuint(out, stage);
     native_put_varuint(out, compression ? 1 : 0);
     native_put_string(out, text);

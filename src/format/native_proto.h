@@ -88,12 +88,22 @@ enum {
 /* QueryProcessingStage */
 enum { NATIVE_STAGE_FETCH_COLUMNS = 0, NATIVE_STAGE_WITH_MERGEABLE_STATE = 1, NATIVE_STAGE_COMPLETE = 2 };
 
+/* The user name of ClickHouse's inter-server Hello (EncodedUserInfo::USER_INTERSERVER_MARKER):
+ * with an empty password it announces a connection from another server of a cluster with a
+ * <secret>; the cluster's name and a salt follow the password, and every query carries
+ * the hash of native_interserver_hash. */
+#define NATIVE_INTERSERVER_USER " INTERSERVER SECRET "
+
 typedef struct native_hello {
     char *client_name;
     uint64_t major, minor, revision;
     char *database;
     char *user;
     char *password;
+    bool interserver;          /* user NATIVE_INTERSERVER_USER, password "" */
+    char *cluster;             /* interserver: the cluster's name */
+    size_t salt_len;           /* interserver: the salt (at most 32 bytes, binary) */
+    unsigned char salt[32];
 } native_hello;
 
 typedef struct native_kv {
@@ -115,6 +125,8 @@ typedef struct native_query {
     uint64_t stage;
     uint64_t compression;      /* 0 or 1 */
     char *text;
+    size_t hash_len;           /* the inter-server hash (0 or 32 bytes, binary) */
+    unsigned char hash[32];
 } native_query;
 
 /* Readers of the parts of client packets after the packet number. */
@@ -133,7 +145,9 @@ int native_read_tables_status(rbuf *in, char ***names, int *n);
 int native_read_data(rbuf *in, uint64_t revision, bool compressed, schema **header, block **b);
 
 /* Writers of server packets, appended to out. */
-void native_write_hello(buf *out, uint64_t revision, const char *timezone, const char *display_name);
+/* The server's Hello; *nonce (NULL: not wanted) gets the nonce of inter-server secret v2
+ * when the revision has one (true returned), which the query hashes must include. */
+bool native_write_hello(buf *out, uint64_t revision, const char *timezone, const char *display_name, uint64_t *nonce);
 void native_write_exception(buf *out, int code, const char *message);
 typedef struct native_progress {
     uint64_t read_rows, read_bytes, total_rows, total_bytes, written_rows, written_bytes, elapsed_ns;
@@ -164,6 +178,17 @@ void native_put_string(buf *b, const char *s);
 void native_write_client_hello(buf *out, const char *client_name, const char *database, const char *user,
                                const char *password);
 void native_write_addendum(buf *out, uint64_t revision);
+/* After an inter-server Hello (user NATIVE_INTERSERVER_USER, password ""): the cluster's
+ * name and the salt. */
+void native_write_cluster_and_salt(buf *out, const char *cluster, const unsigned char *salt, size_t salt_len);
+
+/* The inter-server hash of a secondary query, as ClickHouse's initiator computes it and its
+ * shard checks it: SHA-256 (32 raw bytes) of salt, the server's nonce in decimal (when the
+ * Hello had one), the cluster's secret, the query's text, its query id and the initial
+ * user. -1 with CANNOT_DLOPEN when libcrypto cannot be loaded. */
+int native_interserver_hash(const unsigned char *salt, size_t salt_len, bool has_nonce, uint64_t nonce,
+                            const char *secret, const char *query, const char *query_id, const char *initial_user,
+                            unsigned char out[32]);
 
 /* The server's Hello after its packet number. */
 typedef struct native_server_hello {
@@ -171,17 +196,20 @@ typedef struct native_server_hello {
     uint64_t major, minor, revision, patch;
     char *timezone;
     char *display_name;
+    bool has_nonce;            /* the revision's Hello has the inter-server nonce */
+    uint64_t nonce;
 } native_server_hello;
 int native_read_server_hello(rbuf *in, uint64_t our_revision, native_server_hello *h);
 void native_server_hello_free(native_server_hello *h);
 
-/* Query (packet 1) over TCP: client info naming client_name and user, the settings and
- * parameters as strings (flags 0), the stage and the compression flag. initial_query_id
- * NULL: an initial query; else a secondary one (a shard's part of remote()) of that
- * initial query. secret_hash: the inter-server hash (NULL = none). */
+/* Query (packet 1) over TCP: client info naming client_name and user (the initial user),
+ * the settings and parameters as strings (flags 0), the stage and the compression flag.
+ * initial_query_id NULL: an initial query; else a secondary one (a shard's part of
+ * remote()) of that initial query. secret_hash: the inter-server hash (NULL = none). */
 void native_write_query(buf *out, uint64_t revision, const char *query_id, const char *initial_query_id,
-                        const char *client_name, const char *user, const native_kv *settings, int nsettings, const char *secret_hash,
-                        uint64_t stage, bool compression, const char *text, const native_kv *params, int nparams);
+                        const char *client_name, const char *user, const native_kv *settings, int nsettings,
+                        const unsigned char *secret_hash, uint64_t stage, bool compression, const char *text,
+                        const native_kv *params, int nparams);
 
 /* An Exception packet's rest (the nested ones joined as ClickHouse prints them: the
  * outer message, then ": " and each nested one). *message is new (free it). */

@@ -38,6 +38,7 @@
 #include "parse/ast.h"
 #include "sql/dist_split.h"
 #include "storage/catalog.h"
+#include "storage/cluster.h"
 #include "codec/compress.h"
 #include "storage/table.h"
 
@@ -78,6 +79,8 @@ struct nconn {
     _Atomic bool desync;          /* the input is out of step: answer, then close */
     uint64_t rev;
     native_hello hello;
+    bool has_nonce;               /* our Hello's inter-server nonce */
+    uint64_t nonce;
     server_auth *auth;
     const user_def *user;
     session *sess;
@@ -876,6 +879,8 @@ static void skip_external_tables(nconn *c, int *code)
     }
 }
 
+static int interserver_login(nconn *c);
+
 static void run_query(nconn *c)
 {
     server *srv = c->srv;
@@ -891,6 +896,22 @@ static void run_query(nconn *c)
     if (atomic_load(&c->desync)) {
         send_exception(c, code, err_msg());
         return;
+    }
+    if (c->hello.interserver) {
+        /* Each query of another server names its own user: a session of its own. */
+        if (c->sess)
+            session_free(c->sess);
+        c->sess = NULL;
+        if (code) {
+            send_exception(c, code, err_msg());
+            return;
+        }
+        if (interserver_login(c)) {
+            /* The peer is not who it says: answer, then close. */
+            send_exception(c, err_code(), err_msg());
+            atomic_store(&c->desync, true);
+            return;
+        }
     }
     char msg[ERR_MSG_MAX] = "";
     if (code)
@@ -1063,7 +1084,7 @@ static void tables_status(nconn *c)
     bool *exists = xcalloc((size_t)n + 1, sizeof(bool));
     for (int i = 0; i < n; i++) {
         table *t;
-        const char *db = names[2 * i][0] ? names[2 * i] : c->sess->database;
+        const char *db = names[2 * i][0] ? names[2 * i] : c->sess ? c->sess->database : "default";
         /* system.* tables are made when queried: a wrong name fails in the query itself. */
         exists[i] = strcmp(db, "system") == 0 || catalog_get(c->srv->inst->catalog, db, names[2 * i + 1], &t) == 0;
         if (exists[i] && strcmp(db, "system") != 0)
@@ -1078,6 +1099,62 @@ static void tables_status(nconn *c)
         free(names[i]);
     free(names);
     free(exists);
+}
+
+/* A new session of c->user with its profile and database (db "": the user's default). */
+static int bind_session(nconn *c, const char *db)
+{
+    if (c->sess)
+        session_free(c->sess);
+    c->sess = session_new(c->srv->inst);
+    c->sess->remote = true;
+    snprintf(c->sess->user, sizeof c->sess->user, "%s", c->user->name);
+    if (c->user->profile && users_apply_profile(c->auth->cfg, c->user->profile, c->sess->st))
+        return -1;
+    if (!db[0])
+        db = c->user->default_database;
+    if (db && strlen(db) >= sizeof c->sess->database)
+        return err_set(ERR_BAD_ARGUMENTS, "Database name is too long");
+    if (db)
+        snprintf(c->sess->database, sizeof c->sess->database, "%s", db);
+    return 0;
+}
+
+/* A query over an inter-server connection, as ClickHouse's TCPHandler::receiveQuery checks
+ * it: the hash must be the one made with this server's secret of the cluster the Hello
+ * named, and the query then runs as its initial user, in a session of its own. */
+static int interserver_login(nconn *c)
+{
+    cluster_set *cs = cluster_set_get();
+    const cluster_def *cl = cluster_find(cs, c->hello.cluster);
+    int rc = 0;
+    if (!cl) {
+        /* ClickHouse's: the lookup's message under AUTHENTICATION_FAILED */
+        char msg[ERR_MSG_MAX];
+        snprintf(msg, sizeof msg, "%s", err_msg());
+        rc = err_set(ERR_AUTHENTICATION_FAILED, "%s", msg);
+    }
+    else if (!c->hello.salt_len || !cl->secret || !cl->secret[0])
+        rc = err_set(ERR_AUTHENTICATION_FAILED, "Interserver authentication failed (no salt/cluster secret)");
+    else if (c->rev >= 54462 && !c->has_nonce)
+        rc = err_set(ERR_AUTHENTICATION_FAILED, "Interserver authentication failed (no nonce)");
+    unsigned char want[32];
+    const char *iuser = c->nq.initial_user ? c->nq.initial_user : "";
+    if (!rc && native_interserver_hash(c->hello.salt, c->hello.salt_len, c->has_nonce, c->nonce, cl->secret,
+                                       c->nq.text, c->nq.query_id, iuser, want))
+        rc = -1;
+    cluster_set_put(cs);
+    if (!rc && (c->nq.hash_len != sizeof want || memcmp(want, c->nq.hash, sizeof want) != 0))
+        rc = err_set(ERR_AUTHENTICATION_FAILED, "Interserver authentication failed");
+    /* ClickHouse runs a query without an initial user (a Distributed INSERT from a Buffer
+     * table) with no user at all; shale's sessions always have one. */
+    if (!rc && !iuser[0])
+        rc = err_set(ERR_NOT_IMPLEMENTED, "An inter-server query without an initial user");
+    if (!rc)
+        rc = users_find(c->auth->users, iuser, &c->user);
+    if (!rc)
+        rc = bind_session(c, c->hello.database);
+    return rc;
 }
 
 static int handshake(nconn *c)
@@ -1123,27 +1200,16 @@ static int handshake(nconn *c)
         return -1;
     }
     c->auth = server_auth_get(c->srv);
-    if (users_authenticate(c->auth->users, c->hello.user, c->hello.password, c->peer, &c->user)) {
+    /* Another server of a cluster with a <secret>: no user yet, each query names its
+     * initial user and proves the secret (interserver_login). */
+    if (!c->hello.interserver &&
+        (users_authenticate(c->auth->users, c->hello.user, c->hello.password, c->peer, &c->user) ||
+         bind_session(c, c->hello.database))) {
         send_exception(c, err_code(), err_msg());
         return -1;
     }
-    c->sess = session_new(c->srv->inst);
-    c->sess->remote = true;
-    snprintf(c->sess->user, sizeof c->sess->user, "%s", c->user->name);
-    if (c->user->profile && users_apply_profile(c->auth->cfg, c->user->profile, c->sess->st)) {
-        send_exception(c, err_code(), err_msg());
-        return -1;
-    }
-    const char *db = c->hello.database[0] ? c->hello.database : c->user->default_database;
-    if (db && strlen(db) >= sizeof c->sess->database) {
-        err_set(ERR_BAD_ARGUMENTS, "Database name is too long");
-        send_exception(c, err_code(), err_msg());
-        return -1;
-    }
-    if (db)
-        snprintf(c->sess->database, sizeof c->sess->database, "%s", db);
     buf b = {0};
-    native_write_hello(&b, c->rev, tz_default_name(), c->srv->display_name);
+    c->has_nonce = native_write_hello(&b, c->rev, tz_default_name(), c->srv->display_name, &c->nonce);
     int rc = send_locked(c, &b);
     buf_free(&b);
     if (rc || native_read_addendum(c->in, c->rev))

@@ -237,6 +237,17 @@ int users_authenticate(const user_set *s, const char *name, const char *password
     return 0;
 }
 
+int users_find(const user_set *s, const char *name, const user_def **out)
+{
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->users[i].name, name) == 0) {
+            *out = &s->users[i];
+            return 0;
+        }
+    return err_set(ERR_AUTHENTICATION_FAILED,
+                   "%s: Authentication failed: password is incorrect, or there is no user with such name.", name);
+}
+
 static int apply_profile(const config *c, const char *name, settings *st, int depth)
 {
     if (depth > 16)

@@ -53,6 +53,11 @@ void users_free(user_set *u);
 int users_authenticate(const user_set *u, const char *name, const char *password, const char *peer,
                        const user_def **out);
 
+/* The user called name, without a password: the initial user of a query from another server
+ * of a cluster that proved it knows the cluster's secret. AUTHENTICATION_FAILED when there is
+ * no such user (ClickHouse's message). */
+int users_find(const user_set *u, const char *name, const user_def **out);
+
 /* Applies a settings profile (and the profiles it inherits) to st. */
 int users_apply_profile(const config *c, const char *profile, settings *st);
 

@@ -2652,6 +2652,8 @@ void remote_args_free(remote_args *a)
     free(a->target);
     free(a->user);
     free(a->password);
+    free(a->cluster);
+    free(a->secret);
     memset(a, 0, sizeof *a);
 }
 

@@ -35,6 +35,7 @@ int analyze_table_args(const ast *f, query_ctx *q, column ***args);
  * that a shard runs. Strings are new (remote_args_free); user and password may be NULL. */
 typedef struct remote_args {
     char *addresses, *target, *user, *password;
+    char *cluster, *secret; /* cluster(): its name and inter-server secret (NULL: none) */
     bool secure;
 } remote_args;
 int analyze_remote_args(const ast *f, query_ctx *q, remote_args *out);

@@ -2,7 +2,8 @@
  *   cluster('name', db.table | db, table | 'db.table' | table_function(…) [, sharding_key])
  *   clusterAllReplicas(…)   the same, every replica a shard of its own
  *   s3Cluster('name', url [, NOSIGN | key, secret [, token]] [, format] [, structure] [, compression])
- * cluster() is remote() over the cluster's addresses with its user and password; the name
+ * cluster() is remote() over the cluster's addresses with its user and password, or its
+ * inter-server secret; the name
  * may be an identifier and may hold macros ({cluster}). A sharding key only matters to
  * INSERT, which shale does not route yet: NOT_IMPLEMENTED. A query that aggregates over
  * cluster() is split as remote()'s (sql/dist_plan.c, analyze_cluster_remote_args). */
@@ -101,6 +102,8 @@ int analyze_cluster_remote_args(const ast *f, query_ctx *q, remote_args *ra)
         free(ra->password);
         ra->user = xstrdup(user);
         ra->password = xstrdup(password);
+        ra->cluster = xstrdup(c->name);
+        ra->secret = c->secret ? xstrdup(c->secret) : NULL;
     }
     free(name);
     free(addresses);
@@ -113,7 +116,7 @@ static int cluster_table(const ast *f, query_ctx *q, source **out)
     remote_args ra;
     int rc = analyze_cluster_remote_args(f, q, &ra);
     if (!rc)
-        rc = tablefunc_remote(ra.addresses, ra.target, ra.user, ra.password, false, q, out);
+        rc = tablefunc_remote_cluster(ra.addresses, ra.target, ra.user, ra.password, ra.cluster, ra.secret, q, out);
     remote_args_free(&ra);
     return rc;
 }

@@ -112,8 +112,10 @@ int analyze_split_distributed(const ast *sel, query_ctx *q, bool top, select_pla
             rc = -1;
             goto done;
         }
-        if (ra.secure) {
-            rc = rows_path(); /* remoteSecure: the rows path says it is not implemented */
+        if (ra.secure || ra.secret) {
+            /* remoteSecure: the rows path says it is not implemented; a cluster with an
+             * inter-server secret: only the rows path sends it */
+            rc = rows_path();
             goto done;
         }
         addresses = ra.addresses;

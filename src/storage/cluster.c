@@ -134,10 +134,6 @@ int cluster_addresses(const cluster_def *c, bool all_replicas, char **addresses,
                       const char **password)
 {
     *addresses = NULL;
-    if (c->secret)
-        return err_set(ERR_NOT_IMPLEMENTED, "Cluster '%s' has an inter-server <secret>, which shale does not "
-                                            "implement: give its replicas a <user> and <password> instead",
-                       c->name);
     const cluster_replica *first = NULL;
     buf b = {0};
     for (int i = 0; i < c->nshards; i++) {
@@ -151,7 +147,7 @@ int cluster_addresses(const cluster_def *c, bool all_replicas, char **addresses,
             }
             if (!first)
                 first = rp;
-            else if (strcmp(first->user, rp->user) || strcmp(first->password, rp->password)) {
+            else if (!c->secret && (strcmp(first->user, rp->user) || strcmp(first->password, rp->password))) {
                 buf_free(&b);
                 return err_set(ERR_NOT_IMPLEMENTED, "Cluster '%s': replicas with different users or passwords are "
                                                     "not implemented (%s:%d and %s:%d)",

@@ -3,10 +3,10 @@
  * cluster(), clusterAllReplicas(), s3Cluster() and system.clusters.
  *
  * A cluster is shards; a shard is a weight, internal_replication and its replicas; a
- * replica is host, port and the user/password the initiator connects with. ClickHouse's
- * <secret> (inter-server authentication) is kept so that system tables and error messages
- * can name it, but shale does not speak it: a query through a cluster with a secret is
- * NOT_IMPLEMENTED.
+ * replica is host, port and the user/password the initiator connects with. With a
+ * <secret> (ClickHouse's inter-server authentication) the initiator sends neither: it
+ * proves it knows the secret and the shard runs the query as the initiator's user
+ * (storage/native_client.h, server/native_handler.c).
  *
  * Ownership: cluster_set_get returns a counted reference (cluster_set_put releases it), so
  * a config reload (cluster_set_install) never frees a set a query is using. Thread-safety:
@@ -70,8 +70,9 @@ int cluster_expand_macros(const cluster_set *s, const char *text, char **out);
 
 /* The cluster as remote()'s addresses: shards separated by ',', replicas by '|'
  * (all_replicas: every replica is a shard of its own, clusterAllReplicas); *user and
- * *password are the replicas' (borrowed from c). NOT_IMPLEMENTED when the replicas use
- * different users or passwords, TLS (secure) or the cluster has a secret. */
+ * *password are the replicas' (borrowed from c; unused with the cluster's secret).
+ * NOT_IMPLEMENTED when the replicas use different users or passwords (without a secret)
+ * or TLS (secure). */
 int cluster_addresses(const cluster_def *c, bool all_replicas, char **addresses, const char **user,
                       const char **password);
 

@@ -4,13 +4,18 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "codec/compress.h"
+#include "exec/settings.h"
 #include "format/native_block.h"
+#include "base/rand.h"
+#include "io/crypto.h"
 #include "io/tcp.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 struct nclient {
@@ -26,6 +31,8 @@ struct nclient {
     int send_timeout_ms;
     buf wbuf, scratch;
     bool serves_read_tasks;    /* ReadTaskRequest is a packet, not an error */
+    char *secret;              /* the cluster's inter-server secret, NULL: none */
+    unsigned char salt[32];
 };
 
 static int send_buf(nclient *c, const buf *b) { return tcp_send_all(c->fd, b->p, b->len, c->send_timeout_ms, c->peer); }
@@ -47,6 +54,10 @@ void nclient_close(nclient *c)
     mt_codec_free(c->codec);
     free(c->user);
     free(c->client_name);
+    if (c->secret) {
+        memset(c->secret, 0, strlen(c->secret));
+        free(c->secret);
+    }
     buf_free(&c->wbuf);
     buf_free(&c->scratch);
     free(c);
@@ -84,8 +95,24 @@ int nclient_connect(const nclient_opts *o, nclient **out)
     c->sock = tcp_instream(c->fd, c->peer, conn_ms > 10000 ? conn_ms : 10000);
     c->in = rbuf_new(c->sock, 1 << 16);
     buf b = {0};
-    native_write_client_hello(&b, c->client_name, o->database ? o->database : "", c->user,
-                              o->password ? o->password : "");
+    if (o->secret) {
+        /* ClickHouse's Connection::sendHello with a cluster secret; the salt is the SHA-256
+         * of 8 random bytes, as its initiator makes it. */
+        if (crypto_load()) {
+            nclient_close(c);
+            return -1;
+        }
+        c->secret = xstrdup(o->secret);
+        uint64_t r;
+        if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r)
+            r = rand_u64();
+        crypto_sha256(&r, sizeof r, c->salt);
+        native_write_client_hello(&b, c->client_name, o->database ? o->database : "", NATIVE_INTERSERVER_USER, "");
+        native_write_cluster_and_salt(&b, o->cluster ? o->cluster : "", c->salt, sizeof c->salt);
+    } else {
+        native_write_client_hello(&b, c->client_name, o->database ? o->database : "", c->user,
+                                  o->password ? o->password : "");
+    }
     int rc = send_buf(c, &b);
     uint64_t type = 0;
     if (!rc)
@@ -152,26 +179,155 @@ int nclient_ping(nclient *c)
 
 int nclient_cancel(nclient *c) { return send_byte(c, NC_CANCEL); }
 
-int nclient_connect_any(const nclient_opts *o, int n, nclient **out)
+/* Tries o[order[k]] for k in [0, n), the round max_tries times. */
+static int connect_in_order(const nclient_opts *o, int n, const int *order, int max_tries, int timeout_ms,
+                            nclient **out)
 {
     buf log = {0};
-    for (int i = 0; i < n; i++) {
-        if (nclient_connect(&o[i], out) == 0) {
-            buf_free(&log);
-            return 0;
+    for (int t = 0; t < max_tries; t++)
+        for (int k = 0; k < n; k++) {
+            nclient_opts one = o[order ? order[k] : k];
+            if (timeout_ms > 0)
+                one.connect_timeout_ms = timeout_ms;
+            if (nclient_connect(&one, out) == 0) {
+                buf_free(&log);
+                return 0;
+            }
+            /* A server that answers with an error (a wrong password) is no reason to try
+             * another replica: ClickHouse fails at once too. */
+            int code = err_code();
+            if (code != ERR_NETWORK_ERROR && code != ERR_SOCKET_TIMEOUT && code != ERR_DNS_ERROR &&
+                code != ERR_CANNOT_READ_ALL_DATA) {
+                buf_free(&log);
+                return -1;
+            }
+            buf_printf(&log, "\n\nCode: %d. DB::NetException: %s. (%s)", code, err_msg(), err_name(code));
         }
-        /* A server that answers with an error (a wrong password) is no reason to try
-         * another replica: ClickHouse fails at once too. */
-        int code = err_code();
-        if (code != ERR_NETWORK_ERROR && code != ERR_SOCKET_TIMEOUT && code != ERR_DNS_ERROR &&
-            code != ERR_CANNOT_READ_ALL_DATA) {
-            buf_free(&log);
-            return -1;
-        }
-        buf_printf(&log, "\n\nCode: %d. DB::NetException: %s. (%s)", code, err_msg(), err_name(code));
-    }
     int rc = err_set(ERR_ALL_CONNECTION_TRIES_FAILED, "All connection tries failed. Log: %s", buf_cstr(&log));
     buf_free(&log);
+    return rc;
+}
+
+int nclient_connect_any(const nclient_opts *o, int n, nclient **out) { return connect_in_order(o, n, NULL, 1, 0, out); }
+
+void nclient_failover_from(const settings *st, nclient_failover *f)
+{
+    static const char *const names[] = {"random", "nearest_hostname", "hostname_levenshtein_distance",
+                                        "hostname_longest_common_prefix", "hostname_longest_common_suffix",
+                                        "in_order", "first_or_random", "round_robin"};
+    const char *lb = settings_str(st, "load_balancing");
+    f->lb = NLB_RANDOM;
+    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
+        if (!strcmp(lb, names[i]))
+            f->lb = i; /* the setting's type admits no other value */
+    int64_t off = settings_int(st, "load_balancing_first_offset");
+    f->first_offset = off > 0 && off < 1000000 ? (int)off : 0;
+    int64_t tries = settings_int(st, "connections_with_failover_max_tries");
+    f->max_tries = tries < 1 ? 1 : tries > 1000 ? 1000 : (int)tries;
+    int64_t ms = settings_int(st, "connect_timeout_with_failover_ms");
+    f->connect_timeout_ms = ms > 0 && ms < 3600000 ? (int)ms : 1000;
+}
+
+static int64_t levenshtein(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    int64_t *row = xcalloc(lb + 1, sizeof *row);
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int64_t)j;
+    for (size_t i = 1; i <= la; i++) {
+        int64_t diag = row[0];
+        row[0] = (int64_t)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int64_t up = row[j];
+            int64_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    int64_t d = row[lb];
+    free(row);
+    return d;
+}
+
+/* The strategy's priority of replica i (lower first), ClickHouse's getPriorityFunc. */
+static int64_t lb_priority(const nclient_failover *f, const char *local, const char *host, int i, int n,
+                           unsigned last_used)
+{
+    size_t ll = strlen(local), lh = strlen(host), m = ll < lh ? ll : lh, k = 0;
+    switch (f->lb) {
+    case NLB_NEAREST_HOSTNAME: {
+        int64_t d = 0;
+        for (size_t j = 0; j < m; j++)
+            d += local[j] != host[j];
+        return d;
+    }
+    case NLB_LEVENSHTEIN: return levenshtein(local, host);
+    case NLB_COMMON_PREFIX:
+        while (k < m && local[k] == host[k])
+            k++;
+        return -(int64_t)k;
+    case NLB_COMMON_SUFFIX:
+        while (k < m && local[ll - 1 - k] == host[lh - 1 - k])
+            k++;
+        return -(int64_t)k;
+    case NLB_IN_ORDER: return i;
+    case NLB_FIRST_OR_RANDOM: return i != f->first_offset;
+    case NLB_ROUND_ROBIN: {
+        int u = (int)(last_used % (unsigned)n);
+        if (i < u)
+            return n - 1 - (u - i);
+        if (i > u)
+            return i - u - 1;
+        return n - 1;
+    }
+    default: return 0;
+    }
+}
+
+void nclient_replica_order(const nclient_failover *f, const char *const *hosts, int n, _Atomic unsigned *rr,
+                           int *order)
+{
+    char local[256] = "";
+    if (f->lb >= NLB_NEAREST_HOSTNAME && f->lb <= NLB_COMMON_SUFFIX && gethostname(local, sizeof local - 1))
+        local[0] = 0;
+    unsigned last_used = 0;
+    if (f->lb == NLB_ROUND_ROBIN && rr)
+        last_used = atomic_fetch_add(rr, 1u);
+    int64_t *prio = xcalloc((size_t)n + 1, sizeof *prio);
+    uint64_t *tie = xcalloc((size_t)n + 1, sizeof *tie);
+    for (int i = 0; i < n; i++) {
+        order[i] = i;
+        prio[i] = lb_priority(f, local, hosts[i], i, n, last_used);
+        tie[i] = rand_u64();
+    }
+    /* insertion sort by (priority, random): shards have a handful of replicas */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0; j--) {
+            int a = order[j - 1], b = order[j];
+            if (prio[a] < prio[b] || (prio[a] == prio[b] && tie[a] <= tie[b]))
+                break;
+            order[j - 1] = b;
+            order[j] = a;
+        }
+    free(prio);
+    free(tie);
+}
+
+int nclient_connect_replicas(const nclient_opts *o, int n, const nclient_failover *f, _Atomic unsigned *rr,
+                             nclient **out)
+{
+    const char **hosts = xcalloc((size_t)n + 1, sizeof *hosts);
+    int *order = xcalloc((size_t)n + 1, sizeof *order);
+    for (int i = 0; i < n; i++)
+        hosts[i] = o[i].host;
+    nclient_replica_order(f, hosts, n, rr, order);
+    int rc = connect_in_order(o, n, order, f->max_tries, f->connect_timeout_ms, out);
+    free(hosts);
+    free(order);
     return rc;
 }
 
@@ -195,11 +351,25 @@ int nclient_send_data(nclient *c, const schema *header, const block *b)
 }
 
 int nclient_query(nclient *c, const char *query_id, const char *initial_query_id, const char *text, const native_kv *settings, int nsettings,
-                  const native_kv *params, int nparams, int stage, const char *secret_hash)
+                  const native_kv *params, int nparams, int stage, const char *initial_user)
 {
+    const char *qid = query_id ? query_id : "";
+    const char *iuser = initial_user ? initial_user : c->user;
+    unsigned char hash[32];
+    bool hashed = false;
+    if (c->secret) {
+        /* As ClickHouse's Connection::sendQuery: only a secondary query carries the hash. */
+        if (!initial_query_id)
+            return err_set(ERR_NOT_IMPLEMENTED, "An initial query over an inter-server connection to %s "
+                                                "(only queries of another query carry the secret's hash)", c->peer);
+        if (native_interserver_hash(c->salt, sizeof c->salt, c->server.has_nonce, c->server.nonce, c->secret, text,
+                                    qid, iuser, hash))
+            return -1;
+        hashed = true;
+    }
     c->wbuf.len = 0;
-    native_write_query(&c->wbuf, c->rev, query_id ? query_id : "", initial_query_id, c->client_name, c->user, settings, nsettings,
-                       secret_hash, (uint64_t)stage, c->codec != NULL, text, params, nparams);
+    native_write_query(&c->wbuf, c->rev, qid, initial_query_id, c->client_name, iuser, settings, nsettings,
+                       hashed ? hash : NULL, (uint64_t)stage, c->codec != NULL, text, params, nparams);
     if (send_buf(c, &c->wbuf))
         return -1;
     return nclient_send_data(c, NULL, NULL);

@@ -35,6 +35,11 @@ typedef struct nclient_opts {
     int receive_timeout_ms;    /* 0 = 300 s */
     int send_timeout_ms;       /* 0 = 300 s */
     const char *compression;   /* NULL or "" none, "lz4", "zstd" */
+    /* A cluster's inter-server <secret> (NULL: none): the Hello then names the user
+     * NATIVE_INTERSERVER_USER, no password, the cluster and a salt; user and password
+     * above are not sent, and every secondary query carries its hash (nclient_query). */
+    const char *cluster;
+    const char *secret;
 } nclient_opts;
 
 typedef struct nclient nclient;
@@ -44,6 +49,44 @@ int nclient_connect(const nclient_opts *o, nclient **out);
  * answers with an error (a wrong password) stops the tries. None:
  * ALL_CONNECTION_TRIES_FAILED with every attempt's error in the message. */
 int nclient_connect_any(const nclient_opts *o, int n, nclient **out);
+
+/* ---- a shard's replicas: ClickHouse's load balancing and failover ----
+ * The order replicas are tried in is ClickHouse's (GetPriorityForLoadBalancing and
+ * PoolWithFailoverBase): by each strategy's priority, ties broken at random —
+ *   random                          all equal: a random order
+ *   nearest_hostname                fewest differing characters (position by position,
+ *                                   over the shorter length) from this host's name
+ *   hostname_levenshtein_distance   smallest Levenshtein distance from this host's name
+ *   hostname_longest_common_prefix  longest common prefix with this host's name
+ *   hostname_longest_common_suffix  longest common suffix with this host's name
+ *   in_order                        as listed
+ *   first_or_random                 the replica load_balancing_first_offset first, the others at random
+ *   round_robin                     rotating: call k starts at replica (k + 1) mod n (a
+ *                                   counter per shard; *rr, NULL = a fresh one, as remote()
+ *                                   makes its pools per query)
+ * Then every replica is tried in that order, the round repeated up to
+ * connections_with_failover_max_tries times, each attempt bounded by
+ * connect_timeout_with_failover_ms. ClickHouse also moves replicas with recent errors to
+ * the back (errors_count with decay); shale keeps no error history. */
+typedef struct nclient_failover {
+    int lb;                       /* NLB_* */
+    int first_offset;             /* load_balancing_first_offset */
+    int max_tries;                /* connections_with_failover_max_tries, >= 1 */
+    int connect_timeout_ms;       /* connect_timeout_with_failover_ms */
+} nclient_failover;
+enum { NLB_RANDOM, NLB_NEAREST_HOSTNAME, NLB_LEVENSHTEIN, NLB_COMMON_PREFIX, NLB_COMMON_SUFFIX, NLB_IN_ORDER,
+       NLB_FIRST_OR_RANDOM, NLB_ROUND_ROBIN };
+struct settings;
+/* The query's load_balancing, load_balancing_first_offset, connections_with_failover_max_tries
+ * and connect_timeout_with_failover_ms. */
+void nclient_failover_from(const struct settings *st, nclient_failover *f);
+/* order[0..n): the indexes of hosts[0..n) in the order they are tried. */
+void nclient_replica_order(const nclient_failover *f, const char *const *hosts, int n, _Atomic unsigned *rr,
+                           int *order);
+/* A connection to one of the replicas o[0..n) as above (o[i].connect_timeout_ms is replaced
+ * by f's); errors as nclient_connect_any. */
+int nclient_connect_replicas(const nclient_opts *o, int n, const nclient_failover *f, _Atomic unsigned *rr,
+                             nclient **out);
 void nclient_close(nclient *c);
 /* "host:port" as connected. */
 const char *nclient_peer(const nclient *c);
@@ -54,9 +97,12 @@ int nclient_ping(nclient *c);
 
 /* Sends Query and the empty block that ends the (absent) external tables. query_id NULL:
  * the server makes one. initial_query_id: NULL for an initial query, else the initial
- * query this one is part of. secret_hash: the inter-server hash or NULL. */
+ * query this one is part of. initial_user: the user of the initial query (NULL: the
+ * connection's); over a connection with a secret it is the user the shard runs the query
+ * as, and the query carries the inter-server hash (only a secondary query can: an
+ * initial one is NOT_IMPLEMENTED there). */
 int nclient_query(nclient *c, const char *query_id, const char *initial_query_id, const char *text, const native_kv *settings, int nsettings,
-                  const native_kv *params, int nparams, int stage, const char *secret_hash);
+                  const native_kv *params, int nparams, int stage, const char *initial_user);
 
 typedef struct nclient_packet {
     int type;                  /* NS_* */

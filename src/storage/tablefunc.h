@@ -45,6 +45,14 @@ int tablefunc_format(column *const *args, int nargs, query_ctx *q, source **out)
 int tablefunc_remote(const char *addresses, const char *target, const char *user, const char *password, bool secure,
                      query_ctx *q, source **out);
 
+/* cluster(): remote() over a cluster's addresses (storage/cluster.h, cluster_addresses):
+ * load_balancing = 'round_robin' rotates per shard of the named cluster across queries (a
+ * remote() starts afresh each query, as ClickHouse's); secret: the cluster's inter-server
+ * <secret> (NULL: none), with which user and password are not sent and every shard runs
+ * the query as the initiator's user. */
+int tablefunc_remote_cluster(const char *addresses, const char *target, const char *user, const char *password,
+                             const char *cluster, const char *secret, query_ctx *q, source **out);
+
 /* remote() at WithMergeableState (sql/dist_plan.c): every shard runs shard_sql (keys and
  * aggregates, sql/dist_split.h) to the mergeable stage; the source's columns are header's
  * (the names the initiator's plan reads, the types it expects: each block is checked by

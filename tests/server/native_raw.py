@@ -5,6 +5,8 @@ FAIL lines; the exit status is the number of failures.
 
     native_raw.py TCP_PORT HTTP_PORT
 """
+import hashlib
+import os
 import socket
 import struct
 import sys
@@ -89,9 +91,10 @@ class Conn:
         self.s.close()
 
 
-def hello(c, revision=54492, user="default", password=""):
+def hello(c, revision=54492, user="default", password="", after=b""):
+    """after: what follows the password (an inter-server Hello's cluster and salt)."""
     c.send(varuint(0) + string("raw test") + varuint(26) + varuint(7) + varuint(revision) + string("") +
-           string(user) + string(password))
+           string(user) + string(password) + after)
     t = c.varuint()
     if t == 2:
         return read_exception(c)
@@ -109,8 +112,9 @@ def hello(c, revision=54492, user="default", password=""):
     if rev >= 54461:
         for _ in range(c.varuint()):
             c.string(); c.string()
+    c.nonce = None
     if rev >= 54462:
-        c.read(8)
+        c.nonce = struct.unpack("<Q", c.read(8))[0]
     if rev >= 54458:
         c.send(string(""))  # quota key
     c.rev = rev
@@ -126,11 +130,11 @@ def read_exception(c):
     return ("exception", code, msg)
 
 
-def query_packet(c, sql, settings=(), stage=2, compression=0, query_id=""):
+def query_packet(c, sql, settings=(), stage=2, compression=0, query_id="", kind=1, initial_user="", secret_hash=b""):
     r = c.rev
     b = varuint(1) + string(query_id)
-    # client info: initial query over TCP
-    b += bytes([1]) + string("") + string("") + string("127.0.0.1:0")
+    # client info: initial (1) or secondary (2) query over TCP
+    b += bytes([kind]) + string(initial_user) + string("") + string("127.0.0.1:0")
     if r >= 54449:
         b += struct.pack("<Q", 0)
     b += bytes([1]) + string("os") + string("host") + string("raw test") + varuint(26) + varuint(7) + varuint(r)
@@ -148,7 +152,7 @@ def query_packet(c, sql, settings=(), stage=2, compression=0, query_id=""):
         b += string(k) + varuint(0) + string(v)
     b += string("")
     if r >= 54441:
-        b += string("")
+        b += string(secret_hash)
     b += varuint(stage) + varuint(compression) + string(sql)
     if r >= 54459:
         b += string("")
@@ -208,9 +212,9 @@ def skip_progress(c):
         c.varuint()
 
 
-def run(c, sql, settings=(), stage=2, until_end=True):
+def run(c, sql, settings=(), stage=2, until_end=True, **kw):
     """Sends a query and collects packets: (rows, exception or None, packet kinds)."""
-    c.send(query_packet(c, sql, settings, stage) + empty_block(c))
+    c.send(query_packet(c, sql, settings, stage, **kw) + empty_block(c))
     rows, kinds = [], []
     while True:
         t = c.varuint()
@@ -315,6 +319,62 @@ check("closed after a failed login", c.closed())
 c = Conn()
 h = hello(c, user="alice", password="secret1")
 check("right password", h[0] == "hello", str(h))
+c.close()
+
+# Inter-server secret (the cluster 'sec' of the server's <remote_servers>, secret "s3cr3t"),
+# ClickHouse's v2 as its TCPHandler checks it: the Hello names the marker user, no password,
+# then the cluster and a salt; each secondary query carries SHA-256(salt, the nonce in
+# decimal, secret, query, query id, initial user) and runs as its initial user.
+MARKER = " INTERSERVER SECRET "
+
+
+def interserver(cluster="sec", revision=54492):
+    c = Conn()
+    c.salt = hashlib.sha256(os.urandom(8)).digest()
+    h = hello(c, revision, user=MARKER, password="", after=string(cluster) + string(c.salt))
+    return c, h
+
+
+def signed(c, sql, user, query_id="q-sec", secret="s3cr3t", **kw):
+    data = c.salt + (str(c.nonce).encode() if c.nonce is not None else b"") + secret.encode() + sql.encode() + \
+        query_id.encode() + user.encode()
+    return run(c, sql, kind=2, initial_user=user, query_id=query_id,
+               secret_hash=hashlib.sha256(data).digest(), **kw)
+
+
+c, h = interserver()
+check("inter-server hello", h[0] == "hello" and c.nonce is not None, str(h))
+rows, exc, _ = signed(c, "SELECT currentUser(), 6 * 7", "alice")
+check("inter-server query runs as its initial user", rows == [("alice", 42)] and exc is None, str((rows, exc)))
+rows, exc, _ = signed(c, "SELECT currentUser()", "default", query_id="")
+check("inter-server: a second query, another user, no query id", rows == [("default",)] and exc is None,
+      str((rows, exc)))
+rows, exc, _ = signed(c, "CREATE TABLE sec_ro (x UInt8) ENGINE = Memory", "reader")
+check("inter-server: the initial user's profile applies", exc and exc[1] == 164, str(exc))
+rows, exc, _ = signed(c, "SELECT 1", "alice", secret="wrong")
+check("inter-server: wrong secret", exc and exc[1] == 516 and "Interserver authentication failed" in exc[2],
+      str(exc))
+check("inter-server: closed after a wrong secret", c.closed())
+c, h = interserver(revision=54460)  # before v2: no nonce in the hash
+rows, exc, _ = signed(c, "SELECT currentUser()", "alice")
+check("inter-server v1 (no nonce)", c.nonce is None and rows == [("alice",)] and exc is None, str((rows, exc)))
+c.close()
+c, h = interserver()
+rows, exc, _ = run(c, "SELECT 1", kind=1, initial_user="alice")
+check("inter-server: an initial query without a hash", exc and exc[1] == 516, str(exc))
+c, h = interserver()
+rows, exc, _ = signed(c, "SELECT 1", "mallory")
+check("inter-server: unknown initial user", exc and exc[1] == 516 and "mallory" in exc[2], str(exc))
+c, h = interserver(cluster="nope")
+rows, exc, _ = signed(c, "SELECT 1", "alice")
+check("inter-server: unknown cluster", exc and exc[1] == 516 and "nope" in exc[2], str(exc))
+c, h = interserver(cluster="plain")
+rows, exc, _ = signed(c, "SELECT 1", "alice")
+check("inter-server: a cluster without a secret", exc and exc[1] == 516 and "no salt/cluster secret" in exc[2],
+      str(exc))
+c = Conn()
+h = hello(c, user=MARKER, password="", after=string("sec") + string(b"x" * 33))
+check("inter-server: a salt over 32 bytes", h[0] == "exception" and h[1] == 131, str(h))
 c.close()
 
 # A readonly user reads but does not write or change settings.

@@ -4,8 +4,12 @@
 #   - system.clusters lists every replica with ClickHouse's columns;
 #   - cluster('three', …) gives what chdb (ClickHouse 26.7) gives over the whole data set
 #     locally; clusterAllReplicas reads every replica; a dead first replica fails over;
-#   - macros in the cluster's name; errors: an unknown cluster, a sharding key, a cluster
-#     with an inter-server secret.
+#   - macros in the cluster's name; errors: an unknown cluster, a sharding key;
+#   - a cluster with an inter-server <secret>: shale as initiator and as shard, the query
+#     runs as the initiator's user; a shard with another secret refuses it;
+#   - load_balancing (which replica answers shows in the data: the replicas of 'pair' hold
+#     different thirds), failover past a dead replica of `a|b` and of a cluster,
+#     connections_with_failover_max_tries, skip_unavailable_shards.
 # Every wait is bounded; the servers are stopped at the end.
 set -u
 SHALE=$(realpath "${1:?usage: run-cluster-tests.sh path/to/shale}")
@@ -45,8 +49,13 @@ REMOTE_SERVERS="
         <secretive>
             <secret>s3cr3t</secret>
             <shard><replica><host>127.0.0.1</host><port>${TCP[0]}</port></replica></shard>
+            <shard><replica><host>127.0.0.1</host><port>$DEAD</port></replica>
+                   <replica><host>127.0.0.1</host><port>${TCP[1]}</port></replica></shard>
         </secretive>
-    </remote_servers>"
+        <deadpair>
+            <shard><replica><host>127.0.0.1</host><port>$DEAD</port></replica>
+                   <replica><host>127.0.0.1</host><port>${TCP[0]}</port></replica></shard>
+        </deadpair>"
 for n in 0 1 2; do
   mkdir -p "$WORK/s$n"
   cat > "$WORK/s$n/config.xml" <<XML
@@ -56,6 +65,11 @@ for n in 0 1 2; do
     <tcp_port>${TCP[$n]}</tcp_port>
     <path>$WORK/s$n/data/</path>
     $REMOTE_SERVERS
+        <mismatch>
+            <secret>secret-of-$((n == 0 ? 0 : 1))</secret>
+            <shard><replica><host>127.0.0.1</host><port>${TCP[0]}</port></replica></shard>
+        </mismatch>
+    </remote_servers>
     <macros><cl>three</cl><shard>0$n</shard></macros>
 </clickhouse>
 XML
@@ -92,11 +106,13 @@ EXP=$(printf '%s\n' \
   "pair	1		1	0	1	127.0.0.1	127.0.0.1	${TCP[0]}	1	default		0	0	0			0	\\N	\\N	\\N	\\N" \
   "pair	1		1	0	2	127.0.0.1	127.0.0.1	${TCP[1]}	0	default		0	0	0			0	\\N	\\N	\\N	\\N" \
   "secretive	1		1	0	1	127.0.0.1	127.0.0.1	${TCP[0]}	1	default		0	0	0			0	\\N	\\N	\\N	\\N" \
+  "secretive	2		1	0	1	127.0.0.1	127.0.0.1	$DEAD	0	default		0	0	0			0	\\N	\\N	\\N	\\N" \
+  "secretive	2		1	0	2	127.0.0.1	127.0.0.1	${TCP[1]}	0	default		0	0	0			0	\\N	\\N	\\N	\\N" \
   "three	1		1	0	1	127.0.0.1	127.0.0.1	${TCP[0]}	1	default		0	0	0			0	\\N	\\N	\\N	\\N" \
   "three	2		2	0	1	127.0.0.1	127.0.0.1	${TCP[1]}	0	default		0	0	0			0	\\N	\\N	\\N	\\N" \
   "three	3		1	1	1	127.0.0.1	127.0.0.1	$DEAD	0	default		0	0	0			0	\\N	\\N	\\N	\\N" \
   "three	3		1	1	2	localhost	127.0.0.1	${TCP[2]}	0	default		0	0	0			0	\\N	\\N	\\N	\\N")
-check "system.clusters" "$EXP" "$(q "${HTTP[0]}" "SELECT * FROM system.clusters ORDER BY cluster, shard_num, replica_num" | sed 's/::1/127.0.0.1/')"
+check "system.clusters" "$EXP" "$(q "${HTTP[0]}" "SELECT * FROM system.clusters WHERE cluster IN ('nodes', 'pair', 'secretive', 'three') ORDER BY cluster, shard_num, replica_num" | sed 's/::1/127.0.0.1/')"
 check "system.clusters names" "cluster	String
 shard_num	UInt32
 shard_name	String
@@ -146,7 +162,48 @@ has "unknown cluster" "Code: 701" "$(q "${HTTP[0]}" "SELECT * FROM cluster('nope
 has "unknown cluster name" "CLUSTER_DOESNT_EXIST" "$(q "${HTTP[0]}" "SELECT * FROM cluster('nope', default.t)")"
 has "unknown macro" "NO_ELEMENTS_IN_CONFIG" "$(q "${HTTP[0]}" "SELECT * FROM cluster('{nope}', default.t)")"
 has "sharding key" "NOT_IMPLEMENTED" "$(q "${HTTP[0]}" "SELECT * FROM cluster('three', default, t, rand())")"
-has "secret" "NOT_IMPLEMENTED" "$(q "${HTTP[0]}" "SELECT * FROM cluster('secretive', default.t)")"
+# the inter-server secret: shard 1 from server 0 itself, shard 2 past a dead replica
+check "secret" "20	0	1" "$(q "${HTTP[2]}" "SELECT count(), min(k) % 3, max(k) % 3 FROM cluster('secretive', default.t)")"
+check "secret: the initial user" "default" "$(q "${HTTP[2]}" "SELECT DISTINCT currentUser() FROM cluster('secretive', system.one)")"
+check "secret: same secret" "10" "$(q "${HTTP[0]}" "SELECT count() FROM cluster('mismatch', default.t)")"
+OUT=$(q "${HTTP[1]}" "SELECT count() FROM cluster('mismatch', default.t)")
+has "secret: another secret" "Code: 516" "$OUT"
+has "secret: another secret's message" "Interserver authentication failed" "$OUT"
+
+# load balancing: the replicas of 'pair' hold k % 3 = 0 (TCP0) and 1 (TCP1)
+first() { q "${HTTP[2]}" "SELECT min(k) % 3 FROM $1 SETTINGS $2"; }
+PAIR="remote('127.0.0.1:${TCP[0]}|127.0.0.1:${TCP[1]}', default.t)"
+check "in_order" "0 0" "$(first "$PAIR" "load_balancing = 'in_order'") $(first "cluster('pair', default.t)" "load_balancing = 'in_order'")"
+check "first_or_random" "0" "$(first "$PAIR" "load_balancing = 'first_or_random'")"
+check "first_or_random offset" "1" "$(first "$PAIR" "load_balancing = 'first_or_random', load_balancing_first_offset = 1")"
+# round_robin: remote() makes its pools per query (the second replica first, every time);
+# a cluster's shard rotates from query to query
+check "round_robin remote()" "1 1" "$(first "$PAIR" "load_balancing = 'round_robin'") $(first "$PAIR" "load_balancing = 'round_robin'")"
+check "round_robin cluster" "1 0 1" "$(for _ in 1 2 3; do first "cluster('pair', default.t)" "load_balancing = 'round_robin'"; done | tr '\n' ' ' | sed 's/ $//')"
+SEEN=$(for _ in $(seq 1 24); do first "$PAIR" "load_balancing = 'random'"; done | sort -u | tr '\n' ' ')
+check "random reaches both replicas" "0 1 " "$SEEN"
+# the hostname strategies: this host's own name beats 127.0.0.1 when it resolves
+HOST=$(hostname)
+if [ -n "$HOST" ] && getent hosts "$HOST" | grep -q '^127\.'; then
+  NEAR="remote('127.0.0.1:${TCP[1]}|$HOST:${TCP[0]}', default.t)"
+  for lb in nearest_hostname hostname_levenshtein_distance hostname_longest_common_prefix hostname_longest_common_suffix; do
+    check "$lb" "0" "$(first "$NEAR" "load_balancing = '$lb'")"
+  done
+fi
+has "load_balancing value" "UNKNOWN_LOAD_BALANCING" "$(first "$PAIR" "load_balancing = 'nearest'")"
+# failover: a dead replica in a|b and in a cluster, whatever the order
+DEADPAIR="remote('127.0.0.1:$DEAD|127.0.0.1:${TCP[0]}', default.t)"
+for lb in in_order random round_robin first_or_random; do
+  check "dead replica in a|b ($lb)" "10" "$(q "${HTTP[2]}" "SELECT count() FROM $DEADPAIR SETTINGS load_balancing = '$lb'")"
+  check "dead replica in a cluster ($lb)" "10" "$(q "${HTTP[2]}" "SELECT count() FROM cluster('deadpair', default.t) SETTINGS load_balancing = '$lb'")"
+done
+OUT=$(q "${HTTP[2]}" "SELECT count() FROM remote('127.0.0.1:$DEAD', default.t)")
+has "all tries failed" "ALL_CONNECTION_TRIES_FAILED" "$OUT"
+check "three tries by default" "3" "$(printf '%s' "$OUT" | grep -o "Code: 210" | wc -l)"
+OUT=$(q "${HTTP[2]}" "SELECT count() FROM remote('127.0.0.1:$DEAD|127.0.0.1:$DEAD', default.t) SETTINGS connections_with_failover_max_tries = 2")
+check "connections_with_failover_max_tries" "4" "$(printf '%s' "$OUT" | grep -o "Code: 210" | wc -l)"
+check "skip_unavailable_shards in remote()" "10" "$(q "${HTTP[2]}" "SELECT count() FROM remote('127.0.0.1:$DEAD,127.0.0.1:${TCP[0]}', default.t) SETTINGS skip_unavailable_shards = 1")"
+has "unavailable shard" "ALL_CONNECTION_TRIES_FAILED" "$(q "${HTTP[2]}" "SELECT count() FROM remote('127.0.0.1:$DEAD,127.0.0.1:${TCP[0]}', default.t)")"
 has "no arguments" "NUMBER_OF_ARGUMENTS_DOESNT_MATCH" "$(q "${HTTP[0]}" "SELECT * FROM cluster('three')")"
 
 # a bad <remote_servers> stops the server with a clear error

@@ -42,6 +42,10 @@ config() { # NAME HTTP TCP
     <http_receive_timeout>3</http_receive_timeout>
     <max_concurrent_queries>4</max_concurrent_queries>
     <user_directories><users_xml><path>users.xml</path></users_xml></user_directories>
+    <remote_servers>
+        <sec><secret>s3cr3t</secret><shard><replica><host>127.0.0.1</host><port>$3</port></replica></shard></sec>
+        <plain><shard><replica><host>127.0.0.1</host><port>$3</port></replica></shard></plain>
+    </remote_servers>
 </clickhouse>
 XML
 }

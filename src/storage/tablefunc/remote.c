@@ -6,10 +6,10 @@
  * replicas of one shard, `h{1..3}` three shards; the port defaults to 9000. The target is
  * SQL after FROM (db.table, a table function call); the analyzer builds it.
  *
- * How a query runs: every shard is one read task. The task connects to the shard's
- * replicas in order until one answers (connect_timeout_with_failover_ms per attempt;
- * ClickHouse's default load_balancing picks replicas at random, shale in order, which
- * gives the same rows) and asks for the columns the query reads, with the WHERE conjuncts
+ * How a query runs: every shard is one read task. The task connects to one of the shard's
+ * replicas as load_balancing orders them, with failover on connection errors
+ * (connect_timeout_with_failover_ms per attempt, connections_with_failover_max_tries
+ * rounds: storage/native_client.h) and asks for the columns the query reads, with the WHERE conjuncts
  * the source is told about (src_filter: comparisons and IN on integer and string
  * columns) pushed into the shard query; the initiator then runs the whole query over
  * those rows, so every query is right whatever it does (aggregates, joins, ORDER BY,
@@ -49,6 +49,7 @@ typedef struct replica {
 typedef struct shard {
     int n;
     replica *r;
+    _Atomic unsigned *rr;       /* round_robin's counter: a cluster's (process-wide), else NULL */
 } shard;
 
 typedef struct remote_src {
@@ -58,7 +59,8 @@ typedef struct remote_src {
     shard *shards;
     char *target;
     char *user, *password;
-    int connect_ms;
+    char *cluster, *secret;     /* cluster() over a cluster with a <secret>; else NULL */
+    nclient_failover fo;
     bool skip_unavailable;
     char *where;                /* pushed-down conjuncts ("" = none) */
     char *shard_sql;            /* mergeable source: the query every shard runs to
@@ -286,22 +288,53 @@ static int remote_parse_addresses(const char *addresses, int default_port, shard
 
 /* ---- connections ---- */
 
-/* A connection to one replica of the shard, trying them in order; every failure goes into
- * the message of ALL_CONNECTION_TRIES_FAILED. */
-static int connect_shard(const remote_src *rs, const shard *sh, query_ctx *q, nclient **out)
+/* A connection to one replica of the shard, in the order of load_balancing; every failure
+ * goes into the message of ALL_CONNECTION_TRIES_FAILED. */
+static int connect_shard(const remote_src *rs, const shard *sh, nclient **out)
 {
-    (void)q;
     nclient_opts *o = xcalloc((size_t)sh->n + 1, sizeof *o);
     for (int i = 0; i < sh->n; i++)
         o[i] = (nclient_opts){.host = sh->r[i].host,
                               .port = sh->r[i].port,
                               .user = rs->user,
                               .password = rs->password,
-                              .connect_timeout_ms = rs->connect_ms,
-                              .compression = "lz4"};
-    int rc = nclient_connect_any(o, sh->n, out);
+                              .compression = "lz4",
+                              .cluster = rs->cluster,
+                              .secret = rs->secret};
+    int rc = nclient_connect_replicas(o, sh->n, &rs->fo, sh->rr, out);
     free(o);
     return rc;
+}
+
+/* The user a shard runs the query as over a cluster's secret: the initiator's. */
+static const char *initial_user(const query_ctx *q) { return q->env.user && q->env.user[0] ? q->env.user : NULL; }
+
+/* round_robin's counters of clusters' shards, kept for the process (a handful per cluster:
+ * never freed), as ClickHouse keeps them in a cluster's connection pools. */
+typedef struct rr_counter {
+    struct rr_counter *next;
+    char *key;
+    _Atomic unsigned n;
+} rr_counter;
+static rr_counter *rr_counters;
+static pthread_mutex_t rr_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static _Atomic unsigned *rr_counter_of(const char *cluster, int shard_no)
+{
+    char key[600];
+    snprintf(key, sizeof key, "%s\n%d", cluster, shard_no);
+    pthread_mutex_lock(&rr_mu);
+    rr_counter *c = rr_counters;
+    while (c && strcmp(c->key, key))
+        c = c->next;
+    if (!c) {
+        c = xcalloc(1, sizeof *c);
+        c->key = xstrdup(key);
+        c->next = rr_counters;
+        rr_counters = c;
+    }
+    pthread_mutex_unlock(&rr_mu);
+    return &c->n;
 }
 
 static bool is_unavailable(int code) { return code == ERR_ALL_CONNECTION_TRIES_FAILED; }
@@ -342,7 +375,7 @@ static int rm_open(source *s, int task, const int *cols, int ncols, query_ctx *q
     it->cols = xcalloc((size_t)ncols + 1, sizeof(int));
     if (ncols)
         memcpy(it->cols, cols, sizeof(int) * (size_t)ncols);
-    if (connect_shard(rs, &rs->shards[task], q, &it->c)) {
+    if (connect_shard(rs, &rs->shards[task], &it->c)) {
         if (rs->skip_unavailable && is_unavailable(err_code())) {
             err_clear();
             it->done = true;
@@ -367,7 +400,7 @@ static int rm_open(source *s, int task, const int *cols, int ncols, query_ctx *q
         buf_printf(&sql, " FROM %s%s", rs->target, rs->where);
     }
     int rc = nclient_query(it->c, NULL, q->query_id, buf_cstr(&sql), rs->settings, rs->nsettings, NULL, 0,
-                           rs->shard_sql ? NATIVE_STAGE_WITH_MERGEABLE_STATE : NATIVE_STAGE_COMPLETE, NULL);
+                           rs->shard_sql ? NATIVE_STAGE_WITH_MERGEABLE_STATE : NATIVE_STAGE_COMPLETE, initial_user(q));
     buf_free(&sql);
     if (rc) {
         rm_close(it);
@@ -483,6 +516,10 @@ static void rm_destroy(source *s)
     free(rs->target);
     free(rs->user);
     free(rs->password);
+    free(rs->cluster);
+    if (rs->secret)
+        memset(rs->secret, 0, strlen(rs->secret));
+    free(rs->secret);
     free(rs->where);
     free(rs->shard_sql);
     settings_list_free(rs->settings, rs->nsettings);
@@ -543,14 +580,17 @@ static void rm_set_filter(source *s, const src_filter *f, int n, query_ctx *q)
     buf_free(&w);
 }
 
-/* The target's columns, from the first shard that answers. */
+/* The target's columns, from the first shard that answers (round_robin's counters are
+ * left to the query's own connections). */
 static int discover(remote_src *rs, query_ctx *q, schema **out)
 {
     *out = NULL;
     int rc = -1;
     for (int i = 0; i < rs->nshards; i++) {
         nclient *c;
-        if (connect_shard(rs, &rs->shards[i], q, &c)) {
+        shard fresh = rs->shards[i];
+        fresh.rr = NULL;
+        if (connect_shard(rs, &fresh, &c)) {
             if (rs->skip_unavailable && is_unavailable(err_code()) && i + 1 < rs->nshards) {
                 err_clear();
                 continue;
@@ -560,7 +600,7 @@ static int discover(remote_src *rs, query_ctx *q, schema **out)
         buf sql = {0};
         buf_printf(&sql, "SELECT * FROM %s LIMIT 0", rs->target);
         rc = nclient_query(c, NULL, q->query_id, buf_cstr(&sql), rs->settings, rs->nsettings, NULL, 0,
-                           NATIVE_STAGE_COMPLETE, NULL);
+                           NATIVE_STAGE_COMPLETE, initial_user(q));
         buf_free(&sql);
         while (!rc) {
             nclient_packet p;
@@ -590,26 +630,38 @@ static int discover(remote_src *rs, query_ctx *q, schema **out)
     return err_set(ERR_ALL_CONNECTION_TRIES_FAILED, "All connection tries failed: no shard of remote() is available");
 }
 
-int tablefunc_remote(const char *addresses, const char *target, const char *user, const char *password, bool secure,
-                     query_ctx *q, source **out)
+/* A source's common part: the shards, the user, the query's settings (NULL on error). */
+static remote_src *rs_new(const char *addresses, const char *user, const char *password, const char *cluster,
+                          const char *secret, query_ctx *q)
 {
-    *out = NULL;
-    if (secure)
-        return err_set(ERR_NOT_IMPLEMENTED, "Table function 'remoteSecure' is not implemented: shale has no TLS on the "
-                                            "native protocol (use remote())");
     remote_src *rs = xcalloc(1, sizeof *rs);
     if (remote_parse_addresses(addresses, 9000, &rs->shards, &rs->nshards)) {
         free(rs);
-        return -1;
+        return NULL;
     }
-    rs->target = xstrdup(target);
     rs->user = xstrdup(user && user[0] ? user : "default");
     rs->password = xstrdup(password ? password : "");
+    if (cluster) {
+        rs->cluster = xstrdup(cluster);
+        for (int i = 0; i < rs->nshards; i++)
+            rs->shards[i].rr = rr_counter_of(cluster, i);
+    }
+    rs->secret = secret ? xstrdup(secret) : NULL;
     rs->where = xstrdup("");
-    int64_t ms = settings_int(q->st, "connect_timeout_with_failover_ms");
-    rs->connect_ms = ms > 0 && ms < 3600000 ? (int)ms : 1000;
+    nclient_failover_from(q->st, &rs->fo);
     rs->skip_unavailable = settings_bool(q->st, "skip_unavailable_shards");
     changed_settings(q, &rs->settings, &rs->nsettings);
+    return rs;
+}
+
+static int remote_rows(const char *addresses, const char *target, const char *user, const char *password,
+                       const char *cluster, const char *secret, query_ctx *q, source **out)
+{
+    *out = NULL;
+    remote_src *rs = rs_new(addresses, user, password, cluster, secret, q);
+    if (!rs)
+        return -1;
+    rs->target = xstrdup(target);
     source *s = xcalloc(1, sizeof *s);
     s->impl = rs;
     s->destroy = rm_destroy;
@@ -627,24 +679,31 @@ int tablefunc_remote(const char *addresses, const char *target, const char *user
     return 0;
 }
 
+int tablefunc_remote(const char *addresses, const char *target, const char *user, const char *password, bool secure,
+                     query_ctx *q, source **out)
+{
+    *out = NULL;
+    if (secure)
+        return err_set(ERR_NOT_IMPLEMENTED, "Table function 'remoteSecure' is not implemented: shale has no TLS on the "
+                                            "native protocol (use remote())");
+    return remote_rows(addresses, target, user, password, NULL, NULL, q, out);
+}
+
+int tablefunc_remote_cluster(const char *addresses, const char *target, const char *user, const char *password,
+                             const char *cluster, const char *secret, query_ctx *q, source **out)
+{
+    return remote_rows(addresses, target, user, password, cluster, secret, q, out);
+}
+
 int tablefunc_remote_mergeable(const char *addresses, const char *user, const char *password, const char *shard_sql,
                                const schema *header, query_ctx *q, source **out)
 {
     *out = NULL;
-    remote_src *rs = xcalloc(1, sizeof *rs);
-    if (remote_parse_addresses(addresses, 9000, &rs->shards, &rs->nshards)) {
-        free(rs);
+    remote_src *rs = rs_new(addresses, user, password, NULL, NULL, q);
+    if (!rs)
         return -1;
-    }
     rs->target = xstrdup("");
-    rs->user = xstrdup(user && user[0] ? user : "default");
-    rs->password = xstrdup(password ? password : "");
-    rs->where = xstrdup("");
     rs->shard_sql = xstrdup(shard_sql);
-    int64_t ms = settings_int(q->st, "connect_timeout_with_failover_ms");
-    rs->connect_ms = ms > 0 && ms < 3600000 ? (int)ms : 1000;
-    rs->skip_unavailable = settings_bool(q->st, "skip_unavailable_shards");
-    changed_settings(q, &rs->settings, &rs->nsettings);
     source *s = xcalloc(1, sizeof *s);
     s->impl = rs;
     s->destroy = rm_destroy;
@@ -776,12 +835,11 @@ int tablefunc_remote_sink(const char *addresses, const char *target, const char 
     }
     src.user = (char *)(user && user[0] ? user : "default");
     src.password = (char *)(password ? password : "");
-    int64_t ms = settings_int(q->st, "connect_timeout_with_failover_ms");
-    src.connect_ms = ms > 0 && ms < 3600000 ? (int)ms : 1000;
+    nclient_failover_from(q->st, &src.fo);
     remote_sink *rs = xcalloc(1, sizeof *rs);
     pthread_mutex_init(&rs->mu, NULL);
     rs->q = q;
-    int rc = connect_shard(&src, &src.shards[0], q, &rs->c);
+    int rc = connect_shard(&src, &src.shards[0], &rs->c);
     shards_free(src.shards, src.nshards);
     if (!rc) {
         buf sql = {0};
@@ -789,7 +847,8 @@ int tablefunc_remote_sink(const char *addresses, const char *target, const char 
         native_kv *kv;
         int nkv;
         changed_settings(q, &kv, &nkv);
-        rc = nclient_query(rs->c, NULL, q->query_id, buf_cstr(&sql), kv, nkv, NULL, 0, NATIVE_STAGE_COMPLETE, NULL);
+        rc = nclient_query(rs->c, NULL, q->query_id, buf_cstr(&sql), kv, nkv, NULL, 0, NATIVE_STAGE_COMPLETE,
+                           initial_user(q));
         settings_list_free(kv, nkv);
         buf_free(&sql);
     }
