@@ -3,7 +3,9 @@
 //   name         identifier (used by --only and in bench/results/<date>-<name>.md)
 //   title        one line saying what it measures
 //   data(ctx)    optional: makes (or reuses) the data set, returns {description, vars} where
-//                vars are substituted into the SQL ({path} etc.); ctx has repo, benchDir,
+//                vars are substituted into the SQL ({path} etc.), and optionally dirs:
+//                {shale, clickhouse} data directories whose tables the queries read (shale
+//                local --path, a chdb Session in the runner); ctx has repo, benchDir,
 //                dataDir, threads, chdbQuery(sql) (runs SQL in chdb in a child process), log()
 //   sql          per engine: {shale, clickhouse, duckdb}: strings with {threads} and data vars
 //   todo         if set, the benchmark is scaffolding for a later issue: it is skipped with
@@ -200,6 +202,44 @@ posts.push({
     duckdb: QW(DUCK, "strftime(CreationDate, '%Y-%m-%d %H:%M:%S.%g') AS CreationDate") },
 });
 module.exports.push(...posts);
+// ---- the posts set in the guide's MergeTree table (issue 17): posts_mt_q1, _q2, _q3 ----------
+// The table is built once per engine from the Parquet files (shale local --path D, a chdb
+// Session on D, the DDL of lib/insert-bench.js) under bench/data/posts-<scale>/ and reused
+// while its .complete marker exists; every run is a fresh process over it, as above.
+function mergetreeData(ctx) {
+  const p = postsSet(ctx);
+  const { DDL } = require('./lib/insert-bench');
+  const insert = `INSERT INTO posts SELECT * FROM file('${p.dir}/by_month/*.parquet', Parquet)`;
+  const dirs = { shale: path.join(p.dir, 'mergetree-shale'), clickhouse: path.join(p.dir, 'mergetree-chdb') };
+  for (const [engine, dir] of Object.entries(dirs)) {
+    if (fs.existsSync(path.join(dir, '.complete'))) { ctx.log(`reusing ${path.relative(ctx.repo, dir)}`); continue; }
+    ctx.log(`loading the posts set into ${engine}'s MergeTree table (${path.relative(ctx.repo, dir)})...`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    for (const sql of [DDL, insert]) {
+      const r = engine === 'shale'
+        ? spawnSync(ctx.shaleBin, ['local', '--path', dir, '-q', sql], { encoding: 'utf8' })
+        : spawnSync(process.execPath, [path.join(ctx.benchDir, 'lib', 'run-chdb.js'), '--path', dir, '--sql', sql],
+          { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`${engine}: ${(r.stderr || r.stdout || '').split('\n')[0]}`);
+    }
+    fs.writeFileSync(path.join(dir, '.complete'), '');
+  }
+  return {
+    description: postsDescription({ ...p, scale: ctx.scale }, 'loaded once per engine into the guide\'s MergeTree ' +
+      'table (bench/lib/insert-bench.js\'s DDL, default settings; each engine\'s own parts, merged as far as its ' +
+      'background merges got), read from the page cache'),
+    vars: {}, dirs,
+  };
+}
+module.exports.push(
+  { name: 'posts_mt_q1', data: mergetreeData, title: 'top-5 OwnerDisplayName over the posts MergeTree table',
+    sql: { shale: Q1('posts'), clickhouse: ch(Q1('posts'), '{threads}') } },
+  { name: 'posts_mt_q2', data: mergetreeData, title: 'count(), sum(Score), max(CreationDate) over the posts MergeTree table',
+    sql: { shale: Q2('posts'), clickhouse: ch(Q2('posts'), '{threads}') } },
+  { name: 'posts_mt_q3', data: mergetreeData, title: 'SELECT * FORMAT Null over the posts MergeTree table',
+    sql: { shale: Q3('posts'), clickhouse: 'SELECT * FROM posts SETTINGS max_threads = {threads} FORMAT Null' } },
+);
 // ARRAY JOIN over the posts set's tags (issue 12): bench/arrayjoin/.
 module.exports.push(...require('./arrayjoin/benchmark')(localData));
 

@@ -7,13 +7,14 @@
 // i.e. getrusage(RUSAGE_SELF): all threads of the process, including the engine's workers.
 
 function parseArgs(argv) {
-  const o = { runs: 1, threads: 2, sql: null };
+  const o = { runs: 1, threads: 2, sql: null, path: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--runs') o.runs = parseInt(argv[++i], 10);
     else if (a === '--threads') o.threads = parseInt(argv[++i], 10);
     else if (a === '--sql') o.sql = argv[++i];
     else if (a === '--sql-file') o.sql = require('fs').readFileSync(argv[++i], 'utf8');
+    else if (a === '--path') o.path = argv[++i]; // chdb: a Session on this data directory
     else throw new Error(`unknown argument ${a}`);
   }
   if (!o.sql) throw new Error('--sql or --sql-file is required');

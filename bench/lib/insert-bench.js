@@ -336,3 +336,4 @@ module.exports = function insertBenchmarks(postsSet, postsOnS3, describe) {
       run(ctx) { return postsInsertParts(this, ctx, local(ctx)); } },
   ];
 };
+module.exports.DDL = DDL;

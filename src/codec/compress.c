@@ -1040,6 +1040,18 @@ int mt_creader_read_some(mt_creader *r, void *dst, size_t n, size_t *got)
     return 0;
 }
 
+int mt_creader_peek(mt_creader *r, const uint8_t **p, size_t *avail)
+{
+    while (r->pos == r->data.len && r->next_off < r->size)
+        if (load_block(r, r->next_off))
+            return -1;
+    *p = r->data.p ? r->data.p + r->pos : (const uint8_t *)"";
+    *avail = r->data.len - r->pos;
+    return 0;
+}
+
+void mt_creader_skip(mt_creader *r, size_t k) { r->pos += k; }
+
 int mt_creader_read(mt_creader *r, void *dst, size_t n)
 {
     size_t got;

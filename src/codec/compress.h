@@ -95,6 +95,12 @@ int mt_creader_seek(mt_creader *r, uint64_t compressed_offset, uint64_t uncompre
 int mt_creader_read(mt_creader *r, void *dst, size_t n);
 /* Reads up to n bytes; *got = 0 at the end of the file. */
 int mt_creader_read_some(mt_creader *r, void *dst, size_t n, size_t *got);
+/* The decompressed bytes not read yet of the current block, loading the next block when
+ * the current one is used up: *avail = 0 at the end of the file. The pointer is valid
+ * until the next call on r; mt_creader_skip(r, k) (k <= *avail) consumes k of them. Lets
+ * a decoder parse values in place instead of copying them out a few bytes at a time. */
+int mt_creader_peek(mt_creader *r, const uint8_t **p, size_t *avail);
+void mt_creader_skip(mt_creader *r, size_t k);
 bool mt_creader_eof(mt_creader *r);
 void mt_creader_close(mt_creader *r);
 

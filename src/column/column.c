@@ -1,6 +1,7 @@
 #include "column/column.h"
 
 #include "base/mem.h"
+#include "base/mix.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -616,16 +617,6 @@ int col_compare(const column *a, size_t i, const column *b, size_t j, int nan_di
         return 0;
     default: return 0;
     }
-}
-
-static inline uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
 }
 
 static uint64_t hash_bytes(const void *p, size_t n)

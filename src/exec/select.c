@@ -591,9 +591,10 @@ static void *worker_main(void *arg)
                     continue;
                 }
                 int kc = r->codes ? codes_plan_key_col(r->codes) : -1;
-                if (p->aggregate && (p->nkeys == 0 || (kc >= 0 && b->cols[kc]->dict))) {
+                if (p->aggregate && (p->nkeys == 0 || (kc >= 0 && b->cols[kc]->dict && !p->nsets))) {
                     /* aggregates without keys, or by a coded key, take the mask directly:
-                     * no column is filtered or copied */
+                     * no column is filtered or copied (not with ROLLUP, CUBE or GROUPING
+                     * SETS: aggregate_block's path for them reads whole blocks) */
                     mask = keep;
                 } else {
                     b = filter_rows(b, keep, (size_t)kept);

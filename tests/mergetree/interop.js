@@ -115,6 +115,9 @@ copyDir(chPart3Path, path.join(shPath, 'data', 'default', 't', 'detached', chPar
 try {
   sh(`ALTER TABLE t ATTACH PART '${chPart3}'`);
   check('ClickHouse part with 26.7 default settings attached in shale returns the same rows', chRows3, sh(dump));
+  // size-stream Strings filtered and grouped by: read dictionary-coded
+  const grouped = "SELECT s, count(), sum(i32) FROM t WHERE s NOT IN ('', 'xx') GROUP BY s ORDER BY s FORMAT TSV";
+  check('a size-stream String of a ClickHouse part grouped by in shale', ch.query(grouped, 'TSV'), sh(grouped));
 } catch (e) {
   failures++;
   console.log(`FAIL shale refused ClickHouse's default-settings part: ${e.stderr || e.message}`);

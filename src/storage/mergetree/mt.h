@@ -247,6 +247,11 @@ int mt_part_reader_open(mt_table *m, mt_part *p, const int *cols, int ncols, siz
                         mt_part_reader **out);
 /* Next block of up to max_rows rows (whole granules), NULL at the end. */
 int mt_part_reader_next(mt_part_reader *r, size_t max_rows, block **out);
+/* Requested columns i with coded[i] that are Strings come back dictionary-coded (column.h,
+ * serial.h's mt_codes) while their values repeat enough; call before the first next(). */
+void mt_part_reader_accept_codes(mt_part_reader *r, const bool *coded);
+/* The bytes of the block next() returned last as its columns take decoded (col_bytes). */
+size_t mt_part_reader_block_bytes(const mt_part_reader *r);
 void mt_part_reader_close(mt_part_reader *r);
 
 /* The source of a SELECT (read.c). */

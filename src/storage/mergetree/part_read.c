@@ -21,7 +21,14 @@ typedef struct col_reader {
     mt_creader **cr;
     buf *marks;
     mt_byte_src *srcs;
+    mt_codes *codes;    /* read dictionary-coded (mt_part_reader_accept_codes), or NULL */
+    uint64_t coded_rows;
 } col_reader;
+
+/* A column read coded goes back to plain values when its dictionary grows past this, or
+ * past a quarter of the rows read: coding then costs more than it saves. */
+#define CODES_MAX_ENTRIES 65536
+#define CODES_MIN_RATIO 4
 
 struct mt_part_reader {
     mt_table *m;
@@ -34,9 +41,13 @@ struct mt_part_reader {
     col_reader *c;      /* nread readers */
     bool convert;       /* some requested column is missing or has another type */
     size_t g, g1;
+    buf codes;          /* scratch: the codes of one coded column */
+    size_t last_bytes;  /* of the block last returned, as if decoded */
 };
 
 static int src_read(void *ctx, void *dst, size_t n) { return mt_creader_read(ctx, dst, n); }
+static int src_peek(void *ctx, const uint8_t **p, size_t *avail) { return mt_creader_peek(ctx, p, avail); }
+static void src_skip(void *ctx, size_t k) { mt_creader_skip(ctx, k); }
 
 static void close_cols(mt_part_reader *r)
 {
@@ -50,6 +61,7 @@ static void close_cols(mt_part_reader *r)
         free(c->cr);
         free(c->marks);
         free(c->srcs);
+        mt_codes_free(c->codes);
         mt_serial_free(c->s);
     }
     free(r->c);
@@ -61,6 +73,7 @@ void mt_part_reader_close(mt_part_reader *r)
     if (!r)
         return;
     close_cols(r);
+    buf_free(&r->codes);
     free(r->cols);
     free(r->read_col);
     mt_part_unref(r->p);
@@ -137,7 +150,7 @@ int mt_part_reader_open(mt_table *m, mt_part *p, const int *cols, int ncols, siz
             free(path);
             if (!rc)
                 rc = mt_read_marks(p->dir, sn, &c->marks[k]);
-            c->srcs[k] = (mt_byte_src){src_read, c->cr[k]};
+            c->srcs[k] = (mt_byte_src){src_read, c->cr[k], src_peek, src_skip};
         }
         /* The stream prefixes are at the part's start; then move to the first granule. */
         if (!rc && r->g < r->g1)
@@ -214,6 +227,45 @@ static int convert_block(mt_part_reader *r, block *b, block **out)
     return rc;
 }
 
+void mt_part_reader_accept_codes(mt_part_reader *r, const bool *coded)
+{
+    if (r->convert)
+        return; /* read columns are not the requested ones */
+    for (int i = 0; i < r->nread; i++)
+        if (coded[i] && !r->c[i].codes && mt_serial_codable(r->c[i].s))
+            r->c[i].codes = mt_codes_new(r->p->psch->types[r->p->colmap[r->read_col[i]]]);
+}
+
+size_t mt_part_reader_block_bytes(const mt_part_reader *r) { return r->last_bytes; }
+
+/* Column c's rows of granules [g0, g1), coded: the column and the bytes its values take
+ * decoded (offsets included, as col_bytes counts a String column). */
+static int read_coded(mt_part_reader *r, col_reader *c, size_t g0, size_t g1, size_t rows, column **out,
+                      size_t *bytes)
+{
+    const mt_part *p = r->p;
+    r->codes.len = 0;
+    uint64_t vb = 0;
+    for (size_t g = g0; g < g1; g++) {
+        size_t n = (size_t)(p->granule_start[g + 1] - p->granule_start[g]);
+        if (mt_serial_read_codes(c->s, c->codes, &r->codes, n, c->srcs, &vb))
+            return err_prefix("While reading column %s of part %s (granule %zu): ",
+                              p->psch->names[p->colmap[r->read_col[c - r->c]]], p->dir, g);
+    }
+    column *col = col_new_coded(mt_codes_dict(c->codes), rows);
+    memcpy(buf_grow(&col->data, r->codes.len), r->codes.p, r->codes.len);
+    col->len = rows;
+    *bytes = (size_t)vb + (rows + 1) * 8;
+    *out = col;
+    c->coded_rows += rows;
+    size_t entries = mt_codes_size(c->codes);
+    if (entries > CODES_MAX_ENTRIES || (entries > 4096 && entries * CODES_MIN_RATIO > c->coded_rows)) {
+        mt_codes_free(c->codes); /* plain values from the next block on */
+        c->codes = NULL;
+    }
+    return 0;
+}
+
 int mt_part_reader_next(mt_part_reader *r, size_t max_rows, block **out)
 {
     *out = NULL;
@@ -225,10 +277,21 @@ int mt_part_reader_next(mt_part_reader *r, size_t max_rows, block **out)
         g_end++;
     size_t rows = (size_t)(p->granule_start[g_end] - p->granule_start[r->g]);
     block *b = block_new(r->nread, rows);
+    size_t bytes = 0;
     for (int i = 0; i < r->nread; i++) {
         col_reader *c = &r->c[i];
         const schema *ps = p->psch;
         int pc = p->colmap[r->read_col[i]];
+        if (c->codes) {
+            size_t cb = 0;
+            if (read_coded(r, c, r->g, g_end, rows, &b->cols[i], &cb)) {
+                b->rows = rows;
+                block_free(b);
+                return -1;
+            }
+            bytes += cb;
+            continue;
+        }
         column *col = col_new(ps->types[pc]);
         col_reserve(col, rows);
         for (size_t g = r->g; g < g_end; g++) {
@@ -248,9 +311,11 @@ int mt_part_reader_next(mt_part_reader *r, size_t max_rows, block **out)
             block_free(b);
             return -1;
         }
+        bytes += col_bytes(col);
         b->cols[i] = col;
     }
     r->g = g_end;
+    r->last_bytes = bytes;
     if (r->convert)
         return convert_block(r, b, out);
     *out = b;

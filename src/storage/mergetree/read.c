@@ -30,6 +30,7 @@ typedef struct mt_src {
     task *tasks;
     uint8_t **keep;       /* per part: granules that may match (NULL = all) */
     int max_block;
+    bool *coded;          /* per table column: may come back dictionary-coded, or NULL */
 } mt_src;
 
 typedef struct mt_it {
@@ -521,6 +522,13 @@ static int mt_open(source *src, int tk, const int *cols, int ncols, query_ctx *q
     it->t = s->tasks[tk];
     int rc = s->final ? read_final(it)
                       : mt_part_reader_open(s->m, s->parts[it->t.part], cols, ncols, it->t.g0, it->t.g1, &it->r);
+    if (!rc && it->r && s->coded) {
+        bool *want = xcalloc((size_t)ncols + 1, sizeof *want);
+        for (int i = 0; i < ncols; i++)
+            want[i] = s->coded[cols[i]];
+        mt_part_reader_accept_codes(it->r, want);
+        free(want);
+    }
     if (rc) {
         free(it->cols);
         free(it);
@@ -544,7 +552,7 @@ static int mt_next(void *itp, block **out)
     if (mt_part_reader_next(it->r, (size_t)it->s->max_block, out))
         return -1;
     if (*out)
-        query_add_read(it->q, (*out)->rows, block_bytes(*out));
+        query_add_read(it->q, (*out)->rows, mt_part_reader_block_bytes(it->r));
     return 0;
 }
 
@@ -581,8 +589,20 @@ static void mt_destroy(source *src)
     free(s->keep);
     mt_snapshot_free(s->parts, s->nparts);
     free(s->tasks);
+    free(s->coded);
     table_unref(s->t);
     free(s);
+}
+
+/* String columns the query evaluates per distinct value (exec/select_codes.h) are read
+ * coded while their values repeat (mt_part_reader_accept_codes). */
+static void mt_accept_codes(source *src, const bool *coded)
+{
+    mt_src *s = src->impl;
+    int n = src->sch->n;
+    free(s->coded);
+    s->coded = xcalloc((size_t)n + 1, sizeof *s->coded);
+    memcpy(s->coded, coded, sizeof *coded * (size_t)n);
 }
 
 int mt_read_source(mt_table *m, bool final, query_ctx *q, source **out)
@@ -610,6 +630,7 @@ int mt_read_source(mt_table *m, bool final, query_ctx *q, source **out)
     src->count_rows = mt_count_rows;
     src->set_filter = mt_set_filter;
     src->take_matching = mt_take_matching;
+    src->accept_codes = mt_accept_codes;
     src->impl = s;
     *out = src;
     return 0;

@@ -248,6 +248,7 @@ void mt_serial_free(mt_serial *s)
     free(s->name);
     free(s->base);
     buf_free(&s->scratch);
+    buf_free(&s->scratch2);
     free(s);
 }
 
@@ -515,26 +516,160 @@ static int read_append(mt_serial *s, int stream, mt_byte_src *srcs, buf *b, size
 /* Strings larger than this are treated as corrupt data (ClickHouse's limit is 1 GiB). */
 #define MT_MAX_STRING (1ull << 30)
 
+/* Where String values read go: appended to a column, or coded into a dictionary. */
+typedef struct str_out {
+    column *c;             /* plain */
+    mt_codes *d;           /* coded: the codes go to `codes` */
+    buf *codes;
+    uint64_t bytes;        /* coded: the values' bytes */
+    int64_t empty;         /* coded: the code of '' once known, else -1 */
+} str_out;
+
+static void put_code(str_out *o, const uint8_t *p, size_t len)
+{
+    uint32_t code;
+    if (len == 0) {
+        if (o->empty < 0)
+            o->empty = mt_codes_put(o->d, p, 0);
+        code = (uint32_t)o->empty;
+    } else {
+        code = mt_codes_put(o->d, p, len);
+        o->bytes += len;
+    }
+    buf_append(o->codes, &code, sizeof code);
+}
+
+/* One String value the careful way: its varuint and bytes through read(). For a value
+ * that crosses a compressed block's end, a source without peek, and the errors. */
+static int read_string_slow(mt_serial *s, int stream, mt_byte_src *srcs, str_out *o, size_t row)
+{
+    uint64_t len;
+    if (mt_src_varuint(s, stream, srcs, &len) < 0)
+        return -1;
+    if (len > MT_MAX_STRING)
+        return err_set(ERR_INCORRECT_DATA, "Too large string size %llu in stream '%s' of column '%s' (row %zu)",
+                       (unsigned long long)len, s->names[stream], s->name, row);
+    if (o->d) {
+        buf *b = &s->scratch2;
+        b->len = 0;
+        if (read_append(s, stream, srcs, b, (size_t)len) < 0)
+            return -1;
+        put_code(o, b->p ? b->p : (const uint8_t *)"", (size_t)len);
+        return 0;
+    }
+    column *c = o->c;
+    if (read_append(s, stream, srcs, &c->data, (size_t)len) < 0)
+        return -1;
+    uint64_t end = c->data.len;
+    buf_append(&c->offs, &end, 8);
+    c->len++;
+    return 0;
+}
+
+/* The String value at q (varuint length + bytes) when it lies wholly before end and is
+ * well-formed: its length and the length of its varuint. False otherwise (the caller
+ * takes it through read_string_slow, which reads across blocks and reports errors). */
+static inline bool whole_value(const uint8_t *q, const uint8_t *end, uint64_t *len, size_t *h)
+{
+    uint64_t v = q[0];
+    size_t n = 1;
+    if (v & 0x80) {
+        v &= 0x7F;
+        bool more = true;
+        while (more && n < 10 && q + n < end) {
+            v |= (uint64_t)(q[n] & 0x7F) << (7 * n);
+            more = q[n++] & 0x80;
+        }
+        if (more)
+            return false;
+    }
+    if (v > MT_MAX_STRING || v > (uint64_t)(end - q) - n)
+        return false;
+    *len = v;
+    *h = n;
+    return true;
+}
+
+/* n String values (varuint length + bytes each), parsed in place in the source's
+ * decompressed block: the values wholly inside it are taken in one tight loop, one that
+ * crosses its end (or anything unusual) goes through read_string_slow. */
+static int read_strings(mt_serial *s, int stream, mt_byte_src *srcs, str_out *o, size_t n)
+{
+    mt_byte_src *src = &srcs[stream];
+    column *c = o->c;
+    size_t i = 0;
+    if (!src->peek) {
+        for (; i < n; i++)
+            if (read_string_slow(s, stream, srcs, o, i) < 0)
+                return -1;
+        return 0;
+    }
+    buf_reserve(o->d ? o->codes : &c->offs, n * (o->d ? 4 : 8));
+    while (i < n) {
+        const uint8_t *p;
+        size_t avail;
+        if (src->peek(src->ctx, &p, &avail) < 0)
+            return err_suffix(" (reading stream '%s' of column '%s')", s->names[stream], s->name);
+        const uint8_t *q = p, *end = p + avail;
+        size_t k = 0, left = n - i;
+        if (o->d) {
+            uint32_t *cw = (uint32_t *)(void *)(o->codes->p + o->codes->len);
+            while (k < left && q < end) {
+                if (q[0] == 0) { /* '' : most values of a sparse text column */
+                    if (o->empty < 0)
+                        o->empty = mt_codes_put(o->d, q, 0);
+                    cw[k++] = (uint32_t)o->empty;
+                    q++;
+                    continue;
+                }
+                uint64_t len;
+                size_t h;
+                if (!whole_value(q, end, &len, &h))
+                    break;
+                cw[k++] = mt_codes_put(o->d, q + h, (size_t)len);
+                o->bytes += len;
+                q += h + (size_t)len;
+            }
+            o->codes->len += k * 4;
+        } else {
+            buf_reserve(&c->data, avail); /* the values inside the block fit in its size */
+            uint8_t *d = c->data.p;
+            size_t dlen = c->data.len;
+            uint64_t *ow = (uint64_t *)(void *)(c->offs.p + c->offs.len);
+            while (k < left && q < end) {
+                uint64_t len;
+                size_t h;
+                if (!whole_value(q, end, &len, &h))
+                    break;
+                if (len)
+                    memcpy(d + dlen, q + h, (size_t)len);
+                dlen += (size_t)len;
+                ow[k++] = dlen;
+                q += h + (size_t)len;
+            }
+            c->data.len = dlen;
+            c->offs.len += k * 8;
+            c->len += k;
+        }
+        i += k;
+        src->skip(src->ctx, (size_t)(q - p));
+        if (i < n && (q < end || avail == 0)) {
+            if (read_string_slow(s, stream, srcs, o, i) < 0)
+                return -1;
+            i++;
+        }
+    }
+    return 0;
+}
+
 /* Appends n rows of a leaf (String / fixed-width) read in bulk form to c. On error c is
  * left with whole rows only. */
 int mt_read_leaf(mt_serial *s, int stream, mt_byte_src *srcs, column *c, size_t n)
 {
     const type *t = type_phys(c->type);
     if (t->id == T_STRING) {
-        for (size_t i = 0; i < n; i++) {
-            uint64_t len;
-            if (mt_src_varuint(s, stream, srcs, &len) < 0)
-                return -1;
-            if (len > MT_MAX_STRING)
-                return err_set(ERR_INCORRECT_DATA, "Too large string size %llu in stream '%s' of column '%s' (row %zu)",
-                               (unsigned long long)len, s->names[stream], s->name, i);
-            if (read_append(s, stream, srcs, &c->data, (size_t)len) < 0)
-                return -1;
-            uint64_t end = c->data.len;
-            buf_append(&c->offs, &end, 8);
-            c->len++;
-        }
-        return 0;
+        str_out o = {.c = c};
+        return read_strings(s, stream, srcs, &o, n);
     }
     size_t w = t->width ? t->width : 1;
     if (n > SIZE_MAX / w)
@@ -576,6 +711,51 @@ static int read_sized_strings(mt_serial *s, mt_node *nd, column *c, size_t n, mt
     }
     c->len += n;
     return 0;
+}
+
+/* The size-stream form read coded: the lengths, then the bytes into scratch2, then each
+ * value's code. */
+static int read_sized_codes(mt_serial *s, mt_node *nd, str_out *o, size_t n, mt_byte_src *srcs)
+{
+    buf *b = &s->scratch, *v = &s->scratch2;
+    b->len = v->len = 0;
+    if (n > SIZE_MAX / 8)
+        return err_set(ERR_INCORRECT_DATA, "Too many rows (%zu) in stream '%s'", n, s->names[nd->stream2]);
+    if (read_append(s, nd->stream2, srcs, b, n * 8) < 0)
+        return -1;
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t len;
+        memcpy(&len, b->p + i * 8, 8);
+        if (len > MT_MAX_STRING)
+            return err_set(ERR_INCORRECT_DATA, "Too large string size %llu in stream '%s' of column '%s' (row %zu)",
+                           (unsigned long long)len, s->names[nd->stream2], s->name, i);
+        total += len;
+    }
+    if (read_append(s, nd->stream, srcs, v, (size_t)total) < 0)
+        return -1;
+    buf_reserve(o->codes, n * 4);
+    const uint8_t *p = v->p ? v->p : (const uint8_t *)"";
+    for (size_t i = 0; i < n; i++) {
+        uint64_t len;
+        memcpy(&len, b->p + i * 8, 8);
+        put_code(o, p, (size_t)len);
+        p += len;
+    }
+    return 0;
+}
+
+bool mt_serial_codable(const mt_serial *s) { return s->root->kind == N_STRING; }
+
+int mt_serial_read_codes(mt_serial *s, mt_codes *d, buf *codes, size_t n, mt_byte_src *srcs, uint64_t *value_bytes)
+{
+    mt_node *nd = s->root;
+    if (nd->kind != N_STRING)
+        return err_set(ERR_LOGICAL_ERROR, "column '%s' cannot be read dictionary-coded", s->name);
+    str_out o = {.d = d, .codes = codes, .empty = -1};
+    int rc = nd->stream2 >= 0 ? read_sized_codes(s, nd, &o, n, srcs) : read_strings(s, nd->stream, srcs, &o, n);
+    *value_bytes += o.bytes;
+    return rc;
 }
 
 static int read_node(mt_serial *s, mt_node *nd, column *c, size_t n, mt_byte_src *srcs);

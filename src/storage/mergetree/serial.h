@@ -47,6 +47,11 @@ typedef struct mt_byte_src {
     /* reads exactly n bytes; -1 with err_set at the end of data */
     int (*read)(void *ctx, void *dst, size_t n);
     void *ctx;
+    /* Optional (NULL: only read): the bytes available without copying (*avail = 0 at the
+     * end of data; valid until the next call on the source), and consuming k of them.
+     * String values are parsed in place through them. */
+    int (*peek)(void *ctx, const uint8_t **p, size_t *avail);
+    void (*skip)(void *ctx, size_t k);
 } mt_byte_src;
 
 typedef struct mt_serial mt_serial;
@@ -91,6 +96,28 @@ void mt_serial_write_suffix(mt_serial *s, mt_byte_sink *sinks);
  * read appends n rows to c (a column of the type). */
 int mt_serial_read_start(mt_serial *s, mt_byte_src *srcs, bool at_part_start);
 int mt_serial_read(mt_serial *s, column *c, size_t n, mt_byte_src *srcs);
+
+/* Reading a String column dictionary-coded (column.h), for a query that filters or groups
+ * by it (source.accept_codes): each value read is looked up in a dictionary of the values
+ * seen so far and only its code is kept, so that the query's conditions run once per
+ * distinct value and its GROUP BY finds each group once per block.
+ *
+ * mt_codes: the dictionary of one column of one reader; not thread-safe. mt_codes_dict
+ * returns a reference to the dictionary as it stands: a coded column holds it, and since
+ * consumers may cache per-entry results by its address, a dictionary that is held
+ * elsewhere is never changed again (a new value goes into a copy). */
+typedef struct mt_codes mt_codes;
+mt_codes *mt_codes_new(const type *t);
+void mt_codes_free(mt_codes *d);
+size_t mt_codes_size(const mt_codes *d);
+column *mt_codes_dict(mt_codes *d);
+/* The code of the value (p, len), added when new. */
+uint32_t mt_codes_put(mt_codes *d, const uint8_t *p, size_t len);
+/* Whether the column can be read coded (a String, not sparse). */
+bool mt_serial_codable(const mt_serial *s);
+/* Reads n values like mt_serial_read, appending their uint32 codes in d to codes and
+ * adding their bytes to *value_bytes. */
+int mt_serial_read_codes(mt_serial *s, mt_codes *d, buf *codes, size_t n, mt_byte_src *srcs, uint64_t *value_bytes);
 
 /* low_cardinality_max_dictionary_size for the writer (default 8192, as ClickHouse's):
  * when the shared dictionary of a LowCardinality column reaches it, the writer flushes it

@@ -34,6 +34,7 @@ struct mt_serial {
     int nstreams, cap_streams;
     mt_node *root;
     buf scratch;
+    buf scratch2; /* coded reading: one value that crosses a block's end */
     size_t lc_max_dict; /* low_cardinality_max_dictionary_size */
     mt_serial_opts opts;
 };
