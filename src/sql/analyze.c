@@ -397,7 +397,10 @@ static int fold_if_const(actx *c, expr *e, expr **out)
     for (int i = 0; i < e->nargs; i++)
         if (e->args[i]->kind != EX_CONST)
             all_const = false;
-    if (!all_const || (e->call && (e->call->def->flags & FN_NOT_DETERMINISTIC) && e->nargs > 0)) {
+    /* materialize(), rand(), randomString(): a full column, one value per row, even over
+     * constant arguments (ClickHouse never folds them) */
+    if (!all_const || (e->call && (e->call->def->flags & FN_NO_CONST_FOLD)) ||
+        (e->call && (e->call->def->flags & FN_NOT_DETERMINISTIC) && e->nargs > 0)) {
         *out = e;
         return 0;
     }
@@ -463,6 +466,69 @@ static int type_depth(const type *t)
     return 0;
 }
 
+/* Adds the rows of the subquery sub to set, converted to t, the left side's type (without
+ * Nullable); several columns are the elements of t, a tuple. */
+static int in_set_from_subquery(actx *c, const ast *sub, const type *t, in_set *set, bool *tuple_null_misses)
+{
+    schema *sch;
+    block **bs;
+    int nb, nb_done;
+    if (run_query_to_blocks(sub, c->q, &sch, &bs, &nb))
+        return -1;
+    /* several columns are the elements of the left side's tuple */
+    int ncols = sch->n;
+    if (ncols > 1 && (t->id != T_TUPLE || t->nfields != ncols)) {
+        err_set(ERR_NUMBER_OF_COLUMNS_DOESNT_MATCH,
+                "Number of columns in section IN doesn't match. %d at left, %d at right.",
+                t->id == T_TUPLE ? t->nfields : 1, ncols);
+        nb_done = 0;
+        goto fail;
+    }
+    *tuple_null_misses = ncols > 1;
+    for (int i = 0; i < nb; i++) {
+        if (bs[i]->ncols > 0) {
+            column *src;
+            if (ncols > 1) {
+                src = col_new(type_tuple(ncols, (const type *const *)sch->types, NULL));
+                for (int k = 0; k < ncols; k++) {
+                    col_free(src->fields[k]);
+                    src->fields[k] = col_materialize(col_ref(bs[i]->cols[k]));
+                }
+                src->len = bs[i]->rows;
+            } else {
+                src = col_materialize(col_ref(bs[i]->cols[0]));
+            }
+            column *casted = src;
+            if (src->type != t && type_strip_nullable(src->type) != t) {
+                if (func_cast_column(src, t, &c->q->env, &casted)) {
+                    col_free(src);
+                    nb_done = i;
+                    goto fail;
+                }
+                casted = in_exact_only(c, src, casted);
+                col_free(src);
+            }
+            for (size_t r = 0; r < casted->len; r++)
+                if (col_is_null(casted, r)) {
+                    in_set_mark_null(set);
+                    break;
+                }
+            in_set_add_column(set, casted);
+            col_free(casted);
+        }
+        block_free(bs[i]);
+    }
+    free(bs);
+    schema_free(sch);
+    return 0;
+fail: /* blocks before nb_done are freed already */
+    for (int k = nb_done; k < nb; k++)
+        block_free(bs[k]);
+    free(bs);
+    schema_free(sch);
+    return -1;
+}
+
 static int compile_in(actx *c, const ast *e, bool negate, expr **out)
 {
     expr *lhs;
@@ -486,63 +552,17 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
     }
     const type *t = type_strip_nullable(type_phys(lhs->type));
     in_set *set = in_set_new(t);
+    /* a tuple against a list of tuples: NULL elements match nothing (see expr.h) */
+    bool tuple_null_misses = t->id == T_TUPLE && rhs->kind != AST_SUBQUERY;
     /* Gather the right side as a column of lhs's type: a subquery's first column, a
      * tuple of literals, or one literal. */
     column *vals = NULL, *lit = NULL;
     if (rhs->kind == AST_SUBQUERY) {
-        schema *sch;
-        block **bs;
-        int nb;
-        if (run_query_to_blocks(rhs->sub, c->q, &sch, &bs, &nb)) {
+        if (in_set_from_subquery(c, rhs->sub, t, set, &tuple_null_misses)) {
             in_set_free(set);
             expr_free(lhs);
             return -1;
         }
-        for (int i = 0; i < nb; i++) {
-            if (bs[i]->ncols > 0) {
-                column *src = col_materialize(col_ref(bs[i]->cols[0]));
-                column *casted = src;
-                if (src->type != t && type_strip_nullable(src->type) != t) {
-                    fn_call *call;
-                    column *targ = col_new(type_simple(T_STRING));
-                    col_push_str(targ, t->name, strlen(t->name));
-                    column *tconst = col_new_const(targ, 1);
-                    const type *ats[2] = {src->type, type_simple(T_STRING)};
-                    column *cargs[2] = {NULL, tconst};
-                    int rc = func_resolve("CAST", 2, ats, cargs, &c->q->env, &call);
-                    if (!rc) {
-                        column *ex[2] = {src, col_new_const(col_slice(tconst, 0, 1), src->len)};
-                        rc = fn_exec(call, ex, src->len, &casted);
-                        col_free(ex[1]);
-                        fn_call_free(call);
-                    }
-                    col_free(tconst);
-                    if (!rc)
-                        casted = in_exact_only(c, src, casted);
-                    if (rc) {
-                        col_free(src);
-                        for (int k = 0; k < nb; k++)
-                            block_free(bs[k]);
-                        free(bs);
-                        schema_free(sch);
-                        in_set_free(set);
-                        expr_free(lhs);
-                        return -1;
-                    }
-                    col_free(src);
-                }
-                for (size_t r = 0; r < casted->len; r++)
-                    if (col_is_null(casted, r)) {
-                        in_set_mark_null(set);
-                        break;
-                    }
-                in_set_add_column(set, casted);
-                col_free(casted);
-            }
-            block_free(bs[i]);
-        }
-        free(bs);
-        schema_free(sch);
     } else {
         /* The right side is one constant: a single element when its depth (nesting of
          * Array/Tuple) equals the left side's — 1 IN 1, (1, 2) IN (1, 2) — or a collection
@@ -688,6 +708,7 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
     /* A NULL on the left gives NULL, so a Nullable left side makes the result Nullable. */
     ex->type = type_is_nullable(lhs->type) && !null_in ? type_nullable(type_simple(T_UINT8)) : type_simple(T_UINT8);
     ex->null_in = null_in;
+    ex->tuple_null_misses = tuple_null_misses && !null_in;
     ex->args = xcalloc(1, sizeof *ex->args);
     ex->args[0] = lhs;
     ex->nargs = 1;
@@ -3837,8 +3858,17 @@ static int analyze_query_at(const ast *query, query_ctx *q, bool top, query_plan
         if (top)
             apply_limit_settings(qp->parts[i], q);
         if (i > 0 && qp->parts[i]->nout != qp->parts[0]->nout) {
-            err_set(ERR_NUMBER_OF_COLUMNS_DOESNT_MATCH, "Different number of columns in UNION ALL elements: %d and %d",
-                    qp->parts[0]->nout, qp->parts[i]->nout);
+            /* ClickHouse lists each side's column names */
+            buf l = {0}, r = {0};
+            for (int k = 0; k < qp->parts[0]->out_schema->n; k++)
+                buf_printf(&l, "%s%s", k ? ", " : "", qp->parts[0]->out_schema->names[k]);
+            for (int k = 0; k < qp->parts[i]->out_schema->n; k++)
+                buf_printf(&r, "%s%s", k ? ", " : "", qp->parts[i]->out_schema->names[k]);
+            err_set(ERR_UNION_ALL_RESULT_STRUCTURES_MISMATCH,
+                    "Different number of columns in UNION_ALL elements: %.*s and %.*s", (int)l.len,
+                    l.p ? (const char *)l.p : "", (int)r.len, r.p ? (const char *)r.p : "");
+            buf_free(&l);
+            buf_free(&r);
             query_plan_free(qp);
             return -1;
         }
