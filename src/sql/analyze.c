@@ -732,6 +732,32 @@ static int resolve_aggregate(const ast *e, const type **types, agg_call **out)
     return agg_resolve(e->name, e->args.n, types, np, params, out);
 }
 
+/* ClickHouse's optimize_injective_functions_inside_uniq: uniq*(f(x)) counts x when f is
+ * injective with one argument (the functions whose isInjective holds without arguments),
+ * which changes the estimate of the approximate uniq functions. */
+static const ast *uniq_argument(actx *c, const ast *fn, const ast *arg)
+{
+    static const char *const uniqs[] = {"uniq", "uniqExact", "uniqHLL12", "uniqCombined", "uniqCombined64", "uniqTheta"};
+    static const char *const injective[] = {"toString", "negate",  "bitNot",          "tuple",          "reverse",
+                                            "hex",      "unhex",   "bin",             "unbin",          "concat",
+                                            "IPv4NumToString", "IPv6NumToString"};
+    bool uniq = false;
+    for (size_t i = 0; i < sizeof uniqs / sizeof uniqs[0]; i++)
+        uniq |= strcmp(fn->name, uniqs[i]) == 0;
+    if (!uniq || !settings_bool(c->q->st, "optimize_injective_functions_inside_uniq"))
+        return arg;
+    for (;;) {
+        if (arg->kind != AST_FUNC || arg->args.n != 1 || arg->has_params || arg->over || arg->over_name)
+            return arg;
+        bool inj = false;
+        for (size_t i = 0; i < sizeof injective / sizeof injective[0]; i++)
+            inj |= strcmp(arg->name, injective[i]) == 0;
+        if (!inj)
+            return arg;
+        arg = arg->args.items[0];
+    }
+}
+
 static int compile_aggregate(actx *c, const ast *e, expr **out)
 {
     if (!c->post)
@@ -756,7 +782,7 @@ static int compile_aggregate(actx *c, const ast *e, expr **out)
     const char *win_ctx = c->win_ctx;
     c->win_ctx = "inside an aggregate function";
     for (int i = 0; i < n; i++)
-        if (compile(c, e->args.items[i], &args[i])) {
+        if (compile(c, uniq_argument(c, e, e->args.items[i]), &args[i])) {
             c->win_ctx = win_ctx;
             c->post = true;
             for (int k = 0; k < i; k++)
@@ -3525,12 +3551,29 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
     }
     if (sel->group_by_mod != GB_PLAIN)
         grouping_keys(c, sel, &group_by);
-    bool agg = group_by.n > 0 || sel->having != NULL || sel->group_by_all || sel->group_by_mod != GB_PLAIN;
+    /* HAVING makes a query aggregate only when it holds an aggregate; otherwise it filters
+     * rows like WHERE (SELECT 3 FROM numbers(6) HAVING true is six rows in ClickHouse) */
+    bool agg = group_by.n > 0 || (sel->having && alias_has_aggregate(c, sel->having, 0)) || sel->group_by_all ||
+               sel->group_by_mod != GB_PLAIN;
     for (int i = 0; i < sel->select.n && !agg; i++)
         agg = alias_has_aggregate(c, sel->select.items[i], 0);
     for (int i = 0; i < sel->order_by.n && !agg; i++)
         agg = alias_has_aggregate(c, sel->order_by.items[i]->sub, 0);
     p->aggregate = agg;
+    if (sel->having && !agg) {
+        expr *h;
+        c->win_ctx = "in HAVING";
+        if (compile(c, sel->having, &h))
+            goto done;
+        if (check_filter_type(h->type, "HAVING")) {
+            expr_free(h);
+            goto done;
+        }
+        if (!p->where)
+            p->where = h;
+        else if (combine_filters(c, h, &p->where))
+            goto done;
+    }
 
     c->win_ctx = "in GROUP BY";
     if (agg) {
@@ -3610,7 +3653,7 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
         goto done;
     }
     c->win_ctx = "in HAVING";
-    if (sel->having && compile(c, expand_aliases(c, &scratch, sel->having, 0), &p->having))
+    if (sel->having && agg && compile(c, expand_aliases(c, &scratch, sel->having, 0), &p->having))
         goto done;
     c->win_ctx = NULL;
 
