@@ -660,11 +660,34 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
                 const type *ats[2] = {val->type, type_simple(T_STRING)};
                 column *cargs[2] = {val, tconst};
                 column *conv = NULL;
+                bool failed = true;
                 if (func_resolve("CAST", 2, ats, cargs, &c->q->env, &call) == 0) {
                     column *ex[2] = {val, tconst};
-                    if (fn_exec(call, ex, 1, &conv))
+                    failed = fn_exec(call, ex, 1, &conv) != 0;
+                    if (failed)
                         conv = NULL;
                     fn_call_free(call);
+                }
+                const type *vb = type_base(val->type);
+                while (type_phys(vb)->id == T_ARRAY)
+                    vb = type_base(type_phys(vb)->inner);
+                if (failed && type_phys(vb)->id == T_STRING && !type_is_string(type_base(t))) {
+                    /* a string that does not parse as the left side's type is an error in
+                     * ClickHouse, unlike a number out of its range (which matches nothing) */
+                    col_free(tconst);
+                    col_free(val);
+                    for (int k = i + 1; k < n; k++)
+                        col_free(items[k]);
+                    free(items);
+                    in_set_free(set);
+                    expr_free(lhs);
+                    col_free(vals);
+                    const type *tb = type_base(t);
+                    while (type_phys(tb)->id == T_ARRAY)
+                        tb = type_base(type_phys(tb)->inner);
+                    if (!type_is_number(tb)) /* dates and others: the conversion's own error */
+                        return -1;
+                    return err_set(ERR_TYPE_MISMATCH, "Cannot convert string in the set of IN to type %s", tb->name);
                 }
                 if (conv)
                     conv = in_exact_only(c, val, col_materialize(conv));
