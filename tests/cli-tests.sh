@@ -144,6 +144,11 @@ check "Values on stdin: bad data is an error" "1" "$(grep -c "Cannot parse the d
 # What shale refuses where ClickHouse would run it (no chdb reference possible): a clear error.
 err_name() { "$SHALE" local -q "$1" 2>&1 | grep -o '([A-Z_]*)$'; }
 check "materialized view: not implemented" "(NOT_IMPLEMENTED)" "$(err_name "CREATE TABLE t (a UInt8) ENGINE = Memory; CREATE MATERIALIZED VIEW mv ENGINE = Memory AS SELECT a FROM t")"
+check "EXPLAIN AST of a window function: not implemented" "(NOT_IMPLEMENTED)" "$(err_name "EXPLAIN AST SELECT sum(x) OVER () FROM t")"
+check "EXPLAIN AST of ARRAY JOIN: not implemented" "(NOT_IMPLEMENTED)" "$(err_name "EXPLAIN AST SELECT 1 FROM t ARRAY JOIN a")"
+check "EXPLAIN AST of CREATE: not implemented" "(NOT_IMPLEMENTED)" "$(err_name "EXPLAIN AST CREATE TABLE t (a Int8) ENGINE = Memory")"
+check "EXPLAIN SYNTAX: not implemented" "(NOT_IMPLEMENTED)" "$(err_name "EXPLAIN SYNTAX SELECT 1")"
+check "EXPLAIN QUERY TREE: not implemented" "(NOT_IMPLEMENTED)" "$(err_name "EXPLAIN QUERY TREE SELECT 1")"
 check "view with another column list" "(NOT_IMPLEMENTED)" "$(err_name "CREATE VIEW v (x UInt64) AS SELECT 1")"
 check "view with its own column list" "1" "$("$SHALE" local -q "CREATE VIEW v (x UInt8) AS SELECT 1 AS x; SELECT * FROM v")"
 check "SHOW CREATE of a view with a subquery" "(NOT_IMPLEMENTED)" "$(err_name "CREATE VIEW v AS SELECT 1 IN (SELECT 1); SHOW CREATE VIEW v")"

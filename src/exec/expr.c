@@ -125,6 +125,14 @@ void in_set_free(in_set *s)
     free(s);
 }
 
+static bool tuple_has_null(const column *t, size_t r)
+{
+    for (int k = 0; k < t->nfields; k++)
+        if (col_is_null(t->fields[k], r))
+            return true;
+    return false;
+}
+
 static column *eval_in(const expr *e, column *arg)
 {
     size_t n = arg->len;
@@ -157,9 +165,12 @@ static column *eval_in(const expr *e, column *arg)
         }
         return res;
     }
+    bool tuple_nulls = e->tuple_null_misses && type_phys(vals->type)->id == T_TUPLE;
     for (size_t r = 0; r < n; r++) {
         bool found;
         if (col_is_null(arg, r))
+            found = false;
+        else if (tuple_nulls && tuple_has_null(vals, r))
             found = false;
         else
             found = find_slot(e->set, vals, r, col_hash_row(vals, r)) >= 0;

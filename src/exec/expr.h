@@ -39,6 +39,9 @@ typedef struct expr {
     in_set *set;
     bool negate;
     bool null_in;     /* EX_IN under transform_null_in: a NULL matches a NULL in the set */
+    bool tuple_null_misses; /* EX_IN of a tuple against a list of tuples (or several subquery
+                               columns): a NULL element matches nothing, as ClickHouse's set
+                               keys are the elements (without transform_null_in) */
     hof_call *hof;    /* EX_HOF */
     expr_lambda *lambda; /* EX_HOF with a lambda, else NULL */
     int narrays;      /* EX_HOF: args[0..narrays) are the arrays */

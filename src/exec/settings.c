@@ -160,6 +160,8 @@ static const own_def own[] = {
     {"cast_keep_nullable", SET_BOOL, "0", "CAST keeps Nullable.", SETF_DEFAULT_ONLY},
     {"joined_subquery_requires_alias", SET_BOOL, "1", ""},
     {"transform_null_in", SET_BOOL, "0", "NULL IN (NULL) is true."},
+    {"optimize_injective_functions_inside_uniq", SET_BOOL, "1",
+     "Delete injective functions of one argument inside uniq*() functions (changes uniq's estimate)."},
     {"totals_mode", SET_STRING, "after_having_exclusive",
      "Which groups WITH TOTALS aggregates: before_having (all) or after_having_* (those HAVING keeps; no "
      "max_rows_to_group_by overflow here, so the after_having modes agree)."},

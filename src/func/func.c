@@ -201,7 +201,11 @@ int func_resolve(const char *name, int nargs, const type *const *arg_types, colu
     c->env = env;
     c->arg_types = xcalloc((size_t)(nargs ? nargs : 1), sizeof *c->arg_types);
     c->const_args = xcalloc((size_t)(nargs ? nargs : 1), sizeof *c->const_args);
+    /* ClickHouse's default for LowCardinality: the result is LowCardinality when some
+     * argument is LowCardinality (a constant counts) and every other argument is a
+     * constant, so that at most one full column, a LowCardinality one, remains */
     int nlowcard = 0, nnonconst = 0;
+    bool any_lowcard = false;
     bool any_null_literal = false, any_nullable = false;
     for (int i = 0; i < nargs; i++) {
         const type *t = arg_types[i];
@@ -209,6 +213,7 @@ int func_resolve(const char *name, int nargs, const type *const *arg_types, colu
         if (!k)
             nnonconst++;
         if (t->id == T_LOWCARDINALITY && !(def->flags & FN_OWN_LOWCARD)) {
+            any_lowcard = true;
             if (!k)
                 nlowcard++;
             t = t->inner;
@@ -245,7 +250,7 @@ int func_resolve(const char *name, int nargs, const type *const *arg_types, colu
         c->wrap_nullable = true;
         rt = type_nullable(rt);
     }
-    if (nlowcard == 1 && nnonconst == 1 && lowcard_can_hold(rt) && rt->id != T_LOWCARDINALITY &&
+    if (any_lowcard && nlowcard == nnonconst && nlowcard <= 1 && lowcard_can_hold(rt) && rt->id != T_LOWCARDINALITY &&
         !(def->flags & FN_NO_LOWCARD_RESULT)) {
         c->wrap_lowcard = true;
         rt = type_lowcard(rt);

@@ -788,7 +788,7 @@ int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
     case AST_STMT_CREATE_DATABASE:
         if (st->engine && strcmp(st->engine->name, "Atomic") && strcmp(st->engine->name, "Ordinary") &&
             strcmp(st->engine->name, "Memory"))
-            return err_set(336 /* UNKNOWN_DATABASE_ENGINE */, "Unknown database engine: %s", st->engine->name);
+            return err_set(ERR_UNKNOWN_DATABASE_ENGINE, "Unknown database engine: %s", st->engine->name);
         return catalog_create_database(q->catalog, st->database, st->if_not_exists);
     case AST_STMT_DROP:
         if (strcmp(st->show_what, "DATABASE") == 0)

@@ -249,10 +249,8 @@ static int run_explain(const interp_hooks *h, query_ctx *q, const ast *stmt, int
     buf text = {0};
     int rc = 0;
     if (strcasecmp(kind, "AST") == 0) {
-        ast_dump(&text, stmt->sub, 0);
-    } else if (strcasecmp(kind, "SYNTAX") == 0 || strcasecmp(kind, "QUERY TREE") == 0) {
-        ast_format_sql(&text, stmt->sub);
-        buf_putc(&text, '\n');
+        if (!ast_dump(&text, stmt->sub, 0))
+            rc = err_set(ERR_NOT_IMPLEMENTED, "EXPLAIN AST of this statement or clause is not supported yet");
     } else if (strcasecmp(kind, "PLAN") == 0 || strcasecmp(kind, "PIPELINE") == 0) {
         rc = explain_plan(stmt, q, kind, &text);
     } else {

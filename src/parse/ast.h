@@ -293,7 +293,9 @@ bool ast_format_query_ch(buf *out, const ast *q, const char *src, size_t src_len
  * parentheses: "DELETE WHERE a = 1", "UPDATE b = 'q' WHERE 1", "RENAME COLUMN b TO c". */
 void ast_format_alter_cmd(buf *out, const ast *cmd);
 /* EXPLAIN AST: the tree in ClickHouse's indented form. */
-void ast_dump(buf *out, const ast *e, int indent);
+/* false when e holds what the dump cannot show as ClickHouse does (the text is then
+ * incomplete: the caller refuses it) */
+bool ast_dump(buf *out, const ast *e, int indent);
 
 ast *ast_new(arena *a, ast_kind kind, int pos);
 void ast_list_push(arena *a, ast_list *l, ast *item);

@@ -582,11 +582,13 @@ static void dump_line(buf *out, int indent, const char *text, int children, cons
     buf_putc(out, '\n');
 }
 
-static void dump_list(buf *out, const ast_list *l, int indent)
+static bool dump_list(buf *out, const ast_list *l, int indent)
 {
+    bool ok = true;
     dump_line(out, indent, "ExpressionList", l->n, NULL);
     for (int k = 0; k < l->n; k++)
-        ast_dump(out, l->items[k], indent + 1);
+        ok &= ast_dump(out, l->items[k], indent + 1);
+    return ok;
 }
 
 static void dump_literal_value(buf *out, const ast *e)
@@ -610,8 +612,9 @@ static int table_count(const ast *t)
     return n;
 }
 
-static void dump_table_expr(buf *out, const ast *t, int indent)
+static bool dump_table_expr(buf *out, const ast *t, int indent)
 {
+    bool ok = true;
     dump_line(out, indent, "TableExpression", 1, NULL);
     buf name = {0};
     if (t->table_name) {
@@ -621,18 +624,20 @@ static void dump_table_expr(buf *out, const ast *t, int indent)
     } else if (t->table_func) {
         ast f = *t->table_func;
         f.alias = t->alias;
-        ast_dump(out, &f, indent + 1);
+        ok = ast_dump(out, &f, indent + 1);
     } else if (t->sub) {
         dump_line(out, indent + 1, "Subquery", 1, t->alias);
-        ast_dump(out, t->sub, indent + 2);
+        ok = ast_dump(out, t->sub, indent + 2);
     }
     buf_free(&name);
+    return ok && !t->final; /* FINAL, SAMPLE: not in this dump */
 }
 
-void ast_dump(buf *out, const ast *e, int indent)
+bool ast_dump(buf *out, const ast *e, int indent)
 {
     if (!e)
-        return;
+        return true;
+    bool ok = true;
     buf t = {0};
     switch (e->kind) {
     case AST_LITERAL:
@@ -666,11 +671,13 @@ void ast_dump(buf *out, const ast *e, int indent)
             dump_line(out, indent, buf_cstr(&t), 0, e->alias);
             break;
         }
+        if (e->over || e->over_name)
+            ok = false; /* the window definition is not dumped */
         buf_printf(&t, "Function %s", e->name);
         dump_line(out, indent, buf_cstr(&t), 1 + e->has_params, e->alias);
-        dump_list(out, &e->args, indent + 1);
+        ok &= dump_list(out, &e->args, indent + 1);
         if (e->has_params)
-            dump_list(out, &e->params, indent + 1);
+            ok &= dump_list(out, &e->params, indent + 1);
         break;
     }
     case AST_LAMBDA: {
@@ -684,62 +691,68 @@ void ast_dump(buf *out, const ast *e, int indent)
             dump_line(out, indent + 4, buf_cstr(&t), 0, NULL);
         }
         if (e->args.n)
-            ast_dump(out, e->args.items[0], indent + 2);
+            ok &= ast_dump(out, e->args.items[0], indent + 2);
         break;
     }
     case AST_SUBQUERY:
         dump_line(out, indent, "Subquery", 1, e->alias);
-        ast_dump(out, e->sub, indent + 1);
+        ok &= ast_dump(out, e->sub, indent + 1);
         break;
     case AST_SELECT: {
         int n = 1 + (e->with.n > 0) + (e->from != NULL) + (e->prewhere != NULL) + (e->where != NULL) +
                 (e->group_by.n > 0) + (e->having != NULL) + (e->order_by.n > 0) + (e->limit_by.n ? 2 : 0) +
                 (e->offset != NULL) + (e->limit != NULL) + (e->settings.n > 0);
         dump_line(out, indent, "SelectQuery", n, NULL);
+        /* clauses this dump does not show as ClickHouse does: refused, not left out */
+        if (e->array_joins.n || e->group_by_mod == GB_SETS || e->windows.n || e->has_interpolate || e->limit_by_offset)
+            ok = false;
+        for (int k = 0; k < e->order_by.n; k++)
+            if (e->order_by.items[k]->with_fill || e->order_by.items[k]->collate)
+                ok = false;
         if (e->with.n)
-            dump_list(out, &e->with, indent + 1);
-        dump_list(out, &e->select, indent + 1);
+            ok &= dump_list(out, &e->with, indent + 1);
+        ok &= dump_list(out, &e->select, indent + 1);
         if (e->from) {
             dump_line(out, indent + 1, "TablesInSelectQuery", table_count(e->from), NULL);
             const ast *j = NULL;
             for (const ast *tb = e->from; tb; tb = tb->join ? tb->join->sub : NULL) {
                 int ch = 1 + (j != NULL);
                 dump_line(out, indent + 2, "TablesInSelectQueryElement", ch, NULL);
-                dump_table_expr(out, tb, indent + 3);
+                ok &= dump_table_expr(out, tb, indent + 3);
                 if (j) {
                     int jc = (j->on != NULL) + (j->using_cols.n > 0);
                     dump_line(out, indent + 3, "TableJoin", jc, NULL);
                     if (j->on)
-                        ast_dump(out, j->on, indent + 4);
+                        ok &= ast_dump(out, j->on, indent + 4);
                     else if (j->using_cols.n)
-                        dump_list(out, &j->using_cols, indent + 4);
+                        ok &= dump_list(out, &j->using_cols, indent + 4);
                 }
                 j = tb->join;
             }
         }
         if (e->prewhere)
-            ast_dump(out, e->prewhere, indent + 1);
+            ok &= ast_dump(out, e->prewhere, indent + 1);
         if (e->where)
-            ast_dump(out, e->where, indent + 1);
+            ok &= ast_dump(out, e->where, indent + 1);
         if (e->group_by.n)
-            dump_list(out, &e->group_by, indent + 1);
+            ok &= dump_list(out, &e->group_by, indent + 1);
         if (e->having)
-            ast_dump(out, e->having, indent + 1);
+            ok &= ast_dump(out, e->having, indent + 1);
         if (e->order_by.n) {
             dump_line(out, indent + 1, "ExpressionList", e->order_by.n, NULL);
             for (int k = 0; k < e->order_by.n; k++) {
                 dump_line(out, indent + 2, "OrderByElement", 1, NULL);
-                ast_dump(out, e->order_by.items[k]->sub, indent + 3);
+                ok &= ast_dump(out, e->order_by.items[k]->sub, indent + 3);
             }
         }
         if (e->limit_by.n) {
-            ast_dump(out, e->limit_by_limit, indent + 1);
-            dump_list(out, &e->limit_by, indent + 1);
+            ok &= ast_dump(out, e->limit_by_limit, indent + 1);
+            ok &= dump_list(out, &e->limit_by, indent + 1);
         }
         if (e->offset)
-            ast_dump(out, e->offset, indent + 1);
+            ok &= ast_dump(out, e->offset, indent + 1);
         if (e->limit)
-            ast_dump(out, e->limit, indent + 1);
+            ok &= ast_dump(out, e->limit, indent + 1);
         if (e->settings.n)
             dump_line(out, indent + 1, "Set", 0, NULL);
         break;
@@ -750,9 +763,9 @@ void ast_dump(buf *out, const ast *e, int indent)
         for (int k = 0; k < e->args.n; k++) {
             const ast *c = e->args.items[k];
             if (c->kind == AST_UNION)
-                ast_dump(out, c, indent + 2);
+                ok &= ast_dump(out, c, indent + 2);
             else
-                ast_dump(out, c, indent + 2);
+                ok &= ast_dump(out, c, indent + 2);
         }
         break;
     case AST_STMT_SELECT: {
@@ -761,7 +774,7 @@ void ast_dump(buf *out, const ast *e, int indent)
             int extra = (e->format != NULL) + (e->settings.n > 0);
             dump_line(out, indent, "SelectWithUnionQuery", 1 + extra, NULL);
             dump_line(out, indent + 1, "ExpressionList", 1, NULL);
-            ast_dump(out, q, indent + 2);
+            ok &= ast_dump(out, q, indent + 2);
             if (e->format) {
                 buf_printf(&t, "Identifier %s", e->format);
                 dump_line(out, indent + 1, buf_cstr(&t), 0, NULL);
@@ -769,17 +782,44 @@ void ast_dump(buf *out, const ast *e, int indent)
             if (e->settings.n)
                 dump_line(out, indent + 1, "Set", 0, NULL);
         } else {
-            ast_dump(out, q, indent);
+            ok &= ast_dump(out, q, indent);
         }
         break;
     }
-    default: {
-        buf sql = {0};
-        ast_format_sql(&sql, e);
-        dump_line(out, indent, buf_cstr(&sql), 0, NULL);
-        buf_free(&sql);
+    case AST_STMT_INSERT: {
+        /* ClickHouse's id is "InsertQuery" + ' ' + database + ' ' + table, both empty here
+         * (they are the children) */
+        bool tf = e->table_func != NULL;
+        int n = (tf ? 1 : 1 + (e->database != NULL)) + (e->insert_columns.n > 0) + (e->sub != NULL);
+        dump_line(out, indent, "InsertQuery  ", n, NULL);
+        if (tf) {
+            ok &= ast_dump(out, e->table_func, indent + 1);
+        } else {
+            if (e->database) {
+                buf_printf(&t, "Identifier %s", e->database);
+                dump_line(out, indent + 1, buf_cstr(&t), 0, NULL);
+                t.len = 0;
+            }
+            buf_printf(&t, "Identifier %s", e->table_name);
+            dump_line(out, indent + 1, buf_cstr(&t), 0, NULL);
+        }
+        if (e->insert_columns.n)
+            ok &= dump_list(out, &e->insert_columns, indent + 1);
+        if (e->sub && e->sub->kind == AST_SELECT) { /* a lone SELECT is a union of one */
+            dump_line(out, indent + 1, "SelectWithUnionQuery", 1, NULL);
+            dump_line(out, indent + 2, "ExpressionList", 1, NULL);
+            ok &= ast_dump(out, e->sub, indent + 3);
+        } else if (e->sub) {
+            ok &= ast_dump(out, e->sub, indent + 1);
+        }
+        if (e->settings.n || e->partition_by.n)
+            ok = false;
         break;
     }
+    default:
+        ok = false; /* statements this dump does not know */
+        break;
     }
     buf_free(&t);
+    return ok;
 }

@@ -397,7 +397,10 @@ static int fold_if_const(actx *c, expr *e, expr **out)
     for (int i = 0; i < e->nargs; i++)
         if (e->args[i]->kind != EX_CONST)
             all_const = false;
-    if (!all_const || (e->call && (e->call->def->flags & FN_NOT_DETERMINISTIC) && e->nargs > 0)) {
+    /* materialize(), rand(), randomString(): a full column, one value per row, even over
+     * constant arguments (ClickHouse never folds them) */
+    if (!all_const || (e->call && (e->call->def->flags & FN_NO_CONST_FOLD)) ||
+        (e->call && (e->call->def->flags & FN_NOT_DETERMINISTIC) && e->nargs > 0)) {
         *out = e;
         return 0;
     }
@@ -463,6 +466,69 @@ static int type_depth(const type *t)
     return 0;
 }
 
+/* Adds the rows of the subquery sub to set, converted to t, the left side's type (without
+ * Nullable); several columns are the elements of t, a tuple. */
+static int in_set_from_subquery(actx *c, const ast *sub, const type *t, in_set *set, bool *tuple_null_misses)
+{
+    schema *sch;
+    block **bs;
+    int nb, nb_done;
+    if (run_query_to_blocks(sub, c->q, &sch, &bs, &nb))
+        return -1;
+    /* several columns are the elements of the left side's tuple */
+    int ncols = sch->n;
+    if (ncols > 1 && (t->id != T_TUPLE || t->nfields != ncols)) {
+        err_set(ERR_NUMBER_OF_COLUMNS_DOESNT_MATCH,
+                "Number of columns in section IN doesn't match. %d at left, %d at right.",
+                t->id == T_TUPLE ? t->nfields : 1, ncols);
+        nb_done = 0;
+        goto fail;
+    }
+    *tuple_null_misses = ncols > 1;
+    for (int i = 0; i < nb; i++) {
+        if (bs[i]->ncols > 0) {
+            column *src;
+            if (ncols > 1) {
+                src = col_new(type_tuple(ncols, (const type *const *)sch->types, NULL));
+                for (int k = 0; k < ncols; k++) {
+                    col_free(src->fields[k]);
+                    src->fields[k] = col_materialize(col_ref(bs[i]->cols[k]));
+                }
+                src->len = bs[i]->rows;
+            } else {
+                src = col_materialize(col_ref(bs[i]->cols[0]));
+            }
+            column *casted = src;
+            if (src->type != t && type_strip_nullable(src->type) != t) {
+                if (func_cast_column(src, t, &c->q->env, &casted)) {
+                    col_free(src);
+                    nb_done = i;
+                    goto fail;
+                }
+                casted = in_exact_only(c, src, casted);
+                col_free(src);
+            }
+            for (size_t r = 0; r < casted->len; r++)
+                if (col_is_null(casted, r)) {
+                    in_set_mark_null(set);
+                    break;
+                }
+            in_set_add_column(set, casted);
+            col_free(casted);
+        }
+        block_free(bs[i]);
+    }
+    free(bs);
+    schema_free(sch);
+    return 0;
+fail: /* blocks before nb_done are freed already */
+    for (int k = nb_done; k < nb; k++)
+        block_free(bs[k]);
+    free(bs);
+    schema_free(sch);
+    return -1;
+}
+
 static int compile_in(actx *c, const ast *e, bool negate, expr **out)
 {
     expr *lhs;
@@ -486,63 +552,17 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
     }
     const type *t = type_strip_nullable(type_phys(lhs->type));
     in_set *set = in_set_new(t);
+    /* a tuple against a list of tuples: NULL elements match nothing (see expr.h) */
+    bool tuple_null_misses = t->id == T_TUPLE && rhs->kind != AST_SUBQUERY;
     /* Gather the right side as a column of lhs's type: a subquery's first column, a
      * tuple of literals, or one literal. */
     column *vals = NULL, *lit = NULL;
     if (rhs->kind == AST_SUBQUERY) {
-        schema *sch;
-        block **bs;
-        int nb;
-        if (run_query_to_blocks(rhs->sub, c->q, &sch, &bs, &nb)) {
+        if (in_set_from_subquery(c, rhs->sub, t, set, &tuple_null_misses)) {
             in_set_free(set);
             expr_free(lhs);
             return -1;
         }
-        for (int i = 0; i < nb; i++) {
-            if (bs[i]->ncols > 0) {
-                column *src = col_materialize(col_ref(bs[i]->cols[0]));
-                column *casted = src;
-                if (src->type != t && type_strip_nullable(src->type) != t) {
-                    fn_call *call;
-                    column *targ = col_new(type_simple(T_STRING));
-                    col_push_str(targ, t->name, strlen(t->name));
-                    column *tconst = col_new_const(targ, 1);
-                    const type *ats[2] = {src->type, type_simple(T_STRING)};
-                    column *cargs[2] = {NULL, tconst};
-                    int rc = func_resolve("CAST", 2, ats, cargs, &c->q->env, &call);
-                    if (!rc) {
-                        column *ex[2] = {src, col_new_const(col_slice(tconst, 0, 1), src->len)};
-                        rc = fn_exec(call, ex, src->len, &casted);
-                        col_free(ex[1]);
-                        fn_call_free(call);
-                    }
-                    col_free(tconst);
-                    if (!rc)
-                        casted = in_exact_only(c, src, casted);
-                    if (rc) {
-                        col_free(src);
-                        for (int k = 0; k < nb; k++)
-                            block_free(bs[k]);
-                        free(bs);
-                        schema_free(sch);
-                        in_set_free(set);
-                        expr_free(lhs);
-                        return -1;
-                    }
-                    col_free(src);
-                }
-                for (size_t r = 0; r < casted->len; r++)
-                    if (col_is_null(casted, r)) {
-                        in_set_mark_null(set);
-                        break;
-                    }
-                in_set_add_column(set, casted);
-                col_free(casted);
-            }
-            block_free(bs[i]);
-        }
-        free(bs);
-        schema_free(sch);
     } else {
         /* The right side is one constant: a single element when its depth (nesting of
          * Array/Tuple) equals the left side's — 1 IN 1, (1, 2) IN (1, 2) — or a collection
@@ -640,11 +660,34 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
                 const type *ats[2] = {val->type, type_simple(T_STRING)};
                 column *cargs[2] = {val, tconst};
                 column *conv = NULL;
+                bool failed = true;
                 if (func_resolve("CAST", 2, ats, cargs, &c->q->env, &call) == 0) {
                     column *ex[2] = {val, tconst};
-                    if (fn_exec(call, ex, 1, &conv))
+                    failed = fn_exec(call, ex, 1, &conv) != 0;
+                    if (failed)
                         conv = NULL;
                     fn_call_free(call);
+                }
+                const type *vb = type_base(val->type);
+                while (type_phys(vb)->id == T_ARRAY)
+                    vb = type_base(type_phys(vb)->inner);
+                if (failed && type_phys(vb)->id == T_STRING && !type_is_string(type_base(t))) {
+                    /* a string that does not parse as the left side's type is an error in
+                     * ClickHouse, unlike a number out of its range (which matches nothing) */
+                    col_free(tconst);
+                    col_free(val);
+                    for (int k = i + 1; k < n; k++)
+                        col_free(items[k]);
+                    free(items);
+                    in_set_free(set);
+                    expr_free(lhs);
+                    col_free(vals);
+                    const type *tb = type_base(t);
+                    while (type_phys(tb)->id == T_ARRAY)
+                        tb = type_base(type_phys(tb)->inner);
+                    if (!type_is_number(tb)) /* dates and others: the conversion's own error */
+                        return -1;
+                    return err_set(ERR_TYPE_MISMATCH, "Cannot convert string in the set of IN to type %s", tb->name);
                 }
                 if (conv)
                     conv = in_exact_only(c, val, col_materialize(conv));
@@ -688,6 +731,7 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
     /* A NULL on the left gives NULL, so a Nullable left side makes the result Nullable. */
     ex->type = type_is_nullable(lhs->type) && !null_in ? type_nullable(type_simple(T_UINT8)) : type_simple(T_UINT8);
     ex->null_in = null_in;
+    ex->tuple_null_misses = tuple_null_misses && !null_in;
     ex->args = xcalloc(1, sizeof *ex->args);
     ex->args[0] = lhs;
     ex->nargs = 1;
@@ -709,6 +753,32 @@ static int resolve_aggregate(const ast *e, const type **types, agg_call **out)
         params[np++] = pa->lit == LIT_UINT ? (double)pa->u : pa->lit == LIT_INT ? (double)pa->i : pa->f;
     }
     return agg_resolve(e->name, e->args.n, types, np, params, out);
+}
+
+/* ClickHouse's optimize_injective_functions_inside_uniq: uniq*(f(x)) counts x when f is
+ * injective with one argument (the functions whose isInjective holds without arguments),
+ * which changes the estimate of the approximate uniq functions. */
+static const ast *uniq_argument(actx *c, const ast *fn, const ast *arg)
+{
+    static const char *const uniqs[] = {"uniq", "uniqExact", "uniqHLL12", "uniqCombined", "uniqCombined64", "uniqTheta"};
+    static const char *const injective[] = {"toString", "negate",  "bitNot",          "tuple",          "reverse",
+                                            "hex",      "unhex",   "bin",             "unbin",          "concat",
+                                            "IPv4NumToString", "IPv6NumToString"};
+    bool uniq = false;
+    for (size_t i = 0; i < sizeof uniqs / sizeof uniqs[0]; i++)
+        uniq |= strcmp(fn->name, uniqs[i]) == 0;
+    if (!uniq || !settings_bool(c->q->st, "optimize_injective_functions_inside_uniq"))
+        return arg;
+    for (;;) {
+        if (arg->kind != AST_FUNC || arg->args.n != 1 || arg->has_params || arg->over || arg->over_name)
+            return arg;
+        bool inj = false;
+        for (size_t i = 0; i < sizeof injective / sizeof injective[0]; i++)
+            inj |= strcmp(arg->name, injective[i]) == 0;
+        if (!inj)
+            return arg;
+        arg = arg->args.items[0];
+    }
 }
 
 static int compile_aggregate(actx *c, const ast *e, expr **out)
@@ -735,7 +805,7 @@ static int compile_aggregate(actx *c, const ast *e, expr **out)
     const char *win_ctx = c->win_ctx;
     c->win_ctx = "inside an aggregate function";
     for (int i = 0; i < n; i++)
-        if (compile(c, e->args.items[i], &args[i])) {
+        if (compile(c, uniq_argument(c, e, e->args.items[i]), &args[i])) {
             c->win_ctx = win_ctx;
             c->post = true;
             for (int k = 0; k < i; k++)
@@ -3508,12 +3578,29 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
     }
     if (sel->group_by_mod != GB_PLAIN)
         grouping_keys(c, sel, &group_by);
-    bool agg = group_by.n > 0 || sel->having != NULL || sel->group_by_all || sel->group_by_mod != GB_PLAIN;
+    /* HAVING makes a query aggregate only when it holds an aggregate; otherwise it filters
+     * rows like WHERE (SELECT 3 FROM numbers(6) HAVING true is six rows in ClickHouse) */
+    bool agg = group_by.n > 0 || (sel->having && alias_has_aggregate(c, sel->having, 0)) || sel->group_by_all ||
+               sel->group_by_mod != GB_PLAIN;
     for (int i = 0; i < sel->select.n && !agg; i++)
         agg = alias_has_aggregate(c, sel->select.items[i], 0);
     for (int i = 0; i < sel->order_by.n && !agg; i++)
         agg = alias_has_aggregate(c, sel->order_by.items[i]->sub, 0);
     p->aggregate = agg;
+    if (sel->having && !agg) {
+        expr *h;
+        c->win_ctx = "in HAVING";
+        if (compile(c, sel->having, &h))
+            goto done;
+        if (check_filter_type(h->type, "HAVING")) {
+            expr_free(h);
+            goto done;
+        }
+        if (!p->where)
+            p->where = h;
+        else if (combine_filters(c, h, &p->where))
+            goto done;
+    }
 
     c->win_ctx = "in GROUP BY";
     if (agg) {
@@ -3593,7 +3680,7 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
         goto done;
     }
     c->win_ctx = "in HAVING";
-    if (sel->having && compile(c, expand_aliases(c, &scratch, sel->having, 0), &p->having))
+    if (sel->having && agg && compile(c, expand_aliases(c, &scratch, sel->having, 0), &p->having))
         goto done;
     c->win_ctx = NULL;
 
@@ -3841,8 +3928,17 @@ static int analyze_query_at(const ast *query, query_ctx *q, bool top, query_plan
         if (top)
             apply_limit_settings(qp->parts[i], q);
         if (i > 0 && qp->parts[i]->nout != qp->parts[0]->nout) {
-            err_set(ERR_NUMBER_OF_COLUMNS_DOESNT_MATCH, "Different number of columns in UNION ALL elements: %d and %d",
-                    qp->parts[0]->nout, qp->parts[i]->nout);
+            /* ClickHouse lists each side's column names */
+            buf l = {0}, r = {0};
+            for (int k = 0; k < qp->parts[0]->out_schema->n; k++)
+                buf_printf(&l, "%s%s", k ? ", " : "", qp->parts[0]->out_schema->names[k]);
+            for (int k = 0; k < qp->parts[i]->out_schema->n; k++)
+                buf_printf(&r, "%s%s", k ? ", " : "", qp->parts[i]->out_schema->names[k]);
+            err_set(ERR_UNION_ALL_RESULT_STRUCTURES_MISMATCH,
+                    "Different number of columns in UNION_ALL elements: %.*s and %.*s", (int)l.len,
+                    l.p ? (const char *)l.p : "", (int)r.len, r.p ? (const char *)r.p : "");
+            buf_free(&l);
+            buf_free(&r);
             query_plan_free(qp);
             return -1;
         }

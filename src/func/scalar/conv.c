@@ -546,12 +546,15 @@ static int to_datetime_family(const conv_ctx *x, const column *src, const type *
                 v[i] = days_of(ftz, floor_div((int64_t)v[i], m));
             break;
         }
+        /* above the last day number a value is a unix time, capped at the type's last second
+         * (Date32: 2299-12-31 23:59:59, ClickHouse's MAX_DT64_TIMESTAMP) */
         int128_t maxday = d32 ? 120529 : 65535, minday = d32 ? -25567 : 0;
+        int128_t maxtime = d32 ? 10413791999 : 4294967295;
         for (size_t i = 0; i < n; i++) {
             if (v[i] < minday)
                 v[i] = minday;
             else if (v[i] > maxday)
-                v[i] = days_of(ttz, v[i] > 4294967295 ? 4294967295 : (int64_t)v[i]);
+                v[i] = days_of(ttz, v[i] > maxtime ? (int64_t)maxtime : (int64_t)v[i]);
         }
         break;
     }

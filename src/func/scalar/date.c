@@ -508,10 +508,11 @@ static int conv_exec(const fn_call *call, column **args, size_t rows, column **o
                     v[i] = floordiv(clamp64(x, 0, UINT32_MAX) + tz_offset_at(st->tz, clamp64(x, 0, UINT32_MAX)), 86400);
                 break;
             case C_DATE32:
+                /* a unix time is capped at 2299-12-31 23:59:59 (ClickHouse's MAX_DT64_TIMESTAMP) */
                 if (x <= 120529)
                     v[i] = x < -25567 ? -25567 : x;
                 else
-                    v[i] = floordiv(clamp64(x, 0, UINT32_MAX) + tz_offset_at(st->tz, clamp64(x, 0, UINT32_MAX)), 86400);
+                    v[i] = floordiv(clamp64(x, 0, 10413791999) + tz_offset_at(st->tz, clamp64(x, 0, 10413791999)), 86400);
                 break;
             case C_DATETIME: v[i] = clamp64(x, 0, UINT32_MAX); break;
             default:

@@ -278,6 +278,8 @@ static int map_resolve(fn_call *c)
         return fn_bad_nargs(c, trim ? "1 or 2" : "1");
     if (!is_str(c->arg_types[0]))
         return fn_bad_types(c);
+    if ((m->f == map_lower8 || m->f == map_upper8) && c->arg_types[0]->id == T_FIXEDSTRING)
+        return err_set(ERR_BAD_ARGUMENTS, "Functions lowerUTF8 and upperUTF8 cannot work with FixedString argument");
     if (trim) {
         /* trimBoth(s[, chars]): the characters must be a constant String. */
         m->trim.mode = (int)(intptr_t)m->arg;
@@ -364,9 +366,19 @@ static int substring_resolve(fn_call *c)
     if (c->nargs != 2 && c->nargs != 3)
         return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
                        "Number of arguments for function %s doesn't match: passed %d, should be 2 or 3", c->name, c->nargs);
+    bool utf8 = strcasecmp(c->def->name, "substringUTF8") == 0;
     if (!is_str(c->arg_types[0]) || !num_is_int(c->arg_types[1]) || (c->nargs == 3 && !num_is_int(c->arg_types[2])))
         return fn_bad_types(c);
-    c->state = strcasecmp(c->def->name, "substringUTF8") == 0 ? (void *)1 : NULL;
+    if (utf8 && c->arg_types[0]->id == T_FIXEDSTRING)
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+                       "Illegal type %s of first argument of function %s, expected String", c->arg_types[0]->name,
+                       c->name);
+    /* ClickHouse refuses a constant zero offset on a column (bounds given as constants);
+     * over a constant string, or a length that varies by row, it answers '' */
+    int64_t off;
+    if (!c->const_args[0] && !fn_const_int(c, 1, &off) && off == 0 && (c->nargs == 2 || c->const_args[2]))
+        return err_set(ERR_ZERO_ARRAY_OR_TUPLE_INDEX, "Indices in strings are 1-based");
+    c->state = utf8 ? (void *)1 : NULL;
     c->ret = type_simple(T_STRING);
     c->exec = substring_exec;
     return 0;
@@ -885,10 +897,12 @@ static int leftright_resolve(fn_call *c)
 {
     if (c->nargs != 2)
         return fn_bad_nargs(c, "2");
-    if (!is_str(c->arg_types[0]) || !num_is_int(c->arg_types[1]))
-        return fn_bad_types(c);
     const char *nm = c->def->name;
     int fl = (!strncmp(nm, "left", 4) ? PAD_LEFT : 0) | (strstr(nm, "UTF8") ? PAD_UTF8 : 0);
+    /* the UTF-8 variants take String only, as in ClickHouse */
+    if (!is_str(c->arg_types[0]) || !num_is_int(c->arg_types[1]) ||
+        ((fl & PAD_UTF8) && c->arg_types[0]->id == T_FIXEDSTRING))
+        return fn_bad_types(c);
     c->state = (void *)(intptr_t)fl;
     c->ret = type_simple(T_STRING);
     c->exec = leftright_exec;
