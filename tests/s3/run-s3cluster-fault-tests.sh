@@ -85,7 +85,9 @@ for point in before_first_task mid_object after_last_task; do
   qn 0 "$SQL" >"$tmp/out" 2>&1 &
   QPID=$!
   if wait_log 1 "test pause at $point" "$before" 60; then
-    [ "$point" = after_last_task ] && sleep 0.5 # its other tasks finish their objects
+    # after_last_task: its other tasks finish their objects; mid_object: the block that went
+    # out of the source reaches the initiator (it is sent by another thread of the worker)
+    [ "$point" != before_first_task ] && sleep 1
     kill -9 "$(pid 1)"
   else
     echo "FAIL $point: node 1 never reached the point"; fail=$((fail+1)); kill -9 "$(pid 1)"
