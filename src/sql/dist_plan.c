@@ -158,7 +158,8 @@ int analyze_split_distributed(const ast *sel, query_ctx *q, bool top, select_pla
     }
     parts = xcalloc((size_t)l.nlocal + 2, sizeof *parts);
     if (addresses) {
-        if (tablefunc_remote_mergeable(addresses, user, password, buf_cstr(&sql), header, q, &parts[nparts])) {
+        if (tablefunc_remote_mergeable(addresses, user, password, ra.cluster, buf_cstr(&sql), header, q,
+                                       &parts[nparts])) {
             schema_free(header);
             rc = -1;
             goto done;

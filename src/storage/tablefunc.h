@@ -58,8 +58,10 @@ int tablefunc_remote_cluster(const char *addresses, const char *target, const ch
  * (the names the initiator's plan reads, the types it expects: each block is checked by
  * position against them, TYPE_MISMATCH when a shard sends another type). The schema
  * is header's copy; no discovery round trip. Failover, skip_unavailable_shards and the
- * query's settings as tablefunc_remote. */
-int tablefunc_remote_mergeable(const char *addresses, const char *user, const char *password, const char *shard_sql,
+ * query's settings as tablefunc_remote; cluster: cluster()'s name, for round_robin's
+ * counters (NULL for remote() and Distributed). */
+int tablefunc_remote_mergeable(const char *addresses, const char *user, const char *password, const char *cluster,
+                               const char *shard_sql,
                                const schema *header, query_ctx *q, source **out);
 
 struct table_sink;

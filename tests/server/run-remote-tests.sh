@@ -156,7 +156,7 @@ check "INSERT INTO FUNCTION remote" "$(chdb "${q//\$T/$EXP_T}")" "$("$SHALE" loc
 out=$("$SHALE" local -q "INSERT INTO FUNCTION remote('127.0.0.1:{${TCP[0]},${TCP[1]}}', default.dst) SELECT * FROM ($SEL)" 2>&1); rc=$?
 check "INSERT INTO FUNCTION remote over two shards" "48" "$rc"
 out=$("$SHALE" local -q "INSERT INTO FUNCTION remote('127.0.0.1:${TCP[1]}', default.dst) SELECT 1" 2>&1); rc=$?
-check "INSERT INTO FUNCTION remote, wrong column count" "7" "$rc"
+check "INSERT INTO FUNCTION remote, wrong column count" "20" "$rc"
 out=$("$SHALE" local -q "SELECT * FROM remote('127.0.0.1:{1..', system.one)" 2>&1); rc=$?
 check "bad addresses" "36" "$rc"
 

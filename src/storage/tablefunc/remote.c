@@ -695,11 +695,11 @@ int tablefunc_remote_cluster(const char *addresses, const char *target, const ch
     return remote_rows(addresses, target, user, password, cluster, secret, q, out);
 }
 
-int tablefunc_remote_mergeable(const char *addresses, const char *user, const char *password, const char *shard_sql,
-                               const schema *header, query_ctx *q, source **out)
+int tablefunc_remote_mergeable(const char *addresses, const char *user, const char *password, const char *cluster,
+                               const char *shard_sql, const schema *header, query_ctx *q, source **out)
 {
     *out = NULL;
-    remote_src *rs = rs_new(addresses, user, password, NULL, NULL, q);
+    remote_src *rs = rs_new(addresses, user, password, cluster, NULL, q);
     if (!rs)
         return -1;
     rs->target = xstrdup("");
