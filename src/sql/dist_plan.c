@@ -217,8 +217,16 @@ int analyze_split_distributed(const ast *sel, query_ctx *q, bool top, select_pla
             goto done;
         }
         if (ra.secure || ra.secret) {
-            /* remoteSecure: the rows path says it is not implemented; a cluster with an
-             * inter-server secret: only the rows path sends it */
+            /* remoteSecure: the rows path says it is not implemented.
+             * A cluster with an inter-server <secret>: every connection must authenticate
+             * with the secret, and the shards run the query as the initiator's user. The
+             * two connections this split makes (the columns through tablefunc_remote, the
+             * states through tablefunc_remote_mergeable) carry no secret: they would log in
+             * as the replica's configured user instead, so a shard with another secret
+             * would answer and the query would run as another user (run-cluster-tests.sh,
+             * "secret: …" and 'mismatch'). The rows path (tablefunc_remote_cluster) sends
+             * the secret: it runs these aggregates, with the same results, aggregating on the
+             * initiator. Passing ra.secret to both calls would lift this. */
             rc = rows_path();
             goto done;
         }

@@ -27,17 +27,10 @@ for i in $(seq 0 5); do
   s3c -T "$L/c$i.csv" "$EP/bkt/csv/c$i.csv" >/dev/null || echo "upload c$i failed"
 done
 
-HTTP=(); TCP=()
-for n in 0 1 2; do HTTP[$n]=$(free_port); TCP[$n]=$(free_port); done
+nodes_ports 3
 DEAD=$(free_port)
-for n in 0 1 2; do
-  mkdir -p "$tmp/s$n"
-  cat > "$tmp/s$n/config.xml" <<XML
-<clickhouse>
-    <listen_host>127.0.0.1</listen_host>
-    <http_port>${HTTP[$n]}</http_port>
-    <tcp_port>${TCP[$n]}</tcp_port>
-    <path>$tmp/s$n/data/</path>
+conf() {
+  cat <<XML
     <remote_servers>
         <three>
             <shard><replica><host>127.0.0.1</host><port>${TCP[0]}</port></replica></shard>
@@ -53,14 +46,9 @@ for n in 0 1 2; do
             <shard><replica><host>127.0.0.1</host><port>${TCP[1]}</port></replica></shard>
         </down>
     </remote_servers>
-</clickhouse>
 XML
-  "$SHALE" server --config-file "$tmp/s$n/config.xml" >"$tmp/s$n.log" 2>&1 &
-  PIDS+=($!)
-done
-for n in 0 1 2; do
-  for _ in $(seq 1 100); do curl -s "http://127.0.0.1:${HTTP[$n]}/ping" >/dev/null 2>&1 && break; sleep 0.1; done
-done
+}
+nodes_start "$tmp" 3 conf
 q() { curl -sS --max-time 120 "http://127.0.0.1:${HTTP[0]}/" --data-binary "$1"; }
 qn() { curl -sS --max-time 120 "http://127.0.0.1:${HTTP[$1]}/" --data-binary "$2"; }
 
@@ -134,11 +122,7 @@ check_has "worker query without an initiator" "Exception" "$(timeout 60 "$SHALE"
 # the servers stop cleanly; a sanitizer build's reports land in their logs (memory errors
 # fail; a LeakSanitizer report is shown: OpenSSL's per-thread state of exited threads
 # shows up there now and then, 904 bytes from CRYPTO_zalloc, outside this test's code)
-for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
-for p in "${PIDS[@]}"; do for _ in $(seq 1 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done; done
-grep -h -A3 "LeakSanitizer" "$tmp"/s?.log 2>/dev/null | head -8 | sed "s/^/warning: /"
-if grep -l "ERROR: AddressSanitizer\|runtime error" "$tmp"/s?.log >/dev/null 2>&1; then
-  echo "FAIL: sanitizer reports:"; grep -h -A5 "ERROR: AddressSanitizer\|runtime error" "$tmp"/s?.log | head -40; fail=$((fail+1))
-fi
+nodes_stop
+nodes_sanitizer_ok || fail=$((fail+1))
 echo "s3Cluster tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

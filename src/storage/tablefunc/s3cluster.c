@@ -59,6 +59,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "base/cityhash.h"
+#include "base/mix.h"
 #include "io/s3.h"
 #include "parse/ast.h"
 #include "storage/cluster.h"
@@ -533,16 +534,6 @@ struct init_src {
     bool failed, stop, pumps_started;
     err_saved err;
 };
-
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
 
 static void blist_push(blist *l, qblock *qb)
 {
