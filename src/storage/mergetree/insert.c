@@ -120,6 +120,7 @@ typedef struct part_rows {
     int nb;
     const uint64_t *ids;
     size_t n;
+    bool last;  /* the last part of bs: free each column once written */
 } part_rows;
 
 static int write_part(mt_table *m, const part_rows *pr, const block *partition, const char *partition_id,
@@ -147,7 +148,7 @@ static int write_part(mt_table *m, const part_rows *pr, const block *partition, 
     mt_part_writer *w;
     int rc = mt_part_writer_open(m, tmp, &w);
     if (!rc) {
-        rc = pr->b ? mt_part_writer_write(w, pr->b) : mt_part_writer_write_picked(w, pr->bs, pr->nb, pr->ids, pr->n);
+        rc = pr->b ? mt_part_writer_write(w, pr->b) : mt_part_writer_write_picked(w, pr->bs, pr->nb, pr->ids, pr->n, pr->last);
         if (!rc)
             rc = mt_part_writer_finish(w, partition);
         if (rc) {
@@ -343,7 +344,7 @@ static int write_batch(mt_table *m, batch *bt, insert_opts *o, int64_t max_parti
         char *pid = m->part_key.n ? mt_partition_id(&m->part_key, pvals[g]->cols, 0) : xstrdup("all");
         if (collapse && !(piece = mt_collapse_sorted(m, piece, NULL)))
             rc = -1;
-        part_rows pr = {.b = piece, .bs = bt->bs, .nb = nb, .ids = gsorted[g], .n = gn[g]};
+        part_rows pr = {.b = piece, .bs = bt->bs, .nb = nb, .ids = gsorted[g], .n = gn[g], .last = g + 1 == ngroups};
         if (!rc)
             rc = write_part(m, &pr, pvals[g], pid, o);
         block_free(piece);

@@ -224,9 +224,12 @@ int mt_part_writer_write_column(mt_part_writer *w, int c, const column *col, siz
  * ((block << 32) | row of bs[block], in the part's order) are serialized granule by
  * granule without a gathered copy; the part's files are those write() of the gathered
  * rows would make. Only when mt_part_writer_can_pick(bs): every column fixed-width or
- * String, neither constant nor dictionary-coded. */
+ * String, neither constant nor dictionary-coded. release: the last part of these blocks,
+ * so each source column is freed (replaced by an empty one) as soon as it is written,
+ * and its memory serves the blocks being read meanwhile. */
 bool mt_part_writer_can_pick(block *const *bs, int nb);
-int mt_part_writer_write_picked(mt_part_writer *w, block *const *bs, int nb, const uint64_t *ids, size_t n);
+int mt_part_writer_write_picked(mt_part_writer *w, block *const *bs, int nb, const uint64_t *ids, size_t n,
+                                bool release);
 /* Column c of the rows ids[0..n) (as above), gathered: any type when nb == 1, else
  * fixed-width and String columns. */
 column *mt_gather_rows(block *const *bs, int nb, int c, const uint64_t *ids, size_t n);

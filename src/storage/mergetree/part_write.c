@@ -144,6 +144,7 @@ typedef struct write_job {
     int nb;
     const uint64_t *ids;
     size_t n;
+    bool release;         /* free each source column once written (write_picked) */
     const uint8_t *skip;  /* columns not to write now (vertical merges), or NULL */
     size_t g;             /* rows per granule */
     _Atomic int next_col;
@@ -182,7 +183,7 @@ static int write_column(mt_part_writer *w, int c, const column *col, size_t g)
  * straight from the blocks when the column's serialization allows it, else through one
  * granule gathered at a time: no gathered copy of the whole column is ever made. */
 static int write_column_picked(mt_part_writer *w, int c, block *const *bs, int nb, const uint64_t *ids, size_t n,
-                               size_t g)
+                               size_t g, bool release)
 {
     col_writer *cw = &w->cols[c];
     const column **srcs = xmalloc(sizeof *srcs * ((size_t)nb + 1));
@@ -208,6 +209,12 @@ static int write_column_picked(mt_part_writer *w, int c, block *const *bs, int n
             rc = mt_cwriter_granule_end(cw->cw[s]);
     }
     free(srcs);
+    for (int i = 0; i < nb && release; i++) {
+        /* (keeps the type: a later gather's col_new reads it) */
+        column *old = bs[i]->cols[c];
+        bs[i]->cols[c] = col_new(old->type);
+        col_free(old);
+    }
     return rc;
 }
 
@@ -228,7 +235,7 @@ static void *write_worker(void *arg)
         if (j->skip && j->skip[c])
             continue;
         int rc = j->b ? write_column(j->w, c, j->b->cols[c], j->g)
-                      : write_column_picked(j->w, c, j->bs, j->nb, j->ids, j->n, j->g);
+                      : write_column_picked(j->w, c, j->bs, j->nb, j->ids, j->n, j->g, j->release);
         if (rc)
             capture_error(&j->w->cols[c]);
     }
@@ -458,7 +465,7 @@ static block *gather_block(block *const *bs, int nb, const uint64_t *ids, size_t
     return o;
 }
 
-int mt_part_writer_write_picked(mt_part_writer *w, block *const *bs, int nb, const uint64_t *ids, size_t n)
+int mt_part_writer_write_picked(mt_part_writer *w, block *const *bs, int nb, const uint64_t *ids, size_t n, bool release)
 {
     if (!n)
         return 0;
@@ -480,15 +487,15 @@ int mt_part_writer_write_picked(mt_part_writer *w, block *const *bs, int nb, con
             return -1;
     }
     update_minmax_picked(w, bs, ids, n);
-    write_job j = {.w = w, .bs = bs, .nb = nb, .ids = ids, .n = n, .g = g, .next_col = 0};
-    if (run_columns(w, &j, n))
-        return -1;
-    w->rows += n;
-    w->ngranules += ng;
     block_free(w->last_row);
     w->last_row = block_new(ncols, 1);
     for (int c = 0; c < ncols; c++)
         w->last_row->cols[c] = col_slice(picked_col(bs, c, ids[n - 1]), (uint32_t)ids[n - 1], 1);
+    write_job j = {.w = w, .bs = bs, .nb = nb, .ids = ids, .n = n, .g = g, .release = release, .next_col = 0};
+    if (run_columns(w, &j, n))
+        return -1;
+    w->rows += n;
+    w->ngranules += ng;
     return 0;
 }
 
