@@ -115,6 +115,8 @@ async function shaleServer(bin, threads, dir) {
   if (dir) {
     const r = spawnSync('cp', ['-al', dir, data]);
     if (r.status !== 0) throw new Error(`cannot link ${dir}: ${r.stderr}`);
+    // a hard link to the status file would share its lock with `shale local` on dir
+    fs.rmSync(path.join(data, 'status'), { force: true });
   }
   const [hp, tp] = [await freePort(), await freePort()];
   // file() in a server reads only under user_files_path: the benchmarks' data sets live in bench/data.
