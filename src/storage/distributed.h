@@ -40,6 +40,10 @@ typedef struct dist_layout {
     char *remote_addresses;     /* the shards read remotely in remote()'s syntax (replicas
                                  * of a shard joined by '|'), NULL when every shard is local */
     char *user, *password;      /* the cluster's (one user and password for all replicas) */
+    char *cluster;              /* the cluster's name, macros expanded */
+    char *secret;               /* its inter-server <secret> (NULL: none): every connection
+                                 * authenticates with it, the shards run the query as the
+                                 * initiator's user (user and password are not sent) */
     int nlocal;                 /* shards read from this server's own table */
 } dist_layout;
 

@@ -196,6 +196,8 @@ int distributed_layout(const table *t, query_ctx *q, dist_layout *out)
     buf_free(&tg);
     out->user = xstrdup(user);
     out->password = xstrdup(password);
+    out->cluster = xstrdup(c->name);
+    out->secret = c->secret ? xstrdup(c->secret) : NULL;
     cluster_set_put(cs);
     return 0;
 }
@@ -207,9 +209,13 @@ void dist_layout_free(dist_layout *l)
     free(l->target);
     free(l->remote_addresses);
     free(l->user);
+    free(l->cluster);
     if (l->password)
         memset(l->password, 0, strlen(l->password));
     free(l->password);
+    if (l->secret)
+        memset(l->secret, 0, strlen(l->secret));
+    free(l->secret);
     memset(l, 0, sizeof *l);
 }
 
@@ -378,7 +384,8 @@ static int dist_read(table *t, bool final, query_ctx *q, source **out)
     source **parts = xcalloc((size_t)l.nlocal + 2, sizeof *parts);
     int n = 0, rc = 0;
     if (l.remote_addresses) {
-        rc = tablefunc_remote(l.remote_addresses, l.target, l.user, l.password, false, q, &parts[n]);
+        rc = tablefunc_remote_cluster(l.remote_addresses, l.target, l.user, l.password, l.cluster, l.secret, false, q,
+                                      &parts[n]);
         n += !rc;
     }
     for (int i = 0; !rc && i < l.nlocal; i++) {
@@ -608,7 +615,8 @@ static int remote_dest(dist_sink *s, int i, const char *addresses, const dist_la
 {
     add_dest(s, i);
     dest *x = &s->dests[i][s->ndest[i] - 1];
-    if (tablefunc_remote_sink(addresses, l->target, l->user, l->password, false, columns, s->t->sch, q, &x->sink))
+    if (tablefunc_remote_sink(addresses, l->target, l->user, l->password, false, l->cluster, l->secret, columns,
+                              s->t->sch, q, &x->sink))
         return err_prefix("Distributed table %s, shard %d: ", table_full_name(s->t), i + 1);
     return 0;
 }

@@ -150,6 +150,16 @@ check "secret: same secret" "10" "$(q "${HTTP[0]}" "SELECT count() FROM cluster(
 OUT=$(q "${HTTP[1]}" "SELECT count() FROM cluster('mismatch', default.t)")
 has "secret: another secret" "Code: 516" "$OUT"
 has "secret: another secret's message" "Interserver authentication failed" "$OUT"
+# a query that aggregates is split over a cluster with a secret too (the shards send states,
+# both of the split's connections authenticate with the secret): the shard query is in node
+# 0's query_log (one row of states per group), and another secret refuses it
+check "secret: split" "$(chdb "SELECT k % 2 AS g, count(), sum(k), uniqExact(lc) FROM ($SEL) WHERE k % 3 IN (0, 1) GROUP BY g ORDER BY g")" \
+  "$(q "${HTTP[2]}" "SELECT k % 2 AS g, count(), sum(k), uniqExact(lc) FROM cluster('secretive', default.t) GROUP BY g ORDER BY g")"
+q "${HTTP[0]}" "SYSTEM FLUSH LOGS" >/dev/null
+check "secret: split shard query" "1	2" "$(q "${HTTP[0]}" "SELECT count(), any(result_rows) FROM system.query_log WHERE type = 'QueryFinish' AND query LIKE 'SELECT %uniqExact(%GROUP BY%' AND query NOT LIKE '%query_log%'")"
+check "secret: split, same secret" "10	35" "$(q "${HTTP[0]}" "SELECT count(), sum(k) % 100 FROM cluster('mismatch', default.t) GROUP BY k % 1")"
+OUT=$(q "${HTTP[1]}" "SELECT k % 2 AS g, count() FROM cluster('mismatch', default.t) GROUP BY g")
+has "secret: split, another secret" "Interserver authentication failed" "$OUT"
 
 # load balancing: the replicas of 'pair' hold k % 3 = 0 (TCP0) and 1 (TCP1)
 first() { q "${HTTP[2]}" "SELECT min(k) % 3 FROM $1 SETTINGS $2"; }
