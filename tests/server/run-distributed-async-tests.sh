@@ -9,7 +9,7 @@
 #   - SYSTEM STOP / START DISTRIBUTED SENDS, SYSTEM FLUSH DISTRIBUTED (even when stopped);
 #   - a shard down during the INSERT: the INSERT succeeds (the rows are on disk), FLUSH fails
 #     naming the shard, the queue counts the errors; the shard comes back, FLUSH → exact counts;
-#   - a restart of the initiator resends what is queued (sends stopped before the restart);
+#   - the initiator killed (-9) with files queued resends them when it starts again;
 #   - a file sent twice (its shard committed it, the sender died before removing it: here a
 #     copy put back) is deduplicated by the shard's MergeTree (its block id);
 #   - the background sender alone (no FLUSH) delivers within a bounded wait.
@@ -107,10 +107,11 @@ node_start 2
 sql "${HTTP[0]}" "SYSTEM FLUSH DISTRIBUTED dist"
 check "shard back: exact counts" "$(expect 1200)" "$(counts)"
 
-# 5. a restart of the initiator resends what is queued
+# 5. the initiator killed (-9) with files queued resends them when it starts again
 sql "${HTTP[0]}" "SYSTEM STOP DISTRIBUTED SENDS dist"
 ins 1200 300
-node_stop 0
+kill -9 "${PIDS[0]}"
+for _ in $(seq 1 100); do kill -0 "${PIDS[0]}" 2>/dev/null || break; sleep 0.1; done
 node_start 0
 for _ in $(seq 1 100); do [ "$(counts)" == "$(expect 1500)" ] && break; sleep 0.1; done
 check "restart: resent" "$(expect 1500)" "$(counts)"
