@@ -180,7 +180,7 @@ static int qsink_write(block_sink *bs, block *b)
     if (b->rows && s->fd < 0) {
         char tmpdir[4096];
         snprintf(tmpdir, sizeof tmpdir, "%stmp", s->dir);
-        rc = make_dir(s->dir) || make_dir(tmpdir);
+        rc = make_dir(s->dq->dir) || make_dir(s->dir) || make_dir(tmpdir) ? -1 : 0;
         if (!rc && (s->fd = open(s->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0)
             rc = err_set(ERR_CANNOT_OPEN_FILE, "Cannot create %s: %s", s->tmp, strerror(errno));
         if (!rc)
@@ -432,6 +432,15 @@ static query_ctx *send_ctx(const file_head *h)
     return q;
 }
 
+/* Whether a block follows (false at the end of the file; a read error sets *rc). */
+static bool more_blocks(rbuf *in, const char *path, int *rc)
+{
+    long got = rbuf_need(in, 1);
+    if (got < 0)
+        *rc = err_prefix("Cannot read queue file %s: ", path);
+    return got > 0;
+}
+
 /* Sends one file; *broken when the file itself is bad (it can never be sent). */
 static int send_file(dist_queue *dq, const char *dir_name, const char *path, bool *broken)
 {
@@ -447,7 +456,7 @@ static int send_file(dist_queue *dq, const char *dir_name, const char *path, boo
     schema *hdr = NULL;
     block *b = NULL;
     int rc = read_head(in, path, &h);
-    if (!rc && rbuf_need(in, 1) > 0 && (rc = native_block_read(in, QUEUE_REVISION, &hdr, &b)))
+    if (!rc && more_blocks(in, path, &rc) && (rc = native_block_read(in, QUEUE_REVISION, &hdr, &b)))
         err_prefix("Queue file %s: ", path);
     if (rc || !b) {
         *broken = rc != 0;
@@ -465,7 +474,7 @@ static int send_file(dist_queue *dq, const char *dir_name, const char *path, boo
         b = NULL;
         schema_free(hdr);
         hdr = NULL;
-        if (!rc && rbuf_need(in, 1) > 0 && native_block_read(in, QUEUE_REVISION, &hdr, &b)) {
+        if (!rc && more_blocks(in, path, &rc) && native_block_read(in, QUEUE_REVISION, &hdr, &b)) {
             err_prefix("Queue file %s: ", path);
             *broken = true;
             rc = -1;
