@@ -138,9 +138,10 @@ static const own_def own[] = {
     {"network_compression_method", SET_STRING, "LZ4", "Codec of ClickHouse's compressed blocks over HTTP (compress=1): LZ4, LZ4HC, ZSTD or NONE."},
     {"network_zstd_compression_level", SET_INT, "1", "ZSTD level of compressed blocks (network_compression_method = 'ZSTD')."},
     {"connect_timeout_with_failover_ms", SET_UINT, "1000", "remote(): the timeout of one connection attempt to a replica before the next is tried."},
-    {"distributed_foreground_insert", SET_BOOL, "1",
-     "INSERT into a Distributed table writes every shard's rows before it returns (shale's default; 0, the "
-     "background queue, is NOT_IMPLEMENTED)."},
+    {"distributed_foreground_insert", SET_BOOL, "0",
+     "INSERT into a Distributed table: 1 writes every shard's rows before it returns; 0 (ClickHouse's default) "
+     "queues the remote shards' rows on the initiator's disk and a background sender delivers them "
+     "(storage/dist_queue.h)."},
     {"parallel_distributed_insert_select", SET_UINT, "2",
      "INSERT INTO <Distributed> SELECT … FROM s3Cluster(…): every node of the s3Cluster reads its objects and inserts "
      "them through the Distributed table (1) or into its own shard table (2); 0: the initiator inserts every row."},
