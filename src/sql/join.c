@@ -623,7 +623,7 @@ static int read_right(source *s, query_ctx *q, uint64_t threshold, block **R, jo
                 break;
             block_append(all, b);
             block_free(b);
-            if (threshold && block_bytes(all) > threshold) {
+            if (threshold && join_cost(all) > threshold) {
                 *r = (join_resume){all, t, it};
                 free(cols);
                 return 0;
@@ -640,7 +640,8 @@ static int read_right(source *s, query_ctx *q, uint64_t threshold, block **R, jo
     return 0;
 }
 
-/* max_rows_in_join / max_bytes_in_join over the right side of an in-memory join
+/* max_rows_in_join / max_bytes_in_join over the right side of an in-memory join (its
+ * cost in the hash table, join_cost)
  * (join_overflow_mode 'throw', the only mode shale has). */
 static int check_join_limits(const block *R, query_ctx *q)
 {
@@ -648,7 +649,7 @@ static int check_join_limits(const block *R, query_ctx *q)
     if (rows > 0 && R->rows > (uint64_t)rows)
         return err_set(ERR_SET_SIZE_LIMIT_EXCEEDED, "Limit for JOIN exceeded, max rows: %lld, current rows: %zu",
                        (long long)rows, R->rows);
-    size_t have = bytes > 0 ? block_bytes(R) : 0;
+    size_t have = bytes > 0 ? join_cost(R) : 0;
     if (bytes > 0 && have > (uint64_t)bytes)
         return err_set(ERR_SET_SIZE_LIMIT_EXCEEDED, "Limit for JOIN exceeded, max bytes: %lld, current bytes: %zu",
                        (long long)bytes, have);

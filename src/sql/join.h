@@ -53,6 +53,11 @@ typedef struct join_table {
     uint8_t *matched;   /* right rows that found a partner (RIGHT/FULL) */
 } join_table;
 
+/* What the right rows of b cost in a join_table: their bytes and per row a hash table
+ * slot, the serialized key and the chains (JOIN_TABLE_ROW_BYTES, measured). */
+#define JOIN_TABLE_ROW_BYTES 96
+static inline uint64_t join_cost(const block *b) { return block_bytes(b) + b->rows * JOIN_TABLE_ROW_BYTES; }
+
 /* Reads the JOIN clause j between left and right. */
 int join_spec_init(join_spec *s, const source *left, const source *right, const ast *j, query_ctx *q);
 void join_spec_free(join_spec *s);

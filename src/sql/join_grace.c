@@ -18,10 +18,10 @@
  *
  * The budget of one bucket: the smallest of max_bytes_in_join, the threshold of
  * max_bytes_before_external_join (or its ratio of the memory left under the server's
- * limit) and max_memory_usage / (4 × max_threads) — a bucket being joined holds its right
- * rows about three times over (rows, keys, hash table) and max_threads buckets are joined
- * at once; max_rows_in_join bounds its rows likewise. With none of them set B stays at
- * grace_hash_join_initial_buckets, as in ClickHouse.
+ * limit) and max_memory_usage / (2 × max_threads) — max_threads buckets are joined at
+ * once, each with its right rows, their keys and the hash table (join_cost) and a left
+ * record with its result; max_rows_in_join bounds its rows likewise. With none of them
+ * set B stays at grace_hash_join_initial_buckets, as in ClickHouse.
  *
  * The two temporary files are anonymous (spill.h): they vanish when the source is freed
  * — after the query, on an error or on cancellation. Tasks run on several threads: each
@@ -87,7 +87,7 @@ static int bucket_budget(query_ctx *q, uint64_t *bytes, uint64_t *rows)
         b = t;
     int64_t mem = settings_int(q->st, "max_memory_usage");
     if (mem > 0) {
-        t = (uint64_t)mem / (4 * (uint64_t)(q->max_threads > 1 ? q->max_threads : 1));
+        t = (uint64_t)mem / (2 * (uint64_t)(q->max_threads > 1 ? q->max_threads : 1));
         if (!b || t < b)
             b = t;
     }
@@ -180,7 +180,7 @@ static int partition(grace *g, side *sd, bool right, source *src, join_resume *r
             r->pre = NULL;
             if (!b && ((rc = query_check(q)) || (rc = src->next(it, &b)) || !b))
                 break;
-            sd->bytes += block_bytes(b);
+            sd->bytes += join_cost(b);
             sd->rows += b->rows;
             while (right && g->nbuckets < max_buckets &&
                    ((budget_bytes && sd->bytes > budget_bytes * g->nbuckets) ||
