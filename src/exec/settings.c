@@ -75,6 +75,8 @@ static const own_def own[] = {
     {"join_algorithm", SET_STRING, "direct,parallel_hash,hash", "The join algorithm: 'grace_hash' alone partitions both sides to tmp_path and joins bucket by bucket; 'partial_merge' alone is not implemented; the others join in memory."},
     {"grace_hash_join_initial_buckets", SET_UINT, "1", "Buckets a grace hash join starts with (rounded up to a power of two)."},
     {"grace_hash_join_max_buckets", SET_UINT, "1024", "Buckets a grace hash join may grow to when a bucket's right side passes its budget."},
+    {"max_rows_in_distinct", SET_UINT, "0", "Distinct rows DISTINCT may hold before it fails with SET_SIZE_LIMIT_EXCEEDED (0 = no limit)."},
+    {"max_bytes_in_distinct", SET_UINT, "0", "Bytes of DISTINCT's hash set past which it fails with SET_SIZE_LIMIT_EXCEEDED (0 = no limit)."},
     {"max_rows_in_join", SET_UINT, "0", "Right-side rows a grace hash join bucket may hold before the buckets double (0 = no limit)."},
     {"max_bytes_in_join", SET_UINT, "0", "Right-side bytes a grace hash join bucket may hold before the buckets double (0 = no limit)."},
     {"max_bytes_before_external_join", SET_UINT, "0", "Bounds a grace hash join bucket's right side like max_bytes_in_join (0 = by the ratio)."},
