@@ -128,6 +128,7 @@ static const own_def own[] = {
     {"input_format_parquet_filter_push_down", SET_BOOL, "1", "Skip row groups using Parquet statistics."},
     {"input_format_parquet_page_filter_push_down", SET_BOOL, "1", "Skip pages using min/max values from the column index."},
     {"input_format_parquet_verify_checksums", SET_BOOL, "1", "Verify page checksums when reading parquet files."},
+    {"input_format_parquet_prefer_block_bytes", SET_UINT, "16744704", "Bytes per block the Parquet reader aims at: fewer rows per block for wide rows (by the footer's uncompressed sizes; 0 = 65409 rows always)."},
     {"use_parquet_metadata_cache", SET_BOOL, "1", "Keep decoded Parquet footers of files and objects (keyed by path and ETag or size and mtime) in the process's Parquet metadata cache."},
     {"input_format_parquet_local_file_min_bytes_for_seek", SET_UINT, "8192", "Parquet: needed column chunks of a row group closer than this are fetched with one read."},
     {"schema_inference_use_cache_for_file", SET_BOOL, "1", "Cache inferred schemas of files."},
