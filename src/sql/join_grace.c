@@ -257,7 +257,7 @@ static int grace_open(source *src, int task, const int *cols, int ncols, query_c
         if (!seg_in_bucket(s, it->bucket))
             continue;
         uint64_t pos = s->off;
-        block *b;
+        block *b = NULL;
         if (query_check(q) || spill_read_block(g->r.f, &pos, &it->io, &b) ||
             (s->nbuckets < g->nbuckets && keep_own_rows(it, b))) {
             block_free(b);
