@@ -6,9 +6,10 @@
  *    right side's temporary file as one record (spill.h). B starts at
  *    grace_hash_join_initial_buckets (rounded up to a power of two) and doubles, up to
  *    grace_hash_join_max_buckets, whenever the right side's bytes read so far exceed B
- *    times the budget of one bucket (below). Records written under a smaller B hold rows
- *    of several final buckets (bucket b of B/2 is buckets b and b + B/2 of B): a bucket
- *    reads them and keeps its own rows, so nothing is rewritten when B grows.
+ *    times the budget of one bucket (below) — or from the start, when the source knows
+ *    its rows. Records written under a smaller B hold rows of several final buckets
+ *    (bucket b of B/2 is buckets b and b + B/2 of B): a bucket reads them and keeps its
+ *    own rows, so nothing is rewritten when B grows.
  * 2. The left side is partitioned the same way under the final B.
  * 3. The result is a source whose task b joins bucket b: the right rows of b in a hash
  *    table, the left records of b probed one at a time, then (RIGHT, FULL) the right rows
@@ -162,6 +163,16 @@ static int partition(grace *g, side *sd, bool right, source *src, join_resume *r
             return -1;
         int64_t m = settings_int(q->st, "grace_hash_join_max_buckets");
         max_buckets = pow2_at_least(m > 0 ? (uint64_t)m : 1);
+        /* A source that knows its rows (numbers(), MergeTree) gives the buckets up front
+         * — from the hash table's share of the cost, a lower bound —, so that few records
+         * are written under fewer buckets and read again by several. */
+        uint64_t hint = src->total_rows_hint, want = 1;
+        if (hint && budget_bytes)
+            want = hint > UINT64_MAX / JOIN_TABLE_ROW_BYTES ? UINT64_MAX : hint * JOIN_TABLE_ROW_BYTES / budget_bytes + 1;
+        if (hint && budget_rows && hint / budget_rows + 1 > want)
+            want = hint / budget_rows + 1;
+        while (g->nbuckets < max_buckets && g->nbuckets < want)
+            g->nbuckets *= 2;
     }
     char dir[4096];
     spill_dir(q, dir, sizeof dir);
