@@ -267,6 +267,7 @@ static const fmt_field fmt_fields[] = {
     FS_INT64("output_format_parquet_row_group_size_bytes", parquet_row_group_bytes),
     FS_STR("output_format_parquet_compression_method", parquet_compression),
     FS_BOOL("input_format_parquet_verify_checksums", parquet_verify_checksums),
+    FS_INT64("input_format_parquet_prefer_block_bytes", parquet_prefer_block_bytes),
 };
 #undef FS_FIELD
 #undef FS_BOOL
