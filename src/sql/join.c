@@ -483,11 +483,17 @@ int join_table_probe(const join_spec *s, join_table *t, const block *L, query_ct
             }
             continue;
         }
+        /* ANY, as ClickHouse: LEFT joins each left row with the key's first right row;
+         * INNER is one-to-one (the key's first right row, with the first left row that
+         * reaches it); RIGHT joins each right row with the first left row that reaches its
+         * key — that row takes the whole chain, so a marked head means nothing is left. */
+        if (s->any && !s->is_left && t->matched[first])
+            continue;
         for (uint32_t r = first; r != NO_ROW; r = t->next[r]) {
             rv_push(li, (uint32_t)l);
             rv_push(ri, r);
             t->matched[r] = 1;
-            if (s->any)
+            if (s->any && !s->is_right)
                 break;
         }
     }
