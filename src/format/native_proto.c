@@ -367,6 +367,38 @@ static void frame_close(instream *s)
     free(f);
 }
 
+/* The rest of a Data packet after the table's name: read (pass NULL) or passed on as
+ * FORMAT Native (pass not NULL), from the connection or its compressed frames. */
+static int read_block(rbuf *in, uint64_t revision, bool compressed, schema **header, block **b, outstream *pass,
+                      uint64_t *rows)
+{
+    if (!compressed)
+        return pass ? native_block_pass(in, revision, pass, rows) : native_block_read(in, revision, header, b);
+    frame_stream *f = xcalloc(1, sizeof *f);
+    f->base.read = frame_read;
+    f->base.close = frame_close;
+    f->base.name = "the connection";
+    f->conn = in;
+    /* Passed on, the bytes are written from this buffer: large spans, fewer writes. */
+    rbuf *r = rbuf_new(&f->base, pass ? 1 << 20 : 1 << 16);
+    int rc = pass ? native_block_pass(r, revision, pass, rows) : native_block_read(r, revision, header, b);
+    /* The block must end with its last frame: anything left means the two disagree. */
+    if (!rc && (r->pos != r->end || f->pos != f->frame.len)) {
+        rc = err_set(ERR_INCORRECT_DATA, "A compressed data block has %zu bytes after the block's end",
+                     (size_t)(r->end - r->pos) + (f->frame.len - f->pos));
+    }
+    if (rc && pass) {
+        *rows = 0;
+    } else if (rc) {
+        schema_free(*header);
+        block_free(*b);
+        *header = NULL;
+        *b = NULL;
+    }
+    rbuf_free(r);
+    return rc;
+}
+
 int native_read_data(rbuf *in, uint64_t revision, bool compressed, schema **header, block **b)
 {
     *header = NULL;
@@ -375,28 +407,17 @@ int native_read_data(rbuf *in, uint64_t revision, bool compressed, schema **head
     if (read_string(in, MAX_NAME, "the table name of a Data packet", &table))
         return -1;
     free(table);
-    if (!compressed)
-        return native_block_read(in, revision, header, b);
-    frame_stream *f = xcalloc(1, sizeof *f);
-    f->base.read = frame_read;
-    f->base.close = frame_close;
-    f->base.name = "the connection";
-    f->conn = in;
-    rbuf *r = rbuf_new(&f->base, 1 << 16);
-    int rc = native_block_read(r, revision, header, b);
-    /* The block must end with its last frame: anything left means the two disagree. */
-    if (!rc && (r->pos != r->end || f->pos != f->frame.len)) {
-        rc = err_set(ERR_INCORRECT_DATA, "A compressed data block has %zu bytes after the block's end",
-                     (size_t)(r->end - r->pos) + (f->frame.len - f->pos));
-    }
-    if (rc) {
-        schema_free(*header);
-        block_free(*b);
-        *header = NULL;
-        *b = NULL;
-    }
-    rbuf_free(r);
-    return rc;
+    return read_block(in, revision, compressed, header, b, NULL, NULL);
+}
+
+int native_pass_data(rbuf *in, uint64_t revision, bool compressed, outstream *out, uint64_t *rows)
+{
+    *rows = 0;
+    char *table;
+    if (read_string(in, MAX_NAME, "the table name of a Data packet", &table))
+        return -1;
+    free(table);
+    return read_block(in, revision, compressed, NULL, NULL, out, rows);
 }
 
 /* ---- writing ---- */
@@ -493,23 +514,69 @@ void native_write_profile_info(buf *out, uint64_t rev, uint64_t rows, uint64_t b
     }
 }
 
+/* native_send_block's flush: the uncompressed bytes go as they are; compressed, the whole
+ * frames of scratch go (the rest waits for more, so the frames are cut where one pass over
+ * the whole block would cut them) — out holds the packet's head before the first. */
+typedef struct block_sender {
+    buf *out;
+    const mt_codec *codec;
+    native_send_fn send;
+    void *ctx;
+} block_sender;
+
+static int sender_frames(block_sender *s, buf *scratch, bool last)
+{
+    size_t at = 0;
+    while (scratch->len - at >= FRAME_MAX || (last && at < scratch->len)) {
+        size_t n = scratch->len - at < FRAME_MAX ? scratch->len - at : FRAME_MAX;
+        buf_reserve(s->out, n + n / 128 + 64);
+        mt_compress_block(s->codec, scratch->p + at, n, s->out);
+        at += n;
+    }
+    memmove(scratch->p, scratch->p + at, scratch->len - at);
+    scratch->len -= at;
+    int rc = s->out->len ? s->send(s->ctx, s->out) : 0;
+    s->out->len = 0;
+    return rc;
+}
+
+static int sender_flush(void *ctx, buf *b)
+{
+    block_sender *s = ctx;
+    if (s->codec)
+        return sender_frames(s, b, false);
+    int rc = s->send(s->ctx, b);
+    b->len = 0;
+    return rc;
+}
+
+int native_send_block(buf *out, buf *scratch, int packet, uint64_t rev, const mt_codec *codec, const schema *header,
+                      const block *b, native_send_fn send, void *ctx)
+{
+    out->len = 0;
+    native_put_varuint(out, (uint64_t)packet);
+    native_put_string(out, ""); /* the main table, not an external one */
+    block_sender s = {out, codec, send, ctx};
+    if (!codec)
+        return native_block_write_flushed(out, header, b, rev, sender_flush, &s) || sender_flush(&s, out) ? -1 : 0;
+    scratch->len = 0;
+    return native_block_write_flushed(scratch, header, b, rev, sender_flush, &s) || sender_frames(&s, scratch, true)
+               ? -1
+               : 0;
+}
+
+static int append_to(void *ctx, const buf *b)
+{
+    buf_append(ctx, b->p, b->len);
+    return 0;
+}
+
 void native_write_block(buf *out, buf *scratch, int packet, uint64_t rev, const mt_codec *codec, const schema *header,
                         const block *b)
 {
-    native_put_varuint(out, (uint64_t)packet);
-    native_put_string(out, ""); /* the main table, not an external one */
-    if (!codec) {
-        native_block_write(out, header, b, rev);
-        return;
-    }
-    scratch->len = 0;
-    native_block_write(scratch, header, b, rev);
-    /* Room for every frame at once: LZ4/ZSTD's worst case is a little over the input. */
-    buf_reserve(out, scratch->len + scratch->len / 128 + 64 * (scratch->len / FRAME_MAX + 1));
-    for (size_t at = 0; at < scratch->len; at += FRAME_MAX) {
-        size_t n = scratch->len - at < FRAME_MAX ? scratch->len - at : FRAME_MAX;
-        mt_compress_block(codec, scratch->p + at, n, out);
-    }
+    buf tmp = {0};
+    native_send_block(&tmp, scratch, packet, rev, codec, header, b, append_to, out);
+    buf_free(&tmp);
 }
 
 void native_write_tables_status(buf *out, char **names, const bool *exists, int n)

@@ -388,13 +388,17 @@ static void *listener_thread(void *p)
 /* ---- hooks ---- */
 
 
-/* The buffers are the connection's, reused from block to block (only the query's thread
- * sends blocks). */
+static int send_piece(void *ctx, const buf *b) { return send_bytes(ctx, b); }
+
+/* The packet goes in pieces as it is written (native_send_block), under out_mu throughout
+ * so that no Progress or Pong lands inside it. The buffers are the connection's, reused
+ * from block to block (only the query's thread sends blocks). */
 static int send_block(nconn *c, int packet, const block *b)
 {
-    c->wbuf.len = 0;
-    native_write_block(&c->wbuf, &c->scratch, packet, c->rev, c->codec, c->header, b);
-    return send_locked(c, &c->wbuf);
+    pthread_mutex_lock(&c->out_mu);
+    int rc = native_send_block(&c->wbuf, &c->scratch, packet, c->rev, c->codec, c->header, b, send_piece, c);
+    pthread_mutex_unlock(&c->out_mu);
+    return rc;
 }
 
 static int sink_write(block_sink *bs, block *b)
