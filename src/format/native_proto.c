@@ -522,19 +522,26 @@ typedef struct block_sender {
     const mt_codec *codec;
     native_send_fn send;
     void *ctx;
+    size_t at; /* compressed: scratch's bytes before this are sent */
 } block_sender;
 
 static int sender_frames(block_sender *s, buf *scratch, bool last)
 {
-    size_t at = 0;
+    size_t at = s->at;
     while (scratch->len - at >= FRAME_MAX || (last && at < scratch->len)) {
         size_t n = scratch->len - at < FRAME_MAX ? scratch->len - at : FRAME_MAX;
         buf_reserve(s->out, n + n / 128 + 64);
         mt_compress_block(s->codec, scratch->p + at, n, s->out);
         at += n;
     }
-    memmove(scratch->p, scratch->p + at, scratch->len - at);
-    scratch->len -= at;
+    /* The rest (less than a frame) moves to the front only now and then: moved after
+     * every frame, it would be a second copy of most of the data. */
+    if (last || at >= 8 * (size_t)FRAME_MAX) {
+        memmove(scratch->p, scratch->p + at, scratch->len - at);
+        scratch->len -= at;
+        at = 0;
+    }
+    s->at = at;
     int rc = s->out->len ? s->send(s->ctx, s->out) : 0;
     s->out->len = 0;
     return rc;
@@ -556,7 +563,7 @@ int native_send_block(buf *out, buf *scratch, int packet, uint64_t rev, const mt
     out->len = 0;
     native_put_varuint(out, (uint64_t)packet);
     native_put_string(out, ""); /* the main table, not an external one */
-    block_sender s = {out, codec, send, ctx};
+    block_sender s = {out, codec, send, ctx, 0};
     if (!codec)
         return native_block_write_flushed(out, header, b, rev, sender_flush, &s) || sender_flush(&s, out) ? -1 : 0;
     scratch->len = 0;
@@ -565,7 +572,7 @@ int native_send_block(buf *out, buf *scratch, int packet, uint64_t rev, const mt
                : 0;
 }
 
-static int append_to(void *ctx, const buf *b)
+static int append_to(void *ctx, buf *b)
 {
     buf_append(ctx, b->p, b->len);
     return 0;

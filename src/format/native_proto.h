@@ -165,9 +165,11 @@ struct mt_codec;
 void native_write_block(buf *out, buf *scratch, int packet, uint64_t revision, const struct mt_codec *codec,
                         const schema *header, const block *b);
 /* The same packet handed to send in pieces of about a frame (the packet's bytes in
- * order; send must not keep the buffer), so that a large block is never whole in memory:
- * out and scratch are the caller's buffers, reused. -1: send's error. */
-typedef int (*native_send_fn)(void *ctx, const buf *bytes);
+ * order), so that a large block is never whole in memory: out and scratch are the
+ * caller's buffers, reused. send must not keep the pointer, but may take the bytes by
+ * swapping another buffer's memory in (a sending thread: no copy); what the buffer then
+ * holds is dropped. -1: send's error. */
+typedef int (*native_send_fn)(void *ctx, buf *bytes);
 int native_send_block(buf *out, buf *scratch, int packet, uint64_t rev, const struct mt_codec *codec,
                       const schema *header, const block *b, native_send_fn send, void *ctx);
 void native_write_tables_status(buf *out, char **names, const bool *exists, int n);
