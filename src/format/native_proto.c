@@ -346,9 +346,19 @@ static int frame_read(instream *s, void *dst, size_t cap, size_t *got)
             return -1;
         if (need(in, 16 + (size_t)csize, "a compressed block"))
             return -1;
-        if (mt_decompress_block((const uint8_t *)in->pos, (size_t)(in->end - in->pos), &f->frame, "the connection", at))
+        /* A frame that fits goes straight into the reader's buffer (one copy less); the
+         * view never grows (usize <= cap), so its memory stays the reader's. */
+        buf view = {dst, 0, cap};
+        bool direct = usize && usize <= cap;
+        if (mt_decompress_block((const uint8_t *)in->pos, (size_t)(in->end - in->pos), direct ? &view : &f->frame,
+                                "the connection", at))
             return -1;
         in->pos += 16 + (size_t)csize;
+        if (direct) {
+            *got = view.len;
+            s->offset += view.len;
+            return 0;
+        }
     }
     size_t n = f->frame.len - f->pos;
     if (n > cap)
@@ -379,8 +389,9 @@ static int read_block(rbuf *in, uint64_t revision, bool compressed, schema **hea
     f->base.close = frame_close;
     f->base.name = "the connection";
     f->conn = in;
-    /* Passed on, the bytes are written from this buffer: large spans, fewer writes. */
-    rbuf *r = rbuf_new(&f->base, pass ? 1 << 20 : 1 << 16);
+    /* Passed on, the bytes are written from this buffer: large spans, fewer writes; 2 MiB,
+     * so that there is room for a whole frame (1 MiB) after what is left unread. */
+    rbuf *r = rbuf_new(&f->base, pass ? 2 << 20 : 1 << 16);
     int rc = pass ? native_block_pass(r, revision, pass, rows) : native_block_read(r, revision, header, b);
     /* The block must end with its last frame: anything left means the two disagree. */
     if (!rc && (r->pos != r->end || f->pos != f->frame.len)) {
@@ -522,7 +533,8 @@ typedef struct block_sender {
     const mt_codec *codec;
     native_send_fn send;
     void *ctx;
-    size_t at; /* compressed: scratch's bytes before this are sent */
+    size_t at;           /* compressed: scratch's bytes before this are sent */
+    native_send_fn frame; /* not NULL: frames go to it uncompressed (native_send_block_frames) */
 } block_sender;
 
 static int sender_frames(block_sender *s, buf *scratch, bool last)
@@ -530,8 +542,18 @@ static int sender_frames(block_sender *s, buf *scratch, bool last)
     size_t at = s->at;
     while (scratch->len - at >= FRAME_MAX || (last && at < scratch->len)) {
         size_t n = scratch->len - at < FRAME_MAX ? scratch->len - at : FRAME_MAX;
-        buf_reserve(s->out, n + n / 128 + 64);
-        mt_compress_block(s->codec, scratch->p + at, n, s->out);
+        if (s->frame) {
+            /* A copy the receiver may take: the frame is compressed while the next is written. */
+            s->out->len = 0;
+            buf_append(s->out, scratch->p + at, n);
+            int rc = s->frame(s->ctx, s->out);
+            s->out->len = 0;
+            if (rc)
+                return -1;
+        } else {
+            buf_reserve(s->out, n + n / 128 + 64);
+            mt_compress_block(s->codec, scratch->p + at, n, s->out);
+        }
         at += n;
     }
     /* The rest (less than a frame) moves to the front only now and then: moved after
@@ -550,7 +572,7 @@ static int sender_frames(block_sender *s, buf *scratch, bool last)
 static int sender_flush(void *ctx, buf *b)
 {
     block_sender *s = ctx;
-    if (s->codec)
+    if (s->codec || s->frame)
         return sender_frames(s, b, false);
     int rc = s->send(s->ctx, b);
     b->len = 0;
@@ -563,9 +585,26 @@ int native_send_block(buf *out, buf *scratch, int packet, uint64_t rev, const mt
     out->len = 0;
     native_put_varuint(out, (uint64_t)packet);
     native_put_string(out, ""); /* the main table, not an external one */
-    block_sender s = {out, codec, send, ctx, 0};
+    block_sender s = {out, codec, send, ctx, 0, NULL};
     if (!codec)
         return native_block_write_flushed(out, header, b, rev, sender_flush, &s) || sender_flush(&s, out) ? -1 : 0;
+    scratch->len = 0;
+    return native_block_write_flushed(scratch, header, b, rev, sender_flush, &s) || sender_frames(&s, scratch, true)
+               ? -1
+               : 0;
+}
+
+int native_send_block_frames(buf *out, buf *scratch, int packet, uint64_t rev, const schema *header,
+                             const block *b, native_send_fn send, native_send_fn send_frame, void *ctx)
+{
+    out->len = 0;
+    native_put_varuint(out, (uint64_t)packet);
+    native_put_string(out, "");
+    int rc = send(ctx, out);
+    out->len = 0;
+    if (rc)
+        return -1;
+    block_sender s = {out, NULL, send, ctx, 0, send_frame};
     scratch->len = 0;
     return native_block_write_flushed(scratch, header, b, rev, sender_flush, &s) || sender_frames(&s, scratch, true)
                ? -1

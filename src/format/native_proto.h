@@ -172,6 +172,12 @@ void native_write_block(buf *out, buf *scratch, int packet, uint64_t revision, c
 typedef int (*native_send_fn)(void *ctx, buf *bytes);
 int native_send_block(buf *out, buf *scratch, int packet, uint64_t rev, const struct mt_codec *codec,
                       const schema *header, const block *b, native_send_fn send, void *ctx);
+/* The compressed packet for a caller that compresses elsewhere (a sending thread): the
+ * packet's head goes to send as it is, then each frame's uncompressed bytes (cut where
+ * native_send_block cuts them) to send_frame, which sends them compressed as one frame
+ * (mt_compress_block with the connection's codec). */
+int native_send_block_frames(buf *out, buf *scratch, int packet, uint64_t rev, const schema *header,
+                             const block *b, native_send_fn send, native_send_fn send_frame, void *ctx);
 void native_write_tables_status(buf *out, char **names, const bool *exists, int n);
 /* TableColumns: the table's columns (kinds[i] "DEFAULT"/"MATERIALIZED"/"ALIAS"/… and
  * exprs[i] the expression's SQL, both NULL when the column has no default). */

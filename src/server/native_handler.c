@@ -104,6 +104,7 @@ struct nconn {
     data_sink sink;
     buf wbuf, scratch;            /* a Data packet being written, its uncompressed block */
     send_thread *sender;          /* large packets' pieces go through it (made at the first) */
+    buf zbuf;                     /* a frame compressed by the sender (or, drained, by the query) */
     /* s3Cluster's worker: one ReadTaskRequest at a time (task_req_mu); the listener puts
      * the answer in task_path and signals task_cv. */
     pthread_mutex_t task_req_mu, task_mu;
@@ -396,24 +397,39 @@ static void *listener_thread(void *p)
 /* ---- hooks ---- */
 
 
-static int send_thread_fn(void *ctx, const buf *b) { return send_bytes(ctx, b); }
+enum { PIECE_BYTES, PIECE_FRAME }; /* what send_thread_fn gets: bytes as they go, or a frame to compress */
 
-/* A piece of at least a frame goes through the connection's sending thread, so the query
- * writes the next piece meanwhile; a small one (a small result's whole packet) is sent
- * here once what was put before has gone, not worth a thread switch. */
+static int send_kind(nconn *c, const buf *b, int kind)
+{
+    if (kind == PIECE_BYTES)
+        return send_bytes(c, b);
+    c->zbuf.len = 0;
+    buf_reserve(&c->zbuf, b->len + b->len / 128 + 64);
+    mt_compress_block(c->codec, b->p, b->len, &c->zbuf);
+    return send_bytes(c, &c->zbuf);
+}
+
+static int send_thread_fn(void *ctx, const buf *b, int kind) { return send_kind(ctx, b, kind); }
+
+/* A piece of at least SEND_THREAD_MIN bytes goes through the connection's sending thread,
+ * so the query writes the next piece meanwhile (and a frame is compressed there); a small
+ * one (a small result's whole packet) is sent here once what was put before has gone,
+ * not worth a thread switch. */
 enum { SEND_THREAD_MIN = 64 << 10 };
 
-static int send_piece(void *ctx, buf *b)
+static int send_via_thread(nconn *c, buf *b, int kind)
 {
-    nconn *c = ctx;
     if (!c->sender && b->len >= SEND_THREAD_MIN)
         c->sender = send_thread_new(send_thread_fn, c);
     if (c->sender && b->len >= SEND_THREAD_MIN)
-        return send_thread_put(c->sender, b);
+        return send_thread_put(c->sender, b, kind);
     if (c->sender && send_thread_drain(c->sender))
         return -1;
-    return send_bytes(c, b);
+    return send_kind(c, b, kind);
 }
+
+static int send_piece(void *ctx, buf *b) { return send_via_thread(ctx, b, PIECE_BYTES); }
+static int send_frame(void *ctx, buf *b) { return send_via_thread(ctx, b, PIECE_FRAME); }
 
 /* The packet goes in pieces as it is written (native_send_block), under out_mu throughout
  * (and until the sending thread has sent them all) so that no Progress or Pong lands
@@ -422,7 +438,9 @@ static int send_piece(void *ctx, buf *b)
 static int send_block(nconn *c, int packet, const block *b)
 {
     pthread_mutex_lock(&c->out_mu);
-    int rc = native_send_block(&c->wbuf, &c->scratch, packet, c->rev, c->codec, c->header, b, send_piece, c);
+    int rc = c->codec ? native_send_block_frames(&c->wbuf, &c->scratch, packet, c->rev, c->header, b, send_piece,
+                                                 send_frame, c)
+                      : native_send_block(&c->wbuf, &c->scratch, packet, c->rev, NULL, c->header, b, send_piece, c);
     if (c->sender && send_thread_drain(c->sender))
         rc = -1;
     pthread_mutex_unlock(&c->out_mu);
@@ -1305,6 +1323,7 @@ void native_serve(server *srv, int fd, const char *peer)
     mt_codec_free(c->codec);
     schema_free(c->header);
     send_thread_free(c->sender);
+    buf_free(&c->zbuf);
     buf_free(&c->wbuf);
     buf_free(&c->scratch);
     rbuf_free(c->in);

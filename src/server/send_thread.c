@@ -9,12 +9,13 @@
 #include <stdlib.h>
 
 struct send_thread {
-    int (*send)(void *ctx, const buf *bytes);
+    int (*send)(void *ctx, const buf *bytes, int kind);
     void *ctx;
     pthread_t th;
     pthread_mutex_t mu;
     pthread_cond_t cv;    /* any change of the fields below */
     buf waiting;          /* the piece put and not yet taken (full: its bytes count) */
+    int waiting_kind;
     bool full;
     bool busy;            /* the thread is sending a piece */
     bool stop;
@@ -40,12 +41,13 @@ static void *run(void *arg)
         if (t->stop)
             break;
         swap_buf(&sending, &t->waiting);
+        int kind = t->waiting_kind;
         t->full = false;
         t->busy = true;
         pthread_cond_broadcast(&t->cv);
         pthread_mutex_unlock(&t->mu);
         /* After a failure the rest is dropped: the connection is broken anyway. */
-        bool ok = t->failed || t->send(t->ctx, &sending) == 0;
+        bool ok = t->failed || t->send(t->ctx, &sending, kind) == 0;
         sending.len = 0;
         pthread_mutex_lock(&t->mu);
         if (!ok && !t->failed) {
@@ -60,7 +62,7 @@ static void *run(void *arg)
     return NULL;
 }
 
-send_thread *send_thread_new(int (*send)(void *ctx, const buf *bytes), void *ctx)
+send_thread *send_thread_new(int (*send)(void *ctx, const buf *bytes, int kind), void *ctx)
 {
     send_thread *t = xcalloc(1, sizeof *t);
     t->send = send;
@@ -76,7 +78,7 @@ send_thread *send_thread_new(int (*send)(void *ctx, const buf *bytes), void *ctx
     return t;
 }
 
-int send_thread_put(send_thread *t, buf *b)
+int send_thread_put(send_thread *t, buf *b, int kind)
 {
     pthread_mutex_lock(&t->mu);
     while (t->full && !t->failed)
@@ -87,6 +89,7 @@ int send_thread_put(send_thread *t, buf *b)
     } else {
         /* waiting is empty here (the thread took its bytes): b gets its memory back. */
         swap_buf(b, &t->waiting);
+        t->waiting_kind = kind;
         t->full = true;
         pthread_cond_broadcast(&t->cv);
     }

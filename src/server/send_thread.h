@@ -15,12 +15,13 @@
 
 typedef struct send_thread send_thread;
 
-/* send(ctx, bytes): sends all of bytes or sets the error and returns -1 (run on the
- * thread). NULL if the thread cannot be started (the caller then sends itself). */
-send_thread *send_thread_new(int (*send)(void *ctx, const buf *bytes), void *ctx);
+/* send(ctx, bytes, kind): sends all of bytes (kind: the put's, what to do with them first,
+ * such as compressing) or sets the error and returns -1 (run on the thread). NULL if the
+ * thread cannot be started (the caller then sends itself). */
+send_thread *send_thread_new(int (*send)(void *ctx, const buf *bytes, int kind), void *ctx);
 /* Takes b's bytes to be sent after those put before; b is left empty (another buffer's
  * memory, reused). Waits while a piece is already waiting. */
-int send_thread_put(send_thread *t, buf *b);
+int send_thread_put(send_thread *t, buf *b, int kind);
 /* Waits until everything put is sent. */
 int send_thread_drain(send_thread *t);
 /* Stops and joins the thread (what is still waiting is dropped). NULL is fine. */

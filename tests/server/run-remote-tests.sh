@@ -200,6 +200,14 @@ native_same "client Native = local, every type, compressed" "SELECT * FROM every
 native_same "client --format Native = local, table order" "SELECT * FROM every SETTINGS max_threads = 1" --format Native
 native_same "client Native = local, Map, Nothing, empty block" "SELECT number AS k, map(toString(number % 10), [toInt32(number), NULL]) AS m, [] AS e, NULL AS n, CAST([(toString(number), [toString(number % 3)])] AS Array(Tuple(String, Array(LowCardinality(String))))) AS x FROM numbers(3000) WHERE number != 1500 SETTINGS max_block_size = 1000 FORMAT Native"
 native_same "client Native = local, no rows" "SELECT * FROM every WHERE k > 1000000 FORMAT Native"
+# Blocks of about 3 MiB: several 1 MiB frames and pieces, sent by the connection's sending
+# thread (compressed there too), read back in frames decompressed straight into the buffer.
+BIG="SELECT number AS k, repeat(toString(number % 10), number % 300) AS s FROM numbers(60000) SETTINGS max_block_size = 20000 FORMAT Native"
+native_same "client Native = local, large blocks" "$BIG"
+native_same "client Native = local, large blocks, compressed" "$BIG" --compression
+BIG_REMOTE="SELECT number AS k, repeat(toString(number % 10), number % 300) AS s FROM remote('127.0.0.1:${TCP[1]}', numbers(60000)) SETTINGS max_block_size = 20000 FORMAT Native"
+check "remote(), large blocks = local" "$("$SHALE" local -q "$BIG" | md5sum)" \
+  "$("$SHALE" local -q "$BIG_REMOTE" 2>&1 | md5sum)"
 check "client Native, every type: the rows are there" "5000" \
   "$("${C[@]}" -q "SELECT * FROM every FORMAT Native" | "$SHALE" local --input-format Native -q "SELECT count() FROM table" 2>&1)"
 
