@@ -202,6 +202,15 @@ static int run_statement(client *cl, const char *sql, size_t len)
     char *text = xstrndup(sql, len);
     run_state rs = {.cl = cl, .pq = xcalloc(1, sizeof(query_ctx))};
     rs.pq->start_time = clock_monotonic();
+    const char *out_format = si.format ? si.format : cl->format ? cl->format : cl->stdout_tty ? "PrettyCompact"
+                                                                                              : "TabSeparated";
+    /* FORMAT Native out: the blocks go to stdout as they come, decoded only where the
+     * layouts differ (native_block_pass); Native writes no totals or extremes. */
+    const char *canon_out = fmt_output_canonical(out_format);
+    bool pass = !si.insert_from_stdin && canon_out && !strcmp(canon_out, "Native");
+    if (pass)
+        rs.out = outstream_from_fd(1, "stdout");
+    nclient_pass_native(cl->c, rs.out);
     int rc = nclient_query(cl->c, NULL, NULL, text, cl->settings, cl->nsettings, cl->params, cl->nparams,
                            NATIVE_STAGE_COMPLETE, NULL);
     progress *bar = NULL;
@@ -228,6 +237,13 @@ static int run_statement(client *cl, const char *sql, size_t len)
             break;
         case NS_DATA:
         case NS_TOTALS:
+            if (pass) {
+                if (p.type == NS_DATA) {
+                    rs.has_result = true;
+                    rs.rows += p.rows;
+                }
+                break;
+            }
             if (si.insert_from_stdin && !sent_input) {
                 /* The server asks for the INSERT's data with the table's header. */
                 sent_input = true;
@@ -249,20 +265,15 @@ static int run_statement(client *cl, const char *sql, size_t len)
                 break;
             }
             if (!rs.w && p.header) {
-                const char *fmt = si.format ? si.format
-                                  : cl->format  ? cl->format
-                                  : cl->stdout_tty ? "PrettyCompact"
-                                                   : "TabSeparated";
-                const char *canon = fmt_output_canonical(fmt);
                 fmt_settings fs;
                 fmt_for(cl, &fs);
-                if (!canon) {
-                    rc = err_set(ERR_UNKNOWN_FORMAT, "Unknown output format %s", fmt);
+                if (!canon_out) {
+                    rc = err_set(ERR_UNKNOWN_FORMAT, "Unknown output format %s", out_format);
                     break;
                 }
                 rs.out = outstream_from_fd(1, "stdout");
                 rs.header = schema_clone(p.header);
-                if ((rc = fmt_writer_new(canon, rs.header, &fs, rs.out, &rs.w)))
+                if ((rc = fmt_writer_new(canon_out, rs.header, &fs, rs.out, &rs.w)))
                     break;
                 rs.has_result = true;
             }
@@ -281,6 +292,8 @@ static int run_statement(client *cl, const char *sql, size_t len)
         nclient_packet_clear(&p);
     }
     atomic_store(&g_running, NULL);
+    if (cl->c)
+        nclient_pass_native(cl->c, NULL);
     progress_stop(bar);
     double elapsed = clock_monotonic() - rs.pq->start_time;
     if (rs.w) {

@@ -32,7 +32,7 @@ int binrd_append(const binrd *b, buf *dst, uint64_t n)
      * doubling would copy it again and again); capped, since n comes from the input and a
      * corrupt length must fail at the input's end, not in the allocation. */
     if (n > (uint64_t)(b->in->end - b->in->pos))
-        buf_reserve(dst, dst->len + (size_t)(n < ((uint64_t)1 << 26) ? n : (uint64_t)1 << 26));
+        buf_reserve(dst, (size_t)(n < ((uint64_t)1 << 26) ? n : (uint64_t)1 << 26));
     uint64_t got = 0;
     while (got < n) {
         if (b->in->pos == b->in->end) {

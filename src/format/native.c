@@ -493,6 +493,23 @@ static int read_data(nctx *x, const type *t, column *c, uint64_t n)
     }
 }
 
+/* A protocol block's serialization-kind byte after a column's type name (x->kinds): only
+ * the default serialization is read. */
+static int read_kind(nctx *x, const char *name)
+{
+    if (!x->kinds)
+        return 0;
+    uint8_t custom;
+    if (get_bytes(x, &custom, 1))
+        return -1;
+    if (custom != 0) {
+        err_set(ERR_NOT_IMPLEMENTED, "Column '%s' comes with a custom (sparse) serialization, which is not supported",
+                name);
+        return binrd_where(&x->b);
+    }
+    return 0;
+}
+
 /* Reads one column (name, type, data) of a block of `rows` rows. *col is NULL when rows
  * is 0 and want_col is false. */
 static int read_column(nctx *x, uint64_t rows, char **name, const type **t, column **col)
@@ -508,21 +525,10 @@ static int read_column(nctx *x, uint64_t rows, char **name, const type **t, colu
         return -1;
     x->col = *name;
     x->tname = tn;
-    if (x->kinds) {
-        uint8_t custom;
-        if (get_bytes(x, &custom, 1)) {
-            free(tn);
-            x->tname = NULL;
-            return -1;
-        }
-        if (custom != 0) {
-            err_set(ERR_NOT_IMPLEMENTED, "Column '%s' comes with a custom (sparse) serialization, which is not supported",
-                    *name);
-            binrd_where(&x->b);
-            free(tn);
-            x->tname = NULL;
-            return -1;
-        }
+    if (read_kind(x, *name)) {
+        free(tn);
+        x->tname = NULL;
+        return -1;
     }
     *t = type_parse(tn, tl);
     if (!*t) {
@@ -750,7 +756,35 @@ fail:
 
 /* ============================ protocol blocks ============================ */
 
-void native_block_write(buf *b, const schema *header, const block *blk, uint64_t revision)
+/* Rows [from, to) of a String or fixed-width column in pieces of about NATIVE_CHUNK bytes,
+ * flushed after each: the same bytes as one write_data (these layouts are the values one
+ * after another), sent while they are still in the cache. */
+static int write_leaf_chunked(buf *b, const type *t, const column *c, size_t rows, native_flush_fn flush, void *ctx)
+{
+    const uint64_t *o = t->id == T_STRING ? col_offs(c) : NULL;
+    size_t w = t->width ? t->width : 1;
+    for (size_t from = 0; from < rows;) {
+        size_t k;
+        if (o) {
+            size_t to = from + 1;
+            while (to < rows && o[to] - o[from] < NATIVE_CHUNK)
+                to++;
+            k = to - from;
+        } else {
+            k = NATIVE_CHUNK / w > 0 ? NATIVE_CHUNK / w : 1;
+            if (k > rows - from)
+                k = rows - from;
+        }
+        write_data(b, t, c, from, k);
+        from += k;
+        if (b->len >= NATIVE_CHUNK && flush(ctx, b))
+            return -1;
+    }
+    return 0;
+}
+
+int native_block_write_flushed(buf *b, const schema *header, const block *blk, uint64_t revision,
+                               native_flush_fn flush, void *ctx)
 {
     /* BlockInfo: field 1 is_overflows, field 2 bucket_num (-1: not a bucket), 0 ends it. */
     if (revision) {
@@ -773,10 +807,26 @@ void native_block_write(buf *b, const schema *header, const block *blk, uint64_t
         if (!rows)
             continue;
         column *c = col_materialize(col_ref(blk->cols[i]));
-        write_prefix(b, t);
-        write_data(b, t, c, 0, rows);
+        int rc = 0;
+        /* width is 0 for the layouts of other columns; LowCardinality's is its keys'. */
+        if (flush && (t->id == T_STRING || (t->width && t->id != T_LOWCARDINALITY))) {
+            rc = write_leaf_chunked(b, t, c, rows, flush, ctx);
+        } else {
+            write_prefix(b, t);
+            write_data(b, t, c, 0, rows);
+            if (flush && b->len >= NATIVE_CHUNK)
+                rc = flush(ctx, b);
+        }
         col_free(c);
+        if (rc)
+            return -1;
     }
+    return 0;
+}
+
+void native_block_write(buf *b, const schema *header, const block *blk, uint64_t revision)
+{
+    native_block_write_flushed(b, header, blk, revision, NULL, NULL);
 }
 
 static int where_proto(const binrd *bp)
@@ -788,37 +838,50 @@ static int where_proto(const binrd *bp)
     return err_suffix(": while reading a data block at byte offset %llu", (unsigned long long)rbuf_offset(x->b.in));
 }
 
+/* BlockInfo (its fields are not used: shale sends no overflow rows and no buckets). */
+static int read_block_info(nctx *x)
+{
+    for (int fields = 0;; fields++) {
+        uint64_t field;
+        if (binrd_varuint(&x->b, &field))
+            return -1;
+        if (field == 0)
+            return 0;
+        uint8_t tmp[4];
+        if (field == 1) {
+            if (get_bytes(x, tmp, 1))
+                return -1;
+        } else if (field == 2) {
+            if (get_bytes(x, tmp, 4))
+                return -1;
+        } else {
+            return binrd_corrupt(&x->b, "Unknown BlockInfo field number %llu", (unsigned long long)field);
+        }
+        if (fields > 16)
+            return binrd_corrupt(&x->b, "Too many BlockInfo fields");
+    }
+}
+
+/* A protocol block's head: BlockInfo, the column and row counts (bounded). */
+static int read_block_head(nctx *x, uint64_t *ncols, uint64_t *rows)
+{
+    if (read_block_info(x) || binrd_varuint(&x->b, ncols) || binrd_varuint(&x->b, rows))
+        return -1;
+    if (*ncols > MAX_COLUMNS)
+        return binrd_corrupt(&x->b, "Too many columns in a data block: %llu", (unsigned long long)*ncols);
+    if (*rows > ((uint64_t)1 << 40))
+        return binrd_corrupt(&x->b, "Too many rows in a data block: %llu", (unsigned long long)*rows);
+    return 0;
+}
+
 int native_block_read(rbuf *in, uint64_t revision, schema **header, block **out)
 {
     *header = NULL;
     *out = NULL;
     nctx x = {{in, where_proto}, 1, NULL, NULL, revision >= NATIVE_REVISION_WITH_CUSTOM_SERIALIZATION};
-    for (int fields = 0;; fields++) {
-        uint64_t field;
-        if (binrd_varuint(&x.b, &field))
-            return -1;
-        if (field == 0)
-            break;
-        uint8_t tmp[4];
-        if (field == 1) {
-            if (get_bytes(&x, tmp, 1))
-                return -1;
-        } else if (field == 2) {
-            if (get_bytes(&x, tmp, 4))
-                return -1;
-        } else {
-            return binrd_corrupt(&x.b, "Unknown BlockInfo field number %llu", (unsigned long long)field);
-        }
-        if (fields > 16)
-            return binrd_corrupt(&x.b, "Too many BlockInfo fields");
-    }
     uint64_t ncols, rows;
-    if (binrd_varuint(&x.b, &ncols) || binrd_varuint(&x.b, &rows))
+    if (read_block_head(&x, &ncols, &rows))
         return -1;
-    if (ncols > MAX_COLUMNS)
-        return binrd_corrupt(&x.b, "Too many columns in a data block: %llu", (unsigned long long)ncols);
-    if (rows > ((uint64_t)1 << 40))
-        return binrd_corrupt(&x.b, "Too many rows in a data block: %llu", (unsigned long long)rows);
     schema *s = schema_new((int)ncols);
     block *b = block_new((int)ncols, (size_t)rows);
     for (int i = 0; i < (int)ncols; i++) {
@@ -839,4 +902,218 @@ int native_block_read(rbuf *in, uint64_t revision, schema **header, block **out)
     *header = s;
     *out = b;
     return 0;
+}
+
+/* ---- protocol blocks passed on as FORMAT Native (shale client's Native output) ---- */
+
+/* n input bytes written out as they are, straight from the read buffer. */
+static int pass_bytes(nctx *x, outstream *out, uint64_t n)
+{
+    rbuf *in = x->b.in;
+    uint64_t got = 0;
+    while (got < n) {
+        if (in->pos == in->end) {
+            long r = rbuf_fill(in);
+            if (r < 0)
+                return -1;
+            if (r == 0)
+                return binrd_truncated(&x->b, got, n);
+        }
+        size_t avail = (size_t)(in->end - in->pos);
+        size_t k = n - got < avail ? (size_t)(n - got) : avail;
+        if (out->write(out, in->pos, k))
+            return -1;
+        in->pos += k;
+        got += k;
+    }
+    return 0;
+}
+
+static int pass_varuint(outstream *out, uint64_t v)
+{
+    uint8_t tmp[10];
+    int n = 0;
+    do {
+        uint8_t byte = v & 0x7F;
+        v >>= 7;
+        tmp[n++] = byte | (v ? 0x80 : 0);
+    } while (v);
+    return out->write(out, tmp, (size_t)n);
+}
+
+static int pass_string(outstream *out, const char *s, size_t n)
+{
+    return pass_varuint(out, n) || out->write(out, s, n) ? -1 : 0;
+}
+
+/* n String values: the ones wholly in the read buffer are scanned and written as one span;
+ * one that crosses the buffer's end is read and written in pieces. */
+static int pass_strings(nctx *x, outstream *out, uint64_t n)
+{
+    rbuf *in = x->b.in;
+    uint64_t i = 0;
+    while (i < n) {
+        const uint8_t *p = (const uint8_t *)in->pos, *end = (const uint8_t *)in->end, *q = p;
+        while (i < n && q < end) {
+            uint64_t len;
+            size_t h;
+            if (!binrd_whole_string(q, end, MAX_STRING_SIZE, true, &len, &h))
+                break;
+            q += h + (size_t)len;
+            i++;
+        }
+        if (q > p) {
+            if (out->write(out, p, (size_t)(q - p)))
+                return -1;
+            in->pos = (char *)q;
+        }
+        if (i == n)
+            break;
+        uint64_t len;
+        if (binrd_varuint(&x->b, &len))
+            return -1;
+        if (len > MAX_STRING_SIZE)
+            return binrd_corrupt(&x->b, "Too large string size: %llu at row %llu", (unsigned long long)len,
+                                 (unsigned long long)(i + 1));
+        if (pass_varuint(out, len) || pass_bytes(x, out, len))
+            return -1;
+        i++;
+    }
+    return 0;
+}
+
+/* Types whose protocol bytes are FORMAT Native's as write_data writes them (no prefixes,
+ * nothing to normalise but a null map): fixed-width values, String, and Nullable, Array,
+ * Map and Tuple of those. */
+static bool passable(const type *t)
+{
+    switch (t->id) {
+    case T_STRING: return true;
+    case T_NULLABLE:
+    case T_ARRAY:
+    case T_MAP: return passable(t->inner);
+    case T_TUPLE:
+        for (int i = 0; i < t->nfields; i++)
+            if (!passable(t->fields[i]))
+                return false;
+        return true;
+    case T_NOTHING:
+    case T_LOWCARDINALITY:
+    case T_AGGSTATE: return false;
+    default: return t->width > 0;
+    }
+}
+
+/* n values of a passable type, checked as read_data checks them; scratch holds what must
+ * be looked at whole (array offsets) or changed (null maps, as 0 and 1). */
+static int pass_data(nctx *x, const type *t, outstream *out, buf *scratch, uint64_t n)
+{
+    switch (t->id) {
+    case T_NULLABLE:
+    case T_ARRAY:
+    case T_MAP: {
+        size_t w = t->id == T_NULLABLE ? 1 : 8;
+        if (n > SIZE_MAX / w)
+            return binrd_corrupt(&x->b, "Too many rows: %llu", (unsigned long long)n);
+        scratch->len = 0;
+        if (binrd_append(&x->b, scratch, n * w))
+            return -1;
+        uint64_t inner = n;
+        if (t->id == T_NULLABLE) {
+            for (size_t i = 0; i < scratch->len; i++)
+                scratch->p[i] = scratch->p[i] != 0;
+        } else {
+            uint64_t prev = 0;
+            for (size_t i = 0; i < (size_t)n; i++) {
+                uint64_t o;
+                memcpy(&o, scratch->p + i * 8, 8);
+                if (o < prev)
+                    return binrd_corrupt(&x->b, "Array offsets are not monotonic at row %zu: %llu after %llu", i + 1,
+                                         (unsigned long long)o, (unsigned long long)prev);
+                prev = o;
+            }
+            if (prev > (uint64_t)1 << 48)
+                return binrd_corrupt(&x->b, "Too large array size: %llu elements", (unsigned long long)prev);
+            inner = prev;
+        }
+        if (scratch->len && out->write(out, scratch->p, scratch->len))
+            return -1;
+        return pass_data(x, t->inner, out, scratch, inner);
+    }
+    case T_TUPLE:
+        for (int f = 0; f < t->nfields; f++)
+            if (pass_data(x, t->fields[f], out, scratch, n))
+                return -1;
+        return 0;
+    case T_STRING: return pass_strings(x, out, n);
+    default:
+        if (n > SIZE_MAX / t->width)
+            return binrd_corrupt(&x->b, "Too many rows: %llu", (unsigned long long)n);
+        return pass_bytes(x, out, n * t->width);
+    }
+}
+
+/* One column of a block of `rows` rows (rows 0: read, nothing written). */
+static int pass_column(nctx *x, uint64_t rows, outstream *out, buf *scratch)
+{
+    char *name = NULL, *tn = NULL;
+    size_t nl, tl;
+    x->col = NULL;
+    x->tname = NULL;
+    int rc = get_name(x, &name, &nl) || get_name(x, &tn, &tl) || read_kind(x, name) ? -1 : 0;
+    const type *t = NULL;
+    if (!rc) {
+        x->col = name;
+        x->tname = tn;
+        if (!(t = type_parse(tn, tl))) {
+            err_prefix("Cannot parse type name '%s' in Native format: ", tn);
+            rc = binrd_where(&x->b);
+        }
+    }
+    if (!rc && rows) {
+        x->tname = t->name;
+        rc = pass_string(out, name, nl) || pass_string(out, t->name, strlen(t->name)) ? -1 : 0;
+        if (!rc && passable(t)) {
+            rc = pass_data(x, t, out, scratch, rows);
+        } else if (!rc) {
+            /* Decoded and written again, as the Native writer writes a decoded block. */
+            column *c = col_new(t);
+            rc = read_prefix(x, t) || read_data(x, t, c, rows) ? -1 : 0;
+            if (!rc && c->len != rows)
+                rc = binrd_corrupt(&x->b, "Column has %zu rows, block header says %llu", c->len,
+                                   (unsigned long long)rows);
+            if (!rc) {
+                scratch->len = 0;
+                write_prefix(scratch, t);
+                write_data(scratch, t, c, 0, rows);
+                rc = out->write(out, scratch->p, scratch->len);
+            }
+            col_free(c);
+        }
+    }
+    x->col = NULL;
+    x->tname = NULL;
+    free(name);
+    free(tn);
+    return rc;
+}
+
+int native_block_pass(rbuf *in, uint64_t revision, outstream *out, uint64_t *rows_out)
+{
+    *rows_out = 0;
+    nctx x = {{in, where_proto}, 1, NULL, NULL, revision >= NATIVE_REVISION_WITH_CUSTOM_SERIALIZATION};
+    uint64_t ncols, rows;
+    if (read_block_head(&x, &ncols, &rows))
+        return -1;
+    /* A block of no rows is nothing in FORMAT Native's output (its columns are read). */
+    if (rows && (pass_varuint(out, ncols) || pass_varuint(out, rows)))
+        return -1;
+    buf scratch = {0};
+    int rc = 0;
+    for (uint64_t i = 0; i < ncols && !rc; i++)
+        rc = pass_column(&x, rows, out, &scratch);
+    buf_free(&scratch);
+    if (!rc)
+        *rows_out = rows;
+    return rc;
 }

@@ -24,7 +24,23 @@
 /* Appends the block (NULL or zero rows: just the header's columns) for a peer at revision;
  * revision 0 writes plain FORMAT Native (no BlockInfo, no serialization kinds). */
 void native_block_write(buf *b, const schema *header, const block *blk, uint64_t revision);
+/* The same, handing the bytes to flush (which sends them and empties b, or keeps what it
+ * cannot use yet) whenever b holds NATIVE_CHUNK bytes or more — within a long String or
+ * fixed-width column too — so that a large block is never whole in memory. flush's
+ * error (-1) ends the writing. */
+#define NATIVE_CHUNK ((size_t)1 << 20)
+typedef int (*native_flush_fn)(void *ctx, buf *b);
+int native_block_write_flushed(buf *b, const schema *header, const block *blk, uint64_t revision,
+                               native_flush_fn flush, void *ctx);
 /* Reads one block; its columns and types are the sender's. */
 int native_block_read(rbuf *in, uint64_t revision, schema **header, block **out);
+/* Reads one block and writes it to out as FORMAT Native — the bytes native_block_write
+ * with revision 0 writes for the decoded block — without decoding what needs none: the
+ * values of fixed-width types, String, and Nullable, Array, Map and Tuple of them are
+ * checked and written as they come, from the read buffer (null maps as 0/1, String
+ * lengths canonical); other columns (LowCardinality, AggregateFunction, Nothing) are
+ * decoded and written again. A block of no rows writes nothing. *rows: the block's rows.
+ * On error part of the block may have been written. */
+int native_block_pass(rbuf *in, uint64_t revision, outstream *out, uint64_t *rows);
 
 #endif

@@ -346,9 +346,19 @@ static int frame_read(instream *s, void *dst, size_t cap, size_t *got)
             return -1;
         if (need(in, 16 + (size_t)csize, "a compressed block"))
             return -1;
-        if (mt_decompress_block((const uint8_t *)in->pos, (size_t)(in->end - in->pos), &f->frame, "the connection", at))
+        /* A frame that fits goes straight into the reader's buffer (one copy less); the
+         * view never grows (usize <= cap), so its memory stays the reader's. */
+        buf view = {dst, 0, cap};
+        bool direct = usize && usize <= cap;
+        if (mt_decompress_block((const uint8_t *)in->pos, (size_t)(in->end - in->pos), direct ? &view : &f->frame,
+                                "the connection", at))
             return -1;
         in->pos += 16 + (size_t)csize;
+        if (direct) {
+            *got = view.len;
+            s->offset += view.len;
+            return 0;
+        }
     }
     size_t n = f->frame.len - f->pos;
     if (n > cap)
@@ -367,6 +377,39 @@ static void frame_close(instream *s)
     free(f);
 }
 
+/* The rest of a Data packet after the table's name: read (pass NULL) or passed on as
+ * FORMAT Native (pass not NULL), from the connection or its compressed frames. */
+static int read_block(rbuf *in, uint64_t revision, bool compressed, schema **header, block **b, outstream *pass,
+                      uint64_t *rows)
+{
+    if (!compressed)
+        return pass ? native_block_pass(in, revision, pass, rows) : native_block_read(in, revision, header, b);
+    frame_stream *f = xcalloc(1, sizeof *f);
+    f->base.read = frame_read;
+    f->base.close = frame_close;
+    f->base.name = "the connection";
+    f->conn = in;
+    /* Passed on, the bytes are written from this buffer: large spans, fewer writes; 2 MiB,
+     * so that there is room for a whole frame (1 MiB) after what is left unread. */
+    rbuf *r = rbuf_new(&f->base, pass ? 2 << 20 : 1 << 16);
+    int rc = pass ? native_block_pass(r, revision, pass, rows) : native_block_read(r, revision, header, b);
+    /* The block must end with its last frame: anything left means the two disagree. */
+    if (!rc && (r->pos != r->end || f->pos != f->frame.len)) {
+        rc = err_set(ERR_INCORRECT_DATA, "A compressed data block has %zu bytes after the block's end",
+                     (size_t)(r->end - r->pos) + (f->frame.len - f->pos));
+    }
+    if (rc && pass) {
+        *rows = 0;
+    } else if (rc) {
+        schema_free(*header);
+        block_free(*b);
+        *header = NULL;
+        *b = NULL;
+    }
+    rbuf_free(r);
+    return rc;
+}
+
 int native_read_data(rbuf *in, uint64_t revision, bool compressed, schema **header, block **b)
 {
     *header = NULL;
@@ -375,28 +418,17 @@ int native_read_data(rbuf *in, uint64_t revision, bool compressed, schema **head
     if (read_string(in, MAX_NAME, "the table name of a Data packet", &table))
         return -1;
     free(table);
-    if (!compressed)
-        return native_block_read(in, revision, header, b);
-    frame_stream *f = xcalloc(1, sizeof *f);
-    f->base.read = frame_read;
-    f->base.close = frame_close;
-    f->base.name = "the connection";
-    f->conn = in;
-    rbuf *r = rbuf_new(&f->base, 1 << 16);
-    int rc = native_block_read(r, revision, header, b);
-    /* The block must end with its last frame: anything left means the two disagree. */
-    if (!rc && (r->pos != r->end || f->pos != f->frame.len)) {
-        rc = err_set(ERR_INCORRECT_DATA, "A compressed data block has %zu bytes after the block's end",
-                     (size_t)(r->end - r->pos) + (f->frame.len - f->pos));
-    }
-    if (rc) {
-        schema_free(*header);
-        block_free(*b);
-        *header = NULL;
-        *b = NULL;
-    }
-    rbuf_free(r);
-    return rc;
+    return read_block(in, revision, compressed, header, b, NULL, NULL);
+}
+
+int native_pass_data(rbuf *in, uint64_t revision, bool compressed, outstream *out, uint64_t *rows)
+{
+    *rows = 0;
+    char *table;
+    if (read_string(in, MAX_NAME, "the table name of a Data packet", &table))
+        return -1;
+    free(table);
+    return read_block(in, revision, compressed, NULL, NULL, out, rows);
 }
 
 /* ---- writing ---- */
@@ -493,23 +525,104 @@ void native_write_profile_info(buf *out, uint64_t rev, uint64_t rows, uint64_t b
     }
 }
 
+/* native_send_block's flush: the uncompressed bytes go as they are; compressed, the whole
+ * frames of scratch go (the rest waits for more, so the frames are cut where one pass over
+ * the whole block would cut them) — out holds the packet's head before the first. */
+typedef struct block_sender {
+    buf *out;
+    const mt_codec *codec;
+    native_send_fn send;
+    void *ctx;
+    size_t at;           /* compressed: scratch's bytes before this are sent */
+    native_send_fn frame; /* not NULL: frames go to it uncompressed (native_send_block_frames) */
+} block_sender;
+
+static int sender_frames(block_sender *s, buf *scratch, bool last)
+{
+    size_t at = s->at;
+    while (scratch->len - at >= FRAME_MAX || (last && at < scratch->len)) {
+        size_t n = scratch->len - at < FRAME_MAX ? scratch->len - at : FRAME_MAX;
+        if (s->frame) {
+            /* A copy the receiver may take: the frame is compressed while the next is written. */
+            s->out->len = 0;
+            buf_append(s->out, scratch->p + at, n);
+            int rc = s->frame(s->ctx, s->out);
+            s->out->len = 0;
+            if (rc)
+                return -1;
+        } else {
+            buf_reserve(s->out, n + n / 128 + 64);
+            mt_compress_block(s->codec, scratch->p + at, n, s->out);
+        }
+        at += n;
+    }
+    /* The rest (less than a frame) moves to the front only now and then: moved after
+     * every frame, it would be a second copy of most of the data. */
+    if (last || at >= 8 * (size_t)FRAME_MAX) {
+        memmove(scratch->p, scratch->p + at, scratch->len - at);
+        scratch->len -= at;
+        at = 0;
+    }
+    s->at = at;
+    int rc = s->out->len ? s->send(s->ctx, s->out) : 0;
+    s->out->len = 0;
+    return rc;
+}
+
+static int sender_flush(void *ctx, buf *b)
+{
+    block_sender *s = ctx;
+    if (s->codec || s->frame)
+        return sender_frames(s, b, false);
+    int rc = s->send(s->ctx, b);
+    b->len = 0;
+    return rc;
+}
+
+int native_send_block(buf *out, buf *scratch, int packet, uint64_t rev, const mt_codec *codec, const schema *header,
+                      const block *b, native_send_fn send, void *ctx)
+{
+    out->len = 0;
+    native_put_varuint(out, (uint64_t)packet);
+    native_put_string(out, ""); /* the main table, not an external one */
+    block_sender s = {out, codec, send, ctx, 0, NULL};
+    if (!codec)
+        return native_block_write_flushed(out, header, b, rev, sender_flush, &s) || sender_flush(&s, out) ? -1 : 0;
+    scratch->len = 0;
+    return native_block_write_flushed(scratch, header, b, rev, sender_flush, &s) || sender_frames(&s, scratch, true)
+               ? -1
+               : 0;
+}
+
+int native_send_block_frames(buf *out, buf *scratch, int packet, uint64_t rev, const schema *header,
+                             const block *b, native_send_fn send, native_send_fn send_frame, void *ctx)
+{
+    out->len = 0;
+    native_put_varuint(out, (uint64_t)packet);
+    native_put_string(out, "");
+    int rc = send(ctx, out);
+    out->len = 0;
+    if (rc)
+        return -1;
+    block_sender s = {out, NULL, send, ctx, 0, send_frame};
+    scratch->len = 0;
+    return native_block_write_flushed(scratch, header, b, rev, sender_flush, &s) || sender_frames(&s, scratch, true)
+               ? -1
+               : 0;
+}
+
+static int append_to(void *ctx, buf *b)
+{
+    buf_append(ctx, b->p, b->len);
+    return 0;
+}
+
 void native_write_block(buf *out, buf *scratch, int packet, uint64_t rev, const mt_codec *codec, const schema *header,
                         const block *b)
 {
-    native_put_varuint(out, (uint64_t)packet);
-    native_put_string(out, ""); /* the main table, not an external one */
-    if (!codec) {
-        native_block_write(out, header, b, rev);
-        return;
-    }
-    scratch->len = 0;
-    native_block_write(scratch, header, b, rev);
-    /* Room for every frame at once: LZ4/ZSTD's worst case is a little over the input. */
-    buf_reserve(out, scratch->len + scratch->len / 128 + 64 * (scratch->len / FRAME_MAX + 1));
-    for (size_t at = 0; at < scratch->len; at += FRAME_MAX) {
-        size_t n = scratch->len - at < FRAME_MAX ? scratch->len - at : FRAME_MAX;
-        mt_compress_block(codec, scratch->p + at, n, out);
-    }
+    buf tmp = {0};
+    native_send_block(&tmp, scratch, packet, rev, codec, header, b, append_to, out);
+    buf_free(&tmp);
 }
 
 void native_write_tables_status(buf *out, char **names, const bool *exists, int n)

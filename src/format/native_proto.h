@@ -143,6 +143,9 @@ int native_read_tables_status(rbuf *in, char ***names, int *n);
 /* A Data packet's rest: the table name (dropped) and the block, decompressing ClickHouse's
  * frames when compressed. A block of no columns and no rows ends a stream of blocks. */
 int native_read_data(rbuf *in, uint64_t revision, bool compressed, schema **header, block **b);
+/* The same packet's block written to out as FORMAT Native (native_block_pass: nothing
+ * for a block of no rows; on error part of the block may have been written). */
+int native_pass_data(rbuf *in, uint64_t revision, bool compressed, outstream *out, uint64_t *rows);
 
 /* Writers of server packets, appended to out. */
 /* The server's Hello; *nonce (NULL: not wanted) gets the nonce of inter-server secret v2
@@ -161,6 +164,20 @@ void native_write_profile_info(buf *out, uint64_t revision, uint64_t rows, uint6
 struct mt_codec;
 void native_write_block(buf *out, buf *scratch, int packet, uint64_t revision, const struct mt_codec *codec,
                         const schema *header, const block *b);
+/* The same packet handed to send in pieces of about a frame (the packet's bytes in
+ * order), so that a large block is never whole in memory: out and scratch are the
+ * caller's buffers, reused. send must not keep the pointer, but may take the bytes by
+ * swapping another buffer's memory in (a sending thread: no copy); what the buffer then
+ * holds is dropped. -1: send's error. */
+typedef int (*native_send_fn)(void *ctx, buf *bytes);
+int native_send_block(buf *out, buf *scratch, int packet, uint64_t rev, const struct mt_codec *codec,
+                      const schema *header, const block *b, native_send_fn send, void *ctx);
+/* The compressed packet for a caller that compresses elsewhere (a sending thread): the
+ * packet's head goes to send as it is, then each frame's uncompressed bytes (cut where
+ * native_send_block cuts them) to send_frame, which sends them compressed as one frame
+ * (mt_compress_block with the connection's codec). */
+int native_send_block_frames(buf *out, buf *scratch, int packet, uint64_t rev, const schema *header,
+                             const block *b, native_send_fn send, native_send_fn send_frame, void *ctx);
 void native_write_tables_status(buf *out, char **names, const bool *exists, int n);
 /* TableColumns: the table's columns (kinds[i] "DEFAULT"/"MATERIALIZED"/"ALIAS"/… and
  * exprs[i] the expression's SQL, both NULL when the column has no default). */

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,15 +86,19 @@ int tcp_send_all(int fd, const void *p, size_t n, int timeout_ms, const char *pe
 {
     const char *b = p;
     size_t off = 0;
+    bool wait = false; /* poll only when the socket's buffer is full (see tcp_read) */
     while (off < n) {
-        struct pollfd pfd = {.fd = fd, .events = POLLOUT};
-        int r = poll(&pfd, 1, timeout_ms);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r == 0)
-            return err_set(ERR_SOCKET_TIMEOUT, "Timeout exceeded while writing to %s (%d ms)", peer, timeout_ms);
-        ssize_t w = send(fd, b + off, n - off, MSG_NOSIGNAL);
-        if (w < 0 && (errno == EINTR || errno == EAGAIN))
+        if (wait) {
+            struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+            int r = poll(&pfd, 1, timeout_ms);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r == 0)
+                return err_set(ERR_SOCKET_TIMEOUT, "Timeout exceeded while writing to %s (%d ms)", peer, timeout_ms);
+        }
+        ssize_t w = send(fd, b + off, n - off, MSG_NOSIGNAL | MSG_DONTWAIT);
+        wait = w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+        if (w < 0 && (errno == EINTR || wait))
             continue;
         if (w <= 0)
             return err_set(ERR_NETWORK_ERROR, "Cannot write to %s: %s", peer, w < 0 ? strerror(errno) : "closed");
@@ -113,18 +118,26 @@ static int tcp_read(instream *s, void *dst, size_t cap, size_t *got)
 {
     tcp_stream *t = (tcp_stream *)s;
     *got = 0;
+    /* recv first, poll (for the timeout) only when nothing has arrived yet: while a server
+     * streams a large result the data is usually there, and a poll per read would double
+     * the system calls. */
+    bool wait = false;
     for (;;) {
-        struct pollfd pfd = {.fd = t->fd, .events = POLLIN};
-        int n = poll(&pfd, 1, t->timeout_ms);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return err_set(ERR_NETWORK_ERROR, "poll on the connection to %s failed: %s", t->peer, strerror(errno));
-        if (n == 0)
-            return err_set(ERR_SOCKET_TIMEOUT, "Timeout exceeded while reading from %s (%d ms)", t->peer,
-                           t->timeout_ms);
-        ssize_t r = recv(t->fd, dst, cap, 0);
-        if (r < 0 && errno == EINTR)
+        if (wait) {
+            struct pollfd pfd = {.fd = t->fd, .events = POLLIN};
+            int n = poll(&pfd, 1, t->timeout_ms);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0)
+                return err_set(ERR_NETWORK_ERROR, "poll on the connection to %s failed: %s", t->peer,
+                               strerror(errno));
+            if (n == 0)
+                return err_set(ERR_SOCKET_TIMEOUT, "Timeout exceeded while reading from %s (%d ms)", t->peer,
+                               t->timeout_ms);
+        }
+        ssize_t r = recv(t->fd, dst, cap, MSG_DONTWAIT);
+        wait = r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+        if (r < 0 && (errno == EINTR || wait))
             continue;
         if (r < 0)
             return err_set(ERR_NETWORK_ERROR, "Cannot read from %s: %s", t->peer, strerror(errno));

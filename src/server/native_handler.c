@@ -27,6 +27,7 @@
  * listener both write). The input is read by one thread at a time: the connection's
  * thread, except while the listener runs (started and joined around interp_run). */
 #include "format/native_proto.h"
+#include "server/send_thread.h"
 #include "server/server_int.h"
 
 #include "base/arena.h"
@@ -102,6 +103,8 @@ struct nconn {
     double query_start;
     data_sink sink;
     buf wbuf, scratch;            /* a Data packet being written, its uncompressed block */
+    send_thread *sender;          /* large packets' pieces go through it (made at the first) */
+    buf zbuf;                     /* a frame compressed by the sender (or, drained, by the query) */
     /* s3Cluster's worker: one ReadTaskRequest at a time (task_req_mu); the listener puts
      * the answer in task_path and signals task_cv. */
     pthread_mutex_t task_req_mu, task_mu;
@@ -157,17 +160,23 @@ static int send_bytes(nconn *c, const buf *b)
     if (atomic_load(&c->broken))
         return err_set(ERR_NETWORK_ERROR, "The connection to %s is closed", c->peer);
     size_t off = 0;
+    /* send first, poll only when the socket's buffer is full: one system call per piece
+     * while the client keeps up (a Native SELECT sends gigabytes in 1 MiB pieces). */
+    bool wait = false;
     while (off < b->len) {
-        struct pollfd pfd = {.fd = c->fd, .events = POLLOUT};
-        int n = poll(&pfd, 1, c->srv->send_timeout_s * 1000);
-        if (n == 0) {
-            atomic_store(&c->broken, true);
-            return err_set(ERR_SOCKET_TIMEOUT, "Timeout exceeded while writing to the client %s", c->peer);
+        if (wait) {
+            struct pollfd pfd = {.fd = c->fd, .events = POLLOUT};
+            int n = poll(&pfd, 1, c->srv->send_timeout_s * 1000);
+            if (n == 0) {
+                atomic_store(&c->broken, true);
+                return err_set(ERR_SOCKET_TIMEOUT, "Timeout exceeded while writing to the client %s", c->peer);
+            }
+            if (n < 0 && errno == EINTR)
+                continue;
         }
-        if (n < 0 && errno == EINTR)
-            continue;
-        ssize_t w = send(c->fd, b->p + off, b->len - off, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR)
+        ssize_t w = send(c->fd, b->p + off, b->len - off, MSG_NOSIGNAL | MSG_DONTWAIT);
+        wait = w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+        if (w < 0 && (errno == EINTR || wait))
             continue;
         if (w <= 0) {
             atomic_store(&c->broken, true);
@@ -388,13 +397,54 @@ static void *listener_thread(void *p)
 /* ---- hooks ---- */
 
 
-/* The buffers are the connection's, reused from block to block (only the query's thread
- * sends blocks). */
+enum { PIECE_BYTES, PIECE_FRAME }; /* what send_thread_fn gets: bytes as they go, or a frame to compress */
+
+static int send_kind(nconn *c, const buf *b, int kind)
+{
+    if (kind == PIECE_BYTES)
+        return send_bytes(c, b);
+    c->zbuf.len = 0;
+    buf_reserve(&c->zbuf, b->len + b->len / 128 + 64);
+    mt_compress_block(c->codec, b->p, b->len, &c->zbuf);
+    return send_bytes(c, &c->zbuf);
+}
+
+static int send_thread_fn(void *ctx, const buf *b, int kind) { return send_kind(ctx, b, kind); }
+
+/* A piece of at least SEND_THREAD_MIN bytes goes through the connection's sending thread,
+ * so the query writes the next piece meanwhile (and a frame is compressed there); a small
+ * one (a small result's whole packet) is sent here once what was put before has gone,
+ * not worth a thread switch. */
+enum { SEND_THREAD_MIN = 64 << 10 };
+
+static int send_via_thread(nconn *c, buf *b, int kind)
+{
+    if (!c->sender && b->len >= SEND_THREAD_MIN)
+        c->sender = send_thread_new(send_thread_fn, c);
+    if (c->sender && b->len >= SEND_THREAD_MIN)
+        return send_thread_put(c->sender, b, kind);
+    if (c->sender && send_thread_drain(c->sender))
+        return -1;
+    return send_kind(c, b, kind);
+}
+
+static int send_piece(void *ctx, buf *b) { return send_via_thread(ctx, b, PIECE_BYTES); }
+static int send_frame(void *ctx, buf *b) { return send_via_thread(ctx, b, PIECE_FRAME); }
+
+/* The packet goes in pieces as it is written (native_send_block), under out_mu throughout
+ * (and until the sending thread has sent them all) so that no Progress or Pong lands
+ * inside it. The buffers are the connection's, reused from block to block (only the
+ * query's thread sends blocks). */
 static int send_block(nconn *c, int packet, const block *b)
 {
-    c->wbuf.len = 0;
-    native_write_block(&c->wbuf, &c->scratch, packet, c->rev, c->codec, c->header, b);
-    return send_locked(c, &c->wbuf);
+    pthread_mutex_lock(&c->out_mu);
+    int rc = c->codec ? native_send_block_frames(&c->wbuf, &c->scratch, packet, c->rev, c->header, b, send_piece,
+                                                 send_frame, c)
+                      : native_send_block(&c->wbuf, &c->scratch, packet, c->rev, NULL, c->header, b, send_piece, c);
+    if (c->sender && send_thread_drain(c->sender))
+        rc = -1;
+    pthread_mutex_unlock(&c->out_mu);
+    return rc;
 }
 
 static int sink_write(block_sink *bs, block *b)
@@ -1272,6 +1322,8 @@ void native_serve(server *srv, int fd, const char *peer)
     native_query_free(&c->nq);
     mt_codec_free(c->codec);
     schema_free(c->header);
+    send_thread_free(c->sender);
+    buf_free(&c->zbuf);
     buf_free(&c->wbuf);
     buf_free(&c->scratch);
     rbuf_free(c->in);

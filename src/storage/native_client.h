@@ -113,6 +113,7 @@ typedef struct nclient_packet {
     int code;                  /* Exception */
     char *message;             /* Exception: the server's text ("DB::Exception: …") */
     char *text;                /* TableColumns: the description; TimezoneUpdate: the zone */
+    uint64_t rows;             /* Data with nclient_pass_native: the rows written */
 } nclient_packet;
 
 /* The next packet from the server. Packets a client never expects (ReadTaskRequest,
@@ -120,6 +121,11 @@ typedef struct nclient_packet {
  * numbers UNKNOWN_PACKET_FROM_SERVER. */
 int nclient_receive(nclient *c, nclient_packet *p);
 void nclient_packet_clear(nclient_packet *p);
+/* out not NULL: from now on the blocks of Data packets (not Totals or Extremes) are
+ * written to out as FORMAT Native as they arrive (native_pass_data), and the packets
+ * carry only their row count — for a client whose output is FORMAT Native, which then
+ * decodes only what it must. NULL: Data packets carry their blocks again. */
+void nclient_pass_native(nclient *c, outstream *out);
 
 /* A Data packet of the INSERT's data (b NULL: the empty block that ends it). */
 int nclient_send_data(nclient *c, const schema *header, const block *b);

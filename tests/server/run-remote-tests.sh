@@ -172,6 +172,45 @@ check "client unknown user" "4" "$rc" # AUTHENTICATION_FAILED 516 % 256
 check "client -t" "1 yes" "$("${C[@]}" -t -q "SELECT 1" 2>"$WORK/t.err") $(grep -qE '^[0-9]+\.[0-9]{3}$' "$WORK/t.err" && echo yes)"
 check "client --database" "30" "$("$SHALE" client --port "${TCP[0]}" -d default -q "SELECT count() FROM full" 2>&1)"
 
+# shale client's FORMAT Native passes the server's blocks on (decoding only LowCardinality,
+# AggregateFunction and Nothing): the bytes must be shale local's for the same table and
+# query — every type, several blocks, strings longer than the read buffers, both with and
+# without compression. The rows are made once and inserted into the server and a local table.
+EVERY_DDL="CREATE TABLE every (k UInt32, i8 Int8, i16 Int16, i32 Int32, i64 Int64, i128 Int128, u8 UInt8, u16 UInt16, u64 UInt64, u128 UInt128, f32 Float32, f64 Float64, b Bool, s String, fs FixedString(3), d Date, d32 Date32, dt DateTime('UTC'), dt64 DateTime64(3, 'UTC'), e8 Enum8('a' = 1, 'b' = 2), e16 Enum16('x' = 1000, 'y' = 2000), dec32 Decimal(9, 2), dec64 Decimal(18, 4), dec128 Decimal(38, 10), u UUID, ip4 IPv4, ip6 IPv6, ns Nullable(String), ni Nullable(Int64), lc LowCardinality(String), lcn LowCardinality(Nullable(String)), a Array(Int32), as Array(String), aa Array(Array(Nullable(String))), alc Array(LowCardinality(String)), t Tuple(String, Int32, Nullable(Float64)), tlc Tuple(LowCardinality(String), UInt8), st AggregateFunction(sum, UInt64)) ENGINE = MergeTree ORDER BY k"
+EVERY_ROWS="SELECT number, toInt8(number), toInt16(number * 7), toInt32(number * 1000003), toInt64(number) * -99991, toInt128(number) * 170141183460469231, number % 256, number % 65536, number * 1000000007, toUInt128(number) * 18446744073709551, number / 3, number / 7, number % 2 = 0, if(number % 97 = 0, repeat('long', 5000 + number), repeat(char(97 + number % 26), number % 300)), substring(toString(number * 31), 1, 3), toDate('2020-01-01') + number, toDate32('1960-01-01') + number, toDateTime('2024-01-01 00:00:00', 'UTC') + number * 37, toDateTime64('2024-01-01 00:00:00.000', 3, 'UTC') + toIntervalMillisecond(number * 1500), if(number % 3 = 0, 'a', 'b'), if(number % 5 = 0, 'x', 'y'), toDecimal32(number / 9, 2), toDecimal64(number / 11, 4), toDecimal128(number / 13, 10), toUUID(concat('00000000-0000-4000-8000-', leftPad(hex(number), 12, '0'))), toIPv4(number * 16777259), toIPv6(concat('2001:db8::', hex(number % 65536))), if(number % 4 = 0, NULL, toString(number)), if(number % 5 = 0, NULL, toInt64(number) - 50), toString(number % 7), if(number % 6 = 0, NULL, toString(number % 5)), range(number % 5), arrayMap(x -> repeat('q', x), range(number % 4)), [[toString(number), NULL], []], arrayMap(x -> toString(x % 3), range(number % 3)), (toString(number), toInt32(number) - 5, if(number % 2 = 0, NULL, number / 2)), (toString(number % 4), number % 200), sumState(number) FROM numbers(5000) GROUP BY number"
+"$SHALE" local --path "$WORK/gen" -q "$EVERY_DDL; INSERT INTO every $EVERY_ROWS"
+"$SHALE" local --path "$WORK/gen" -q "SELECT * FROM every FORMAT Native" > "$WORK/every.native"
+"$SHALE" local --path "$WORK/local" -q "$EVERY_DDL"
+"$SHALE" local --path "$WORK/local" -q "INSERT INTO every FORMAT Native" < "$WORK/every.native"
+"${C[@]}" -q "$EVERY_DDL"
+"${C[@]}" -q "INSERT INTO every FORMAT Native" < "$WORK/every.native"
+# One part each side, so that reading in the table's order gives the same blocks.
+"$SHALE" local --path "$WORK/local" -q "OPTIMIZE TABLE every FINAL"
+"${C[@]}" -q "OPTIMIZE TABLE every FINAL"
+native_same() { # NAME QUERY [client options]
+  local name=$1 q=$2; shift 2
+  local lq=$q; [ "${1:-}" = --format ] && lq="$q FORMAT $2" # the client's --format, for shale local
+  "$SHALE" local --path "$WORK/local" -q "$lq" > "$WORK/want.native"
+  "${C[@]}" "$@" -q "$q" > "$WORK/got.native"
+  check "$name" "$(md5sum < "$WORK/want.native") $(wc -c < "$WORK/want.native")" \
+    "$(md5sum < "$WORK/got.native") $(wc -c < "$WORK/got.native")"
+}
+native_same "client Native = local, every type, ordered" "SELECT * FROM every ORDER BY k SETTINGS max_block_size = 777 FORMAT Native"
+native_same "client Native = local, every type, compressed" "SELECT * FROM every ORDER BY k SETTINGS max_block_size = 1500 FORMAT Native" --compression
+native_same "client --format Native = local, table order" "SELECT * FROM every SETTINGS max_threads = 1" --format Native
+native_same "client Native = local, Map, Nothing, empty block" "SELECT number AS k, map(toString(number % 10), [toInt32(number), NULL]) AS m, [] AS e, NULL AS n, CAST([(toString(number), [toString(number % 3)])] AS Array(Tuple(String, Array(LowCardinality(String))))) AS x FROM numbers(3000) WHERE number != 1500 SETTINGS max_block_size = 1000 FORMAT Native"
+native_same "client Native = local, no rows" "SELECT * FROM every WHERE k > 1000000 FORMAT Native"
+# Blocks of about 3 MiB: several 1 MiB frames and pieces, sent by the connection's sending
+# thread (compressed there too), read back in frames decompressed straight into the buffer.
+BIG="SELECT number AS k, repeat(toString(number % 10), number % 300) AS s FROM numbers(60000) SETTINGS max_block_size = 20000 FORMAT Native"
+native_same "client Native = local, large blocks" "$BIG"
+native_same "client Native = local, large blocks, compressed" "$BIG" --compression
+BIG_REMOTE="SELECT number AS k, repeat(toString(number % 10), number % 300) AS s FROM remote('127.0.0.1:${TCP[1]}', numbers(60000)) SETTINGS max_block_size = 20000 FORMAT Native"
+check "remote(), large blocks = local" "$("$SHALE" local -q "$BIG" | md5sum)" \
+  "$("$SHALE" local -q "$BIG_REMOTE" 2>&1 | md5sum)"
+check "client Native, every type: the rows are there" "5000" \
+  "$("${C[@]}" -q "SELECT * FROM every FORMAT Native" | "$SHALE" local --input-format Native -q "SELECT count() FROM table" 2>&1)"
+
 for n in 0 1 2; do curl -s "http://127.0.0.1:${HTTP[$n]}/ping" | grep -q Ok || { echo "FAIL: server $n is gone"; fail=1; }; done
 nodes_stop
 if grep -q "ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error" "$WORK"/s*.log; then

@@ -77,6 +77,8 @@ typedef struct mt_part {
                                     when the part predates the column (read as its default) */
     bool same_layout;            /* psch is the table's stored columns, same names and types */
     mt_serial_opts *opts;        /* per column of psch: how its streams are laid out */
+    uint64_t *col_bytes;         /* per column of psch: its streams' uncompressed bytes
+                                    (checksums.txt), to size a block's buffers once */
     mt_part_state state;
     bool merging;                /* chosen by a running merge */
     double remove_time;          /* when it became outdated (monotonic seconds) */

@@ -32,6 +32,7 @@ void mt_part_unref(mt_part *p)
     free(p->partition_id);
     free(p->granule_start);
     free(p->opts);
+    free(p->col_bytes);
     free(p->colmap);
     if (p->psch)
         schema_free(p->psch);
@@ -882,11 +883,15 @@ int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out)
             }
         }
         /* Every stream of every column must be there. */
+        p->col_bytes = xcalloc((size_t)ps->n + 1, sizeof *p->col_bytes);
         for (int c = 0; !rc && c < ps->n; c++) {
             mt_serial *s = mt_serial_new_ex(ps->names[c], ps->types[c], &p->opts[c]);
             for (int k = 0; !rc && k < mt_serial_nstreams(s); k++) {
                 char *bin = mt_sprintf("%s.bin", mt_serial_stream_name(s, k));
-                if (find_checksum(&cs, bin) < 0)
+                int at = find_checksum(&cs, bin);
+                if (at >= 0)
+                    p->col_bytes[c] += cs.sums[at].uncompressed_size;
+                else
                     rc = err_set(ERR_NO_SUCH_COLUMN_IN_TABLE,
                                  "Part %s has no file %s for column %s of type %s (listed in checksums.txt)", dir, bin,
                                  ps->names[c], ps->types[c]->name);

@@ -266,6 +266,27 @@ static int read_coded(mt_part_reader *r, col_reader *c, size_t g0, size_t g1, si
     return 0;
 }
 
+/* The bytes a String column (or Nullable(String)'s values) of `rows` rows takes, reserved
+ * at once from the part's average (its streams' uncompressed size per row, an upper bound
+ * by the length prefixes, plus an eighth and a compressed block for the rows that run
+ * longer): read by growing, a block's string data was copied again at every doubling.
+ * LowCardinality columns are left alone (their streams hold the keys once). */
+static void reserve_strings(const mt_part *p, int pc, column *col, size_t rows)
+{
+    const type *t = p->psch->types[pc];
+    if (!p->col_bytes || !p->rows || t->id == T_LOWCARDINALITY)
+        return;
+    column *leaf = col;
+    if (t->id == T_NULLABLE) {
+        t = t->inner;
+        leaf = col->inner;
+    }
+    if (t->id != T_STRING)
+        return;
+    double est = (double)p->col_bytes[pc] / (double)p->rows * (double)rows;
+    buf_reserve(&leaf->data, (size_t)(est + est / 8) + (1 << 20));
+}
+
 int mt_part_reader_next(mt_part_reader *r, size_t max_rows, block **out)
 {
     *out = NULL;
@@ -294,6 +315,7 @@ int mt_part_reader_next(mt_part_reader *r, size_t max_rows, block **out)
         }
         column *col = col_new(ps->types[pc]);
         col_reserve(col, rows);
+        reserve_strings(p, pc, col, rows);
         for (size_t g = r->g; g < g_end; g++) {
             size_t n = (size_t)(p->granule_start[g + 1] - p->granule_start[g]);
             if (mt_serial_read(c->s, col, n, c->srcs)) {

@@ -9,6 +9,7 @@
 #include "storage/mergetree/serial_int.h"
 
 #include "base/err.h"
+#include "format/binrd.h"
 #include "func/agg_state.h"
 #include "base/mem.h"
 
@@ -619,30 +620,6 @@ static int read_string_slow(mt_serial *s, int stream, mt_byte_src *srcs, str_out
     return 0;
 }
 
-/* The String value at q (varuint length + bytes) when it lies wholly before end and is
- * well-formed: its length and the length of its varuint. False otherwise (the caller
- * takes it through read_string_slow, which reads across blocks and reports errors). */
-static inline bool whole_value(const uint8_t *q, const uint8_t *end, uint64_t *len, size_t *h)
-{
-    uint64_t v = q[0];
-    size_t n = 1;
-    if (v & 0x80) {
-        v &= 0x7F;
-        bool more = true;
-        while (more && n < 10 && q + n < end) {
-            v |= (uint64_t)(q[n] & 0x7F) << (7 * n);
-            more = q[n++] & 0x80;
-        }
-        if (more)
-            return false;
-    }
-    if (v > MT_MAX_STRING || v > (uint64_t)(end - q) - n)
-        return false;
-    *len = v;
-    *h = n;
-    return true;
-}
-
 /* n String values (varuint length + bytes each), parsed in place in the source's
  * decompressed block: the values wholly inside it are taken in one tight loop, one that
  * crosses its end (or anything unusual) goes through read_string_slow. */
@@ -677,7 +654,7 @@ static int read_strings(mt_serial *s, int stream, mt_byte_src *srcs, str_out *o,
                 }
                 uint64_t len;
                 size_t h;
-                if (!whole_value(q, end, &len, &h))
+                if (!binrd_whole_string(q, end, MT_MAX_STRING, false, &len, &h))
                     break;
                 cw[k++] = mt_codes_put(o->d, q + h, (size_t)len);
                 o->bytes += len;
@@ -692,7 +669,7 @@ static int read_strings(mt_serial *s, int stream, mt_byte_src *srcs, str_out *o,
             while (k < left && q < end) {
                 uint64_t len;
                 size_t h;
-                if (!whole_value(q, end, &len, &h))
+                if (!binrd_whole_string(q, end, MT_MAX_STRING, false, &len, &h))
                     break;
                 if (len)
                     memcpy(d + dlen, q + h, (size_t)len);
