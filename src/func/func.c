@@ -101,6 +101,8 @@ static void registry_init_once(void)
     func_register_array_set();
     func_register_reinterpret();
     func_register_minmax2();
+    /* funcs3 */
+    func_register_distance();
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }

@@ -148,6 +148,8 @@ void func_register_jsonpath(void); /* JSON_EXISTS, JSON_VALUE, JSON_QUERY (func/
 void func_register_array_set(void); /* hasAll, hasAny, arrayPopFront, … (func/scalar/array_set.c) */
 void func_register_reinterpret(void); /* reinterpret, reinterpretAs<T> (func/scalar/reinterpret.c) */
 void func_register_minmax2(void); /* max2, min2 (func/scalar/minmax2.c) */
+/* Added by the funcs3 branch (one block for merging): */
+void func_register_distance(void); /* L2Distance, cosineDistance, dotProduct, L2Norm, … (func/scalar/distance.c) */
 /* arrayElement on a Map (m[k]); func/scalar/map.c. */
 int map_element_resolve(fn_call *call);
 
