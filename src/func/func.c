@@ -103,6 +103,7 @@ static void registry_init_once(void)
     func_register_minmax2();
     /* funcs3 */
     func_register_distance();
+    func_register_tojson();
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }
