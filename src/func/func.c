@@ -108,6 +108,19 @@ static void registry_init_once(void)
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }
 
+/* funcs3: every name entry (own names and aliases), for the listing (func/listing.c). */
+int func_entry_count(void)
+{
+    func_registry_init();
+    return nentries;
+}
+
+const char *func_entry_at(int i, const func_def **def)
+{
+    *def = entries[i].def;
+    return entries[i].name;
+}
+
 const func_def *func_lookup(const char *name)
 {
     func_registry_init();

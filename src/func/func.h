@@ -92,6 +92,23 @@ const func_def *func_lookup(const char *name);
 int func_count(void);
 const func_def *func_at(int i);
 void func_registry_init(void); /* registers every built-in; idempotent */
+/* Every name entry of the registry, own names and aliases (an alias's def has another name). */
+int func_entry_count(void);
+const char *func_entry_at(int i, const func_def **def);
+
+/* What system.functions lists besides the aggregates of func/agg.h: the registry's functions
+ * and aliases, the higher-order functions (func/hof.h) and the functions the analyzer
+ * resolves itself (arrayJoin, the map higher-order functions, window functions), each once,
+ * in a fixed order. Built once; read-only afterwards (thread-safe). func/listing.c. */
+typedef struct func_listing {
+    const char *name;
+    const char *alias_to;    /* "" unless an alias */
+    const char *description;
+    bool is_aggregate;       /* window functions, as ClickHouse lists them */
+    bool case_insensitive;
+} func_listing;
+int func_listing_count(void);
+const func_listing *func_listing_at(int i);
 
 /* Resolves name(arg_types...). const_args may be NULL or have NULL entries. On success
  * *out is a new call owned by the caller (free with fn_call_free). */
