@@ -27,7 +27,7 @@ const FEATURES = {
   conv: 'type conversions', math: 'math functions', typename: 'toTypeName', nulls: 'isNull/isNotNull',
   decimal: 'decimal arithmetic', agg: 'aggregate functions', aggif: '-If combinators',
   stats: 'stddevPop/varSamp/median/quantileExact',
-  funcs: 'transform, formatReadable*, hasToken, bin, ascii, isZeroOrNull, arrayEnumerate*, arrayResize, UUID text',
+  funcs: 'transform, formatReadable*, hasToken, bin, ascii, isZeroOrNull, arrayEnumerate*, arrayResize, UUID text, distances/norms, toJSONString',
   mapfuncs: 'Map functions (mapFromArrays, mapFilter, mapApply, mapSort, mapUpdate, …) over generated maps',
   urljson: 'URL functions (domain, path, extractURLParameter, …) and JSON functions (JSONExtract*, JSON_VALUE, …) over strings',
   // data
@@ -215,6 +215,10 @@ class Gen {
         break;
       case 'float':
         add(1, 'funcs', () => N('float', rng.pick(['max2($0, $1)', 'min2($0, $1)']), e(rng.pick(['int', 'float'])), e(rng.pick(['int', 'float']))));
+        add(1, 'funcs', () => N('float', rng.pick(['L1Distance($0, arrayReverse($0))', 'L2Distance($0, arrayMap(x -> x * 2, $0))',
+          'L2SquaredDistance($0, $0)', 'LinfDistance(arrayReverse($0), $0)', 'LpDistance($0, arrayMap(x -> x + 1, $0), 3)',
+          'cosineDistance($0, arrayMap(x -> x + 1, $0))', 'L1Norm($0)', 'L2Norm($0)', 'L2SquaredNorm($0)', 'LinfNorm($0)',
+          'LpNorm($0, 2.5)', 'dotProduct($0, arrayReverse($0))']), e('arr:int')));
         add(2, 'arith', () => N('float', '($0 / $1)', e(rng.pick(['int', 'float'])), e(rng.pick(['int', 'float']))));
         add(2, 'arith', () => N('float', rng.pick(['($0 + $1)', '($0 * $1)', '($0 - $1)']), e('float'), e(rng.pick(['int', 'float']))));
         add(2, 'math', () => N('float', rng.pick(['sqrt($0)', 'exp($0)', 'log($0)', 'sin($0)', 'floor($0)', 'ceil($0)', 'round($0, 2)',
@@ -260,6 +264,7 @@ class Gen {
           e(rng.pick(['int', 'float', 'dec']))));
         add(1, 'funcs', () => N('str', `transform($0, ['a', 'b', ''], ['x', 'yy', 'empty'], 'other')`, e('str')));
         add(1, 'funcs', () => N('str', `transform($0, ['a', 'b'], ['x', 'yy'])`, e('str')));
+        add(1, 'funcs', () => N('str', 'toJSONString($0)', e(rng.pick(['int', 'str', 'float', 'bool', 'arr:int', 'arr:str']))));
         add(1, 'funcs', () => N('str', 'bin($0)', e(rng.pick(['int', 'str', 'float']))));
         add(1, 'funcs', () => N('str', 'toString(toUUIDOrZero($0))', e('str')));
         add(1, 'mapfuncs', () => N('str', rng.pick(['toString(mapSort($0))', 'toString(mapReverseSort($0))',
