@@ -187,6 +187,7 @@ class Gen {
         add(3, 'arith', () => N('int', rng.pick(['($0 + $1)', '($0 - $1)', '($0 * $1)', 'intDiv($0, $1)', '($0 % $1)',
           'greatest($0, $1)', 'least($0, $1)', 'bitAnd($0, $1)', 'bitXor($0, $1)', 'gcd($0, $1)']), e('int'), e('int')));
         add(2, 'arith', () => N('int', rng.pick(['abs($0)', 'negate($0)', 'sign($0)', 'bitCount($0)']), e('int')));
+        add(1, 'math', () => N('int', 'factorial($0 % 21)', e('int')));
         add(2, 'string', () => N('int', rng.pick(['length($0)', 'lengthUTF8($0)', 'position($0, $1)', 'countSubstrings($0, $1)']), e('str'), N('str', sq(rng.pick(['a', 'l', ',', ''])))));
         add(2, 'date', () => N('int', rng.pick(['toYear($0)', 'toMonth($0)', 'toDayOfMonth($0)', 'toDayOfWeek($0)', 'toYYYYMM($0)',
           'toDayOfYear($0)', 'toISOWeek($0)', 'toQuarter($0)', 'toYYYYMMDD($0)', 'toRelativeDayNum($0)']), e(rng.pick(['date', 'dt']))));
@@ -224,6 +225,8 @@ class Gen {
         add(2, 'math', () => N('float', rng.pick(['sqrt($0)', 'exp($0)', 'log($0)', 'sin($0)', 'floor($0)', 'ceil($0)', 'round($0, 2)',
           'round($0)', 'trunc($0)', 'abs($0)', 'cbrt($0)', 'exp2($0)', 'log10($0)', 'roundBankers($0, 1)']), e(rng.pick(['float', 'int']))));
         add(1, 'math', () => N('float', 'pow($0, $1)', e('float'), small()));
+        add(1, 'math', () => N('float', rng.pick(['degrees($0)', 'radians($0)', 'sigmoid($0)']), e(rng.pick(['float', 'int']))));
+        add(1, 'math', () => N('float', 'hypot($0, $1)', e(rng.pick(['float', 'int'])), e(rng.pick(['float', 'int']))));
         add(1, 'conv', () => N('float', rng.pick(['toFloat64($0)', 'toFloat32($0)']), e(rng.pick(['int', 'float', 'dec']))));
         add(1, 'conv', () => N('float', 'toFloat64OrNull($0)', e('str')));
         add(1, 'lambda', () => this.lambda(ctx, d, 'float'));
