@@ -104,6 +104,7 @@ static void registry_init_once(void)
     /* funcs3 */
     func_register_distance();
     func_register_tojson();
+    func_register_relnum();
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }

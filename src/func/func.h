@@ -168,6 +168,7 @@ void func_register_minmax2(void); /* max2, min2 (func/scalar/minmax2.c) */
 /* Added by the funcs3 branch (one block for merging): */
 void func_register_distance(void); /* L2Distance, cosineDistance, dotProduct, L2Norm, … (func/scalar/distance.c) */
 void func_register_tojson(void);   /* toJSONString, toStringCutToZero (func/scalar/tojson.c) */
+void func_register_relnum(void);   /* toRelative{Year,Quarter,Month,Week,Day,Hour,Minute,Second}Num (func/scalar/relnum.c) */
 /* arrayElement on a Map (m[k]); func/scalar/map.c. */
 int map_element_resolve(fn_call *call);
 

@@ -190,7 +190,9 @@ class Gen {
         add(1, 'math', () => N('int', 'factorial($0 % 21)', e('int')));
         add(2, 'string', () => N('int', rng.pick(['length($0)', 'lengthUTF8($0)', 'position($0, $1)', 'countSubstrings($0, $1)']), e('str'), N('str', sq(rng.pick(['a', 'l', ',', ''])))));
         add(2, 'date', () => N('int', rng.pick(['toYear($0)', 'toMonth($0)', 'toDayOfMonth($0)', 'toDayOfWeek($0)', 'toYYYYMM($0)',
-          'toDayOfYear($0)', 'toISOWeek($0)', 'toQuarter($0)', 'toYYYYMMDD($0)', 'toRelativeDayNum($0)']), e(rng.pick(['date', 'dt']))));
+          'toDayOfYear($0)', 'toISOWeek($0)', 'toQuarter($0)', 'toYYYYMMDD($0)', 'toRelativeDayNum($0)',
+          'toRelativeYearNum($0)', 'toRelativeQuarterNum($0)', 'toRelativeMonthNum($0)', 'toRelativeWeekNum($0)',
+          'toRelativeHourNum($0)', 'toRelativeMinuteNum($0)', 'toRelativeSecondNum($0)']), e(rng.pick(['date', 'dt']))));
         add(1, 'date', () => N('int', rng.pick(['toHour($0)', 'toMinute($0)', 'toSecond($0)', 'toUnixTimestamp($0)']), e('dt')));
         add(1, 'date', () => { const c = rng.pick(['date', 'dt']); return N('int', `dateDiff('${rng.pick(['day', 'month', 'hour', 'year', 'week'])}', $0, $1)`, e(c), e(c)); });
         add(1, 'conv', () => N('int', rng.pick(['toInt8($0)', 'toUInt16($0)', 'toInt32($0)', 'toUInt64($0)', 'toInt128($0)', 'CAST($0 AS Int16)']), e('int')));
