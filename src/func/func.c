@@ -105,6 +105,7 @@ static void registry_init_once(void)
     func_register_distance();
     func_register_tojson();
     func_register_relnum();
+    func_register_unixts64();
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }

@@ -169,6 +169,7 @@ void func_register_minmax2(void); /* max2, min2 (func/scalar/minmax2.c) */
 void func_register_distance(void); /* L2Distance, cosineDistance, dotProduct, L2Norm, … (func/scalar/distance.c) */
 void func_register_tojson(void);   /* toJSONString, toStringCutToZero (func/scalar/tojson.c) */
 void func_register_relnum(void);   /* toRelative{Year,Quarter,Month,Week,Day,Hour,Minute,Second}Num (func/scalar/relnum.c) */
+void func_register_unixts64(void); /* to/fromUnixTimestamp64Second/Milli/Micro/Nano (func/scalar/unixts64.c) */
 /* arrayElement on a Map (m[k]); func/scalar/map.c. */
 int map_element_resolve(fn_call *call);
 

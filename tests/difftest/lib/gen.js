@@ -194,6 +194,9 @@ class Gen {
           'toRelativeYearNum($0)', 'toRelativeQuarterNum($0)', 'toRelativeMonthNum($0)', 'toRelativeWeekNum($0)',
           'toRelativeHourNum($0)', 'toRelativeMinuteNum($0)', 'toRelativeSecondNum($0)']), e(rng.pick(['date', 'dt']))));
         add(1, 'date', () => N('int', rng.pick(['toHour($0)', 'toMinute($0)', 'toSecond($0)', 'toUnixTimestamp($0)']), e('dt')));
+        add(1, 'date', () => N('int', rng.pick(['toUnixTimestamp64Milli(toDateTime64($0, 3))', 'toUnixTimestamp64Nano(toDateTime64($0, 2))',
+          'toUnixTimestamp64Second(toDateTime64($0, 1))']), e('dt')));
+        add(1, 'date', () => N('int', rng.pick(["toUnixTimestamp64Micro(fromUnixTimestamp64Milli($0, 'UTC'))", 'toUnixTimestamp64Second(fromUnixTimestamp64Nano($0))']), e('int')));
         add(1, 'date', () => { const c = rng.pick(['date', 'dt']); return N('int', `dateDiff('${rng.pick(['day', 'month', 'hour', 'year', 'week'])}', $0, $1)`, e(c), e(c)); });
         add(1, 'conv', () => N('int', rng.pick(['toInt8($0)', 'toUInt16($0)', 'toInt32($0)', 'toUInt64($0)', 'toInt128($0)', 'CAST($0 AS Int16)']), e('int')));
         add(1, 'conv', () => N('int', rng.pick(['toInt64OrZero($0)', 'toUInt32OrNull($0)', 'toInt32OrNull($0)']), e('str')));
