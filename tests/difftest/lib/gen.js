@@ -214,6 +214,8 @@ class Gen {
         add(1, 'funcs', () => N('int', `transform($0, ['a', 'b', ''], [1, 2, 3], 0)`, e('str')));
         add(1, 'funcs', () => N('int', rng.pick(['isZeroOrNull($0)', 'isNullable($0)']), e(rng.pick(['int', 'float']))));
         add(1, 'funcs', () => N('int', 'ascii($0)', e('str')));
+        add(1, 'funcs', () => N('int', rng.pick(['editDistance($0, $1)', 'editDistanceUTF8($0, $1)', 'damerauLevenshteinDistance($0, $1)',
+          'isValidUTF8(concat($0, $1))', 'isASCII(concat($0, $1))']), e('str'), e('str')));
         add(1, 'funcs', () => N('int', rng.pick(['reinterpretAsUInt16($0)', 'reinterpretAsInt32($0)', 'reinterpretAsUInt8($0)', "reinterpret($0, 'Int64')"]),
           e(rng.pick(['int', 'str', 'float']))));
         add(1, 'mapfuncs', () => N('int', rng.pick(['length(mapFilter((k, v) -> v > 0, $0))', 'mapExists((k, v) -> v = 1, $0)',
@@ -272,6 +274,10 @@ class Gen {
           e(rng.pick(['int', 'float', 'dec']))));
         add(1, 'funcs', () => N('str', `transform($0, ['a', 'b', ''], ['x', 'yy', 'empty'], 'other')`, e('str')));
         add(1, 'funcs', () => N('str', `transform($0, ['a', 'b'], ['x', 'yy'])`, e('str')));
+        add(1, 'funcs', () => N('str', rng.pick(["substringIndex($0, ',', 1)", "substringIndex($0, 'a', -2)", "substringIndexUTF8($0, 'é', 1)",
+          "translate($0, 'abc', 'xy')", "translateUTF8($0, 'aé', 'Eb')", 'initcap($0)', 'reverseUTF8($0)', 'toValidUTF8($0)', 'firstLine($0)',
+          "appendTrailingCharIfAbsent($0, 'a')", "toString(splitByWhitespace($0))", "toString(splitByNonAlpha($0, 2))", "toString(alphaTokens($0))"]), e('str')));
+        add(1, 'funcs', () => N('str', 'concat(space($0 % 5), $1)', e('int'), e('str')));
         add(1, 'funcs', () => N('str', 'toJSONString($0)', e(rng.pick(['int', 'str', 'float', 'bool', 'arr:int', 'arr:str']))));
         add(1, 'funcs', () => N('str', 'bin($0)', e(rng.pick(['int', 'str', 'float']))));
         add(1, 'funcs', () => N('str', 'toString(toUUIDOrZero($0))', e('str')));
