@@ -114,6 +114,17 @@ static source *functions_table(void)
         push_cstr(b->cols[4], d->description ? d->description : "");
         b->rows++;
     }
+    for (int i = 0; i < agg_alias_count(); i++) {
+        const char *to;
+        bool ci;
+        const char *alias = agg_alias_at(i, &to, &ci);
+        push_cstr(b->cols[0], alias);
+        push_u8(b->cols[1], 1);
+        push_u8(b->cols[2], ci);
+        push_cstr(b->cols[3], to);
+        push_cstr(b->cols[4], "");
+        b->rows++;
+    }
     return one_block_source(sch, b);
 }
 
