@@ -425,9 +425,17 @@ static int minmax_exec(const fn_call *c, column **args, size_t n, column **out)
     if (convert_all(c, args, idx, c->nargs, c->ret, conv, false) < 0)
         return -1;
     uint8_t *pick = mem_calloc(n ? n : 1);
+    /* NULL arguments are skipped (ClickHouse 26.7's default); a row is NULL only when every
+     * argument is: then pick stays on the first, which is NULL. */
     for (int k = 1; k < c->nargs; k++)
         for (size_t i = 0; i < n; i++) {
             const column *cur = conv[pick[i]];
+            if (col_is_null(conv[k], i))
+                continue;
+            if (col_is_null(cur, i)) {
+                pick[i] = (uint8_t)k;
+                continue;
+            }
             int d = col_compare(conv[k], col_idx(conv[k], i), cur, col_idx(cur, i), 1);
             if (greatest ? d > 0 : d < 0)
                 pick[i] = (uint8_t)k;
@@ -465,8 +473,8 @@ void func_register_cond(void)
         {"isNotNull", FN_OWN_NULLS, isnull_resolve, NULL, "1 if the value is not NULL"},
         {"assumeNotNull", FN_OWN_NULLS, assume_resolve, NULL, "the value without Nullable"},
         {"toNullable", FN_OWN_NULLS, tonullable_resolve, NULL, "the value as Nullable"},
-        {"greatest", FN_CASE_INSENSITIVE, minmax_resolve, NULL, "the largest argument"},
-        {"least", FN_CASE_INSENSITIVE, minmax_resolve, NULL, "the smallest argument"},
+        {"greatest", FN_CASE_INSENSITIVE | FN_OWN_NULLS, minmax_resolve, NULL, "the largest argument"},
+        {"least", FN_CASE_INSENSITIVE | FN_OWN_NULLS, minmax_resolve, NULL, "the smallest argument"},
     };
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
         func_register(&defs[i]);

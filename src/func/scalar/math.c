@@ -192,9 +192,11 @@ static int pow_resolve(fn_call *c)
 {
     if (c->nargs != 2)
         return fn_bad_nargs(c, "2");
-    for (int i = 0; i < 2; i++)
-        if (!num_is_int(c->arg_types[i]) && !num_is_float(c->arg_types[i]) && !type_is_decimal(c->arg_types[i]))
-            return fn_bad_types(c);
+    for (int i = 0; i < 2; i++) {
+        const type *t = c->arg_types[i];
+        if ((num_is_int(t) && num_size(t) > 8) || (!num_is_int(t) && !num_is_float(t) && !type_is_decimal(t)))
+            return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of argument of function %s", t->name, c->name);
+    }
     c->state = !strcmp(c->def->name, "atan2") ? (void *)atan2 : !strcmp(c->def->name, "hypot") ? (void *)hypot : (void *)pow;
     c->ret = type_simple(T_FLOAT64);
     c->exec = pow_exec;

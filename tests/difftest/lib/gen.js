@@ -188,6 +188,9 @@ class Gen {
           'greatest($0, $1)', 'least($0, $1)', 'bitAnd($0, $1)', 'bitXor($0, $1)', 'gcd($0, $1)']), e('int'), e('int')));
         add(2, 'arith', () => N('int', rng.pick(['abs($0)', 'negate($0)', 'sign($0)', 'bitCount($0)']), e('int')));
         add(1, 'math', () => N('int', 'factorial($0 % 21)', e('int')));
+        add(1, 'funcs', () => N('int', rng.pick(['bitRotateLeft($0, $1)', 'bitRotateRight($0, $1)', 'bitHammingDistance($0, $1)']), e('int'), e('int')));
+        add(1, 'funcs', () => N('int', rng.pick(['byteSwap($0)', 'bitTestAll($0, 0, 2)', 'bitTestAny($0, 1, 3)', 'length(bitPositionsToArray($0))',
+          'arraySum(bitmaskToArray($0))', 'length(bitmaskToList($0))']), e('int')));
         add(2, 'string', () => N('int', rng.pick(['length($0)', 'lengthUTF8($0)', 'position($0, $1)', 'countSubstrings($0, $1)']), e('str'), N('str', sq(rng.pick(['a', 'l', ',', ''])))));
         add(2, 'date', () => N('int', rng.pick(['toYear($0)', 'toMonth($0)', 'toDayOfMonth($0)', 'toDayOfWeek($0)', 'toYYYYMM($0)',
           'toDayOfYear($0)', 'toISOWeek($0)', 'toQuarter($0)', 'toYYYYMMDD($0)', 'toRelativeDayNum($0)',
