@@ -75,6 +75,15 @@ static uint32_t utf8_cp(const unsigned char *s, size_t k)
     return cp;
 }
 
+/* The row buffer at least `need` bytes long (kept across rows). */
+static void grow(char **buf, size_t *cap, size_t need)
+{
+    if (*cap < need) {
+        *cap = need;
+        *buf = xrealloc(*buf, need);
+    }
+}
+
 static int need_string(const fn_call *c, int i, const char *ord, const char *arg)
 {
     if (c->arg_types[i]->id == T_STRING)
@@ -258,10 +267,7 @@ static int tr_exec(const fn_call *c, column **a, size_t n, column **out)
     for (size_t i = 0; i < n; i++) {
         size_t l, o = 0;
         const unsigned char *s = (const unsigned char *)col_str(a[0], i, &l);
-        if (cap < l * 4 + 1) {
-            cap = l * 4 + 1;
-            buf = xrealloc(buf, cap);
-        }
+        grow(&buf, &cap, l * 4 + 1);
         for (size_t b = 0; b < l;) {
             if (!m->from) {
                 int16_t t = m->ascii[s[b]];
@@ -299,6 +305,14 @@ static int tr_exec(const fn_call *c, column **a, size_t n, column **out)
     return 0;
 }
 
+static int tr_shorter(const fn_call *c, size_t from, size_t to)
+{
+    return err_set(ERR_BAD_ARGUMENTS,
+                   "Second argument of function %s must not be shorter than the third argument. Size of the second "
+                   "argument: %zu, size of the third argument: %zu",
+                   c->name, from, to);
+}
+
 static int tr_resolve(fn_call *c)
 {
     if (c->nargs != 3)
@@ -315,19 +329,13 @@ static int tr_resolve(fn_call *c)
     tr_map *m = xcalloc(1, sizeof *m);
     c->state = m;
     if (!utf8) {
-        for (size_t k = 0; k < fl; k++)
-            if ((unsigned char)f[k] >= 0x80)
-                return err_set(ERR_BAD_ARGUMENTS, "Second and third arguments must be ASCII strings");
-        for (size_t k = 0; k < tl; k++)
-            if ((unsigned char)t[k] >= 0x80)
+        for (size_t k = 0; k < fl + tl; k++)
+            if ((unsigned char)(k < fl ? f[k] : t[k - fl]) >= 0x80)
                 return err_set(ERR_BAD_ARGUMENTS, "Second and third arguments must be ASCII strings");
         if (id == T_FIXEDSTRING && fl != tl)
             return err_set(ERR_BAD_ARGUMENTS, "Second and third arguments must be the same length");
         if (fl < tl)
-            return err_set(ERR_BAD_ARGUMENTS,
-                           "Second argument of function %s must not be shorter than the third argument. Size of the "
-                           "second argument: %zu, size of the third argument: %zu",
-                           c->name, fl, tl);
+            return tr_shorter(c, fl, tl);
         for (int k = 0; k < 256; k++)
             m->ascii[k] = -1;
         for (size_t k = 0; k < fl; k++)
@@ -339,10 +347,7 @@ static int tr_resolve(fn_call *c)
         size_t tn = utf8_decode_all(t, tl, to);
         if (m->n < tn) {
             free(to);
-            return err_set(ERR_BAD_ARGUMENTS,
-                           "Second argument of function %s must not be shorter than the third argument. Size of the "
-                           "second argument: %zu, size of the third argument: %zu",
-                           c->name, m->n, tn);
+            return tr_shorter(c, m->n, tn);
         }
         m->to = xcalloc(m->n + 1, sizeof *m->to);
         for (size_t k = 0; k < m->n; k++)
@@ -377,10 +382,7 @@ static int smap_exec(const fn_call *c, column **a, size_t n, column **out)
     for (size_t i = 0; i < n; i++) {
         size_t l, o = 0;
         const unsigned char *s = (const unsigned char *)col_str(a[0], i, &l);
-        if (cap < l * 3 + 2) {
-            cap = l * 3 + 2;
-            buf = xrealloc(buf, cap);
-        }
+        grow(&buf, &cap, l * 3 + 2);
         switch (op) {
         case M_INITCAP: {
             bool prev = false;
