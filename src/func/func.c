@@ -108,6 +108,7 @@ static void registry_init_once(void)
     func_register_unixts64();
     func_register_string2();
     func_register_bits2();
+    func_register_makedate();
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }

@@ -314,6 +314,8 @@ class Gen {
           'toLastDayOfMonth($0)', 'toStartOfQuarter($0)']), e(rng.pick(['date', 'dt']))));
         add(2, 'date', () => N('date', `${rng.pick(['addDays', 'subtractMonths', 'addYears', 'addWeeks'])}($0, $1)`, e('date'), small()));
         add(1, 'date', () => N('date', 'toDate32($0)', e('date')));
+        add(1, 'date', () => N('date', rng.pick(['makeDate(toYear($0), toMonth($0), toDayOfMonth($0) + $1)', 'makeDate(toYear($0), toDayOfYear($0) + $1)',
+          'makeDate32(toYear($0) - $1 * 30, toMonth($0) + $1, 31)']), e('date'), small()));
         add(1, 'cond', () => N('date', 'if($0, $1, $2)', e('bool'), e('date'), e('date')));
         break;
       case 'dt':
