@@ -109,6 +109,7 @@ static void registry_init_once(void)
     func_register_string2();
     func_register_bits2();
     func_register_makedate();
+    func_register_typefn();
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }

@@ -173,6 +173,7 @@ void func_register_unixts64(void); /* to/fromUnixTimestamp64Second/Milli/Micro/N
 void func_register_string2(void);  /* splitByWhitespace, substringIndex, translate, editDistance, … (func/scalar/string2.c) */
 void func_register_bits2(void);    /* bitRotateLeft/Right, bitTestAll/Any, bitmaskToArray, byteSwap, … (func/scalar/bits2.c) */
 void func_register_makedate(void); /* makeDate, makeDate32, makeDateTime, makeDateTime64 (func/scalar/makedate.c) */
+void func_register_typefn(void);   /* defaultValueOf*, getSizeOfEnumType, toStartOfSecond/…Nanosecond (func/scalar/typefn.c) */
 /* arrayElement on a Map (m[k]); func/scalar/map.c. */
 int map_element_resolve(fn_call *call);
 
