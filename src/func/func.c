@@ -5,6 +5,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "column/datetime.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -494,4 +495,12 @@ column *fn_cast_arg(const fn_call *call, column *m, const type *from, const type
     column *r = type_cast_super(m, from, to, call->env ? call->env->timezone : NULL);
     col_free(m);
     return r;
+}
+
+const tz_info *fn_tz_named(const char *name, size_t len)
+{
+    char *z = xstrndup(name, len);
+    const tz_info *tz = tz_get(z);
+    free(z);
+    return tz;
 }

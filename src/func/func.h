@@ -174,6 +174,9 @@ void func_register_string2(void);  /* splitByWhitespace, substringIndex, transla
 void func_register_bits2(void);    /* bitRotateLeft/Right, bitTestAll/Any, bitmaskToArray, byteSwap, … (func/scalar/bits2.c) */
 void func_register_makedate(void); /* makeDate, makeDate32, makeDateTime, makeDateTime64 (func/scalar/makedate.c) */
 void func_register_typefn(void);   /* defaultValueOf*, getSizeOfEnumType, toStartOfSecond/…Nanosecond (func/scalar/typefn.c) */
+/* The time zone of a name that is not NUL-terminated (a constant string argument); NULL
+ * with BAD_ARGUMENTS when unknown (func.c). */
+const struct tz_info *fn_tz_named(const char *name, size_t len);
 /* arrayElement on a Map (m[k]); func/scalar/map.c. */
 int map_element_resolve(fn_call *call);
 

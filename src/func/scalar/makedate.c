@@ -167,9 +167,7 @@ static int mk_resolve(fn_call *c)
                            "A value of illegal type was provided as %s argument 'timezone' to function '%s'. Expected: "
                            "const String, got: %s",
                            ordinal[tz_arg - 1], c->name, c->arg_types[tz_arg]->name);
-        char *z = xstrndup(s, len);
-        st->tz = tz_get(z);
-        free(z);
+        st->tz = fn_tz_named(s, len);
         if (!st->tz)
             return -1;
         zone = tz_name(st->tz);

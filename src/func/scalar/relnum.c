@@ -102,8 +102,7 @@ static int relnum_resolve(fn_call *c)
         return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
                        "Illegal type %s of argument of function %s. Should be Date, Date32, DateTime or DateTime64",
                        c->arg_types[0]->name, c->name);
-    const char *zone = NULL;
-    char *owned = NULL;
+    const tz_info *tz;
     if (c->nargs == 2) {
         size_t len;
         const char *s = type_is_string(c->arg_types[1]) ? fn_const_str(c, 1, &len) : NULL;
@@ -114,14 +113,11 @@ static int relnum_resolve(fn_call *c)
                            "Function %s supports 1 or 2 arguments. The optional 2nd argument must be a constant string "
                            "with a timezone name",
                            c->name);
-        zone = owned = xstrndup(s, len);
-    } else if ((t->id == T_DATETIME || t->id == T_DATETIME64) && c->arg_types[0]->tz) {
-        zone = c->arg_types[0]->tz;
+        tz = fn_tz_named(s, len);
     } else {
-        zone = c->env && c->env->timezone ? c->env->timezone : tz_default_name();
+        bool typed = (t->id == T_DATETIME || t->id == T_DATETIME64) && c->arg_types[0]->tz;
+        tz = tz_get(typed ? c->arg_types[0]->tz : c->env && c->env->timezone ? c->env->timezone : tz_default_name());
     }
-    const tz_info *tz = tz_get(zone);
-    free(owned);
     if (!tz)
         return -1;
     relnum_state *st = xcalloc(1, sizeof *st);

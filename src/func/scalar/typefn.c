@@ -118,9 +118,7 @@ static int start_resolve(fn_call *c)
                            "Function %s supports 1 or 2 arguments. The optional 2nd argument must be a constant string "
                            "with a timezone name",
                            c->name);
-        char *z = xstrndup(s, len);
-        const tz_info *tz = tz_get(z);
-        free(z);
+        const tz_info *tz = fn_tz_named(s, len);
         if (!tz)
             return -1;
         zone = tz_name(tz);

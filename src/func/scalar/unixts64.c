@@ -101,9 +101,7 @@ static int from_resolve(fn_call *c)
         if (!s)
             return err_set(ERR_ILLEGAL_COLUMN,
                            "Illegal column of time zone argument of function %s, must be a constant string", c->name);
-        char *z = xstrndup(s, len);
-        const tz_info *tz = tz_get(z);
-        free(z);
+        const tz_info *tz = fn_tz_named(s, len);
         if (!tz)
             return -1;
         zone = tz_name(tz);
