@@ -111,6 +111,18 @@ static void registry_init_once(void)
     func_register_bits2();
     func_register_makedate();
     func_register_typefn();
+    /* ClickHouse's aliases of functions registered by the families above (system.functions
+     * alias_to), registered after all of them so that every target exists. */
+    static const char *const compat[][2] = {
+        {"CARDINALITY", "length"}, {"OCTET_LENGTH", "length"}, {"FORMAT_BYTES", "formatReadableSize"},
+        {"LAST_DAY", "toLastDayOfMonth"}, {"MILLISECOND", "toMillisecond"}, {"REGEXP_MATCHES", "match"},
+        {"SCHEMA", "currentDatabase"}, {"array_to_string", "arrayStringConcat"}, {"byteSlice", "substring"},
+        {"current_user", "currentUser"}, {"session_user", "currentUser"}, {"date_bin", "toStartOfInterval"},
+        {"time_bucket", "toStartOfInterval"}, {"hostname", "hostName"}, {"instr", "positionCaseInsensitive"},
+        {"localtimestamp", "now"}, {"week", "toWeek"}, {"yearweek", "toYearWeek"},
+    };
+    for (size_t i = 0; i < sizeof compat / sizeof compat[0]; i++)
+        func_register_alias(compat[i][0], compat[i][1]);
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }
