@@ -12,6 +12,8 @@
  *     wrap to the UInt32 result; Date32 saturates the week, day (to 0..65535), hour, minute
  *     and second numbers to 0..4294967295; DateTime64 wraps day and week to 16 bits and the
  *     others to 32.
+ * toDaysSinceYearZero(d[, tz]): the local day counted from 0000-01-01 (proleptic
+ * Gregorian), UInt32, as ClickHouse (and MySQL's TO_DAYS).
  * A Date is the local midnight of its day in the zone (the tz argument, else the session's).
  * Errors: ILLEGAL_TYPE_OF_ARGUMENT for a non-date argument or a non-string zone, ILLEGAL_COLUMN
  * for a zone that is not constant. */
@@ -24,11 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { R_YEAR, R_QUARTER, R_MONTH, R_WEEK, R_DAY, R_HOUR, R_MINUTE, R_SECOND };
+enum { R_YEAR, R_QUARTER, R_MONTH, R_WEEK, R_DAY, R_HOUR, R_MINUTE, R_SECOND, R_DAYS0 };
 
 static const char *const rel_names[] = {"toRelativeYearNum", "toRelativeQuarterNum", "toRelativeMonthNum",
                                         "toRelativeWeekNum", "toRelativeDayNum", "toRelativeHourNum",
-                                        "toRelativeMinuteNum", "toRelativeSecondNum"};
+                                        "toRelativeMinuteNum", "toRelativeSecondNum", "toDaysSinceYearZero"};
 
 typedef struct relnum_state {
     const tz_info *tz;
@@ -51,6 +53,7 @@ static int64_t rel_value(const relnum_state *st, int64_t t, int64_t days)
     case R_DAY: return days;
     case R_HOUR: return t >= 0 && st->whole_hours ? t / 3600 : fdiv(t + 86400 - st->off0, 3600);
     case R_MINUTE: return fdiv(t, 60);
+    case R_DAYS0: return days + 719528; /* 1970-01-01 is day 719528 of the proleptic year 0 */
     default: return t;
     }
 }
@@ -73,7 +76,9 @@ static int relnum_exec(const fn_call *c, column **a, size_t n, column **out)
             days = fdiv(t + tz_offset_at(st->tz, t), 86400);
         }
         int64_t r = rel_value(st, t, days);
-        if (at->id == T_DATE32 && st->op >= R_WEEK) {
+        if (st->op == R_DAYS0) {
+            /* every type's days fit */
+        } else if (at->id == T_DATE32 && st->op >= R_WEEK) {
             int64_t hi = st->op == R_DAY ? 65535 : UINT32_MAX;
             r = r < 0 ? 0 : r > hi ? hi : r;
         } else if (at->id == T_DATETIME64 && (st->op == R_DAY || st->op == R_WEEK)) {
@@ -143,4 +148,5 @@ void func_register_relnum(void)
         defs[i] = (func_def){rel_names[i], 0, relnum_resolve, free, "number of the year, quarter, … since a fixed point"};
         func_register(&defs[i]);
     }
+    func_register_alias("TO_DAYS", "toDaysSinceYearZero");
 }

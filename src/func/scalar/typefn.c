@@ -7,12 +7,14 @@
  *   toStartOfSecond/Millisecond/Microsecond/Nanosecond(dt64[, tz]): a DateTime64 rounded
  *     down (toward the past) to the unit, at the finer of its precision and the unit's; the
  *     optional zone only changes the result type's zone. Other types: ILLEGAL_TYPE_OF_ARGUMENT.
+ *   fromDaysSinceYearZero(32)(n): see below.
  * Stateless; thread-safe. */
 #include "func/func.h"
 
 #include "base/err.h"
 #include "base/mem.h"
 #include "column/datetime.h"
+#include "func/scalar/num.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +131,57 @@ static int start_resolve(fn_call *c)
     return 0;
 }
 
+/* fromDaysSinceYearZero(n) / fromDaysSinceYearZero32(n): the Date / Date32 of day n counted
+ * from 0000-01-01; a negative n is ARGUMENT_OUT_OF_BOUND; a Date out of range wraps to 16
+ * bits as ClickHouse's (day 0 is 1973-09-30); a Date32 past 9999-12-31 is NOT_IMPLEMENTED. */
+static int from_days0_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    const type *t = type_phys(c->arg_types[0]);
+    int128_t *v = mem_alloc((n ? n : 1) * sizeof *v);
+    if (t->id == T_UINT128)
+        memcpy(v, a[0]->data.p, n * sizeof *v);
+    else
+        num_load_i128(t, a[0]->data.p, n, v);
+    bool d32 = c->ret->id == T_DATE32;
+    column *r = col_new_defaults(c->ret, n);
+    for (size_t i = 0; i < n; i++) {
+        int128_t x = v[i];
+        const char *why = x < 0 ? "Expected a non-negative integer, got: %lld" : NULL;
+        /* ClickHouse keeps a Date32 past 9999-12-31 and prints it as that day; shale's text
+         * output cannot yet, so it is refused rather than printed differently. */
+        if (!why && d32 && x > 3652424)
+            why = "fromDaysSinceYearZero32 beyond 9999-12-31 (day %lld) is not supported";
+        if (why) {
+            mem_free(v);
+            col_free(r);
+            return err_set(x < 0 ? ERR_ARGUMENT_OUT_OF_BOUND : ERR_NOT_IMPLEMENTED, why, (long long)x);
+        }
+        int128_t days = x - 719528;
+        if (d32)
+            COL_DATA(r, int32_t)[i] = (int32_t)days;
+        else
+            COL_DATA(r, uint16_t)[i] = (uint16_t)days;
+    }
+    mem_free(v);
+    *out = r;
+    return 0;
+}
+
+static int from_days0_resolve(fn_call *c)
+{
+    if (c->nargs != 1)
+        return fn_bad_nargs(c, "1");
+    const type *t = c->arg_types[0];
+    if (!num_is_int(t) || t->id == T_BOOL)
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+                       "A value of illegal type was provided as 1st argument 'days' to function '%s'. Expected: Integer, "
+                       "got: %s",
+                       c->name, t->name);
+    c->ret = type_simple(strstr(c->def->name, "32") ? T_DATE32 : T_DATE);
+    c->exec = from_days0_exec;
+    return 0;
+}
+
 void func_register_typefn(void)
 {
     static const func_def defs[] = {
@@ -140,7 +193,10 @@ void func_register_typefn(void)
         {"toStartOfMillisecond", 0, start_resolve, NULL, "a DateTime64 rounded down to the millisecond"},
         {"toStartOfMicrosecond", 0, start_resolve, NULL, "a DateTime64 rounded down to the microsecond"},
         {"toStartOfNanosecond", 0, start_resolve, NULL, "a DateTime64 rounded down to the nanosecond"},
+        {"fromDaysSinceYearZero", 0, from_days0_resolve, NULL, "the Date of a day counted from year 0"},
+        {"fromDaysSinceYearZero32", 0, from_days0_resolve, NULL, "the Date32 of a day counted from year 0"},
     };
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
         func_register(&defs[i]);
+    func_register_alias("FROM_DAYS", "fromDaysSinceYearZero");
 }
