@@ -7,3 +7,7 @@ SELECT toDaysSinceYearZero('2023-09-08'); -- { serverError ILLEGAL_TYPE_OF_ARGUM
 SELECT fromDaysSinceYearZero(-1); -- { serverError ARGUMENT_OUT_OF_BOUND }
 SELECT fromDaysSinceYearZero(toInt64(-5)); -- { serverError ARGUMENT_OUT_OF_BOUND }
 SELECT fromDaysSinceYearZero(1.5); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
+SELECT toYearNumSinceEpoch(toDateTime('2023-12-31 23:00:00', 'UTC')), toYearNumSinceEpoch(toDateTime('2023-12-31 23:00:00', 'UTC'), 'Asia/Tokyo'), toMonthNumSinceEpoch(toDateTime64('1969-12-31 00:00:00', 3, 'UTC')), toYearNumSinceEpoch(toDateTime64('1900-01-01 00:00:00', 3, 'UTC')), toMonthNumSinceEpoch(toDate32('2299-12-31')), toYearNumSinceEpoch(toDate32('2299-12-31')), toMonthNumSinceEpoch(toDate('1970-01-01')), toYearNumSinceEpoch(toDate32('1969-12-31'));
+SELECT toYearNumSinceEpoch(toDate('2023-09-08')), toMonthNumSinceEpoch(toDate('2023-09-08')), toTypeName(toYearNumSinceEpoch(toDate('2023-09-08'))), toTypeName(toMonthNumSinceEpoch(toDate('2023-09-08'))), toYearNumSinceEpoch(toDate32('1900-05-01')), toMonthNumSinceEpoch(toDate32('1900-05-01'));
+SELECT toYearNumSinceEpoch(1); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
+SELECT toYearNumSinceEpoch(toDate('2020-01-01'), 1); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }

@@ -13,7 +13,8 @@
  *     and second numbers to 0..4294967295; DateTime64 wraps day and week to 16 bits and the
  *     others to 32.
  * toDaysSinceYearZero(d[, tz]): the local day counted from 0000-01-01 (proleptic
- * Gregorian), UInt32, as ClickHouse (and MySQL's TO_DAYS).
+ * Gregorian), UInt32, as ClickHouse (and MySQL's TO_DAYS); toYearNumSinceEpoch (UInt16) and
+ * toMonthNumSinceEpoch: years and months since 1970-01, with the day number's range rules.
  * A Date is the local midnight of its day in the zone (the tz argument, else the session's).
  * Errors: ILLEGAL_TYPE_OF_ARGUMENT for a non-date argument or a non-string zone, ILLEGAL_COLUMN
  * for a zone that is not constant. */
@@ -26,11 +27,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { R_YEAR, R_QUARTER, R_MONTH, R_WEEK, R_DAY, R_HOUR, R_MINUTE, R_SECOND, R_DAYS0 };
+enum { R_YEAR, R_QUARTER, R_MONTH, R_WEEK, R_DAY, R_HOUR, R_MINUTE, R_SECOND, R_DAYS0, R_YEARS_EPOCH, R_MONTHS_EPOCH };
 
 static const char *const rel_names[] = {"toRelativeYearNum", "toRelativeQuarterNum", "toRelativeMonthNum",
                                         "toRelativeWeekNum", "toRelativeDayNum", "toRelativeHourNum",
-                                        "toRelativeMinuteNum", "toRelativeSecondNum", "toDaysSinceYearZero"};
+                                        "toRelativeMinuteNum", "toRelativeSecondNum", "toDaysSinceYearZero",
+                                        "toYearNumSinceEpoch", "toMonthNumSinceEpoch"};
 
 typedef struct relnum_state {
     const tz_info *tz;
@@ -54,6 +56,8 @@ static int64_t rel_value(const relnum_state *st, int64_t t, int64_t days)
     case R_HOUR: return t >= 0 && st->whole_hours ? t / 3600 : fdiv(t + 86400 - st->off0, 3600);
     case R_MINUTE: return fdiv(t, 60);
     case R_DAYS0: return days + 719528; /* 1970-01-01 is day 719528 of the proleptic year 0 */
+    case R_YEARS_EPOCH: dt_civil_from_days(days, &y, &m, &d); return y - 1970;
+    case R_MONTHS_EPOCH: dt_civil_from_days(days, &y, &m, &d); return (y - 1970) * 12 + m - 1;
     default: return t;
     }
 }
@@ -81,7 +85,7 @@ static int relnum_exec(const fn_call *c, column **a, size_t n, column **out)
         } else if (at->id == T_DATE32 && st->op >= R_WEEK) {
             int64_t hi = st->op == R_DAY ? 65535 : UINT32_MAX;
             r = r < 0 ? 0 : r > hi ? hi : r;
-        } else if (at->id == T_DATETIME64 && (st->op == R_DAY || st->op == R_WEEK)) {
+        } else if (at->id == T_DATETIME64 && (st->op == R_DAY || st->op == R_WEEK || st->op >= R_YEARS_EPOCH)) {
             r = (uint16_t)r;
         }
         v[i] = r;
@@ -136,7 +140,7 @@ static int relnum_resolve(fn_call *c)
     /* Offsets change at most a few times a year; a daily sample sees every period. */
     for (int64_t s = 0; s <= (int64_t)UINT32_MAX && st->whole_hours; s += 86400)
         st->whole_hours = tz_offset_at(tz, s) % 3600 == 0;
-    c->ret = type_simple(st->op == R_YEAR ? T_UINT16 : T_UINT32);
+    c->ret = type_simple(st->op == R_YEAR || st->op == R_YEARS_EPOCH ? T_UINT16 : T_UINT32);
     c->exec = relnum_exec;
     return 0;
 }
