@@ -160,6 +160,29 @@ function s3Data(ctx) {
   };
 }
 const ch = (sql, t) => `${sql} SETTINGS max_threads = ${t}`;
+// The set ten times over (issue 17's 60 M-row figure): bench/data/posts-<scale>-x10/by_month/
+// holds 1 890 hard links, <month>-<k>.parquet for k = 0..9, to the 189 files. Read from the page
+// cache, ten links cost what ten copies would; the disk space is not needed.
+function postsSet10(ctx) {
+  const p = postsSet(ctx);
+  const dir = path.join(ctx.dataDir, `posts-${ctx.scale}-x10`);
+  const done = path.join(dir, '.complete');
+  if (!fs.existsSync(done)) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(path.join(dir, 'by_month'), { recursive: true });
+    for (const f of p.files)
+      for (let k = 0; k < 10; k++)
+        fs.linkSync(path.join(p.dir, 'by_month', f), path.join(dir, 'by_month', f.replace(/\.parquet$/, `-${k}.parquet`)));
+    fs.writeFileSync(done, '');
+  }
+  const files = fs.readdirSync(path.join(dir, 'by_month')).filter((f) => f.endsWith('.parquet'));
+  return { dir, files, bytes: p.bytes * 10, scale: ctx.scale * 10,
+    where: `the ${ctx.scale.toLocaleString('en-US')}-row set ten times over (hard links), read from local disk (page cache)` };
+}
+function localData10(ctx) {
+  const p = postsSet10(ctx);
+  return { description: postsDescription(p, p.where), vars: { dir: p.dir } };
+}
 
 const posts = [];
 for (const t of [1, 2]) {
@@ -188,6 +211,18 @@ posts.push(
       duckdb: `EXPLAIN ANALYZE SELECT * FROM ${DUCK}` } },
   { name: 'posts_q3_s3', data: s3Data, title: 'SELECT * FORMAT Null over the posts set via s3()',
     sql: { shale: Q3(S3SRC), clickhouse: `SELECT * FROM ${S3SRC} SETTINGS max_threads = {threads} FORMAT Null` } },
+);
+posts.push(
+  { name: 'posts_q1_x10', data: localData10,
+    title: 'top-5 OwnerDisplayName over the posts Parquet set ten times over (1 890 files), local files, max_threads 2',
+    sql: { shale: Q1(LOCAL), clickhouse: ch(Q1(LOCAL), '{threads}'), duckdb: Q1_DUCK(DUCK) } },
+  { name: 'posts_q2_x10', data: localData10,
+    title: 'count(), sum(Score), max(CreationDate) over the posts set ten times over (1 890 files), local files',
+    sql: { shale: Q2(LOCAL), clickhouse: ch(Q2(LOCAL), '{threads}'), duckdb: Q2_DUCK(DUCK) } },
+  { name: 'posts_q3_x10', data: localData10, duckdbResultDiscarded: true,
+    title: 'SELECT * FORMAT Null over the posts set ten times over (1 890 files), local files',
+    sql: { shale: Q3(LOCAL), clickhouse: `SELECT * FROM ${LOCAL} SETTINGS max_threads = {threads} FORMAT Null`,
+      duckdb: `EXPLAIN ANALYZE SELECT * FROM ${DUCK}` } },
 );
 // Window functions (issue 12): row_number() and a running sum(Score) per OwnerDisplayName
 // ordered by CreationDate (Id breaks ties, so that every engine numbers rows alike), the
@@ -246,7 +281,7 @@ module.exports.push(...require('./arrayjoin/benchmark')(localData));
 // ---- MergeTree inserts (issue 6): posts_insert_file, posts_insert_s3, posts_insert_parts ----
 // Own steps per run (fresh table directories, row count check, parts over time): see
 // bench/lib/insert-bench.js.
-module.exports.push(...require('./lib/insert-bench')(postsSet, postsOnS3, postsDescription));
+module.exports.push(...require('./lib/insert-bench')(postsSet, postsOnS3, postsDescription, postsSet10));
 
 // ---- object storage (issue 5): posts_q1_s3_best, s3_large_object --------------------------------
 // Own steps (several ClickHouse settings variants; curl as a peer): see bench/lib/s3-bench.js.

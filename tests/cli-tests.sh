@@ -156,5 +156,20 @@ check "SHOW CREATE of a view with CASE" "(NOT_IMPLEMENTED)" "$(err_name "CREATE 
 check "SHOW CREATE of a view with an upper-case function" "(NOT_IMPLEMENTED)" "$(err_name "CREATE VIEW v AS SELECT COUNT(); SHOW CREATE VIEW v")"
 check "view: FINAL" "(ILLEGAL_FINAL)" "$(err_name "CREATE VIEW v AS SELECT 1; SELECT * FROM v FINAL")"
 check "CREATE TABLE … UUID" "(NOT_IMPLEMENTED)" "$(err_name "CREATE TABLE t UUID '1bf65ebb-005b-4046-9d5c-0fbc2ce62d13' (a UInt8) ENGINE = Memory")"
+# One process at a time on a data directory (<path>/status is flock'ed, as ClickHouse does):
+# a second process fails at start; the file goes when the first exits, and a stale one
+# (left by a killed process, no lock) is taken over.
+mkdir -p "$tmp/lock"
+"$SHALE" local --path "$tmp/lock" -q "SELECT sleep(2)" >/dev/null &
+holder=$!
+for _ in $(seq 50); do [ -s "$tmp/lock/status" ] && break; sleep 0.1; done
+check "status file names its holder" "PID: $holder" "$(head -1 "$tmp/lock/status")"
+"$SHALE" local --path "$tmp/lock" -q "SELECT 1" 2>"$tmp/err" >/dev/null; rc=$?
+check "second process on a data directory: exit code" "76" "$rc"
+check "second process on a data directory: error" "1" "$(grep -c "Cannot lock file .*lock/status. Another server instance in same directory is already running. (CANNOT_OPEN_FILE)" "$tmp/err")"
+wait $holder
+check "status file removed at exit" "no" "$([ -e "$tmp/lock/status" ] && echo yes || echo no)"
+printf 'PID: 1\n' >"$tmp/lock/status"
+check "stale status file taken over" "1" "$("$SHALE" local --path "$tmp/lock" -q "SELECT 1")"
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

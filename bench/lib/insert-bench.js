@@ -18,6 +18,7 @@ const os = require('os');
 const path = require('path');
 const http = require('http');
 const { spawnSync } = require('child_process');
+const { peer } = require('./warm');
 
 const DDL = "CREATE TABLE posts (`Id` Int32 CODEC(Delta(4), ZSTD(1)), `PostTypeId` Enum8('Question' = 1, 'Answer' = 2, 'Wiki' = 3, 'TagWikiExcerpt' = 4, 'TagWiki' = 5, 'ModeratorNomination' = 6, 'WikiPlaceholder' = 7, 'PrivilegeWiki' = 8), `AcceptedAnswerId` UInt32, `CreationDate` DateTime64(3, 'UTC'), `Score` Int32, `ViewCount` UInt32 CODEC(Delta(4), ZSTD(1)), `Body` String, `OwnerUserId` Int32, `OwnerDisplayName` String, `LastEditorUserId` Int32, `LastEditorDisplayName` String, `LastEditDate` DateTime64(3, 'UTC') CODEC(Delta(8), ZSTD(1)), `LastActivityDate` DateTime64(3, 'UTC'), `Title` String, `Tags` String, `AnswerCount` UInt16 CODEC(Delta(2), ZSTD(1)), `CommentCount` UInt8, `FavoriteCount` UInt8, `ContentLicense` LowCardinality(String), `ParentId` String, `CommunityOwnedDate` DateTime64(3, 'UTC'), `ClosedDate` DateTime64(3, 'UTC')) ENGINE = MergeTree PARTITION BY toYear(CreationDate) ORDER BY (PostTypeId, toDate(CreationDate), CreationDate)";
 
@@ -100,6 +101,26 @@ function chInsert(ctx, insert, extra = []) {
   return runnerInsert(ctx, 'run-chdb-insert.js', (dir) => ['--path', dir, '--create', DDL, '--insert', insert, ...extra]);
 }
 
+// ClickHouse warm (issue 17): one chdb Session per benchmark (bench/lib/peer-serve.js) on its
+// own directory; each run drops and re-creates posts (untimed), then times the INSERT alone and
+// reads back count() and the active parts. rss_mib is the session process's peak so far.
+async function chWarmInsert(ctx, chp, insert) {
+  const q = async (sql) => {
+    const m = await chp.query(sql, ctx.timeout);
+    if (!m.ok) throw new Error(m.error);
+    return m;
+  };
+  try {
+    await q('DROP TABLE IF EXISTS posts SYNC');
+    await q(DDL);
+    const m = await q(insert);
+    const count = Number((await q('SELECT count() FROM posts')).result.trim());
+    const [bytes, parts] = (await q("SELECT sum(data_compressed_bytes), count() FROM system.parts " +
+      "WHERE database = currentDatabase() AND table = 'posts' AND active")).result.trim().split('\t').map(Number);
+    return { ok: true, elapsed_s: m.elapsed_s, cpu_s: m.cpu_s, rss_mib: m.rss_mib, count, compressed_bytes: bytes, parts };
+  } catch (e) { return { ok: false, error: e.message }; }
+}
+
 // Reads every file once so that every engine's timed runs find the set in the page cache.
 function warmCache(dir) {
   spawnSync('bash', ['-c', `cat '${dir}'/by_month/*.parquet > /dev/null`]);
@@ -130,10 +151,17 @@ const { median } = { median(xs) {
 // Runs configs (each {label, variant, engine, run()}) interleaved, ctx.runs times; checks counts.
 async function runConfigs(ctx, configs, expected) {
   for (const c of configs) { c.runs = []; c.error = null; }
-  for (let i = 0; i < ctx.runs; i++) {
+  // One untimed warm-up run per configuration: the warm ClickHouse session's caches, and the
+  // page cache for everyone.
+  for (let i = -1; i < ctx.runs; i++) {
     for (const c of configs) {
       if (c.error) continue;
       const m = await c.run();
+      if (i < 0) {
+        if (!m.ok) { c.error = `warm-up: ${m.error}`; ctx.log(`  ${c.label} failed: ${m.error}`); }
+        else ctx.log(`warm-up ${c.label} (${c.variant}): ${m.elapsed_s.toFixed(3)} s`);
+        continue;
+      }
       if (m.ok && m.count !== expected) { m.ok = false; m.error = `count() after the INSERT is ${m.count}, the source has ${expected}`; }
       if (!m.ok) { c.error = `run ${i + 1}: ${m.error}`; ctx.log(`  ${c.label} failed: ${m.error}`); continue; }
       c.runs.push(m);
@@ -174,12 +202,13 @@ function configTable(ctx, configs, L) {
   L.push('');
 }
 
-const HOW = 'How the figures are taken: every run uses a fresh data directory and is its own child process under ' +
+const HOW = 'How the figures are taken: shale and DuckDB: every run uses a fresh data directory and is its own child process under ' +
   '`/usr/bin/time`; peak RSS is its maxrss. shale: CREATE TABLE runs in a first, untimed `shale local --path D` ' +
   'process; the INSERT runs alone in a second process, timed as a whole (start-up, the INSERT, and exit — shale ' +
-  'stops its background merges at exit without waiting for them); CPU = user + sys of that process. ClickHouse: ' +
-  'bench/lib/run-chdb-insert.js opens a chdb Session on D, runs CREATE untimed and times the INSERT alone (hrtime, ' +
-  'process.cpuUsage()); its peak RSS includes node and the chdb library (~the runner baseline). DuckDB: ' +
+  'stops its background merges at exit without waiting for them); CPU = user + sys of that process. ClickHouse ' +
+  'runs warm: one chdb Session per benchmark (bench/lib/peer-serve.js, on its own directory) runs every run; each ' +
+  'run drops and re-creates the table untimed and times the INSERT alone (hrtime, process.cpuUsage()); its peak RSS ' +
+  'is the session process\'s peak so far (node and the chdb library included, ~the runner baseline). DuckDB: ' +
   'bench/lib/run-duckdb-insert.js times `CREATE TABLE posts AS SELECT * FROM read_parquet(...)` plus its CHECKPOINT ' +
   'into a fresh database file. Compressed size: `SELECT sum(data_compressed_bytes) FROM system.parts WHERE ' +
   "table = 'posts' AND active` read back after the INSERT (shale in a third process, ClickHouse in the same session); " +
@@ -195,20 +224,25 @@ async function postsInsertFile(b, ctx, p) {
     : `file('${p.dir}/by_month/*.parquet', Parquet)`;
   const insert = `INSERT INTO posts SELECT * FROM ${src}`;
   const configs = [];
-  for (const v of (b.s3 ? VARIANTS.slice(0, 1) : VARIANTS)) {
-    configs.push({ label: 'shale', engine: 'shale', variant: v.name, sql: `${insert}  -- command line: ${v.shale.concat(`--max_threads=${ctx.threads}`).join(' ')}`,
-      run: () => shaleInsert(ctx, insert, v.shale) });
-    const chSql = `${insert}${v.ch ? v.ch + `, max_threads = ${ctx.threads}` : ` SETTINGS max_threads = ${ctx.threads}`}`;
-    configs.push({ label: 'ClickHouse', engine: 'clickhouse', variant: v.name, sql: chSql, run: () => chInsert(ctx, chSql) });
-  }
-  if (!b.s3) {
-    const dsql = `CREATE TABLE posts AS SELECT * FROM read_parquet('${p.dir}/by_month/*.parquet')`;
-    configs.push({ label: 'DuckDB', engine: 'duckdb', variant: '—', sql: dsql,
-      run: () => runnerInsert(ctx, 'run-duckdb-insert.js', (dir) => ['--path', dir, '--threads', String(ctx.threads), '--sql', dsql]) });
-  }
-  await runConfigs(ctx, configs, expected);
+  const chDir = tmpDir('chdb-warm');
+  let chp;
+  try { chp = await peer('clickhouse', ctx.threads, chDir); } catch (e) { rm(chDir); throw e; }
+  try {
+    for (const v of (b.s3 || b.onlyDefault ? VARIANTS.slice(0, 1) : VARIANTS)) {
+      configs.push({ label: 'shale', engine: 'shale', variant: v.name, sql: `${insert}  -- command line: ${v.shale.concat(`--max_threads=${ctx.threads}`).join(' ')}`,
+        run: () => shaleInsert(ctx, insert, v.shale) });
+      const chSql = `${insert}${v.ch ? v.ch + `, max_threads = ${ctx.threads}` : ` SETTINGS max_threads = ${ctx.threads}`}`;
+      configs.push({ label: 'ClickHouse (warm)', engine: 'clickhouse', variant: v.name, sql: chSql, run: () => chWarmInsert(ctx, chp, chSql) });
+    }
+    if (!b.s3) {
+      const dsql = `CREATE TABLE posts AS SELECT * FROM read_parquet('${p.dir}/by_month/*.parquet')`;
+      configs.push({ label: 'DuckDB', engine: 'duckdb', variant: '—', sql: dsql,
+        run: () => runnerInsert(ctx, 'run-duckdb-insert.js', (dir) => ['--path', dir, '--threads', String(ctx.threads), '--sql', dsql]) });
+    }
+    await runConfigs(ctx, configs, expected);
+  } finally { chp.stop(); rm(chDir); }
   const L = header(ctx, b, p.description, [loadStart, os.loadavg()[0]],
-    `${ctx.runs} timed runs per engine and settings variant, interleaved; each figure is the median. max_threads = ${ctx.threads} for every engine.`);
+    `One untimed warm-up and ${ctx.runs} timed runs per engine and settings variant, interleaved; each figure is the median. max_threads = ${ctx.threads} for every engine.`);
   configTable(ctx, configs, L);
   L.push(`Row check: the source has ${expected.toLocaleString('en-US')} rows; ` + configs.filter((c) => !c.error)
     .map((c) => `${c.label} (${c.variant}) count() = ${c.runs[0].count.toLocaleString('en-US')}`).join(', ') + '.', '');
@@ -325,11 +359,14 @@ async function postsInsertParts(b, ctx, p) {
 }
 
 // The benchmark entries; postsSet/postsOnS3 come from benchmarks.js (they make/serve the data set).
-module.exports = function insertBenchmarks(postsSet, postsOnS3, describe) {
+module.exports = function insertBenchmarks(postsSet, postsOnS3, describe, postsSet10) {
   const local = (ctx) => { const p = postsSet(ctx); return { ...p, description: describe({ ...p, scale: ctx.scale }, 'read from local disk (page cache)') }; };
   return [
     { name: 'posts_insert_file', title: 'INSERT INTO a MergeTree posts table SELECT * FROM the posts Parquet files (3 settings variants); DuckDB CREATE TABLE AS',
       run(ctx) { return postsInsertFile(this, ctx, local(ctx)); } },
+    { name: 'posts_insert_file_x10', onlyDefault: true,
+      title: 'INSERT INTO a MergeTree posts table SELECT * FROM the posts set ten times over (1 890 files, 60 M rows at the default scale), default settings; DuckDB CREATE TABLE AS',
+      run(ctx) { const p = postsSet10(ctx); return postsInsertFile(this, ctx, { ...p, description: describe(p, p.where) }); } },
     { name: 'posts_insert_s3', s3: true, title: 'INSERT INTO a MergeTree posts table SELECT * FROM s3() (radosgw), default settings',
       run(ctx) { const p = postsOnS3(ctx); return postsInsertFile(this, ctx, { ...p, description: describe({ ...p, scale: ctx.scale }, `served by a local Ceph radosgw (memstore) at ${p.ep}`) }); } },
     { name: 'posts_insert_parts', title: 'active parts over 60 s after a default INSERT (background merges), and rows read by a key-prefix range query',

@@ -115,10 +115,13 @@ async function shaleServer(bin, threads, dir) {
   if (dir) {
     const r = spawnSync('cp', ['-al', dir, data]);
     if (r.status !== 0) throw new Error(`cannot link ${dir}: ${r.stderr}`);
+    // a hard link to the status file would share its lock with `shale local` on dir
+    fs.rmSync(path.join(data, 'status'), { force: true });
   }
   const [hp, tp] = [await freePort(), await freePort()];
+  // file() in a server reads only under user_files_path: the benchmarks' data sets live in bench/data.
   const ch = spawn(bin, ['server', '--', `--http_port=${hp}`, `--tcp_port=${tp}`, '--listen_host=127.0.0.1',
-    `--path=${data}/`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    `--path=${data}/`, `--user_files_path=${path.join(__dirname, '..', 'data')}/`], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   ch.stderr.on('data', (d) => { err = (err + d).slice(-4000); });
   const stop = () => { try { ch.kill('SIGTERM'); } catch (e) { /* gone */ } fs.rmSync(work, { recursive: true, force: true }); };

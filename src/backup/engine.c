@@ -184,11 +184,32 @@ typedef struct push_ctx {
     uint64_t object_limit;
 } push_ctx;
 
+/* A buffer of a file's bytes, read ahead for the worker that compresses it. */
+typedef struct chunk {
+    uint8_t *buf;        /* aligned, rcap bytes */
+    size_t fi;           /* the file (index into m->files) */
+    uint64_t pos;        /* its offset in the file */
+    size_t have;         /* bytes in buf */
+    bool first, eof;     /* the file's first and last chunk */
+    bool vanished;       /* the file was gone at open: no bytes, skip it */
+    bool failed;         /* the reader failed (fail_ctx done): stop */
+    bool direct;         /* with eof: the file was read with O_DIRECT to the end */
+} chunk;
+
+/* Each worker has a reader thread one buffer ahead of it: while the worker checksums,
+ * compresses and writes one buffer, the reader fills the other, so the disk never waits for
+ * the CPU nor the CPU for the disk (on 2 vCPUs sharing their time with the database, the
+ * two alternated and the push ran at half the device's speed). */
 typedef struct worker {
     push_ctx *c;
     int id;
-    uint8_t *rbuf;       /* aligned, rcap bytes */
     size_t rcap;
+    chunk slot[2];
+    int full[2];         /* slot filled, waiting for the worker */
+    int next_fill, next_take;
+    bool reader_done;    /* no more chunks will come */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
     uint8_t *zbuf, *pbuf;
     size_t zcap;
     outstream *out;      /* the current object */
@@ -308,47 +329,97 @@ static ssize_t read_some(push_ctx *c, const char *path, int *fd, bool *direct, u
     return (ssize_t)got;
 }
 
-static int push_one(worker *w, size_t fi)
+/* ---- the reader side: files in, chunks out ---- */
+
+/* Waits for a free slot (NULL when the worker has stopped taking: a failure). */
+static chunk *slot_to_fill(worker *w)
+{
+    pthread_mutex_lock(&w->mu);
+    while (w->full[w->next_fill] && !atomic_load(&w->c->failed))
+        pthread_cond_wait(&w->cv, &w->mu);
+    chunk *k = w->full[w->next_fill] ? NULL : &w->slot[w->next_fill];
+    pthread_mutex_unlock(&w->mu);
+    return k;
+}
+
+static void slot_filled(worker *w)
+{
+    pthread_mutex_lock(&w->mu);
+    w->full[w->next_fill] = 1;
+    w->next_fill ^= 1;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* Sends a chunk without bytes (vanished file or failure). Returns false when stopping. */
+static bool send_mark(worker *w, size_t fi, bool vanished, bool failed)
+{
+    chunk *k = slot_to_fill(w);
+    if (!k)
+        return false;
+    *k = (chunk){.buf = k->buf, .fi = fi, .first = true, .eof = true, .vanished = vanished, .failed = failed};
+    slot_filled(w);
+    return true;
+}
+
+static int open_source(push_ctx *c, const char *path, bool *direct, bool *vanished)
+{
+    *vanished = false;
+    int fd = -1;
+    if (*direct) {
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_DIRECT);
+        if (fd < 0 && errno == EINVAL) {
+            *direct = false;
+            note_fallback(c, path, "O_DIRECT refused at open (EINVAL): read buffered");
+        } else if (fd < 0 && errno == ENOENT) {
+            *vanished = true;
+            return -1;
+        }
+    }
+    if (fd < 0 && !*direct)
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT)
+        *vanished = true;
+    else if (fd < 0)
+        err_set(ERR_CANNOT_OPEN_FILE, "Cannot open %s: %s", path, strerror(errno));
+    return fd;
+}
+
+/* Reads file fi into chunks of rcap bytes (reads of read_size each). Returns false when
+ * the push stops (a failure here or elsewhere). */
+static bool read_file(worker *w, size_t fi)
 {
     push_ctx *c = w->c;
     bk_file *f = &c->m->files[fi];
     const char *path = c->abs[fi];
-    bool direct = c->s->direct_io;
-    int fd = -1;
-    if (direct) {
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_DIRECT);
-        if (fd < 0 && errno == EINVAL) {
-            direct = false;
-            note_fallback(c, path, "O_DIRECT refused at open (EINVAL): read buffered");
-        } else if (fd < 0 && errno == ENOENT) {
-            goto vanished;
-        }
-    }
-    if (fd < 0 && !direct)
-        fd = open(path, O_RDONLY | O_CLOEXEC);
+    bool direct = c->s->direct_io, vanished;
+    int fd = open_source(c, path, &direct, &vanished);
     if (fd < 0) {
-        if (errno == ENOENT)
-            goto vanished;
-        return err_set(ERR_CANNOT_OPEN_FILE, "Cannot open %s: %s", path, strerror(errno));
+        if (!vanished)
+            fail_ctx(c);
+        return send_mark(w, fi, vanished, !vanished) && vanished;
     }
+    /* set before the first chunk is handed over (the worker reads it after) */
     const bk_file *pf = c->parent && bk_pg_is_relation(f->path) ? bk_manifest_find(c->parent, f->path) : NULL;
     f->delta = pf && pf->type == BK_FILE && f->size % BK_PAGE_SIZE == 0;
-    uint64_t parent_pages = pf ? pf->size / BK_PAGE_SIZE : 0;
-    XXH64_state_t *h = XXH64_createState();
-    XXH64_reset(h, 0);
-    uint64_t pos = 0;
-    int rc = 0;
     size_t rs = c->s->read_size < w->rcap ? c->s->read_size : w->rcap;
-    for (;;) {
-        /* fill the buffer with reads of read_size */
+    uint64_t pos = 0;
+    bool ok = true;
+    for (bool first = true;; first = false) {
+        chunk *k = slot_to_fill(w);
+        if (!k || atomic_load(&c->failed)) {
+            ok = false;
+            break;
+        }
         size_t have = 0;
-        bool eof = false;
+        bool eof = false, failed = false;
         while (have < w->rcap) {
             if (c->pace)
                 bk_pace_wait(c->pace, w->id, rs);
-            ssize_t g = read_some(c, path, &fd, &direct, w->rbuf + have, rs, pos + have);
+            ssize_t g = read_some(c, path, &fd, &direct, k->buf + have, rs, pos + have);
             if (g < 0) {
-                rc = -1;
+                fail_ctx(c);
+                failed = true;
                 break;
             }
             have += (size_t)g;
@@ -357,75 +428,135 @@ static int push_one(worker *w, size_t fi)
                 break;
             }
         }
-        if (rc)
-            break;
         if (f->delta)
             have -= have % BK_PAGE_SIZE; /* a page being appended: WAL replay completes it */
-        for (size_t o = 0; o < have && !rc; o += BK_BLOCK_SIZE) {
-            size_t n = have - o < BK_BLOCK_SIZE ? have - o : BK_BLOCK_SIZE;
-            uint32_t idx = (uint32_t)((pos + o) / BK_BLOCK_SIZE);
-            uint64_t raw_sum = bk_block_sum(c->m, w->rbuf + o, n);
-            fold_block_sum(h, raw_sum);
-            if (f->delta) {
-                size_t pn = bk_pg_delta_encode(w->rbuf + o, n, (pos + o) / BK_PAGE_SIZE, parent_pages,
-                                               c->parent->start_lsn, w->pbuf);
-                size_t shipped = pn ? (pn - BK_DELTA_BITMAP) / BK_PAGE_SIZE : 0;
-                pthread_mutex_lock(&c->lock);
-                c->st->pages_shipped += shipped;
-                c->st->pages_skipped += n / BK_PAGE_SIZE - shipped;
-                pthread_mutex_unlock(&c->lock);
-                if (pn)
-                    rc = emit_block(w, f, idx, w->pbuf, pn, bk_block_sum(c->m, w->pbuf, pn));
-            } else {
-                rc = emit_block(w, f, idx, w->rbuf + o, n, raw_sum);
-            }
-        }
+        *k = (chunk){.buf = k->buf, .fi = fi, .pos = pos, .have = failed ? 0 : have, .first = first,
+                     .eof = eof || failed, .failed = failed, .direct = direct};
+        slot_filled(w);
         pos += have;
-        if (rc || eof || atomic_load(&c->failed))
+        if (failed || eof) {
+            ok = !failed;
             break;
+        }
     }
     close(fd);
-    f->size = pos;
+    return ok;
+}
+
+static void *reader_main(void *arg)
+{
+    worker *w = arg;
+    push_ctx *c = w->c;
+    while (!atomic_load(&c->failed)) {
+        size_t k = atomic_fetch_add(&c->next, 1);
+        if (k >= c->norder || !read_file(w, c->order[k]))
+            break;
+    }
+    pthread_mutex_lock(&w->mu);
+    w->reader_done = true;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* ---- the worker side: chunks in, compressed blocks out ---- */
+
+/* The next filled chunk, or NULL when the reader is done. */
+static chunk *slot_to_take(worker *w)
+{
+    pthread_mutex_lock(&w->mu);
+    while (!w->full[w->next_take] && !w->reader_done)
+        pthread_cond_wait(&w->cv, &w->mu);
+    chunk *k = w->full[w->next_take] ? &w->slot[w->next_take] : NULL;
+    pthread_mutex_unlock(&w->mu);
+    return k;
+}
+
+static void slot_taken(worker *w)
+{
+    pthread_mutex_lock(&w->mu);
+    w->full[w->next_take] = 0;
+    w->next_take ^= 1;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* Checksums and ships one chunk's blocks (full blocks, or pgpage.h payloads of a delta). */
+static int ship_chunk(worker *w, bk_file *f, const chunk *k, XXH64_state_t *h, uint64_t parent_pages)
+{
+    push_ctx *c = w->c;
+    int rc = 0;
+    for (size_t o = 0; o < k->have && !rc; o += BK_BLOCK_SIZE) {
+        size_t n = k->have - o < BK_BLOCK_SIZE ? k->have - o : BK_BLOCK_SIZE;
+        uint32_t idx = (uint32_t)((k->pos + o) / BK_BLOCK_SIZE);
+        uint64_t raw_sum = bk_block_sum(c->m, k->buf + o, n);
+        fold_block_sum(h, raw_sum);
+        if (f->delta) {
+            size_t pn = bk_pg_delta_encode(k->buf + o, n, (k->pos + o) / BK_PAGE_SIZE, parent_pages,
+                                           c->parent->start_lsn, w->pbuf);
+            size_t shipped = pn ? (pn - BK_DELTA_BITMAP) / BK_PAGE_SIZE : 0;
+            pthread_mutex_lock(&c->lock);
+            c->st->pages_shipped += shipped;
+            c->st->pages_skipped += n / BK_PAGE_SIZE - shipped;
+            pthread_mutex_unlock(&c->lock);
+            if (pn)
+                rc = emit_block(w, f, idx, w->pbuf, pn, bk_block_sum(c->m, w->pbuf, pn));
+        } else {
+            rc = emit_block(w, f, idx, k->buf + o, n, raw_sum);
+        }
+    }
+    return rc;
+}
+
+/* The file's record once its last chunk is shipped. */
+static void finish_file(push_ctx *c, bk_file *f, const chunk *k, XXH64_state_t *h)
+{
+    if (k->vanished) {
+        /* dropped while the backup ran (a table dropped, a temp file): WAL replay removes it too */
+        f->size = 0;
+        f->sum = XXH64(NULL, 0, 0);
+        f->mode = 0; /* marked: restore skips it */
+        if (c->log) {
+            pthread_mutex_lock(&c->lock);
+            fprintf(c->log, "note: %s vanished during the backup (skipped)\n", f->path);
+            pthread_mutex_unlock(&c->lock);
+        }
+        return;
+    }
+    f->size = k->pos + k->have;
     f->sum = XXH64_digest(h);
-    f->direct = direct;
-    XXH64_freeState(h);
-    if (rc)
-        return -1;
+    f->direct = k->direct;
     pthread_mutex_lock(&c->lock);
     c->st->files++;
-    c->st->bytes_read += pos;
-    c->st->files_direct += direct;
+    c->st->bytes_read += f->size;
+    c->st->files_direct += f->direct;
     c->st->files_delta += f->delta;
     pthread_mutex_unlock(&c->lock);
-    return 0;
-vanished:
-    /* dropped while the backup ran (a table dropped, a temp file): WAL replay removes it too */
-    f->size = 0;
-    f->sum = XXH64(NULL, 0, 0);
-    f->mode = 0; /* marked: restore skips it */
-    if (c->log) {
-        pthread_mutex_lock(&c->lock);
-        fprintf(c->log, "note: %s vanished during the backup (skipped)\n", f->path);
-        pthread_mutex_unlock(&c->lock);
-    }
-    return 0;
 }
 
 static void *push_main(void *arg)
 {
     worker *w = arg;
     push_ctx *c = w->c;
-    for (;;) {
-        if (atomic_load(&c->failed))
-            break;
-        size_t k = atomic_fetch_add(&c->next, 1);
-        if (k >= c->norder)
-            break;
-        if (push_one(w, c->order[k])) {
-            fail_ctx(c);
-            break;
+    XXH64_state_t *h = XXH64_createState();
+    uint64_t parent_pages = 0;
+    for (chunk *k; (k = slot_to_take(w));) {
+        bk_file *f = &c->m->files[k->fi];
+        if (k->first) {
+            XXH64_reset(h, 0);
+            const bk_file *pf = f->delta ? bk_manifest_find(c->parent, f->path) : NULL;
+            parent_pages = pf ? pf->size / BK_PAGE_SIZE : 0;
         }
+        bool stop = k->failed || atomic_load(&c->failed);
+        if (!stop && ship_chunk(w, f, k, h, parent_pages)) {
+            fail_ctx(c);
+            stop = true;
+        }
+        if (!stop && k->eof)
+            finish_file(c, f, k, h);
+        slot_taken(w); /* also wakes a reader waiting on a failure */
     }
+    XXH64_freeState(h);
     if (atomic_load(&c->failed)) {
         if (w->out)
             bk_repo_writer_abort(c->r, w->out);
@@ -460,40 +591,60 @@ int bk_push_files(bk_repo *r, const bk_settings *s, bk_manifest *m, char *const 
     qsort(c.order, c.norder, sizeof *c.order, cmp_size_desc);
     int nw = s->concurrency;
     worker *ws = xcalloc((size_t)nw, sizeof *ws);
-    pthread_t *th = xcalloc((size_t)nw, sizeof *th);
+    pthread_t *th = xcalloc((size_t)nw * 2, sizeof *th); /* worker i: th[2i], its reader: th[2i + 1] */
+    bool *up = xcalloc((size_t)nw * 2, sizeof *up);
     size_t rcap = s->read_size > BK_BLOCK_SIZE ? s->read_size : BK_BLOCK_SIZE;
-    int started = 0;
     for (int i = 0; i < nw; i++) {
         worker *w = &ws[i];
         w->c = &c;
         w->id = i;
         w->rcap = rcap;
-        if (posix_memalign((void **)&w->rbuf, ALIGN, rcap))
-            w->rbuf = NULL;
+        pthread_mutex_init(&w->mu, NULL);
+        pthread_cond_init(&w->cv, NULL);
         w->zcap = bk_compress_bound(BK_BLOCK_SIZE + BK_DELTA_BITMAP);
         w->zbuf = xmalloc(w->zcap);
         w->pbuf = xmalloc(BK_BLOCK_SIZE + BK_DELTA_BITMAP);
-        if (!w->rbuf) {
+        bool bufs = true;
+        for (int b = 0; b < 2; b++)
+            if (posix_memalign((void **)&w->slot[b].buf, ALIGN, rcap)) {
+                w->slot[b].buf = NULL;
+                bufs = false;
+            }
+        if (!bufs) {
             err_set(ERR_CANNOT_ALLOCATE_MEMORY, "Cannot allocate an aligned read buffer of %zu bytes", rcap);
             fail_ctx(&c);
             break;
         }
-        if (pthread_create(&th[i], NULL, push_main, w)) {
-            err_set(ERR_CANNOT_ALLOCATE_MEMORY, "Cannot start a reader thread");
-            fail_ctx(&c);
-            break;
+        if (pthread_create(&th[2 * i], NULL, push_main, w) == 0)
+            up[2 * i] = true;
+        if (up[2 * i] && pthread_create(&th[2 * i + 1], NULL, reader_main, w) == 0) {
+            up[2 * i + 1] = true;
+            continue;
         }
-        started++;
+        err_set(ERR_CANNOT_ALLOCATE_MEMORY, "Cannot start a reader thread");
+        fail_ctx(&c);
+        if (up[2 * i]) { /* its reader never came: end the worker */
+            pthread_mutex_lock(&w->mu);
+            w->reader_done = true;
+            pthread_cond_broadcast(&w->cv);
+            pthread_mutex_unlock(&w->mu);
+        }
+        break;
     }
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
+    for (int i = 0; i < 2 * nw; i++)
+        if (up[i])
+            pthread_join(th[i], NULL);
     for (int i = 0; i < nw; i++) {
-        free(ws[i].rbuf);
+        free(ws[i].slot[0].buf);
+        free(ws[i].slot[1].buf);
         free(ws[i].zbuf);
         free(ws[i].pbuf);
+        pthread_mutex_destroy(&ws[i].mu);
+        pthread_cond_destroy(&ws[i].cv);
     }
     free(ws);
     free(th);
+    free(up);
     free(c.order);
     /* files that vanished are dropped from the manifest */
     size_t k = 0;

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SHALE_VERSION "0.1.0"
+#include "base/version.h"
 
 static local_shell *g_shell;
 

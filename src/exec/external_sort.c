@@ -4,7 +4,6 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "exec/spill.h"
-#include "format/native_block.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,19 +94,7 @@ static int load_next(xsort *s, cursor *c)
     c->row = c->end = 0;
     if (c->pos >= c->stop)
         return 0;
-    uint64_t len;
-    if (spill_read_at(s->f, c->pos, &len, 8))
-        return -1;
-    s->io.len = 0;
-    buf_reserve(&s->io, len);
-    if (spill_read_at(s->f, c->pos + 8, s->io.p, len))
-        return -1;
-    c->pos += 8 + len;
-    rbuf *in = rbuf_new(instream_from_memory(s->io.p, len, "temporary file"), 1 << 16);
-    schema *h = NULL;
-    int rc = native_block_read(in, 1, &h, &c->b);
-    rbuf_free(in);
-    schema_free(h);
+    int rc = spill_read_block(s->f, &c->pos, &s->io, &c->b);
     c->end = c->b ? c->b->rows : 0;
     return rc;
 }
@@ -206,11 +193,9 @@ static size_t run_block_rows(const xsort *s)
 
 static int write_block(xsort *s, block *b)
 {
-    s->io.len = 0;
-    native_block_write(&s->io, s->hdr, b, 1); /* 1: with BlockInfo, which the reader expects */
+    int rc = spill_write_block(s->f, &s->io, s->hdr, b);
     block_free(b);
-    uint64_t len = s->io.len;
-    return spill_write(s->f, &len, 8) || spill_write(s->f, s->io.p, s->io.len) ? -1 : 0;
+    return rc;
 }
 
 /* The held blocks as cursors, each in its own sorted order (a permutation: sorting a

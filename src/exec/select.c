@@ -988,7 +988,8 @@ static step *build_chain(select_plan *p, query_ctx *q, block_sink *sink, bool pr
         free(proj);
     }
     if (p->distinct)
-        s[n++] = step_distinct_new(p->nout);
+        s[n++] = step_distinct_new(p->nout, (uint64_t)settings_int(q->st, "max_rows_in_distinct"),
+                                   (uint64_t)settings_int(q->st, "max_bytes_in_distinct"));
     uint64_t sort_at = 0; /* validated by select_run */
     if (p->norder && spill_threshold(q, "max_bytes_before_external_sort", "max_bytes_ratio_before_external_sort", &sort_at))
         err_clear();

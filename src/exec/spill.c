@@ -2,6 +2,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "format/native_block.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -149,6 +150,33 @@ int spill_read_at(spill_file *f, uint64_t off, void *dst, size_t n)
         off += (uint64_t)r;
     }
     return 0;
+}
+
+int spill_write_block(spill_file *f, buf *io, const schema *hdr, const block *b)
+{
+    io->len = 0;
+    native_block_write(io, hdr, b, 1); /* 1: with BlockInfo, which the reader expects */
+    uint64_t len = io->len;
+    return spill_write(f, &len, 8) || spill_write(f, io->p, io->len) ? -1 : 0;
+}
+
+int spill_read_block(spill_file *f, uint64_t *pos, buf *io, block **out)
+{
+    *out = NULL;
+    uint64_t len;
+    if (spill_read_at(f, *pos, &len, 8))
+        return -1;
+    io->len = 0;
+    buf_reserve(io, len);
+    if (spill_read_at(f, *pos + 8, io->p, len))
+        return -1;
+    *pos += 8 + len;
+    rbuf *in = rbuf_new(instream_from_memory(io->p, len, "temporary file"), 1 << 16);
+    schema *h = NULL;
+    int rc = native_block_read(in, 1, &h, out);
+    rbuf_free(in);
+    schema_free(h);
+    return rc;
 }
 
 void spill_file_close(spill_file *f)

@@ -9,7 +9,8 @@
  *
  * Writes are buffered (1 MiB, ClickHouse's temporary_files_buffer_size); reads are pread
  * at offsets the writer reported, after spill_flush. The bytes are the callers' own
- * format (agg_spill.c, external_sort.c): a spill file is never read by another process.
+ * format (agg_spill.c), or blocks as records (external_sort.c, sql/join_grace.c): a spill
+ * file is never read by another process.
  *
  * Thresholds: spill_threshold reads ClickHouse's pair of settings for one operator
  * (max_bytes_before_external_X / max_bytes_ratio_before_external_X).
@@ -21,6 +22,8 @@
 #ifndef SHALE_EXEC_SPILL_H
 #define SHALE_EXEC_SPILL_H
 
+#include "base/buf.h"
+#include "column/block.h"
 #include "exec/query.h"
 
 #include <stddef.h>
@@ -41,6 +44,11 @@ uint64_t spill_size(const spill_file *f);
 int spill_flush(spill_file *f);
 /* Reads n bytes at off (only bytes already flushed). */
 int spill_read_at(spill_file *f, uint64_t off, void *dst, size_t n);
+/* A block as a record: u64 length, then the block in FORMAT Native with BlockInfo (hdr
+ * names the columns; its types are the block's). io is the caller's scratch buffer. */
+int spill_write_block(spill_file *f, buf *io, const schema *hdr, const block *b);
+/* Reads the record at *pos (flushed) into *out and moves *pos past it. */
+int spill_read_block(spill_file *f, uint64_t *pos, buf *io, block **out);
 /* Closes the descriptor: the file and its disk space are released. NULL is fine. */
 void spill_file_close(spill_file *f);
 

@@ -147,9 +147,25 @@ step *step_project_new(expr *const *exprs, int n)
 typedef struct distinct_step {
     step base;
     int nkey;
+    uint64_t max_rows, max_bytes;
     agg_table seen;
     buf key;
 } distinct_step;
+
+/* max_rows_in_distinct / max_bytes_in_distinct (distinct_overflow_mode 'throw', the only
+ * mode shale has), checked after each block as ClickHouse does. DISTINCT never spills
+ * in ClickHouse either: past these limits or max_memory_usage it fails. */
+static int distinct_check(const distinct_step *d)
+{
+    size_t rows = d->seen.count, bytes = d->seen.cap * sizeof *d->seen.slots + d->seen.mem.total;
+    if (d->max_rows && rows > d->max_rows)
+        return err_set(ERR_SET_SIZE_LIMIT_EXCEEDED, "Limit for DISTINCT exceeded, max rows: %llu, current rows: %zu",
+                       (unsigned long long)d->max_rows, rows);
+    if (d->max_bytes && bytes > d->max_bytes)
+        return err_set(ERR_SET_SIZE_LIMIT_EXCEEDED, "Limit for DISTINCT exceeded, max bytes: %llu, current bytes: %zu",
+                       (unsigned long long)d->max_bytes, bytes);
+    return 0;
+}
 
 static int distinct_push(step *s, block *b)
 {
@@ -169,6 +185,10 @@ static int distinct_push(step *s, block *b)
     }
     b = keep_rows(b, keep, kept);
     free(keep);
+    if (distinct_check(d)) {
+        block_free(b);
+        return -1;
+    }
     return step_push(s->next, b);
 }
 
@@ -182,11 +202,13 @@ static void distinct_destroy(step *s)
 
 static const step_ops distinct_ops = {"distinct", distinct_push, pass_finish, distinct_destroy};
 
-step *step_distinct_new(int nkey)
+step *step_distinct_new(int nkey, uint64_t max_rows, uint64_t max_bytes)
 {
     distinct_step *d = xcalloc(1, sizeof *d);
     d->base.ops = &distinct_ops;
     d->nkey = nkey;
+    d->max_rows = max_rows;
+    d->max_bytes = max_bytes;
     agg_table_init(&d->seen);
     return &d->base;
 }

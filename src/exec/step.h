@@ -53,8 +53,10 @@ step *step_filter_new(const expr *mask);
 /* Replaces each block by the values of exprs over it (the array is copied; the
  * expressions stay the caller's). */
 step *step_project_new(expr *const *exprs, int n);
-/* Keeps the first occurrence of each distinct value of the first nkey columns. */
-step *step_distinct_new(int nkey);
+/* Keeps the first occurrence of each distinct value of the first nkey columns; fails with
+ * SET_SIZE_LIMIT_EXCEEDED past max_rows distinct rows or max_bytes of its set (0: no
+ * limit). */
+step *step_distinct_new(int nkey, uint64_t max_rows, uint64_t max_bytes);
 /* Sorts by the columns [first, first + nkeys) (desc / nulls per key, as select_plan's
  * order_desc / order_nulls) and keeps the first `want` rows (SIZE_MAX: all). */
 step *step_sort_new(int first, int nkeys, const bool *desc, const int *nulls, size_t want);

@@ -58,6 +58,7 @@ typedef struct fmt_settings {
     int64_t parquet_row_group_rows;     /* output_format_parquet_row_group_size (1000000) */
     int64_t parquet_row_group_bytes;    /* output_format_parquet_row_group_size_bytes (512 MiB) */
     bool parquet_verify_checksums;      /* input_format_parquet_verify_checksums (true) */
+    int64_t parquet_prefer_block_bytes; /* input_format_parquet_prefer_block_bytes (16744704) */
     const char *parquet_compression;    /* output_format_parquet_compression_method ("zstd");
                                            points at a string that outlives the writer */
 } fmt_settings;

@@ -44,6 +44,7 @@ void fmt_settings_default(fmt_settings *s)
     s->parquet_row_group_bytes = 512ll << 20;
     s->parquet_compression = "zstd";
     s->parquet_verify_checksums = true;
+    s->parquet_prefer_block_bytes = 16744704;
 }
 
 typedef struct alias {

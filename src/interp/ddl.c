@@ -14,6 +14,7 @@
 #include "io/stream.h"
 #include "sql/analyze.h"
 #include "storage/catalog.h"
+#include "storage/distributed.h"
 #include "codec/compress.h"
 
 #include <errno.h>
@@ -778,6 +779,101 @@ static int run_rename(const ast *st, query_ctx *q)
     }
     return 0;
 }
+/* ---- SYSTEM FLUSH DISTRIBUTED t, SYSTEM STOP / START DISTRIBUTED SENDS [t] ---- */
+
+static const char *const dist_cmds[] = {"FLUSH DISTRIBUTED", "STOP DISTRIBUTED SENDS", "START DISTRIBUTED SENDS"};
+
+/* The command's words matched case-insensitively, any spacing: the rest, or NULL. */
+static const char *after_words(const char *text, const char *words)
+{
+    const char *p = text;
+    while (*words) {
+        while (*p == ' ' || *p == '\t' || *p == '\n')
+            p++;
+        size_t n = strcspn(words, " ");
+        if (strncasecmp(p, words, n) != 0 || (p[n] && !strchr(" \t\n;", p[n])))
+            return NULL;
+        p += n;
+        words += n;
+        while (*words == ' ')
+            words++;
+    }
+    while (*p == ' ' || *p == '\t' || *p == '\n')
+        p++;
+    return p;
+}
+
+static bool is_distributed_cmd(const char *text)
+{
+    for (size_t i = 0; i < sizeof dist_cmds / sizeof dist_cmds[0]; i++)
+        if (after_words(text, dist_cmds[i]))
+            return true;
+    return false;
+}
+
+/* One part of a table name: an identifier, `quoted` or "quoted"; *p moves past it. */
+static char *name_part(const char **p)
+{
+    const char *s = *p;
+    if (*s == '`' || *s == '"') {
+        const char *e = strchr(s + 1, *s);
+        if (!e)
+            return NULL;
+        *p = e + 1;
+        return xstrndup(s + 1, (size_t)(e - s - 1));
+    }
+    size_t n = 0;
+    while (s[n] && (s[n] == '_' || (s[n] >= '0' && s[n] <= '9') || ((s[n] | 32) >= 'a' && (s[n] | 32) <= 'z')))
+        n++;
+    if (!n)
+        return NULL;
+    *p = s + n;
+    return xstrndup(s, n);
+}
+
+static int run_system_distributed(const char *text, query_ctx *q)
+{
+    int cmd = 0;
+    const char *rest = NULL;
+    for (; cmd < 3 && !(rest = after_words(text, dist_cmds[cmd])); cmd++)
+        ;
+    char *db = NULL, *name = NULL;
+    const char *p = rest;
+    if (*p && *p != ';') {
+        name = name_part(&p);
+        if (name && *p == '.') {
+            p++;
+            db = name;
+            name = name_part(&p);
+        }
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == ';')
+            p++;
+        if (!name || *p) {
+            free(db);
+            free(name);
+            return err_set(ERR_SYNTAX_ERROR, "SYSTEM %s: expected [db.]table after %s, got '%s'", dist_cmds[cmd],
+                           dist_cmds[cmd], rest);
+        }
+    } else if (cmd == 0) {
+        return err_set(ERR_SYNTAX_ERROR, "SYSTEM FLUSH DISTRIBUTED needs a table: SYSTEM FLUSH DISTRIBUTED [db.]table");
+    }
+    table *t = NULL;
+    int rc = 0;
+    if (name && !(rc = catalog_get(q->catalog, db ? db : q->database, name, &t)) && !table_is_distributed(t))
+        rc = err_set(ERR_BAD_ARGUMENTS, "SYSTEM %s: table %s is not a Distributed table (its engine is %s)",
+                     dist_cmds[cmd], table_full_name(t), t->engine->name);
+    free(db);
+    free(name);
+    if (!rc) {
+        if (cmd == 0)
+            rc = distributed_flush(t);
+        else
+            distributed_set_sends_blocked(t, cmd == 1);
+    }
+    table_unref(t);
+    return rc;
+}
+
 
 int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
 {
@@ -832,6 +928,8 @@ int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
     case AST_STMT_CHECK: return run_check(st, q, sch, out);
     case AST_STMT_ALTER: return alter_run(st, q);
     case AST_STMT_SYSTEM:
+        if (is_distributed_cmd(st->str))
+            return run_system_distributed(st->str, q);
         /* query_log and text_log rows are buffered (exec/query_log.h); part_log is written as
          * each event happens. */
         if (strcasecmp(st->str, "FLUSH LOGS") == 0)

@@ -304,8 +304,8 @@ static int run_insert_remote(query_ctx *q, const ast *stmt)
     int rc = analyze_query(stmt->sub, q, &plan);
     table_sink *sink = NULL;
     if (!rc)
-        rc = tablefunc_remote_sink(ra.addresses, ra.target, ra.user, ra.password, ra.secure, buf_cstr(&cols),
-                                   plan->out_schema, q, &sink);
+        rc = tablefunc_remote_sink(ra.addresses, ra.target, ra.user, ra.password, ra.secure, ra.cluster, ra.secret,
+                                   buf_cstr(&cols), plan->out_schema, q, &sink);
     if (!rc) {
         rc = query_plan_run(plan, q, &sink->base);
         if (rc)

@@ -1,5 +1,6 @@
 /* Instances, sessions and the queries they create. */
 #include "interp/session.h"
+#include "interp/status_file.h"
 
 #include "exec/backup_list.h"
 
@@ -29,8 +30,14 @@ int instance_open(const char *path, instance **out)
             free(in);
             return err_set(ERR_CANNOT_OPEN_FILE, "Cannot use data directory %s", path);
         }
+        in->status_fd = status_file_lock(path);
+        if (in->status_fd < 0) {
+            free(in);
+            return -1;
+        }
         in->data_path = xstrdup(path);
     } else {
+        in->status_fd = -1;
         const char *tmp = getenv("TMPDIR");
         char dir[4096];
         snprintf(dir, sizeof dir, "%s/shale-local-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -79,6 +86,8 @@ void instance_close(instance *in)
     catalog_close(in->catalog);
     if (in->temp_path && in->data_path)
         nftw(in->data_path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    else if (in->data_path)
+        status_file_release(in->data_path, in->status_fd);
     free(in->data_path);
     free(in->user_files_path);
     free(in->tmp_path);
@@ -258,6 +267,7 @@ static const fmt_field fmt_fields[] = {
     FS_INT64("output_format_parquet_row_group_size_bytes", parquet_row_group_bytes),
     FS_STR("output_format_parquet_compression_method", parquet_compression),
     FS_BOOL("input_format_parquet_verify_checksums", parquet_verify_checksums),
+    FS_INT64("input_format_parquet_prefer_block_bytes", parquet_prefer_block_bytes),
 };
 #undef FS_FIELD
 #undef FS_BOOL

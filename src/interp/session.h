@@ -25,6 +25,7 @@ struct session;
 typedef struct instance {
     char *data_path;
     bool temp_path;          /* created by us: removed by instance_close */
+    int status_fd;           /* the flock on <data_path>/status (status_file.h), or -1 */
     struct catalog *catalog; /* databases and tables, opened from data_path */
     char *user_files_path;   /* file() is confined to it (the server's); NULL = anywhere */
     char *tmp_path;          /* the server's <tmp_path>; NULL = <data_path>/tmp */

@@ -26,7 +26,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#define SHALE_VERSION "0.1.0"
+#include "base/version.h"
 
 /* ---- status codes and content types ---- */
 

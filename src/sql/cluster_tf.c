@@ -116,7 +116,8 @@ static int cluster_table(const ast *f, query_ctx *q, source **out)
     remote_args ra;
     int rc = analyze_cluster_remote_args(f, q, &ra);
     if (!rc)
-        rc = tablefunc_remote_cluster(ra.addresses, ra.target, ra.user, ra.password, ra.cluster, ra.secret, q, out);
+        rc = tablefunc_remote_cluster(ra.addresses, ra.target, ra.user, ra.password, ra.cluster, ra.secret, true, q,
+                                      out);
     remote_args_free(&ra);
     return rc;
 }

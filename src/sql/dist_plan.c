@@ -209,31 +209,23 @@ int analyze_split_distributed(const ast *sel, query_ctx *q, bool top, select_pla
         rc = rows_path();
         goto done;
     }
-    const char *addresses, *user, *password, *target;
+    const char *addresses, *user, *password, *target, *cluster, *secret;
     if (remote) {
         if (is_cluster(sel->from) ? analyze_cluster_remote_args(sel->from->table_func, q, &ra)
                                   : analyze_remote_args(sel->from->table_func, q, &ra)) {
             rc = -1;
             goto done;
         }
-        if (ra.secure || ra.secret) {
-            /* remoteSecure: the rows path says it is not implemented.
-             * A cluster with an inter-server <secret>: every connection must authenticate
-             * with the secret, and the shards run the query as the initiator's user. The
-             * two connections this split makes (the columns through tablefunc_remote, the
-             * states through tablefunc_remote_mergeable) carry no secret: they would log in
-             * as the replica's configured user instead, so a shard with another secret
-             * would answer and the query would run as another user (run-cluster-tests.sh,
-             * "secret: …" and 'mismatch'). The rows path (tablefunc_remote_cluster) sends
-             * the secret: it runs these aggregates, with the same results, aggregating on the
-             * initiator. Passing ra.secret to both calls would lift this. */
-            rc = rows_path();
+        if (ra.secure) {
+            rc = rows_path(); /* remoteSecure: the rows path says it is not implemented */
             goto done;
         }
         addresses = ra.addresses;
         user = ra.user;
         password = ra.password;
         target = ra.target;
+        cluster = ra.cluster;
+        secret = ra.secret;
     } else {
         if (distributed_layout(dt, q, &l)) {
             rc = -1;
@@ -243,6 +235,8 @@ int analyze_split_distributed(const ast *sel, query_ctx *q, bool top, select_pla
         user = l.user;
         password = l.password;
         target = l.target;
+        cluster = l.cluster;
+        secret = l.secret;
     }
     if (dist_format_select(&sql, ds.shard, target)) {
         rc = rows_path();
@@ -252,7 +246,7 @@ int analyze_split_distributed(const ast *sel, query_ctx *q, bool top, select_pla
      * the query's), or the Distributed table's own. */
     if (dt) {
         rows = source_from_blocks(schema_clone(dt->sch), NULL, 0);
-    } else if (tablefunc_remote(addresses, target, user, password, false, q, &rows)) {
+    } else if (tablefunc_remote_cluster(addresses, target, user, password, cluster, secret, false, q, &rows)) {
         rc = -1;
         goto done;
     }
@@ -264,8 +258,10 @@ int analyze_split_distributed(const ast *sel, query_ctx *q, bool top, select_pla
     }
     parts = xcalloc((size_t)l.nlocal + 2, sizeof *parts);
     if (addresses) {
-        if (tablefunc_remote_mergeable(addresses, user, password, ra.cluster, buf_cstr(&sql), header, q,
-                                       &parts[nparts])) {
+        /* a cluster's <secret> authenticates both connections (the columns above, the
+         * states here), so the shards run the query as the initiator's user */
+        if (tablefunc_remote_mergeable(addresses, user, password, cluster, secret, !dt && cluster, buf_cstr(&sql),
+                                       header, q, &parts[nparts])) {
             schema_free(header);
             rc = -1;
             goto done;

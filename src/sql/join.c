@@ -1,6 +1,7 @@
-/* Hash joins.
+/* Hash joins (join.h).
  *
- * Both sides are read into memory; the right side's keys go into a hash table (serialized
+ * In memory (join_algorithm 'hash' and the others but 'grace_hash'): both sides are read
+ * into memory; the right side's keys go into a hash table (serialized
  * keys → a chain of row numbers in insertion order); every left row probes it. The result
  * is a block of the left columns followed by the right columns (USING keys once), built by
  * gathering rows, and becomes an in-memory source that the SELECT reads like a table.
@@ -8,22 +9,22 @@
  * side's columns becoming Nullable (LowCardinality(Nullable) for LowCardinality; Array and
  * Map columns keep defaults, as in ClickHouse).
  * Supported: INNER, LEFT, RIGHT, FULL (ALL and ANY), LEFT SEMI / ANTI, CROSS; ON with
- * equalities joined by AND, or USING. NULL keys never match. */
+ * equalities joined by AND, or USING. NULL keys never match. join_algorithm = 'grace_hash'
+ * partitions both sides to temporary files first (join_grace.c) and joins bucket by
+ * bucket with the same pieces; 'partial_merge' and 'prefer_partial_merge' alone are not
+ * implemented. */
 #include "base/err.h"
 #include "base/mem.h"
 #include "exec/agg_hash.h"
 #include "func/supertype.h"
+#include "exec/spill.h"
 #include "sql/analyze.h"
+#include "sql/join.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-typedef struct rowvec {
-    uint32_t *v;
-    size_t n, cap;
-} rowvec;
 
 static void rv_push(rowvec *r, uint32_t x)
 {
@@ -33,8 +34,6 @@ static void rv_push(rowvec *r, uint32_t x)
     }
     r->v[r->n++] = x;
 }
-
-#define NO_ROW UINT32_MAX
 
 /* Splits ON into its AND-ed terms. */
 static int collect_terms(const ast *on, const ast **terms, int *n)
@@ -51,18 +50,29 @@ static int collect_terms(const ast *on, const ast **terms, int *n)
     return 0;
 }
 
-/* Keeps the rows of b where every residual ON term holds. */
-static int filter_residual(source *res, const ast **terms, int n, query_ctx *q)
+void join_keep_rows(block *b, const uint8_t *keep, size_t kept)
 {
-    block *b = source_memory_block(res, 0);
-    for (int t = 0; t < n; t++) {
-        expr *e;
-        if (analyze_expr_on(terms[t], res, q, &e))
+    for (int c = 0; c < b->ncols; c++) {
+        column *f = col_filter(b->cols[c], keep, kept);
+        col_free(b->cols[c]);
+        b->cols[c] = f;
+    }
+    b->rows = kept;
+}
+
+int join_compile_residual(join_spec *s, const source *layout, query_ctx *q)
+{
+    for (int t = 0; t < s->nresidual; t++)
+        if (analyze_expr_on(s->residual[t], layout, q, &s->residual_ex[t]))
             return -1;
+    return 0;
+}
+
+int join_filter_residual(const join_spec *s, block *b)
+{
+    for (int t = 0; t < s->nresidual; t++) {
         column *m;
-        int rc = expr_eval(e, b, &m);
-        expr_free(e);
-        if (rc)
+        if (expr_eval(s->residual_ex[t], b, &m))
             return -1;
         m = col_materialize(m);
         const column *v = type_phys(m->type)->id == T_NULLABLE ? m->inner : m;
@@ -72,28 +82,23 @@ static int filter_residual(source *res, const ast **terms, int n, query_ctx *q)
             keep[i] = col_get_i64(v, i) != 0 && !col_is_null(m, i);
             kept += keep[i];
         }
-        for (int c = 0; c < b->ncols; c++) {
-            column *f = col_filter(b->cols[c], keep, kept);
-            col_free(b->cols[c]);
-            b->cols[c] = f;
-        }
-        b->rows = kept;
+        join_keep_rows(b, keep, kept);
         free(keep);
         col_free(m);
     }
     return 0;
 }
 
-/* Evaluates key expressions over a whole side and casts them to common types. */
-static int eval_keys(expr **ex, int n, const block *b, const type *const *to, const char *zone, column **out)
+int join_eval_keys(const join_spec *s, bool right, const block *b, const char *zone, column **out)
 {
-    for (int k = 0; k < n; k++) {
+    expr *const *ex = right ? s->rk : s->lk;
+    for (int k = 0; k < s->nkeys; k++) {
         column *c;
         if (expr_eval(ex[k], b, &c))
             return -1;
         c = col_materialize(c);
-        if (c->type != to[k]) {
-            column *cast = type_cast_super(c, c->type, to[k], zone);
+        if (c->type != s->common[k]) {
+            column *cast = type_cast_super(c, c->type, s->common[k], zone);
             col_free(c);
             if (!cast)
                 return -1;
@@ -171,6 +176,14 @@ static void make_nullable(column **c, const uint32_t *rows, uint32_t missing)
     *c = d;
 }
 
+/* The type make_nullable gives a column of type t. */
+static const type *nullable_type(const type *t)
+{
+    bool unsupported;
+    const type *nt = nullable_form(t, &unsupported);
+    return nt ? nt : t;
+}
+
 static int find_col(const source *s, const char *name)
 {
     for (int i = 0; i < s->sch->n; i++)
@@ -179,298 +192,522 @@ static int find_col(const source *s, const char *name)
     return -1;
 }
 
-int join_sources(source *left, source *right, const ast *j, query_ctx *q, source **out)
+
+/* The result's layout: left's columns, then right's without USING keys (a right column
+ * whose name the result already has is called <right qualifier>.<name>). */
+static void build_layout(join_spec *s, const source *left, const source *right)
 {
+    int nl = left->sch->n, nr = right->sch->n, nout = nl;
+    bool *skip = xcalloc((size_t)nr + 1, sizeof *skip);
+    for (int u = 0; u < s->nusing; u++)
+        skip[s->using_right[u]] = true;
+    for (int c = 0; c < nr; c++)
+        nout += !skip[c];
+    schema *sch = schema_new(nout);
+    s->qual = xcalloc((size_t)nout + 1, sizeof *s->qual);
+    s->bare = xcalloc((size_t)nout + 1, sizeof *s->bare);
+    s->qual2 = xcalloc((size_t)nout + 1, sizeof *s->qual2);
+    int o = 0;
+    for (int c = 0; c < nl; c++, o++) {
+        const type *t = left->sch->types[c];
+        /* join_use_nulls: a USING key is NULL-able only in a FULL join (where it never is
+         * NULL: the right side's key fills it), elsewhere it keeps its type. */
+        bool key = false;
+        for (int u = 0; u < s->nusing; u++)
+            key |= s->using_left[u] == c;
+        if (s->null_left && (!key || s->is_full))
+            t = nullable_type(t);
+        schema_set(sch, o, left->sch->names[c], t);
+        s->qual[o] = left->col_qual && left->col_qual[c] ? xstrdup(left->col_qual[c]) : NULL;
+        s->qual2[o] = left->col_qual2 && left->col_qual2[c] ? xstrdup(left->col_qual2[c]) : NULL;
+        s->bare[o] = xstrdup(left->col_bare ? left->col_bare[c] : left->sch->names[c]);
+    }
+    const char *rq = right->col_qual && nr ? right->col_qual[0] : NULL;
+    for (int u = 0; u < s->nusing && rq; u++) { /* the key is the right table's column too */
+        int lc = s->using_left[u];
+        if (lc >= 0 && !s->qual2[lc])
+            s->qual2[lc] = xstrdup(rq);
+    }
+    for (int c = 0; c < nr; c++) {
+        if (skip[c])
+            continue;
+        const char *name = right->sch->names[c];
+        char tmp[1024];
+        if (schema_find(sch, name) >= 0 && rq) {
+            snprintf(tmp, sizeof tmp, "%s.%s", rq, name);
+            name = tmp;
+        }
+        schema_set(sch, o, name, s->null_right ? nullable_type(right->sch->types[c]) : right->sch->types[c]);
+        s->qual[o] = rq ? xstrdup(rq) : NULL;
+        s->bare[o] = xstrdup(right->col_bare ? right->col_bare[c] : right->sch->names[c]);
+        o++;
+    }
+    free(skip);
+    s->out = sch;
+}
+
+void join_layout_names(const join_spec *s, source *src)
+{
+    int n = s->out->n;
+    src->col_qual = xcalloc((size_t)n + 1, sizeof *src->col_qual);
+    src->col_qual2 = xcalloc((size_t)n + 1, sizeof *src->col_qual2);
+    src->col_bare = xcalloc((size_t)n + 1, sizeof *src->col_bare);
+    for (int c = 0; c < n; c++) {
+        src->col_qual[c] = s->qual[c] ? xstrdup(s->qual[c]) : NULL;
+        src->col_qual2[c] = s->qual2[c] ? xstrdup(s->qual2[c]) : NULL;
+        src->col_bare[c] = xstrdup(s->bare[c]);
+    }
+}
+
+source *join_layout_source(const join_spec *s, block **blocks, int n)
+{
+    source *src = source_from_blocks(schema_clone(s->out), blocks, n);
+    join_layout_names(s, src);
+    return src;
+}
+
+void join_spec_free(join_spec *s)
+{
+    for (int k = 0; k < JOIN_MAX_KEYS; k++) {
+        expr_free(s->lk[k]);
+        expr_free(s->rk[k]);
+        expr_free(s->residual_ex[k]);
+    }
+    for (int c = 0; s->out && c < s->out->n; c++) {
+        free(s->qual[c]);
+        free(s->qual2[c]);
+        free(s->bare[c]);
+    }
+    free(s->qual);
+    free(s->qual2);
+    free(s->bare);
+    schema_free(s->out);
+    schema_free(s->lsch);
+    schema_free(s->rsch);
+    memset(s, 0, sizeof *s);
+}
+
+/* The keys of USING: columns of both sides by name. */
+static int using_keys(join_spec *s, const source *left, const source *right, const ast *j)
+{
+    for (int i = 0; i < j->using_cols.n && i < JOIN_MAX_KEYS; i++) {
+        const ast *u = j->using_cols.items[i];
+        const char *name = u->kind == AST_IDENT ? u->parts[u->nparts - 1] : NULL;
+        for (int k = 0; name && k < i; k++) {
+            const ast *p = j->using_cols.items[k];
+            if (p->kind == AST_IDENT && !strcmp(p->parts[p->nparts - 1], name))
+                return err_set(ERR_BAD_ARGUMENTS, "Identifier '%s' appears more than once in USING clause", name);
+        }
+        int a = name ? find_col(left, name) : -1, b = name ? find_col(right, name) : -1;
+        if (a < 0 || b < 0)
+            return err_set(ERR_UNKNOWN_IDENTIFIER, "Column `%s` in USING is not present in both tables",
+                           name ? name : "?");
+        /* A RIGHT or FULL join takes the key from the right side where the left has
+         * none: both must have one type (ClickHouse converts them to a common one). */
+        if ((s->is_right || s->is_full) && strcmp(left->sch->types[a]->name, right->sch->types[b]->name) != 0)
+            return err_set(ERR_NOT_IMPLEMENTED,
+                           "RIGHT or FULL JOIN USING a key of different types (%s and %s) is not supported yet",
+                           left->sch->types[a]->name, right->sch->types[b]->name);
+        s->lk[s->nkeys] = expr_col(a, left->sch->types[a]);
+        s->rk[s->nkeys] = expr_col(b, right->sch->types[b]);
+        s->using_right[s->nusing++] = b;
+        s->nkeys++;
+    }
+    return 0;
+}
+
+/* The keys of ON: equalities between an expression of each side; other terms are residual. */
+static int on_keys(join_spec *s, const source *left, const source *right, const ast *j, query_ctx *q)
+{
+    const ast *terms[JOIN_MAX_KEYS];
+    int nt = 0;
+    if (collect_terms(j->on, terms, &nt))
+        return -1;
+    for (int i = 0; i < nt; i++) {
+        const ast *t = terms[i];
+        int k = s->nkeys;
+        if (t->kind == AST_FUNC && strcmp(t->name, "equals") == 0 && t->args.n == 2) {
+            const ast *a = t->args.items[0], *b = t->args.items[1];
+            if (analyze_expr_on(a, left, q, &s->lk[k]) == 0 && analyze_expr_on(b, right, q, &s->rk[k]) == 0) {
+                s->nkeys++;
+                continue;
+            }
+            expr_free(s->lk[k]);
+            expr_free(s->rk[k]);
+            s->lk[k] = s->rk[k] = NULL;
+            if (analyze_expr_on(b, left, q, &s->lk[k]) == 0 && analyze_expr_on(a, right, q, &s->rk[k]) == 0) {
+                s->nkeys++;
+                continue;
+            }
+            expr_free(s->lk[k]);
+            expr_free(s->rk[k]);
+            s->lk[k] = s->rk[k] = NULL;
+        }
+        /* Not a key equality: checked on the joined rows (INNER joins only). */
+        s->residual[s->nresidual++] = t;
+    }
+    err_clear();
+    if (s->nresidual && (s->is_left || s->is_right || s->is_full || s->semi || s->anti))
+        return err_set(ERR_INVALID_JOIN_ON_EXPRESSION,
+                       "JOIN ON of an outer, SEMI or ANTI join supports only equalities between the two tables joined by AND");
+    if (s->nkeys == 0)
+        s->is_cross = true;
+    return 0;
+}
+
+int join_spec_init(join_spec *s, const source *left, const source *right, const ast *j, query_ctx *q)
+{
+    memset(s, 0, sizeof *s);
     const char *kind = j->join_kind ? j->join_kind : "INNER";
     const char *strict = j->join_strictness ? j->join_strictness : "ALL";
-    bool is_left = strcasecmp(kind, "LEFT") == 0, is_right = strcasecmp(kind, "RIGHT") == 0,
-         is_full = strcasecmp(kind, "FULL") == 0, is_cross = strcasecmp(kind, "CROSS") == 0;
-    bool any = strcasecmp(strict, "ANY") == 0, semi = strcasecmp(strict, "SEMI") == 0,
-         anti = strcasecmp(strict, "ANTI") == 0;
+    s->is_left = strcasecmp(kind, "LEFT") == 0;
+    s->is_right = strcasecmp(kind, "RIGHT") == 0;
+    s->is_full = strcasecmp(kind, "FULL") == 0;
+    s->is_cross = strcasecmp(kind, "CROSS") == 0;
+    s->any = strcasecmp(strict, "ANY") == 0;
+    s->semi = strcasecmp(strict, "SEMI") == 0;
+    s->anti = strcasecmp(strict, "ANTI") == 0;
     if (strcasecmp(strict, "ASOF") == 0)
         return err_set(ERR_NOT_IMPLEMENTED, "ASOF JOIN is not supported yet");
-    if ((semi || anti) && !is_left)
+    if ((s->semi || s->anti) && !s->is_left)
         return err_set(ERR_NOT_IMPLEMENTED, "Only LEFT SEMI and LEFT ANTI joins are supported");
-    bool use_nulls = settings_bool(q->st, "join_use_nulls") && (is_left || is_right || is_full);
-    if (use_nulls && (semi || anti))
+    bool use_nulls = settings_bool(q->st, "join_use_nulls") && (s->is_left || s->is_right || s->is_full);
+    if (use_nulls && (s->semi || s->anti))
         return err_set(ERR_NOT_IMPLEMENTED, "join_use_nulls = 1 with SEMI or ANTI JOIN is not supported yet");
-    bool null_left = use_nulls && (is_right || is_full), null_right = use_nulls && (is_left || is_full);
-    if ((null_left && check_nullable_forms(left)) || (null_right && check_nullable_forms(right)))
+    s->null_left = use_nulls && (s->is_right || s->is_full);
+    s->null_right = use_nulls && (s->is_left || s->is_full);
+    if ((s->null_left && check_nullable_forms(left)) || (s->null_right && check_nullable_forms(right)))
         return -1;
-
-    int nkeys = 0, nresidual = 0;
-    const ast *residual[64];
-    expr *lk[64] = {0}, *rk[64] = {0};
-    int using_right[64];
-    int nusing = 0;
-    int rc = -1;
-    block *L = NULL, *R = NULL;
-    column *lkeys[64] = {0}, *rkeys[64] = {0};
-    rowvec li = {0}, ri = {0};
-    uint32_t *next = NULL;
-    uint8_t *right_matched = NULL;
-    agg_table ht;
-    agg_table_init(&ht);
-
-    if (!is_cross) {
-        if (j->using_cols.n) {
-            for (int i = 0; i < j->using_cols.n && i < 64; i++) {
-                const ast *u = j->using_cols.items[i];
-                const char *name = u->kind == AST_IDENT ? u->parts[u->nparts - 1] : NULL;
-                for (int k = 0; name && k < i; k++) {
-                    const ast *p = j->using_cols.items[k];
-                    if (p->kind == AST_IDENT && !strcmp(p->parts[p->nparts - 1], name)) {
-                        err_set(ERR_BAD_ARGUMENTS, "Identifier '%s' appears more than once in USING clause", name);
-                        goto out;
-                    }
-                }
-                int a = name ? find_col(left, name) : -1, b = name ? find_col(right, name) : -1;
-                if (a < 0 || b < 0) {
-                    err_set(ERR_UNKNOWN_IDENTIFIER, "Column `%s` in USING is not present in both tables",
-                            name ? name : "?");
-                    goto out;
-                }
-                /* A RIGHT or FULL join takes the key from the right side where the left has
-                 * none: both must have one type (ClickHouse converts them to a common one). */
-                if ((is_right || is_full) && strcmp(left->sch->types[a]->name, right->sch->types[b]->name) != 0) {
-                    err_set(ERR_NOT_IMPLEMENTED,
-                            "RIGHT or FULL JOIN USING a key of different types (%s and %s) is not supported yet",
-                            left->sch->types[a]->name, right->sch->types[b]->name);
-                    goto out;
-                }
-                lk[nkeys] = expr_col(a, left->sch->types[a]);
-                rk[nkeys] = expr_col(b, right->sch->types[b]);
-                using_right[nusing++] = b;
-                nkeys++;
-            }
-        } else if (j->on) {
-            const ast *terms[64];
-            int nt = 0;
-            if (collect_terms(j->on, terms, &nt))
-                goto out;
-            for (int i = 0; i < nt; i++) {
-                const ast *t = terms[i];
-                if (t->kind == AST_FUNC && strcmp(t->name, "equals") == 0 && t->args.n == 2) {
-                    const ast *a = t->args.items[0], *b = t->args.items[1];
-                    if (analyze_expr_on(a, left, q, &lk[nkeys]) == 0 && analyze_expr_on(b, right, q, &rk[nkeys]) == 0) {
-                        nkeys++;
-                        continue;
-                    }
-                    expr_free(lk[nkeys]);
-                    expr_free(rk[nkeys]);
-                    lk[nkeys] = rk[nkeys] = NULL;
-                    if (analyze_expr_on(b, left, q, &lk[nkeys]) == 0 && analyze_expr_on(a, right, q, &rk[nkeys]) == 0) {
-                        nkeys++;
-                        continue;
-                    }
-                    expr_free(lk[nkeys]);
-                    expr_free(rk[nkeys]);
-                    lk[nkeys] = rk[nkeys] = NULL;
-                }
-                /* Not a key equality: checked on the joined rows (INNER joins only). */
-                residual[nresidual++] = t;
-            }
-            err_clear();
-            if (nresidual && (is_left || is_right || is_full || semi || anti)) {
-                err_set(ERR_INVALID_JOIN_ON_EXPRESSION,
-                        "JOIN ON of an outer, SEMI or ANTI join supports only equalities between the two tables joined by AND");
-                goto out;
-            }
-            if (nkeys == 0)
-                is_cross = true;
+    if (!s->is_cross && (j->using_cols.n ? using_keys(s, left, right, j) : j->on ? on_keys(s, left, right, j, q) : 0)) {
+        join_spec_free(s);
+        return -1;
+    }
+    for (int u = 0; u < s->nusing; u++)
+        s->using_left[u] = find_col(left, right->sch->names[s->using_right[u]]);
+    for (int k = 0; k < s->nkeys; k++) {
+        const type *ts[2] = {s->lk[k]->type, s->rk[k]->type};
+        s->common[k] = ts[0] == ts[1] ? ts[0] : type_supertype(2, ts);
+        if (!s->common[k]) {
+            join_spec_free(s);
+            return -1;
         }
     }
+    s->lsch = schema_clone(left->sch);
+    s->rsch = schema_clone(right->sch);
+    build_layout(s, left, right);
+    return 0;
+}
 
-    if (source_read_all(left, q, &L) || source_read_all(right, q, &R))
+uint64_t join_key_hash(column *const *keys, int nkeys, size_t row, buf *key)
+{
+    if (any_null(keys, nkeys, row))
+        return 0;
+    key->len = 0;
+    agg_key_serialize(key, keys, nkeys, row);
+    return agg_key_hash((const char *)key->p, key->len);
+}
+
+int join_table_build(const join_spec *s, const block *R, query_ctx *q, join_table *t)
+{
+    memset(t, 0, sizeof *t);
+    t->R = R;
+    agg_table_init(&t->ht);
+    if (R->rows >= NO_ROW)
+        return err_set(ERR_TOO_MANY_ROWS_OR_BYTES,
+                       "The right side of the JOIN has too many rows for the in-memory hash join "
+                       "(join_algorithm = 'grace_hash' joins it bucket by bucket)");
+    if (join_eval_keys(s, true, R, q->env.timezone, t->rkeys))
+        return -1;
+    /* Chain rows of equal keys in insertion order (head, tail in the state). */
+    t->next = xmalloc(sizeof *t->next * (R->rows + 1));
+    buf key = {0};
+    for (size_t r = 0; r < R->rows; r++) {
+        t->next[r] = NO_ROW;
+        if (any_null(t->rkeys, s->nkeys, r))
+            continue;
+        key.len = 0;
+        agg_key_serialize(&key, t->rkeys, s->nkeys, r);
+        bool inserted;
+        agg_slot *sl = agg_table_find_or_insert(&t->ht, (const char *)key.p, key.len,
+                                                agg_key_hash((const char *)key.p, key.len), 8, 4, &inserted);
+        uint32_t *ends = (uint32_t *)(void *)sl->states;
+        if (inserted) {
+            ends[0] = ends[1] = (uint32_t)r;
+        } else {
+            t->next[ends[1]] = (uint32_t)r;
+            ends[1] = (uint32_t)r;
+        }
+    }
+    buf_free(&key);
+    t->matched = xcalloc(R->rows + 1, 1);
+    return 0;
+}
+
+int join_table_probe(const join_spec *s, join_table *t, const block *L, query_ctx *q, rowvec *li, rowvec *ri)
+{
+    if (L->rows >= NO_ROW)
+        return err_set(ERR_TOO_MANY_ROWS_OR_BYTES, "The left side of the JOIN has too many rows for the in-memory hash join");
+    column *lkeys[JOIN_MAX_KEYS] = {0};
+    if (join_eval_keys(s, false, L, q->env.timezone, lkeys)) {
+        for (int k = 0; k < s->nkeys; k++)
+            col_free(lkeys[k]);
+        return -1;
+    }
+    buf key = {0};
+    for (size_t l = 0; l < L->rows; l++) {
+        uint32_t first = NO_ROW;
+        if (!any_null(lkeys, s->nkeys, l) && t->ht.cap) {
+            key.len = 0;
+            agg_key_serialize(&key, lkeys, s->nkeys, l);
+            uint64_t h = agg_key_hash((const char *)key.p, key.len);
+            size_t mask = t->ht.cap - 1;
+            for (size_t i = h & mask; t->ht.slots[i].states; i = (i + 1) & mask) {
+                agg_slot *sl = &t->ht.slots[i];
+                if (sl->hash == h && sl->key_len == key.len && memcmp(agg_slot_key(sl), key.p, key.len) == 0) {
+                    first = ((uint32_t *)(void *)sl->states)[0];
+                    break;
+                }
+            }
+        }
+        if (s->semi || s->anti) {
+            if ((first != NO_ROW) == s->semi) {
+                rv_push(li, (uint32_t)l);
+                rv_push(ri, first);
+            }
+            continue;
+        }
+        if (first == NO_ROW) {
+            if (s->is_left || s->is_full) {
+                rv_push(li, (uint32_t)l);
+                rv_push(ri, NO_ROW);
+            }
+            continue;
+        }
+        for (uint32_t r = first; r != NO_ROW; r = t->next[r]) {
+            rv_push(li, (uint32_t)l);
+            rv_push(ri, r);
+            t->matched[r] = 1;
+            if (s->any)
+                break;
+        }
+    }
+    buf_free(&key);
+    for (int k = 0; k < s->nkeys; k++)
+        col_free(lkeys[k]);
+    return 0;
+}
+
+void join_table_unmatched(const join_spec *s, const join_table *t, rowvec *li, rowvec *ri)
+{
+    if (!s->is_right && !s->is_full)
+        return;
+    for (size_t r = 0; r < t->R->rows; r++)
+        if (!t->matched[r]) {
+            rv_push(li, NO_ROW);
+            rv_push(ri, (uint32_t)r);
+        }
+}
+
+void join_table_free(join_table *t)
+{
+    for (int k = 0; k < JOIN_MAX_KEYS; k++)
+        col_free(t->rkeys[k]);
+    agg_table_free(&t->ht);
+    free(t->next);
+    free(t->matched);
+    memset(t, 0, sizeof *t);
+}
+
+block *join_gather(const join_spec *s, const block *L, const block *R, rowvec *li, rowvec *ri)
+{
+    int nl = s->lsch->n, nr = s->rsch->n, nout = s->out->n;
+    bool *skip = xcalloc((size_t)nr + 1, sizeof *skip);
+    for (int u = 0; u < s->nusing; u++)
+        skip[s->using_right[u]] = true;
+    block *b = block_new(nout, li->n);
+    for (size_t i = 0; i < li->n; i++) {
+        if (li->v[i] == NO_ROW)
+            li->v[i] = (uint32_t)L->rows;
+        if (ri->v[i] == NO_ROW)
+            ri->v[i] = (uint32_t)R->rows;
+    }
+    int o = 0;
+    for (int c = 0; c < nl; c++, o++) {
+        column *src = with_default_row(L->cols[c]);
+        b->cols[o] = col_gather(src, li->v, li->n);
+        col_free(src);
+    }
+    /* A USING key of a RIGHT/FULL join comes from the right side where the left is missing. */
+    for (int u = 0; u < s->nusing && (s->is_right || s->is_full); u++) {
+        int lc = s->using_left[u];
+        if (lc < 0)
+            continue;
+        column *rsrc = with_default_row(R->cols[s->using_right[u]]);
+        column *rv = col_gather(rsrc, ri->v, li->n);
+        col_free(rsrc);
+        column *merged = col_new(b->cols[lc]->type);
+        for (size_t i = 0; i < li->n; i++)
+            col_push_from(merged, li->v[i] == L->rows ? rv : b->cols[lc], i);
+        col_free(rv);
+        col_free(b->cols[lc]);
+        b->cols[lc] = merged;
+    }
+    /* join_use_nulls: the left side's columns (a USING key only in a FULL join, where it
+     * is never NULL: the right side's key fills it). */
+    for (int c = 0; c < nl && s->null_left; c++) {
+        bool key = false;
+        for (int u = 0; u < s->nusing; u++)
+            key |= s->using_left[u] == c;
+        if (key && !s->is_full)
+            continue;
+        make_nullable(&b->cols[c], key ? NULL : li->v, (uint32_t)L->rows);
+    }
+    for (int c = 0; c < nr; c++) {
+        if (skip[c])
+            continue;
+        column *src = with_default_row(R->cols[c]);
+        b->cols[o] = col_gather(src, ri->v, li->n);
+        col_free(src);
+        if (s->null_right)
+            make_nullable(&b->cols[o], ri->v, (uint32_t)R->rows);
+        o++;
+    }
+    free(skip);
+    return b;
+}
+
+/* join_algorithm: 1 = grace hash, 0 = in memory; -1 with NOT_IMPLEMENTED for
+ * 'partial_merge' (ClickHouse prefers hash, then partial merge, to grace hash when several
+ * are listed). */
+static int choose_algorithm(query_ctx *q)
+{
+    const char *v = settings_str(q->st, "join_algorithm");
+    bool grace = false, hash = false, merge = false;
+    char name[64];
+    for (const char *p = v; p && *p;) {
+        size_t n = strcspn(p, ",");
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), p);
+        if (!strcmp(name, "grace_hash"))
+            grace = true;
+        else if (!strcmp(name, "partial_merge") || !strcmp(name, "prefer_partial_merge"))
+            merge = true;
+        else if (strcmp(name, "direct") != 0) /* direct needs a key-value table: never applies */
+            hash = true;
+        p += n + (p[n] == ',');
+    }
+    if (hash)
+        return 0;
+    if (merge)
+        return err_set(ERR_NOT_IMPLEMENTED,
+                       "join_algorithm 'partial_merge' is not supported yet (use 'grace_hash' for a JOIN larger than memory)");
+    return grace ? 1 : 0;
+}
+
+/* Reads the right side into *R — or, past threshold bytes (0: never), stops and says in r
+ * where (*R stays NULL). */
+static int read_right(source *s, query_ctx *q, uint64_t threshold, block **R, join_resume *r)
+{
+    int n = s->sch->n;
+    int *cols = xcalloc((size_t)n + 1, sizeof *cols);
+    for (int i = 0; i < n; i++)
+        cols[i] = i;
+    block *all = block_new_empty(s->sch);
+    int rc = 0;
+    for (int t = 0; t < s->ntasks && !rc; t++) {
+        void *it;
+        if ((rc = s->open(s, t, cols, n, q, &it)))
+            break;
+        for (;;) {
+            block *b;
+            if ((rc = query_check(q)) || (rc = s->next(it, &b)) || !b)
+                break;
+            block_append(all, b);
+            block_free(b);
+            if (threshold && join_cost(all) > threshold) {
+                *r = (join_resume){all, t, it};
+                free(cols);
+                return 0;
+            }
+        }
+        s->close(it);
+    }
+    free(cols);
+    if (rc) {
+        block_free(all);
+        return -1;
+    }
+    *R = all;
+    return 0;
+}
+
+/* max_rows_in_join / max_bytes_in_join over the right side of an in-memory join (its
+ * cost in the hash table, join_cost)
+ * (join_overflow_mode 'throw', the only mode shale has). */
+static int check_join_limits(const block *R, query_ctx *q)
+{
+    int64_t rows = settings_int(q->st, "max_rows_in_join"), bytes = settings_int(q->st, "max_bytes_in_join");
+    if (rows > 0 && R->rows > (uint64_t)rows)
+        return err_set(ERR_SET_SIZE_LIMIT_EXCEEDED, "Limit for JOIN exceeded, max rows: %lld, current rows: %zu",
+                       (long long)rows, R->rows);
+    size_t have = bytes > 0 ? join_cost(R) : 0;
+    if (bytes > 0 && have > (uint64_t)bytes)
+        return err_set(ERR_SET_SIZE_LIMIT_EXCEEDED, "Limit for JOIN exceeded, max bytes: %lld, current bytes: %zu",
+                       (long long)bytes, have);
+    return 0;
+}
+
+int join_sources(source *left, source *right, const ast *j, query_ctx *q, source **out)
+{
+    join_spec s;
+    if (join_spec_init(&s, left, right, j, q))
+        return -1;
+    int algo = s.is_cross ? 0 : choose_algorithm(q);
+    if (algo < 0) {
+        join_spec_free(&s);
+        return -1;
+    }
+    if (algo == 1)
+        return join_grace(&s, left, right, NULL, q, out);
+
+    int rc = -1;
+    block *L = NULL, *R = NULL;
+    rowvec li = {0}, ri = {0};
+    join_table t = {0};
+    /* An in-memory join becomes a grace hash join when its right side passes
+     * max_bytes_before_external_join (or its ratio of the memory left), as in ClickHouse. */
+    uint64_t threshold = 0;
+    join_resume resume = {0};
+    if (!s.is_cross &&
+        spill_threshold(q, "max_bytes_before_external_join", "max_bytes_ratio_before_external_join", &threshold))
+        goto out;
+    if (read_right(right, q, threshold, &R, &resume))
+        goto out;
+    if (!R)
+        return join_grace(&s, left, right, &resume, q, out);
+    if (!s.is_cross && check_join_limits(R, q))
+        goto out;
+    if (source_read_all(left, q, &L))
         goto out;
     if (L->rows >= NO_ROW || R->rows >= NO_ROW) {
         err_set(ERR_TOO_MANY_ROWS_OR_BYTES, "A side of the JOIN has too many rows for the in-memory hash join");
         goto out;
     }
-
-    if (is_cross) {
+    if (s.is_cross) {
         for (uint32_t a = 0; a < L->rows; a++)
             for (uint32_t b = 0; b < R->rows; b++) {
                 rv_push(&li, a);
                 rv_push(&ri, b);
             }
     } else {
-        const type *common[64];
-        for (int k = 0; k < nkeys; k++) {
-            const type *ts[2] = {lk[k]->type, rk[k]->type};
-            common[k] = ts[0] == ts[1] ? ts[0] : type_supertype(2, ts);
-            if (!common[k])
-                goto out;
-        }
-        if (eval_keys(lk, nkeys, L, common, q->env.timezone, lkeys) ||
-            eval_keys(rk, nkeys, R, common, q->env.timezone, rkeys))
+        if (join_table_build(&s, R, q, &t) || join_table_probe(&s, &t, L, q, &li, &ri))
             goto out;
-        /* Build: chain rows of equal keys in insertion order (head, tail in the state). */
-        next = xmalloc(sizeof *next * (R->rows + 1));
-        buf key = {0};
-        for (size_t r = 0; r < R->rows; r++) {
-            next[r] = NO_ROW;
-            if (any_null(rkeys, nkeys, r))
-                continue;
-            key.len = 0;
-            agg_key_serialize(&key, rkeys, nkeys, r);
-            bool inserted;
-            agg_slot *s = agg_table_find_or_insert(&ht, (const char *)key.p, key.len,
-                                                   agg_key_hash((const char *)key.p, key.len), 8, 4, &inserted);
-            uint32_t *ends = (uint32_t *)(void *)s->states;
-            if (inserted) {
-                ends[0] = ends[1] = (uint32_t)r;
-            } else {
-                next[ends[1]] = (uint32_t)r;
-                ends[1] = (uint32_t)r;
-            }
-        }
-        right_matched = xcalloc(R->rows + 1, 1);
-        /* Probe. */
-        for (size_t l = 0; l < L->rows; l++) {
-            uint32_t first = NO_ROW;
-            if (!any_null(lkeys, nkeys, l)) {
-                key.len = 0;
-                agg_key_serialize(&key, lkeys, nkeys, l);
-                uint64_t h = agg_key_hash((const char *)key.p, key.len);
-                size_t mask = ht.cap - 1;
-                for (size_t i = h & mask; ht.slots[i].states; i = (i + 1) & mask) {
-                    agg_slot *s = &ht.slots[i];
-                    if (s->hash == h && s->key_len == key.len && memcmp(agg_slot_key(s), key.p, key.len) == 0) {
-                        first = ((uint32_t *)(void *)s->states)[0];
-                        break;
-                    }
-                }
-            }
-            if (semi || anti) {
-                if ((first != NO_ROW) == semi) {
-                    rv_push(&li, (uint32_t)l);
-                    rv_push(&ri, first);
-                }
-                continue;
-            }
-            if (first == NO_ROW) {
-                if (is_left || is_full) {
-                    rv_push(&li, (uint32_t)l);
-                    rv_push(&ri, NO_ROW);
-                }
-                continue;
-            }
-            for (uint32_t r = first; r != NO_ROW; r = next[r]) {
-                rv_push(&li, (uint32_t)l);
-                rv_push(&ri, r);
-                right_matched[r] = 1;
-                if (any)
-                    break;
-            }
-        }
-        buf_free(&key);
-        if (is_right || is_full)
-            for (size_t r = 0; r < R->rows; r++)
-                if (!right_matched[r]) {
-                    rv_push(&li, NO_ROW);
-                    rv_push(&ri, (uint32_t)r);
-                }
-        if (is_right && !is_full) {
-            /* RIGHT: keep only rows that have a right partner. */
-            size_t w = 0;
-            for (size_t i = 0; i < li.n; i++)
-                if (ri.v[i] != NO_ROW) {
-                    li.v[w] = li.v[i];
-                    ri.v[w] = ri.v[i];
-                    w++;
-                }
-            li.n = ri.n = w;
-        }
+        join_table_unmatched(&s, &t, &li, &ri);
     }
-
-    /* Output columns: left's, then right's without USING keys (and, for SEMI/ANTI, all). */
     {
-        int nl = left->sch->n, nr = right->sch->n, nout = nl;
-        bool *skip = xcalloc((size_t)nr + 1, sizeof *skip);
-        for (int u = 0; u < nusing; u++)
-            skip[using_right[u]] = true;
-        for (int c = 0; c < nr; c++)
-            nout += !skip[c];
-        schema *sch = schema_new(nout);
-        char **qual = xcalloc((size_t)nout + 1, sizeof *qual), **bare = xcalloc((size_t)nout + 1, sizeof *bare);
-        char **qual2 = xcalloc((size_t)nout + 1, sizeof *qual2);
-        block *b = block_new(nout, li.n);
-        for (size_t i = 0; i < li.n; i++) {
-            if (li.v[i] == NO_ROW)
-                li.v[i] = (uint32_t)L->rows;
-            if (ri.v[i] == NO_ROW)
-                ri.v[i] = (uint32_t)R->rows;
-        }
-        int o = 0;
-        for (int c = 0; c < nl; c++, o++) {
-            column *src = with_default_row(L->cols[c]);
-            b->cols[o] = col_gather(src, li.v, li.n);
-            col_free(src);
-            schema_set(sch, o, left->sch->names[c], left->sch->types[c]);
-            qual[o] = left->col_qual && left->col_qual[c] ? xstrdup(left->col_qual[c]) : NULL;
-            qual2[o] = left->col_qual2 && left->col_qual2[c] ? xstrdup(left->col_qual2[c]) : NULL;
-            bare[o] = xstrdup(left->col_bare ? left->col_bare[c] : left->sch->names[c]);
-        }
-        /* A USING key of a RIGHT/FULL join comes from the right side where the left is missing. */
-        for (int u = 0; u < nusing && (is_right || is_full); u++) {
-            int lc = find_col(left, right->sch->names[using_right[u]]);
-            if (lc < 0)
-                continue;
-            column *rsrc = with_default_row(R->cols[using_right[u]]);
-            column *rv = col_gather(rsrc, ri.v, li.n);
-            col_free(rsrc);
-            column *merged = col_new(b->cols[lc]->type);
-            for (size_t i = 0; i < li.n; i++)
-                col_push_from(merged, li.v[i] == L->rows ? rv : b->cols[lc], i);
-            col_free(rv);
-            col_free(b->cols[lc]);
-            b->cols[lc] = merged;
-        }
-        /* join_use_nulls: the left side's columns (a USING key only in a FULL join, where
-         * it is never NULL: the right side's key fills it). */
-        for (int c = 0; c < nl && null_left; c++) {
-            bool key = false;
-            for (int u = 0; u < nusing; u++)
-                key |= find_col(left, right->sch->names[using_right[u]]) == c;
-            if (key && !is_full)
-                continue;
-            make_nullable(&b->cols[c], key ? NULL : li.v, (uint32_t)L->rows);
-            schema_set(sch, c, left->sch->names[c], b->cols[c]->type);
-        }
-        const char *rq = right->col_qual && nr ? right->col_qual[0] : NULL;
-        for (int u = 0; u < nusing && rq; u++) { /* the key is the right table's column too */
-            int lc = find_col(left, right->sch->names[using_right[u]]);
-            if (lc >= 0 && !qual2[lc])
-                qual2[lc] = xstrdup(rq);
-        }
-        for (int c = 0; c < nr; c++) {
-            if (skip[c])
-                continue;
-            column *src = with_default_row(R->cols[c]);
-            b->cols[o] = col_gather(src, ri.v, li.n);
-            col_free(src);
-            if (null_right)
-                make_nullable(&b->cols[o], ri.v, (uint32_t)R->rows);
-            const char *name = right->sch->names[c];
-            char tmp[1024];
-            if (schema_find(sch, name) >= 0 && rq) {
-                snprintf(tmp, sizeof tmp, "%s.%s", rq, name);
-                name = tmp;
-            }
-            schema_set(sch, o, name, b->cols[o]->type);
-            qual[o] = rq ? xstrdup(rq) : NULL;
-            bare[o] = xstrdup(right->col_bare ? right->col_bare[c] : right->sch->names[c]);
-            o++;
-        }
-        free(skip);
         block **bs = xcalloc(1, sizeof *bs);
-        bs[0] = b;
-        source *res = source_from_blocks(sch, bs, 1);
-        res->col_qual = qual;
-        res->col_qual2 = qual2;
-        res->col_bare = bare;
-        if (nresidual && filter_residual(res, residual, nresidual, q)) {
+        bs[0] = join_gather(&s, L, R, &li, &ri);
+        source *res = join_layout_source(&s, bs, 1);
+        if (join_compile_residual(&s, res, q) || join_filter_residual(&s, bs[0])) {
             source_free(res);
             goto out;
         }
@@ -478,18 +715,11 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
         rc = 0;
     }
 out:
-    for (int k = 0; k < 64; k++) {
-        expr_free(lk[k]);
-        expr_free(rk[k]);
-        col_free(lkeys[k]);
-        col_free(rkeys[k]);
-    }
+    join_table_free(&t);
+    join_spec_free(&s);
     block_free(L);
     block_free(R);
     free(li.v);
     free(ri.v);
-    free(next);
-    free(right_matched);
-    agg_table_free(&ht);
     return rc;
 }

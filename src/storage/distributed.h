@@ -8,8 +8,9 @@
  *           (sql/dist_plan.c: the shards run to WithMergeableState, the initiator merges)
  *           through distributed_layout; others read the shards' rows (the engine's
  *           read()) and the initiator runs the whole query over them.
- *   INSERT  synchronous (distributed_foreground_insert = 1, shale's default; 0 — the
- *           background queue — is NOT_IMPLEMENTED): each row goes to the shard its
+ *   INSERT  synchronous with distributed_foreground_insert = 1; with 0 the remote
+ *           destinations' rows go to the background queue (storage/dist_queue.h) and the
+ *           INSERT returns once they are on disk. Each row goes to the shard its
  *           sharding key selects, ClickHouse's rule: slot = key (as unsigned of its width)
  *           modulo the sum of the shards' weights, the slots laid out shard by shard, a
  *           shard of weight w taking w of them. A shard is written on one replica when
@@ -40,6 +41,10 @@ typedef struct dist_layout {
     char *remote_addresses;     /* the shards read remotely in remote()'s syntax (replicas
                                  * of a shard joined by '|'), NULL when every shard is local */
     char *user, *password;      /* the cluster's (one user and password for all replicas) */
+    char *cluster;              /* the cluster's name, macros expanded */
+    char *secret;               /* its inter-server <secret> (NULL: none): every connection
+                                 * authenticates with it, the shards run the query as the
+                                 * initiator's user (user and password are not sent) */
     int nlocal;                 /* shards read from this server's own table */
 } dist_layout;
 
@@ -55,5 +60,11 @@ int distributed_local_table(const dist_layout *l, query_ctx *q, table **out);
  * a column a part lacks fails with NO_SUCH_COLUMN_IN_TABLE, a different type with
  * TYPE_MISMATCH), else by position. Filters go to every part. Takes sch and the parts. */
 source *source_concat(schema *sch, source **parts, int n, bool by_name);
+
+/* SYSTEM FLUSH DISTRIBUTED t: sends the table's queued files now (the first failure is
+ * the error). */
+int distributed_flush(table *t);
+/* SYSTEM STOP / START DISTRIBUTED SENDS [t]: t NULL for every Distributed table. */
+void distributed_set_sends_blocked(table *t, bool blocked);
 
 #endif

@@ -9,6 +9,7 @@
 #include "parse/ast.h"
 #include "storage/catalog.h"
 #include "storage/cluster.h"
+#include "storage/dist_queue.h"
 #include "storage/tablefunc.h"
 
 #include <pthread.h>
@@ -21,6 +22,7 @@ typedef struct dist_impl {
     char *database, *table;
     const ast *key;             /* the sharding key (in t->create), or NULL */
     expr *key_expr;             /* compiled over t->sch */
+    dist_queue *queue;          /* the background INSERT queue (storage/dist_queue.h) */
 } dist_impl;
 
 /* ---- arguments ---- */
@@ -56,12 +58,25 @@ static void impl_free(dist_impl *d)
 {
     if (!d)
         return;
+    dist_queue_close(d->queue);
     free(d->cluster);
     free(d->database);
     free(d->table);
     if (d->key_expr)
         expr_free(d->key_expr);
     free(d);
+}
+
+/* "(`a`, `b`, …)": the table's stored columns, the shards' INSERT's column list. */
+static void column_list_sql(const table *t, buf *cols)
+{
+    buf_putc(cols, '(');
+    for (int i = 0; i < t->sch->n; i++) {
+        if (i)
+            buf_puts(cols, ", ");
+        ast_format_ident(cols, t->sch->names[i]);
+    }
+    buf_putc(cols, ')');
 }
 
 static int dist_open(table *t, bool created, query_ctx *q)
@@ -109,6 +124,14 @@ static int dist_open(table *t, bool created, query_ctx *q)
         impl_free(d);
         return -1;
     }
+    buf target = {0}, cols = {0};
+    ast_format_ident(&target, d->database);
+    buf_putc(&target, '.');
+    ast_format_ident(&target, d->table);
+    column_list_sql(t, &cols);
+    d->queue = dist_queue_open(t->data_dir, t->database, t->name, d->cluster, buf_cstr(&target), buf_cstr(&cols));
+    buf_free(&target);
+    buf_free(&cols);
     t->impl = d;
     return 0;
 }
@@ -196,6 +219,8 @@ int distributed_layout(const table *t, query_ctx *q, dist_layout *out)
     buf_free(&tg);
     out->user = xstrdup(user);
     out->password = xstrdup(password);
+    out->cluster = xstrdup(c->name);
+    out->secret = c->secret ? xstrdup(c->secret) : NULL;
     cluster_set_put(cs);
     return 0;
 }
@@ -207,9 +232,13 @@ void dist_layout_free(dist_layout *l)
     free(l->target);
     free(l->remote_addresses);
     free(l->user);
+    free(l->cluster);
     if (l->password)
         memset(l->password, 0, strlen(l->password));
     free(l->password);
+    if (l->secret)
+        memset(l->secret, 0, strlen(l->secret));
+    free(l->secret);
     memset(l, 0, sizeof *l);
 }
 
@@ -378,7 +407,8 @@ static int dist_read(table *t, bool final, query_ctx *q, source **out)
     source **parts = xcalloc((size_t)l.nlocal + 2, sizeof *parts);
     int n = 0, rc = 0;
     if (l.remote_addresses) {
-        rc = tablefunc_remote(l.remote_addresses, l.target, l.user, l.password, false, q, &parts[n]);
+        rc = tablefunc_remote_cluster(l.remote_addresses, l.target, l.user, l.password, l.cluster, l.secret, false, q,
+                                      &parts[n]);
         n += !rc;
     }
     for (int i = 0; !rc && i < l.nlocal; i++) {
@@ -608,19 +638,24 @@ static int remote_dest(dist_sink *s, int i, const char *addresses, const dist_la
 {
     add_dest(s, i);
     dest *x = &s->dests[i][s->ndest[i] - 1];
-    if (tablefunc_remote_sink(addresses, l->target, l->user, l->password, false, columns, s->t->sch, q, &x->sink))
+    if (tablefunc_remote_sink(addresses, l->target, l->user, l->password, false, l->cluster, l->secret, columns,
+                              s->t->sch, q, &x->sink))
         return err_prefix("Distributed table %s, shard %d: ", table_full_name(s->t), i + 1);
     return 0;
+}
+
+static int queue_dest(dist_sink *s, int i, const char *dir, query_ctx *q)
+{
+    add_dest(s, i);
+    dest *x = &s->dests[i][s->ndest[i] - 1];
+    return dist_queue_sink(s->d->queue, dir, s->t->sch, q, &x->sink);
 }
 
 static int dist_insert(table *t, query_ctx *q, table_sink **out)
 {
     *out = NULL;
     dist_impl *d = t->impl;
-    if (!settings_bool(q->st, "distributed_foreground_insert"))
-        return err_set(ERR_NOT_IMPLEMENTED, "INSERT into Distributed table %s with distributed_foreground_insert = 0 "
-                       "(the background queue) is not implemented: shale inserts into the shards synchronously",
-                       table_full_name(t));
+    bool background = !settings_bool(q->st, "distributed_foreground_insert");
     cluster_set *cs;
     const cluster_def *c;
     if (find_cluster(t, &cs, &c))
@@ -652,13 +687,7 @@ static int dist_insert(table *t, query_ctx *q, table_sink **out)
                        : err_set(ERR_BAD_ARGUMENTS, "Distributed table %s: every shard of cluster '%s' has weight 0",
                                  table_full_name(t), c->name);
     buf cols = {0};
-    buf_putc(&cols, '(');
-    for (int i = 0; i < t->sch->n; i++) {
-        if (i)
-            buf_puts(&cols, ", ");
-        ast_format_ident(&cols, t->sch->names[i]);
-    }
-    buf_putc(&cols, ')');
+    column_list_sql(t, &cols);
     bool prefer_local = settings_bool(q->st, "prefer_localhost_replica");
     for (int i = 0; i < c->nshards && !rc; i++) {
         const cluster_shard *sh = &c->shards[i];
@@ -687,6 +716,22 @@ static int dist_insert(table *t, query_ctx *q, table_sink **out)
             }
             if (rc || sh->internal_replication)
                 continue;
+        }
+        if (background) {
+            /* ClickHouse's queue directories: one for the shard (a replica takes each file),
+             * else one per replica (each gets every file) */
+            char dir[64];
+            if (sh->internal_replication) {
+                snprintf(dir, sizeof dir, "shard%d_all_replicas", i + 1);
+                rc = queue_dest(s, i, dir, q);
+            }
+            for (int r = 0; !sh->internal_replication && r < sh->nreplicas && !rc; r++) {
+                if (r == local)
+                    continue;
+                snprintf(dir, sizeof dir, "shard%d_replica%d", i + 1, r + 1);
+                rc = queue_dest(s, i, dir, q);
+            }
+            continue;
         }
         /* the other replicas: one of them (internal_replication), else each */
         buf a = {0};
@@ -728,9 +773,21 @@ static int dist_truncate(table *t, query_ctx *q)
 
 const table_engine engine_distributed = {
     .name = "Distributed",
+    .has_data_dir = true, /* the background INSERT queue */
     .open = dist_open,
     .read = dist_read,
     .insert = dist_insert,
     .truncate = dist_truncate,
     .close = dist_close,
 };
+
+int distributed_flush(table *t)
+{
+    dist_impl *d = t->impl;
+    return dist_queue_flush(d->queue);
+}
+
+void distributed_set_sends_blocked(table *t, bool blocked)
+{
+    dist_queue_set_blocked(t ? ((dist_impl *)t->impl)->queue : NULL, blocked);
+}

@@ -15,6 +15,7 @@
 #include "exec/process_list.h"
 #include "storage/catalog.h"
 #include "storage/cluster.h"
+#include "storage/dist_queue.h"
 #include "storage/schema_cache.h"
 
 #include <stdlib.h>
@@ -465,6 +466,8 @@ int system_table(const char *name, query_ctx *q, source **out)
     }
     if (strcmp(name, "clusters") == 0)
         return cluster_system_table(q, out);
+    if (strcmp(name, "distribution_queue") == 0)
+        return dist_queue_system_table(q, out);
     if (strcmp(name, "processes") == 0) {
         *out = processes_table();
         return 0;

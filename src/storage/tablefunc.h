@@ -55,31 +55,33 @@ int tablefunc_remote(const char *addresses, const char *target, const char *user
                      query_ctx *q, source **out);
 
 /* cluster(): remote() over a cluster's addresses (storage/cluster.h, cluster_addresses):
+ * with round_robin (cluster(): its addresses are the cluster's shards in order),
  * load_balancing = 'round_robin' rotates per shard of the named cluster across queries (a
  * remote() starts afresh each query, as ClickHouse's); secret: the cluster's inter-server
  * <secret> (NULL: none), with which user and password are not sent and every shard runs
- * the query as the initiator's user. */
+ * the query as the initiator's user (cluster names the cluster to the shards). */
 int tablefunc_remote_cluster(const char *addresses, const char *target, const char *user, const char *password,
-                             const char *cluster, const char *secret, query_ctx *q, source **out);
+                             const char *cluster, const char *secret, bool round_robin, query_ctx *q, source **out);
 
 /* remote() at WithMergeableState (sql/dist_plan.c): every shard runs shard_sql (keys and
  * aggregates, sql/dist_split.h) to the mergeable stage; the source's columns are header's
  * (the names the initiator's plan reads, the types it expects: each block is checked by
  * position against them, TYPE_MISMATCH when a shard sends another type). The schema
  * is header's copy; no discovery round trip. Failover, skip_unavailable_shards and the
- * query's settings as tablefunc_remote; cluster: cluster()'s name, for round_robin's
- * counters (NULL for remote() and Distributed). */
+ * query's settings as tablefunc_remote; cluster, secret and round_robin as
+ * tablefunc_remote_cluster's (NULL, NULL, false for remote()). */
 int tablefunc_remote_mergeable(const char *addresses, const char *user, const char *password, const char *cluster,
-                               const char *shard_sql,
-                               const schema *header, query_ctx *q, source **out);
+                               const char *secret, bool round_robin, const char *shard_sql, const schema *header,
+                               query_ctx *q, source **out);
 
 struct table_sink;
 /* INSERT INTO FUNCTION remote(addresses, target …) [(columns)]: one shard; columns is the
  * INSERT's column list as SQL ("(`a`, `b`)") or NULL; sch the SELECT's columns, sent by
- * position and cast to the shard's types. */
+ * position and cast to the shard's types; cluster and secret: a cluster's inter-server
+ * secret as tablefunc_remote_cluster's (NULL: user and password). */
 int tablefunc_remote_sink(const char *addresses, const char *target, const char *user, const char *password,
-                          bool secure, const char *columns, const schema *sch, query_ctx *q,
-                          struct table_sink **out);
+                          bool secure, const char *cluster, const char *secret, const char *columns,
+                          const schema *sch, query_ctx *q, struct table_sink **out);
 
 /* A destination of INSERT: blocks go to write(); finish() commits (and frees), abort()
  * discards what it can (and frees). */

@@ -114,6 +114,13 @@ same "Map written to s3() in Native" "s3('$EP/bkt/out/map.native', $K, 'Native')
 q "INSERT INTO FUNCTION file('$L/rgbig.parquet') SELECT number AS id, hex(cityHash64(number)) AS pad FROM numbers(400000) SETTINGS output_format_parquet_row_group_size = 50000" >/dev/null
 s3c -T "$L/rgbig.parquet" "$EP/bkt/pq/rgbig.parquet" >/dev/null || echo "upload rgbig.parquet failed"
 same "parquet row groups skipped by statistics: larger object" "s3('$EP/bkt/pq/rgbig.parquet', $K)" "file('$L/rgbig.parquet')" "SELECT count(), sum(id), max(pad) FROM __SRC__ WHERE id >= 350000"
+# Many Parquet objects with many requests in flight: the pool that opens objects ahead keeps
+# 4 × max_download_threads per worker in flight up to its bound (a wider setting must not
+# overrun it); 80 objects, so the object count does not bound it first.
+mkdir -p "$L/pqmany"
+for i in $(seq 0 79); do cp "$RG" "$L/pqmany/p$i.parquet"; done
+for i in $(seq 0 79); do s3c -T "$L/pqmany/p$i.parquet" "$EP/bkt/pqmany/p$i.parquet" -o /dev/null &  [ $((i % 8)) = 7 ] && wait; done; wait
+same "parquet glob, 80 objects, max_download_threads = 32, max_threads = 4" "s3('$EP/bkt/pqmany/*.parquet', $K)" "file('$L/pqmany/*.parquet')" "SELECT count(), sum(id), max(s) FROM __SRC__ SETTINGS max_download_threads = 32, max_threads = 4"
 bytes_of() { "$SHALE" local --time -q "$1" 2>&1 | grep -o 'requests, [0-9.]* [kKMG]*B received' | awk '{ v = $2; u = $3; m = (u == "KB" || u == "kB") ? 1e3 : (u == "MB") ? 1e6 : (u == "GB") ? 1e9 : 1; printf "%d", v * m }'; }
 all=$(bytes_of "SELECT max(pad) FROM s3('$EP/bkt/pq/rgbig.parquet', $K) FORMAT Null")
 one=$(bytes_of "SELECT max(pad) FROM s3('$EP/bkt/pq/rgbig.parquet', $K) WHERE id >= 350000 FORMAT Null")

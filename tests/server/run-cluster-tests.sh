@@ -6,7 +6,9 @@
 #     locally; clusterAllReplicas reads every replica; a dead first replica fails over;
 #   - macros in the cluster's name; errors: an unknown cluster, a sharding key;
 #   - a cluster with an inter-server <secret>: shale as initiator and as shard, the query
-#     runs as the initiator's user; a shard with another secret refuses it;
+#     runs as the initiator's user; a shard with another secret refuses it; aggregates are
+#     split with the secret; a Distributed table over such a cluster reads, splits and
+#     inserts (both modes) with it;
 #   - load_balancing (which replica answers shows in the data: the replicas of 'pair' hold
 #     different thirds), failover past a dead replica of `a|b` and of a cluster,
 #     connections_with_failover_max_tries, skip_unavailable_shards.
@@ -51,6 +53,11 @@ REMOTE_SERVERS="
             <shard><replica><host>127.0.0.1</host><port>$DEAD</port></replica>
                    <replica><host>127.0.0.1</host><port>${TCP[1]}</port></replica></shard>
         </secretive>
+        <secret_pair>
+            <secret>s3cr3t</secret>
+            <shard><replica><host>127.0.0.1</host><port>${TCP[0]}</port></replica></shard>
+            <shard><replica><host>127.0.0.1</host><port>${TCP[1]}</port></replica></shard>
+        </secret_pair>
         <deadpair>
             <shard><replica><host>127.0.0.1</host><port>$DEAD</port></replica>
                    <replica><host>127.0.0.1</host><port>${TCP[0]}</port></replica></shard>
@@ -150,6 +157,32 @@ check "secret: same secret" "10" "$(q "${HTTP[0]}" "SELECT count() FROM cluster(
 OUT=$(q "${HTTP[1]}" "SELECT count() FROM cluster('mismatch', default.t)")
 has "secret: another secret" "Code: 516" "$OUT"
 has "secret: another secret's message" "Interserver authentication failed" "$OUT"
+# a query that aggregates is split over a cluster with a secret too (the shards send states,
+# both of the split's connections authenticate with the secret): the shard query is in node
+# 0's query_log (one row of states per group), and another secret refuses it
+check "secret: split" "$(chdb "SELECT k % 2 AS g, count(), sum(k), uniqExact(lc) FROM ($SEL) WHERE k % 3 IN (0, 1) GROUP BY g ORDER BY g")" \
+  "$(q "${HTTP[2]}" "SELECT k % 2 AS g, count(), sum(k), uniqExact(lc) FROM cluster('secretive', default.t) GROUP BY g ORDER BY g")"
+q "${HTTP[0]}" "SYSTEM FLUSH LOGS" >/dev/null
+check "secret: split shard query" "1	2" "$(q "${HTTP[0]}" "SELECT count(), any(result_rows) FROM system.query_log WHERE type = 'QueryFinish' AND query LIKE 'SELECT %uniqExact(%GROUP BY%' AND query NOT LIKE '%query_log%'")"
+check "secret: split, same secret" "10	35" "$(q "${HTTP[0]}" "SELECT count(), sum(k) % 100 FROM cluster('mismatch', default.t) GROUP BY k % 1")"
+OUT=$(q "${HTTP[1]}" "SELECT k % 2 AS g, count() FROM cluster('mismatch', default.t) GROUP BY g")
+has "secret: split, another secret" "Interserver authentication failed" "$OUT"
+# a Distributed table over a cluster with a secret: reads, the split, and both INSERT modes
+# authenticate with it (node 2 is not in 'secretive' nor 'secret_pair': every shard is remote)
+for n in 0 1; do sql "${HTTP[$n]}" "CREATE TABLE ts (k UInt64) ENGINE = MergeTree ORDER BY k"; done
+sql "${HTTP[2]}" "CREATE TABLE ds AS t ENGINE = Distributed(secretive, default, t, k)"
+check "secret: Distributed read" "20	0	1" "$(q "${HTTP[2]}" "SELECT count(), min(k) % 3, max(k) % 3 FROM ds")"
+check "secret: Distributed split" "$(chdb "SELECT k % 2 AS g, count(), sum(k) FROM ($SEL) WHERE k % 3 IN (0, 1) GROUP BY g ORDER BY g")" \
+  "$(q "${HTTP[2]}" "SELECT k % 2 AS g, count(), sum(k) FROM ds GROUP BY g ORDER BY g")"
+sql "${HTTP[2]}" "CREATE TABLE dts (k UInt64) ENGINE = Distributed(secret_pair, default, ts, k)"
+sql "${HTTP[2]}" "INSERT INTO dts SELECT number FROM numbers(10) SETTINGS distributed_foreground_insert = 1"
+sql "${HTTP[2]}" "INSERT INTO dts SELECT number + 10 FROM numbers(10) SETTINGS distributed_foreground_insert = 0"
+sql "${HTTP[2]}" "SYSTEM FLUSH DISTRIBUTED dts"
+check "secret: Distributed INSERT, both modes" "10	90 10	100" "$(q "${HTTP[0]}" "SELECT count(), sum(k) FROM ts") $(q "${HTTP[1]}" "SELECT count(), sum(k) FROM ts")"
+sql "${HTTP[1]}" "CREATE TABLE dm (k UInt64) ENGINE = Distributed(mismatch, default, ts, k)"
+has "secret: Distributed, another secret" "Interserver authentication failed" "$(q "${HTTP[1]}" "SELECT count() FROM dm")"
+sql "${HTTP[1]}" "INSERT INTO dm SELECT number FROM numbers(3)"
+has "secret: background INSERT, another secret" "Interserver authentication failed" "$(q "${HTTP[1]}" "SYSTEM FLUSH DISTRIBUTED dm")"
 
 # load balancing: the replicas of 'pair' hold k % 3 = 0 (TCP0) and 1 (TCP1)
 first() { q "${HTTP[2]}" "SELECT min(k) % 3 FROM $1 SETTINGS $2"; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Spill files of external GROUP BY / ORDER BY are released on success, on an error, on a
+# Spill files of external GROUP BY / ORDER BY and of the grace hash JOIN are released on success, on an error, on a
 # timeout and on KILL QUERY: a `shale server` with its own tmp_path is watched through
 # /proc/<pid>/fd (spill files are anonymous, so an open descriptor is the only trace one
 # leaves) while queries that spill run, fail and are cancelled; `shale local` leaves its
@@ -41,6 +41,23 @@ check "external ORDER BY result" "$(q "$ORD")" "$(q "$ORD $SORT")"
 check "no spill file open after ORDER BY" 0 "$(open_spills)"
 check "tmp_path holds no names" 0 "$(entries)"
 
+# grace hash JOIN: the same answer as in memory; its two files go with the query
+JOIN="SELECT count(), sum(cityHash64(a.number, b.number)) FROM numbers(600000) a JOIN numbers(600000) b ON a.number = b.number * 3"
+GJ="SETTINGS join_algorithm = 'grace_hash', grace_hash_join_initial_buckets = 8, max_threads = 2"
+check "grace hash JOIN result" "$(q "$JOIN")" "$(q "$JOIN $GJ")"
+check "grace hash JOIN result, buckets grown past max_bytes_in_join" "$(q "$JOIN")" \
+  "$(q "$JOIN SETTINGS join_algorithm = 'grace_hash', max_bytes_in_join = 1000000, max_threads = 2")"
+check "no spill file open after the JOIN" 0 "$(open_spills)"
+# errors while the buckets are joined (the WHERE) and while the left side is partitioned (a key)
+ERR=$(q "SELECT count() FROM numbers(600000) a JOIN numbers(600000) b ON a.number = b.number WHERE throwIf(a.number = 599999) = 0 FORMAT Null $GJ")
+check "JOIN: error reported while joining" 1 "$(grep -c FUNCTION_THROW_IF_VALUE_IS_NON_ZERO <<<"$ERR")"
+ERR=$(q "SELECT count() FROM numbers(600000) a JOIN numbers(600000) b ON a.number + throwIf(a.number = 599999) = b.number FORMAT Null $GJ")
+check "JOIN: error reported while partitioning" 1 "$(grep -c FUNCTION_THROW_IF_VALUE_IS_NON_ZERO <<<"$ERR")"
+check "no spill file open after the JOIN errors" 0 "$(open_spills)"
+# 'partial_merge' alone: NOT_IMPLEMENTED
+ERR=$(q "$JOIN SETTINGS join_algorithm = 'partial_merge'")
+check "partial_merge refused" 1 "$(grep -c NOT_IMPLEMENTED <<<"$ERR")"
+
 # an error after spilling (the WHERE throws at the last block): the files go with the query
 ERR=$(q "SELECT k, count() FROM (SELECT number % 500000 AS k FROM numbers(3000000) WHERE throwIf(number = 2999999) = 0) GROUP BY k FORMAT Null $GB")
 check "error reported" 1 "$(grep -c FUNCTION_THROW_IF_VALUE_IS_NON_ZERO <<<"$ERR")"
@@ -56,9 +73,11 @@ check "timeout reported" 1 "$(grep -c TIMEOUT_EXCEEDED <<<"$ERR")"
 check "no spill file open after the timeout" 0 "$(open_spills)"
 
 # KILL QUERY while GROUP BY, then ORDER BY, hold spill files
-for kind in group sort; do
+for kind in group sort join; do
   if [ $kind = group ]; then
     SQL="SELECT number % 5000000 AS k, count() FROM numbers(1000000000) GROUP BY k FORMAT Null $GB"
+  elif [ $kind = join ]; then # cancelled while the left side is partitioned
+    SQL="SELECT count() FROM numbers(1000000000) a JOIN numbers(1000) b ON a.number = b.number FORMAT Null $GJ, max_execution_time = 60"
   else
     SQL="SELECT toString(number) AS x FROM numbers(1000000000) ORDER BY x FORMAT Null $SORT"
   fi

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 enum { PQ_BLOCK_ROWS = 65409, PQ_MAX_DEPTH = 32 };
+#define PARQUET_DEFAULT_PREFER_BLOCK_BYTES 16744704 /* input_format_parquet_prefer_block_bytes */
 
 /* ---- the file: positioned reads from a local file or from memory ---- */
 
@@ -1332,6 +1333,8 @@ typedef struct pq_rd {
     int ncols;
     int rg_first, rg, rg_end; /* the range to read, the next row group */
     uint64_t min_seek;        /* coalesce chunk ranges separated by fewer bytes */
+    int64_t prefer_bytes;     /* input_format_parquet_prefer_block_bytes */
+    size_t block_rows;        /* streaming: rows per block of the current row group */
     bool *need;               /* per leaf: decoded for the current row group */
     bool streaming;           /* current row group decoded page by page (flat columns) */
     int64_t rg_rows, rg_left; /* streaming: rows of the row group, not yet returned */
@@ -1781,6 +1784,26 @@ static void mark_coded(pq_rd *r, const pq_row_group *g)
 
 /* Starts row group r->rg: reads its chunks and either decodes them whole (columns with
  * repeated levels, whose rows span pages) or prepares page-by-page streaming. */
+/* Rows per streamed block: PQ_BLOCK_ROWS, fewer where the needed columns' uncompressed
+ * bytes per row (from the footer) would make a block larger than prefer_bytes — so that
+ * wide rows (long strings) come in blocks of bounded bytes, as ClickHouse's
+ * input_format_parquet_prefer_block_bytes asks; an operator bounding its memory (an
+ * external sort) then holds what it counts. */
+static size_t streamed_block_rows(const pq_rd *r, const pq_row_group *g)
+{
+    if (r->prefer_bytes <= 0 || g->num_rows <= 0)
+        return PQ_BLOCK_ROWS;
+    int64_t bytes = 0;
+    for (int i = 0; i < r->s->nleaves && i < g->ncols; i++)
+        if (r->need[i] && g->cols[i].has_meta)
+            bytes += g->cols[i].meta.total_uncompressed_size;
+    double per_row = (double)bytes / (double)g->num_rows;
+    if (per_row <= 0)
+        return PQ_BLOCK_ROWS;
+    double rows = (double)r->prefer_bytes / per_row;
+    return rows >= PQ_BLOCK_ROWS ? PQ_BLOCK_ROWS : rows < 1024 ? 1024 : (size_t)rows;
+}
+
 static int start_row_group(pq_rd *r)
 {
     const pq_row_group *g = &r->m->rgs[r->rg];
@@ -1813,6 +1836,7 @@ static int start_row_group(pq_rd *r)
                 r->rg_left += r->keep[2 * k + 1] - r->keep[2 * k];
         }
         r->streaming = true;
+        r->block_rows = streamed_block_rows(r, g);
         if (r->rg_left == 0)
             return 0;
         if (load_rg(r, g))
@@ -1948,7 +1972,7 @@ static int next_streamed(pq_rd *r, block **out)
     int nl = r->s->nleaves;
     *out = NULL;
     while (r->rg_left > 0 && !*out) {
-        size_t rows = r->rg_left > PQ_BLOCK_ROWS ? PQ_BLOCK_ROWS : (size_t)r->rg_left;
+        size_t rows = r->rg_left > (int64_t)r->block_rows ? r->block_rows : (size_t)r->rg_left;
         if (r->nkeep >= 0) {
             while (r->ki < r->nkeep && r->rg_pos >= r->keep[2 * r->ki + 1])
                 r->ki++;
@@ -2279,6 +2303,8 @@ static void reader_init(pq_rd *r, const schema *s, const fmt_settings *st)
     r->rg_first = r->rg = 0;
     r->rg_end = r->m->nrgs;
     r->min_seek = PARQUET_DEFAULT_MIN_BYTES_FOR_SEEK;
+    r->prefer_bytes = st ? st->parquet_prefer_block_bytes : PARQUET_DEFAULT_PREFER_BLOCK_BYTES;
+    r->block_rows = PQ_BLOCK_ROWS;
 }
 
 int parquet_reader_new(rbuf *in, const schema *s, const fmt_settings *st, rd_bin **out)

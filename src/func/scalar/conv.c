@@ -1253,12 +1253,15 @@ static int lowcard_resolve(fn_call *c)
 void func_register_conv(void)
 {
     static const func_def defs[] = {
-        {"CAST", FN_OWN_NULLS | FN_OWN_LOWCARD | FN_CASE_INSENSITIVE, cast_resolve, conv_free,
+        /* FN_CONST_ARGS_OK: the type name (the constant second argument) is read once by
+         * the resolver; materialising it would copy it into every row of every block. The
+         * first argument is constant only when both are (then the call is folded). */
+        {"CAST", FN_OWN_NULLS | FN_OWN_LOWCARD | FN_CASE_INSENSITIVE | FN_CONST_ARGS_OK, cast_resolve, conv_free,
          "CAST(x, 'T'): converts x to type T"},
-        {"_CAST", FN_OWN_NULLS | FN_OWN_LOWCARD, cast_resolve, conv_free, "CAST that keeps Nullable as written"},
-        {"accurateCast", FN_OWN_NULLS | FN_OWN_LOWCARD, cast_resolve, conv_free,
+        {"_CAST", FN_OWN_NULLS | FN_OWN_LOWCARD | FN_CONST_ARGS_OK, cast_resolve, conv_free, "CAST that keeps Nullable as written"},
+        {"accurateCast", FN_OWN_NULLS | FN_OWN_LOWCARD | FN_CONST_ARGS_OK, cast_resolve, conv_free,
          "CAST that fails on values that do not fit"},
-        {"accurateCastOrNull", FN_OWN_NULLS | FN_OWN_LOWCARD, cast_resolve, conv_free,
+        {"accurateCastOrNull", FN_OWN_NULLS | FN_OWN_LOWCARD | FN_CONST_ARGS_OK, cast_resolve, conv_free,
          "CAST that gives NULL for values that do not fit"},
         {"toUInt8", FN_OWN_NULLS, named_resolve, conv_free, "converts to UInt8"},
         {"toUInt16", FN_OWN_NULLS, named_resolve, conv_free, "converts to UInt16"},

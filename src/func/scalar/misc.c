@@ -12,6 +12,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "base/version.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -96,7 +97,7 @@ static int conststr_resolve(fn_call *c)
     else if (!strcmp(nm, "currentUser"))
         c->state = (void *)(c->env && c->env->user ? c->env->user : "default");
     else if (!strcmp(nm, "version"))
-        c->state = (void *)"0.1.0";
+        c->state = (void *)SHALE_VERSION;
     else {
         if (!host[0] && gethostname(host, sizeof host - 1) != 0)
             strcpy(host, "localhost");

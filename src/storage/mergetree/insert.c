@@ -112,7 +112,19 @@ typedef struct insert_opts {
     int part_seq;          /* parts written by this insert (token suffix) */
 } insert_opts;
 
-static int write_part(mt_table *m, block *b, const block *partition, const char *partition_id, insert_opts *o)
+/* The part holds b, or when b is NULL the rows ids[0..n) of the blocks bs
+ * (mt_part_writer_write_picked). */
+typedef struct part_rows {
+    block *b;
+    block *const *bs;
+    int nb;
+    const uint64_t *ids;
+    size_t n;
+    bool last;  /* the last part of bs: free each column once written */
+} part_rows;
+
+static int write_part(mt_table *m, const part_rows *pr, const block *partition, const char *partition_id,
+                      insert_opts *o)
 {
     char *dedup_id = NULL;
     if (o->dedup) {
@@ -136,7 +148,7 @@ static int write_part(mt_table *m, block *b, const block *partition, const char 
     mt_part_writer *w;
     int rc = mt_part_writer_open(m, tmp, &w);
     if (!rc) {
-        rc = mt_part_writer_write(w, b);
+        rc = pr->b ? mt_part_writer_write(w, pr->b) : mt_part_writer_write_picked(w, pr->bs, pr->nb, pr->ids, pr->n, pr->last);
         if (!rc)
             rc = mt_part_writer_finish(w, partition);
         if (rc) {
@@ -195,53 +207,6 @@ static bool gatherable(const batch *b)
             return false;
     }
     return true;
-}
-
-/* Column c of the rows ids[0..n) ((block << 32) | row), in that order. One block: any
- * type, through col_gather; several: fixed-width and string columns (gatherable()). */
-static column *gather_multi(block *const *bs, int nb, int c, const uint64_t *ids, size_t n)
-{
-    if (nb == 1) {
-        uint32_t *rows = xmalloc(sizeof *rows * (n + 1));
-        for (size_t i = 0; i < n; i++)
-            rows[i] = (uint32_t)ids[i];
-        column *o = col_gather(bs[0]->cols[c], rows, n);
-        free(rows);
-        return o;
-    }
-    column *o = col_new(bs[0]->cols[c]->type);
-    const type *t = type_phys(o->type);
-    if (t->id != T_STRING) {
-        uint32_t w = t->width;
-        uint8_t *d = buf_grow(&o->data, n * w);
-        for (size_t i = 0; i < n; i++) {
-            uint64_t id = ids[i];
-            const column *s = bs[id >> 32]->cols[c];
-            memcpy(d + i * w, s->data.p + col_idx(s, (uint32_t)id) * w, w);
-        }
-        o->len = n;
-        return o;
-    }
-    size_t total = 0, len;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t id = ids[i];
-        col_str(bs[id >> 32]->cols[c], (uint32_t)id, &len);
-        total += len;
-    }
-    /* one reservation, then offsets and bytes written directly (the offsets buffer starts
-     * with the leading 0) */
-    char *d = buf_grow(&o->data, total);
-    uint64_t *offs = (uint64_t *)buf_grow(&o->offs, n * sizeof(uint64_t)) - 1;
-    uint64_t at = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t id = ids[i];
-        const char *p = col_str(bs[id >> 32]->cols[c], (uint32_t)id, &len);
-        memcpy(d + at, p, len);
-        at += len;
-        offs[i + 1] = at;
-    }
-    o->len = n;
-    return o;
 }
 
 /* Frees the sorting and partition key columns evaluated per source block. */
@@ -353,12 +318,19 @@ static int write_batch(mt_table *m, batch *bt, insert_opts *o, int64_t max_parti
     drop_keys(m, keys, pk, nb);
     int ncols = bt->bs[0]->ncols;
     block **pieces = xcalloc(ngroups + 1, sizeof *pieces);
-    for (size_t g = 0; g < ngroups && !rc; g++)
+    /* Each part straight from the source blocks, through its sort order: the rows are
+     * copied once, into the compressor's buffer. Collapsing on insert needs the sorted
+     * rows as a block, and types the picked writer does not read in place are gathered
+     * first: then the columns are gathered one at a time into every group's piece, and
+     * each source column is freed once gathered, so the batch and its sorted copy are
+     * never both whole in memory. */
+    bool collapse = o->optimize_on_insert && m->kind != MT_PLAIN;
+    bool picked = !collapse && mt_part_writer_can_pick(bt->bs, nb);
+    for (size_t g = 0; g < ngroups && !rc && !picked; g++)
         pieces[g] = block_new(ncols, gn[g]);
-    for (int c = 0; c < ncols && !rc; c++) {
-        for (size_t g = 0; g < ngroups; g++) {
-            pieces[g]->cols[c] = gather_multi(bt->bs, nb, c, gsorted[g], gn[g]);
-        }
+    for (int c = 0; c < ncols && !rc && !picked; c++) {
+        for (size_t g = 0; g < ngroups; g++)
+            pieces[g]->cols[c] = mt_gather_rows(bt->bs, nb, c, gsorted[g], gn[g]);
         for (int i = 0; i < nb; i++) {
             /* keep the column's type for the next gathers' col_new: only the data goes */
             column *old = bt->bs[i]->cols[c];
@@ -370,10 +342,11 @@ static int write_batch(mt_table *m, batch *bt, insert_opts *o, int64_t max_parti
         block *piece = pieces[g];
         pieces[g] = NULL;
         char *pid = m->part_key.n ? mt_partition_id(&m->part_key, pvals[g]->cols, 0) : xstrdup("all");
-        if (o->optimize_on_insert && m->kind != MT_PLAIN && !(piece = mt_collapse_sorted(m, piece, NULL)))
+        if (collapse && !(piece = mt_collapse_sorted(m, piece, NULL)))
             rc = -1;
+        part_rows pr = {.b = piece, .bs = bt->bs, .nb = nb, .ids = gsorted[g], .n = gn[g], .last = g + 1 == ngroups};
         if (!rc)
-            rc = write_part(m, piece, pvals[g], pid, o);
+            rc = write_part(m, &pr, pvals[g], pid, o);
         block_free(piece);
         free(pid);
     }

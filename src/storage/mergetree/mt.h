@@ -220,6 +220,19 @@ int mt_part_writer_write(mt_part_writer *w, const block *b);
  * that the marks line up. */
 int mt_part_writer_write_some(mt_part_writer *w, const block *b, const uint8_t *later, size_t g);
 int mt_part_writer_write_column(mt_part_writer *w, int c, const column *col, size_t g);
+/* An INSERT writes each sorted part straight from its source blocks: the rows ids[0..n)
+ * ((block << 32) | row of bs[block], in the part's order) are serialized granule by
+ * granule without a gathered copy; the part's files are those write() of the gathered
+ * rows would make. Only when mt_part_writer_can_pick(bs): every column fixed-width or
+ * String, neither constant nor dictionary-coded. release: the last part of these blocks,
+ * so each source column is freed (replaced by an empty one) as soon as it is written,
+ * and its memory serves the blocks being read meanwhile. */
+bool mt_part_writer_can_pick(block *const *bs, int nb);
+int mt_part_writer_write_picked(mt_part_writer *w, block *const *bs, int nb, const uint64_t *ids, size_t n,
+                                bool release);
+/* Column c of the rows ids[0..n) (as above), gathered: any type when nb == 1, else
+ * fixed-width and String columns. */
+column *mt_gather_rows(block *const *bs, int nb, int c, const uint64_t *ids, size_t n);
 /* Rows per granule for rows of about row_bytes: index_granularity, fewer for wide rows
  * (index_granularity_bytes). */
 size_t mt_granule_rows(const mt_table *m, size_t row_bytes);

@@ -139,7 +139,12 @@ static size_t granule_rows(const mt_table *m, const block *b)
 
 typedef struct write_job {
     mt_part_writer *w;
-    const block *b;
+    const block *b;       /* the rows to write, or NULL: */
+    block *const *bs;     /* the rows picked from source blocks (write_picked) */
+    int nb;
+    const uint64_t *ids;
+    size_t n;
+    bool release;         /* free each source column once written (write_picked) */
     const uint8_t *skip;  /* columns not to write now (vertical merges), or NULL */
     size_t g;             /* rows per granule */
     _Atomic int next_col;
@@ -174,6 +179,45 @@ static int write_column(mt_part_writer *w, int c, const column *col, size_t g)
     return rc;
 }
 
+/* Column c of the rows ids[0..n) of the blocks bs, as granules of g rows, serialized
+ * straight from the blocks when the column's serialization allows it, else through one
+ * granule gathered at a time: no gathered copy of the whole column is ever made. */
+static int write_column_picked(mt_part_writer *w, int c, block *const *bs, int nb, const uint64_t *ids, size_t n,
+                               size_t g, bool release)
+{
+    col_writer *cw = &w->cols[c];
+    const column **srcs = xmalloc(sizeof *srcs * ((size_t)nb + 1));
+    for (int i = 0; i < nb; i++)
+        srcs[i] = bs[i]->cols[c];
+    bool direct = mt_serial_can_write_picked(cw->s);
+    int rc = 0;
+    for (size_t from = 0; from < n && !rc; from += g) {
+        size_t k = n - from < g ? n - from : g;
+        for (int s = 0; s < cw->nstreams; s++) {
+            uint64_t co, uo;
+            mt_cwriter_mark(cw->cw[s], &co, &uo);
+            put_mark(&cw->marks[s], co, uo, k);
+        }
+        if (direct) {
+            mt_serial_write_picked(cw->s, srcs, ids + from, k, cw->sinks);
+        } else {
+            column *one = mt_gather_rows(bs, nb, c, ids + from, k);
+            mt_serial_write(cw->s, one, 0, k, cw->sinks);
+            col_free(one);
+        }
+        for (int s = 0; s < cw->nstreams && !rc; s++)
+            rc = mt_cwriter_granule_end(cw->cw[s]);
+    }
+    free(srcs);
+    for (int i = 0; i < nb && release; i++) {
+        /* (keeps the type: a later gather's col_new reads it) */
+        column *old = bs[i]->cols[c];
+        bs[i]->cols[c] = col_new(old->type);
+        col_free(old);
+    }
+    return rc;
+}
+
 static void capture_error(col_writer *cw)
 {
     cw->err = 1;
@@ -190,7 +234,9 @@ static void *write_worker(void *arg)
             break;
         if (j->skip && j->skip[c])
             continue;
-        if (write_column(j->w, c, j->b->cols[c], j->g))
+        int rc = j->b ? write_column(j->w, c, j->b->cols[c], j->g)
+                      : write_column_picked(j->w, c, j->bs, j->nb, j->ids, j->n, j->g, j->release);
+        if (rc)
             capture_error(&j->w->cols[c]);
     }
     return NULL;
@@ -220,11 +266,27 @@ static void update_minmax(mt_part_writer *w, const block *b)
 }
 
 /* The primary index gets the key of each granule's first row: evaluate the key on just
- * those rows. */
-static int append_index(mt_part_writer *w, const block *b, size_t g)
+ * those rows (firsts: one row per granule). */
+static int index_of_firsts(mt_part_writer *w, const block *firsts)
 {
     mt_table *m = w->m;
-    if (!m->nprimary)
+    column **keys = xcalloc((size_t)m->sort.n + 1, sizeof *keys);
+    mt_key k = m->sort;
+    k.n = m->nprimary;
+    int rc = mt_key_eval(&k, firsts, keys);
+    if (!rc)
+        for (size_t r = 0; r < firsts->rows; r++)
+            for (int i = 0; i < m->nprimary; i++)
+                mt_value_write(keys[i], r, &w->primary);
+    for (int i = 0; i < m->nprimary; i++)
+        col_free(keys[i]);
+    free(keys);
+    return rc;
+}
+
+static int append_index(mt_part_writer *w, const block *b, size_t g)
+{
+    if (!w->m->nprimary)
         return 0;
     size_t n = (b->rows + g - 1) / g;
     uint32_t *rows = xmalloc(sizeof *rows * (n + 1));
@@ -234,19 +296,32 @@ static int append_index(mt_part_writer *w, const block *b, size_t g)
     for (int c = 0; c < b->ncols; c++)
         firsts->cols[c] = col_gather(b->cols[c], rows, n);
     free(rows);
-    column **keys = xcalloc((size_t)m->sort.n + 1, sizeof *keys);
-    mt_key k = m->sort;
-    k.n = m->nprimary;
-    int rc = mt_key_eval(&k, firsts, keys);
-    if (!rc)
-        for (size_t r = 0; r < n; r++)
-            for (int i = 0; i < m->nprimary; i++)
-                mt_value_write(keys[i], r, &w->primary);
-    for (int i = 0; i < m->nprimary; i++)
-        col_free(keys[i]);
-    free(keys);
+    int rc = index_of_firsts(w, firsts);
     block_free(firsts);
     return rc;
+}
+
+/* Runs the column writers of j in parallel: a thread per core (at most one per column). */
+static int run_columns(mt_part_writer *w, write_job *j, size_t rows)
+{
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int nth = (int)(ncpu > 1 ? ncpu : 1);
+    if (nth > w->ncols)
+        nth = w->ncols;
+    if (rows < 65536)
+        nth = 1;
+    pthread_t th[64];
+    int started = 0;
+    for (int i = 1; i < nth && i < 64; i++)
+        if (pthread_create(&th[started], NULL, write_worker, j) == 0)
+            started++;
+    write_worker(j);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    for (int c = 0; c < w->ncols; c++)
+        if (w->cols[c].err)
+            return err_set(w->cols[c].errcode, "%s", w->cols[c].errmsg);
+    return 0;
 }
 
 /* The rows of b, with granules of g rows, in every column but those in skip. */
@@ -258,24 +333,8 @@ static int write_rows(mt_part_writer *w, const block *b, const uint8_t *skip, si
         return -1;
     update_minmax(w, b);
     write_job j = {.w = w, .b = b, .skip = skip, .g = g, .next_col = 0};
-    /* Columns in parallel: a thread per core (at most one per column). */
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int nth = (int)(ncpu > 1 ? ncpu : 1);
-    if (nth > w->ncols)
-        nth = w->ncols;
-    if (b->rows < 65536)
-        nth = 1;
-    pthread_t th[64];
-    int started = 0;
-    for (int i = 1; i < nth && i < 64; i++)
-        if (pthread_create(&th[started], NULL, write_worker, &j) == 0)
-            started++;
-    write_worker(&j);
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
-    for (int c = 0; c < w->ncols; c++)
-        if (w->cols[c].err)
-            return err_set(w->cols[c].errcode, "%s", w->cols[c].errmsg);
+    if (run_columns(w, &j, b->rows))
+        return -1;
     w->rows += b->rows;
     w->ngranules += (b->rows + g - 1) / g;
     block_free(w->last_row);
@@ -288,6 +347,156 @@ int mt_part_writer_write(mt_part_writer *w, const block *b) { return write_rows(
 int mt_part_writer_write_some(mt_part_writer *w, const block *b, const uint8_t *later, size_t g)
 {
     return write_rows(w, b, later, g);
+}
+
+/* ---- writing rows picked from source blocks ---- */
+
+column *mt_gather_rows(block *const *bs, int nb, int c, const uint64_t *ids, size_t n)
+{
+    if (nb == 1) {
+        uint32_t *rows = xmalloc(sizeof *rows * (n + 1));
+        for (size_t i = 0; i < n; i++)
+            rows[i] = (uint32_t)ids[i];
+        column *o = col_gather(bs[0]->cols[c], rows, n);
+        free(rows);
+        return o;
+    }
+    column *o = col_new(bs[0]->cols[c]->type);
+    const type *t = type_phys(o->type);
+    if (t->id != T_STRING) {
+        uint32_t w = t->width;
+        uint8_t *d = buf_grow(&o->data, n * w);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t id = ids[i];
+            const column *s = bs[id >> 32]->cols[c];
+            memcpy(d + i * w, s->data.p + col_idx(s, (uint32_t)id) * w, w);
+        }
+        o->len = n;
+        return o;
+    }
+    size_t total = 0, len;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t id = ids[i];
+        col_str(bs[id >> 32]->cols[c], (uint32_t)id, &len);
+        total += len;
+    }
+    /* one reservation, then offsets and bytes written directly (the offsets buffer starts
+     * with the leading 0) */
+    char *d = buf_grow(&o->data, total);
+    uint64_t *offs = (uint64_t *)buf_grow(&o->offs, n * sizeof(uint64_t)) - 1;
+    uint64_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t id = ids[i];
+        const char *p = col_str(bs[id >> 32]->cols[c], (uint32_t)id, &len);
+        memcpy(d + at, p, len);
+        at += len;
+        offs[i + 1] = at;
+    }
+    o->len = n;
+    return o;
+}
+
+/* Plain fixed-width values or Strings, materialised: what write_picked reads in place. */
+static bool pickable(const column *c)
+{
+    const type *t = type_phys(c->type);
+    bool plain = (t->width && t->id != T_NULLABLE && t->id != T_ARRAY && t->id != T_TUPLE) || t->id == T_STRING;
+    return plain && !c->is_const && !c->dict;
+}
+
+bool mt_part_writer_can_pick(block *const *bs, int nb)
+{
+    for (int i = 0; i < nb; i++)
+        for (int c = 0; c < bs[i]->ncols; c++)
+            if (!pickable(bs[i]->cols[c]))
+                return false;
+    return true;
+}
+
+/* What block_bytes() of the gathered rows would be (the granule size depends on it):
+ * fixed-width values, or String bytes plus n + 1 offsets. */
+static size_t picked_bytes(block *const *bs, int c, const uint64_t *ids, size_t n)
+{
+    const type *t = type_phys(bs[0]->cols[c]->type);
+    if (t->id != T_STRING)
+        return n * t->width;
+    size_t total = 0, len;
+    for (size_t i = 0; i < n; i++) {
+        col_str(bs[ids[i] >> 32]->cols[c], (uint32_t)ids[i], &len);
+        total += len;
+    }
+    return total + (n + 1) * sizeof(uint64_t);
+}
+
+static const column *picked_col(block *const *bs, int c, uint64_t id) { return bs[id >> 32]->cols[c]; }
+
+/* update_minmax over picked rows: the same first lowest / first highest row. */
+static void update_minmax_picked(mt_part_writer *w, block *const *bs, const uint64_t *ids, size_t n)
+{
+    mt_table *m = w->m;
+    for (int i = 0; i < m->nminmax; i++) {
+        int mc = m->minmax_cols[i];
+        uint64_t lo = ids[0], hi = ids[0];
+        for (size_t r = 1; r < n; r++) {
+            const column *c = picked_col(bs, mc, ids[r]);
+            if (col_compare(c, (uint32_t)ids[r], picked_col(bs, mc, lo), (uint32_t)lo, 1) < 0)
+                lo = ids[r];
+            if (col_compare(c, (uint32_t)ids[r], picked_col(bs, mc, hi), (uint32_t)hi, 1) > 0)
+                hi = ids[r];
+        }
+        const column *cl = picked_col(bs, mc, lo), *ch = picked_col(bs, mc, hi);
+        if (!w->min[i] || col_compare(cl, (uint32_t)lo, w->min[i], 0, 1) < 0) {
+            col_free(w->min[i]);
+            w->min[i] = col_slice(cl, (uint32_t)lo, 1);
+        }
+        if (!w->max[i] || col_compare(ch, (uint32_t)hi, w->max[i], 0, 1) > 0) {
+            col_free(w->max[i]);
+            w->max[i] = col_slice(ch, (uint32_t)hi, 1);
+        }
+    }
+}
+
+/* The rows ids[0..k) as a block of every column. */
+static block *gather_block(block *const *bs, int nb, const uint64_t *ids, size_t k)
+{
+    block *o = block_new(bs[0]->ncols, k);
+    for (int c = 0; c < bs[0]->ncols; c++)
+        o->cols[c] = mt_gather_rows(bs, nb, c, ids, k);
+    return o;
+}
+
+int mt_part_writer_write_picked(mt_part_writer *w, block *const *bs, int nb, const uint64_t *ids, size_t n, bool release)
+{
+    if (!n)
+        return 0;
+    int ncols = bs[0]->ncols;
+    size_t bytes = 0;
+    for (int c = 0; c < ncols; c++)
+        bytes += picked_bytes(bs, c, ids, n);
+    size_t g = mt_granule_rows(w->m, bytes / n);
+    size_t ng = (n + g - 1) / g;
+    if (w->m->nprimary) {
+        uint64_t *fids = xmalloc(sizeof *fids * (ng + 1));
+        for (size_t i = 0; i < ng; i++)
+            fids[i] = ids[i * g];
+        block *firsts = gather_block(bs, nb, fids, ng);
+        free(fids);
+        int rc = index_of_firsts(w, firsts);
+        block_free(firsts);
+        if (rc)
+            return -1;
+    }
+    update_minmax_picked(w, bs, ids, n);
+    block_free(w->last_row);
+    w->last_row = block_new(ncols, 1);
+    for (int c = 0; c < ncols; c++)
+        w->last_row->cols[c] = col_slice(picked_col(bs, c, ids[n - 1]), (uint32_t)ids[n - 1], 1);
+    write_job j = {.w = w, .bs = bs, .nb = nb, .ids = ids, .n = n, .g = g, .release = release, .next_col = 0};
+    if (run_columns(w, &j, n))
+        return -1;
+    w->rows += n;
+    w->ngranules += ng;
+    return 0;
 }
 
 int mt_part_writer_write_column(mt_part_writer *w, int c, const column *col, size_t g)

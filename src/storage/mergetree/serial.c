@@ -469,6 +469,59 @@ void mt_serial_write(mt_serial *s, const column *c, size_t from, size_t n, mt_by
     write_node(s, s->root, c, from, n, sinks);
 }
 
+bool mt_serial_can_write_picked(const mt_serial *s) { return s->root->kind == N_FIXED || s->root->kind == N_STRING; }
+
+/* The scratch buffer goes to the sink whenever it holds this much, so it stays in the
+ * cache however wide the granule (the sink sees a byte stream: where it is cut does not
+ * change the file). */
+#define PICK_FLUSH ((size_t)256 << 10)
+
+void mt_serial_write_picked(mt_serial *s, const column *const *srcs, const uint64_t *ids, size_t n,
+                            mt_byte_sink *sinks)
+{
+    mt_node *nd = s->root;
+    buf *b = &s->scratch;
+    if (nd->kind == N_FIXED) {
+        size_t w = nd->width;
+        for (size_t i = 0; i < n;) {
+            size_t k = n - i < PICK_FLUSH / w ? n - i : PICK_FLUSH / w;
+            uint8_t *d = buf_grow(b, k * w);
+            for (size_t j = 0; j < k; j++, i++) {
+                const column *c = srcs[ids[i] >> 32];
+                memcpy(d + j * w, c->data.p + (size_t)(uint32_t)ids[i] * w, w);
+            }
+            flush(b, &sinks[nd->stream]);
+        }
+        return;
+    }
+    if (nd->stream2 >= 0) { /* size-stream form: the lengths, then the bytes */
+        for (size_t i = 0; i < n; i++) {
+            size_t len;
+            col_str(srcs[ids[i] >> 32], (uint32_t)ids[i], &len);
+            uint64_t v = len;
+            buf_append(b, &v, 8);
+            if (b->len >= PICK_FLUSH)
+                flush(b, &sinks[nd->stream2]);
+        }
+        flush(b, &sinks[nd->stream2]);
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        const char *p = col_str(srcs[ids[i] >> 32], (uint32_t)ids[i], &len);
+        if (nd->stream2 < 0)
+            mt_put_varuint(b, len);
+        if (len >= PICK_FLUSH) { /* a long value goes to the sink as it is */
+            flush(b, &sinks[nd->stream]);
+            sinks[nd->stream].write(sinks[nd->stream].ctx, p, len);
+            continue;
+        }
+        buf_append(b, p, len);
+        if (b->len >= PICK_FLUSH)
+            flush(b, &sinks[nd->stream]);
+    }
+    flush(b, &sinks[nd->stream]);
+}
+
 /* ---- reading ---- */
 
 int mt_src_read(mt_serial *s, int stream, mt_byte_src *srcs, void *dst, size_t n)

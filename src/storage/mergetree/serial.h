@@ -90,6 +90,15 @@ const char *mt_serial_stream_name(const mt_serial *s, int k);
 void mt_serial_write_prefix(mt_serial *s, mt_byte_sink *sinks);
 void mt_serial_write(mt_serial *s, const column *c, size_t from, size_t n, mt_byte_sink *sinks);
 void mt_serial_write_suffix(mt_serial *s, mt_byte_sink *sinks);
+/* Writing rows picked from several columns without gathering them first (an INSERT
+ * writes its sorted parts straight from the source blocks): row i of the granule is row
+ * (uint32_t)ids[i] of srcs[ids[i] >> 32]; the bytes are those mt_serial_write would write
+ * for the gathered column. Only for a column whose serialization is one plain value
+ * stream (mt_serial_can_write_picked: fixed-width values or String, not sparse), and
+ * srcs of its type that are neither constant nor dictionary-coded. */
+bool mt_serial_can_write_picked(const mt_serial *s);
+void mt_serial_write_picked(mt_serial *s, const column *const *srcs, const uint64_t *ids, size_t n,
+                            mt_byte_sink *sinks);
 
 /* Reading: read_start at the part's start (prefix) or after every stream was moved to a
  * granule's marks (at_part_start = false: the reader keeps the prefix it read before);

@@ -632,7 +632,7 @@ static int discover(remote_src *rs, query_ctx *q, schema **out)
 
 /* A source's common part: the shards, the user, the query's settings (NULL on error). */
 static remote_src *rs_new(const char *addresses, const char *user, const char *password, const char *cluster,
-                          const char *secret, query_ctx *q)
+                          const char *secret, bool round_robin, query_ctx *q)
 {
     remote_src *rs = xcalloc(1, sizeof *rs);
     if (remote_parse_addresses(addresses, 9000, &rs->shards, &rs->nshards)) {
@@ -643,7 +643,7 @@ static remote_src *rs_new(const char *addresses, const char *user, const char *p
     rs->password = xstrdup(password ? password : "");
     if (cluster) {
         rs->cluster = xstrdup(cluster);
-        for (int i = 0; i < rs->nshards; i++)
+        for (int i = 0; round_robin && i < rs->nshards; i++)
             rs->shards[i].rr = rr_counter_of(cluster, i);
     }
     rs->secret = secret ? xstrdup(secret) : NULL;
@@ -655,10 +655,10 @@ static remote_src *rs_new(const char *addresses, const char *user, const char *p
 }
 
 static int remote_rows(const char *addresses, const char *target, const char *user, const char *password,
-                       const char *cluster, const char *secret, query_ctx *q, source **out)
+                       const char *cluster, const char *secret, bool round_robin, query_ctx *q, source **out)
 {
     *out = NULL;
-    remote_src *rs = rs_new(addresses, user, password, cluster, secret, q);
+    remote_src *rs = rs_new(addresses, user, password, cluster, secret, round_robin, q);
     if (!rs)
         return -1;
     rs->target = xstrdup(target);
@@ -686,20 +686,21 @@ int tablefunc_remote(const char *addresses, const char *target, const char *user
     if (secure)
         return err_set(ERR_NOT_IMPLEMENTED, "Table function 'remoteSecure' is not implemented: shale has no TLS on the "
                                             "native protocol (use remote())");
-    return remote_rows(addresses, target, user, password, NULL, NULL, q, out);
+    return remote_rows(addresses, target, user, password, NULL, NULL, false, q, out);
 }
 
 int tablefunc_remote_cluster(const char *addresses, const char *target, const char *user, const char *password,
-                             const char *cluster, const char *secret, query_ctx *q, source **out)
+                             const char *cluster, const char *secret, bool round_robin, query_ctx *q, source **out)
 {
-    return remote_rows(addresses, target, user, password, cluster, secret, q, out);
+    return remote_rows(addresses, target, user, password, cluster, secret, round_robin, q, out);
 }
 
 int tablefunc_remote_mergeable(const char *addresses, const char *user, const char *password, const char *cluster,
-                               const char *shard_sql, const schema *header, query_ctx *q, source **out)
+                               const char *secret, bool round_robin, const char *shard_sql, const schema *header,
+                               query_ctx *q, source **out)
 {
     *out = NULL;
-    remote_src *rs = rs_new(addresses, user, password, cluster, NULL, q);
+    remote_src *rs = rs_new(addresses, user, password, cluster, secret, round_robin, q);
     if (!rs)
         return -1;
     rs->target = xstrdup("");
@@ -818,7 +819,8 @@ static int rsink_finish(table_sink *ts)
 static void rsink_abort(table_sink *ts) { rsink_free((remote_sink *)ts); }
 
 int tablefunc_remote_sink(const char *addresses, const char *target, const char *user, const char *password,
-                          bool secure, const char *columns, const schema *sch, query_ctx *q, table_sink **out)
+                          bool secure, const char *cluster, const char *secret, const char *columns,
+                          const schema *sch, query_ctx *q, table_sink **out)
 {
     *out = NULL;
     if (secure)
@@ -835,6 +837,8 @@ int tablefunc_remote_sink(const char *addresses, const char *target, const char 
     }
     src.user = (char *)(user && user[0] ? user : "default");
     src.password = (char *)(password ? password : "");
+    src.cluster = (char *)cluster;
+    src.secret = (char *)secret;
     nclient_failover_from(q->st, &src.fo);
     remote_sink *rs = xcalloc(1, sizeof *rs);
     pthread_mutex_init(&rs->mu, NULL);
