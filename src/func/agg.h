@@ -97,11 +97,15 @@ typedef struct agg_def {
 
 void agg_register(const agg_def *def);
 void agg_register_alias(const char *alias, const char *name);
+void agg_register_alias_ci(const char *alias, const char *name); /* matched in any letter case */
 const agg_def *agg_lookup(const char *name);
 /* True if name (possibly with combinator suffixes) names an aggregate function. */
 bool agg_exists(const char *name);
 int agg_count(void);
 const agg_def *agg_at(int i);
+/* Alias i (for system.functions): returns the alias, sets the aggregate it names. */
+int agg_alias_count(void);
+const char *agg_alias_at(int i, const char **name, bool *case_insensitive);
 
 /* Registers every built-in family; idempotent and thread-safe. The lookup functions call
  * it themselves. */

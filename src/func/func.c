@@ -5,6 +5,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "column/datetime.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -101,9 +102,43 @@ static void registry_init_once(void)
     func_register_array_set();
     func_register_reinterpret();
     func_register_minmax2();
+    /* funcs3 */
+    func_register_distance();
+    func_register_tojson();
+    func_register_relnum();
+    func_register_unixts64();
+    func_register_string2();
+    func_register_bits2();
+    func_register_makedate();
+    func_register_typefn();
+    /* ClickHouse's aliases of functions registered by the families above (system.functions
+     * alias_to), registered after all of them so that every target exists. */
+    static const char *const compat[][2] = {
+        {"CARDINALITY", "length"}, {"OCTET_LENGTH", "length"}, {"FORMAT_BYTES", "formatReadableSize"},
+        {"LAST_DAY", "toLastDayOfMonth"}, {"MILLISECOND", "toMillisecond"}, {"REGEXP_MATCHES", "match"},
+        {"SCHEMA", "currentDatabase"}, {"array_to_string", "arrayStringConcat"}, {"byteSlice", "substring"},
+        {"current_user", "currentUser"}, {"session_user", "currentUser"}, {"date_bin", "toStartOfInterval"},
+        {"time_bucket", "toStartOfInterval"}, {"hostname", "hostName"}, {"instr", "positionCaseInsensitive"},
+        {"localtimestamp", "now"}, {"week", "toWeek"}, {"yearweek", "toYearWeek"},
+    };
+    for (size_t i = 0; i < sizeof compat / sizeof compat[0]; i++)
+        func_register_alias(compat[i][0], compat[i][1]);
 }
 
 void func_registry_init(void) { pthread_once(&registry_once, registry_init_once); }
+
+/* funcs3: every name entry (own names and aliases), for the listing (func/listing.c). */
+int func_entry_count(void)
+{
+    func_registry_init();
+    return nentries;
+}
+
+const char *func_entry_at(int i, const func_def **def)
+{
+    *def = entries[i].def;
+    return entries[i].name;
+}
 
 const func_def *func_lookup(const char *name)
 {
@@ -472,4 +507,12 @@ column *fn_cast_arg(const fn_call *call, column *m, const type *from, const type
     column *r = type_cast_super(m, from, to, call->env ? call->env->timezone : NULL);
     col_free(m);
     return r;
+}
+
+const tz_info *fn_tz_named(const char *name, size_t len)
+{
+    char *z = xstrndup(name, len);
+    const tz_info *tz = tz_get(z);
+    free(z);
+    return tz;
 }

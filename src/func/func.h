@@ -92,6 +92,23 @@ const func_def *func_lookup(const char *name);
 int func_count(void);
 const func_def *func_at(int i);
 void func_registry_init(void); /* registers every built-in; idempotent */
+/* Every name entry of the registry, own names and aliases (an alias's def has another name). */
+int func_entry_count(void);
+const char *func_entry_at(int i, const func_def **def);
+
+/* What system.functions lists besides the aggregates of func/agg.h: the registry's functions
+ * and aliases, the higher-order functions (func/hof.h) and the functions the analyzer
+ * resolves itself (arrayJoin, the map higher-order functions, window functions), each once,
+ * in a fixed order. Built once; read-only afterwards (thread-safe). func/listing.c. */
+typedef struct func_listing {
+    const char *name;
+    const char *alias_to;    /* "" unless an alias */
+    const char *description;
+    bool is_aggregate;       /* window functions, as ClickHouse lists them */
+    bool case_insensitive;
+} func_listing;
+int func_listing_count(void);
+const func_listing *func_listing_at(int i);
 
 /* Resolves name(arg_types...). const_args may be NULL or have NULL entries. On success
  * *out is a new call owned by the caller (free with fn_call_free). */
@@ -148,6 +165,18 @@ void func_register_jsonpath(void); /* JSON_EXISTS, JSON_VALUE, JSON_QUERY (func/
 void func_register_array_set(void); /* hasAll, hasAny, arrayPopFront, … (func/scalar/array_set.c) */
 void func_register_reinterpret(void); /* reinterpret, reinterpretAs<T> (func/scalar/reinterpret.c) */
 void func_register_minmax2(void); /* max2, min2 (func/scalar/minmax2.c) */
+/* Added by the funcs3 branch (one block for merging): */
+void func_register_distance(void); /* L2Distance, cosineDistance, dotProduct, L2Norm, … (func/scalar/distance.c) */
+void func_register_tojson(void);   /* toJSONString, toStringCutToZero (func/scalar/tojson.c) */
+void func_register_relnum(void);   /* toRelative{Year,Quarter,Month,Week,Day,Hour,Minute,Second}Num (func/scalar/relnum.c) */
+void func_register_unixts64(void); /* to/fromUnixTimestamp64Second/Milli/Micro/Nano (func/scalar/unixts64.c) */
+void func_register_string2(void);  /* splitByWhitespace, substringIndex, translate, editDistance, … (func/scalar/string2.c) */
+void func_register_bits2(void);    /* bitRotateLeft/Right, bitTestAll/Any, bitmaskToArray, byteSwap, … (func/scalar/bits2.c) */
+void func_register_makedate(void); /* makeDate, makeDate32, makeDateTime, makeDateTime64 (func/scalar/makedate.c) */
+void func_register_typefn(void);   /* defaultValueOf*, getSizeOfEnumType, toStartOfSecond/…Nanosecond (func/scalar/typefn.c) */
+/* The time zone of a name that is not NUL-terminated (a constant string argument); NULL
+ * with BAD_ARGUMENTS when unknown (func.c). */
+const struct tz_info *fn_tz_named(const char *name, size_t len);
 /* arrayElement on a Map (m[k]); func/scalar/map.c. */
 int map_element_resolve(fn_call *call);
 

@@ -67,6 +67,9 @@ typedef struct hof_call {
     fn_call *reduce;     /* HOF_REDUCE: the plain function over Array(mapped) */
 } hof_call;
 
+/* The higher-order functions, for listings. */
+int hof_count(void);
+const hof_def *hof_at(int i);
 /* The definition of a higher-order function, or NULL. */
 const hof_def *hof_lookup(const char *name);
 /* The element type a lambda parameter gets for an argument of type array_type (which must

@@ -90,18 +90,20 @@ static source *settings_table(query_ctx *q)
 static source *functions_table(void)
 {
     func_registry_init();
-    schema *sch = schema_new(4);
+    schema *sch = schema_new(5);
     schema_set(sch, 0, "name", type_simple(T_STRING));
     schema_set(sch, 1, "is_aggregate", type_simple(T_UINT8));
     schema_set(sch, 2, "case_insensitive", type_simple(T_UINT8));
-    schema_set(sch, 3, "description", type_simple(T_STRING));
+    schema_set(sch, 3, "alias_to", type_simple(T_STRING));
+    schema_set(sch, 4, "description", type_simple(T_STRING));
     block *b = empty_block(sch);
-    for (int i = 0; i < func_count(); i++) {
-        const func_def *d = func_at(i);
+    for (int i = 0; i < func_listing_count(); i++) {
+        const func_listing *d = func_listing_at(i);
         push_cstr(b->cols[0], d->name);
-        push_u8(b->cols[1], 0);
-        push_u8(b->cols[2], (d->flags & FN_CASE_INSENSITIVE) != 0);
-        push_cstr(b->cols[3], d->description ? d->description : "");
+        push_u8(b->cols[1], d->is_aggregate);
+        push_u8(b->cols[2], d->case_insensitive);
+        push_cstr(b->cols[3], d->alias_to);
+        push_cstr(b->cols[4], d->description);
         b->rows++;
     }
     for (int i = 0; i < agg_count(); i++) {
@@ -109,7 +111,19 @@ static source *functions_table(void)
         push_cstr(b->cols[0], d->name);
         push_u8(b->cols[1], 1);
         push_u8(b->cols[2], (d->flags & FN_CASE_INSENSITIVE) != 0);
-        push_cstr(b->cols[3], d->description ? d->description : "");
+        push_cstr(b->cols[3], "");
+        push_cstr(b->cols[4], d->description ? d->description : "");
+        b->rows++;
+    }
+    for (int i = 0; i < agg_alias_count(); i++) {
+        const char *to;
+        bool ci;
+        const char *alias = agg_alias_at(i, &to, &ci);
+        push_cstr(b->cols[0], alias);
+        push_u8(b->cols[1], 1);
+        push_u8(b->cols[2], ci);
+        push_cstr(b->cols[3], to);
+        push_cstr(b->cols[4], "");
         b->rows++;
     }
     return one_block_source(sch, b);

@@ -16,6 +16,7 @@
 typedef struct alias_ent {
     const char *alias;
     const char *name;
+    bool ci; /* the alias is case-insensitive (BIT_AND, bit_and) */
 } alias_ent;
 
 static const agg_def **defs;
@@ -33,14 +34,17 @@ void agg_register(const agg_def *def)
     defs[ndefs++] = def;
 }
 
-void agg_register_alias(const char *alias, const char *name)
+static void add_alias(const char *alias, const char *name, bool ci)
 {
     if (naliases == capaliases) {
         capaliases = capaliases ? capaliases * 2 : 16;
         aliases = xrealloc(aliases, sizeof *aliases * (size_t)capaliases);
     }
-    aliases[naliases++] = (alias_ent){alias, name};
+    aliases[naliases++] = (alias_ent){alias, name, ci};
 }
+
+void agg_register_alias(const char *alias, const char *name) { add_alias(alias, name, false); }
+void agg_register_alias_ci(const char *alias, const char *name) { add_alias(alias, name, true); }
 
 static void reg_all(void)
 {
@@ -67,7 +71,8 @@ static const agg_def *lookup_n(const char *name, size_t n)
             return d;
     }
     for (int i = 0; i < naliases; i++)
-        if (strlen(aliases[i].alias) == n && strncmp(aliases[i].alias, name, n) == 0)
+        if (strlen(aliases[i].alias) == n &&
+            (aliases[i].ci ? strncasecmp(aliases[i].alias, name, n) : strncmp(aliases[i].alias, name, n)) == 0)
             return lookup_n(aliases[i].name, strlen(aliases[i].name));
     return NULL;
 }
@@ -88,6 +93,22 @@ const agg_def *agg_at(int i)
 {
     agg_registry_init();
     return i >= 0 && i < ndefs ? defs[i] : NULL;
+}
+
+int agg_alias_count(void)
+{
+    agg_registry_init();
+    return naliases;
+}
+
+const char *agg_alias_at(int i, const char **name, bool *case_insensitive)
+{
+    agg_registry_init();
+    if (i < 0 || i >= naliases)
+        return NULL;
+    *name = aliases[i].name;
+    *case_insensitive = aliases[i].ci;
+    return aliases[i].alias;
 }
 
 /* ---- combinator parsing ---- */

@@ -890,8 +890,10 @@ void agg_register_basic(void)
 {
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
         agg_register(&defs[i]);
-    agg_register_alias("any_value", "any");
-    agg_register_alias("first_value", "any");
-    agg_register_alias("last_value", "anyLast");
-    agg_register_alias("array_agg", "groupArray");
+    agg_register_alias_ci("any_value", "any");
+    agg_register_alias_ci("first_value", "any");
+    agg_register_alias_ci("last_value", "anyLast");
+    agg_register_alias_ci("array_agg", "groupArray");
+    agg_register_alias_ci("max_by", "argMax");
+    agg_register_alias_ci("min_by", "argMin");
 }

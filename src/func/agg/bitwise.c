@@ -156,7 +156,7 @@ void agg_register_bitwise(void)
     };
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
         agg_register(&defs[i]);
-    agg_register_alias("BIT_AND", "groupBitAnd");
-    agg_register_alias("BIT_OR", "groupBitOr");
-    agg_register_alias("BIT_XOR", "groupBitXor");
+    agg_register_alias_ci("BIT_AND", "groupBitAnd");
+    agg_register_alias_ci("BIT_OR", "groupBitOr");
+    agg_register_alias_ci("BIT_XOR", "groupBitXor");
 }

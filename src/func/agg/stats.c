@@ -258,10 +258,12 @@ void agg_register_stats(void)
     };
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
         agg_register(&defs[i]);
-    agg_register_alias("VAR_POP", "varPop");
-    agg_register_alias("VAR_SAMP", "varSamp");
-    agg_register_alias("STDDEV_POP", "stddevPop");
-    agg_register_alias("STDDEV_SAMP", "stddevSamp");
-    agg_register_alias("COVAR_POP", "covarPop");
-    agg_register_alias("COVAR_SAMP", "covarSamp");
+    agg_register_alias_ci("VAR_POP", "varPop");
+    agg_register_alias_ci("VAR_SAMP", "varSamp");
+    agg_register_alias_ci("STDDEV_POP", "stddevPop");
+    agg_register_alias_ci("STDDEV_SAMP", "stddevSamp");
+    agg_register_alias_ci("STD", "stddevPop");
+    agg_register_alias_ci("STDDEV", "stddevSamp");
+    agg_register_alias_ci("COVAR_POP", "covarPop");
+    agg_register_alias_ci("COVAR_SAMP", "covarSamp");
 }

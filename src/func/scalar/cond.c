@@ -68,11 +68,16 @@ static column *pick_rows(const type *rt, column **srcs, const uint8_t *pick, siz
     return r;
 }
 
-/* Converts args[idx[k]] to rt for k < m into conv[k]; -1 on error. */
-static int convert_all(const fn_call *c, column **args, const int *idx, int m, const type *rt, column **conv)
+/* Converts args[idx[k]] to rt for k < m into conv[k]; -1 on error. pad: a FixedString
+ * keeps its zero padding as a String (ClickHouse's if/multiIf/coalesce; its CASE x WHEN
+ * and greatest/least cast, which drops it). */
+static int convert_all(const fn_call *c, column **args, const int *idx, int m, const type *rt, column **conv,
+                       bool pad)
 {
+    const char *zone = c->env ? c->env->timezone : NULL;
     for (int k = 0; k < m; k++) {
-        conv[k] = type_cast_super(args[idx[k]], c->arg_types[idx[k]], rt, c->env ? c->env->timezone : NULL);
+        conv[k] = pad ? type_cast_super_padded(args[idx[k]], c->arg_types[idx[k]], rt, zone)
+                      : type_cast_super(args[idx[k]], c->arg_types[idx[k]], rt, zone);
         if (!conv[k]) {
             for (int j = 0; j < k; j++)
                 col_free(conv[j]);
@@ -92,7 +97,7 @@ static int multiif_exec(const fn_call *c, column **args, size_t n, column **out)
         idx[k] = 2 * k + 1;
     idx[nb - 1] = c->nargs - 1;
     column *conv[64];
-    if (convert_all(c, args, idx, nb, c->ret, conv) < 0)
+    if (convert_all(c, args, idx, nb, c->ret, conv, true) < 0)
         return -1;
     uint8_t *pick = mem_alloc(n ? n : 1), *t = mem_alloc(n ? n : 1), *done = mem_calloc(n ? n : 1);
     memset(pick, (uint8_t)(nb - 1), n);
@@ -170,7 +175,7 @@ static int case_exec(const fn_call *c, column **args, size_t n, column **out)
         idx[k] = 2 * k + 2;
     idx[nb - 1] = c->nargs - 1;
     column *conv[64];
-    if (convert_all(c, args, idx, nb, c->ret, conv) < 0)
+    if (convert_all(c, args, idx, nb, c->ret, conv, false) < 0)
         return -1;
     uint8_t *pick = mem_alloc(n ? n : 1), *t = mem_alloc(n ? n : 1), *done = mem_calloc(n ? n : 1);
     memset(pick, (uint8_t)(nb - 1), n);
@@ -230,17 +235,17 @@ static int case_resolve(fn_call *c)
 
 static int coalesce_exec(const fn_call *c, column **args, size_t n, column **out)
 {
-    int idx[64];
-    for (int k = 0; k < c->nargs; k++)
+    int m = (int)(intptr_t)c->state, idx[64];
+    for (int k = 0; k < m; k++)
         idx[k] = k;
     /* Convert each argument to Nullable(ret) (or ret) so rows can be picked uniformly. */
     const type *full = type_can_be_nullable(c->ret) ? type_nullable(c->ret) : c->ret;
     column *conv[64];
-    if (convert_all(c, args, idx, c->nargs, full, conv) < 0)
+    if (convert_all(c, args, idx, m, full, conv, true) < 0)
         return -1;
     uint8_t *pick = mem_alloc(n ? n : 1), *done = mem_calloc(n ? n : 1);
-    memset(pick, (uint8_t)(c->nargs - 1), n);
-    for (int k = 0; k < c->nargs; k++) {
+    memset(pick, (uint8_t)(m - 1), n);
+    for (int k = 0; k < m; k++) {
         const column *a = conv[k];
         bool nullable = type_phys(a->type)->id == T_NULLABLE;
         for (size_t i = 0; i < n; i++)
@@ -257,7 +262,7 @@ static int coalesce_exec(const fn_call *c, column **args, size_t n, column **out
         r = v;
     }
     *out = r;
-    for (int k = 0; k < c->nargs; k++)
+    for (int k = 0; k < m; k++)
         col_free(conv[k]);
     mem_free(pick);
     mem_free(done);
@@ -270,15 +275,21 @@ static int coalesce_resolve(fn_call *c)
         return fn_bad_nargs(c, "at least 1");
     if (!strcmp(c->def->name, "ifNull") && c->nargs != 2)
         return fn_bad_nargs(c, "2");
-    const type *st = type_supertype(c->nargs, c->arg_types);
+    /* As ClickHouse: the arguments after the first that cannot be NULL are never reached,
+     * so they take no part in the result type (coalesce(number, -1) is UInt64,
+     * ifNull(1, 'x') is UInt8) and are not evaluated. */
+    int m = 0;
+    bool any_not_null = false;
+    while (m < c->nargs && !any_not_null) {
+        const type *t = c->arg_types[m++];
+        any_not_null = !type_is_nullable(t) && type_base(t)->id != T_NOTHING;
+    }
+    const type *st = type_supertype(m, c->arg_types);
     if (!st)
         return -1;
     st = type_phys(st);
-    bool any_not_null = false;
-    for (int i = 0; i < c->nargs; i++)
-        if (!type_is_nullable(c->arg_types[i]) && type_base(c->arg_types[i])->id != T_NOTHING)
-            any_not_null = true;
     c->ret = any_not_null ? type_phys(type_strip_nullable(st)) : st;
+    c->state = (void *)(intptr_t)m;
     c->exec = coalesce_exec;
     return 0;
 }
@@ -411,12 +422,20 @@ static int minmax_exec(const fn_call *c, column **args, size_t n, column **out)
     for (int k = 0; k < c->nargs; k++)
         idx[k] = k;
     column *conv[64];
-    if (convert_all(c, args, idx, c->nargs, c->ret, conv) < 0)
+    if (convert_all(c, args, idx, c->nargs, c->ret, conv, false) < 0)
         return -1;
     uint8_t *pick = mem_calloc(n ? n : 1);
+    /* NULL arguments are skipped (ClickHouse 26.7's default); a row is NULL only when every
+     * argument is: then pick stays on the first, which is NULL. */
     for (int k = 1; k < c->nargs; k++)
         for (size_t i = 0; i < n; i++) {
             const column *cur = conv[pick[i]];
+            if (col_is_null(conv[k], i))
+                continue;
+            if (col_is_null(cur, i)) {
+                pick[i] = (uint8_t)k;
+                continue;
+            }
             int d = col_compare(conv[k], col_idx(conv[k], i), cur, col_idx(cur, i), 1);
             if (greatest ? d > 0 : d < 0)
                 pick[i] = (uint8_t)k;
@@ -454,8 +473,8 @@ void func_register_cond(void)
         {"isNotNull", FN_OWN_NULLS, isnull_resolve, NULL, "1 if the value is not NULL"},
         {"assumeNotNull", FN_OWN_NULLS, assume_resolve, NULL, "the value without Nullable"},
         {"toNullable", FN_OWN_NULLS, tonullable_resolve, NULL, "the value as Nullable"},
-        {"greatest", FN_CASE_INSENSITIVE, minmax_resolve, NULL, "the largest argument"},
-        {"least", FN_CASE_INSENSITIVE, minmax_resolve, NULL, "the smallest argument"},
+        {"greatest", FN_CASE_INSENSITIVE | FN_OWN_NULLS, minmax_resolve, NULL, "the largest argument"},
+        {"least", FN_CASE_INSENSITIVE | FN_OWN_NULLS, minmax_resolve, NULL, "the smallest argument"},
     };
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
         func_register(&defs[i]);

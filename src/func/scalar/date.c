@@ -210,7 +210,7 @@ static int weekday_mon1(int64_t days) { return (int)((days % 7 + 10) % 7) + 1; }
 
 enum {
     X_YEAR, X_MONTH, X_DOM, X_DOW, X_DOY, X_HOUR, X_MINUTE, X_SECOND, X_QUARTER, X_YYYYMM, X_YYYYMMDD,
-    X_YYYYMMDDHHMMSS, X_ISOWEEK, X_ISOYEAR, X_RELDAY, X_MILLISECOND, X_UNIXTS,
+    X_YYYYMMDDHHMMSS, X_ISOWEEK, X_ISOYEAR, X_MILLISECOND, X_UNIXTS,
     /* → Date */
     X_START_MONTH, X_START_YEAR, X_START_QUARTER, X_MONDAY, X_LAST_DOM, X_START_WEEK,
     /* → DateTime */
@@ -238,7 +238,6 @@ static const struct xdef {
     {"toYYYYMMDDhhmmss", X_YYYYMMDDHHMMSS, T_UINT64, false},
     {"toISOWeek", X_ISOWEEK, T_UINT8, false},
     {"toISOYear", X_ISOYEAR, T_UINT16, false},
-    {"toRelativeDayNum", X_RELDAY, T_UINT32, false},
     {"toStartOfMonth", X_START_MONTH, T_DATE, false},
     {"toStartOfYear", X_START_YEAR, T_DATE, false},
     {"toStartOfQuarter", X_START_QUARTER, T_DATE, false},
@@ -317,7 +316,6 @@ static int x_exec(const fn_call *call, column **args, size_t rows, column **out)
             r = y;
             break;
         }
-        case X_RELDAY: r = days; break;
         case X_START_MONTH: civil(days, &y, &m, &d); r = days - d + 1; break;
         case X_START_YEAR: civil(days, &y, &m, &d); r = dt_days_from_civil(y, 1, 1); break;
         case X_START_QUARTER: civil(days, &y, &m, &d); r = dt_days_from_civil(y, (m - 1) / 3 * 3 + 1, 1); break;
@@ -338,7 +336,10 @@ static int x_exec(const fn_call *call, column **args, size_t rows, column **out)
         case X_START_10MIN: r = tz_local_to_utc(st->tz, loc - sod % 600); break;
         case X_START_15MIN: r = tz_local_to_utc(st->tz, loc - sod % 900); break;
         }
-        if (op >= X_START_MONTH && op <= X_START_WEEK)
+        /* toLastDayOfMonth of a Date in June 2149 wraps as ClickHouse's (1970-01-24). */
+        if (op == X_LAST_DOM && type_phys(c->type)->id == T_DATE)
+            r = (uint16_t)r;
+        else if (op >= X_START_MONTH && op <= X_START_WEEK)
             r = clamp64(r, 0, 65535);
         else if (op >= X_START_DAY)
             r = clamp64(r, 0, UINT32_MAX);
@@ -758,6 +759,10 @@ static int add_exec(const fn_call *call, column **args, size_t rows, column **ou
             case U_QUARTER: days = add_months_days(days, n * 3); break;
             default: days = add_months_days(days, n * 12); break;
             }
+            /* As ClickHouse: a Date moved by months before 1970 stays at 1970-01-01 (days
+             * and weeks wrap, as do months past 2149). */
+            if (rt->id == T_DATE && unit >= U_MONTH && days < 0)
+                days = 0;
             v[i] = days;
         }
     } else {

@@ -41,6 +41,9 @@ static const hof_def defs[] = {
     {"arrayFold", HOF_FOLD, true, false},
 };
 
+int hof_count(void) { return (int)(sizeof defs / sizeof defs[0]); }
+const hof_def *hof_at(int i) { return &defs[i]; }
+
 const hof_def *hof_lookup(const char *name)
 {
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)

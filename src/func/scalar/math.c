@@ -1,5 +1,6 @@
 /* Math functions: round/roundBankers/floor/ceil/trunc (x[, N]), sqrt, cbrt, exp, exp2,
- * exp10, log/ln, log2, log10, sin, cos, tan, asin, acos, atan, pow/power, sign, pi(), e().
+ * exp10, log/ln, log2, log10, log1p, sin, cos, tan, asin, acos, atan, the hyperbolic ones and their
+ * inverses, erf, erfc, sigmoid, degrees, radians, pow/power, atan2, hypot, sign, factorial, pi(), e().
  *
  * Types as ClickHouse: rounding keeps the argument type (floats stay Float32/Float64,
  * integers keep their type, N < 0 rounds integers to tens/hundreds with wrap-around on
@@ -118,22 +119,37 @@ static double exp10_(double x) { return pow(10, x); }
 static double cbrt_(double x) { return (double)cbrtl((long double)x); }
 static double sign_(double x) { return (double)((x > 0) - (x < 0)); }
 
-static const struct { const char *name; f1 f; } f1s[] = {
-    {"sqrt", sqrt}, {"cbrt", cbrt_}, {"exp", exp}, {"exp2", exp2}, {"exp10", exp10_}, {"log", log},
-    {"log2", log2}, {"log10", log10}, {"sin", sin}, {"cos", cos}, {"tan", tan}, {"asin", asin},
-    {"acos", acos}, {"atan", atan}, {"sinh", sinh}, {"cosh", cosh}, {"tanh", tanh}, {"erf", erf},
-    {"lgamma", lgamma}, {"tgamma", tgamma}, {"sign", sign_},
+static double log1p_(double x) { return log1p(x); }
+static double sigmoid_(double x) { return 1.0 / (1.0 + exp(-x)); }
+static double degrees_(double x) { return x * (180.0 / M_PI); }
+static double radians_(double x) { return x * (M_PI / 180.0); }
+
+/* ci: the name is case-insensitive in ClickHouse (system.functions.case_insensitive). */
+static const struct { const char *name; f1 f; bool ci; } f1s[] = {
+    {"sqrt", sqrt, 1}, {"cbrt", cbrt_, 0}, {"exp", exp, 1}, {"exp2", exp2, 0}, {"exp10", exp10_, 0},
+    {"log", log, 1}, {"log2", log2, 1}, {"log10", log10, 1}, {"sin", sin, 1}, {"cos", cos, 1},
+    {"tan", tan, 1}, {"asin", asin, 1}, {"acos", acos, 1}, {"atan", atan, 1}, {"sinh", sinh, 0},
+    {"cosh", cosh, 0}, {"tanh", tanh, 1}, {"erf", erf, 0}, {"lgamma", lgamma, 0}, {"tgamma", tgamma, 0},
+    {"sign", sign_, 1}, {"log1p", log1p_, 0}, {"asinh", asinh, 0}, {"acosh", acosh, 0},
+    {"atanh", atanh, 0}, {"erfc", erfc, 0}, {"sigmoid", sigmoid_, 0}, {"degrees", degrees_, 1},
+    {"radians", radians_, 1},
 };
+
+/* n values of a numeric or decimal column as Float64 (decimals unscaled). */
+static void load_f64(const type *t, const column *c, size_t n, double *v)
+{
+    num_load_f64(t, c->data.p, n, v);
+    if (type_is_decimal(t)) {
+        double d = (double)type_decimal_scale_multiplier(t);
+        for (size_t i = 0; i < n; i++) v[i] /= d;
+    }
+}
 
 static int f1_exec(const fn_call *c, column **a, size_t n, column **out)
 {
     f1 f = (f1)c->state;
     double *v = mem_alloc((n ? n : 1) * 8);
-    num_load_f64(c->arg_types[0], a[0]->data.p, n, v);
-    if (type_is_decimal(c->arg_types[0])) {
-        double d = (double)type_decimal_scale_multiplier(c->arg_types[0]);
-        for (size_t i = 0; i < n; i++) v[i] /= d;
-    }
+    load_f64(c->arg_types[0], a[0], n, v);
     for (size_t i = 0; i < n; i++)
         v[i] = f(v[i]);
     *out = num_store_f64(c->ret, v, n);
@@ -161,11 +177,11 @@ static int f1_resolve(fn_call *c)
 static int pow_exec(const fn_call *c, column **a, size_t n, column **out)
 {
     double *x = mem_alloc((n ? n : 1) * 8), *y = mem_alloc((n ? n : 1) * 8);
-    num_load_f64(c->arg_types[0], a[0]->data.p, n, x);
-    num_load_f64(c->arg_types[1], a[1]->data.p, n, y);
-    bool atan2_ = c->state != NULL;
+    load_f64(c->arg_types[0], a[0], n, x);
+    load_f64(c->arg_types[1], a[1], n, y);
+    f2 f = (f2)c->state;
     for (size_t i = 0; i < n; i++)
-        x[i] = atan2_ ? atan2(x[i], y[i]) : pow(x[i], y[i]);
+        x[i] = f(x[i], y[i]);
     *out = num_store_f64(c->ret, x, n);
     mem_free(x);
     mem_free(y);
@@ -176,12 +192,52 @@ static int pow_resolve(fn_call *c)
 {
     if (c->nargs != 2)
         return fn_bad_nargs(c, "2");
-    for (int i = 0; i < 2; i++)
-        if (!num_is_int(c->arg_types[i]) && !num_is_float(c->arg_types[i]))
-            return fn_bad_types(c);
-    c->state = !strcmp(c->def->name, "atan2") ? (void *)1 : NULL;
+    for (int i = 0; i < 2; i++) {
+        const type *t = c->arg_types[i];
+        if ((num_is_int(t) && num_size(t) > 8) || (!num_is_int(t) && !num_is_float(t) && !type_is_decimal(t)))
+            return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of argument of function %s", t->name, c->name);
+    }
+    c->state = !strcmp(c->def->name, "atan2") ? (void *)atan2 : !strcmp(c->def->name, "hypot") ? (void *)hypot : (void *)pow;
     c->ret = type_simple(T_FLOAT64);
     c->exec = pow_exec;
+    return 0;
+}
+
+/* factorial(n): UInt64; n < 0 gives 1 and n > 20 (which would overflow) is BAD_ARGUMENTS, as
+ * ClickHouse. Floats, decimals and 128/256-bit integers are ILLEGAL_TYPE_OF_ARGUMENT. */
+static int factorial_exec(const fn_call *c, column **a, size_t n, column **out)
+{
+    int128_t *v = mem_alloc((n ? n : 1) * sizeof *v);
+    num_load_i128(c->arg_types[0], a[0]->data.p, n, v);
+    uint64_t *r = mem_alloc((n ? n : 1) * sizeof *r);
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] > 20) {
+            mem_free(v);
+            mem_free(r);
+            return err_set(ERR_BAD_ARGUMENTS, "The maximum value for the input argument of function %s is 20", c->name);
+        }
+        uint64_t f = 1;
+        for (int k = 2; k <= (int)v[i]; k++)
+            f *= (uint64_t)k;
+        r[i] = f;
+    }
+    *out = num_store_u64(c->ret, r, n);
+    mem_free(v);
+    mem_free(r);
+    return 0;
+}
+
+static int factorial_resolve(fn_call *c)
+{
+    if (c->nargs != 1)
+        return fn_bad_nargs(c, "1");
+    const type *t = c->arg_types[0];
+    if (!num_is_int(t) || num_size(t) > 8)
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+                       "Illegal type %s of argument of function %s, should not be floating point or big int", t->name,
+                       c->name);
+    c->ret = type_simple(T_UINT64);
+    c->exec = factorial_exec;
     return 0;
 }
 
@@ -215,13 +271,15 @@ void func_register_math(void)
         {"pow", FN_CASE_INSENSITIVE, pow_resolve, NULL, "x to the power y"},
         {"atan2", FN_CASE_INSENSITIVE, pow_resolve, NULL, "atan2(y, x)"},
         {"pi", FN_CASE_INSENSITIVE, const_resolve, NULL, "π"},
-        {"e", FN_CASE_INSENSITIVE, const_resolve, NULL, "Euler's number"},
+        {"e", 0, const_resolve, NULL, "Euler's number"},
+        {"hypot", FN_CASE_INSENSITIVE, pow_resolve, NULL, "sqrt(x² + y²) without undue overflow"},
+        {"factorial", FN_CASE_INSENSITIVE, factorial_resolve, NULL, "n! of an integer from 0 to 20 (negative: 1)"},
     };
     for (size_t i = 0; i < sizeof rdefs / sizeof rdefs[0]; i++)
         func_register(&rdefs[i]);
     static func_def fdefs[sizeof f1s / sizeof f1s[0]];
     for (size_t i = 0; i < sizeof f1s / sizeof f1s[0]; i++) {
-        fdefs[i] = (func_def){f1s[i].name, FN_CASE_INSENSITIVE, f1_resolve, NULL, "mathematical function"};
+        fdefs[i] = (func_def){f1s[i].name, f1s[i].ci ? FN_CASE_INSENSITIVE : 0, f1_resolve, NULL, "mathematical function"};
         func_register(&fdefs[i]);
     }
     func_register_alias("ceiling", "ceil");

@@ -63,8 +63,10 @@ static int zero_or_null_resolve(fn_call *c)
     if (c->nargs != 1)
         return fn_bad_nargs(c, "1");
     const type *b = type_strip_nullable(c->arg_types[0]);
-    if (b->id != T_NOTHING && !num_is_int(b) && !num_is_float(b))
-        return err_set(type_is_decimal(b) ? ERR_ILLEGAL_COLUMN : ERR_BAD_ARGUMENTS,
+    /* Decimals and 128/256-bit integers pass ClickHouse's type check but its kernel has no
+     * case for them: ILLEGAL_COLUMN (even over no rows, so here). */
+    if (b->id != T_NOTHING && (!num_is_int(b) || num_size(b) > 8) && !num_is_float(b))
+        return err_set(type_is_decimal(b) || num_is_int(b) ? ERR_ILLEGAL_COLUMN : ERR_BAD_ARGUMENTS,
                        "The argument of function %s must have simple numeric type, possibly Nullable or Null", c->name);
     c->ret = type_simple(T_UINT8);
     c->exec = zero_or_null_exec;

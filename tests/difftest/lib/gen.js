@@ -27,7 +27,7 @@ const FEATURES = {
   conv: 'type conversions', math: 'math functions', typename: 'toTypeName', nulls: 'isNull/isNotNull',
   decimal: 'decimal arithmetic', agg: 'aggregate functions', aggif: '-If combinators',
   stats: 'stddevPop/varSamp/median/quantileExact',
-  funcs: 'transform, formatReadable*, hasToken, bin, ascii, isZeroOrNull, arrayEnumerate*, arrayResize, UUID text',
+  funcs: 'transform, formatReadable*, hasToken, bin, ascii, isZeroOrNull, arrayEnumerate*, arrayResize, UUID text, distances/norms, toJSONString',
   mapfuncs: 'Map functions (mapFromArrays, mapFilter, mapApply, mapSort, mapUpdate, …) over generated maps',
   urljson: 'URL functions (domain, path, extractURLParameter, …) and JSON functions (JSONExtract*, JSON_VALUE, …) over strings',
   // data
@@ -187,10 +187,19 @@ class Gen {
         add(3, 'arith', () => N('int', rng.pick(['($0 + $1)', '($0 - $1)', '($0 * $1)', 'intDiv($0, $1)', '($0 % $1)',
           'greatest($0, $1)', 'least($0, $1)', 'bitAnd($0, $1)', 'bitXor($0, $1)', 'gcd($0, $1)']), e('int'), e('int')));
         add(2, 'arith', () => N('int', rng.pick(['abs($0)', 'negate($0)', 'sign($0)', 'bitCount($0)']), e('int')));
+        add(1, 'math', () => N('int', 'factorial($0 % 21)', e('int')));
+        add(1, 'funcs', () => N('int', rng.pick(['bitRotateLeft($0, $1)', 'bitRotateRight($0, $1)', 'bitHammingDistance($0, $1)']), e('int'), e('int')));
+        add(1, 'funcs', () => N('int', rng.pick(['byteSwap($0)', 'bitTestAll($0, 0, 2)', 'bitTestAny($0, 1, 3)', 'length(bitPositionsToArray($0))',
+          'arraySum(bitmaskToArray($0))', 'length(bitmaskToList($0))']), e('int')));
         add(2, 'string', () => N('int', rng.pick(['length($0)', 'lengthUTF8($0)', 'position($0, $1)', 'countSubstrings($0, $1)']), e('str'), N('str', sq(rng.pick(['a', 'l', ',', ''])))));
         add(2, 'date', () => N('int', rng.pick(['toYear($0)', 'toMonth($0)', 'toDayOfMonth($0)', 'toDayOfWeek($0)', 'toYYYYMM($0)',
-          'toDayOfYear($0)', 'toISOWeek($0)', 'toQuarter($0)', 'toYYYYMMDD($0)', 'toRelativeDayNum($0)']), e(rng.pick(['date', 'dt']))));
+          'toDayOfYear($0)', 'toISOWeek($0)', 'toQuarter($0)', 'toYYYYMMDD($0)', 'toRelativeDayNum($0)',
+          'toRelativeYearNum($0)', 'toRelativeQuarterNum($0)', 'toRelativeMonthNum($0)', 'toRelativeWeekNum($0)',
+          'toRelativeHourNum($0)', 'toRelativeMinuteNum($0)', 'toRelativeSecondNum($0)']), e(rng.pick(['date', 'dt']))));
         add(1, 'date', () => N('int', rng.pick(['toHour($0)', 'toMinute($0)', 'toSecond($0)', 'toUnixTimestamp($0)']), e('dt')));
+        add(1, 'date', () => N('int', rng.pick(['toUnixTimestamp64Milli(toDateTime64($0, 3))', 'toUnixTimestamp64Nano(toDateTime64($0, 2))',
+          'toUnixTimestamp64Second(toDateTime64($0, 1))']), e('dt')));
+        add(1, 'date', () => N('int', rng.pick(["toUnixTimestamp64Micro(fromUnixTimestamp64Milli($0, 'UTC'))", 'toUnixTimestamp64Second(fromUnixTimestamp64Nano($0))']), e('int')));
         add(1, 'date', () => { const c = rng.pick(['date', 'dt']); return N('int', `dateDiff('${rng.pick(['day', 'month', 'hour', 'year', 'week'])}', $0, $1)`, e(c), e(c)); });
         add(1, 'conv', () => N('int', rng.pick(['toInt8($0)', 'toUInt16($0)', 'toInt32($0)', 'toUInt64($0)', 'toInt128($0)', 'CAST($0 AS Int16)']), e('int')));
         add(1, 'conv', () => N('int', rng.pick(['toInt64OrZero($0)', 'toUInt32OrNull($0)', 'toInt32OrNull($0)']), e('str')));
@@ -208,6 +217,8 @@ class Gen {
         add(1, 'funcs', () => N('int', `transform($0, ['a', 'b', ''], [1, 2, 3], 0)`, e('str')));
         add(1, 'funcs', () => N('int', rng.pick(['isZeroOrNull($0)', 'isNullable($0)']), e(rng.pick(['int', 'float']))));
         add(1, 'funcs', () => N('int', 'ascii($0)', e('str')));
+        add(1, 'funcs', () => N('int', rng.pick(['editDistance($0, $1)', 'editDistanceUTF8($0, $1)', 'damerauLevenshteinDistance($0, $1)',
+          'isValidUTF8(concat($0, $1))', 'isASCII(concat($0, $1))']), e('str'), e('str')));
         add(1, 'funcs', () => N('int', rng.pick(['reinterpretAsUInt16($0)', 'reinterpretAsInt32($0)', 'reinterpretAsUInt8($0)', "reinterpret($0, 'Int64')"]),
           e(rng.pick(['int', 'str', 'float']))));
         add(1, 'mapfuncs', () => N('int', rng.pick(['length(mapFilter((k, v) -> v > 0, $0))', 'mapExists((k, v) -> v = 1, $0)',
@@ -215,11 +226,17 @@ class Gen {
         break;
       case 'float':
         add(1, 'funcs', () => N('float', rng.pick(['max2($0, $1)', 'min2($0, $1)']), e(rng.pick(['int', 'float'])), e(rng.pick(['int', 'float']))));
+        add(1, 'funcs', () => N('float', rng.pick(['L1Distance($0, arrayReverse($0))', 'L2Distance($0, arrayMap(x -> x * 2, $0))',
+          'L2SquaredDistance($0, $0)', 'LinfDistance(arrayReverse($0), $0)', 'LpDistance($0, arrayMap(x -> x + 1, $0), 3)',
+          'cosineDistance($0, arrayMap(x -> x + 1, $0))', 'L1Norm($0)', 'L2Norm($0)', 'L2SquaredNorm($0)', 'LinfNorm($0)',
+          'LpNorm($0, 2.5)', 'dotProduct($0, arrayReverse($0))']), e('arr:int')));
         add(2, 'arith', () => N('float', '($0 / $1)', e(rng.pick(['int', 'float'])), e(rng.pick(['int', 'float']))));
         add(2, 'arith', () => N('float', rng.pick(['($0 + $1)', '($0 * $1)', '($0 - $1)']), e('float'), e(rng.pick(['int', 'float']))));
         add(2, 'math', () => N('float', rng.pick(['sqrt($0)', 'exp($0)', 'log($0)', 'sin($0)', 'floor($0)', 'ceil($0)', 'round($0, 2)',
           'round($0)', 'trunc($0)', 'abs($0)', 'cbrt($0)', 'exp2($0)', 'log10($0)', 'roundBankers($0, 1)']), e(rng.pick(['float', 'int']))));
         add(1, 'math', () => N('float', 'pow($0, $1)', e('float'), small()));
+        add(1, 'math', () => N('float', rng.pick(['degrees($0)', 'radians($0)', 'sigmoid($0)']), e(rng.pick(['float', 'int']))));
+        add(1, 'math', () => N('float', 'hypot($0, $1)', e(rng.pick(['float', 'int'])), e(rng.pick(['float', 'int']))));
         add(1, 'conv', () => N('float', rng.pick(['toFloat64($0)', 'toFloat32($0)']), e(rng.pick(['int', 'float', 'dec']))));
         add(1, 'conv', () => N('float', 'toFloat64OrNull($0)', e('str')));
         add(1, 'lambda', () => this.lambda(ctx, d, 'float'));
@@ -260,6 +277,11 @@ class Gen {
           e(rng.pick(['int', 'float', 'dec']))));
         add(1, 'funcs', () => N('str', `transform($0, ['a', 'b', ''], ['x', 'yy', 'empty'], 'other')`, e('str')));
         add(1, 'funcs', () => N('str', `transform($0, ['a', 'b'], ['x', 'yy'])`, e('str')));
+        add(1, 'funcs', () => N('str', rng.pick(["substringIndex($0, ',', 1)", "substringIndex($0, 'a', -2)", "substringIndexUTF8($0, 'é', 1)",
+          "translate($0, 'abc', 'xy')", "translateUTF8($0, 'aé', 'Eb')", 'initcap($0)', 'reverseUTF8($0)', 'toValidUTF8($0)', 'firstLine($0)',
+          "appendTrailingCharIfAbsent($0, 'a')", "toString(splitByWhitespace($0))", "toString(splitByNonAlpha($0, 2))", "toString(alphaTokens($0))"]), e('str')));
+        add(1, 'funcs', () => N('str', 'concat(space($0 % 5), $1)', e('int'), e('str')));
+        add(1, 'funcs', () => N('str', 'toJSONString($0)', e(rng.pick(['int', 'str', 'float', 'bool', 'arr:int', 'arr:str']))));
         add(1, 'funcs', () => N('str', 'bin($0)', e(rng.pick(['int', 'str', 'float']))));
         add(1, 'funcs', () => N('str', 'toString(toUUIDOrZero($0))', e('str')));
         add(1, 'mapfuncs', () => N('str', rng.pick(['toString(mapSort($0))', 'toString(mapReverseSort($0))',
@@ -292,6 +314,8 @@ class Gen {
           'toLastDayOfMonth($0)', 'toStartOfQuarter($0)']), e(rng.pick(['date', 'dt']))));
         add(2, 'date', () => N('date', `${rng.pick(['addDays', 'subtractMonths', 'addYears', 'addWeeks'])}($0, $1)`, e('date'), small()));
         add(1, 'date', () => N('date', 'toDate32($0)', e('date')));
+        add(1, 'date', () => N('date', rng.pick(['makeDate(toYear($0), toMonth($0), toDayOfMonth($0) + $1)', 'makeDate(toYear($0), toDayOfYear($0) + $1)',
+          'makeDate32(toYear($0) - $1 * 30, toMonth($0) + $1, 31)']), e('date'), small()));
         add(1, 'cond', () => N('date', 'if($0, $1, $2)', e('bool'), e('date'), e('date')));
         break;
       case 'dt':

@@ -1,0 +1,5 @@
+-- ClickHouse's aliases of existing functions (system.functions alias_to).
+SELECT CARDINALITY([1, 2]), octet_length('abc'), FORMAT_BYTES(1024), LAST_DAY(toDate('2020-02-10')), MILLISECOND(toDateTime64('2020-01-01 00:00:00.123', 3)), REGEXP_MATCHES('abc', 'b'), array_to_string(['a', 'b'], '-'), byteSlice('abcdef', 2, 3), instr('aBc', 'b');
+SELECT week(toDate('2020-06-15')), yearweek(toDate('2020-06-15')), week(toDate('2020-06-15'), 1), date_bin(toDateTime('2020-01-01 10:17:00', 'UTC'), INTERVAL 15 MINUTE), time_bucket(toDateTime('2020-01-01 10:17:00', 'UTC'), INTERVAL 1 HOUR);
+SELECT SCHEMA(), current_user() = currentUser(), session_user() = currentUser(), localtimestamp() = now(), length(hostname()) > 0;
+SELECT name, alias_to FROM system.functions WHERE name IN ('CARDINALITY', 'OCTET_LENGTH', 'FORMAT_BYTES', 'LAST_DAY', 'MILLISECOND', 'REGEXP_MATCHES', 'SCHEMA', 'array_to_string', 'byteSlice', 'current_user', 'session_user', 'date_bin', 'time_bucket', 'hostname', 'instr', 'localtimestamp', 'week', 'yearweek') ORDER BY name;
