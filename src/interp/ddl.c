@@ -13,6 +13,7 @@
 #include "format/parquet/meta_cache.h"
 #include "io/stream.h"
 #include "sql/analyze.h"
+#include "sql/type_check.h"
 #include "storage/catalog.h"
 #include "codec/compress.h"
 
@@ -412,6 +413,9 @@ static int create_table(const ast *st, query_ctx *q)
         }
     } else {
         rc = check_columns(st, q, &a, &cols, &n);
+        for (int i = 0; !rc && i < n; i++)
+            if (cols[i].type)
+                rc = type_check_suspicious(cols[i].type, q->st);
     }
     if (!rc && !engine) {
         /* default_table_engine = MergeTree, as ClickHouse; a temporary table is Memory. */

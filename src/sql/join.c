@@ -179,7 +179,56 @@ static int find_col(const source *s, const char *name)
     return -1;
 }
 
-int join_sources(source *left, source *right, const ast *j, query_ctx *q, source **out)
+/* A key of a CROSS join taken from WHERE must compare as `=` does: both integers, or one
+ * type whose equal values have equal bytes (no floating point: NaN never equals itself
+ * and -0 equals 0; no containers, which may hold them). */
+static bool where_key_ok(const type *a, const type *b)
+{
+    a = type_base(a);
+    b = type_base(b);
+    if (type_is_integer(a) && type_is_integer(b)) {
+        const type *ts[2] = {a, b};
+        if (type_supertype(2, ts)) /* Int32 and UInt64 have none: the WHERE compares them */
+            return true;
+        err_clear();
+        return false;
+    }
+    return !strcmp(a->name, b->name) && (type_is_string(a) || type_is_date_or_time(a) || type_is_ip(a) || a->id == T_UUID);
+}
+
+/* cross_to_inner_join_rewrite: the WHERE's AND-ed equalities between an expression of the
+ * left side and one of the right become the keys of the CROSS join (ClickHouse rewrites it
+ * to an INNER join); WHERE still filters the joined rows. */
+static void keys_from_where(const ast *where, const source *left, const source *right, query_ctx *q, expr **lk,
+                            expr **rk, int *nkeys)
+{
+    const ast *terms[64];
+    int nt = 0;
+    if (collect_terms(where, terms, &nt)) {
+        err_clear();
+        return;
+    }
+    for (int i = 0; i < nt && *nkeys < 64; i++) {
+        const ast *t = terms[i];
+        if (t->kind != AST_FUNC || strcmp(t->name, "equals") != 0 || t->args.n != 2)
+            continue;
+        for (int swap = 0; swap < 2; swap++) {
+            const ast *a = t->args.items[swap], *b = t->args.items[1 - swap];
+            expr *x = NULL, *y = NULL;
+            if (analyze_expr_on(a, left, q, &x) == 0 && analyze_expr_on(b, right, q, &y) == 0 &&
+                where_key_ok(x->type, y->type)) {
+                lk[*nkeys] = x;
+                rk[(*nkeys)++] = y;
+                break;
+            }
+            expr_free(x);
+            expr_free(y);
+        }
+    }
+    err_clear();
+}
+
+int join_sources(source *left, source *right, const ast *j, const ast *where, query_ctx *q, source **out)
 {
     const char *kind = j->join_kind ? j->join_kind : "INNER";
     const char *strict = j->join_strictness ? j->join_strictness : "ALL";
@@ -281,6 +330,10 @@ int join_sources(source *left, source *right, const ast *j, query_ctx *q, source
         }
     }
 
+    if (is_cross && where && !j->using_cols.n) {
+        keys_from_where(where, left, right, q, lk, rk, &nkeys);
+        is_cross = nkeys == 0;
+    }
     if (source_read_all(left, q, &L) || source_read_all(right, q, &R))
         goto out;
     if (L->rows >= NO_ROW || R->rows >= NO_ROW) {
