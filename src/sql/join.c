@@ -238,6 +238,11 @@ int join_sources(source *left, source *right, const ast *j, const ast *where, qu
          anti = strcasecmp(strict, "ANTI") == 0;
     if (strcasecmp(strict, "ASOF") == 0)
         return err_set(ERR_NOT_IMPLEMENTED, "ASOF JOIN is not supported yet");
+    if (any && is_full)
+        return err_set(ERR_NOT_IMPLEMENTED, "ANY FULL JOINs are not implemented");
+    if (any && is_right && !strcmp(settings_str(q->st, "join_algorithm"), "partial_merge"))
+        return err_set(ERR_NOT_IMPLEMENTED, "Can't execute any of specified algorithms for specified strictness/kind "
+                                            "and right storage type");
     if ((semi || anti) && !is_left)
         return err_set(ERR_NOT_IMPLEMENTED, "Only LEFT SEMI and LEFT ANTI joins are supported");
     bool use_nulls = settings_bool(q->st, "join_use_nulls") && (is_left || is_right || is_full);
