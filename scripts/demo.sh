@@ -5,7 +5,12 @@
 # INSERT INTO FUNCTION s3, then answers the top-users query over s3() with default settings
 # and with max_threads, loads the objects into a MergeTree table (default and tuned insert
 # settings), shows its parts and queries it, printing each statement and shale's summary
-# lines (rows, elapsed, processed, peak memory, S3 requests). Statements shale cannot run yet are printed with
+# lines (rows, elapsed, processed, peak memory, S3 requests). Then it starts three `shale
+# server`s on 127.0.0.1 (scripts/cluster.sh start 3; cluster 'three'), runs the top-users
+# query over s3Cluster (the nodes aggregate their objects, the first node merges) and one
+# distributed insert (INSERT INTO a Distributed table SELECT … FROM s3Cluster, each node
+# inserting into its own shard), and checks both against the single-node answers.
+# Statements shale cannot run yet are printed with
 # "not supported yet" — never with made-up output. Exits non-zero if a step fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +25,9 @@ mkdir -p "$DIR"
 WORK=$(mktemp -d)
 SERVER=""
 SERVER_PID=""
+CLUSTER_DIR=""
 cleanup() {
+  [ -z "$CLUSTER_DIR" ] || scripts/cluster.sh stop --dir "$CLUSTER_DIR" >/dev/null 2>&1 || true
   case "$SERVER" in
     radosgw) tests/s3/stop-ceph.sh "$WORK/rgw" >/dev/null 2>&1 || true ;;
     s3rver) [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true ;;
@@ -137,5 +144,63 @@ run "OPTIMIZE TABLE posts FINAL" --path "$DB" -q "OPTIMIZE TABLE posts FINAL"
 run "SELECT count() AS active_parts, sum(rows) FROM system.parts WHERE table = 'posts' AND active" --path "$DB" \
   --format PrettyCompact -q "SELECT count() AS active_parts, sum(rows) FROM system.parts WHERE table = 'posts' AND active"
 
+# ---- 5. three nodes: s3Cluster and a distributed insert ----
 echo
-echo "demo: ok ($ROWS rows in $FILES $FMT objects on $SERVER at $EP/posts/by_part/; the server is stopped now)"
+echo "== starting three shale servers on 127.0.0.1 (scripts/cluster.sh start 3): cluster 'three'"
+CLUSTER_DIR="$WORK/cluster"
+scripts/cluster.sh start 3 --dir "$CLUSTER_DIR" --name three --shale "$SHALE" >/dev/null ||
+  { echo "demo: FAILED: the three servers did not start"; exit 1; }
+tcp() { awk -v i="$1" '$1 == i { print $2 }' "$CLUSTER_DIR/nodes.tsv"; }
+cat "$CLUSTER_DIR/nodes.tsv" | awk '{ printf "node %s: native port %s, http port %s, pid %s\n", $1, $2, $3, $4 }'
+crun() { # statement shown, then shale client's arguments (node 0 unless --port is given first)
+  echo
+  echo "shale :) $1"
+  echo
+  shift
+  "$SHALE" client --port "$(tcp 0)" --time "$@"
+}
+same() { # what, single-node answer, cluster answer
+  if [ "$2" != "$3" ]; then
+    echo "demo: FAILED: $1 differs from the single-node answer:"; diff <(echo "$2") <(echo "$3") | head -20; exit 1
+  fi
+  echo "-- $1: the same as on one node"
+}
+CSRC="s3Cluster('three', '$EP/posts/by_part/*.$EXT', $K)"
+CSHOWN="s3Cluster('three', '$EP/posts/by_part/*.$EXT', '***', '***')"
+Q1C=${Q1//$SRC/$CSRC}
+crun "${Q1C//$CSRC/$CSHOWN}" -q "$Q1C" --format PrettyCompact
+same "the top 5 via s3Cluster over three nodes" "$("$SHALE" local -q "$Q1")" "$("$SHALE" client --port "$(tcp 0)" -q "$Q1C")"
+echo "-- the objects each node read and the rows of aggregate states it sent back (node 0's log):"
+grep -h "s3Cluster('three') query .*: node .* read " "$CLUSTER_DIR/n0/server.log" | tail -3 | sed 's/.*: node /   node /'
+
+LOCAL_DDL="CREATE TABLE posts_local (Id UInt64, CreationDate DateTime, OwnerDisplayName String, Score Int32, Title String)
+ENGINE = MergeTree ORDER BY (toDate(CreationDate), CreationDate)"
+DIST_DDL="CREATE TABLE posts_dist AS posts_local ENGINE = Distributed(three, default, posts_local, Id)"
+for n in 0 1 2; do
+  crun "$LOCAL_DDL  -- on node $n" --port "$(tcp $n)" -q "$LOCAL_DDL"
+  crun "$DIST_DDL  -- on node $n" --port "$(tcp $n)" -q "$DIST_DDL"
+done
+DINS="INSERT INTO posts_dist SELECT * FROM $CSRC SETTINGS parallel_distributed_insert_select = 2"
+crun "${DINS//$CSRC/$CSHOWN}" -q "$DINS"
+echo "-- parallel_distributed_insert_select = 2: every node inserted the objects it read into its own shard:"
+TOTAL=0
+for n in 0 1 2; do
+  c=$("$SHALE" client --port "$(tcp $n)" -q "SELECT count() FROM posts_local")
+  echo "   node $n: $c rows"; TOTAL=$((TOTAL + c))
+done
+same "the rows over the three shards" "$ROWS" "$TOTAL"
+Q1D="SELECT OwnerDisplayName, count() AS num_posts FROM posts_dist WHERE OwnerDisplayName NOT IN ('', 'anon')
+GROUP BY OwnerDisplayName ORDER BY num_posts DESC LIMIT 5"
+crun "$Q1D" -q "$Q1D" --format PrettyCompact
+same "the top 5 over the Distributed table" "$("$SHALE" local -q "$Q1")" "$("$SHALE" client --port "$(tcp 0)" -q "$Q1D")"
+Q2D="SELECT count(), sum(Score), max(CreationDate) FROM posts_dist"
+crun "$Q2D" -q "$Q2D" --format PrettyCompact
+# against the single-node MergeTree table of step 4 (a DateTime column: s3()'s Parquet gives DateTime64(3))
+same "count, sum and max over the Distributed table" \
+  "$("$SHALE" local --path "$DB" -q "${Q2D//posts_dist/posts}")" "$("$SHALE" client --port "$(tcp 0)" -q "$Q2D")"
+scripts/cluster.sh stop --dir "$CLUSTER_DIR" >/dev/null
+CLUSTER_DIR=""
+echo "-- the three servers are stopped"
+
+echo
+echo "demo: ok ($ROWS rows in $FILES $FMT objects on $SERVER at $EP/posts/by_part/; the servers are stopped now)"

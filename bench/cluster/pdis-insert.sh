@@ -25,7 +25,7 @@ CHDB="$REPO/tests/queries/node_modules/chdb"
 [ -d "$CHDB" ] || CHDB="$REPO/bench/node_modules/chdb"
 DATA="$REPO/bench/data/posts-$ROWS"
 [ -d "$DATA/by_month" ] || node "$REPO/bench/lib/gen-posts.js" --rows "$ROWS" --out "$DATA" --chdb "$CHDB" >/dev/null
-. "$REPO/tests/server/lib.sh" # free_port, stop_pids
+. "$REPO/tests/server/lib.sh" # free_port, stop_pids, nodes_*
 WORK=$(mktemp -d)
 PIDS=()
 RGW="$WORK/rgw"
@@ -46,29 +46,17 @@ for f in "$DATA"/by_month/*.parquet; do s3c -T "$f" "$EP/posts/by_month/$(basena
 GLOB="'$EP/posts/by_month/*.parquet', 'TESTKEY', 'TESTSECRET'"
 NOBJ=$(ls "$DATA"/by_month/*.parquet | wc -l)
 
-HTTP=(); TCP=()
-for n in 0 1 2; do HTTP[$n]=$(free_port); TCP[$n]=$(free_port); done
-for n in 0 1 2; do
-  mkdir -p "$WORK/s$n"
-  cat > "$WORK/s$n/config.xml" <<XML
-<clickhouse>
-    <listen_host>127.0.0.1</listen_host>
-    <http_port>${HTTP[$n]}</http_port>
-    <tcp_port>${TCP[$n]}</tcp_port>
-    <path>$WORK/s$n/data/</path>
+nodes_ports 3
+conf() {
+  cat <<XML
     <remote_servers><three>
         <shard><replica><host>127.0.0.1</host><port>${TCP[0]}</port></replica></shard>
         <shard><replica><host>127.0.0.1</host><port>${TCP[1]}</port></replica></shard>
         <shard><replica><host>127.0.0.1</host><port>${TCP[2]}</port></replica></shard>
     </three></remote_servers>
-</clickhouse>
 XML
-  "$SHALE" server --config-file "$WORK/s$n/config.xml" >"$WORK/s$n.log" 2>&1 &
-  PIDS+=($!)
-done
-for n in 0 1 2; do
-  for _ in $(seq 1 100); do curl -s "http://127.0.0.1:${HTTP[$n]}/ping" >/dev/null 2>&1 && break; sleep 0.1; done
-done
+}
+nodes_start "$WORK" 3 conf
 q() { curl -sS --max-time 3600 "http://127.0.0.1:${HTTP[$1]}/" --data-binary "$2"; }
 DDL=$(node -e "const s=require('fs').readFileSync('$REPO/bench/lib/insert-bench.js','utf8'); process.stdout.write(s.match(/const DDL = \"(.*)\";/)[1])")
 for n in 0 1 2; do

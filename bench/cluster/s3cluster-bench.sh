@@ -11,7 +11,14 @@
 #   - the initiator's own CPU per object: s3Cluster('workers') (nodes 1, 2, 3) initiated by
 #     node 0, which reads nothing itself: `SELECT count()` (handout only: no column travels)
 #     and Q1 (handout + receiving and aggregating every row), CPU of node 0's process from
-#     /proc/PID/stat around the query.
+#     /proc/PID/stat around the query;
+#   - Q1 via s3Cluster('three') with the rows path forced (the column read in a subquery:
+#     the nodes send rows, node 0 aggregates), against the split query above;
+#   - CPU seconds of every shale server (all four processes, from /proc/PID/stat) around
+#     each timed Q1, since on a shared machine elapsed time says little on its own (radosgw's
+#     CPU is not counted: the same objects are fetched either way).
+# A query that aggregates runs to WithMergeableState on the nodes (docs/cluster.md): the
+# rows column of the table counts rows of keys and aggregate states sent, not rows read.
 # Warm: one untimed run of each, then RUNS interleaved runs, the median. The results of s3()
 # and s3Cluster must be identical. The machine may be shared: the report says so.
 # Usage: bench/cluster/s3cluster-bench.sh [path/to/shale] [posts set dir (bench/data/posts-6000000)] [runs (3)]
@@ -59,14 +66,20 @@ S3C() { echo "s3Cluster('$1', '$EP/posts/by_month/*.parquet', 'TESTKEY', 'TESTSE
 Q_S3=${Q1/\$\{src\}/$S3}
 Q_C3=${Q1/\$\{src\}/$(S3C three)}
 Q_W3=${Q1/\$\{src\}/$(S3C workers)}
+Q_R3=${Q1/\$\{src\}/(SELECT OwnerDisplayName FROM $(S3C three))}
 Q_CNT="SELECT count() FROM $(S3C workers)"
 
+cpu_ms() { awk '{ print ($14 + $15) * 1000 / '"$(getconf CLK_TCK)"' }' "/proc/$1/stat"; }
+all_cpu_ms() { local t=0 c; for n in 0 1 2 3; do c=$(cpu_ms "$(pid $n)"); t=$(awk -v a="$t" -v b="$c" 'BEGIN { print a + b }'); done; echo "$t"; }
 run() { # OUTFILE SQL → prints ms
   local t0 t1; t0=$(date +%s%N)
   "$SHALE" client --port "$(tcp 0)" -q "$2" >"$1" 2>&1
   t1=$(date +%s%N); echo $(( (t1 - t0) / 1000000 ))
 }
-cpu_ms() { awk '{ print ($14 + $15) * 1000 / '"$(getconf CLK_TCK)"' }' "/proc/$1/stat"; }
+run_cpu() { # OUTFILE SQL TIMES_ARRAY CPU_ARRAY: appends elapsed ms and the servers' CPU ms
+  local c0 c1 t; c0=$(all_cpu_ms); t=$(run "$1" "$2"); c1=$(all_cpu_ms)
+  eval "$3+=(\"$t\")"; eval "$4+=(\"$(awk -v a="$c0" -v b="$c1" 'BEGIN { print b - a }')\")"
+}
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 # the objects (listing indices) node TCP read in the last s3Cluster query logged by node 0
 objects_of() { grep "node 127.0.0.1:$1 objects:" "$C/n0/server.log" | tail -1 | sed 's/.*objects: //'; }
@@ -77,10 +90,11 @@ run "$WORK/c3" "$Q_C3" >/dev/null
 cmp -s "$WORK/ref" "$WORK/c3" || { echo "s3Cluster's result differs from s3()'s:"; diff "$WORK/ref" "$WORK/c3" | head; exit 1; }
 declare -A PREV
 for n in 0 1 2; do PREV[$n]=$(objects_of "$(tcp $n)"); done
-T_S3=(); T_C3=(); AFF=()
+T_S3=(); T_C3=(); C_S3=(); C_C3=(); T_R3=(); C_R3=(); AFF=()
 for r in $(seq 1 "$RUNS"); do
-  T_S3+=("$(run "$WORK/o" "$Q_S3")"); cmp -s "$WORK/ref" "$WORK/o" || { echo "s3() result changed"; exit 1; }
-  T_C3+=("$(run "$WORK/o" "$Q_C3")"); cmp -s "$WORK/ref" "$WORK/o" || { echo "s3Cluster result differs"; exit 1; }
+  run_cpu "$WORK/o" "$Q_S3" T_S3 C_S3; cmp -s "$WORK/ref" "$WORK/o" || { echo "s3() result changed"; exit 1; }
+  run_cpu "$WORK/o" "$Q_R3" T_R3 C_R3; cmp -s "$WORK/ref" "$WORK/o" || { echo "s3Cluster (rows) result differs"; exit 1; }
+  run_cpu "$WORK/o" "$Q_C3" T_C3 C_C3; cmp -s "$WORK/ref" "$WORK/o" || { echo "s3Cluster result differs"; exit 1; }
   line=""
   for n in 0 1 2; do
     cur=$(objects_of "$(tcp $n)")
@@ -128,12 +142,16 @@ echo "| figure | value |"
 echo "|---|---|"
 echo "| Q1 via s3() on node 0 | $TS3 ms (runs: ${T_S3[*]}) |"
 echo "| Q1 via s3Cluster('three') from node 0 | $TC3 ms (runs: ${T_C3[*]}) |"
+echo "| CPU of all shale servers during Q1 via s3() | $(ms "${C_S3[@]}") ms (runs: ${C_S3[*]}) |"
+echo "| CPU of all shale servers during Q1 via s3Cluster('three') | $(ms "${C_C3[@]}") ms (runs: ${C_C3[*]}) |"
+echo "| Q1 via s3Cluster('three'), rows path (nodes send the column, node 0 aggregates) | $(ms "${T_R3[@]}") ms (runs: ${T_R3[*]}) |"
+echo "| CPU of all shale servers during it | $(ms "${C_R3[@]}") ms (runs: ${C_R3[*]}) |"
 echo "| elapsed ratio s3Cluster / s3() | $(awk -v a="$TC3" -v b="$TS3" 'BEGIN { printf "%.2f", a / b }') |"
 echo "| coordination overhead per object handed out, (T_s3Cluster - T_s3) / $NOBJ | $(awk -v a="$TC3" -v b="$TS3" -v n="$NOBJ" 'BEGIN { printf "%.2f", (a - b) / n }') ms |"
 echo "| count() via s3Cluster('workers') (node 0 only initiates): elapsed, node 0 CPU | $(ms "${T_CNT[@]}") ms, $(ms "${CPU_CNT[@]}") ms → $(awk -v c="$(ms "${CPU_CNT[@]}")" -v n="$NOBJ" 'BEGIN { printf "%.3f", c / n }') ms CPU per object |"
 echo "| Q1 via s3Cluster('workers'): elapsed, node 0 CPU | $(ms "${T_W3[@]}") ms, $(ms "${CPU_W3[@]}") ms for $NOBJ objects and ${ROWS:-?} rows |"
 echo
-echo "| node | objects, rounds, rows (last run) | bytes of its objects |"
+echo "| node | objects, rounds, rows of states sent (last run) | bytes of its objects |"
 echo "|---|---|---|"
 printf '%s\n' "${OBJ_LINES[@]}"
 echo

@@ -21,8 +21,8 @@
  *   wal/<SEGMENT>.lz4                  archived WAL (wal.h)
  * Every file is cut into blocks of 1 MiB; each block is compressed on its own, so a block
  * can be fetched, verified and reported on (file and block number) by itself. The manifest
- * records, per file, its size, mtime, mode, checksum (XXH64 of the bytes read) and per
- * block its object, offset, stored length, raw length and XXH64 of the raw payload.
+ * records, per file, its size, mtime, mode, checksum (XXH64 over its blocks' checksums) and
+ * per block its object, offset, stored length, raw length and XXH3 of the raw payload.
  *
  * ---- The backup state machine: a backup is listed only when complete ----
  *   (none) --bk_push begins--> WRITING --all objects closed--> DATA_DONE

@@ -233,7 +233,7 @@ static int close_object(worker *w)
     return o->close(o);
 }
 
-/* payload_sum: XXH64 of payload (the caller has it already for a full block) */
+/* payload_sum: bk_block_sum of payload (the caller has it already for a full block) */
 static int emit_block(worker *w, bk_file *f, uint32_t idx, const uint8_t *payload, size_t n, uint64_t payload_sum)
 {
     push_ctx *c = w->c;
@@ -364,7 +364,7 @@ static int push_one(worker *w, size_t fi)
         for (size_t o = 0; o < have && !rc; o += BK_BLOCK_SIZE) {
             size_t n = have - o < BK_BLOCK_SIZE ? have - o : BK_BLOCK_SIZE;
             uint32_t idx = (uint32_t)((pos + o) / BK_BLOCK_SIZE);
-            uint64_t raw_sum = XXH64(w->rbuf + o, n, 0);
+            uint64_t raw_sum = bk_block_sum(c->m, w->rbuf + o, n);
             fold_block_sum(h, raw_sum);
             if (f->delta) {
                 size_t pn = bk_pg_delta_encode(w->rbuf + o, n, (pos + o) / BK_PAGE_SIZE, parent_pages,
@@ -375,7 +375,7 @@ static int push_one(worker *w, size_t fi)
                 c->st->pages_skipped += n / BK_PAGE_SIZE - shipped;
                 pthread_mutex_unlock(&c->lock);
                 if (pn)
-                    rc = emit_block(w, f, idx, w->pbuf, pn, XXH64(w->pbuf, pn, 0));
+                    rc = emit_block(w, f, idx, w->pbuf, pn, bk_block_sum(c->m, w->pbuf, pn));
             } else {
                 rc = emit_block(w, f, idx, w->rbuf + o, n, raw_sum);
             }
@@ -451,6 +451,7 @@ int bk_push_files(bk_repo *r, const bk_settings *s, bk_manifest *m, char *const 
     /* one object stays under S3's 10 000 parts; local objects are cut at the same size */
     c.object_limit = s->part_size * 9000;
     m->sum_of_blocks = true; /* how this push computes bk_file.sum */
+    m->block_sum = BK_SUM_XXH3;
     c.order = xcalloc(m->nfiles + 1, sizeof *c.order);
     for (size_t i = 0; i < m->nfiles; i++)
         if (m->files[i].type == BK_FILE)
@@ -617,7 +618,7 @@ static int restore_one(restore_ctx *c, const task *t, uint8_t **zb, size_t *zcap
         for (size_t k = i; k < j && !rc; k++) {
             const bk_block *b = &f->blocks[k];
             int bad = bk_decompress(m->compression, *zb + o, b->zlen, raw, b->rawlen);
-            if (!bad && XXH64(raw, b->rawlen, 0) != b->sum)
+            if (!bad && bk_block_sum(m, raw, b->rawlen) != b->sum)
                 bad = err_set(ERR_CHECKSUM_DOESNT_MATCH, "checksum mismatch");
             if (bad) {
                 err_prefix("Backup %s: file %s, block %u (object %s, offset %" PRIu64 "): ", m->name, f->path, b->idx,

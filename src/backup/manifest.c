@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxh_x86dispatch.h>
+#include <xxhash.h>
 
 #define MANIFEST_FORMAT "shale-backup-manifest-1"
 
@@ -82,6 +84,8 @@ void bk_manifest_to_json(const bk_manifest *m, buf *b)
     put_kv_str(b, "compression", m->compression, true);
     if (m->sum_of_blocks)
         put_kv_str(b, "file_checksum", "xxh64-of-blocks", true);
+    if (m->block_sum == BK_SUM_XXH3)
+        put_kv_str(b, "block_checksum", "xxh3", true);
     buf_printf(b, "  \"block_size\": %u,\n", 1u << 20);
     buf_printf(b, "  \"stored_bytes\": %" PRIu64 ",\n", m->stored_bytes);
     const bk_settings_used *s = &m->settings;
@@ -173,6 +177,12 @@ int bk_manifest_from_json(const char *text, size_t len, const char *what, bk_man
         goto done;
     }
     m->sum_of_blocks = fsum != NULL;
+    const char *bsum = bjson_str(j, "block_checksum");
+    if (bsum && strcmp(bsum, "xxh3") != 0) {
+        rc = bad(what, "unknown block_checksum (written by a newer shale?)");
+        goto done;
+    }
+    m->block_sum = bsum ? BK_SUM_XXH3 : BK_SUM_XXH64;
     m->timeline = (uint32_t)bjson_u64(j, "timeline", 0);
     m->pg_version = (int)bjson_i64(j, "pg_version", 0);
     m->stored_bytes = bjson_u64(j, "stored_bytes", 0);
@@ -285,6 +295,12 @@ void bk_manifest_sort(bk_manifest *m)
 {
     if (m->nfiles)
         qsort(m->files, m->nfiles, sizeof *m->files, cmp_file);
+}
+
+uint64_t bk_block_sum(const bk_manifest *m, const void *p, size_t n)
+{
+    /* the _dispatch entry picks SSE2, AVX2 or AVX-512 at run time (Debian's libxxhash) */
+    return m->block_sum == BK_SUM_XXH3 ? XXH3_64bits_dispatch(p, n) : XXH64(p, n, 0);
 }
 
 const bk_file *bk_manifest_find(const bk_manifest *m, const char *path)

@@ -21,7 +21,7 @@ typedef struct bk_block {
     uint64_t off;      /* offset of the compressed block in the object */
     uint32_t zlen;     /* stored (compressed) bytes */
     uint32_t rawlen;   /* bytes after decompression */
-    uint64_t sum;      /* XXH64 of the raw payload */
+    uint64_t sum;      /* checksum of the raw payload (bk_manifest.block_sum, bk_block_sum) */
 } bk_block;
 
 typedef enum { BK_FILE = 'f', BK_DIR = 'd' } bk_ftype;
@@ -81,7 +81,14 @@ typedef struct bk_manifest {
      * bytes, so a push hashes each byte once; false (manifests without the field) = XXH64 of
      * the bytes themselves. */
     bool sum_of_blocks;
+    /* How bk_block.sum was computed: BK_SUM_XXH3 (every manifest written now, "block_checksum":
+     * "xxh3") or BK_SUM_XXH64 (manifests without the field). XXH3 runs about three times as
+     * fast as XXH64 with the library's AVX2 dispatch, and a push hashes every byte it reads. */
+    enum { BK_SUM_XXH64, BK_SUM_XXH3 } block_sum;
 } bk_manifest;
+
+/* The checksum of one block's raw payload, as m->block_sum says. Thread-safe. */
+uint64_t bk_block_sum(const bk_manifest *m, const void *p, size_t n);
 
 void bk_manifest_free(bk_manifest *m);
 void bk_manifest_to_json(const bk_manifest *m, buf *out);

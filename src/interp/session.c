@@ -11,6 +11,7 @@
 #include "storage/catalog.h"
 
 #include <ftw.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,47 +212,82 @@ int settings_apply_ast(settings *st, const ast_list *l)
     return 0;
 }
 
+/* The fmt_settings fields that hold a setting's value as it is: the setting, how it is
+ * read, and the field (whose type the macros check at compile time). */
+typedef enum { FK_BOOL, FK_NONZERO, FK_INT, FK_INT64, FK_STR } fmt_field_kind;
+typedef struct fmt_field {
+    const char *setting;
+    fmt_field_kind kind;
+    size_t off;
+} fmt_field;
+#define FS_FIELD(field, type) (offsetof(fmt_settings, field) + 0 * sizeof(_Generic(((fmt_settings *)0)->field, type: 1)))
+#define FS_BOOL(s, field) {s, FK_BOOL, FS_FIELD(field, bool)}
+#define FS_NONZERO(s, field) {s, FK_NONZERO, FS_FIELD(field, bool)} /* settings_int(s) != 0 */
+#define FS_INT(s, field) {s, FK_INT, FS_FIELD(field, int)}
+#define FS_INT64(s, field) {s, FK_INT64, FS_FIELD(field, int64_t)}
+#define FS_STR(s, field) {s, FK_STR, FS_FIELD(field, const char *)}
+static const fmt_field fmt_fields[] = {
+    FS_BOOL("output_format_csv_crlf_end_of_line", csv_crlf),
+    FS_BOOL("output_format_tsv_crlf_end_of_line", tsv_crlf),
+    FS_BOOL("input_format_skip_unknown_fields", skip_unknown_fields),
+    FS_BOOL("input_format_null_as_default", null_as_default),
+    FS_BOOL("output_format_json_quote_64bit_integers", json_quote_64bit_integers),
+    FS_BOOL("output_format_json_quote_decimals", json_quote_decimals),
+    FS_BOOL("output_format_json_quote_denormals", json_quote_denormals),
+    FS_INT("output_format_pretty_max_rows", pretty_max_rows),
+    FS_INT("output_format_pretty_max_column_pad_width", pretty_max_column_pad_width),
+    FS_INT("output_format_pretty_max_value_width", pretty_max_value_width),
+    FS_BOOL("output_format_pretty_row_numbers", pretty_row_numbers),
+    FS_NONZERO("output_format_pretty_display_footer_column_names", pretty_footer_names),
+    FS_INT64("output_format_pretty_display_footer_column_names_min_rows", pretty_footer_min_rows),
+    FS_BOOL("output_format_pretty_fallback_to_vertical", pretty_fallback_to_vertical),
+    FS_INT64("output_format_pretty_fallback_to_vertical_max_rows_per_chunk", pretty_fallback_max_rows),
+    FS_INT64("output_format_pretty_fallback_to_vertical_min_columns", pretty_fallback_min_columns),
+    FS_INT64("output_format_pretty_fallback_to_vertical_min_table_width", pretty_fallback_min_width),
+    FS_INT64("output_format_pretty_single_large_number_tip_threshold", pretty_single_large_number_tip_threshold),
+    FS_BOOL("output_format_write_statistics", write_statistics),
+    FS_NONZERO("schema_inference_make_columns_nullable", schema_inference_make_columns_nullable),
+    FS_BOOL("input_format_try_infer_integers", try_infer_integers),
+    FS_BOOL("input_format_try_infer_dates", try_infer_dates),
+    FS_BOOL("input_format_try_infer_datetimes", try_infer_datetimes),
+    FS_INT64("input_format_max_rows_to_read_for_schema_inference", max_rows_to_read_for_schema_inference),
+    FS_BOOL("input_format_with_names_use_header", with_names_use_header),
+    FS_BOOL("input_format_csv_detect_header", csv_detect_header),
+    FS_BOOL("input_format_tsv_detect_header", tsv_detect_header),
+    FS_INT64("output_format_parquet_row_group_size", parquet_row_group_rows),
+    FS_INT64("output_format_parquet_row_group_size_bytes", parquet_row_group_bytes),
+    FS_STR("output_format_parquet_compression_method", parquet_compression),
+    FS_BOOL("input_format_parquet_verify_checksums", parquet_verify_checksums),
+};
+#undef FS_FIELD
+#undef FS_BOOL
+#undef FS_NONZERO
+#undef FS_INT
+#undef FS_INT64
+#undef FS_STR
+
 static void fill_fmt_settings(query_ctx *q, bool tty)
 {
     fmt_settings *f = &q->fmt;
     fmt_settings_default(f);
     const settings *st = q->st;
+    for (size_t i = 0; i < sizeof fmt_fields / sizeof fmt_fields[0]; i++) {
+        const fmt_field *ff = &fmt_fields[i];
+        void *p = (char *)f + ff->off;
+        switch (ff->kind) {
+        case FK_BOOL: *(bool *)p = settings_bool(st, ff->setting); break;
+        case FK_NONZERO: *(bool *)p = settings_int(st, ff->setting) != 0; break;
+        case FK_INT: *(int *)p = (int)settings_int(st, ff->setting); break;
+        case FK_INT64: *(int64_t *)p = settings_int(st, ff->setting); break;
+        case FK_STR: *(const char **)p = settings_str(st, ff->setting); break;
+        }
+    }
+    /* the fields that are not a setting as it is */
     const char *d = settings_str(st, "format_csv_delimiter");
     f->csv_delimiter = d[0] ? d[0] : ',';
-    f->csv_crlf = settings_bool(st, "output_format_csv_crlf_end_of_line");
-    f->tsv_crlf = settings_bool(st, "output_format_tsv_crlf_end_of_line");
-    f->skip_unknown_fields = settings_bool(st, "input_format_skip_unknown_fields");
-    f->null_as_default = settings_bool(st, "input_format_null_as_default");
-    f->json_quote_64bit_integers = settings_bool(st, "output_format_json_quote_64bit_integers");
-    f->json_quote_decimals = settings_bool(st, "output_format_json_quote_decimals");
-    f->json_quote_denormals = settings_bool(st, "output_format_json_quote_denormals");
-    f->pretty_max_rows = (int)settings_int(st, "output_format_pretty_max_rows");
-    f->pretty_max_column_pad_width = (int)settings_int(st, "output_format_pretty_max_column_pad_width");
-    f->pretty_max_value_width = (int)settings_int(st, "output_format_pretty_max_value_width");
-    f->pretty_row_numbers = settings_bool(st, "output_format_pretty_row_numbers");
-    f->pretty_footer_names = settings_int(st, "output_format_pretty_display_footer_column_names") != 0;
-    f->pretty_footer_min_rows = settings_int(st, "output_format_pretty_display_footer_column_names_min_rows");
-    f->pretty_fallback_to_vertical = settings_bool(st, "output_format_pretty_fallback_to_vertical");
-    f->pretty_fallback_max_rows = settings_int(st, "output_format_pretty_fallback_to_vertical_max_rows_per_chunk");
-    f->pretty_fallback_min_columns = settings_int(st, "output_format_pretty_fallback_to_vertical_min_columns");
-    f->pretty_fallback_min_width = settings_int(st, "output_format_pretty_fallback_to_vertical_min_table_width");
     const char *color = settings_str(st, "output_format_pretty_color");
     f->pretty_color = strcmp(color, "auto") == 0 ? tty : (strcmp(color, "1") == 0 || strcasecmp(color, "true") == 0);
-    f->pretty_single_large_number_tip_threshold = settings_int(st, "output_format_pretty_single_large_number_tip_threshold");
-    f->write_statistics = settings_bool(st, "output_format_write_statistics");
-    f->schema_inference_make_columns_nullable = settings_int(st, "schema_inference_make_columns_nullable") != 0;
-    f->try_infer_integers = settings_bool(st, "input_format_try_infer_integers");
-    f->try_infer_dates = settings_bool(st, "input_format_try_infer_dates");
-    f->try_infer_datetimes = settings_bool(st, "input_format_try_infer_datetimes");
-    f->max_rows_to_read_for_schema_inference = settings_int(st, "input_format_max_rows_to_read_for_schema_inference");
-    f->with_names_use_header = settings_bool(st, "input_format_with_names_use_header");
-    f->csv_detect_header = settings_bool(st, "input_format_csv_detect_header");
-    f->tsv_detect_header = settings_bool(st, "input_format_tsv_detect_header");
     f->timezone = q->env.timezone;
-    f->parquet_row_group_rows = settings_int(st, "output_format_parquet_row_group_size");
-    f->parquet_row_group_bytes = settings_int(st, "output_format_parquet_row_group_size_bytes");
-    f->parquet_compression = settings_str(st, "output_format_parquet_compression_method");
-    f->parquet_verify_checksums = settings_bool(st, "input_format_parquet_verify_checksums");
     int64_t bs = settings_int(st, "max_block_size");
     f->max_block_rows = bs > 0 ? (int)bs : 65409;
 }

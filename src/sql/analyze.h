@@ -53,9 +53,9 @@ int analyze_select_over(const ast *sel, source *src, query_ctx *q, bool top, sel
  * Returns 0 with *out; 1 (error cleared) when the query is not split — it does not
  * aggregate, its FROM has no shards, or a part cannot be split or has no serializable
  * state (the caller then runs it over the shards' rows, which is always right); -1 with
- * the error of the shards (connection, unknown table). Another table function with
- * shards (cluster(), Distributed) joins in by making its mergeable source in
- * dist_plan.c's distributed_source(). */
+ * the error of the shards (connection, unknown table). cluster(), Distributed tables and
+ * s3Cluster() (on its initiator: the nodes aggregate the objects they are handed, round by
+ * round, storage/tablefunc.h tablefunc_s3cluster_mergeable) are split the same way. */
 int analyze_split_distributed(const ast *sel, query_ctx *q, bool top, select_plan **out);
 
 /* A source over the result of a query (SELECT or UNION ALL), analyzed now, run when the

@@ -29,6 +29,15 @@ int tablefunc_s3cluster(const char *cluster, column *const *args, int nargs, que
  * returns when every node has finished (the first node's error fails it). */
 int tablefunc_s3cluster_call_args(source *s, char ***out, int *n);
 int tablefunc_s3cluster_run(source *s, const char *sql, query_ctx *q);
+/* A query that aggregates over s3Cluster (sql/dist_plan.c): s, made by tablefunc_s3cluster
+ * on the initiator and not read yet, becomes the source of the nodes' keys and aggregate
+ * states. Each node runs shard_sql (the keys-and-aggregates query over the s3Cluster call
+ * of tablefunc_s3cluster_call_args, sql/dist_split.h) to WithMergeableState, once per
+ * round, asking for objects as a SELECT's worker does; a round's states are committed at
+ * its EndOfStream and dropped with it when the node is lost. The source's columns become
+ * header's (names the initiator's plan reads, the types of the states: each block is
+ * checked by position, TYPE_MISMATCH otherwise). */
+int tablefunc_s3cluster_mergeable(source *s, const char *shard_sql, const schema *header);
 /* url(url [, format [, structure [, compression]]]): http(s) URLs (storage/tablefunc/url.c). */
 int tablefunc_url(column *const *args, int nargs, query_ctx *q, source **out);
 /* Data on stdin: the table `table` and input([structure]); structure NULL = --structure

@@ -8,6 +8,12 @@
 #     the initiator ended its round with "" (its objects read, its query not ended)
 #     → the result is byte-identical to s3() on one node; the initiator's log names the
 #     lost node, the objects handed again and the rows dropped;
+#   - aggregate states (a query that aggregates runs to WithMergeableState on the nodes):
+#     kill -9 in the middle of an object of node 1's second round → its first round's
+#     states stay merged, the second round's objects are read again by the others; and the
+#     initiator's own test hook (SHALE_TEST_S3CLUSTER_DROP=after_states) loses a node right
+#     after its states arrived, before its EndOfStream → those states are dropped, not
+#     merged; both byte-identical to s3(), every object counted by exactly one node;
 #   - SIGSTOP (a hung worker) → the same result after cluster_table_function_worker_timeout_ms;
 #     woken again, the worker drops its orphaned query and serves the next one;
 #   - the only worker of a cluster killed → ALL_CONNECTION_TRIES_FAILED naming what is left;
@@ -47,10 +53,13 @@ http() { awk -v i="$1" '$1 == i { print $3 }' "$C/nodes.tsv"; }
 pid() { awk -v i="$1" '$1 == i { print $4 }' "$C/nodes.tsv"; }
 log() { cat "$C/n$1/server.log"; }
 qn() { curl -sS --max-time 120 "http://127.0.0.1:$(http "$1")/" --data-binary "$2"; }
+qi() { curl -sS --max-time 120 "http://127.0.0.1:$(http "$1")/?query_id=$2" --data-binary "$3"; } # I QUERY_ID SQL
 
 PQ="'$EP/bkt/pq/p*.parquet', $K"
 Q="SELECT count(), sum(id), uniqExact(s), round(avg(f), 6), countIf(n IS NULL), sum(n) FROM __T__"
 Q2="SELECT g, count(), sum(id), min(s), max(s) FROM __T__ GROUP BY g ORDER BY g"
+# the same over the nodes' rows (the subquery does not aggregate: the nodes send rows)
+Q2R="SELECT g, count(), sum(id), min(s), max(s) FROM (SELECT g, id, s FROM __T__) GROUP BY g ORDER BY g"
 WANT=$(qn 0 "${Q//__T__/s3($PQ)}")
 WANT2=$(qn 0 "${Q2//__T__/s3($PQ)}")
 check "s3() reference" "120000" "$(echo "$WANT" | cut -f1)"
@@ -81,7 +90,7 @@ for point in before_first_task mid_object after_last_task; do
   before=$(grep -c "test pause at $point" "$C/n1/server.log")
   lost_before=$(grep -c "$LOST" "$C/n0/server.log")
   SQL=${Q//__T__/s3Cluster('three', $PQ)}
-  [ "$point" = mid_object ] && SQL=${Q2//__T__/s3Cluster('three', $PQ)}
+  [ "$point" = mid_object ] && SQL=${Q2R//__T__/s3Cluster('three', $PQ)}
   qn 0 "$SQL" >"$tmp/out" 2>&1 &
   QPID=$!
   if wait_log 1 "test pause at $point" "$before" 60; then
@@ -106,6 +115,43 @@ for point in before_first_task mid_object after_last_task; do
     after_last_task) ok "$point: its objects handed again" $([ "${again:-0}" -ge 1 ]; echo $?) ;;
   esac
 done
+
+# the objects each node read in query ID (the initiator's log), as "N N N", and their sum
+objects_read() { # ID
+  grep "query $1: node .* read " "$C/n0/server.log" | sed -n 's/.* read \([0-9]*\) of .*/\1/p' | tr '\n' ' '
+}
+sum_words() { local t=0; for w in $1; do t=$((t + w)); done; echo $t; }
+
+# aggregate states: node 1 killed in its second round; its first round's states stay merged
+restart1 "mid_object:2"
+before=$(grep -c "test pause at mid_object" "$C/n1/server.log")
+lost_before=$(grep -c "$LOST" "$C/n0/server.log")
+qi 0 states_kill "${Q2//__T__/s3Cluster('three', $PQ)}" >"$tmp/out" 2>&1 &
+QPID=$!
+if wait_log 1 "test pause at mid_object" "$before" 60; then kill -9 "$(pid 1)"; else echo "FAIL states: node 1 never reached its second round"; fail=$((fail+1)); kill -9 "$(pid 1)"; fi
+wait "$QPID"
+check "states, kill -9 in round 2" "$WANT2" "$(cat "$tmp/out")"
+wait_log 0 "$LOST" "$lost_before" 10
+line=$(grep "$LOST" "$C/n0/server.log" | tail -1)
+again=$(echo "$line" | sed -n 's/.*; \([0-9]*\) objects of its unfinished round.*/\1/p')
+n1=$(grep "query states_kill: node 127.0.0.1:$(tcp 1) read " "$C/n0/server.log" | sed -n 's/.* read \([0-9]*\) of .*/\1/p')
+echo "states, kill -9 in round 2: objects per node $(objects_read states_kill)(node 1: ${n1:-?} committed), ${again:-?} handed again"
+ok "states, kill -9 in round 2: node 1's first round stays committed, its open round is read again" $([ "${n1:-0}" -ge 1 ] && [ "${again:-0}" -ge 1 ]; echo $?)
+check "states, kill -9 in round 2: every object read by exactly one node" "15" "$(sum_words "$(objects_read states_kill)")"
+
+# aggregate states: a node lost after its states arrived, before its EndOfStream (initiator's hook)
+restart1
+"$CLUSTER" stop-node 0 --dir "$C"
+SHALE_TEST_S3CLUSTER_DROP=after_states "$CLUSTER" start-node 0 --dir "$C" --shale "$SHALE" >/dev/null
+check "states, dropped after they arrived" "$WANT2" "$(qi 0 states_drop "${Q2//__T__/s3Cluster('three', $PQ)}")"
+line=$(grep "query states_drop: node .* lost (test hook" "$C/n0/server.log" | tail -1)
+again=$(echo "$line" | sed -n 's/.*; \([0-9]*\) objects of its unfinished round.*/\1/p')
+dropped=$(echo "$line" | sed -n 's/.*, \([0-9]*\) rows of it dropped.*/\1/p')
+echo "states, dropped after they arrived: objects per node $(objects_read states_drop), ${again:-?} handed again, ${dropped:-?} rows of states dropped"
+ok "states, dropped after they arrived: the round's objects handed again, its states dropped" $([ "${again:-0}" -ge 1 ] && [ "${dropped:-0}" -ge 1 ]; echo $?)
+check "states, dropped after they arrived: every object read by exactly one node" "15" "$(sum_words "$(objects_read states_drop)")"
+"$CLUSTER" stop-node 0 --dir "$C"
+"$CLUSTER" start-node 0 --dir "$C" --shale "$SHALE" >/dev/null
 
 # a hung worker (SIGSTOP in the middle of an object): the query goes on after the timeout
 restart1 mid_object

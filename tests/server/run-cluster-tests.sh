@@ -17,7 +17,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=$(mktemp -d)
 CHDB="$HERE/../queries/node_modules/chdb"
 [ -d "$CHDB" ] || { echo "chdb is not installed (tests/queries/node_modules/chdb)"; exit 1; }
-. "$HERE/lib.sh" # free_port, stop_pids
+. "$HERE/lib.sh" # free_port, stop_pids, check, has, chdb, nodes_*
 PIDS=()
 cleanup() {
   stop_pids "${PIDS[@]}"
@@ -25,8 +25,7 @@ cleanup() {
 }
 trap cleanup EXIT
 fail=0; passed=0
-HTTP=(); TCP=()
-for n in 0 1 2; do HTTP[$n]=$(free_port); TCP[$n]=$(free_port); done
+nodes_ports 3
 DEAD=$(free_port)
 REMOTE_SERVERS="
     <remote_servers>
@@ -56,29 +55,18 @@ REMOTE_SERVERS="
             <shard><replica><host>127.0.0.1</host><port>$DEAD</port></replica>
                    <replica><host>127.0.0.1</host><port>${TCP[0]}</port></replica></shard>
         </deadpair>"
-for n in 0 1 2; do
-  mkdir -p "$WORK/s$n"
-  cat > "$WORK/s$n/config.xml" <<XML
-<clickhouse>
-    <listen_host>127.0.0.1</listen_host>
-    <http_port>${HTTP[$n]}</http_port>
-    <tcp_port>${TCP[$n]}</tcp_port>
-    <path>$WORK/s$n/data/</path>
+conf() { # n: the shared clusters, 'mismatch' with node n's own secret, node n's macros
+  cat <<XML
     $REMOTE_SERVERS
         <mismatch>
-            <secret>secret-of-$((n == 0 ? 0 : 1))</secret>
+            <secret>secret-of-$(($1 == 0 ? 0 : 1))</secret>
             <shard><replica><host>127.0.0.1</host><port>${TCP[0]}</port></replica></shard>
         </mismatch>
     </remote_servers>
-    <macros><cl>three</cl><shard>0$n</shard></macros>
-</clickhouse>
+    <macros><cl>three</cl><shard>0$1</shard></macros>
 XML
-  "$SHALE" server --config-file "$WORK/s$n/config.xml" >"$WORK/s$n.log" 2>&1 &
-  PIDS+=($!)
-done
-for n in 0 1 2; do
-  for _ in $(seq 1 100); do curl -s "http://127.0.0.1:${HTTP[$n]}/ping" >/dev/null 2>&1 && break; sleep 0.1; done
-done
+}
+nodes_start "$WORK" 3 conf
 
 COLS="k UInt64, s String, n Nullable(Int32), f Float64, lc LowCardinality(String)"
 SEL="SELECT number AS k, concat('s', toString(number)) AS s, CAST(if(number % 4 = 0, NULL, toInt32(number) - 10) AS Nullable(Int32)) AS n, number / 4 AS f, CAST(toString(number % 3) AS LowCardinality(String)) AS lc FROM numbers(30)"
@@ -91,13 +79,6 @@ for n in 0 1 2; do
   sql "${HTTP[$n]}" "CREATE TABLE t ($COLS) ENGINE = MergeTree ORDER BY k"
   sql "${HTTP[$n]}" "INSERT INTO t SELECT * FROM ($SEL) WHERE k % 3 = $n"
 done
-chdb() { (cd "$WORK" && timeout 120 node -e "const {query}=require(process.argv[1]); try { process.stdout.write(query(process.argv[2], 'TSV')) } catch (e) { process.stdout.write('ERROR ' + e.message.split('\n')[0]); }" "$CHDB" "$1" 2>&1); }
-check() { # NAME EXPECTED GOT
-  if [ "$2" == "$3" ]; then passed=$((passed+1)); else echo "FAIL: $1"; echo "  expected: $(printf '%s' "$2" | head -c 600)"; echo "  got:      $(printf '%s' "$3" | head -c 600)"; fail=1; fi
-}
-has() { # NAME NEEDLE GOT
-  case "$3" in *"$2"*) passed=$((passed+1)) ;; *) echo "FAIL: $1: expected '$2' in: $(printf '%s' "$3" | head -c 400)"; fail=1 ;; esac
-}
 
 # system.clusters: every replica, ClickHouse's 22 columns; is_local where the port is the server's own
 EXP=$(printf '%s\n' \
@@ -224,11 +205,7 @@ has "bad port" "INVALID_CONFIG_PARAMETER" "$(timeout 20 "$SHALE" server --config
 # the servers stop cleanly; a sanitizer build's reports land in their logs (memory errors
 # fail; a LeakSanitizer report is shown: OpenSSL's per-thread state of exited threads
 # shows up there now and then, 904 bytes from CRYPTO_zalloc, outside this test's code)
-for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
-for p in "${PIDS[@]}"; do for _ in $(seq 1 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done; done
-grep -h -A3 "LeakSanitizer" "$WORK"/s?.log 2>/dev/null | head -8 | sed "s/^/warning: /"
-if grep -l "ERROR: AddressSanitizer\|runtime error" "$WORK"/s?.log >/dev/null 2>&1; then
-  echo "FAIL: sanitizer reports:"; grep -h -A5 "ERROR: AddressSanitizer\|runtime error" "$WORK"/s?.log | head -40; fail=1
-fi
+nodes_stop
+nodes_sanitizer_ok || fail=1
 echo "cluster tests: $passed passed"
 exit $fail

@@ -19,7 +19,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=$(mktemp -d)
 CHDB="$HERE/../queries/node_modules/chdb"
 [ -d "$CHDB" ] || { echo "chdb is not installed (tests/queries/node_modules/chdb)"; exit 1; }
-. "$HERE/lib.sh" # free_port, stop_pids, check, has, chdb
+. "$HERE/lib.sh" # free_port, stop_pids, check, has, chdb, nodes_*
 PIDS=()
 RGW=
 cleanup() {
@@ -29,17 +29,10 @@ cleanup() {
 }
 trap cleanup EXIT
 fail=0; passed=0
-HTTP=(); TCP=()
-for n in 0 1 2; do HTTP[$n]=$(free_port); TCP[$n]=$(free_port); done
+nodes_ports 3
 DEAD=$(free_port)
-for n in 0 1 2; do
-  mkdir -p "$WORK/s$n"
-  cat > "$WORK/s$n/config.xml" <<XML
-<clickhouse>
-    <listen_host>127.0.0.1</listen_host>
-    <http_port>${HTTP[$n]}</http_port>
-    <tcp_port>${TCP[$n]}</tcp_port>
-    <path>$WORK/s$n/data/</path>
+conf() {
+  cat <<XML
     <remote_servers>
         <three>
             <shard><replica><host>127.0.0.1</host><port>${TCP[0]}</port></replica></shard>
@@ -54,14 +47,9 @@ for n in 0 1 2; do
             <shard><replica><host>127.0.0.1</host><port>$DEAD</port></replica></shard>
         </down>
     </remote_servers>
-</clickhouse>
 XML
-  "$SHALE" server --config-file "$WORK/s$n/config.xml" >"$WORK/s$n.log" 2>&1 &
-  PIDS+=($!)
-done
-for n in 0 1 2; do
-  for _ in $(seq 1 100); do curl -s "http://127.0.0.1:${HTTP[$n]}/ping" >/dev/null 2>&1 && break; sleep 0.1; done
-done
+}
+nodes_start "$WORK" 3 conf
 
 q() { curl -sS --max-time 120 "http://127.0.0.1:$1/" --data-binary "$2"; }
 sql() { # HTTP_PORT SQL: must print nothing
@@ -149,10 +137,8 @@ has "SHOW CREATE (identifiers)" "ENGINE = Distributed(\\'three\\', \\'default\\'
 
 
 # the definition is loaded again at start (the cluster is checked at use, not at load)
-kill -TERM "${PIDS[2]}"; for _ in $(seq 1 100); do kill -0 "${PIDS[2]}" 2>/dev/null || break; sleep 0.1; done
-"$SHALE" server --config-file "$WORK/s2/config.xml" >>"$WORK/s2.log" 2>&1 &
-PIDS[2]=$!
-for _ in $(seq 1 100); do curl -s "http://127.0.0.1:${HTTP[2]}/ping" >/dev/null 2>&1 && break; sleep 0.1; done
+node_stop 2
+node_start 2
 SUM=0; for n in 0 1 2; do SUM=$((SUM + $(q "${HTTP[$n]}" "SELECT count() FROM t"))); done
 check "after a restart" "$SUM" "$(q "${HTTP[2]}" "SELECT count() FROM dist")"
 
@@ -203,11 +189,7 @@ s3part() {
 }
 s3part
 
-for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
-for p in "${PIDS[@]}"; do for _ in $(seq 1 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done; done
-grep -h -A3 "LeakSanitizer" "$WORK"/s?.log 2>/dev/null | head -8 | sed "s/^/warning: /"
-if grep -l "ERROR: AddressSanitizer\|runtime error" "$WORK"/s?.log >/dev/null 2>&1; then
-  echo "FAIL: sanitizer reports:"; grep -h -A5 "ERROR: AddressSanitizer\|runtime error" "$WORK"/s?.log | head -40; fail=1
-fi
+nodes_stop
+nodes_sanitizer_ok || fail=1
 echo "distributed tests: $passed passed"
 exit $fail

@@ -13,7 +13,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=$(mktemp -d)
 CHDB="$HERE/../queries/node_modules/chdb"
 [ -d "$CHDB" ] || { echo "chdb is not installed (tests/queries/node_modules/chdb)"; exit 1; }
-. "$HERE/lib.sh" # free_port, stop_pids
+. "$HERE/lib.sh" # free_port, stop_pids, check, has, chdb, nodes_*
 PIDS=()
 cleanup() {
   stop_pids "${PIDS[@]}"
@@ -21,24 +21,8 @@ cleanup() {
 }
 trap cleanup EXIT
 fail=0; passed=0
-HTTP=(); TCP=()
-for n in 0 1 2; do
-  HTTP[$n]=$(free_port); TCP[$n]=$(free_port)
-  mkdir -p "$WORK/s$n"
-  cat > "$WORK/s$n/config.xml" <<XML
-<clickhouse>
-    <listen_host>127.0.0.1</listen_host>
-    <http_port>${HTTP[$n]}</http_port>
-    <tcp_port>${TCP[$n]}</tcp_port>
-    <path>$WORK/s$n/data/</path>
-</clickhouse>
-XML
-  "$SHALE" server --config-file "$WORK/s$n/config.xml" >"$WORK/s$n.log" 2>&1 &
-  PIDS+=($!)
-done
-for n in 0 1 2; do
-  for _ in $(seq 1 100); do curl -s "http://127.0.0.1:${HTTP[$n]}/ping" >/dev/null 2>&1 && break; sleep 0.1; done
-done
+nodes_ports 3
+nodes_start "$WORK" 3
 DEAD=$(free_port)
 
 COLS="k UInt64, s String, n Nullable(Int32), d Decimal(18,4), f Float64, dt Date, tm DateTime('UTC'), lc LowCardinality(String), a Array(Int32), e Enum8('x'=1,'y'=2)"
@@ -57,10 +41,6 @@ THREE="remote('127.0.0.1:{${TCP[0]},${TCP[1]},${TCP[2]}}', default.t)"
 ONE="remote('127.0.0.1:${TCP[0]}', default, full)"
 LOCAL="($SEL)"
 
-chdb() { (cd "$WORK" && timeout 120 node -e "const {query}=require(process.argv[1]); try { process.stdout.write(query(process.argv[2], 'TSV')) } catch (e) { process.stdout.write('ERROR ' + e.message.split('\n')[0]); }" "$CHDB" "$1" 2>&1); }
-check() { # NAME EXPECTED GOT
-  if [ "$2" == "$3" ]; then passed=$((passed+1)); else echo "FAIL: $1"; echo "  expected: $(printf '%s' "$2" | head -c 600)"; echo "  got:      $(printf '%s' "$3" | head -c 600)"; fail=1; fi
-}
 
 QUERIES=(
   "SELECT count(), sum(k), avg(f), min(s), max(dt), sum(d), countIf(n IS NULL) FROM \$T"
@@ -193,8 +173,7 @@ check "client -t" "1 yes" "$("${C[@]}" -t -q "SELECT 1" 2>"$WORK/t.err") $(grep 
 check "client --database" "30" "$("$SHALE" client --port "${TCP[0]}" -d default -q "SELECT count() FROM full" 2>&1)"
 
 for n in 0 1 2; do curl -s "http://127.0.0.1:${HTTP[$n]}/ping" | grep -q Ok || { echo "FAIL: server $n is gone"; fail=1; }; done
-for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
-for p in "${PIDS[@]}"; do for _ in $(seq 1 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done; done
+nodes_stop
 if grep -q "ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error" "$WORK"/s*.log; then
   echo "FAIL: sanitizer report"; cat "$WORK"/s*.log; fail=1
 fi

@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 int main(void)
 {
@@ -55,6 +56,7 @@ int main(void)
     m.nfiles = 3;
     m.stored_bytes = 1311;
     m.sum_of_blocks = true;
+    m.block_sum = BK_SUM_XXH3;
     bk_manifest_sort(&m);
     buf j = {0};
     bk_manifest_to_json(&m, &j);
@@ -70,7 +72,7 @@ int main(void)
     CHECK(r.settings.read_size == 4u << 20 && r.settings.concurrency == 24 && r.settings.direct_io &&
           r.settings.cpu_weight == 25 && r.settings.parts_in_flight == 3 && !strcmp(r.settings.compression, "lz4"));
     CHECK(r.nobjects == 2 && r.ntblspcs == 1 && !strcmp(r.tblspcs[0].path, "/data/ts one"));
-    CHECK(r.nfiles == 3 && r.stored_bytes == 1311 && r.sum_of_blocks);
+    CHECK(r.nfiles == 3 && r.stored_bytes == 1311 && r.sum_of_blocks && r.block_sum == BK_SUM_XXH3);
     const bk_file *f = bk_manifest_find(&r, "global/1262");
     CHECK(f && f->type == BK_FILE && f->size == 3u << 20 && f->sum == 0xfedcba9876543210ull && f->direct && !f->delta);
     CHECK(f && f->nblocks == 2 && f->blocks[1].idx == 2 && f->blocks[1].obj == 1 && f->blocks[1].off == 99999 &&
@@ -120,6 +122,30 @@ int main(void)
     if (p) {
         p[0] = 'y';
         CHECK(bk_manifest_from_json(t, strlen(t), "new", &r) == -1 && strstr(err_msg(), "file_checksum") != NULL);
+    }
+    free(t);
+    /* block_checksum: absent = XXH64 (manifests from before it); unknown = error; the two
+     * algorithms give different sums, so a manifest read with the wrong one fails verify */
+    t = xstrdup((const char *)buf_cstr(&j));
+    p = strstr(t, "\"block_checksum\": \"xxh3\",");
+    CHECK(p != NULL);
+    if (p) {
+        const size_t fl = strlen("\"block_checksum\": \"xxh3\",");
+        memmove(p, p + fl, strlen(p + fl) + 1);
+        CHECK(bk_manifest_from_json(t, strlen(t), "old", &r) == 0 && r.block_sum == BK_SUM_XXH64);
+        CHECK(bk_block_sum(&r, "shale", 5) == XXH64("shale", 5, 0));
+        r.block_sum = BK_SUM_XXH3;
+        CHECK(bk_block_sum(&r, "shale", 5) == XXH3_64bits("shale", 5) &&
+              bk_block_sum(&r, "shale", 5) != XXH64("shale", 5, 0));
+        bk_manifest_free(&r);
+    }
+    free(t);
+    t = xstrdup((const char *)buf_cstr(&j));
+    p = strstr(t, "\"xxh3\"");
+    CHECK(p != NULL);
+    if (p) {
+        p[1] = 'y';
+        CHECK(bk_manifest_from_json(t, strlen(t), "new", &r) == -1 && strstr(err_msg(), "block_checksum") != NULL);
     }
     free(t);
     /* every truncation of a valid manifest fails cleanly */

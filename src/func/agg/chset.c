@@ -2,6 +2,7 @@
 #include "chset.h"
 
 #include "base/err.h"
+#include "base/mix.h"
 #include "base/mem.h"
 #include "func/agg_state.h"
 
@@ -28,15 +29,7 @@ uint32_t ch_int_hash_crc32(uint64_t x)
     return crc;
 }
 
-uint64_t ch_int_hash64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
+uint64_t ch_int_hash64(uint64_t x) { return fmix64(x); }
 
 static inline uint64_t chs_hash_of(const chset *s, uint128_t k)
 {

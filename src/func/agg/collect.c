@@ -23,6 +23,7 @@
  *
  * States own their memory (mem_*), released by destroy. */
 #include "agg_impl.h"
+#include "base/mix.h"
 #include "chset.h"
 #include "func/agg_state.h"
 
@@ -31,16 +32,6 @@
 
 void agg_register_collect(void);
 
-static inline uint64_t ih64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
-}
-
 /* ---- a set of row indices into a value column, keyed by a 64-bit hash ---- */
 
 typedef struct rowset {
@@ -48,7 +39,7 @@ typedef struct rowset {
     size_t cap, used;
 } rowset;
 
-static uint64_t row_hash(const column *c, size_t i) { return ih64(col_hash_row(c, i)); }
+static uint64_t row_hash(const column *c, size_t i) { return mix64(col_hash_row(c, i)); }
 
 static void rs_free(rowset *s)
 {

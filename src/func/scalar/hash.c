@@ -14,6 +14,7 @@
 
 #include "base/err.h"
 #include "base/cityhash.h"
+#include "base/mix.h"
 
 #include <stdlib.h>
 #include <xxhash.h>
@@ -27,16 +28,8 @@ static uint64_t siphash64(const void *data, size_t n) { return siphash24_64(data
 
 static uint64_t xxhash64(const void *p, size_t n) { return XXH64(p, n, 0); }
 
-static uint64_t int_hash64(uint64_t x)
-{
-    x ^= 0x4CF2D2BAAE6DA887ull;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
-}
+/* ClickHouse's intHash64: MurmurHash3's finaliser of the salted key. */
+static uint64_t int_hash64(uint64_t x) { return fmix64(x ^ 0x4CF2D2BAAE6DA887ull); }
 
 /* CityHash's Hash128to64, ClickHouse's combine step for xxHash64 and cityHash64. */
 static uint64_t hash128to64(uint64_t lo, uint64_t hi)
@@ -154,16 +147,6 @@ static uint64_t murmur3_32(const void *data, size_t len)
     }
     h ^= (uint32_t)len;
     return fmix32(h);
-}
-
-static uint64_t fmix64(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ull;
-    k ^= k >> 33;
-    return k;
 }
 
 /* MurmurHash3_x64_128; ClickHouse's murmurHash3_64 folds the two halves with XOR. */

@@ -176,7 +176,7 @@ static bool psl_has(const char *s, size_t n)
         size_t ml = strlen(m);
         int c = memcmp(m, s, ml < n ? ml : n);
         if (c == 0)
-            c = ml < n ? -1 : ml > n ? 1 : 0;
+            c = (ml > n) - (ml < n);
         if (c == 0)
             return true;
         if (c < 0)
@@ -638,7 +638,40 @@ static int param_resolve(fn_call *c)
 
 /* ---- arrays: extractURLParameters, extractURLParameterNames, URLHierarchy, URLPathHierarchy ---- */
 
+/* A function of a family that shares one resolve: the family's kind for it (an enum of the
+ * family) and the line system.functions shows. */
+typedef struct kind_def {
+    const char *name;
+    int kind;
+    const char *description;
+} kind_def;
+
+/* The kind of the called function in its family's table; -1 is never returned, as only
+ * the table's names are registered with the family's resolve. */
+static int kind_of(const fn_call *c, const kind_def *defs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(defs[i].name, c->def->name))
+            return defs[i].kind;
+    return -1;
+}
+
+static void register_kinds(const kind_def *defs, size_t n, int (*resolve)(fn_call *), func_def *store)
+{
+    for (size_t i = 0; i < n; i++) {
+        store[i] = (func_def){defs[i].name, 0, resolve, NULL, defs[i].description};
+        func_register(&store[i]);
+    }
+}
+
 typedef enum { A_PARAMS, A_NAMES, A_HIER, A_PATH_HIER } arr_kind;
+
+static const kind_def arr_fns[] = {
+    {"extractURLParameters", A_PARAMS, "the URL's name=value parameters"},
+    {"extractURLParameterNames", A_NAMES, "the URL's parameter names"},
+    {"URLHierarchy", A_HIER, "the URL cut after each path level"},
+    {"URLPathHierarchy", A_PATH_HIER, "the URL's path cut after each level"},
+};
 
 static void push_params(column *inner, const char *s, size_t n, bool names)
 {
@@ -741,12 +774,7 @@ static int arr_resolve(fn_call *c)
         return fn_bad_nargs(c, "1");
     if (string_arg(c, 0) < 0)
         return -1;
-    const char *nm = c->def->name;
-    arr_kind k = !strcmp(nm, "extractURLParameters") ? A_PARAMS
-                 : !strcmp(nm, "extractURLParameterNames") ? A_NAMES
-                 : !strcmp(nm, "URLHierarchy") ? A_HIER
-                                                : A_PATH_HIER;
-    c->state = (void *)(intptr_t)k;
+    c->state = (void *)(intptr_t)kind_of(c, arr_fns, sizeof arr_fns / sizeof arr_fns[0]);
     c->ret = type_array(type_simple(T_STRING));
     c->exec = arr_exec;
     return 0;
@@ -766,6 +794,13 @@ static int hexval(char c)
 }
 
 typedef enum { C_DECODE, C_ENCODE, C_DECODE_FORM, C_ENCODE_FORM } code_kind;
+
+static const kind_def code_fns[] = {
+    {"decodeURLComponent", C_DECODE, "percent-decodes a string"},
+    {"encodeURLComponent", C_ENCODE, "percent-encodes a string"},
+    {"decodeURLFormComponent", C_DECODE_FORM, "percent-decodes a form value ('+' is a space)"},
+    {"encodeURLFormComponent", C_ENCODE_FORM, "percent-encodes a form value (a space is '+')"},
+};
 
 static void decode(buf *o, const char *s, size_t n, bool form)
 {
@@ -830,12 +865,7 @@ static int code_resolve(fn_call *c)
         return fn_bad_nargs(c, "1");
     if (string_arg(c, 0) < 0)
         return -1;
-    const char *nm = c->def->name;
-    code_kind k = !strcmp(nm, "decodeURLComponent")   ? C_DECODE
-                  : !strcmp(nm, "encodeURLComponent") ? C_ENCODE
-                  : !strcmp(nm, "decodeURLFormComponent") ? C_DECODE_FORM
-                                                          : C_ENCODE_FORM;
-    c->state = (void *)(intptr_t)k;
+    c->state = (void *)(intptr_t)kind_of(c, code_fns, sizeof code_fns / sizeof code_fns[0]);
     c->ret = type_simple(T_STRING);
     c->exec = code_exec;
     return 0;
@@ -852,15 +882,10 @@ void func_register_url(void)
         {"port", 0, port_resolve, NULL, "the URL's port, or the default (0)"},
         {"extractURLParameter", 0, param_resolve, NULL, "the value of a URL parameter"},
         {"cutURLParameter", 0, param_resolve, NULL, "the URL without a parameter"},
-        {"extractURLParameters", 0, arr_resolve, NULL, "the URL's name=value parameters"},
-        {"extractURLParameterNames", 0, arr_resolve, NULL, "the URL's parameter names"},
-        {"URLHierarchy", 0, arr_resolve, NULL, "the URL cut after each path level"},
-        {"URLPathHierarchy", 0, arr_resolve, NULL, "the URL's path cut after each level"},
-        {"decodeURLComponent", 0, code_resolve, NULL, "percent-decodes a string"},
-        {"encodeURLComponent", 0, code_resolve, NULL, "percent-encodes a string"},
-        {"decodeURLFormComponent", 0, code_resolve, NULL, "percent-decodes a form value ('+' is a space)"},
-        {"encodeURLFormComponent", 0, code_resolve, NULL, "percent-encodes a form value (a space is '+')"},
     };
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
         func_register(&more[i]);
+    static func_def arr_defs[sizeof arr_fns / sizeof arr_fns[0]], code_defs[sizeof code_fns / sizeof code_fns[0]];
+    register_kinds(arr_fns, sizeof arr_fns / sizeof arr_fns[0], arr_resolve, arr_defs);
+    register_kinds(code_fns, sizeof code_fns / sizeof code_fns[0], code_resolve, code_defs);
 }

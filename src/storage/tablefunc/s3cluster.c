@@ -11,7 +11,10 @@
  * source over that object's URL (ranged Parquet reads, row-group pruning by the pushed
  * filters, dictionary codes), its rows stream back in Data packets, and the initiator
  * runs the whole query over them (so every query is right: aggregates, ORDER BY, LIMIT,
- * DISTINCT).
+ * DISTINCT). A query that aggregates is split instead (sql/dist_plan.c,
+ * tablefunc_s3cluster_mergeable): the nodes run the keys-and-aggregates query to
+ * WithMergeableState and send one row of keys and states per group, which the initiator
+ * merges; it finishes HAVING, ORDER BY, LIMIT and the projection.
  *
  * Handout (the initiator): each object's preferred node is the one with the highest
  * hash of (object key, node) — rendezvous hashing, so the same node tends to get the same
@@ -40,7 +43,11 @@
  * cluster_table_function_worker_timeout_ms, the node is lost: its held rows are dropped
  * and the objects of its round go back to the pending ones, for the next node by
  * rendezvous hashing (or a thief). The result is exactly one node's: an object's rows
- * count only through the one round that committed it. Pumps wait for returned objects
+ * count only through the one round that committed it. The same holds for aggregate
+ * states: every round is a query of its own on the connection, whose aggregation starts
+ * empty, so a round's states cover exactly the round's objects (never an object of an
+ * earlier round of the connection); they are committed, or dropped, as its rows would be.
+ * Pumps wait for returned objects
  * until every object is done; with no live node left the query fails. An Exception from a
  * node fails the query (the object would fail anywhere), and a shard none of whose
  * replicas accepts a connection fails it too, as in ClickHouse, unless
@@ -52,6 +59,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "base/cityhash.h"
+#include "base/mix.h"
 #include "io/s3.h"
 #include "parse/ast.h"
 #include "storage/cluster.h"
@@ -62,6 +70,7 @@
 #include "storage/tablefunc/read_common.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +196,7 @@ typedef struct worker_src {
     bool *coded;
     int nfile;
     bool asked;                 /* a task asked for an object (g_pause_mu) */
+    int ordinal;                /* the process's how-manyth worker query (the test hook's) */
 } worker_src;
 
 typedef struct worker_it {
@@ -209,22 +219,27 @@ typedef struct worker_it {
  * in its environment, the first worker query of the process that reaches the point stops
  * there, as a hung worker would, until the query is cancelled (the initiator went away or
  * cancelled it); every other task of the process waits meanwhile, so the point is exact.
+ * <point>:N counts only from the process's N-th worker query on (a round is a query: N = 2
+ * stops the node in its second round, after its first was committed).
  * The test kills or stops the process there. Points: before_first_task (before the
  * query's first ReadTaskRequest), mid_object (after a block of an object went out, before
  * the next), after_last_task (after the initiator answered "": the round's last task). */
 static pthread_mutex_t g_pause_mu = PTHREAD_MUTEX_INITIALIZER;
 static int g_pause_state;       /* 0: not yet, 1: paused, 2: done (g_pause_mu) */
+static int g_worker_queries;    /* worker sources made by this process (g_pause_mu) */
 
-static int test_hook(query_ctx *q, const char *point, bool *first)
+static int test_hook(query_ctx *q, int ordinal, const char *point, bool *first)
 {
     const char *want = getenv("SHALE_TEST_S3CLUSTER_PAUSE");
     if (!want)
         return 0;
+    size_t len = strcspn(want, ":");
+    int from = want[len] == ':' ? atoi(want + len + 1) : 0;
     pthread_mutex_lock(&g_pause_mu);
     bool here = first ? !*first : true;
     if (first)
         *first = true;
-    bool fire = here && g_pause_state == 0 && strcmp(want, point) == 0;
+    bool fire = here && g_pause_state == 0 && ordinal >= from && strlen(point) == len && strncmp(want, point, len) == 0;
     if (fire) {
         g_pause_state = 1;
         fprintf(stderr, "s3Cluster worker: test pause at %s\n", point);
@@ -264,14 +279,14 @@ static int wk_next_object(worker_it *it, bool *got)
 {
     *got = false;
     worker_src *w = it->w;
-    if (test_hook(it->q, "before_first_task", &w->asked))
+    if (test_hook(it->q, w->ordinal, "before_first_task", &w->asked))
         return -1;
     char *key;
     if (it->q->read_task(it->q->read_task_ctx, &key))
         return -1;
     if (!key[0]) {
         free(key);
-        return test_hook(it->q, "after_last_task", NULL);
+        return test_hook(it->q, w->ordinal, "after_last_task", NULL);
     }
     buf url = {0};
     buf_puts(&url, w->url_prefix);
@@ -301,7 +316,7 @@ static int wk_next(void *itp, block **out)
 {
     worker_it *it = itp;
     *out = NULL;
-    if (it->returned_block && test_hook(it->q, "mid_object", NULL))
+    if (it->returned_block && test_hook(it->q, it->w->ordinal, "mid_object", NULL))
         return -1;
     while (!it->done) {
         if (query_check(it->q))
@@ -421,6 +436,9 @@ static int worker_source(column *const *args, int nargs, query_ctx *q, source **
         return -1;
     }
     w->nfile = w->file_schema->n;
+    pthread_mutex_lock(&g_pause_mu);
+    w->ordinal = ++g_worker_queries;
+    pthread_mutex_unlock(&g_pause_mu);
     source *s = xcalloc(1, sizeof *s);
     s->sch = read_source_schema(w->file_schema, true);
     s->nvisible = w->nfile;
@@ -495,6 +513,8 @@ struct init_src {
     query_ctx *q;
     /* what the nodes are asked for (set by the first open) */
     char *sql;
+    uint64_t stage;             /* NATIVE_STAGE_COMPLETE, or …WITH_MERGEABLE_STATE for a split query */
+    schema *header;             /* a split query's keys and states (NULL: the file's columns) */
     int ncols;
     int *cols;
     /* handout */
@@ -514,16 +534,6 @@ struct init_src {
     bool failed, stop, pumps_started;
     err_saved err;
 };
-
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
 
 static void blist_push(blist *l, qblock *qb)
 {
@@ -747,6 +757,19 @@ static int connect_node(init_src *is, node *n, nclient **out)
 
 static int check_block(init_src *is, nclient *c, const nclient_packet *p)
 {
+    if (is->header) {
+        /* keys and states: by position (a node's names depend on how it spells the query) */
+        if (p->header->n != is->header->n)
+            return err_set(ERR_INCORRECT_DATA,
+                           "Server %s sent a block of %d columns for the %d keys and aggregate states of the query",
+                           nclient_peer(c), p->header->n, is->header->n);
+        for (int i = 0; i < is->header->n; i++)
+            if (strcmp(p->header->types[i]->name, is->header->types[i]->name) != 0)
+                return err_set(ERR_TYPE_MISMATCH, "Server %s sent column %s as %s where the initiator merges %s",
+                               nclient_peer(c), p->header->names[i], p->header->types[i]->name,
+                               is->header->types[i]->name);
+        return 0;
+    }
     int want = is->ncols ? is->ncols : 1;
     if (p->header->n != want)
         return err_set(ERR_INCORRECT_DATA, "Server %s sent a block of %d columns for %d requested", nclient_peer(c),
@@ -760,13 +783,39 @@ static int check_block(init_src *is, nclient *c, const nclient_packet *p)
     return 0;
 }
 
+/* The columns the query's threads read: a split query's keys and states as they asked for
+ * them (any subset, in their order); rows as they are (the node sent exactly those). */
+static block *take_columns(init_src *is, block *b)
+{
+    if (is->ncols == 0 || is->header) {
+        block *r = block_new(is->ncols, b->rows);
+        for (int i = 0; i < is->ncols; i++)
+            r->cols[i] = col_ref(b->cols[is->cols[i]]);
+        block_free(b);
+        return r;
+    }
+    return b;
+}
+
+/* Test hook (tests/s3/run-s3cluster-fault-tests.sh): with SHALE_TEST_S3CLUSTER_DROP=after_states
+ * in the initiator's environment, the first block of aggregate states this process receives
+ * is followed by the loss of its node, as if the connection broke between the node's states
+ * and its EndOfStream (a window a kill cannot hit reliably): the states are held, not yet
+ * committed, and must be dropped with the round. Once per process. */
+static atomic_bool g_dropped_after_states;
+
+static bool drop_after_states(const init_src *is)
+{
+    const char *want = getenv("SHALE_TEST_S3CLUSTER_DROP");
+    return is->header && want && strcmp(want, "after_states") == 0 && !atomic_exchange(&g_dropped_after_states, true);
+}
+
 /* One round: the query, then the node's packets up to EndOfStream. Its blocks are held in
  * n->round until then. *lost: the failure is the connection's (broken, closed, timed out),
  * not an answer of the node's. */
 static int run_round(init_src *is, node *n, nclient *c, bool *lost)
 {
-    if (nclient_query(c, NULL, is->q->query_id, is->sql, is->settings, is->nsettings, NULL, 0,
-                      NATIVE_STAGE_COMPLETE, NULL))
+    if (nclient_query(c, NULL, is->q->query_id, is->sql, is->settings, is->nsettings, NULL, 0, is->stage, NULL))
         return (*lost = true), -1;
     for (;;) {
         nclient_packet p;
@@ -800,16 +849,15 @@ static int run_round(init_src *is, node *n, nclient *c, bool *lost)
         }
         case NS_DATA:
             if (p.b && p.b->rows && !(rc = check_block(is, c, &p))) {
-                block *b = p.b;
-                p.b = NULL;
-                if (is->ncols == 0) {
-                    block *e = block_new(0, b->rows);
-                    block_free(b);
-                    b = e;
-                }
                 qblock *qb = xcalloc(1, sizeof *qb);
-                qb->b = b;
+                qb->b = take_columns(is, p.b);
+                p.b = NULL;
                 blist_push(&n->round, qb);
+                if (drop_after_states(is)) {
+                    nclient_packet_clear(&p);
+                    err_set(ERR_NETWORK_ERROR, "test hook: the connection dropped after the node's states arrived");
+                    return (*lost = true), -1;
+                }
             }
             break;
         default: break;
@@ -1030,9 +1078,11 @@ static void log_handout(init_src *is)
     buf b = {0};
     for (int k = 0; k < is->nnodes; k++) {
         node *n = &is->nodes[k];
-        cluster_log("Information", "s3Cluster('%s') query %s: node %s read %d of %d objects in %d rounds, %llu rows%s%s",
+        cluster_log("Information",
+                    "s3Cluster('%s') query %s: node %s read %d of %d objects in %d rounds, %llu rows%s%s%s",
                     is->cluster_name, is->q->query_id, n->id, n->done, is->nobj, n->rounds,
-                    (unsigned long long)n->rows, n->lost ? "; lost: " : "", n->lost ? n->lost_why : "");
+                    (unsigned long long)n->rows, is->header ? " of keys and aggregate states" : "",
+                    n->lost ? "; lost: " : "", n->lost ? n->lost_why : "");
         b.len = 0;
         for (int o = 0; o < is->nobj; o++)
             if (is->state[o] == OBJ_DONE && is->owner[o] == k)
@@ -1083,6 +1133,7 @@ static void in_destroy(source *s)
     free(is->owner);
     free(is->cols);
     free(is->sql);
+    schema_free(is->header);
     free(is->structure);
     free(is->cluster_name);
     args_free(&is->args);
@@ -1170,6 +1221,7 @@ static int initiator_source(const char *cluster, column *const *args, int nargs,
     }
     is->structure = structure_of(is->listing);
     is->cluster_name = xstrdup(cluster);
+    is->stage = NATIVE_STAGE_COMPLETE;
     int64_t ms = settings_int(q->st, "connect_timeout_with_failover_ms");
     is->connect_ms = ms > 0 && ms < 3600000 ? (int)ms : 1000;
     ms = settings_int(q->st, "cluster_table_function_worker_timeout_ms");
@@ -1231,6 +1283,29 @@ int tablefunc_s3cluster_call_args(source *s, char ***out, int *n)
     free_cols(a, na);
     *out = v;
     *n = na + 1;
+    return 0;
+}
+
+/* ---- a query that aggregates: the nodes send keys and states ---- */
+
+int tablefunc_s3cluster_mergeable(source *s, const char *shard_sql, const schema *header)
+{
+    if (s->destroy != in_destroy)
+        return err_set(ERR_LOGICAL_ERROR, "s3Cluster: not an initiator's source");
+    init_src *is = s->impl;
+    if (is->pumps_started || is->sql)
+        return err_set(ERR_LOGICAL_ERROR, "s3Cluster: the nodes were already asked");
+    is->sql = xstrdup(shard_sql);
+    is->stage = NATIVE_STAGE_WITH_MERGEABLE_STATE;
+    is->header = schema_clone(header);
+    schema_free(s->sch);
+    s->sch = schema_clone(header);
+    s->nvisible = header->n;
+    /* Filters and object lists are the file's columns', which this source no longer has:
+     * a _path filter runs on the nodes (as part of the shard query's WHERE). */
+    s->set_filter = NULL;
+    s->objects = NULL;
+    s->keep_objects = NULL;
     return 0;
 }
 
