@@ -196,9 +196,11 @@ static ast *number_literal(parser *p, const tok *t, bool neg, int pos)
     const char *s = p->s + t->start;
     size_t n = (size_t)(t->end - t->start);
     char tmp[512];
-    if (n >= sizeof tmp)
-        n = sizeof tmp - 1;
-    memcpy(tmp, s, n);
+    size_t w = 0; /* without the `_` separators */
+    for (size_t k = 0; k < n && w + 1 < sizeof tmp; k++)
+        if (s[k] != '_')
+            tmp[w++] = s[k];
+    n = w;
     tmp[n] = 0;
     l->text = arena_printf(p->a, "%s%s", neg ? "-" : "", tmp);
     l->end = t->end;
