@@ -192,7 +192,8 @@ const type *type_supertype(int n, const type *const *types)
 
 /* ---- conversion to a supertype ---- */
 
-static column *cast_rows(const column *c, const type *from, const type *to, size_t n, const char *zone);
+static column *cast_rows(const column *c, const type *from, const type *to, size_t n, const char *zone,
+                         bool keep_zeros);
 
 /* zone: the session time zone, for a Date becoming a time without a zone of its own. */
 static column *cast_fixed(const column *c, const type *from, const type *to, size_t n, const char *zone)
@@ -240,7 +241,8 @@ static column *cast_fixed(const column *c, const type *from, const type *to, siz
     return r;
 }
 
-static column *cast_rows(const column *c, const type *from, const type *to, size_t n, const char *zone)
+static column *cast_rows(const column *c, const type *from, const type *to, size_t n, const char *zone,
+                         bool keep_zeros)
 {
     const type *pf = type_phys(from), *pt = type_phys(to);
     if (pf == pt) {
@@ -259,14 +261,14 @@ static column *cast_rows(const column *c, const type *from, const type *to, size
                 col_free(w);
                 return col_new_defaults(to, n);
             }
-            w->inner = cast_rows(c->inner, pf->inner, pt->inner, n, zone);
+            w->inner = cast_rows(c->inner, pf->inner, pt->inner, n, zone, keep_zeros);
             if (!w->inner) { w->inner = NULL; col_free(w); return NULL; }
             buf_append(&w->nulls, c->nulls.p, n);
         } else if (pf->id == T_NOTHING) {
             col_free(w);
             return col_new_defaults(to, n);
         } else {
-            w->inner = cast_rows(c, from, pt->inner, n, zone);
+            w->inner = cast_rows(c, from, pt->inner, n, zone, keep_zeros);
             if (!w->inner) { col_free(w); return NULL; }
             buf_resize_zero(&w->nulls, n);
         }
@@ -279,6 +281,8 @@ static column *cast_rows(const column *c, const type *from, const type *to, size
         for (size_t i = 0; i < n; i++) {
             size_t len;
             const char *s = col_str(c, i, &len);
+            while (!keep_zeros && len && s[len - 1] == 0)
+                len--;
             col_push_str(r, s, len);
         }
         return r;
@@ -288,7 +292,7 @@ static column *cast_rows(const column *c, const type *from, const type *to, size
         col_free(r->inner);
         r->inner = NULL;
         const uint64_t *o = col_offs(c);
-        r->inner = cast_rows(c->inner, pf->inner, pt->inner, (size_t)o[n], zone);
+        r->inner = cast_rows(c->inner, pf->inner, pt->inner, (size_t)o[n], zone, false);
         if (!r->inner) { col_free(r); return NULL; }
         buf_append(&r->offs, o + 1, n * sizeof(uint64_t));
         r->len = n;
@@ -299,7 +303,7 @@ static column *cast_rows(const column *c, const type *from, const type *to, size
         for (int k = 0; k < pt->nfields; k++) {
             col_free(r->fields[k]);
             r->fields[k] = NULL;
-            r->fields[k] = cast_rows(c->fields[k], pf->fields[k], pt->fields[k], n, zone);
+            r->fields[k] = cast_rows(c->fields[k], pf->fields[k], pt->fields[k], n, zone, false);
             if (!r->fields[k]) { col_free(r); return NULL; }
         }
         r->len = n;
@@ -316,11 +320,21 @@ static column *cast_rows(const column *c, const type *from, const type *to, size
     return NULL;
 }
 
-column *type_cast_super(const column *c, const type *from, const type *to, const char *zone)
+static column *cast_super(const column *c, const type *from, const type *to, const char *zone, bool keep_zeros)
 {
     if (c->is_const) {
-        column *one = cast_rows(c, from, to, 1, zone);
+        column *one = cast_rows(c, from, to, 1, zone, keep_zeros);
         return one ? col_new_const(one, c->len) : NULL;
     }
-    return cast_rows(c, from, to, c->len, zone);
+    return cast_rows(c, from, to, c->len, zone, keep_zeros);
+}
+
+column *type_cast_super(const column *c, const type *from, const type *to, const char *zone)
+{
+    return cast_super(c, from, to, zone, false);
+}
+
+column *type_cast_super_if(const column *c, const type *from, const type *to, const char *zone)
+{
+    return cast_super(c, from, to, zone, true);
 }

@@ -10,7 +10,9 @@
  *
  * type_cast_super converts a column to a supertype produced above (widening only: number
  * to wider number, decimal rescale, date to time, FixedString to String, wrapping into
- * Nullable, arrays/tuples element-wise). A Date becomes its midnight in the target's time
+ * Nullable, arrays/tuples element-wise). FixedString to String drops the trailing zero bytes,
+ * as ClickHouse's CAST; type_cast_super_if keeps them at the top level, as ClickHouse's if()
+ * (and ifNull, rewritten to if) copies FixedString bytes into a String result. A Date becomes its midnight in the target's time
  * zone, else in `zone` (the session's; NULL: the process default). Returns a new column or
  * NULL with an error.
  * Thread-safe. */
@@ -22,5 +24,6 @@
 
 const type *type_supertype(int n, const type *const *types);
 column *type_cast_super(const column *c, const type *from, const type *to, const char *zone);
+column *type_cast_super_if(const column *c, const type *from, const type *to, const char *zone);
 
 #endif

@@ -414,11 +414,16 @@ int join_sources(source *left, source *right, const ast *j, const ast *where, qu
                 }
                 continue;
             }
+            /* ANY INNER and ANY RIGHT join a key once, as ClickHouse: the first left row of a
+             * key takes its first right row (INNER) or all of them (RIGHT); later left rows of
+             * that key are dropped. ANY LEFT takes the first right row for every left row. */
+            if (any && (is_right || !is_left) && right_matched[first])
+                continue;
             for (uint32_t r = first; r != NO_ROW; r = next[r]) {
                 rv_push(&li, (uint32_t)l);
                 rv_push(&ri, r);
                 right_matched[r] = 1;
-                if (any)
+                if (any && !is_right)
                     break;
             }
         }

@@ -69,10 +69,15 @@ static column *pick_rows(const type *rt, column **srcs, const uint8_t *pick, siz
 }
 
 /* Converts args[idx[k]] to rt for k < m into conv[k]; -1 on error. */
-static int convert_all(const fn_call *c, column **args, const int *idx, int m, const type *rt, column **conv)
+/* raw: FixedString bytes reach a String result as they are (ClickHouse's if() copies them),
+ * else they are CAST (which drops trailing zero bytes), as its other conditionals do. */
+static int convert_all(const fn_call *c, column **args, const int *idx, int m, const type *rt, bool raw,
+                       column **conv)
 {
+    const char *zone = c->env ? c->env->timezone : NULL;
     for (int k = 0; k < m; k++) {
-        conv[k] = type_cast_super(args[idx[k]], c->arg_types[idx[k]], rt, c->env ? c->env->timezone : NULL);
+        conv[k] = raw ? type_cast_super_if(args[idx[k]], c->arg_types[idx[k]], rt, zone)
+                      : type_cast_super(args[idx[k]], c->arg_types[idx[k]], rt, zone);
         if (!conv[k]) {
             for (int j = 0; j < k; j++)
                 col_free(conv[j]);
@@ -84,7 +89,7 @@ static int convert_all(const fn_call *c, column **args, const int *idx, int m, c
 
 /* ---- if / multiIf ---- */
 
-static int multiif_exec(const fn_call *c, column **args, size_t n, column **out)
+static int multiif_run(const fn_call *c, column **args, size_t n, bool raw, column **out)
 {
     int nb = c->nargs / 2 + 1; /* branches incl. else */
     int idx[64];
@@ -92,7 +97,7 @@ static int multiif_exec(const fn_call *c, column **args, size_t n, column **out)
         idx[k] = 2 * k + 1;
     idx[nb - 1] = c->nargs - 1;
     column *conv[64];
-    if (convert_all(c, args, idx, nb, c->ret, conv) < 0)
+    if (convert_all(c, args, idx, nb, c->ret, raw, conv) < 0)
         return -1;
     uint8_t *pick = mem_alloc(n ? n : 1), *t = mem_alloc(n ? n : 1), *done = mem_calloc(n ? n : 1);
     memset(pick, (uint8_t)(nb - 1), n);
@@ -111,6 +116,16 @@ static int multiif_exec(const fn_call *c, column **args, size_t n, column **out)
     mem_free(t);
     mem_free(done);
     return 0;
+}
+
+static int multiif_exec(const fn_call *c, column **args, size_t n, column **out)
+{
+    return multiif_run(c, args, n, false, out);
+}
+
+static int if_exec(const fn_call *c, column **args, size_t n, column **out)
+{
+    return multiif_run(c, args, n, true, out);
 }
 
 static int multiif_resolve(fn_call *c)
@@ -134,7 +149,11 @@ static int multiif_resolve(fn_call *c)
     if (!rt)
         return -1;
     c->ret = type_phys(rt);
-    c->exec = multiif_exec;
+    /* ClickHouse rewrites multiIf(c, a, b) with a non-constant c to if(c, a, b)
+     * (optimize_multiif_to_if). */
+    bool as_if = !strcmp(c->def->name, "if") ||
+                 (c->nargs == 3 && c->env && c->env->multiif_to_if && !(c->const_args && c->const_args[0]));
+    c->exec = as_if ? if_exec : multiif_exec;
     return 0;
 }
 
@@ -170,7 +189,7 @@ static int case_exec(const fn_call *c, column **args, size_t n, column **out)
         idx[k] = 2 * k + 2;
     idx[nb - 1] = c->nargs - 1;
     column *conv[64];
-    if (convert_all(c, args, idx, nb, c->ret, conv) < 0)
+    if (convert_all(c, args, idx, nb, c->ret, false, conv) < 0)
         return -1;
     uint8_t *pick = mem_alloc(n ? n : 1), *t = mem_alloc(n ? n : 1), *done = mem_calloc(n ? n : 1);
     memset(pick, (uint8_t)(nb - 1), n);
@@ -236,7 +255,7 @@ static int coalesce_exec(const fn_call *c, column **args, size_t n, column **out
     /* Convert each argument to Nullable(ret) (or ret) so rows can be picked uniformly. */
     const type *full = type_can_be_nullable(c->ret) ? type_nullable(c->ret) : c->ret;
     column *conv[64];
-    if (convert_all(c, args, idx, c->nargs, full, conv) < 0)
+    if (convert_all(c, args, idx, c->nargs, full, !strcmp(c->def->name, "ifNull"), conv) < 0)
         return -1;
     uint8_t *pick = mem_alloc(n ? n : 1), *done = mem_calloc(n ? n : 1);
     memset(pick, (uint8_t)(c->nargs - 1), n);
@@ -411,7 +430,7 @@ static int minmax_exec(const fn_call *c, column **args, size_t n, column **out)
     for (int k = 0; k < c->nargs; k++)
         idx[k] = k;
     column *conv[64];
-    if (convert_all(c, args, idx, c->nargs, c->ret, conv) < 0)
+    if (convert_all(c, args, idx, c->nargs, c->ret, false, conv) < 0)
         return -1;
     uint8_t *pick = mem_calloc(n ? n : 1);
     for (int k = 1; k < c->nargs; k++)
