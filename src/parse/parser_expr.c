@@ -685,6 +685,11 @@ static ast *parse_function(parser *p, tok *name_tok)
         f->name = arena_printf(p->a, "%sIf", f->name);
         ast_list_push(p->a, &f->args, cond);
     }
+    if ((p_is(p, 0, "IGNORE") || p_is(p, 0, "RESPECT")) && p_is(p, 1, "NULLS")) {
+        /* checked by the analyzer: aggregate and window functions only */
+        f->nulls_action = p_is(p, 0, "IGNORE") ? 'I' : 'R';
+        p_adv(p), p_adv(p);
+    }
     if (p_accept(p, "OVER") && !parse_over(p, f))
         return NULL;
     f->end = prev_end(p);

@@ -1559,8 +1559,25 @@ static int plan_grouping_sets(actx *c, const ast *sel)
     return 0;
 }
 
+/* f(…) IGNORE NULLS / RESPECT NULLS. IGNORE NULLS is what aggregate and window functions do
+ * anyway (ClickHouse accepts and keeps them); RESPECT NULLS needs the *_respect_nulls
+ * variants, not implemented; other functions cannot take either (as ClickHouse). */
+static int check_nulls_action(const ast *e)
+{
+    bool agg_or_window = e->over || e->over_name || window_kind_of(e->name) >= 0 ||
+                         (!func_lookup(e->name) && agg_exists(e->name));
+    const char *action = e->nulls_action == 'I' ? "IGNORE NULLS" : "RESPECT NULLS";
+    if (!agg_or_window)
+        return err_set(ERR_SYNTAX_ERROR, "Function with name `%s` cannot use %s", e->name, action);
+    if (e->nulls_action == 'R')
+        return err_set(ERR_NOT_IMPLEMENTED, "Function %s with RESPECT NULLS is not supported yet", e->name);
+    return 0;
+}
+
 static int compile_func(actx *c, const ast *e, expr **out)
 {
+    if (e->nulls_action && check_nulls_action(e))
+        return -1;
     if (e->over || e->over_name)
         return compile_window(c, e, out);
     if (window_kind_of(e->name) >= 0)
