@@ -4132,15 +4132,29 @@ static int analyze_query_at(const ast *query, query_ctx *q, bool top, query_plan
             return -1;
         }
     }
+    /* UNION ALL: each column takes the supertype of the parts' types (query_plan_run
+     * converts the parts' blocks), as ClickHouse. */
     qp->out_schema = schema_clone(qp->parts[0]->out_schema);
-    for (int i = 1; i < n; i++)
-        for (int k = 0; k < qp->out_schema->n; k++)
-            if (qp->parts[i]->out_schema->types[k] != qp->out_schema->types[k]) {
-                err_set(ERR_NOT_IMPLEMENTED, "UNION ALL of different types (%s and %s) is not supported yet",
-                        qp->out_schema->types[k]->name, qp->parts[i]->out_schema->types[k]->name);
-                query_plan_free(qp);
-                return -1;
-            }
+    const type **ts = xcalloc((size_t)n, sizeof *ts);
+    for (int k = 0; k < qp->out_schema->n; k++) {
+        bool same = true;
+        for (int i = 0; i < n; i++) {
+            ts[i] = qp->parts[i]->out_schema->types[k];
+            same &= ts[i] == ts[0];
+        }
+        const type *st = same ? ts[0] : type_supertype(n, ts);
+        if (!st) {
+            free(ts);
+            query_plan_free(qp);
+            return -1;
+        }
+        if (!same) {
+            char *name = xstrdup(qp->out_schema->names[k]); /* schema_set frees the old one */
+            schema_set(qp->out_schema, k, name, st);
+            free(name);
+        }
+    }
+    free(ts);
     *out = qp;
     return 0;
 }
@@ -4156,11 +4170,58 @@ void query_plan_free(query_plan *p)
     free(p);
 }
 
+/* A UNION ALL part's blocks converted to the union's column types. */
+typedef struct union_cast_sink {
+    block_sink base;
+    block_sink *inner;
+    const schema *from, *to;
+    const char *zone;
+} union_cast_sink;
+
+static int union_cast(union_cast_sink *u, block *b)
+{
+    for (int k = 0; k < b->ncols && k < u->to->n; k++) {
+        if (u->from->types[k] == u->to->types[k])
+            continue;
+        column *c = type_cast_super(b->cols[k], u->from->types[k], u->to->types[k], u->zone);
+        if (!c) {
+            block_free(b);
+            return -1;
+        }
+        col_free(b->cols[k]);
+        b->cols[k] = c;
+    }
+    return 0;
+}
+
+static int union_cast_write(block_sink *s, block *b)
+{
+    union_cast_sink *u = (union_cast_sink *)s;
+    return union_cast(u, b) ? -1 : u->inner->write(u->inner, b);
+}
+
+static int union_cast_totals(block_sink *s, block *b)
+{
+    union_cast_sink *u = (union_cast_sink *)s;
+    if (!u->inner->totals) {
+        block_free(b);
+        return 0;
+    }
+    return union_cast(u, b) ? -1 : u->inner->totals(u->inner, b);
+}
+
 int query_plan_run(query_plan *p, query_ctx *q, block_sink *sink)
 {
-    for (int i = 0; i < p->nparts; i++)
-        if (select_run(p->parts[i], q, sink))
+    for (int i = 0; i < p->nparts; i++) {
+        const schema *from = p->parts[i]->out_schema;
+        bool same = true;
+        for (int k = 0; k < from->n && k < p->out_schema->n; k++)
+            same &= from->types[k] == p->out_schema->types[k];
+        union_cast_sink u = {.base = {.write = union_cast_write, .totals = sink->totals ? union_cast_totals : NULL},
+                             .inner = sink, .from = from, .to = p->out_schema, .zone = q->env.timezone};
+        if (select_run(p->parts[i], q, same ? sink : &u.base))
             return -1;
+    }
     return 0;
 }
 
