@@ -723,7 +723,8 @@ static ast *parse_create_table(parser *p, ast *st)
                     return NULL;
                 ast_list_push(p->a, &st->columns, c);
             }
-            if (p_accept_tok(p, TK_COMMA))
+            /* a trailing comma before the closing parenthesis is allowed, as in ClickHouse */
+            if (p_accept_tok(p, TK_COMMA) && p_kind(p) != TK_RPAREN)
                 continue;
             if (!expect_tok(p, TK_RPAREN, "one of: Comma, closing parenthesis, DEFAULT, MATERIALIZED, ALIAS, "
                                           "CODEC, COMMENT, NULL, NOT NULL"))
