@@ -980,6 +980,8 @@ static int compile_array_join_clause(actx *c, const ast *clause)
     char *names[AJ_MAX];
     bool shadow[AJ_MAX];
     int n = 0;
+    if (clause->args.n == 0)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "ARRAY JOIN requires at least single expression");
     for (int i = 0; i < clause->args.n; i++) {
         const ast *it = clause->args.items[i];
         int nested[AJ_MAX];
