@@ -1013,6 +1013,11 @@ static step *build_chain(select_plan *p, query_ctx *q, block_sink *sink, bool pr
 int select_run(select_plan *p, query_ctx *q, block_sink *sink)
 {
     q->started = true;
+    /* A plain projection with LIMIT keeps the source's first offset + limit rows: say so,
+     * so that an unbounded source (system.numbers) stops and reads blocks of that size. */
+    if (p->src->set_limit && p->limit != UINT64_MAX && p->offset + p->limit >= p->offset && !p->where && !p->having &&
+        !p->array_join && !p->aggregate && !p->norder && !p->distinct && !p->nlimit_by && !p->windows && !p->fill)
+        p->src->set_limit(p->src, p->offset + p->limit);
     if (p->src->total_rows_hint)
         atomic_fetch_add(&q->total_rows_to_read, p->src->total_rows_hint);
     /* count() known from metadata: no task runs; the count reaches the aggregate's state

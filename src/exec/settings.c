@@ -142,8 +142,8 @@ static const own_def own[] = {
     {"http_zlib_compression_level", SET_INT, "3", "Compression level of HTTP responses."},
     {"add_http_cors_header", SET_BOOL, "0", "Write the CORS headers (Access-Control-Allow-Origin: *) in HTTP responses."},
     {"cluster_table_function_worker_timeout_ms", SET_UINT, "10000",
-     "s3Cluster: a worker that sends nothing (not even Progress) for this long is lost: its unfinished objects go to "
-     "the other nodes and its partial results are dropped (shale)."},
+     "How long an s3Cluster worker may send nothing (not even Progress) before it is lost: its unfinished objects go "
+     "to the other nodes and its partial results are dropped (shale)."},
     {"network_compression_method", SET_STRING, "LZ4", "Codec of ClickHouse's compressed blocks over HTTP (compress=1): LZ4, LZ4HC, ZSTD or NONE."},
     {"network_zstd_compression_level", SET_INT, "1", "ZSTD level of compressed blocks (network_compression_method = 'ZSTD')."},
     {"connect_timeout_with_failover_ms", SET_UINT, "1000", "remote(): the timeout of one connection attempt to a replica before the next is tried."},

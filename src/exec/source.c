@@ -222,6 +222,14 @@ static uint64_t ro_take_matching(source *s, query_ctx *q)
     return n;
 }
 
+static void ro_set_limit(source *s, uint64_t rows)
+{
+    reorder_src *r = s->impl;
+    r->inner->set_limit(r->inner, rows);
+    s->ntasks = r->inner->ntasks;
+    s->total_rows_hint = r->inner->total_rows_hint;
+}
+
 source *source_reorder(source *inner, const int *perm, int nvisible)
 {
     source *s = xcalloc(1, sizeof *s);
@@ -244,6 +252,7 @@ source *source_reorder(source *inner, const int *perm, int nvisible)
     s->set_filter = inner->set_filter ? ro_set_filter : NULL;
     s->take_matching = inner->take_matching ? ro_take_matching : NULL;
     s->accept_codes = inner->accept_codes ? ro_accept_codes : NULL;
+    s->set_limit = inner->set_limit ? ro_set_limit : NULL;
     s->set_prefilter = inner->set_prefilter; /* iterators are the inner source's */
     s->impl = r;
     return s;

@@ -46,6 +46,12 @@ typedef struct source {
      * statistics) and must return everything that might; rows it returns are still
      * filtered by WHERE. It copies what it keeps (f is the caller's). */
     void (*set_filter)(struct source *s, const src_filter *f, int n, query_ctx *q);
+    /* Optional hint, called once before any open(): the query keeps only the first `rows`
+     * rows the source returns, in its order (no filter, grouping or sort in between). The
+     * source may return just those, in blocks of at most `rows` rows (as ClickHouse's
+     * numbers() does): what stops `SELECT f(number) FROM system.numbers LIMIT n` from
+     * evaluating f over whole blocks, and lets a join read an unbounded left side. */
+    void (*set_limit)(struct source *s, uint64_t rows);
     /* Optional, after set_filter, for a query that only counts the rows satisfying its
      * WHERE when f[0..n) express that WHERE exactly: drops from the tasks the rows the
      * source knows satisfy every filter without reading them (a MergeTree's granules

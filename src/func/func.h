@@ -48,6 +48,7 @@ typedef struct func_env {
     int64_t query_start;    /* unix seconds at query start, for now()/today() */
     const char *database;   /* the session's current database (currentDatabase()); may be NULL = "default" */
     const char *user;       /* the session's user (currentUser()); may be NULL = "default" */
+    bool multiif_to_if;     /* optimize_multiif_to_if: multiIf(c, a, b) behaves as if(c, a, b) */
 } func_env;
 
 struct fn_call;

@@ -290,7 +290,8 @@ static column *cast_rows(const column *c, const type *from, const type *to, size
         col_free(r->inner);
         r->inner = NULL;
         const uint64_t *o = col_offs(c);
-        r->inner = cast_rows(c->inner, pf->inner, pt->inner, (size_t)o[n], zone, pad);
+        /* the padding is kept at the top level only: elements are CAST (ClickHouse) */
+        r->inner = cast_rows(c->inner, pf->inner, pt->inner, (size_t)o[n], zone, false);
         if (!r->inner) { col_free(r); return NULL; }
         buf_append(&r->offs, o + 1, n * sizeof(uint64_t));
         r->len = n;
@@ -301,7 +302,7 @@ static column *cast_rows(const column *c, const type *from, const type *to, size
         for (int k = 0; k < pt->nfields; k++) {
             col_free(r->fields[k]);
             r->fields[k] = NULL;
-            r->fields[k] = cast_rows(c->fields[k], pf->fields[k], pt->fields[k], n, zone, pad);
+            r->fields[k] = cast_rows(c->fields[k], pf->fields[k], pt->fields[k], n, zone, false);
             if (!r->fields[k]) { col_free(r); return NULL; }
         }
         r->len = n;

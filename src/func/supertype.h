@@ -12,7 +12,8 @@
  * to wider number, decimal rescale, date to time, FixedString to String, wrapping into
  * Nullable, arrays/tuples element-wise). A FixedString becomes a String without its trailing
  * zero bytes, as ClickHouse's CAST (array(), arrayConcat, map(), greatest, transform, …);
- * type_cast_super_padded keeps them, as ClickHouse's if/multiIf do. A Date becomes its midnight in the target's time
+ * type_cast_super_padded keeps them at the top level (array elements and tuple fields are
+ * still CAST), as ClickHouse's if/coalesce do. A Date becomes its midnight in the target's time
  * zone, else in `zone` (the session's; NULL: the process default). Returns a new column or
  * NULL with an error.
  * Thread-safe. */

@@ -13,6 +13,7 @@
 #include "format/parquet/meta_cache.h"
 #include "io/stream.h"
 #include "sql/analyze.h"
+#include "sql/type_check.h"
 #include "storage/catalog.h"
 #include "storage/distributed.h"
 #include "codec/compress.h"
@@ -413,6 +414,9 @@ static int create_table(const ast *st, query_ctx *q)
         }
     } else {
         rc = check_columns(st, q, &a, &cols, &n);
+        for (int i = 0; !rc && i < n; i++)
+            if (cols[i].type)
+                rc = type_check_suspicious(cols[i].type, q->st);
     }
     if (!rc && !engine) {
         /* default_table_engine = MergeTree, as ClickHouse; a temporary table is Memory. */
@@ -1204,6 +1208,43 @@ static bool only_literals(const ast *e, int depth)
     return true;
 }
 
+/* ClickHouse's Values format takes rows without commas between them, `(1, 'a') (2, 'b')`:
+ * a comma goes where a row's `)` is followed (after blanks) by the next row's `(`, outside
+ * quotes, so the rows parse as one SELECT list. */
+static void add_row_commas(buf *text, size_t from)
+{
+    buf out = {0};
+    const char *s = (const char *)text->p;
+    size_t n = text->len, depth = 0;
+    buf_append(&out, s, from);
+    for (size_t i = from; i < n; i++) {
+        char ch = s[i];
+        buf_putc(&out, ch);
+        if (ch == '\'' || ch == '"' || ch == '`') {
+            for (i++; i < n; i++) {
+                buf_putc(&out, s[i]);
+                if (s[i] == '\\' && i + 1 < n)
+                    buf_putc(&out, s[++i]);
+                else if (s[i] == ch)
+                    break;
+            }
+        } else if (ch == '(' || ch == '[' || ch == '{') {
+            depth++;
+        } else if (ch == ')' || ch == ']' || ch == '}') {
+            depth -= depth > 0;
+            if (depth == 0 && ch == ')') {
+                size_t j = i + 1;
+                while (j < n && strchr(" \t\r\n", s[j]))
+                    j++;
+                if (j < n && s[j] == '(')
+                    buf_putc(&out, ',');
+            }
+        }
+    }
+    buf_free(text);
+    *text = out;
+}
+
 static int values_block(const ast *st, const schema *in, query_ctx *q, arena *a, block **out)
 {
     buf text = {0};
@@ -1219,6 +1260,7 @@ static int values_block(const ast *st, const schema *in, query_ctx *q, arena *a,
     } else {
         buf_append(&text, st->insert_data, st->insert_data_len);
     }
+    add_row_commas(&text, 7);
     while (text.len > 7 && strchr(" \t\r\n;", text.p[text.len - 1])) /* a trailing ';' ends the data */
         text.len--;
     const char *sql = arena_strdup(a, buf_cstr(&text));

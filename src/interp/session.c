@@ -313,6 +313,7 @@ int query_prepare(query_ctx *q, bool output_tty)
     q->env.query_start = (int64_t)clock_realtime();
     q->env.database = q->database;
     q->env.user = ((session *)q->session)->user;
+    q->env.multiif_to_if = settings_bool(q->st, "optimize_multiif_to_if");
     q->max_threads = (int)settings_int(q->st, "max_threads");
     if (q->max_threads < 1)
         q->max_threads = 1;

@@ -122,6 +122,7 @@ struct ast {
     bool is_operator;      /* came from an operator: formatting keeps the function form */
     ast *over;             /* f(…) OVER (…): an AST_WINDOW; OVER name: over_name */
     const char *over_name;
+    char nulls_action;     /* f(…) IGNORE NULLS: 'I', RESPECT NULLS: 'R', else 0 */
 
     /* AST_SUBQUERY: query in `sub`; AST_PARAM: name in name, type in str */
     ast *sub;

@@ -224,6 +224,8 @@ static void format_expr(buf *out, const ast *e, bool sql, bool top)
         buf_putc(out, '(');
         format_list(out, &e->args, sql);
         buf_putc(out, ')');
+        if (e->nulls_action && sql) /* not in a column's name, as ClickHouse */
+            buf_puts(out, e->nulls_action == 'I' ? " IGNORE NULLS" : " RESPECT NULLS");
         if (e->over_name) {
             buf_puts(out, " OVER ");
             buf_puts(out, e->over_name);

@@ -82,37 +82,37 @@ static size_t scan_quoted(const char *s, size_t len, size_t p, char q)
     return 0;
 }
 
+/* Digits of a number, with ClickHouse's `_` separators between two digits (1_000_000). */
+static size_t scan_digits(const char *s, size_t len, size_t p, int (*digit)(int))
+{
+    while (p < len && (digit((unsigned char)s[p]) ||
+                       (s[p] == '_' && p > 0 && digit((unsigned char)s[p - 1]) && p + 1 < len &&
+                        digit((unsigned char)s[p + 1]))))
+        p++;
+    return p;
+}
+
+static int is_bin_digit(int c) { return c == '0' || c == '1'; }
+
 static size_t scan_number(const char *s, size_t len, size_t p)
 {
     if (s[p] == '0' && p + 2 < len && (s[p + 1] == 'x' || s[p + 1] == 'X') && p + 2 < len &&
         isxdigit((unsigned char)s[p + 2])) {
-        p += 2;
-        while (p < len && isxdigit((unsigned char)s[p]))
-            p++;
-        return p;
+        return scan_digits(s, len, p + 2, isxdigit);
     }
     if (s[p] == '0' && p + 2 < len && (s[p + 1] == 'b' || s[p + 1] == 'B') &&
         (s[p + 2] == '0' || s[p + 2] == '1')) {
-        p += 2;
-        while (p < len && (s[p] == '0' || s[p] == '1'))
-            p++;
-        return p;
+        return scan_digits(s, len, p + 2, is_bin_digit);
     }
-    while (p < len && isdigit((unsigned char)s[p]))
-        p++;
-    if (p < len && s[p] == '.') {
-        p++;
-        while (p < len && isdigit((unsigned char)s[p]))
-            p++;
-    }
+    p = scan_digits(s, len, p, isdigit);
+    if (p < len && s[p] == '.')
+        p = scan_digits(s, len, p + 1, isdigit);
     if (p < len && (s[p] == 'e' || s[p] == 'E')) {
         size_t q = p + 1;
         if (q < len && (s[q] == '+' || s[q] == '-'))
             q++;
         if (q < len && isdigit((unsigned char)s[q])) {
-            p = q;
-            while (p < len && isdigit((unsigned char)s[p]))
-                p++;
+            p = scan_digits(s, len, q, isdigit);
         }
     }
     return p;
@@ -127,8 +127,17 @@ tok lexer_next(lexer *lx)
         return mk(lx, TK_EOF, len, len);
     unsigned char c = (unsigned char)s[p];
     char n1 = p + 1 < len ? s[p + 1] : 0;
-    if (isdigit(c))
-        return mk(lx, TK_NUMBER, p, scan_number(s, len, p));
+    if (isdigit(c)) {
+        size_t e = scan_number(s, len, p);
+        /* A number running on into letters or `_` is an identifier, as in ClickHouse
+         * (CREATE TABLE 02947_table …; SELECT 12abc names a column). */
+        if (e < len && is_word_char((unsigned char)s[e]) && s[e - 1] != '.') {
+            while (e < len && is_word_char((unsigned char)s[e]))
+                e++;
+            return mk(lx, TK_WORD, p, e);
+        }
+        return mk(lx, TK_NUMBER, p, e);
+    }
     if (c == '.' && isdigit((unsigned char)n1) && lx->prev != TK_WORD && lx->prev != TK_QIDENT &&
         lx->prev != TK_RPAREN && lx->prev != TK_RBRACKET && lx->prev != TK_NUMBER)
         return mk(lx, TK_NUMBER, p, scan_number(s, len, p));

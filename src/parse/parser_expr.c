@@ -196,9 +196,11 @@ static ast *number_literal(parser *p, const tok *t, bool neg, int pos)
     const char *s = p->s + t->start;
     size_t n = (size_t)(t->end - t->start);
     char tmp[512];
-    if (n >= sizeof tmp)
-        n = sizeof tmp - 1;
-    memcpy(tmp, s, n);
+    size_t w = 0; /* without the `_` separators */
+    for (size_t k = 0; k < n && w + 1 < sizeof tmp; k++)
+        if (s[k] != '_')
+            tmp[w++] = s[k];
+    n = w;
     tmp[n] = 0;
     l->text = arena_printf(p->a, "%s%s", neg ? "-" : "", tmp);
     l->end = t->end;
@@ -682,6 +684,11 @@ static ast *parse_function(parser *p, tok *name_tok)
             return NULL;
         f->name = arena_printf(p->a, "%sIf", f->name);
         ast_list_push(p->a, &f->args, cond);
+    }
+    if ((p_is(p, 0, "IGNORE") || p_is(p, 0, "RESPECT")) && p_is(p, 1, "NULLS")) {
+        /* checked by the analyzer: aggregate and window functions only */
+        f->nulls_action = p_is(p, 0, "IGNORE") ? 'I' : 'R';
+        p_adv(p), p_adv(p);
     }
     if (p_accept(p, "OVER") && !parse_over(p, f))
         return NULL;

@@ -408,7 +408,10 @@ static ast *parse_select(parser *p)
         p_adv(p); /* ARRAY */
         if (!expect_word(p, "JOIN"))
             return NULL;
-        if (parse_expr_list(p, &aj->args, true) < 0)
+        /* an empty list at the query's end parses (the analyzer refuses it, as ClickHouse;
+         * a keyword after ARRAY JOIN is read as a column there, a syntax error) */
+        bool empty = p_kind(p) == TK_EOF || p_kind(p) == TK_SEMI || p_kind(p) == TK_RPAREN;
+        if (!empty && parse_expr_list(p, &aj->args, true) < 0)
             return NULL;
         aj->end = prev_end(p);
         ast_list_push(p->a, &s->array_joins, aj);
@@ -723,7 +726,8 @@ static ast *parse_create_table(parser *p, ast *st)
                     return NULL;
                 ast_list_push(p->a, &st->columns, c);
             }
-            if (p_accept_tok(p, TK_COMMA))
+            /* a trailing comma before the closing parenthesis is allowed, as in ClickHouse */
+            if (p_accept_tok(p, TK_COMMA) && p_kind(p) != TK_RPAREN)
                 continue;
             if (!expect_tok(p, TK_RPAREN, "one of: Comma, closing parenthesis, DEFAULT, MATERIALIZED, ALIAS, "
                                           "CODEC, COMMENT, NULL, NOT NULL"))

@@ -1,5 +1,6 @@
 /* SELECT analysis: AST → select_plan. See analyze.h for the rules. */
 #include "sql/analyze.h"
+#include "sql/type_check.h"
 #include "sql/map_hof.h"
 
 #include "func/supertype.h"
@@ -423,20 +424,54 @@ static int fold_if_const(actx *c, expr *e, expr **out)
 /* ClickHouse's IN keeps only the values that convert exactly to the left side's type (a
  * set value 2.55 cannot match a Decimal(9, 1), nor 300 a UInt8): for numbers, drops the
  * rows where the converted value differs from the original. Takes conv. */
+static const type *array_leaf(const type *t)
+{
+    t = type_base(t);
+    while (type_phys(t)->id == T_ARRAY)
+        t = type_base(type_phys(t)->inner);
+    return t;
+}
+
 static column *in_exact_only(actx *c, column *orig, column *conv)
 {
-    if (!type_is_number(type_base(orig->type)) || !type_is_number(type_base(conv->type)) || conv->len == 0)
+    /* numbers, and arrays of numbers ([toUInt8(255)] IN [-1] matches nothing either) */
+    if (!type_is_number(array_leaf(orig->type)) || !type_is_number(array_leaf(conv->type)) || conv->len == 0)
         return conv;
     fn_call *call;
-    const type *ats[2] = {orig->type, conv->type};
+    column *ex[2] = {orig, conv}, *m = NULL, *text[2] = {NULL, NULL};
+    if (type_phys(type_base(orig->type))->id == T_ARRAY) {
+        /* equals() needs one element type: arrays are compared by their text ([-1] and
+         * [255] differ, [1.0] and [1] do not) */
+        for (int k = 0; k < 2; k++) {
+            const type *at = ex[k]->type;
+            column *none = NULL;
+            if (func_resolve("toString", 1, &at, &none, &c->q->env, &call)) {
+                err_clear();
+                col_free(text[0]);
+                return conv;
+            }
+            int trc = fn_exec(call, &ex[k], conv->len, &text[k]);
+            fn_call_free(call);
+            if (trc) {
+                err_clear();
+                col_free(text[0]);
+                return conv;
+            }
+            ex[k] = text[k] = col_materialize(text[k]);
+        }
+    }
+    const type *ats[2] = {ex[0]->type, ex[1]->type};
     column *cargs[2] = {NULL, NULL};
     if (func_resolve("equals", 2, ats, cargs, &c->q->env, &call)) {
         err_clear();
+        col_free(text[0]);
+        col_free(text[1]);
         return conv;
     }
-    column *ex[2] = {orig, conv}, *m = NULL;
     int rc = fn_exec(call, ex, conv->len, &m);
     fn_call_free(call);
+    col_free(text[0]);
+    col_free(text[1]);
     if (rc) {
         err_clear();
         return conv;
@@ -945,6 +980,8 @@ static int compile_array_join_clause(actx *c, const ast *clause)
     char *names[AJ_MAX];
     bool shadow[AJ_MAX];
     int n = 0;
+    if (clause->args.n == 0)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "ARRAY JOIN requires at least single expression");
     for (int i = 0; i < clause->args.n; i++) {
         const ast *it = clause->args.items[i];
         int nested[AJ_MAX];
@@ -1524,8 +1561,25 @@ static int plan_grouping_sets(actx *c, const ast *sel)
     return 0;
 }
 
+/* f(…) IGNORE NULLS / RESPECT NULLS. IGNORE NULLS is what aggregate and window functions do
+ * anyway (ClickHouse accepts and keeps them); RESPECT NULLS needs the *_respect_nulls
+ * variants, not implemented; other functions cannot take either (as ClickHouse). */
+static int check_nulls_action(const ast *e)
+{
+    bool agg_or_window = e->over || e->over_name || window_kind_of(e->name) >= 0 ||
+                         (!func_lookup(e->name) && agg_exists(e->name));
+    const char *action = e->nulls_action == 'I' ? "IGNORE NULLS" : "RESPECT NULLS";
+    if (!agg_or_window)
+        return err_set(ERR_SYNTAX_ERROR, "Function with name `%s` cannot use %s", e->name, action);
+    if (e->nulls_action == 'R')
+        return err_set(ERR_NOT_IMPLEMENTED, "Function %s with RESPECT NULLS is not supported yet", e->name);
+    return 0;
+}
+
 static int compile_func(actx *c, const ast *e, expr **out)
 {
+    if (e->nulls_action && check_nulls_action(e))
+        return -1;
     if (e->over || e->over_name)
         return compile_window(c, e, out);
     if (window_kind_of(e->name) >= 0)
@@ -1543,6 +1597,15 @@ static int compile_func(actx *c, const ast *e, expr **out)
         return compile_hof(c, e, hd, out);
     if (strcmp(e->name, "getSetting") == 0)
         return compile_get_setting(c, e, out);
+    if ((!strcasecmp(e->name, "CAST") || !strcmp(e->name, "_CAST") || !strncmp(e->name, "accurateCast", 12)) &&
+        e->args.n == 2 && e->args.items[1]->kind == AST_LITERAL && e->args.items[1]->lit == LIT_STRING) {
+        /* the target type as ClickHouse checks it before creating its column */
+        const ast *ty = e->args.items[1];
+        const type *t = type_parse(ty->str, ty->str_len);
+        if (t && type_check_suspicious(t, c->q->st))
+            return -1;
+        err_clear();
+    }
     bool done;
     int irc = compile_interval_arith(c, e, out, &done);
     if (done || irc)
@@ -1652,6 +1715,14 @@ static int compile(actx *c, const ast *e, expr **out)
             }
         free(name);
     }
+    /* `number * 2 AS number`: inside its own definition a name is the column, not the alias
+     * (as when the alias is reached through an identifier, compile_ident). */
+    int self = -1;
+    if (e->alias && e->kind != AST_IDENT) {
+        int a = find_alias(c, e->alias);
+        if (a >= 0 && c->alias_asts[a] == e && !c->alias_active[a])
+            c->alias_active[self = a] = true;
+    }
     switch (e->kind) {
     case AST_LITERAL: *out = expr_const(literal_column(e)); rc = 0; break;
     case AST_IDENT: rc = compile_ident(c, e, out); break;
@@ -1698,6 +1769,8 @@ static int compile(actx *c, const ast *e, expr **out)
         rc = err_set(ERR_UNEXPECTED_AST_STRUCTURE, "Unexpected element in an expression");
         break;
     }
+    if (self >= 0)
+        c->alias_active[self] = false;
     c->depth--;
     return rc;
 }
@@ -2322,7 +2395,48 @@ static int check_join_aliases(const ast *t, query_ctx *q)
     return 0;
 }
 
-int analyze_table(const ast *t, query_ctx *q, source **out)
+/* True when e may change how many rows a SELECT returns per source row: an aggregate, a
+ * window function, arrayJoin(). */
+static bool changes_row_count(const ast *e, int depth)
+{
+    if (!e || depth > 64)
+        return false;
+    if (e->kind == AST_FUNC) {
+        if (e->over || e->over_name || !strcasecmp(e->name, "arrayJoin") || (!func_lookup(e->name) && agg_exists(e->name)))
+            return true;
+        for (int i = 0; i < e->args.n; i++)
+            if (changes_row_count(e->args.items[i], depth + 1))
+                return true;
+    }
+    if (e->kind == AST_LAMBDA && e->args.n)
+        return changes_row_count(e->args.items[0], depth + 1);
+    return false;
+}
+
+/* Rows of its FROM that a SELECT needs at most: offset + limit when the SELECT only
+ * projects each row (no WHERE, grouping, sort, DISTINCT, ARRAY JOIN, aggregate, window)
+ * and both are literals; else UINT64_MAX. */
+static uint64_t rows_needed(const ast *sel)
+{
+    const ast *l = sel->limit, *o = sel->offset;
+    if (!l || l->kind != AST_LITERAL || l->lit != LIT_UINT || (o && (o->kind != AST_LITERAL || o->lit != LIT_UINT)) ||
+        sel->where || sel->prewhere || sel->group_by.n || sel->group_by_all || sel->grouping_sets.n || sel->having ||
+        sel->order_by.n || sel->select_distinct || sel->limit_by.n || sel->array_joins.n || sel->windows.n ||
+        sel->with_totals)
+        return UINT64_MAX;
+    for (int i = 0; i < sel->with.n; i++)
+        if (changes_row_count(sel->with.items[i], 0))
+            return UINT64_MAX;
+    for (int i = 0; i < sel->select.n; i++)
+        if (changes_row_count(sel->select.items[i], 0))
+            return UINT64_MAX;
+    uint64_t n = l->u + (o ? o->u : 0);
+    return n >= l->u ? n : UINT64_MAX;
+}
+
+/* where: the SELECT's WHERE, whose equalities turn CROSS joins into INNER ones; need: the
+ * rows the SELECT takes from the join's result at most (rows_needed). */
+static int analyze_from(const ast *t, const ast *where, uint64_t need, query_ctx *q, source **out)
 {
     if (!t->join)
         return analyze_one_table(t, q, out);
@@ -2333,6 +2447,15 @@ int analyze_table(const ast *t, query_ctx *q, source **out)
     if (analyze_one_table(t, q, &cur))
         return -1;
     set_qualifiers(cur, table_qualifier(t));
+    /* LEFT [ANY|ALL] joins give every left row one or more rows, in the left side's order:
+     * the first `need` rows of the first table make the rows the SELECT keeps (and an
+     * unbounded one, system.numbers, then ends). */
+    bool all_left = need != UINT64_MAX && cur->set_limit;
+    for (const ast *j = t->join; j && all_left; j = j->sub->join)
+        all_left = j->join_kind && !strcasecmp(j->join_kind, "LEFT") &&
+                   (!j->join_strictness || !strcasecmp(j->join_strictness, "ANY") || !strcasecmp(j->join_strictness, "ALL"));
+    if (all_left)
+        cur->set_limit(cur, need);
     for (const ast *j = t->join; j; j = j->sub->join) {
         source *right;
         if (analyze_one_table(j->sub, q, &right)) {
@@ -2341,7 +2464,7 @@ int analyze_table(const ast *t, query_ctx *q, source **out)
         }
         set_qualifiers(right, table_qualifier(j->sub));
         source *joined;
-        int rc = join_sources(cur, right, j, q, &joined);
+        int rc = join_sources(cur, right, j, where, q, &joined);
         source_free(cur);
         source_free(right);
         if (rc)
@@ -2350,6 +2473,11 @@ int analyze_table(const ast *t, query_ctx *q, source **out)
     }
     *out = cur;
     return 0;
+}
+
+int analyze_table(const ast *t, query_ctx *q, source **out)
+{
+    return analyze_from(t, NULL, UINT64_MAX, q, out);
 }
 
 /* ---- a subquery (or CTE) as a table: analysed now, run when the outer query runs ----
@@ -3184,8 +3312,46 @@ static void setting_value_text(const ast *v, char *out, size_t cap)
         out[0] = 0;
 }
 
+/* A window function inside the definition of window `name` (WINDOW name AS (…)): the
+ * first one found, or NULL. */
+static const ast *window_fn_in(const ast *e, int depth)
+{
+    if (!e || depth > 64)
+        return NULL;
+    if (e->kind == AST_FUNC && (e->over || e->over_name))
+        return e;
+    const ast *f = e->kind == AST_ORDER_ITEM ? window_fn_in(e->sub, depth + 1) : NULL;
+    for (int i = 0; !f && e->kind == AST_FUNC && i < e->args.n; i++)
+        f = window_fn_in(e->args.items[i], depth + 1);
+    return f;
+}
+
+/* ClickHouse analyses every WINDOW definition, used or not: none may hold a window
+ * function (and one naming the window itself is a recursion). */
+static int check_window_defs(const ast *sel)
+{
+    for (int i = 0; i < sel->windows.n; i++) {
+        const ast *w = sel->windows.items[i];
+        for (int part = 0; part < 2; part++) {
+            const ast_list *l = part ? &w->order_by : &w->partition_by;
+            for (int k = 0; k < l->n; k++) {
+                const ast *f = window_fn_in(l->items[k], 0);
+                if (!f)
+                    continue;
+                const char *base = f->over_name ? f->over_name : f->over ? f->over->window_base : NULL;
+                if (base && w->alias && !strcmp(base, w->alias))
+                    return err_set(ERR_UNSUPPORTED_METHOD, "Recursive window %s", w->alias);
+                return err_set(ERR_ILLEGAL_AGGREGATION, "Window function %s is found in WINDOW in query", f->name);
+            }
+        }
+    }
+    return 0;
+}
+
 static int unsupported_clauses(const ast *sel, query_ctx *q)
 {
+    if (check_window_defs(sel))
+        return -1;
     for (int i = 0; i < sel->order_by.n; i++) {
         if (sel->order_by.items[i]->fill_staleness)
             return err_set(ERR_NOT_IMPLEMENTED, "ORDER BY … WITH FILL STALENESS is not supported yet");
@@ -3477,7 +3643,7 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
     if (given) {
         c->table_alias = sel->from ? sel->from->alias : NULL;
     } else if (sel->from) {
-        int trc = analyze_table(sel->from, q, &p->src);
+        int trc = analyze_from(sel->from, sel->where, rows_needed(sel), q, &p->src);
         if (trc) {
             q->nctes = ctes_before;
             goto done;
@@ -3633,8 +3799,26 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
                 err_set(ERR_NOT_AN_AGGREGATE, "Asterisk cannot be used with aggregation (columns are not under aggregate functions)");
                 goto done;
             }
-            /* t.*: the columns of table t only (in a join, those qualified by t). */
-            bool matched = s->nparts != 1;
+            /* t.*: the columns of table t only (in a join, those qualified by t); db.t.*:
+             * those of the table read when it is db.t. */
+            if (s->nparts > 2) {
+                err_set(ERR_INVALID_IDENTIFIER,
+                        "Expected identifier '%s.%s.%s' to contain 1 or 2 parts to be resolved as table expression",
+                        s->parts[0], s->parts[1], s->parts[2]);
+                goto done;
+            }
+            const ast *from = sel->from;
+            bool matched = s->nparts == 0 ||
+                           (s->nparts == 2 && !c->qual && from && from->table_name && !strcmp(from->table_name, s->parts[1]) &&
+                            ((from->database && !strcmp(from->database, s->parts[0])) ||
+                             (!from->database && c->q->database && !strcmp(c->q->database, s->parts[0]))));
+            if (s->nparts == 2 && !matched) {
+                char scope[1024];
+                scope_text(c, scope, sizeof scope);
+                err_set(ERR_UNKNOWN_IDENTIFIER, "Qualified matcher %s.%s.* does not find table. In scope %s.", s->parts[0],
+                        s->parts[1], scope);
+                goto done;
+            }
             for (int k = 0; k < c->nvisible; k++) {
                 if (s->nparts == 1) {
                     const char *tq = s->parts[0];
@@ -3729,6 +3913,13 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
             key = expand_aliases(c, &scratch, key, 0);
         if (compile(c, key, &p->order[i])) {
             p->norder = i;
+            goto done;
+        }
+        if (type_base(p->order[i]->type)->id == T_AGGSTATE && !p->order[i]->type->simple_agg) {
+            p->norder = i + 1;
+            err_set(ERR_ILLEGAL_COLUMN,
+                    "Data type %s is not allowed in ORDER BY keys, because its values are not comparable",
+                    p->order[i]->type->name);
             goto done;
         }
         p->order_desc[i] = o->desc;
@@ -3943,15 +4134,29 @@ static int analyze_query_at(const ast *query, query_ctx *q, bool top, query_plan
             return -1;
         }
     }
+    /* UNION ALL: each column takes the supertype of the parts' types (query_plan_run
+     * converts the parts' blocks), as ClickHouse. */
     qp->out_schema = schema_clone(qp->parts[0]->out_schema);
-    for (int i = 1; i < n; i++)
-        for (int k = 0; k < qp->out_schema->n; k++)
-            if (qp->parts[i]->out_schema->types[k] != qp->out_schema->types[k]) {
-                err_set(ERR_NOT_IMPLEMENTED, "UNION ALL of different types (%s and %s) is not supported yet",
-                        qp->out_schema->types[k]->name, qp->parts[i]->out_schema->types[k]->name);
-                query_plan_free(qp);
-                return -1;
-            }
+    const type **ts = xcalloc((size_t)n, sizeof *ts);
+    for (int k = 0; k < qp->out_schema->n; k++) {
+        bool same = true;
+        for (int i = 0; i < n; i++) {
+            ts[i] = qp->parts[i]->out_schema->types[k];
+            same &= ts[i] == ts[0];
+        }
+        const type *st = same ? ts[0] : type_supertype(n, ts);
+        if (!st) {
+            free(ts);
+            query_plan_free(qp);
+            return -1;
+        }
+        if (!same) {
+            char *name = xstrdup(qp->out_schema->names[k]); /* schema_set frees the old one */
+            schema_set(qp->out_schema, k, name, st);
+            free(name);
+        }
+    }
+    free(ts);
     *out = qp;
     return 0;
 }
@@ -3967,11 +4172,58 @@ void query_plan_free(query_plan *p)
     free(p);
 }
 
+/* A UNION ALL part's blocks converted to the union's column types. */
+typedef struct union_cast_sink {
+    block_sink base;
+    block_sink *inner;
+    const schema *from, *to;
+    const char *zone;
+} union_cast_sink;
+
+static int union_cast(union_cast_sink *u, block *b)
+{
+    for (int k = 0; k < b->ncols && k < u->to->n; k++) {
+        if (u->from->types[k] == u->to->types[k])
+            continue;
+        column *c = type_cast_super(b->cols[k], u->from->types[k], u->to->types[k], u->zone);
+        if (!c) {
+            block_free(b);
+            return -1;
+        }
+        col_free(b->cols[k]);
+        b->cols[k] = c;
+    }
+    return 0;
+}
+
+static int union_cast_write(block_sink *s, block *b)
+{
+    union_cast_sink *u = (union_cast_sink *)s;
+    return union_cast(u, b) ? -1 : u->inner->write(u->inner, b);
+}
+
+static int union_cast_totals(block_sink *s, block *b)
+{
+    union_cast_sink *u = (union_cast_sink *)s;
+    if (!u->inner->totals) {
+        block_free(b);
+        return 0;
+    }
+    return union_cast(u, b) ? -1 : u->inner->totals(u->inner, b);
+}
+
 int query_plan_run(query_plan *p, query_ctx *q, block_sink *sink)
 {
-    for (int i = 0; i < p->nparts; i++)
-        if (select_run(p->parts[i], q, sink))
+    for (int i = 0; i < p->nparts; i++) {
+        const schema *from = p->parts[i]->out_schema;
+        bool same = true;
+        for (int k = 0; k < from->n && k < p->out_schema->n; k++)
+            same &= from->types[k] == p->out_schema->types[k];
+        union_cast_sink u = {.base = {.write = union_cast_write, .totals = sink->totals ? union_cast_totals : NULL},
+                             .inner = sink, .from = from, .to = p->out_schema, .zone = q->env.timezone};
+        if (select_run(p->parts[i], q, same ? sink : &u.base))
             return -1;
+    }
     return 0;
 }
 

@@ -73,8 +73,11 @@ int analyze_cluster_remote_args(const ast *f, query_ctx *q, remote_args *ra);
 int analyze_expr_on(const ast *e, const source *src, query_ctx *q, expr **out);
 
 /* Joins two sources as the AST_JOIN j says (sql/join.c); *out is a new in-memory source
- * whose columns are left's then right's (USING keys once), with qualifiers. */
-int join_sources(source *left, source *right, const ast *j, query_ctx *q, source **out);
+ * whose columns are left's then right's (USING keys once), with qualifiers. where (may be
+ * NULL): the WHERE of the SELECT reading the join; a CROSS join (or comma) takes its
+ * equalities between the two sides as keys, an INNER join as ClickHouse's
+ * cross_to_inner_join_rewrite does (WHERE still filters the result). */
+int join_sources(source *left, source *right, const ast *j, const ast *where, query_ctx *q, source **out);
 
 /* Resolves a table expression (AST_TABLE: table function, system table or subquery). */
 int analyze_table(const ast *table, query_ctx *q, source **out);

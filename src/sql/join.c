@@ -355,7 +355,55 @@ static int on_keys(join_spec *s, const source *left, const source *right, const 
     return 0;
 }
 
-int join_spec_init(join_spec *s, const source *left, const source *right, const ast *j, query_ctx *q)
+/* A key of a CROSS join taken from WHERE must compare as `=` does: both integers, or one
+ * type whose equal values have equal bytes (no floating point: NaN never equals itself
+ * and -0 equals 0; no containers, which may hold them). */
+static bool where_key_ok(const type *a, const type *b)
+{
+    a = type_base(a);
+    b = type_base(b);
+    if (type_is_integer(a) && type_is_integer(b)) {
+        const type *ts[2] = {a, b};
+        if (type_supertype(2, ts)) /* Int32 and UInt64 have none: the WHERE compares them */
+            return true;
+        err_clear();
+        return false;
+    }
+    return !strcmp(a->name, b->name) && (type_is_string(a) || type_is_date_or_time(a) || type_is_ip(a) || a->id == T_UUID);
+}
+
+/* cross_to_inner_join_rewrite: the WHERE's AND-ed equalities between an expression of the
+ * left side and one of the right become the keys of the CROSS join (ClickHouse rewrites it
+ * to an INNER join); WHERE still filters the joined rows. */
+static void keys_from_where(join_spec *s, const ast *where, const source *left, const source *right, query_ctx *q)
+{
+    const ast *terms[64];
+    int nt = 0;
+    if (collect_terms(where, terms, &nt)) {
+        err_clear();
+        return;
+    }
+    for (int i = 0; i < nt && s->nkeys < JOIN_MAX_KEYS; i++) {
+        const ast *t = terms[i];
+        if (t->kind != AST_FUNC || strcmp(t->name, "equals") != 0 || t->args.n != 2)
+            continue;
+        for (int swap = 0; swap < 2; swap++) {
+            const ast *a = t->args.items[swap], *b = t->args.items[1 - swap];
+            expr *x = NULL, *y = NULL;
+            if (analyze_expr_on(a, left, q, &x) == 0 && analyze_expr_on(b, right, q, &y) == 0 &&
+                where_key_ok(x->type, y->type)) {
+                s->lk[s->nkeys] = x;
+                s->rk[s->nkeys++] = y;
+                break;
+            }
+            expr_free(x);
+            expr_free(y);
+        }
+    }
+    err_clear();
+}
+
+int join_spec_init(join_spec *s, const source *left, const source *right, const ast *j, const ast *where, query_ctx *q)
 {
     memset(s, 0, sizeof *s);
     const char *kind = j->join_kind ? j->join_kind : "INNER";
@@ -369,6 +417,11 @@ int join_spec_init(join_spec *s, const source *left, const source *right, const 
     s->anti = strcasecmp(strict, "ANTI") == 0;
     if (strcasecmp(strict, "ASOF") == 0)
         return err_set(ERR_NOT_IMPLEMENTED, "ASOF JOIN is not supported yet");
+    if (s->any && s->is_full)
+        return err_set(ERR_NOT_IMPLEMENTED, "ANY FULL JOINs are not implemented");
+    if (s->any && s->is_right && !strcmp(settings_str(q->st, "join_algorithm"), "partial_merge"))
+        return err_set(ERR_NOT_IMPLEMENTED, "Can't execute any of specified algorithms for specified strictness/kind "
+                                            "and right storage type");
     if ((s->semi || s->anti) && !s->is_left)
         return err_set(ERR_NOT_IMPLEMENTED, "Only LEFT SEMI and LEFT ANTI joins are supported");
     bool use_nulls = settings_bool(q->st, "join_use_nulls") && (s->is_left || s->is_right || s->is_full);
@@ -381,6 +434,10 @@ int join_spec_init(join_spec *s, const source *left, const source *right, const 
     if (!s->is_cross && (j->using_cols.n ? using_keys(s, left, right, j) : j->on ? on_keys(s, left, right, j, q) : 0)) {
         join_spec_free(s);
         return -1;
+    }
+    if (s->is_cross && where && !j->using_cols.n) {
+        keys_from_where(s, where, left, right, q);
+        s->is_cross = s->nkeys == 0;
     }
     for (int u = 0; u < s->nusing; u++)
         s->using_left[u] = find_col(left, right->sch->names[s->using_right[u]]);
@@ -662,10 +719,10 @@ static int check_join_limits(const block *R, query_ctx *q)
     return 0;
 }
 
-int join_sources(source *left, source *right, const ast *j, query_ctx *q, source **out)
+int join_sources(source *left, source *right, const ast *j, const ast *where, query_ctx *q, source **out)
 {
     join_spec s;
-    if (join_spec_init(&s, left, right, j, q))
+    if (join_spec_init(&s, left, right, j, where, q))
         return -1;
     int algo = s.is_cross ? 0 : choose_algorithm(q);
     if (algo < 0) {

@@ -58,8 +58,9 @@ typedef struct join_table {
 #define JOIN_TABLE_ROW_BYTES 96
 static inline uint64_t join_cost(const block *b) { return block_bytes(b) + b->rows * JOIN_TABLE_ROW_BYTES; }
 
-/* Reads the JOIN clause j between left and right. */
-int join_spec_init(join_spec *s, const source *left, const source *right, const ast *j, query_ctx *q);
+/* Reads the JOIN clause j between left and right; a CROSS (or comma) join takes the
+ * equalities of where (the query's WHERE, or NULL) between the two sides as its keys. */
+int join_spec_init(join_spec *s, const source *left, const source *right, const ast *j, const ast *where, query_ctx *q);
 void join_spec_free(join_spec *s);
 /* A source with the result's layout (schema, qualifiers) over blocks (taken). */
 source *join_layout_source(const join_spec *s, block **blocks, int n);

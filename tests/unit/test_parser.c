@@ -262,7 +262,7 @@ static void test_errors(void)
     CHECK(strstr(error_of("SELECT 1,\n 2 +"), "(line 2, col 5)") != NULL);
     CHECK(strstr(error_of("SELECT 'abc"), "Single quoted string is not closed") != NULL);
     const char *bad[] = {"SELEC 1", "SELECT (1", "SELECT [1", "SELECT f(1", "SELECT 1 FROM", "SELECT CAST(1 AS)",
-                         "SELECT CASE END", "SELECT {x}", "SELECT x FROM t ARRAY JOIN", "SELECT 1 ARRAY JOIN [1] AS x",
+                         "SELECT CASE END", "SELECT {x}", "SELECT 1 ARRAY JOIN [1] AS x",
                          "SELECT x FROM t LEFT ARRAY a", "SELECT 1 EXCEPT SELECT 2",
                          "SELECT a FROM t JOIN u", "INSERT INTO t", "CREATE VIEW v", "DROP x",
                          "SELECT INTERVAL 1 FORTNIGHT", "SELECT 1 IS 2", "SELECT 1 BETWEEN 2", "SELECT `",

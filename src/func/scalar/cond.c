@@ -69,8 +69,9 @@ static column *pick_rows(const type *rt, column **srcs, const uint8_t *pick, siz
 }
 
 /* Converts args[idx[k]] to rt for k < m into conv[k]; -1 on error. pad: a FixedString
- * keeps its zero padding as a String (ClickHouse's if/multiIf/coalesce; its CASE x WHEN
- * and greatest/least cast, which drops it). */
+ * keeps its zero padding as a String at the top level (ClickHouse's if, multiIf when it is
+ * rewritten to if, coalesce and ifNull); otherwise it is CAST, which drops it (multiIf,
+ * CASE, greatest/least). */
 static int convert_all(const fn_call *c, column **args, const int *idx, int m, const type *rt, column **conv,
                        bool pad)
 {
@@ -89,7 +90,7 @@ static int convert_all(const fn_call *c, column **args, const int *idx, int m, c
 
 /* ---- if / multiIf ---- */
 
-static int multiif_exec(const fn_call *c, column **args, size_t n, column **out)
+static int multiif_run(const fn_call *c, column **args, size_t n, bool pad, column **out)
 {
     int nb = c->nargs / 2 + 1; /* branches incl. else */
     int idx[64];
@@ -97,7 +98,7 @@ static int multiif_exec(const fn_call *c, column **args, size_t n, column **out)
         idx[k] = 2 * k + 1;
     idx[nb - 1] = c->nargs - 1;
     column *conv[64];
-    if (convert_all(c, args, idx, nb, c->ret, conv, true) < 0)
+    if (convert_all(c, args, idx, nb, c->ret, conv, pad) < 0)
         return -1;
     uint8_t *pick = mem_alloc(n ? n : 1), *t = mem_alloc(n ? n : 1), *done = mem_calloc(n ? n : 1);
     memset(pick, (uint8_t)(nb - 1), n);
@@ -116,6 +117,18 @@ static int multiif_exec(const fn_call *c, column **args, size_t n, column **out)
     mem_free(t);
     mem_free(done);
     return 0;
+}
+
+/* if() copies FixedString bytes into a String result as they are; multiIf CASTs them (which
+ * drops the trailing zero bytes) unless ClickHouse rewrites it to if (below). */
+static int multiif_exec(const fn_call *c, column **args, size_t n, column **out)
+{
+    return multiif_run(c, args, n, false, out);
+}
+
+static int if_exec(const fn_call *c, column **args, size_t n, column **out)
+{
+    return multiif_run(c, args, n, true, out);
 }
 
 static int multiif_resolve(fn_call *c)
@@ -139,7 +152,11 @@ static int multiif_resolve(fn_call *c)
     if (!rt)
         return -1;
     c->ret = type_phys(rt);
-    c->exec = multiif_exec;
+    /* ClickHouse rewrites multiIf(c, a, b) with a non-constant c to if(c, a, b)
+     * (optimize_multiif_to_if). */
+    bool as_if = !strcmp(c->def->name, "if") ||
+                 (c->nargs == 3 && c->env && c->env->multiif_to_if && !(c->const_args && c->const_args[0]));
+    c->exec = as_if ? if_exec : multiif_exec;
     return 0;
 }
 

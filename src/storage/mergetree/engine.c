@@ -208,6 +208,33 @@ static int compile_keys(mt_table *m, query_ctx *q)
     return 0;
 }
 
+/* ClickHouse refuses columns to sum that a key uses: summing would change the key. */
+static int check_sum_outside_keys(const mt_table *m)
+{
+    const ast *cr = m->t->create;
+    const ast_list *order = cr->order_by_key.n ? &cr->order_by_key : &cr->primary_key;
+    int *used = xcalloc((size_t)m->t->sch->n + 1, sizeof(int));
+    int nused = 0;
+    for (int i = 0; i < order->n; i++)
+        collect_columns(order->items[i], m->t->sch, used, &nused);
+    int rc = 0;
+    for (int pass = 0; pass < 2 && !rc; pass++) {
+        const int *cols = pass ? m->minmax_cols : used;
+        int ncols = pass ? m->nminmax : nused;
+        buf names = {0};
+        for (int s = 0; s < m->nsum; s++)
+            for (int k = 0; k < ncols; k++)
+                if (cols[k] == m->sum_cols[s])
+                    buf_printf(&names, "%s%s", names.len ? ", " : "", m->t->sch->names[cols[k]]);
+        if (names.len)
+            rc = err_set(ERR_BAD_ARGUMENTS, "Columns: %.*s listed both in columns to sum and in %s key. That is not allowed.",
+                         (int)names.len, (const char *)names.p, pass ? "partition" : "sorting");
+        buf_free(&names);
+    }
+    free(used);
+    return rc;
+}
+
 static int engine_args(mt_table *m)
 {
     const ast *e = m->t->create->engine;
@@ -256,10 +283,12 @@ static int engine_args(mt_table *m)
                     return err_set(ERR_BAD_ARGUMENTS, "SummingMergeTree columns must be column names");
                 int idx = schema_find(m->t->sch, c->parts[c->nparts - 1]);
                 if (idx < 0)
-                    return err_set(ERR_NO_SUCH_COLUMN_IN_TABLE, "Column %s listed in columns to sum does not exist",
+                    return err_set(ERR_NO_SUCH_COLUMN_IN_TABLE, "Column %s listed in columns to sum does not exist in table declaration",
                                    c->parts[c->nparts - 1]);
                 m->sum_cols[m->nsum++] = idx;
             }
+            if (check_sum_outside_keys(m))
+                return -1;
         } else {
             /* All numeric columns not in the sorting key. */
             for (int c = 0; c < m->t->sch->n; c++) {

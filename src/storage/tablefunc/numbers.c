@@ -90,6 +90,18 @@ static int64_t num_count(source *s, query_ctx *q)
     return n->count == UINT64_MAX ? -1 : (int64_t)n->count;
 }
 
+static void num_set_limit(source *s, uint64_t rows)
+{
+    numbers_src *n = s->impl;
+    if (rows < n->count) {
+        n->count = rows;
+        s->ntasks = (int)((rows + n->task_rows - 1) / n->task_rows);
+        s->total_rows_hint = rows;
+    }
+    if (rows && rows < n->block_rows)
+        n->block_rows = rows;
+}
+
 static int arg_u64(column *c, const char *fn, int pos, uint64_t *v)
 {
     if (!type_is_integer(c->type) || type_is_nullable(c->type))
@@ -142,6 +154,7 @@ int tablefunc_numbers(column *const *args, int nargs, bool is_system_numbers, qu
     s->close = num_close;
     s->destroy = num_destroy;
     s->count_rows = num_count;
+    s->set_limit = num_set_limit;
     *out = s;
     return 0;
 }

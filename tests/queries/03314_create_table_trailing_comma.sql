@@ -1,0 +1,12 @@
+-- A trailing comma ends CREATE TABLE's column list, as ClickHouse allows.
+DROP TABLE IF EXISTS 03314_t;
+CREATE TABLE 03314_t (a UInt8, b String,) ENGINE = Memory;
+INSERT INTO 03314_t VALUES (1, 'x');
+SELECT * FROM 03314_t;
+DROP TABLE 03314_t;
+CREATE TABLE 03314_t (a UInt8, INDEX i a TYPE minmax GRANULARITY 1,) ENGINE = MergeTree ORDER BY a;
+INSERT INTO 03314_t VALUES (2);
+SELECT * FROM 03314_t;
+DROP TABLE 03314_t;
+CREATE TABLE 03314_t (a UInt8,,) ENGINE = Memory; -- { clientError SYNTAX_ERROR }
+CREATE TABLE 03314_t (,) ENGINE = Memory; -- { clientError SYNTAX_ERROR }
