@@ -511,11 +511,11 @@ static int space_exec(const fn_call *c, column **a, size_t n, column **out)
     char *buf = NULL;
     for (size_t i = 0; i < n; i++) {
         if (v[i] > 1000000) {
+            long long bad = (long long)v[i]; /* read before v is freed */
             free(buf);
             mem_free(v);
             col_free(r);
-            return err_set(ERR_TOO_LARGE_STRING_SIZE, "Too many times to repeat (%lld), maximum is: 1000000",
-                           (long long)v[i]);
+            return err_set(ERR_TOO_LARGE_STRING_SIZE, "Too many times to repeat (%lld), maximum is: 1000000", bad);
         }
         size_t k = v[i] > 0 ? (size_t)v[i] : 0;
         buf = xrealloc(buf, k + 1);
