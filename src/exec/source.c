@@ -121,7 +121,8 @@ source *source_from_blocks(schema *sch, block **blocks, int nblocks)
     return s;
 }
 
-int source_read_all(source *s, query_ctx *q, block **out)
+int source_read_until(source *s, query_ctx *q, bool (*enough)(const block *sofar, void *arg), void *arg,
+                      block **out, source_pause *paused)
 {
     int n = s->sch->n;
     int *cols = xcalloc((size_t)n + 1, sizeof *cols);
@@ -129,6 +130,7 @@ int source_read_all(source *s, query_ctx *q, block **out)
         cols[i] = i;
     block *all = block_new_empty(s->sch);
     int rc = 0;
+    *out = NULL;
     for (int t = 0; t < s->ntasks && !rc; t++) {
         void *it;
         if ((rc = s->open(s, t, cols, n, q, &it)))
@@ -139,6 +141,11 @@ int source_read_all(source *s, query_ctx *q, block **out)
                 break;
             block_append(all, b);
             block_free(b);
+            if (enough && enough(all, arg)) {
+                *paused = (source_pause){all, t, it};
+                free(cols);
+                return 0;
+            }
         }
         s->close(it);
     }
@@ -149,6 +156,11 @@ int source_read_all(source *s, query_ctx *q, block **out)
     }
     *out = all;
     return 0;
+}
+
+int source_read_all(source *s, query_ctx *q, block **out)
+{
+    return source_read_until(s, q, NULL, NULL, out, NULL);
 }
 
 block *source_memory_block(source *s, int i)

@@ -96,6 +96,20 @@ typedef struct source {
 /* Reads every task of s, all columns, into one block (*out, owned by the caller). */
 int source_read_all(source *s, query_ctx *q, block **out);
 
+/* Where source_read_until paused: the rows read so far (pre, owned), the task being read and
+ * its open iterator (owned: go on with s->next, then s->close). */
+typedef struct source_pause {
+    block *pre;
+    int task;
+    void *it;
+} source_pause;
+
+/* source_read_all that asks enough(rows so far, arg) after each block (enough may be NULL);
+ * once it says true the read pauses: *out is NULL and *paused says where, for the caller to
+ * go on (a JOIN's right side turning into a grace hash join past its memory threshold). */
+int source_read_until(source *s, query_ctx *q, bool (*enough)(const block *sofar, void *arg), void *arg,
+                      block **out, source_pause *paused);
+
 void source_free(source *s);
 
 /* inner with its columns reordered: outer column i is inner column perm[i]; the first

@@ -666,41 +666,11 @@ static int choose_algorithm(query_ctx *q)
     return grace ? 1 : 0;
 }
 
-/* Reads the right side into *R — or, past threshold bytes (0: never), stops and says in r
- * where (*R stays NULL). */
-static int read_right(source *s, query_ctx *q, uint64_t threshold, block **R, join_resume *r)
+/* source_read_until's stop: the right side read so far costs more than *(uint64_t *)threshold
+ * bytes in the hash table. */
+static bool right_too_big(const block *sofar, void *threshold)
 {
-    int n = s->sch->n;
-    int *cols = xcalloc((size_t)n + 1, sizeof *cols);
-    for (int i = 0; i < n; i++)
-        cols[i] = i;
-    block *all = block_new_empty(s->sch);
-    int rc = 0;
-    for (int t = 0; t < s->ntasks && !rc; t++) {
-        void *it;
-        if ((rc = s->open(s, t, cols, n, q, &it)))
-            break;
-        for (;;) {
-            block *b;
-            if ((rc = query_check(q)) || (rc = s->next(it, &b)) || !b)
-                break;
-            block_append(all, b);
-            block_free(b);
-            if (threshold && join_cost(all) > threshold) {
-                *r = (join_resume){all, t, it};
-                free(cols);
-                return 0;
-            }
-        }
-        s->close(it);
-    }
-    free(cols);
-    if (rc) {
-        block_free(all);
-        return -1;
-    }
-    *R = all;
-    return 0;
+    return join_cost(sofar) > *(const uint64_t *)threshold;
 }
 
 /* max_rows_in_join / max_bytes_in_join over the right side of an in-memory join (its
@@ -739,11 +709,11 @@ int join_sources(source *left, source *right, const ast *j, const ast *where, qu
     /* An in-memory join becomes a grace hash join when its right side passes
      * max_bytes_before_external_join (or its ratio of the memory left), as in ClickHouse. */
     uint64_t threshold = 0;
-    join_resume resume = {0};
+    source_pause resume = {0};
     if (!s.is_cross &&
         spill_threshold(q, "max_bytes_before_external_join", "max_bytes_ratio_before_external_join", &threshold))
         goto out;
-    if (read_right(right, q, threshold, &R, &resume))
+    if (source_read_until(right, q, threshold ? right_too_big : NULL, &threshold, &R, &resume))
         goto out;
     if (!R)
         return join_grace(&s, left, right, &resume, q, out);

@@ -89,19 +89,11 @@ int join_compile_residual(join_spec *s, const source *layout, query_ctx *q);
 /* Keeps the rows of b (of the result's layout) where every residual ON term holds. */
 int join_filter_residual(const join_spec *s, block *b);
 
-/* Where reading the right side stopped when an in-memory join turned into a grace hash
- * join (max_bytes_before_external_join): the rows read so far (pre), and task `task`
- * open as `it` (NULL: start at task). */
-typedef struct join_resume {
-    block *pre;
-    int task;
-    void *it;
-} join_resume;
-
 /* The grace hash join (join_grace.c): both sides partitioned by key hash into buckets in
  * temporary files now; the result is a source whose task b joins bucket b in memory.
- * Takes s (moved out: *s is left empty); r (NULL: read right from its start) is used up
+ * Takes s (moved out: *s is left empty); r (NULL: read right from its start; else where the
+ * in-memory join's read of the right side paused at max_bytes_before_external_join) is used up
  * (its block freed, its iterator closed). */
-int join_grace(join_spec *s, source *left, source *right, join_resume *r, query_ctx *q, source **out);
+int join_grace(join_spec *s, source *left, source *right, source_pause *r, query_ctx *q, source **out);
 
 #endif

@@ -150,9 +150,9 @@ static int split_block(grace *g, side *sd, bool right, const block *b, const sch
 
 /* Reads every block of src (after what r says was read) into sd's buckets; for the right
  * side, grows the buckets past the budget. */
-static int partition(grace *g, side *sd, bool right, source *src, join_resume *r, query_ctx *q)
+static int partition(grace *g, side *sd, bool right, source *src, source_pause *r, query_ctx *q)
 {
-    join_resume none = {0};
+    source_pause none = {0};
     if (!r)
         r = &none;
     const schema *hdr = right ? g->spec.rsch : g->spec.lsch;
@@ -356,7 +356,7 @@ static void grace_destroy(source *src)
     free(g);
 }
 
-int join_grace(join_spec *s, source *left, source *right, join_resume *r, query_ctx *q, source **out)
+int join_grace(join_spec *s, source *left, source *right, source_pause *r, query_ctx *q, source **out)
 {
     grace *g = xcalloc(1, sizeof *g);
     g->spec = *s;
