@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Work larger than memory: a GROUP BY of 30 M distinct keys, an ORDER BY (Id, Body) of the 6 M-row
-# posts set by Body and a JOIN of 10 M rows with 10 M rows (join_algorithm = 'grace_hash'), each in memory and spilling under max_memory_usage = 200000000
+# posts set by Body, a JOIN of 10 M rows with 10 M rows (join_algorithm = 'grace_hash') and a
+# sliding window over 50 M rows, each in memory and spilling under max_memory_usage = 200000000
 # (max_bytes_before_external_group_by / _sort = 100000000), 2 threads. Each run is one
 # `shale local` process under /usr/bin/time: wall seconds, user + system CPU seconds and
 # peak RSS. Prints a Markdown table.
@@ -31,6 +32,7 @@ SPILL_G="max_threads = 2, max_memory_usage = 200000000, max_bytes_before_externa
 SPILL_S="max_threads = 2, max_memory_usage = 200000000, max_bytes_before_external_sort = 100000000"
 JOIN="SELECT count(), sum(a.number), sum(b.number) FROM numbers(10000000) a JOIN numbers(10000000) b ON a.number = b.number * 2 FORMAT Null"
 SPILL_J="max_threads = 2, max_memory_usage = 200000000, join_algorithm = 'grace_hash'"
+WINDOW="SELECT number, sum(number) OVER (ORDER BY number ROWS BETWEEN 10 PRECEDING AND CURRENT ROW) FROM numbers(50000000) FORMAT Null"
 
 measure() { # name query settings
   for _ in $(seq 1 "$RUNS"); do
@@ -52,5 +54,7 @@ measure "ORDER BY Body, 6 M posts, in memory" "$SORT" "$MEM"
 measure "ORDER BY Body, 6 M posts, spilling (200 MB limit)" "$SORT" "$SPILL_S"
 measure "JOIN 10 M x 10 M rows, in memory" "$JOIN" "$MEM"
 measure "JOIN 10 M x 10 M rows, grace hash (200 MB limit)" "$JOIN" "$SPILL_J"
+measure "window ROWS 10 PRECEDING, 50 M rows, in memory" "$WINDOW" "$MEM"
+measure "window ROWS 10 PRECEDING, 50 M rows, bounded (200 MB limit)" "$WINDOW" "$SPILL_S"
 echo
 echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -608,7 +608,10 @@ static void *worker_main(void *arg)
                 if (ok && r->agg_spill_at)
                     ok = maybe_spill(w) == 0;
             } else if (p->windows) { /* projected after the window step */
-                collect(w, b);
+                if (r->streaming)
+                    ok = stream_push(r, t, b) || !r->failed;
+                else
+                    collect(w, b);
             } else {
                 block *o;
                 ok = project_block(p, b, !r->streaming || p->norder, &o) == 0;
@@ -973,13 +976,13 @@ static int consume_stream(run *r, step *chain)
  * output and ORDER BY columns), the chain starts after the projection. */
 static step *build_chain(select_plan *p, query_ctx *q, block_sink *sink, bool projected, bool streaming)
 {
-    step *s[9];
+    step **s = xcalloc(9 + 3 * (size_t)(p->windows ? p->windows->nspecs : 0), sizeof *s);
     int n = 0;
     if (!projected) {
         if (p->having)
             s[n++] = step_filter_new(p->having);
         if (p->windows)
-            s[n++] = step_window_new(p->windows, q);
+            n += window_steps(p->windows, q, s + n);
         expr **proj = xmalloc(sizeof *proj * (size_t)(p->nout + p->norder + 1));
         memcpy(proj, p->out, sizeof *proj * (size_t)p->nout);
         if (p->norder)
@@ -1007,7 +1010,9 @@ static step *build_chain(select_plan *p, query_ctx *q, block_sink *sink, bool pr
     if (p->offset || p->limit != UINT64_MAX)
         s[n++] = step_limit_new(p->offset, p->limit);
     s[n++] = step_sink_new(sink, p->nout, streaming ? SIZE_MAX : 65409);
-    return step_chain(s, n);
+    step *chain = step_chain(s, n);
+    free(s);
+    return chain;
 }
 
 int select_run(select_plan *p, query_ctx *q, block_sink *sink)
@@ -1036,7 +1041,8 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
     if (p->aggregate && p->nkeys && spill_threshold(q, "max_bytes_before_external_group_by",
                                                     "max_bytes_ratio_before_external_group_by", &agg_spill_at))
         return -1;
-    if (p->norder && spill_threshold(q, "max_bytes_before_external_sort", "max_bytes_ratio_before_external_sort", &sort_at))
+    if ((p->norder || p->windows) &&
+        spill_threshold(q, "max_bytes_before_external_sort", "max_bytes_ratio_before_external_sort", &sort_at))
         return -1;
     run r = {.p = p, .q = q};
     if ((r.codes = codes_plan_new(p)))
@@ -1052,13 +1058,16 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
      * columns projected): the workers must not collect them all (with a LIMIT they keep
      * only their top rows). */
     bool ext_sort = sort_at && p->limit == UINT64_MAX;
-    r.streaming = !p->aggregate && (p->norder == 0 || ext_sort) && !p->distinct && p->nlimit_by == 0 && !p->windows;
+    /* Bounded window steps (window.h) take the filtered rows as they come, too. */
+    bool bounded_windows = p->windows && window_bounded(q);
+    r.streaming = !p->aggregate && (p->norder == 0 || ext_sort) && !p->distinct && p->nlimit_by == 0 &&
+                  (!p->windows || bounded_windows);
     int nthreads = q->max_threads > 0 ? q->max_threads : 1;
     if (nthreads > p->src->ntasks)
         nthreads = p->src->ntasks > 0 ? p->src->ntasks : 1;
     r.window = nthreads * 2 < STREAM_WINDOW ? nthreads * 2 : STREAM_WINDOW;
     r.slot_bytes_max = (64u << 20) / (size_t)r.window;
-    if (ext_sort) { /* the blocks on their way count against the sort's memory: one per worker */
+    if (ext_sort || bounded_windows) { /* the blocks on their way count against the sort's memory: one per worker */
         r.window = nthreads;
         r.slot_bytes_max = 0;
     }
@@ -1082,7 +1091,7 @@ int select_run(select_plan *p, query_ctx *q, block_sink *sink)
     int rc = 0;
     step *chain = NULL;
     if (r.streaming)
-        chain = build_chain(p, q, sink, true, true);
+        chain = build_chain(p, q, sink, !p->windows, true);
     if (r.streaming && nthreads == 1) {
         /* One worker: it runs on this thread and pushes into the chain itself (no thread
          * to start and no hand-over per block; what a short query costs most). */

@@ -1,5 +1,6 @@
 /* The window step: see window.h. */
 #include "exec/window.h"
+#include "exec/window_eval.h"
 
 #include "base/err.h"
 #include "base/mem.h"
@@ -80,12 +81,13 @@ static long double range_key(const column *c, size_t i)
 
 /* The first row in [from, to) whose key passes `target` in the sort direction: with
  * ascending keys the first key >= target (> with strict); descending, <= (or <). */
-static size_t range_bound(const column *key, size_t from, size_t to, long double target, bool desc, bool strict)
+static size_t range_bound(const column *key, size_t base, size_t from, size_t to, long double target, bool desc,
+                          bool strict)
 {
     size_t lo = from, hi = to;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        long double v = range_key(key, mid);
+        long double v = range_key(key, mid - base);
         bool before = desc ? (strict ? v >= target : v > target) : (strict ? v <= target : v < target);
         if (before)
             lo = mid + 1;
@@ -97,13 +99,11 @@ static size_t range_bound(const column *key, size_t from, size_t to, long double
 
 /* ---- one partition ---- */
 
-typedef struct part_ctx {
-    const win_spec *sp;
-    size_t ps, pe;            /* the partition's rows */
-    const size_t *peer_start; /* per row: its peer group */
-    const size_t *peer_end;
-    const column *range_col;  /* RANGE with offsets: the ORDER BY key */
-} part_ctx;
+bool win_range_offsets(const win_spec *sp)
+{
+    return sp->frame_kind == WF_RANGE && (sp->start == WB_PRECEDING || sp->start == WB_FOLLOWING ||
+                                          sp->end == WB_PRECEDING || sp->end == WB_FOLLOWING);
+}
 
 /* Where bound b (offset off) puts the frame of row i: its first row, or with is_end one
  * past its last row. */
@@ -111,20 +111,20 @@ static size_t bound_row(const part_ctx *pc, int b, int64_t off, size_t i, bool i
 {
     size_t ps = pc->ps, pe = pc->pe, e = is_end, o = (size_t)off;
     bool rows = pc->sp->frame_kind == WF_ROWS;
-    long double v = pc->range_col ? range_key(pc->range_col, i) : 0;
+    long double v = pc->range_col ? range_key(pc->range_col, i - pc->base) : 0;
     bool desc = pc->sp->norder && pc->sp->order_desc[0];
     switch (b) {
     case WB_UNBOUNDED_PRECEDING: return ps;
     case WB_UNBOUNDED_FOLLOWING: return pe;
-    case WB_CURRENT_ROW: return rows ? i + e : is_end ? pc->peer_end[i] : pc->peer_start[i];
+    case WB_CURRENT_ROW: return rows ? i + e : is_end ? pc->peer_end[i - pc->base] : pc->peer_start[i - pc->base];
     case WB_PRECEDING:
         if (rows)
             return i + e - ps > o ? i + e - o : ps;
-        return range_bound(pc->range_col, ps, pe, desc ? v + off : v - off, desc, is_end);
+        return range_bound(pc->range_col, pc->base, ps, pe, desc ? v + off : v - off, desc, is_end);
     default: /* WB_FOLLOWING */
         if (rows)
             return pe - i > o ? i + e + o : pe;
-        return range_bound(pc->range_col, ps, pe, desc ? v - off : v + off, desc, is_end);
+        return range_bound(pc->range_col, pc->base, ps, pe, desc ? v - off : v + off, desc, is_end);
     }
 }
 
@@ -150,30 +150,34 @@ static void agg_add_range(const agg_call *a, void *state, column *const *args, i
         col_free(sl[j]);
 }
 
-static int agg_over_partition(const part_ctx *pc, const win_func *f, column *const *args, column *out)
+/* Rows [from, to) of an aggregate over its frame. A frame that starts at UNBOUNDED
+ * PRECEDING grows run's state (kept across calls for the partition); other frames compute
+ * a fresh state per distinct frame. */
+static int agg_over_rows(const part_ctx *pc, const win_func *f, column *const *args, win_run *run, size_t from,
+                         size_t to, column *out)
 {
     const agg_call *a = f->agg;
-    void *state = agg_state_new(a);
+    size_t base = pc->base;
     int rc = 0;
     if (pc->sp->start == WB_UNBOUNDED_PRECEDING) {
-        /* the frame only grows: one state, rows added as the end moves */
-        size_t added = pc->ps;
-        for (size_t i = pc->ps; i < pc->pe && !rc; i++) {
+        if (!run->state) {
+            run->state = agg_state_new(a);
+            run->added = pc->ps;
+        }
+        for (size_t i = from; i < to && !rc; i++) {
             size_t fs, fe;
             frame_of(pc, i, &fs, &fe);
-            if (fe > added) {
-                agg_add_range(a, state, args, f->nargs, added, fe);
-                added = fe;
+            if (fe > run->added) {
+                agg_add_range(a, run->state, args, f->nargs, run->added - base, fe - base);
+                run->added = fe;
             }
-            rc = a->ops.finalize(a, state, out);
+            rc = a->ops.finalize(a, run->state, out);
         }
-        agg_state_free(a, state);
         return rc;
     }
-    agg_state_free(a, state);
     size_t last_fs = 0, last_fe = 0;
     bool have = false;
-    for (size_t i = pc->ps; i < pc->pe && !rc; i++) {
+    for (size_t i = from; i < to && !rc; i++) {
         size_t fs, fe;
         frame_of(pc, i, &fs, &fe);
         if (have && fs == last_fs && fe == last_fe) { /* peers of a RANGE frame: same value */
@@ -182,13 +186,20 @@ static int agg_over_partition(const part_ctx *pc, const win_func *f, column *con
             col_free(prev);
             continue;
         }
-        state = agg_state_new(a);
-        agg_add_range(a, state, args, f->nargs, fs, fe);
+        void *state = agg_state_new(a);
+        agg_add_range(a, state, args, f->nargs, fs - base, fe - base);
         rc = a->ops.finalize(a, state, out);
         agg_state_free(a, state);
         last_fs = fs, last_fe = fe, have = true;
     }
     return rc;
+}
+
+void win_run_free(const win_func *f, win_run *run)
+{
+    if (run->state)
+        agg_state_free(f->agg, run->state);
+    *run = (win_run){0};
 }
 
 static void push_u64(column *out, uint64_t v)
@@ -213,21 +224,21 @@ static void push_at(column *out, column *const *args, int nargs, size_t j, bool 
         col_push_default(out);
 }
 
-static int func_over_partition(const part_ctx *pc, const win_func *f, column *const *args, column *out)
+int win_func_rows(const part_ctx *pc, const win_func *f, column *const *args, win_run *run, size_t from, size_t to,
+                  column *out)
 {
-    size_t ps = pc->ps, pe = pc->pe, n = pe - ps;
+    size_t ps = pc->ps, pe = pc->pe, n = pe - ps, base = pc->base;
     if (f->kind == WK_AGG)
-        return agg_over_partition(pc, f, args, out);
-    uint64_t dense = 0;
-    for (size_t i = ps; i < pe; i++) {
-        bool group_start = pc->peer_start[i] == i;
-        dense += group_start;
+        return agg_over_rows(pc, f, args, run, from, to, out);
+    for (size_t i = from; i < to; i++) {
+        size_t peer_start = pc->peer_start[i - base];
+        run->dense += peer_start == i;
         switch (f->kind) {
         case WK_ROW_NUMBER: push_u64(out, i - ps + 1); break;
-        case WK_RANK: push_u64(out, pc->peer_start[i] - ps + 1); break;
-        case WK_DENSE_RANK: push_u64(out, dense); break;
-        case WK_PERCENT_RANK: push_f64(out, n > 1 ? (double)(pc->peer_start[i] - ps) / (double)(n - 1) : 0.0); break;
-        case WK_CUME_DIST: push_f64(out, (double)(pc->peer_end[i] - ps) / (double)n); break;
+        case WK_RANK: push_u64(out, peer_start - ps + 1); break;
+        case WK_DENSE_RANK: push_u64(out, run->dense); break;
+        case WK_PERCENT_RANK: push_f64(out, n > 1 ? (double)(peer_start - ps) / (double)(n - 1) : 0.0); break;
+        case WK_CUME_DIST: push_f64(out, (double)(pc->peer_end[i - base] - ps) / (double)n); break;
         case WK_NTILE: {
             /* n rows in k buckets: the first n % k buckets hold one row more */
             uint64_t k = (uint64_t)f->n, r = i - ps, small = n / k, extra = n % k;
@@ -241,7 +252,7 @@ static int func_over_partition(const part_ctx *pc, const win_func *f, column *co
         case WK_LEAD_IN_FRAME: {
             int64_t off = 1;
             if (f->nargs > 1) {
-                off = col_get_i64(args[1], i);
+                off = col_get_i64(args[1], i - base);
                 if (off < 0)
                     return err_set(ERR_BAD_ARGUMENTS, "The offset for function %s must be nonnegative, %lld given",
                                    f->kind == WK_LAG || f->kind == WK_LAG_IN_FRAME ? "lagInFrame" : "leadInFrame",
@@ -256,18 +267,18 @@ static int func_over_partition(const part_ctx *pc, const win_func *f, column *co
             if (back && off > INT32_MAX)
                 j = -1;
             bool inside = j >= (int64_t)lo && j < (int64_t)hi;
-            push_at(out, args, f->nargs, inside ? (size_t)j : 0, inside, i);
+            push_at(out, args, f->nargs, inside ? (size_t)j - base : 0, inside, i - base);
             break;
         }
         case WK_NTH_VALUE: {
             size_t fs, fe;
             frame_of(pc, i, &fs, &fe);
-            int64_t k = col_get_i64(args[1], i);
+            int64_t k = col_get_i64(args[1], i - base);
             if (k <= 0)
                 return err_set(ERR_BAD_ARGUMENTS, "The offset for function nth_value must be in (0, %lld], %lld given",
                                (long long)INT64_MAX, (long long)k);
             bool inside = (uint64_t)(k - 1) < fe - fs;
-            push_at(out, args, 0, inside ? fs + (size_t)(k - 1) : 0, inside, i);
+            push_at(out, args, 0, inside ? fs + (size_t)(k - 1) - base : 0, inside, i - base);
             break;
         }
         default: return err_set(ERR_LOGICAL_ERROR, "window function kind %d", (int)f->kind);
@@ -298,10 +309,12 @@ static void *part_job_run(void *arg)
     for (size_t p = j->p0; p < j->p1 && !j->rc; p++) {
         j->pc.ps = j->pstart[p];
         j->pc.pe = j->pstart[p + 1];
-        if (func_over_partition(&j->pc, j->fn, j->args, j->out)) {
+        win_run run = {0};
+        if (win_func_rows(&j->pc, j->fn, j->args, &run, j->pc.ps, j->pc.pe, j->out)) {
             j->rc = -1;
             err_save(&j->err);
         }
+        win_run_free(j->fn, &run);
     }
     if (j->q)
         mem_tracker_attach(prev);
@@ -387,7 +400,7 @@ static void gather_all(block *b, column **res, int nres, const uint32_t *perm)
         }
 }
 
-static int eval_cols(expr *const *ex, int n, const block *b, column **out)
+int win_eval_cols(expr *const *ex, int n, const block *b, column **out)
 {
     for (int i = 0; i < n; i++) {
         if (expr_eval(ex[i], b, &out[i])) {
@@ -405,6 +418,25 @@ static bool byte_type(const type *t)
     return t->id == T_UINT8 || t->id == T_BOOL;
 }
 
+int win_eval_args(const win_func *fn, const block *b, column **args)
+{
+    if (win_eval_cols(fn->args, fn->nargs, b, args))
+        return -1;
+    if (fn->nargs > 2 && (fn->kind >= WK_LAG && fn->kind <= WK_LEAD_IN_FRAME) && args[2]->type != fn->ret &&
+        !(byte_type(args[2]->type) && byte_type(fn->ret))) {
+        /* (Bool and UInt8 share their bytes: copied as they are) */
+        column *cast = type_cast_super(args[2], args[2]->type, fn->ret, NULL);
+        col_free(args[2]);
+        args[2] = cast;
+        if (!cast) {
+            for (int j = 0; j < fn->nargs; j++)
+                col_free(args[j]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Computes the functions of spec k over b (sorting b, and the results so far, first). */
 static int run_spec(const window_plan *w, query_ctx *q, int k, block *b, column **res)
 {
@@ -413,8 +445,8 @@ static int run_spec(const window_plan *w, query_ctx *q, int k, block *b, column 
     column **keys = xcalloc((size_t)nk + 1, sizeof *keys);
     int rc = -1;
     size_t *peer_start = NULL, *peer_end = NULL, *pstart = NULL, nparts = 0;
-    if (eval_cols(sp->part, sp->npart, b, keys) ||
-        eval_cols(sp->order, sp->norder, b, keys + sp->npart)) {
+    if (win_eval_cols(sp->part, sp->npart, b, keys) ||
+        win_eval_cols(sp->order, sp->norder, b, keys + sp->npart)) {
         free(keys);
         return -1;
     }
@@ -452,25 +484,10 @@ static int run_spec(const window_plan *w, query_ctx *q, int k, block *b, column 
         if (fn->spec != k)
             continue;
         column *args[64] = {0};
-        if (eval_cols(fn->args, fn->nargs, b, args))
+        if (win_eval_args(fn, b, args))
             goto out;
-        if (fn->nargs > 2 && (fn->kind >= WK_LAG && fn->kind <= WK_LEAD_IN_FRAME) &&
-            args[2]->type != fn->ret && !(byte_type(args[2]->type) && byte_type(fn->ret))) {
-            /* (Bool and UInt8 share their bytes: copied as they are) */
-            column *cast = type_cast_super(args[2], args[2]->type, fn->ret, NULL);
-            col_free(args[2]);
-            args[2] = cast;
-            if (!cast) {
-                for (int j = 0; j < fn->nargs; j++)
-                    col_free(args[j]);
-                goto out;
-            }
-        }
         part_ctx pc = {.sp = sp, .peer_start = peer_start, .peer_end = peer_end,
-                       .range_col = sp->frame_kind == WF_RANGE && (sp->start == WB_PRECEDING || sp->start == WB_FOLLOWING ||
-                                                                   sp->end == WB_PRECEDING || sp->end == WB_FOLLOWING)
-                                        ? keys[sp->npart]
-                                        : NULL};
+                       .range_col = win_range_offsets(sp) ? keys[sp->npart] : NULL};
         int frc = parts_run(q, &pc, fn, args, pstart, nparts, &res[f]);
         for (int j = 0; j < fn->nargs; j++)
             col_free(args[j]);

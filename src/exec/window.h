@@ -20,6 +20,18 @@
  * split into contiguous runs of about equal rows computed on separate threads; the sort
  * before is one thread.
  *
+ * Bounded: when the query may spill its sorts (max_bytes_before_external_sort or its ratio
+ * gives a threshold) or has a memory limit, each window runs as three steps instead, as
+ * ClickHouse's sort + WindowTransform: its keys are appended as columns, the rows are
+ * sorted by them (the external sort past the threshold), and a step over the sorted rows
+ * (window_stream.c) holds only the current partition's rows from the first one a frame not
+ * computed yet can reach: rows are computed as soon as their frames are complete and
+ * pushed on, older rows released. An aggregate whose frame starts at UNBOUNDED PRECEDING
+ * keeps its growing state, not its rows; lag / lead (offsets from a column), a frame
+ * reaching the partition's end, RANGE offsets, percent_rank / cume_dist / ntile hold the
+ * partition (past max_memory_usage: MEMORY_LIMIT_EXCEEDED). One thread; the output order
+ * is the in-memory step's.
+ *
  * Memory: the step owns the blocks it holds; allocations go to the query's memory tracker
  * like every other allocation of the thread. Errors: BAD_ARGUMENTS for bad offsets found
  * while running (lag offsets read from a column). Thread-safety: one thread per step. */
@@ -82,5 +94,10 @@ void window_plan_free(window_plan *w);
 /* The window step of plan w (not owned; outlives the step). With q->max_threads > 1 the
  * partitions of a window are computed on several threads (each charging q's tracker). */
 step *step_window_new(const window_plan *w, query_ctx *q);
+/* The steps of plan w into out (room for 3 per window): the in-memory step, or the bounded
+ * ones (above) when sorts may spill or memory is limited. Returns how many. */
+int window_steps(const window_plan *w, query_ctx *q, step **out);
+/* Whether q runs its windows with the bounded steps (their input then streams in). */
+bool window_bounded(const query_ctx *q);
 
 #endif

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Spill files of external GROUP BY / ORDER BY and of the grace hash JOIN are released on success, on an error, on a
+# Spill files of external GROUP BY / ORDER BY, of the grace hash JOIN and of the sorts before
+# window functions are released on success, on an error, on a
 # timeout and on KILL QUERY: a `shale server` with its own tmp_path is watched through
 # /proc/<pid>/fd (spill files are anonymous, so an open descriptor is the only trace one
 # leaves) while queries that spill run, fail and are cancelled; `shale local` leaves its
@@ -58,6 +59,22 @@ check "no spill file open after the JOIN errors" 0 "$(open_spills)"
 ERR=$(q "$JOIN SETTINGS join_algorithm = 'partial_merge'")
 check "partial_merge refused" 1 "$(grep -c NOT_IMPLEMENTED <<<"$ERR")"
 
+# window functions: the sort before the window spills, rows no frame reaches are released;
+# the same answer as in memory, under a limit that an unspilled sort passes
+WIN="SELECT count(), sum(cityHash64(number, s, r)) FROM (SELECT number, sum(number) OVER (ORDER BY number ROWS BETWEEN 10 PRECEDING AND CURRENT ROW) AS s, row_number() OVER (PARTITION BY number % 1000 ORDER BY number) AS r FROM numbers(3000000))"
+WS="SETTINGS max_bytes_before_external_sort = 10000000, max_memory_usage = 40000000, max_threads = 2"
+check "window result, sort spilled, rows released" "$(q "$WIN")" "$(q "$WIN $WS")"
+ERR=$(q "$WIN SETTINGS max_memory_usage = 40000000, max_threads = 2")
+check "window: the same limit without the sort spilling is exceeded" 1 "$(grep -c MEMORY_LIMIT_EXCEEDED <<<"$ERR")"
+check "no spill file open after the window" 0 "$(open_spills)"
+# a function that needs its whole partition, larger than the limit: MEMORY_LIMIT_EXCEEDED as in ClickHouse
+ERR=$(q "SELECT sum(s) FROM (SELECT ntile(4) OVER (ORDER BY number) AS s FROM numbers(3000000)) $WS")
+check "window over a whole partition past the limit" 1 "$(grep -c MEMORY_LIMIT_EXCEEDED <<<"$ERR")"
+# an error in the window's arguments, read after the sort spilled
+ERR=$(q "SELECT sum(s) FROM (SELECT sum(number + throwIf(number = 2999999)) OVER (ORDER BY number ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM numbers(3000000)) $WS")
+check "window: error reported after spilling" 1 "$(grep -c FUNCTION_THROW_IF_VALUE_IS_NON_ZERO <<<"$ERR")"
+check "no spill file open after the window errors" 0 "$(open_spills)"
+
 # an error after spilling (the WHERE throws at the last block): the files go with the query
 ERR=$(q "SELECT k, count() FROM (SELECT number % 500000 AS k FROM numbers(3000000) WHERE throwIf(number = 2999999) = 0) GROUP BY k FORMAT Null $GB")
 check "error reported" 1 "$(grep -c FUNCTION_THROW_IF_VALUE_IS_NON_ZERO <<<"$ERR")"
@@ -73,8 +90,10 @@ check "timeout reported" 1 "$(grep -c TIMEOUT_EXCEEDED <<<"$ERR")"
 check "no spill file open after the timeout" 0 "$(open_spills)"
 
 # KILL QUERY while GROUP BY, then ORDER BY, hold spill files
-for kind in group sort join; do
-  if [ $kind = group ]; then
+for kind in group sort join window; do
+  if [ $kind = window ]; then # cancelled while the sort before the window spills
+    SQL="SELECT sum(s) FROM (SELECT sum(number) OVER (ORDER BY number ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM numbers(1000000000)) FORMAT Null $SORT"
+  elif [ $kind = group ]; then
     SQL="SELECT number % 5000000 AS k, count() FROM numbers(1000000000) GROUP BY k FORMAT Null $GB"
   elif [ $kind = join ]; then # cancelled while the left side is partitioned
     SQL="SELECT count() FROM numbers(1000000000) a JOIN numbers(1000) b ON a.number = b.number FORMAT Null $GJ, max_execution_time = 60"
@@ -96,6 +115,8 @@ check "tmp_path still holds no names" 0 "$(entries)"
 mkdir -p "$WORK/local"
 check "local external GROUP BY" "$("$SHALE" local -q "$AGG")" "$("$SHALE" local --path "$WORK/local" -q "$AGG $GB")"
 check "local <path>/tmp empty" 0 "$(find "$WORK/local/tmp" -mindepth 1 2>/dev/null | wc -l)"
+check "local bounded window" "$("$SHALE" local -q "$WIN")" "$("$SHALE" local --path "$WORK/local" -q "$WIN $WS")"
+check "local <path>/tmp empty after the window" 0 "$(find "$WORK/local/tmp" -mindepth 1 2>/dev/null | wc -l)"
 
 echo "spill: $pass passed, $fail failed"
 [ "$fail" = 0 ]
