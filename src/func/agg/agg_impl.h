@@ -58,9 +58,22 @@ void agg_state_install_hooks(void);
  * state followed by bytes of their own (up to state_size). */
 bool agg_wraps_state(const agg_call *a);
 
+/* uniq.c, shared with uniqCombined: a value's bytes as ClickHouse's IColumn::getDataAt
+ * gives them (false when not contiguous: Nullable, arrays...), and ClickHouse's variadic
+ * CityHash chain over the values of n columns at row i (UniqVariadicHash<false, ...>). */
+bool agg_uniq_data_at(const column *c, size_t i, const void **p, size_t *n);
+uint64_t agg_uniq_var_hash(column *const *cols, int n, size_t i);
+
 /* For spill_write / spill_read (spill_state.c): a column that may be NULL, whole. */
 void agg_spill_put_col(buf *out, const column *c);
 column *agg_spill_get_col(const char **p, const type *t);
+
+/* Spilling a state as its serialized bytes, length first (families whose state owns
+ * memory and has a serializer: uniqExact, uniqCombined...); read inits the state first. */
+void agg_spill_write_serialized(const agg_call *a, const void *st, buf *out,
+                                void (*ser)(const agg_call *, const void *, buf *));
+void agg_spill_read_serialized(const agg_call *a, void *st, const char **p,
+                               int (*de)(const agg_call *, void *, agg_rd *));
 
 /* "Illegal type T of argument for aggregate function f" (ILLEGAL_TYPE_OF_ARGUMENT). */
 static inline int agg_bad_type(const agg_call *a, int i)

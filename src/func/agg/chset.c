@@ -52,7 +52,9 @@ void chset_init(chset *s, int kw, chs_hash hash, int init_degree)
 void chset_free(chset *s)
 {
     mem_free(s->cells);
+    bool g = s->grow_by_one;
     chset_init(s, s->kw, (chs_hash)s->hash, s->init_degree);
+    s->grow_by_one = g;
 }
 
 /* HashTable::resize to 2^degree cells: cells move right, stay, or move left along their
@@ -99,7 +101,7 @@ bool chset_insert(chset *s, uint128_t k)
     }
     s->cells[p] = k;
     if (++s->size > (chs_cap(s) >> 1))
-        chs_resize(s, s->degree + (s->degree >= 23 ? 1 : 2));
+        chs_resize(s, s->degree + (s->degree >= 23 || s->grow_by_one ? 1 : 2));
     return true;
 }
 

@@ -242,25 +242,13 @@ static int ux_finalize(const agg_call *a, void *st, column *out)
 static void ux_serialize(const agg_call *a, const void *st, buf *out) { chset_write(st, out); }
 static int ux_deserialize(const agg_call *a, void *st, agg_rd *in) { return chset_read(st, in); }
 
-/* Spilled as the serialized set (the format is the same for every mode). */
 static void ux_spill_write(const agg_call *a, const void *st, buf *out)
 {
-    buf tmp = {0};
-    chset_write(st, &tmp);
-    uint64_t n = tmp.len;
-    buf_append(out, &n, 8);
-    buf_append(out, tmp.p, tmp.len);
-    buf_free(&tmp);
+    agg_spill_write_serialized(a, st, out, ux_serialize);
 }
-
 static void ux_spill_read(const agg_call *a, void *st, const char **p)
 {
-    uint64_t n;
-    memcpy(&n, *p, 8);
-    agg_rd r = {(const uint8_t *)*p + 8, (const uint8_t *)*p + 8 + n, 0};
-    ux_init(a, st);
-    chset_read(st, &r); /* written by this process: well formed */
-    *p += 8 + n;
+    agg_spill_read_serialized(a, st, p, ux_deserialize);
 }
 
 static int uniq_check(agg_call *a)
@@ -464,7 +452,7 @@ static void uq_init(const agg_call *a, void *st) { *(uset **)st = NULL; }
 enum { UQ_ONE, UQ_VAR, UQ_OTHER };
 
 /* A value's bytes as ClickHouse's IColumn::getDataAt gives them; false when not contiguous. */
-static bool uq_data_at(const column *c, size_t i, const void **p, size_t *n)
+bool agg_uniq_data_at(const column *c, size_t i, const void **p, size_t *n)
 {
     const type *t = type_base(c->type);
     if (c->type->id == T_NULLABLE)
@@ -486,13 +474,13 @@ static bool uq_data_at(const column *c, size_t i, const void **p, size_t *n)
 
 /* UniqVariadicHash<false, ...>: CityHash64 of the first value, then each next value's
  * CityHash64 combined with the running hash by Hash128to64. */
-static uint64_t uq_var_hash(column *const *cols, int n, size_t i)
+uint64_t agg_uniq_var_hash(column *const *cols, int n, size_t i)
 {
     uint64_t h = 0;
     for (int k = 0; k < n; k++) {
         const void *p = NULL;
         size_t len = 0;
-        uq_data_at(cols[k], i, &p, &len);
+        agg_uniq_data_at(cols[k], i, &p, &len);
         uint64_t v = cityhash64_v102(p, len);
         h = k ? cityhash_128to64(v, h) : v;
     }
@@ -506,9 +494,9 @@ static inline void uq_row(const agg_call *a, void *st, column *const *args, size
     if (mode == UQ_VAR) {
         const column *c = args[0];
         if (a->nargs == 1)
-            k = uq_var_hash(c->fields, c->nfields, col_idx(c, i));
+            k = agg_uniq_var_hash(c->fields, c->nfields, col_idx(c, i));
         else
-            k = uq_var_hash(args, a->nargs, i);
+            k = agg_uniq_var_hash(args, a->nargs, i);
         us_insert_hash(us_get(st), (uint32_t)k);
         return;
     }
@@ -641,7 +629,7 @@ static int uq_mode(const agg_call *a)
         col_push_default(c);
         const void *p;
         size_t len;
-        bool ok = uq_data_at(c, 0, &p, &len);
+        bool ok = agg_uniq_data_at(c, 0, &p, &len);
         col_free(c);
         if (!ok)
             return UQ_OTHER;
