@@ -53,6 +53,8 @@ static void reg_all(void)
     agg_register_quantile();
     void agg_register_uniq_combined(void);
     agg_register_uniq_combined();
+    void agg_register_uniq_hll12(void);
+    agg_register_uniq_hll12();
     void agg_register_stats(void);
     agg_register_stats();
     void agg_register_collect(void);

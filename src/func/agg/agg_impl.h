@@ -63,6 +63,9 @@ bool agg_wraps_state(const agg_call *a);
  * CityHash chain over the values of n columns at row i (UniqVariadicHash<false, ...>). */
 bool agg_uniq_data_at(const column *c, size_t i, const void **p, size_t *n);
 uint64_t agg_uniq_var_hash(column *const *cols, int n, size_t i);
+/* uniq_combined.c: 0 when the arguments (several, one tuple's fields, or one other type)
+ * are all contiguous values that agg_uniq_var_hash covers; else -1 with NOT_IMPLEMENTED. */
+int agg_uniq_variadic_mode(const agg_call *a);
 
 /* For spill_write / spill_read (spill_state.c): a column that may be NULL, whole. */
 void agg_spill_put_col(buf *out, const column *c);

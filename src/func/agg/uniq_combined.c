@@ -289,18 +289,39 @@ static void uc_spill_read(const agg_call *a, void *st, const char **p)
 
 /* ---- resolution ---- */
 
+int agg_uniq_variadic_mode(const agg_call *a)
+{
+    const type *t0 = type_base(a->arg_types[0]);
+    bool tuple = a->nargs == 1 && t0->id == T_TUPLE;
+    int n = tuple ? t0->nfields : a->nargs;
+    for (int k = 0; k < n; k++) {
+        const type *t = tuple ? t0->fields[k] : type_base(a->arg_types[k]);
+        column *c = col_new(t);
+        col_push_default(c);
+        const void *p;
+        size_t len;
+        bool ok = agg_uniq_data_at(c, 0, &p, &len) && !(tuple && a->arg_types[0]->id == T_NULLABLE);
+        col_free(c);
+        if (!ok)
+            return err_set(ERR_NOT_IMPLEMENTED, "%s of arguments of type %s is not supported yet (ClickHouse hashes "
+                           "such values with SipHash)", a->def->name, t->name);
+    }
+    if (n == 0)
+        return err_set(ERR_NOT_IMPLEMENTED, "%s of an empty tuple is not supported yet", a->def->name);
+    return 0;
+}
+
 /* The key mode of the arguments (UC_*), or -1 (NOT_IMPLEMENTED set) for types whose
  * ClickHouse key shale does not compute. */
 static int uc_mode(const agg_call *a)
 {
     const type *t0 = type_base(a->arg_types[0]);
-    if (a->nargs == 1 && t0->id != T_TUPLE) {
-        bool plain = !type_is_decimal(t0) && t0->id != T_DATETIME64;
+    if (a->nargs == 1 && t0->id != T_TUPLE && !type_is_decimal(t0) && t0->id != T_DATETIME64) {
         if (t0->id == T_UUID || t0->id == T_INT128)
             return UC_XOR128;
         if (t0->id == T_UINT128)
             return UC_SIP128;
-        switch (plain ? agg_tid(t0) : T_NOTHING) {
+        switch (agg_tid(t0)) {
         case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64: case T_IPV4:
         case T_INT8: case T_INT16: case T_INT32: case T_INT64: case T_FLOAT64:
             return UC_INT;
@@ -309,35 +330,10 @@ static int uc_mode(const agg_call *a)
         case T_STRING: case T_FIXEDSTRING: return UC_STR;
         default: break;
         }
-        if (!plain) {
-            column *c = col_new(t0);
-            col_push_default(c);
-            const void *p;
-            size_t n;
-            bool ok = agg_uniq_data_at(c, 0, &p, &n);
-            col_free(c);
-            if (ok)
-                return UC_VAR;
-        }
-        return err_set(ERR_NOT_IMPLEMENTED, "%s of type %s is not supported yet", a->def->name,
-                       a->arg_types[0]->name);
     }
-    int n = a->nargs == 1 ? t0->nfields : a->nargs;
-    for (int k = 0; k < n; k++) {
-        const type *t = a->nargs == 1 ? t0->fields[k] : type_base(a->arg_types[k]);
-        column *c = col_new(t);
-        col_push_default(c);
-        const void *p;
-        size_t len;
-        bool ok = agg_uniq_data_at(c, 0, &p, &len) && !(a->nargs == 1 && a->arg_types[0]->id == T_NULLABLE);
-        col_free(c);
-        if (!ok)
-            return err_set(ERR_NOT_IMPLEMENTED, "%s of arguments of type %s is not supported yet (ClickHouse hashes "
-                           "such values with SipHash)", a->def->name, t->name);
-    }
-    if (n == 0)
-        return err_set(ERR_NOT_IMPLEMENTED, "%s of an empty tuple is not supported yet", a->def->name);
-    return a->nargs == 1 ? UC_TUPLE : UC_VAR;
+    if (agg_uniq_variadic_mode(a) < 0)
+        return -1;
+    return a->nargs == 1 && t0->id == T_TUPLE ? UC_TUPLE : UC_VAR;
 }
 
 static int uc_resolve(agg_call *a)

@@ -158,7 +158,7 @@ class Gen {
     if (cls === 'int') {
       opts.push(() => N('int', 'count()'), () => N('int', 'count($0)', arg(this.anyClass(inner))),
         () => N('int', 'sum($0)', arg('int')), () => N('int', 'uniqExact($0)', arg(this.anyClass(inner))),
-        () => N('int', rng.pick(['uniq($0)', 'uniqCombined($0)', 'uniqCombined64($0)', 'uniqCombined(12)($0)']), arg(rng.pick(SCALARS))));
+        () => N('int', rng.pick(['uniq($0)', 'uniqCombined($0)', 'uniqCombined64($0)', 'uniqCombined(12)($0)', 'uniqHLL12($0)']), arg(rng.pick(SCALARS))));
       if (f.aggif) opts.push(() => N('int', 'countIf($0)', arg('bool')), () => N('int', 'sumIf($0, $1)', arg('int'), arg('bool')));
       if (f.funcs) opts.push(() => N('int', rng.pick(['groupBitAnd($0)', 'groupBitOr($0)', 'groupBitXor($0)', 'sumWithOverflow($0)']), arg('int')));
     }
