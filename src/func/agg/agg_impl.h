@@ -12,7 +12,10 @@
  * name of the state is name[0..base_len) with nested's parameters unless ret is given. */
 int agg_wrap_state(agg_call *nested, const char *name, size_t base_len, int nargs, const type *const *types,
                    const type *ret, agg_call **out);
-int agg_wrap_merge(const char *name, size_t base_len, int nargs, const type *const *types, agg_call **out);
+/* nparams > 0: the nested function takes these parameters instead of the state type's
+ * (quantileMerge(0.9) of quantile states), as ClickHouse does. */
+int agg_wrap_merge(const char *name, size_t base_len, int nargs, const type *const *types, int nparams,
+                   const double *params, agg_call **out);
 void agg_state_install_hooks(void);
 
 

@@ -168,6 +168,7 @@ class Gen {
     if (cls === 'dec' && f.decimal) opts.push(() => N('dec', 'sum($0)', arg('dec')), () => N('dec', 'avg($0)', arg('dec')));
     if (ORDERED.includes(cls)) opts.push(() => N(cls, rng.pick(['min($0)', 'max($0)']), arg(cls)));
     if ((cls === 'int' || cls === 'float') && f.stats) opts.push(() => N(cls, 'quantileExact(0.5)($0)', arg(cls)));
+    if (cls === 'float' && f.stats) opts.push(() => N('float', rng.pick(['quantileTDigest(0.5)($0)', 'medianTDigest($0)']), arg(rng.pick(['int', 'float']))));
     if (cls.startsWith('arr:') && f.array && SCALARS.includes(cls.slice(4)))
       opts.push(() => N(cls, rng.pick(['arraySort(groupArray($0))', 'arraySort(groupUniqArray($0))']), arg(cls.slice(4))));
     if (!opts.length || !f.agg) return null;
