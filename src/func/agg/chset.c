@@ -20,14 +20,15 @@ __attribute__((constructor)) static void crc_table_init(void)
     }
 }
 
-/* _mm_crc32_u64(-1, x): the CRC-32C of x's 8 bytes, initial value 0xFFFFFFFF, no final xor. */
-uint32_t ch_int_hash_crc32(uint64_t x)
+/* _mm_crc32_u64(crc, x): x's 8 bytes folded into crc (CRC-32C, no final xor). */
+static uint32_t crc32c_u64(uint32_t crc, uint64_t x)
 {
-    uint32_t crc = 0xFFFFFFFFu;
     for (int b = 0; b < 8; b++)
         crc = (crc >> 8) ^ crc_table[(crc ^ (uint8_t)(x >> (8 * b))) & 0xff];
     return crc;
 }
+
+uint32_t ch_int_hash_crc32(uint64_t x) { return crc32c_u64(0xFFFFFFFFu, x); }
 
 uint64_t ch_int_hash64(uint64_t x) { return fmix64(x); }
 
@@ -36,6 +37,7 @@ static inline uint64_t chs_hash_of(const chset *s, uint128_t k)
     switch (s->hash) {
     case CHS_CRC32: return ch_int_hash_crc32((uint64_t)k);
     case CHS_INTHASH64: return ch_int_hash64((uint64_t)k);
+    case CHS_CRC32_128: return crc32c_u64(ch_int_hash_crc32((uint64_t)k), (uint64_t)(k >> 64));
     default: return (uint64_t)k;
     }
 }

@@ -19,6 +19,7 @@ typedef enum {
     CHS_CRC32,      /* HashCRC32: _mm_crc32_u64(-1, key zero-extended to 64 bits) */
     CHS_TRIVIAL128, /* UInt128TrivialHash: the low 64 bits (keys that are SipHash values) */
     CHS_INTHASH64,  /* DefaultHash of integers: intHash64 */
+    CHS_CRC32_128,  /* HashCRC32 of 16-byte keys: CRC-32C of the low then the high 8 bytes */
 } chs_hash;
 
 typedef struct chset {

@@ -2,11 +2,12 @@
  * uniqExact in agg.c).
  *
  * uniqExact keeps ClickHouse's HashSet (chset.h) of the same keys ClickHouse uses: the value
- * itself for numbers up to 64 bits, SipHash-128 of a string, or of several arguments' bytes;
- * its states are ClickHouse's byte for byte (while single-level: ClickHouse lays sets of more
- * than 100000 keys out by bucket, which shale reads but does not reproduce). Other argument
- * types (Decimal, 128/256-bit, arrays, Nullable inside several arguments) use shale's own
- * 128-bit key and have no state format.
+ * itself for numbers up to 64 bits and for Int128/UInt128/UUID (a HashCRC32 set of 16-byte
+ * keys), SipHash-128 of a string, of a Decimal's or DateTime64's bytes, or of several
+ * arguments' bytes; its states are ClickHouse's byte for byte (while single-level: ClickHouse
+ * lays sets of more than 100000 keys out by bucket, which shale reads but does not
+ * reproduce). Other argument types (arrays, Nullable inside several arguments) use shale's
+ * own 128-bit key and have no state format.
  *
  * uniq follows ClickHouse's UniquesHashSet so that estimates are identical: a 64-bit key
  * per value (the integer itself, a float's bits), hashed to 32 bits with intHash64 (the
@@ -108,13 +109,21 @@ static inline uint128_t keyn(const agg_call *a, column *const *args, size_t i)
 /* How a row becomes a key. UX_NATIVE: one argument of a native number type, the value's
  * bits (ClickHouse's HashCRC32 set of the type); UX_SIP: the SipHash-128 of a string's
  * bytes (one String / FixedString argument) or of the arguments' updateHashWithValue bytes
- * (several arguments or a tuple); UX_OTHER: types whose ClickHouse key shale does not
- * compute (Decimal, 128/256-bit, arrays...): shale's own 128-bit key, no state format. */
-enum { UX_NATIVE, UX_SIP1, UX_SIPN, UX_OTHER };
+ * (several arguments or a tuple, one Decimal or DateTime64); UX_WIDE: Int128, UInt128, UUID
+ * by their 16 bytes; UX_OTHER: types whose ClickHouse key shale does not compute (arrays,
+ * maps...): shale's own 128-bit key, no state format. */
+enum { UX_NATIVE, UX_SIP1, UX_SIPN, UX_OTHER, UX_WIDE };
 
 typedef struct ux_data {
     int mode, kw;
 } ux_data;
+
+/* 16-byte types ClickHouse's uniqExact keys by their own bits in a HashCRC32 set (UX_WIDE). */
+static bool ux_wide(const type *t)
+{
+    t = type_base(t);
+    return t->id == T_INT128 || t->id == T_UINT128 || t->id == T_UUID;
+}
 
 /* Types ClickHouse's uniqExact keys by their own bits: numbers up to 64 bits and the types
  * stored as one (Date, DateTime, Enum, Bool), not Decimal or DateTime64. */
@@ -161,9 +170,10 @@ static bool hash_bytes(uint8_t *dst, size_t *len, const column *c, size_t i)
                 return false;
         return true;
     default:
-        if (!ux_native(t))
+        /* numbers, and the values ColumnDecimal / 128-bit columns hash as their raw bytes */
+        if (!ux_native(t) && !type_is_decimal(t) && t->id != T_DATETIME64 && !ux_wide(t))
             return false;
-        n = t->width;
+        n = type_phys(t)->width;
         p = c->data.p + col_idx(c, i) * n;
         break;
     }
@@ -186,7 +196,8 @@ static inline uint128_t ux_key(const agg_call *a, column *const *args, size_t i)
 {
     const ux_data *d = a->data;
     switch (d->mode) {
-    case UX_NATIVE: {
+    case UX_NATIVE:
+    case UX_WIDE: {
         const column *c = args[0];
         uint128_t k = 0;
         memcpy(&k, c->data.p + col_idx(c, i) * (size_t)d->kw, (size_t)d->kw);
@@ -220,7 +231,8 @@ static inline uint128_t ux_key(const agg_call *a, column *const *args, size_t i)
 static void ux_init(const agg_call *a, void *st)
 {
     const ux_data *d = a->data;
-    chset_init(st, d->kw, d->mode == UX_NATIVE ? CHS_CRC32 : CHS_TRIVIAL128, d->mode == UX_NATIVE ? 4 : 3);
+    bool own = d->mode == UX_NATIVE || d->mode == UX_WIDE; /* keyed by the values themselves */
+    chset_init(st, d->kw, d->mode == UX_WIDE ? CHS_CRC32_128 : own ? CHS_CRC32 : CHS_TRIVIAL128, own ? 4 : 3);
 }
 static inline void ux_row(const agg_call *a, void *st, column *const *args, size_t i)
 {
@@ -275,9 +287,11 @@ static int ux_resolve(agg_call *a)
     if (a->nargs == 1 && ux_native(t0)) {
         d->mode = UX_NATIVE;
         d->kw = (int)type_simple(agg_tid(t0))->width;
+    } else if (a->nargs == 1 && ux_wide(t0)) {
+        d->mode = UX_WIDE;
     } else if (a->nargs == 1 && (t0->id == T_STRING || t0->id == T_FIXEDSTRING)) {
         d->mode = UX_SIP1;
-    } else if (plain) {
+    } else if (plain || type_is_decimal(t0) || t0->id == T_DATETIME64) {
         /* every argument (or tuple field) must be one hash_bytes covers */
         d->mode = UX_SIPN;
         for (int k = 0; k < a->nargs; k++) {
