@@ -88,6 +88,8 @@ AGGQ=(
   "SELECT lc, e, count() FROM \$T GROUP BY lc, e WITH ROLLUP ORDER BY lc, e, count()"
   "SELECT lc, countIf(k > 10), sumIf(k, e = 'x') FROM \$T GROUP BY lc ORDER BY lc"
   "SELECT lc, count() FROM \$T GROUP BY lc ORDER BY lc LIMIT 1, 1"
+  "SELECT lc, uniqCombined(k), uniqCombined64(s), uniqCombined(12)(f), uniqHLL12(s), uniqHLL12(k) FROM \$T GROUP BY lc ORDER BY lc"
+  "SELECT uniqCombined(k, s), uniqHLL12(dt), quantileTDigest(k), quantilesTDigest(0.1, 0.9)(f) FROM \$T"
 )
 for q in "${AGGQ[@]}"; do
   cref=$(chdb "${q//\$T/$LOCAL}")

@@ -21,8 +21,8 @@ static void test_types(void)
     CHECK(t && t->simple_agg && t->id == T_UINT64 && type_strip_simple_agg(t) == T("UInt64"));
     /* functions whose states are not written yet: NOT_IMPLEMENTED, never a wrong state
      * (uniq of arrays: ClickHouse keys them by a SipHash that shale does not compute) */
-    static const char *const nyi[] = {"AggregateFunction(uniq, Array(String))", "AggregateFunction(uniqExact, Decimal(9, 2))",
-                                      "AggregateFunction(uniqExact, Array(UInt8))",
+    static const char *const nyi[] = {"AggregateFunction(uniq, Array(String))", "AggregateFunction(uniqCombined, Array(UInt8))",
+                                      "AggregateFunction(uniqExact, Array(UInt8))", "AggregateFunction(uniqHLL12, Array(String))",
                                       "AggregateFunction(topK(3), String)"};
     for (size_t i = 0; i < sizeof nyi / sizeof nyi[0]; i++) {
         err_clear();
@@ -30,6 +30,9 @@ static void test_types(void)
     }
     /* states written since: the statistics and uniqExact of numbers, strings, several args */
     static const char *const done[] = {"AggregateFunction(varSamp, Float64)", "AggregateFunction(corr, Float32, UInt8)",
+                                       "AggregateFunction(uniqExact, Decimal(9, 2))", "AggregateFunction(uniqExact, UUID)",
+                                       "AggregateFunction(uniqCombined(12), String)", "AggregateFunction(uniqHLL12, Int8)",
+                                       "AggregateFunction(quantileTDigest(0.9), Float64)",
                                        "AggregateFunction(uniqExact, UInt64)", "AggregateFunction(uniqExact, String)",
                                        "AggregateFunction(uniqExact, UInt8, String)", "AggregateFunction(uniq, String)",
                                        "AggregateFunction(uniq, UInt8, String)",
