@@ -1,6 +1,7 @@
 /* ClickHouse's HashSet for keys of up to 16 bytes (chset.h). */
 #include "chset.h"
 
+#include "base/cityhash.h"
 #include "base/err.h"
 #include "base/mix.h"
 #include "base/mem.h"
@@ -29,6 +30,41 @@ static uint32_t crc32c_u64(uint32_t crc, uint64_t x)
 }
 
 uint32_t ch_int_hash_crc32(uint64_t x) { return crc32c_u64(0xFFFFFFFFu, x); }
+
+/* hashLessThan8 (CityHash's short-string step), truncated to 32 bits by the caller. */
+static uint64_t hash_less_than8(const uint8_t *d, size_t n)
+{
+    const uint64_t k2 = 0x9ae16a3b2f90404fULL, k3 = 0xc949d7c7509e6557ULL;
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, d, 4);
+        memcpy(&b, d + n - 4, 4);
+        return cityhash_128to64(n + ((uint64_t)a << 3), b);
+    }
+    uint32_t y = (uint32_t)d[0] + ((uint32_t)d[n >> 1] << 8);
+    uint32_t z = (uint32_t)n + ((uint32_t)d[n - 1] << 2);
+    uint64_t v = y * k2 ^ z * k3;
+    return (v ^ (v >> 47)) * k2;
+}
+
+uint32_t ch_string_ref_hash(const void *p, size_t n)
+{
+    const uint8_t *d = p;
+    if (n == 0)
+        return 0;
+    if (n < 8)
+        return (uint32_t)hash_less_than8(d, n);
+    uint32_t res = 0xFFFFFFFFu;
+    size_t pos = 0;
+    uint64_t w;
+    do { /* whole words, then the last 8 bytes (overlapping), as ClickHouse */
+        memcpy(&w, d + pos, 8);
+        res = crc32c_u64(res, w);
+        pos += 8;
+    } while (pos + 8 < n);
+    memcpy(&w, d + n - 8, 8);
+    return crc32c_u64(res, w);
+}
 
 uint64_t ch_int_hash64(uint64_t x) { return fmix64(x); }
 
