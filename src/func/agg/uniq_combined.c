@@ -361,7 +361,7 @@ static int uc_resolve(agg_call *a)
     d->mode = mode;
     d->kw = wide || mode == UC_STR || mode == UC_IPV6 ? 8 : 4;
     d->medium_max = 1u << (k - 5 + (d->kw == 4));
-    d->hll = (uc_hll_cfg){.k = (uint8_t)k, .hbits = (uint8_t)(d->kw * 8), .compact = false, .bias = k == 17};
+    d->hll = (uc_hll_cfg){.k = (uint8_t)k, .hbits = (uint8_t)(d->kw * 8), .bias = k == 17};
     a->ret = type_simple(T_UINT64);
     a->state_size = sizeof(ucomb);
     a->state_align = _Alignof(ucomb);

@@ -1,9 +1,8 @@
 /* ClickHouse's HyperLogLogCounter, bucket for bucket, for uniqCombined / uniqCombined64
  * (uniq_combined.c) and uniqHLL12: 2^k buckets holding the rank (trailing zeros + 1) of the
- * hash's high bits, the count of empty buckets, and the denominator of the harmonic mean —
- * either as counts of buckets per rank (ClickHouse's "stable" denominator, order-free) or
- * as a running double (the "compact" one of uniqHLL12, whose value depends on the order of
- * the updates, as in ClickHouse). Serialized as ClickHouse writes the object: the ranks
+ * hash's high bits, the count of empty buckets, and the denominator of the harmonic mean as
+ * counts of buckets per rank (ClickHouse's "stable" denominator, which every precision of
+ * 12 and above uses). Serialized as ClickHouse writes the object: the ranks
  * packed 5 (32-bit hashes) or 6 (64-bit) bits each, little-endian, then the denominator,
  * then the zero count (UInt16 below 2^16 buckets, else UInt32).
  *
@@ -25,14 +24,12 @@ extern const double uc_bias_val[UC_BIAS_N];
 typedef struct uc_hll_cfg {
     uint8_t k;      /* log2 of the bucket count */
     uint8_t hbits;  /* 32 or 64: width of the hash value */
-    bool compact;   /* running double denominator (uniqHLL12) instead of counts per rank */
     bool bias;      /* HyperLogLog++ bias correction from uc_bias_* (uniqCombined at k = 17) */
 } uc_hll_cfg;
 
 typedef struct uc_hll {
     uint8_t *rank;           /* 2^k ranks, one byte each */
-    uint32_t rank_count[66]; /* stable denominator: buckets per rank */
-    double denom;            /* compact denominator */
+    uint32_t rank_count[66]; /* the denominator: buckets per rank */
     uint32_t zeros;          /* buckets of rank 0 */
 } uc_hll;
 

@@ -13,14 +13,13 @@ static inline int max_rank(const uc_hll_cfg *c) { return c->hbits - c->k + 1; }
 static inline int rank_width(const uc_hll_cfg *c) { return c->hbits == 32 ? 5 : 6; }
 static inline size_t zeros_width(const uc_hll_cfg *c) { return buckets(c) >= (1u << 16) ? 4 : 2; }
 static inline size_t packed_bytes(const uc_hll_cfg *c) { return (buckets(c) * (size_t)rank_width(c) + 7) / 8; }
-static inline size_t denom_bytes(const uc_hll_cfg *c) { return c->compact ? 8 : 4 * (size_t)(max_rank(c) + 1); }
+static inline size_t denom_bytes(const uc_hll_cfg *c) { return 4 * (size_t)(max_rank(c) + 1); }
 
 uc_hll *uc_hll_new(const uc_hll_cfg *c)
 {
     uc_hll *h = mem_calloc(sizeof *h);
     h->rank = mem_calloc(buckets(c));
     h->rank_count[0] = (uint32_t)buckets(c);
-    h->denom = (double)buckets(c);
     h->zeros = (uint32_t)buckets(c);
     return h;
 }
@@ -32,8 +31,7 @@ void uc_hll_free(uc_hll *h)
     mem_free(h);
 }
 
-/* HyperLogLogCounter::update: a bucket only ever raises its rank. The compact denominator
- * subtracts the old term before adding the new one, in double, as ClickHouse does. */
+/* HyperLogLogCounter::update: a bucket only ever raises its rank. */
 static inline void update(const uc_hll_cfg *c, uc_hll *h, size_t bucket, int rank)
 {
     int cur = h->rank[bucket];
@@ -41,13 +39,8 @@ static inline void update(const uc_hll_cfg *c, uc_hll *h, size_t bucket, int ran
         return;
     if (cur == 0)
         h->zeros--;
-    if (c->compact) {
-        h->denom -= 1.0 / (double)(1ull << cur);
-        h->denom += 1.0 / (double)(1ull << rank);
-    } else {
-        h->rank_count[cur]--;
-        h->rank_count[rank]++;
-    }
+    h->rank_count[cur]--;
+    h->rank_count[rank]++;
     h->rank[bucket] = (uint8_t)rank;
 }
 
@@ -100,12 +93,10 @@ static double linear(const uc_hll_cfg *c, const uc_hll *h, double est)
     return m * (log(m) - log((double)h->zeros));
 }
 
-/* The stable denominator: sum of count[r] / 2^r, folded from the highest rank down in long
- * double (x87 extended precision), as ClickHouse does. */
+/* The denominator: sum of count[r] / 2^r, folded from the highest rank down in long double
+ * (x87 extended precision), as ClickHouse does. */
 static double denominator(const uc_hll_cfg *c, const uc_hll *h)
 {
-    if (c->compact)
-        return h->denom;
     int n = max_rank(c) + 1;
     long double v = h->rank_count[n - 1];
     for (int i = n - 2; i >= 0; i--) {
@@ -132,7 +123,8 @@ uint64_t uc_hll_size(const uc_hll_cfg *c, const uc_hll *h)
                 est = lin;
         }
     }
-    return (uint64_t)(est + 0.5);
+    est += 0.5;
+    return est >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)est; /* est >= 0 for a consistent counter */
 }
 
 size_t uc_hll_bytes(const uc_hll_cfg *c)
@@ -154,11 +146,7 @@ void uc_hll_write(const uc_hll_cfg *c, const uc_hll *h, buf *out)
         if ((bit % 8) + (size_t)w > 8)
             p[bit / 8 + 1] |= (uint8_t)(v >> 8);
     }
-    size_t off = packed_bytes(c);
-    if (c->compact)
-        memcpy(p + off, &h->denom, 8);
-    else
-        memcpy(p + off, h->rank_count, denom_bytes(c));
+    memcpy(p + packed_bytes(c), h->rank_count, denom_bytes(c));
     size_t zw = zeros_width(c);
     if (zw == 2) {
         uint16_t z = (uint16_t)h->zeros;
@@ -188,11 +176,7 @@ int uc_hll_read(const uc_hll_cfg *c, uc_hll *h, agg_rd *in)
                            "maximum %d", b, r, max_rank(c));
         h->rank[b] = (uint8_t)r;
     }
-    size_t off = packed_bytes(c);
-    if (c->compact)
-        memcpy(&h->denom, p + off, 8);
-    else
-        memcpy(h->rank_count, p + off, denom_bytes(c));
+    memcpy(h->rank_count, p + packed_bytes(c), denom_bytes(c));
     if (zeros_width(c) == 2) {
         uint16_t z;
         memcpy(&z, p + total - 2, 2);
@@ -201,5 +185,16 @@ int uc_hll_read(const uc_hll_cfg *c, uc_hll *h, agg_rd *in)
         memcpy(&h->zeros, p + total - 4, 4);
     }
     in->p += total;
+    /* ClickHouse takes the stored counts as they are; shale checks them against the ranks
+     * (ClickHouse's own states always agree) so that a corrupt state is an error, not a
+     * meaningless or negative estimate. */
+    uint32_t count[66] = {0};
+    for (size_t b = 0; b < buckets(c); b++)
+        count[h->rank[b]]++;
+    bool ok = h->zeros == count[0];
+    for (int r = 0; r <= max_rank(c); r++)
+        ok &= h->rank_count[r] == count[r];
+    if (!ok)
+        return err_set(ERR_INCORRECT_DATA, "Cannot read HyperLogLog state: its counts do not match its buckets");
     return 0;
 }

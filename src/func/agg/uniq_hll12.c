@@ -35,7 +35,7 @@ typedef struct h12 {
     uint8_t nsmall;
 } h12;
 
-static const uc_hll_cfg cfg12 = {.k = 12, .hbits = 32, .compact = false, .bias = false};
+static const uc_hll_cfg cfg12 = {.k = 12, .hbits = 32, .bias = false};
 
 
 /* The counter's hash of a key: intHash32 of its bytes, or the variadic hash itself. */
