@@ -32,4 +32,19 @@ static inline uint64_t fmix64(uint64_t x)
 
 static inline uint64_t mix64(uint64_t x) { return fmix64(x); }
 
+/* ClickHouse's intHash32<salt> (Thomas Wang's 64-to-32-bit mix after xor-ing the salt),
+ * bit for bit: salt 0 in its hash containers (uniqHLL12's HyperLogLog), 0x75D9543DE018BF45
+ * in the SQL function intHash32. */
+static inline uint32_t ch_int_hash32(uint64_t key, uint64_t salt)
+{
+    key ^= salt;
+    key = (~key) + (key << 18);
+    key = key ^ ((key >> 31) | (key << 33));
+    key = key * 21;
+    key = key ^ ((key >> 11) | (key << 53));
+    key = key + (key << 6);
+    key = key ^ ((key >> 22) | (key << 42));
+    return (uint32_t)key;
+}
+
 #endif

@@ -41,6 +41,15 @@ static const char *const types[] = {
     "AggregateFunction(quantileExact(0.5), Int16)",
     "AggregateFunction(quantiles(0.1, 0.9), Int8)",
     "AggregateFunction(topK(1), UInt8)",
+    "AggregateFunction(uniqCombined(12), UInt64)",
+    "AggregateFunction(uniqCombined64, String)",
+    "AggregateFunction(uniqHLL12, Int128)",
+    "AggregateFunction(quantileTDigest, Float64)",
+    "AggregateFunction(quantilesTDigestWeighted(0.1, 0.9), UInt32, UInt8)",
+    "AggregateFunction(groupUniqArray(4), String)",
+    "AggregateFunction(groupUniqArray, FixedString(3))",
+    "AggregateFunction(uniqExact, Decimal(18, 3))",
+    "AggregateFunction(uniqExact, UUID)",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)

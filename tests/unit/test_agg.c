@@ -93,6 +93,41 @@ int main(void)
     CHECK(r_u64(out) == 10);
     col_free(out);
 
+    /* uniqCombined / uniqHLL12 / quantileTDigest over two partial states merged (array +
+     * set, set + set crossing into the HyperLogLog, HyperLogLog + HyperLogLog): ClickHouse's
+     * values for the whole input (chdb, numbers(n)). */
+    {
+        struct {
+            const char *fn;
+            int np;
+            double p;
+            uint64_t n, want;
+        } cases[] = {
+            {"uniqCombined", 0, 0, 10000, 10020},   {"uniqCombined64", 0, 0, 10000, 10020},
+            {"uniqHLL12", 0, 0, 10000, 9037},       {"uniqCombined", 1, 12, 10000, 9949},
+            {"uniqCombined", 0, 0, 100000, 100314}, {"uniqCombined64", 0, 0, 100000, 100314},
+            {"uniqHLL12", 0, 0, 100000, 101344},    {"uniqCombined", 0, 0, 20, 20},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            column *c = u64s(0, cases[i].n);
+            out = run(cases[i].fn, cases[i].np, &cases[i].p, 1, &c, &tn);
+            CHECK(r_u64(out) == cases[i].want);
+            CHECK_STR(tn, "UInt64");
+            col_free(out);
+            col_free(c);
+        }
+        column *c = u64s(0, 1000);
+        double lv = 0.9;
+        out = run("quantileTDigest", 1, &lv, 1, &c, &tn);
+        CHECK(out && COL_DATA(out, float)[0] == 899.5f);
+        CHECK_STR(tn, "Float32");
+        col_free(out);
+        out = run("medianTDigest", 0, NULL, 1, &c, &tn);
+        CHECK(out && COL_DATA(out, float)[0] == 499.5f);
+        col_free(out);
+        col_free(c);
+    }
+
     /* result types */
     {
         struct {

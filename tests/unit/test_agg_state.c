@@ -7,6 +7,7 @@
 #include "func/agg_state.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static const type *T(const char *s) { return type_parse_cstr(s); }
 
@@ -21,8 +22,8 @@ static void test_types(void)
     CHECK(t && t->simple_agg && t->id == T_UINT64 && type_strip_simple_agg(t) == T("UInt64"));
     /* functions whose states are not written yet: NOT_IMPLEMENTED, never a wrong state
      * (uniq of arrays: ClickHouse keys them by a SipHash that shale does not compute) */
-    static const char *const nyi[] = {"AggregateFunction(uniq, Array(String))", "AggregateFunction(uniqExact, Decimal(9, 2))",
-                                      "AggregateFunction(uniqExact, Array(UInt8))",
+    static const char *const nyi[] = {"AggregateFunction(uniq, Array(String))", "AggregateFunction(uniqCombined, Array(UInt8))",
+                                      "AggregateFunction(uniqExact, Array(UInt8))", "AggregateFunction(uniqHLL12, Array(String))",
                                       "AggregateFunction(topK(3), String)"};
     for (size_t i = 0; i < sizeof nyi / sizeof nyi[0]; i++) {
         err_clear();
@@ -30,6 +31,9 @@ static void test_types(void)
     }
     /* states written since: the statistics and uniqExact of numbers, strings, several args */
     static const char *const done[] = {"AggregateFunction(varSamp, Float64)", "AggregateFunction(corr, Float32, UInt8)",
+                                       "AggregateFunction(uniqExact, Decimal(9, 2))", "AggregateFunction(uniqExact, UUID)",
+                                       "AggregateFunction(uniqCombined(12), String)", "AggregateFunction(uniqHLL12, Int8)",
+                                       "AggregateFunction(quantileTDigest(0.9), Float64)",
                                        "AggregateFunction(uniqExact, UInt64)", "AggregateFunction(uniqExact, String)",
                                        "AggregateFunction(uniqExact, UInt8, String)", "AggregateFunction(uniq, String)",
                                        "AggregateFunction(uniq, UInt8, String)",
@@ -95,6 +99,24 @@ static void test_malformed(void)
     const uint8_t sv[] = {0x10, 0, 0, 0, 'a'};
     CHECK(agg_state_span_need(T("AggregateFunction(min, String)"), sv, sizeof sv, &used, &need) < 0 && need == 15);
     err_clear();
+    /* a uniqCombined(12) HyperLogLog state (kind 3, 2560 bytes of ranks, 22 counts per
+     * rank, UInt16 zeros): read when its counts match its buckets, refused otherwise */
+    {
+        static uint8_t hll[1 + 2650];
+        const type *ht = T("AggregateFunction(uniqCombined(12), UInt64)");
+        hll[0] = 3;
+        uint32_t all = 4096;
+        memcpy(hll + 1 + 2560, &all, 4);
+        uint16_t z = 4096;
+        memcpy(hll + 1 + 2648, &z, 2);
+        CHECK(agg_state_span(ht, hll, sizeof hll, &used) == 0 && used == sizeof hll);
+        z = 4000;
+        memcpy(hll + 1 + 2648, &z, 2);
+        CHECK(agg_state_span(ht, hll, sizeof hll, &used) < 0 && err_code() == ERR_INCORRECT_DATA);
+        err_clear();
+        CHECK(agg_state_span_need(ht, hll, 100, &used, &need) < 0 && err_code() == ERR_CANNOT_READ_ALL_DATA);
+        err_clear();
+    }
     /* merge of a valid state with trailing bytes fails */
     const agg_call *a = agg_state_call(T("AggregateFunction(sum, UInt64)"));
     void *st = agg_state_new(a);

@@ -51,6 +51,12 @@ static void reg_all(void)
     agg_register_basic();
     agg_register_uniq();
     agg_register_quantile();
+    void agg_register_uniq_combined(void);
+    agg_register_uniq_combined();
+    void agg_register_uniq_hll12(void);
+    agg_register_uniq_hll12();
+    void agg_register_quantile_tdigest(void);
+    agg_register_quantile_tdigest();
     void agg_register_stats(void);
     agg_register_stats();
     void agg_register_collect(void);
@@ -796,7 +802,7 @@ int agg_resolve(const char *name, int nargs, const type *const *arg_types, int n
         return agg_wrap_state(inner, name, ret ? r2 : rest, nargs, plain, ret, out);
     }
     if (kind == CMB_MERGE)
-        return agg_wrap_merge(name, rest, nargs, arg_types, out);
+        return agg_wrap_merge(name, rest, nargs, arg_types, nparams, params, out);
 
     /* The chain sees arguments without Nullable / LowCardinality. */
     const type *stripped[MAX_STACK_ARGS + 1];

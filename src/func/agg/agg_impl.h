@@ -12,7 +12,10 @@
  * name of the state is name[0..base_len) with nested's parameters unless ret is given. */
 int agg_wrap_state(agg_call *nested, const char *name, size_t base_len, int nargs, const type *const *types,
                    const type *ret, agg_call **out);
-int agg_wrap_merge(const char *name, size_t base_len, int nargs, const type *const *types, agg_call **out);
+/* nparams > 0: the nested function takes these parameters instead of the state type's
+ * (quantileMerge(0.9) of quantile states), as ClickHouse does. */
+int agg_wrap_merge(const char *name, size_t base_len, int nargs, const type *const *types, int nparams,
+                   const double *params, agg_call **out);
 void agg_state_install_hooks(void);
 
 
@@ -58,9 +61,25 @@ void agg_state_install_hooks(void);
  * state followed by bytes of their own (up to state_size). */
 bool agg_wraps_state(const agg_call *a);
 
+/* uniq.c, shared with uniqCombined: a value's bytes as ClickHouse's IColumn::getDataAt
+ * gives them (false when not contiguous: Nullable, arrays...), and ClickHouse's variadic
+ * CityHash chain over the values of n columns at row i (UniqVariadicHash<false, ...>). */
+bool agg_uniq_data_at(const column *c, size_t i, const void **p, size_t *n);
+uint64_t agg_uniq_var_hash(column *const *cols, int n, size_t i);
+/* uniq_combined.c: 0 when the arguments (several, one tuple's fields, or one other type)
+ * are all contiguous values that agg_uniq_var_hash covers; else -1 with NOT_IMPLEMENTED. */
+int agg_uniq_variadic_mode(const agg_call *a);
+
 /* For spill_write / spill_read (spill_state.c): a column that may be NULL, whole. */
 void agg_spill_put_col(buf *out, const column *c);
 column *agg_spill_get_col(const char **p, const type *t);
+
+/* Spilling a state as its serialized bytes, length first (families whose state owns
+ * memory and has a serializer: uniqExact, uniqCombined...); read inits the state first. */
+void agg_spill_write_serialized(const agg_call *a, const void *st, buf *out,
+                                void (*ser)(const agg_call *, const void *, buf *));
+void agg_spill_read_serialized(const agg_call *a, void *st, const char **p,
+                               int (*de)(const agg_call *, void *, agg_rd *));
 
 /* "Illegal type T of argument for aggregate function f" (ILLEGAL_TYPE_OF_ARGUMENT). */
 static inline int agg_bad_type(const agg_call *a, int i)

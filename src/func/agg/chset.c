@@ -1,6 +1,7 @@
 /* ClickHouse's HashSet for keys of up to 16 bytes (chset.h). */
 #include "chset.h"
 
+#include "base/cityhash.h"
 #include "base/err.h"
 #include "base/mix.h"
 #include "base/mem.h"
@@ -20,13 +21,49 @@ __attribute__((constructor)) static void crc_table_init(void)
     }
 }
 
-/* _mm_crc32_u64(-1, x): the CRC-32C of x's 8 bytes, initial value 0xFFFFFFFF, no final xor. */
-uint32_t ch_int_hash_crc32(uint64_t x)
+/* _mm_crc32_u64(crc, x): x's 8 bytes folded into crc (CRC-32C, no final xor). */
+static uint32_t crc32c_u64(uint32_t crc, uint64_t x)
 {
-    uint32_t crc = 0xFFFFFFFFu;
     for (int b = 0; b < 8; b++)
         crc = (crc >> 8) ^ crc_table[(crc ^ (uint8_t)(x >> (8 * b))) & 0xff];
     return crc;
+}
+
+uint32_t ch_int_hash_crc32(uint64_t x) { return crc32c_u64(0xFFFFFFFFu, x); }
+
+/* hashLessThan8 (CityHash's short-string step), truncated to 32 bits by the caller. */
+static uint64_t hash_less_than8(const uint8_t *d, size_t n)
+{
+    const uint64_t k2 = 0x9ae16a3b2f90404fULL, k3 = 0xc949d7c7509e6557ULL;
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, d, 4);
+        memcpy(&b, d + n - 4, 4);
+        return cityhash_128to64(n + ((uint64_t)a << 3), b);
+    }
+    uint32_t y = (uint32_t)d[0] + ((uint32_t)d[n >> 1] << 8);
+    uint32_t z = (uint32_t)n + ((uint32_t)d[n - 1] << 2);
+    uint64_t v = y * k2 ^ z * k3;
+    return (v ^ (v >> 47)) * k2;
+}
+
+uint32_t ch_string_ref_hash(const void *p, size_t n)
+{
+    const uint8_t *d = p;
+    if (n == 0)
+        return 0;
+    if (n < 8)
+        return (uint32_t)hash_less_than8(d, n);
+    uint32_t res = 0xFFFFFFFFu;
+    size_t pos = 0;
+    uint64_t w;
+    do { /* whole words, then the last 8 bytes (overlapping), as ClickHouse */
+        memcpy(&w, d + pos, 8);
+        res = crc32c_u64(res, w);
+        pos += 8;
+    } while (pos + 8 < n);
+    memcpy(&w, d + n - 8, 8);
+    return crc32c_u64(res, w);
 }
 
 uint64_t ch_int_hash64(uint64_t x) { return fmix64(x); }
@@ -36,6 +73,7 @@ static inline uint64_t chs_hash_of(const chset *s, uint128_t k)
     switch (s->hash) {
     case CHS_CRC32: return ch_int_hash_crc32((uint64_t)k);
     case CHS_INTHASH64: return ch_int_hash64((uint64_t)k);
+    case CHS_CRC32_128: return crc32c_u64(ch_int_hash_crc32((uint64_t)k), (uint64_t)(k >> 64));
     default: return (uint64_t)k;
     }
 }
@@ -52,7 +90,9 @@ void chset_init(chset *s, int kw, chs_hash hash, int init_degree)
 void chset_free(chset *s)
 {
     mem_free(s->cells);
+    bool g = s->grow_by_one;
     chset_init(s, s->kw, (chs_hash)s->hash, s->init_degree);
+    s->grow_by_one = g;
 }
 
 /* HashTable::resize to 2^degree cells: cells move right, stay, or move left along their
@@ -99,7 +139,7 @@ bool chset_insert(chset *s, uint128_t k)
     }
     s->cells[p] = k;
     if (++s->size > (chs_cap(s) >> 1))
-        chs_resize(s, s->degree + (s->degree >= 23 ? 1 : 2));
+        chs_resize(s, s->degree + (s->degree >= 23 || s->grow_by_one ? 1 : 2));
     return true;
 }
 

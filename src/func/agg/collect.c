@@ -5,8 +5,10 @@
  * bits, 16 cells growing 4x when more than half full, linear probing, the all-zero key
  * kept aside and listed first) is reproduced, and the array lists the cells in order.
  * Its state (numbers, Date, Date32, DateTime) is that set as ClickHouse writes it (chset.h).
- * Other types (strings, wide numbers, arrays...) are listed in first-seen order, which
- * differs from ClickHouse's (compare them through arraySort).
+ * String and FixedString follow ClickHouse's HashSetWithSavedHash (StringRefHash, 8 cells
+ * growing 4x, the empty string as the zero key), so order and state are ClickHouse's.
+ * Other types (wide numbers, arrays...) are listed in first-seen order, which differs from
+ * ClickHouse's (compare them through arraySort).
  *
  * topK(N[, load_factor])(x): ClickHouse's Filtered Space-Saving with capacity
  * N * load_factor (default 3): counters kept sorted by (count desc, error asc) with
@@ -95,10 +97,20 @@ static void rs_rebuild(rowset *s, const column *vals, const uint8_t *dead, size_
 /* ---- groupUniqArray ---- */
 
 typedef struct gu_state {
-    chset fx;           /* fixed-width path: ClickHouse's hash set, cell for cell */
-    column *vals;       /* generic path */
+    chset fx;           /* fixed-width path: ClickHouse's hash set, cell for cell; string
+                           path: ClickHouse's string set's cells, each (row + 1) << 32 | hash */
+    column *vals;       /* generic and string paths: the distinct values */
     rowset set;
+    bool str_empty;     /* string path: the empty string (ClickHouse's zero key) is in */
 } gu_state;
+
+/* String and FixedString: ClickHouse's HashSetWithSavedHash of the bytes (StringRefHash),
+ * reproduced by the fixed-width chset over keys whose low 32 bits are the saved hash. */
+static bool gu_str(const agg_call *a)
+{
+    type_id t = type_base(a->ret->inner)->id;
+    return t == T_STRING || t == T_FIXEDSTRING;
+}
 
 static bool gu_fixed(const agg_call *a)
 {
@@ -115,16 +127,13 @@ static void gu_insert_key(const agg_call *a, gu_state *s, uint128_t k)
         chset_insert(&s->fx, k);
 }
 
-static void gu_insert_row(const agg_call *a, gu_state *s, const column *src, size_t i)
+/* Appends src[i] to vals unless it is there already; true when appended. */
+static bool gu_add_distinct(const agg_call *a, gu_state *s, const column *src, size_t i)
 {
-    if (!s->vals)
-        s->vals = col_new(type_phys(a->ret->inner));
-    if (s->vals->len >= gu_limit(a))
-        return;
     uint64_t h = row_hash(src, i);
     size_t slot;
     if (rs_find(&s->set, s->vals, src, i, h, &slot) >= 0)
-        return;
+        return false;
     if (slot == SIZE_MAX || (s->set.used + 1) * 2 > s->set.cap) {
         rs_rebuild(&s->set, s->vals, NULL, s->vals->len + 1);
         rs_find(&s->set, s->vals, src, i, h, &slot);
@@ -134,7 +143,40 @@ static void gu_insert_row(const agg_call *a, gu_state *s, const column *src, siz
     column v = *src;
     v.type = s->vals->type;
     col_push_from(s->vals, &v, i);
+    return true;
 }
+
+static void gu_insert_row(const agg_call *a, gu_state *s, const column *src, size_t i)
+{
+    if (!s->vals)
+        s->vals = col_new(type_phys(a->ret->inner));
+    if (s->vals->len >= gu_limit(a))
+        return;
+    gu_add_distinct(a, s, src, i);
+}
+
+/* The string path's insert: the empty string is ClickHouse's zero key, kept aside but
+ * counted in the set's size (which the growth check reads). */
+static void gu_insert_str(const agg_call *a, gu_state *s, const column *src, size_t i)
+{
+    if (s->fx.size >= gu_limit(a))
+        return;
+    size_t n;
+    const char *p = col_str(src, i, &n);
+    if (n == 0) {
+        if (!s->str_empty) {
+            s->str_empty = true;
+            s->fx.size++;
+        }
+        return;
+    }
+    if (!s->vals)
+        s->vals = col_new(type_phys(a->ret->inner));
+    if (gu_add_distinct(a, s, src, i))
+        chset_insert(&s->fx, ((uint128_t)s->vals->len << 32) | ch_string_ref_hash(p, n));
+}
+
+static inline size_t gu_str_row(uint128_t k) { return (size_t)(k >> 32) - 1; }
 
 static inline void gu_row(const agg_call *a, void *st, column *const *args, size_t i)
 {
@@ -145,6 +187,8 @@ static inline void gu_row(const agg_call *a, void *st, column *const *args, size
         unsigned w = type_phys(a->ret->inner)->width;
         memcpy(&k, c->data.p + col_idx(c, i) * w, w);
         gu_insert_key(a, s, k);
+    } else if (gu_str(a)) {
+        gu_insert_str(a, s, c, i);
     } else {
         gu_insert_row(a, s, c, col_idx(c, i));
     }
@@ -155,7 +199,10 @@ static void gu_init(const agg_call *a, void *st)
 {
     gu_state *s = st;
     memset(s, 0, sizeof *s);
-    chset_init(&s->fx, (int)type_phys(a->ret->inner)->width, CHS_INTHASH64, 4);
+    if (gu_str(a))
+        chset_init(&s->fx, 8, CHS_TRIVIAL128, 3); /* home cell: the saved hash's low bits */
+    else
+        chset_init(&s->fx, (int)type_phys(a->ret->inner)->width, CHS_INTHASH64, 4);
 }
 
 static void gu_destroy(const agg_call *a, void *st)
@@ -165,14 +212,52 @@ static void gu_destroy(const agg_call *a, void *st)
     col_free(s->vals);
     s->vals = NULL;
     rs_free(&s->set);
+    s->str_empty = false;
 }
 
 static void gu_merge_key(void *ctx, uint128_t k) { gu_insert_key(((void **)ctx)[0], ((void **)ctx)[1], k); }
 
+/* The string set in ClickHouse's iteration order: the empty string, then the cells. */
+typedef struct gu_str_iter {
+    const agg_call *a;
+    gu_state *s;
+    void (*fn)(const struct gu_str_iter *it, const column *vals, size_t row);
+    void *ctx;
+} gu_str_iter;
+
+static void gu_str_cell(void *ctx, uint128_t k)
+{
+    const gu_str_iter *it = ctx;
+    it->fn(it, it->s->vals, gu_str_row(k));
+}
+
+static void gu_str_each(gu_str_iter *it)
+{
+    if (it->s->str_empty)
+        it->fn(it, NULL, 0);
+    chset_each(&it->s->fx, gu_str_cell, it);
+}
+
+static void gu_str_merge_one(const gu_str_iter *it, const column *vals, size_t row)
+{
+    gu_state *d = it->ctx;
+    if (!vals) { /* the empty string */
+        if (!d->str_empty && d->fx.size < gu_limit(it->a)) {
+            d->str_empty = true;
+            d->fx.size++;
+        }
+        return;
+    }
+    gu_insert_str(it->a, d, vals, row);
+}
+
 static void gu_merge(const agg_call *a, void *dst, void *src)
 {
     gu_state *d = dst, *s = src;
-    if (gu_fixed(a)) {
+    if (gu_str(a)) {
+        gu_str_iter it = {a, s, gu_str_merge_one, d};
+        gu_str_each(&it);
+    } else if (gu_fixed(a)) {
         void *ctx[2] = {(void *)a, d};
         chset_each(&s->fx, gu_merge_key, ctx);
     } else if (s->vals) {
@@ -184,11 +269,76 @@ static void gu_merge(const agg_call *a, void *dst, void *src)
 
 static void gu_push_key(void *ctx, uint128_t k) { col_push_fixed(ctx, &k); /* little-endian: low bytes */ }
 
-/* HashSet::write / read of the fixed-width set. */
-static void gu_serialize(const agg_call *a, const void *st, buf *out) { chset_write(&((const gu_state *)st)->fx, out); }
+static void gu_str_put(const gu_str_iter *it, const column *vals, size_t row)
+{
+    size_t n = 0;
+    const char *p = vals ? col_str(vals, row, &n) : "";
+    agg_put_varuint(it->ctx, n);
+    buf_append(it->ctx, p, n);
+}
+
+static void gu_str_push(const gu_str_iter *it, const column *vals, size_t row)
+{
+    column *out = it->ctx;
+    if (vals)
+        col_push_from(out, vals, row);
+    else
+        col_push_default(out); /* the empty string */
+}
+
+/* HashSet::write / read of the fixed-width set; the string set as ClickHouse's generic
+ * groupUniqArray writes it (VarUInt count, each string as VarUInt length + bytes, in
+ * iteration order) and reads it (each string inserted in turn). */
+static void gu_serialize(const agg_call *a, const void *st, buf *out)
+{
+    gu_state *s = (gu_state *)st;
+    if (gu_str(a)) {
+        agg_put_varuint(out, s->fx.size);
+        gu_str_iter it = {a, s, gu_str_put, out};
+        gu_str_each(&it);
+        return;
+    }
+    chset_write(&s->fx, out);
+}
+
+static int gu_str_deserialize(const agg_call *a, gu_state *s, agg_rd *in)
+{
+    uint64_t n;
+    gu_destroy(a, s);
+    gu_init(a, s);
+    if (agg_rd_varuint(in, &n) < 0)
+        return -1;
+    if (n > gu_limit(a) || n > (uint64_t)(in->end - in->p))
+        return n > gu_limit(a) ? err_set(ERR_INCORRECT_DATA, "groupUniqArray state holds %llu values, more than its "
+                                         "max_size", (unsigned long long)n)
+                               : agg_rd_short(in, (size_t)n);
+    column *one = col_new(type_phys(a->ret->inner)); /* the strings read, in order */
+    const type *t = type_phys(a->ret->inner);
+    int rc = 0;
+    for (uint64_t i = 0; i < n && rc == 0; i++) {
+        uint64_t len;
+        if (agg_rd_varuint(in, &len) < 0 || len > (uint64_t)(in->end - in->p)) {
+            rc = len > (uint64_t)(in->end - in->p) ? agg_rd_short(in, (size_t)len) : -1;
+            break;
+        }
+        if (t->id == T_FIXEDSTRING && len != t->width) {
+            rc = err_set(ERR_INCORRECT_DATA, "groupUniqArray state holds a value of %llu bytes for %s",
+                         (unsigned long long)len, t->name);
+            break;
+        }
+        col_push_str(one, (const char *)in->p, (size_t)len);
+        in->p += len;
+        gu_insert_str(a, s, one, (size_t)i);
+    }
+    col_free(one);
+    return rc;
+}
+
 static int gu_deserialize(const agg_call *a, void *st, agg_rd *in)
 {
     gu_state *s = st;
+    if (gu_str(a))
+        return gu_str_deserialize(a, s, in);
     if (chset_read(&s->fx, in) < 0)
         return -1;
     if (s->fx.size > gu_limit(a))
@@ -213,7 +363,10 @@ static bool gu_has_state(const agg_call *a)
 static int gu_finalize(const agg_call *a, void *st, column *out)
 {
     gu_state *s = st;
-    if (gu_fixed(a)) {
+    if (gu_str(a)) {
+        gu_str_iter it = {a, s, gu_str_push, out->inner};
+        gu_str_each(&it);
+    } else if (gu_fixed(a)) {
         chset_each(&s->fx, gu_push_key, out->inner);
     } else if (s->vals && s->vals->len) {
         col_push_range(out->inner, s->vals, 0, s->vals->len);
@@ -235,7 +388,7 @@ static int gu_resolve(agg_call *a)
     a->state_size = sizeof(gu_state);
     a->state_align = _Alignof(gu_state);
     a->ops = (agg_ops){.init = gu_init, .merge = gu_merge, .finalize = gu_finalize, .destroy = gu_destroy};
-    if (gu_has_state(a)) {
+    if (gu_has_state(a) || gu_str(a)) {
         a->ops.serialize = gu_serialize;
         a->ops.deserialize = gu_deserialize;
     }

@@ -72,3 +72,25 @@ column *agg_spill_get_col(const char **p, const type *t)
         col_row_read(p, c);
     return c;
 }
+
+void agg_spill_write_serialized(const agg_call *a, const void *st, buf *out,
+                                void (*ser)(const agg_call *, const void *, buf *))
+{
+    buf tmp = {0};
+    ser(a, st, &tmp);
+    uint64_t n = tmp.len;
+    buf_append(out, &n, 8);
+    buf_append(out, tmp.p, tmp.len);
+    buf_free(&tmp);
+}
+
+void agg_spill_read_serialized(const agg_call *a, void *st, const char **p,
+                               int (*de)(const agg_call *, void *, agg_rd *))
+{
+    uint64_t n;
+    memcpy(&n, *p, 8);
+    agg_rd r = {(const uint8_t *)*p + 8, (const uint8_t *)*p + 8 + n, 0};
+    a->ops.init(a, st);
+    de(a, st, &r); /* written by this process: well formed */
+    *p += 8 + n;
+}

@@ -612,7 +612,8 @@ static int mg_finalize(const agg_call *a, void *s, column *out)
     return a->nested->ops.finalize(a->nested, s, out);
 }
 
-int agg_wrap_merge(const char *name, size_t base_len, int nargs, const type *const *types, agg_call **out)
+int agg_wrap_merge(const char *name, size_t base_len, int nargs, const type *const *types, int nparams,
+                   const double *params, agg_call **out)
 {
     if (nargs != 1)
         return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
@@ -627,9 +628,20 @@ int agg_wrap_merge(const char *name, size_t base_len, int nargs, const type *con
         return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
                        "Illegal type %s of argument for aggregate function %s, expected %.*s or equivalent type",
                        types[0]->name, name, (int)base_len, name);
-    agg_call *nested = resolve_type(t);
-    if (!nested)
+    agg_call *nested = NULL;
+    if (nparams > 0) {
+        char base[256];
+        snprintf(base, sizeof base, "%.*s", (int)base_len, name);
+        if (agg_resolve(base, t->nfields, t->fields, nparams, params, &nested) < 0)
+            return -1;
+        if (!nested->ops.serialize || !nested->ops.deserialize) {
+            agg_call_free(nested);
+            return err_set(ERR_NOT_IMPLEMENTED, "States of aggregate function %s are not supported yet (type %s)",
+                           base, t->name);
+        }
+    } else if (!(nested = resolve_type(t))) {
         return -1;
+    }
     agg_call *a = layer_new(nested, name, nargs, types);
     a->ret = nested->ret;
     a->data = xcalloc(1, sizeof(_Atomic int));

@@ -2,11 +2,12 @@
  * uniqExact in agg.c).
  *
  * uniqExact keeps ClickHouse's HashSet (chset.h) of the same keys ClickHouse uses: the value
- * itself for numbers up to 64 bits, SipHash-128 of a string, or of several arguments' bytes;
- * its states are ClickHouse's byte for byte (while single-level: ClickHouse lays sets of more
- * than 100000 keys out by bucket, which shale reads but does not reproduce). Other argument
- * types (Decimal, 128/256-bit, arrays, Nullable inside several arguments) use shale's own
- * 128-bit key and have no state format.
+ * itself for numbers up to 64 bits and for Int128/UInt128/UUID (a HashCRC32 set of 16-byte
+ * keys), SipHash-128 of a string, of a Decimal's or DateTime64's bytes, or of several
+ * arguments' bytes; its states are ClickHouse's byte for byte (while single-level: ClickHouse
+ * lays sets of more than 100000 keys out by bucket, which shale reads but does not
+ * reproduce). Other argument types (arrays, Nullable inside several arguments) use shale's
+ * own 128-bit key and have no state format.
  *
  * uniq follows ClickHouse's UniquesHashSet so that estimates are identical: a 64-bit key
  * per value (the integer itself, a float's bits), hashed to 32 bits with intHash64 (the
@@ -108,13 +109,21 @@ static inline uint128_t keyn(const agg_call *a, column *const *args, size_t i)
 /* How a row becomes a key. UX_NATIVE: one argument of a native number type, the value's
  * bits (ClickHouse's HashCRC32 set of the type); UX_SIP: the SipHash-128 of a string's
  * bytes (one String / FixedString argument) or of the arguments' updateHashWithValue bytes
- * (several arguments or a tuple); UX_OTHER: types whose ClickHouse key shale does not
- * compute (Decimal, 128/256-bit, arrays...): shale's own 128-bit key, no state format. */
-enum { UX_NATIVE, UX_SIP1, UX_SIPN, UX_OTHER };
+ * (several arguments or a tuple, one Decimal or DateTime64); UX_WIDE: Int128, UInt128, UUID
+ * by their 16 bytes; UX_OTHER: types whose ClickHouse key shale does not compute (arrays,
+ * maps...): shale's own 128-bit key, no state format. */
+enum { UX_NATIVE, UX_SIP1, UX_SIPN, UX_OTHER, UX_WIDE };
 
 typedef struct ux_data {
     int mode, kw;
 } ux_data;
+
+/* 16-byte types ClickHouse's uniqExact keys by their own bits in a HashCRC32 set (UX_WIDE). */
+static bool ux_wide(const type *t)
+{
+    t = type_base(t);
+    return t->id == T_INT128 || t->id == T_UINT128 || t->id == T_UUID;
+}
 
 /* Types ClickHouse's uniqExact keys by their own bits: numbers up to 64 bits and the types
  * stored as one (Date, DateTime, Enum, Bool), not Decimal or DateTime64. */
@@ -161,9 +170,10 @@ static bool hash_bytes(uint8_t *dst, size_t *len, const column *c, size_t i)
                 return false;
         return true;
     default:
-        if (!ux_native(t))
+        /* numbers, and the values ColumnDecimal / 128-bit columns hash as their raw bytes */
+        if (!ux_native(t) && !type_is_decimal(t) && t->id != T_DATETIME64 && !ux_wide(t))
             return false;
-        n = t->width;
+        n = type_phys(t)->width;
         p = c->data.p + col_idx(c, i) * n;
         break;
     }
@@ -186,7 +196,8 @@ static inline uint128_t ux_key(const agg_call *a, column *const *args, size_t i)
 {
     const ux_data *d = a->data;
     switch (d->mode) {
-    case UX_NATIVE: {
+    case UX_NATIVE:
+    case UX_WIDE: {
         const column *c = args[0];
         uint128_t k = 0;
         memcpy(&k, c->data.p + col_idx(c, i) * (size_t)d->kw, (size_t)d->kw);
@@ -220,7 +231,8 @@ static inline uint128_t ux_key(const agg_call *a, column *const *args, size_t i)
 static void ux_init(const agg_call *a, void *st)
 {
     const ux_data *d = a->data;
-    chset_init(st, d->kw, d->mode == UX_NATIVE ? CHS_CRC32 : CHS_TRIVIAL128, d->mode == UX_NATIVE ? 4 : 3);
+    bool own = d->mode == UX_NATIVE || d->mode == UX_WIDE; /* keyed by the values themselves */
+    chset_init(st, d->kw, d->mode == UX_WIDE ? CHS_CRC32_128 : own ? CHS_CRC32 : CHS_TRIVIAL128, own ? 4 : 3);
 }
 static inline void ux_row(const agg_call *a, void *st, column *const *args, size_t i)
 {
@@ -242,25 +254,13 @@ static int ux_finalize(const agg_call *a, void *st, column *out)
 static void ux_serialize(const agg_call *a, const void *st, buf *out) { chset_write(st, out); }
 static int ux_deserialize(const agg_call *a, void *st, agg_rd *in) { return chset_read(st, in); }
 
-/* Spilled as the serialized set (the format is the same for every mode). */
 static void ux_spill_write(const agg_call *a, const void *st, buf *out)
 {
-    buf tmp = {0};
-    chset_write(st, &tmp);
-    uint64_t n = tmp.len;
-    buf_append(out, &n, 8);
-    buf_append(out, tmp.p, tmp.len);
-    buf_free(&tmp);
+    agg_spill_write_serialized(a, st, out, ux_serialize);
 }
-
 static void ux_spill_read(const agg_call *a, void *st, const char **p)
 {
-    uint64_t n;
-    memcpy(&n, *p, 8);
-    agg_rd r = {(const uint8_t *)*p + 8, (const uint8_t *)*p + 8 + n, 0};
-    ux_init(a, st);
-    chset_read(st, &r); /* written by this process: well formed */
-    *p += 8 + n;
+    agg_spill_read_serialized(a, st, p, ux_deserialize);
 }
 
 static int uniq_check(agg_call *a)
@@ -287,9 +287,11 @@ static int ux_resolve(agg_call *a)
     if (a->nargs == 1 && ux_native(t0)) {
         d->mode = UX_NATIVE;
         d->kw = (int)type_simple(agg_tid(t0))->width;
+    } else if (a->nargs == 1 && ux_wide(t0)) {
+        d->mode = UX_WIDE;
     } else if (a->nargs == 1 && (t0->id == T_STRING || t0->id == T_FIXEDSTRING)) {
         d->mode = UX_SIP1;
-    } else if (plain) {
+    } else if (plain || type_is_decimal(t0) || t0->id == T_DATETIME64) {
         /* every argument (or tuple field) must be one hash_bytes covers */
         d->mode = UX_SIPN;
         for (int k = 0; k < a->nargs; k++) {
@@ -464,7 +466,7 @@ static void uq_init(const agg_call *a, void *st) { *(uset **)st = NULL; }
 enum { UQ_ONE, UQ_VAR, UQ_OTHER };
 
 /* A value's bytes as ClickHouse's IColumn::getDataAt gives them; false when not contiguous. */
-static bool uq_data_at(const column *c, size_t i, const void **p, size_t *n)
+bool agg_uniq_data_at(const column *c, size_t i, const void **p, size_t *n)
 {
     const type *t = type_base(c->type);
     if (c->type->id == T_NULLABLE)
@@ -486,13 +488,13 @@ static bool uq_data_at(const column *c, size_t i, const void **p, size_t *n)
 
 /* UniqVariadicHash<false, ...>: CityHash64 of the first value, then each next value's
  * CityHash64 combined with the running hash by Hash128to64. */
-static uint64_t uq_var_hash(column *const *cols, int n, size_t i)
+uint64_t agg_uniq_var_hash(column *const *cols, int n, size_t i)
 {
     uint64_t h = 0;
     for (int k = 0; k < n; k++) {
         const void *p = NULL;
         size_t len = 0;
-        uq_data_at(cols[k], i, &p, &len);
+        agg_uniq_data_at(cols[k], i, &p, &len);
         uint64_t v = cityhash64_v102(p, len);
         h = k ? cityhash_128to64(v, h) : v;
     }
@@ -506,9 +508,9 @@ static inline void uq_row(const agg_call *a, void *st, column *const *args, size
     if (mode == UQ_VAR) {
         const column *c = args[0];
         if (a->nargs == 1)
-            k = uq_var_hash(c->fields, c->nfields, col_idx(c, i));
+            k = agg_uniq_var_hash(c->fields, c->nfields, col_idx(c, i));
         else
-            k = uq_var_hash(args, a->nargs, i);
+            k = agg_uniq_var_hash(args, a->nargs, i);
         us_insert_hash(us_get(st), (uint32_t)k);
         return;
     }
@@ -641,7 +643,7 @@ static int uq_mode(const agg_call *a)
         col_push_default(c);
         const void *p;
         size_t len;
-        bool ok = uq_data_at(c, 0, &p, &len);
+        bool ok = agg_uniq_data_at(c, 0, &p, &len);
         col_free(c);
         if (!ok)
             return UQ_OTHER;

@@ -189,18 +189,8 @@ static uint64_t murmur3_64(const void *data, size_t len)
 
 static uint64_t xxhash32(const void *p, size_t n) { return XXH32(p, n, 0); }
 
-/* ClickHouse's intHash32 (salted, 64-bit input, 32-bit output). */
-static uint32_t int_hash32(uint64_t key)
-{
-    key ^= 0x75D9543DE018BF45ull;
-    key = (~key) + (key << 18);
-    key = key ^ ((key >> 31) | (key << 33));
-    key = key * 21;
-    key = key ^ ((key >> 11) | (key << 53));
-    key = key + (key << 6);
-    key = key ^ ((key >> 22) | (key << 42));
-    return (uint32_t)key;
-}
+/* ClickHouse's SQL intHash32 (salted, 64-bit input, 32-bit output). */
+static inline uint32_t int_hash32(uint64_t key) { return ch_int_hash32(key, 0x75D9543DE018BF45ull); }
 
 typedef uint64_t (*bytes_hash)(const void *, size_t);
 

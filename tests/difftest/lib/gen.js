@@ -158,7 +158,7 @@ class Gen {
     if (cls === 'int') {
       opts.push(() => N('int', 'count()'), () => N('int', 'count($0)', arg(this.anyClass(inner))),
         () => N('int', 'sum($0)', arg('int')), () => N('int', 'uniqExact($0)', arg(this.anyClass(inner))),
-        () => N('int', 'uniq($0)', arg(rng.pick(SCALARS))));
+        () => N('int', rng.pick(['uniq($0)', 'uniqCombined($0)', 'uniqCombined64($0)', 'uniqCombined(12)($0)', 'uniqHLL12($0)']), arg(rng.pick(SCALARS))));
       if (f.aggif) opts.push(() => N('int', 'countIf($0)', arg('bool')), () => N('int', 'sumIf($0, $1)', arg('int'), arg('bool')));
       if (f.funcs) opts.push(() => N('int', rng.pick(['groupBitAnd($0)', 'groupBitOr($0)', 'groupBitXor($0)', 'sumWithOverflow($0)']), arg('int')));
     }
@@ -168,6 +168,7 @@ class Gen {
     if (cls === 'dec' && f.decimal) opts.push(() => N('dec', 'sum($0)', arg('dec')), () => N('dec', 'avg($0)', arg('dec')));
     if (ORDERED.includes(cls)) opts.push(() => N(cls, rng.pick(['min($0)', 'max($0)']), arg(cls)));
     if ((cls === 'int' || cls === 'float') && f.stats) opts.push(() => N(cls, 'quantileExact(0.5)($0)', arg(cls)));
+    if (cls === 'float' && f.stats) opts.push(() => N('float', rng.pick(['quantileTDigest(0.5)($0)', 'medianTDigest($0)']), arg(rng.pick(['int', 'float']))));
     if (cls.startsWith('arr:') && f.array && SCALARS.includes(cls.slice(4)))
       opts.push(() => N(cls, rng.pick(['arraySort(groupArray($0))', 'arraySort(groupUniqArray($0))']), arg(cls.slice(4))));
     if (!opts.length || !f.agg) return null;
