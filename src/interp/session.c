@@ -7,7 +7,6 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "base/rand.h"
-#include "io/http.h"
 #include "column/datetime.h"
 #include "sql/analyze.h"
 #include "storage/catalog.h"
@@ -183,7 +182,6 @@ query_ctx *query_new(session *s)
     q->tmp_path = s->inst->tmp_path;
     q->compile_expr = analyze_expr_on;
     q->start_time = clock_monotonic();
-    http_trace_note("query start");
     rand_uuid_text(q->query_id); /* as ClickHouse names queries: a random UUID */
     s->query_seq++;
     return q;
