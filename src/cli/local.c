@@ -125,6 +125,7 @@ static void on_finished(void *ctx, query_ctx *q, const interp_result *res, int c
     local_run *r = ctx;
     progress_stop(r->pr);
     r->pr = NULL;
+    http_trace_note("query end");
     if (!code && r->summary)
         print_summary(q, res->result_rows, res->has_result, clock_monotonic() - q->start_time);
 }

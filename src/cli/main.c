@@ -10,6 +10,7 @@
 #include "func/agg.h"
 #include "format/parquet/meta_cache.h"
 #include "func/func.h"
+#include "io/s3.h"
 #include "server/server.h"
 
 #include <errno.h>
@@ -218,6 +219,13 @@ static int local_main(int argc, char **argv)
         }
     }
 
+    /* A statement with a URL will most likely use s3() or url(): their libraries load in the
+     * background while the instance opens. */
+    for (int k = 0; k < nqueries; k++)
+        if (strcasestr(queries[k], "http://") || strcasestr(queries[k], "https://")) {
+            s3_preload_libraries_async();
+            break;
+        }
     func_registry_init();
     pq_cache_setup(&pqc, path);
     if (local_open(&s, path)) {

@@ -119,6 +119,10 @@ int fmt_reader_next(fmt_reader *r, block **out);
 /* Fetches what the first fmt_reader_next needs (binary formats that support it; else
  * nothing), so that a thread other than the consumer waits for the I/O. */
 int fmt_reader_prefetch(fmt_reader *r);
+/* About how many bytes fmt_reader_prefetch would fetch and hold (for a caller bounding the
+ * memory of readers opened ahead): 0 when nothing, -1 when the format cannot tell. Call
+ * after the column selection and filters are set. */
+int64_t fmt_reader_prefetch_bytes(fmt_reader *r);
 /* Only columns with needed[i] are parsed; the others come back as constant defaults (the
  * row structure is still checked). Text formats only; binary formats ignore it. */
 void fmt_reader_select(fmt_reader *r, const bool *needed);

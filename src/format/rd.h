@@ -34,6 +34,9 @@ typedef struct rd_bin {
     /* Optional: fetch what the first next() needs (Parquet: the first row group's column
      * chunks) without producing rows, so another thread can do the waiting. */
     int (*prefetch)(struct rd_bin *r);
+    /* Optional: about how many bytes prefetch() would fetch (Parquet: the needed column
+     * chunks of the first row group to read), 0 when nothing, -1 when unknown. */
+    int64_t (*prefetch_bytes)(struct rd_bin *r);
     /* Optional: only columns with needed[i] are decoded (others: constant defaults). */
     void (*select)(struct rd_bin *r, const bool *needed);
     /* Optional: the total row count without reading data; -1 if unknown. */

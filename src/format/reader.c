@@ -358,6 +358,11 @@ int fmt_reader_prefetch(fmt_reader *r)
     return r->bin && r->bin->prefetch ? r->bin->prefetch(r->bin) : 0;
 }
 
+int64_t fmt_reader_prefetch_bytes(fmt_reader *r)
+{
+    return r->bin && r->bin->prefetch_bytes ? r->bin->prefetch_bytes(r->bin) : -1;
+}
+
 void fmt_reader_free(fmt_reader *r)
 {
     if (r)

@@ -10,6 +10,7 @@
 #include "interp/backup_sql.h"
 #include "interp/ddl.h"
 #include "interp/mask.h"
+#include "io/http.h"
 #include "sql/analyze.h"
 #include "storage/catalog.h"
 #include "storage/tablefunc.h"
@@ -645,6 +646,7 @@ int interp_run(session *s, const interp_request *rq, const interp_hooks *h, inte
 {
     memset(res, 0, sizeof *res);
     query_ctx *q = query_new(s);
+    http_trace_note("query start"); /* SHALE_HTTP_TRACE: the phases of a query */
     q->sql_text = rq->script;
     q->sql_len = rq->script_len;
     if (rq->query_id)

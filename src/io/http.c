@@ -79,6 +79,14 @@ static void global_init(void)
     pthread_key_create(&g_key, free_handle);
 }
 
+int http_load(void)
+{
+    if (lazylib_load(&curl_lib))
+        return -1;
+    pthread_once(&g_once, global_init);
+    return 0;
+}
+
 static CURL *thread_handle(void)
 {
     pthread_once(&g_once, global_init);
@@ -282,6 +290,43 @@ static void limiter_leave(endpoint *e, int outcome, uint64_t started_ns, uint64_
     }
     pthread_cond_broadcast(&e->cv);
     pthread_mutex_unlock(&e->mu);
+}
+
+/* ---- SHALE_HTTP_TRACE: one line per attempt on stderr ---- */
+
+/* The process's start on CLOCK_MONOTONIC (taken before main), so that trace times compare
+ * with a whole process's wall time. */
+static uint64_t g_process_start_ns;
+__attribute__((constructor)) static void note_process_start(void) { g_process_start_ns = now_ns(); }
+
+static bool trace_on(void)
+{
+    static _Atomic int on = -1; /* threads may race to set it, to the same value */
+    int v = atomic_load_explicit(&on, memory_order_relaxed);
+    if (v < 0) {
+        const char *e = getenv("SHALE_HTTP_TRACE");
+        v = e && *e && strcmp(e, "0") != 0;
+        atomic_store_explicit(&on, v, memory_order_relaxed);
+    }
+    return v;
+}
+
+void http_trace_note(const char *what)
+{
+    if (trace_on())
+        fprintf(stderr, "http: %.4f %s\n", (double)(now_ns() - g_process_start_ns) / 1e9, what);
+}
+
+/* "http: 0.1203 0.1391 +conn GET 206 <url> bytes=a-b 1234 B": start and end of the attempt in
+ * seconds since the process started, whether it opened a connection, status, body bytes. */
+static void trace_attempt(CURL *h, const char *method, const char *url, const char *range, uint64_t started_ns,
+                          long status, uint64_t bytes)
+{
+    long conns = 0;
+    curl.easy_getinfo(h, CURLINFO_NUM_CONNECTS, &conns);
+    fprintf(stderr, "http: %.4f %.4f %s %s %ld %s %s %llu B\n", (double)(started_ns - g_process_start_ns) / 1e9,
+            (double)(now_ns() - g_process_start_ns) / 1e9, conns ? "+conn" : "reuse", method, status, url,
+            range ? range : "-", (unsigned long long)bytes);
 }
 
 /* ---- one attempt ---- */
@@ -500,6 +545,7 @@ static attempt_result run_attempt(const http_request *r, http_response *resp, ui
         while (now > max && !atomic_compare_exchange_weak(&r->counters->max_inflight, &max, now))
             ;
     }
+    uint64_t t0 = trace_on() ? now_ns() : 0;
     CURLcode rc = curl.easy_perform(h);
     if (r->counters)
         atomic_fetch_sub(&r->counters->inflight, 1);
@@ -507,6 +553,8 @@ static attempt_result run_attempt(const http_request *r, http_response *resp, ui
     http_headers_free(&hs);
     long status = 0;
     curl.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    if (t0)
+        trace_attempt(h, r->method, r->url, range_arg, t0, status, a.got);
     resp->status = status;
     int out;
     const char *etag_now = resp->etag[0] ? resp->etag : "(none)";
@@ -571,7 +619,7 @@ int http_run(const http_request *r, http_response *resp)
     int read_retries = r->max_read_retries < 0 ? 0 : r->max_read_retries == 0 ? 4 : r->max_read_retries;
     uint64_t initial = r->initial_backoff_ms ? r->initial_backoff_ms : 100;
     uint64_t cap = r->max_backoff_ms ? r->max_backoff_ms : 5000;
-    if (lazylib_load(&curl_lib))
+    if (http_load())
         return -1;
     bool is_get = strcmp(r->method, "GET") == 0;
     endpoint *ep = find_endpoint(r->url, true);

@@ -102,6 +102,9 @@ typedef struct http_response {
     int retries;              /* attempts after the first */
 } http_response;
 
+/* Loads libcurl and initialises it (http_run does it on first use): 0, or -1 with err_set. */
+int http_load(void);
+
 /* Runs the request (with retries). On success resp->status is 2xx. The caller frees resp
  * with http_response_free whatever the result. */
 int http_run(const http_request *r, http_response *resp);
@@ -114,6 +117,12 @@ bool http_s3_error_text(const char *body, size_t n, buf *out);
 uint64_t http_backoff_ms(int attempt, uint64_t cap_ms);
 /* The same with another initial delay: uniform in [0, min(cap, initial * 2^k)]. */
 uint64_t http_backoff_ms_from(int attempt, uint64_t initial_ms, uint64_t cap_ms);
+
+/* With SHALE_HTTP_TRACE=1 in the environment, every attempt prints a line on stderr
+ * ("http: <start s> <end s> +conn|reuse <method> <status> <url> <range|-> <bytes> B", times
+ * since the process started); http_trace_note adds "http: <now s> <what>" (for marking the
+ * phases of a query). */
+void http_trace_note(const char *what);
 
 /* The endpoint limiter (see above), exposed for tests and diagnostics. */
 typedef struct http_limiter_state {

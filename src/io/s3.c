@@ -303,6 +303,25 @@ static int s3_do(s3_client *c, const s3_call *call, http_response *resp)
     return rc;
 }
 
+static void *preload_main(void *arg)
+{
+    (void)arg;
+    if (crypto_load() || http_load())
+        err_clear(); /* remembered by lazylib: the first request reports it */
+    return NULL;
+}
+
+void s3_preload_libraries_async(void)
+{
+    pthread_t t;
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &at, preload_main, NULL) != 0)
+        preload_main(NULL);
+    pthread_attr_destroy(&at);
+}
+
 /* ---- listing ---- */
 
 void s3_objects_free(s3_object *o, size_t n)

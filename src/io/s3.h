@@ -139,6 +139,12 @@ int outstream_open_s3(s3_client *c, const char *key, const s3_write_opts *o, out
 /* Gives up: waits for the parts in flight, aborts the multipart upload, frees s. */
 void outstream_s3_abort(outstream *s);
 
+/* Loads the libraries requests need (libcurl, libcrypto for the signatures) in a detached
+ * background thread, so that a process that is about to use S3 or URLs overlaps their
+ * loading (tens of ms on a busy machine) with its own start-up; errors are left for the
+ * first request to report. */
+void s3_preload_libraries_async(void);
+
 /* The literal part of a glob before its first '*', '?' or '{' (the listing prefix). */
 size_t s3_glob_prefix_len(const char *pattern);
 

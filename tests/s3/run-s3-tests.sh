@@ -139,6 +139,12 @@ P="$tmp/path"; mkdir -p "$P"
 out=$("$SHALE" local --path "$P" --time -q "SELECT count() FROM s3('$EP/bkt/big/big.csv', $K, 'CSV', 'a UInt64, b String, c UInt8') SETTINGS max_download_buffer_size = 1048576" 2>&1 >/dev/null)
 nget=$(( ($(stat -c %s "$L/big.csv") + 1048575) / 1048576 ))
 check_has "--time S3 line" "S3: $nget GET, 0 LIST, 1 HEAD requests" "$out"
+# SHALE_HTTP_TRACE=1: one line per request attempt (times since the process started) and
+# the query's phases
+out=$(SHALE_HTTP_TRACE=1 "$SHALE" local -q "SELECT count() FROM s3('$EP/bkt/big/big.csv', $K, 'CSV', 'a UInt64, b String, c UInt8') SETTINGS max_download_buffer_size = 1048576" 2>&1 >/dev/null)
+check "SHALE_HTTP_TRACE: a line per ranged GET" "$nget" "$(grep -cE '^http: [0-9.]+ [0-9.]+ (\+conn|reuse) GET 206 http://[^ ]*/bkt/big/big.csv bytes=[0-9]+-[0-9]+ [0-9]+ B$' <<<"$out")"
+check "SHALE_HTTP_TRACE: the HEAD" "1" "$(grep -cE '^http: [0-9.]+ [0-9.]+ (\+conn|reuse) HEAD 200 ' <<<"$out")"
+check "SHALE_HTTP_TRACE: query start and end marks" "2" "$(grep -cE '^http: [0-9.]+ query (start|end)$' <<<"$out")"
 check "query_log ProfileEvents" "$nget	1	$(stat -c %s "$L/big.csv")" "$("$SHALE" local --path "$P" -q "SELECT ProfileEvents.Values[indexOf(ProfileEvents.Names, 'S3GetObject')], ProfileEvents.Values[indexOf(ProfileEvents.Names, 'S3HeadObject')], ProfileEvents.Values[indexOf(ProfileEvents.Names, 'ReadBufferFromS3Bytes')] FROM system.query_log WHERE query LIKE '%big.csv%' AND type = 'QueryFinish'" 2>&1)"
 # 1100 objects + 1 GET to infer the schema from the first
 out=$("$SHALE" local --time -q "SELECT count() FROM s3('$EP/bkt/many/*.csv', $K)" 2>&1 >/dev/null)

@@ -1804,9 +1804,9 @@ static size_t streamed_block_rows(const pq_rd *r, const pq_row_group *g)
     return rows >= PQ_BLOCK_ROWS ? PQ_BLOCK_ROWS : rows < 1024 ? 1024 : (size_t)rows;
 }
 
-static int start_row_group(pq_rd *r)
+/* r->need: the leaves of the columns the reader returns. */
+static void mark_needed_leaves(pq_rd *r)
 {
-    const pq_row_group *g = &r->m->rgs[r->rg];
     int nl = r->s->nleaves;
     if (!r->need)
         r->need = xcalloc((size_t)nl + 1, 1);
@@ -1814,6 +1814,13 @@ static int start_row_group(pq_rd *r)
     for (int i = 0; i < r->ncols; i++)
         if (r->cols[i].needed && r->cols[i].node && !r->cols[i].node->unsupported)
             leaves_of(r->cols[i].node, r->need);
+}
+
+static int start_row_group(pq_rd *r)
+{
+    const pq_row_group *g = &r->m->rgs[r->rg];
+    int nl = r->s->nleaves;
+    mark_needed_leaves(r);
     bool flat = true;
     for (int i = 0; i < nl; i++)
         if (r->need[i] && r->s->leaves[i].max_rep)
@@ -2089,6 +2096,33 @@ static int pq_prefetch(rd_bin *bp)
     return rc;
 }
 
+static int64_t pq_prefetch_bytes(rd_bin *bp)
+{
+    pq_rd *r = (pq_rd *)bp;
+    if (r->streaming || r->cur)
+        return 0;
+    int rg = r->rg;
+    while (rg < r->rg_end && rg_skippable(r, rg))
+        rg++;
+    if (rg >= r->rg_end)
+        return 0;
+    mark_needed_leaves(r);
+    const pq_row_group *g = &r->m->rgs[rg];
+    int64_t sum = 0;
+    for (int i = 0; i < r->s->nleaves; i++) {
+        uint64_t start;
+        size_t len;
+        if (!r->need[i])
+            continue;
+        if (chunk_locate(&r->f, r->m, &r->s->leaves[i], &g->cols[i], &start, &len)) {
+            err_clear(); /* the prefetch itself reports it */
+            return -1;
+        }
+        sum += (int64_t)len;
+    }
+    return sum;
+}
+
 static void pq_free(rd_bin *bp)
 {
     pq_rd *r = (pq_rd *)bp;
@@ -2282,6 +2316,7 @@ static void reader_init(pq_rd *r, const schema *s, const fmt_settings *st)
     r->base.free = pq_free;
     r->base.select = pq_select;
     r->base.prefetch = pq_prefetch;
+    r->base.prefetch_bytes = pq_prefetch_bytes;
     r->base.count_rows = pq_count_rows;
     r->base.keep_codes = pq_keep_codes;
     r->base.set_filters = pq_set_filters;

@@ -27,11 +27,17 @@ struct s3_it;
  * (tens of ms on some servers) dwarfs the decoding, so a pool of threads opens the next
  * objects — footer, then the first row group's column chunks — while the workers decode,
  * keeping many requests in flight. Bounded to a window of objects past the last one taken
- * and to 128 MiB of objects (by size) opened and not yet taken. */
+ * and to 128 MiB of prefetched column chunks not yet taken: a thread that has the footer
+ * reserves the bytes its prefetch will hold (fmt_reader_prefetch_bytes) and waits while
+ * they do not fit, unless nothing is held or a worker is waiting for that very object (so
+ * the workers, which take objects in order, never wait on a reservation that waits on
+ * them). */
 enum { AHEAD_NONE, AHEAD_RUNNING, AHEAD_READY, AHEAD_TAKEN };
 
 typedef struct ahead_slot {
     int state;
+    bool wanted;            /* a worker waits for it: its reservation may exceed the bound */
+    uint64_t held;          /* bytes reserved for its prefetched chunks */
     struct s3_it *it;       /* AHEAD_READY: the opened iterator, or NULL with err */
     err_saved err;
 } ahead_slot;
@@ -46,7 +52,7 @@ typedef struct s3_ahead {
     size_t next;            /* next object to open */
     size_t horizon;         /* open only objects below this */
     size_t window;
-    uint64_t held, max_held;  /* bytes of objects opened ahead and not yet taken (by size) */
+    uint64_t held, max_held;  /* bytes reserved by objects opened ahead and not yet taken */
     int nthreads;
     pthread_t threads[AHEAD_MAX_REQUESTS];
     bool stop;
@@ -196,7 +202,8 @@ static int open_reader(s3_src *f, const s3_object *o, const char *name, query_ct
     return fmt_reader_new(f->format, rb, f->file_schema, &q->fmt, out);
 }
 
-static int open_iter(s3_src *f, int task, const int *cols, int ncols, query_ctx *q, bool prefetch, s3_it **out);
+static int open_iter(s3_src *f, int task, const int *cols, int ncols, query_ctx *q, s3_it **out);
+static int iter_prefetch(s3_it *it);
 static void s3_close(void *itp);
 
 static bool ranged_mode(const s3_src *f)
@@ -209,14 +216,27 @@ static bool ranged_mode(const s3_src *f)
     return true;
 }
 
+/* Reserves the bytes object i's prefetch will hold; false when the pool is stopping. Called
+ * and returns with a->mu held. */
+static bool ahead_reserve(s3_ahead *a, size_t i, uint64_t need)
+{
+    ahead_slot *sl = &a->slots[i];
+    while (!a->stop && a->held && a->held + need > a->max_held && !sl->wanted)
+        pthread_cond_wait(&a->cv, &a->mu);
+    if (a->stop)
+        return false;
+    a->held += need;
+    sl->held = need;
+    return true;
+}
+
 static void *ahead_main(void *arg)
 {
     s3_ahead *a = arg;
     mem_tracker *prev = mem_tracker_attach(&a->q->mem);
     pthread_mutex_lock(&a->mu);
     for (;;) {
-        while (!a->stop && (a->next >= a->f->nobjs || a->next >= a->horizon ||
-                            (a->held && a->held + a->f->objs[a->next].size > a->max_held)))
+        while (!a->stop && (a->next >= a->f->nobjs || a->next >= a->horizon))
             pthread_cond_wait(&a->cv, &a->mu);
         if (a->stop)
             break;
@@ -224,14 +244,26 @@ static void *ahead_main(void *arg)
         if (a->slots[i].state != AHEAD_NONE)
             continue;
         a->slots[i].state = AHEAD_RUNNING;
-        a->held += a->f->objs[i].size;
         pthread_mutex_unlock(&a->mu);
         s3_it *it = NULL;
-        int rc = open_iter(a->f, (int)i, a->cols, a->ncols, a->q, true, &it);
+        int rc = open_iter(a->f, (int)i, a->cols, a->ncols, a->q, &it);
+        bool go = true;
+        if (!rc) {
+            /* the footer is known: the chunks to fetch are (unknown: the whole object) */
+            int64_t need = fmt_reader_prefetch_bytes(it->reader);
+            pthread_mutex_lock(&a->mu);
+            go = ahead_reserve(a, i, need < 0 ? a->f->objs[i].size : (uint64_t)need);
+            pthread_mutex_unlock(&a->mu);
+            if (go && iter_prefetch(it)) {
+                s3_close(it);
+                it = NULL;
+                rc = -1;
+            }
+        }
         pthread_mutex_lock(&a->mu);
         if (rc)
             err_save(&a->slots[i].err);
-        a->slots[i].it = it;
+        a->slots[i].it = it; /* not prefetched when stopping: ahead_stop closes it */
         a->slots[i].state = AHEAD_READY;
         pthread_cond_broadcast(&a->cv);
     }
@@ -261,6 +293,7 @@ static void ahead_start(s3_src *f, const int *cols, int ncols, query_ctx *q)
         n = AHEAD_MAX_REQUESTS;
     if ((size_t)n > f->nobjs)
         n = (int)f->nobjs;
+    http_trace_note("s3 pool start");
     a->window = (size_t)n * 2;
     /* memory: what the objects ahead may hold (their size bounds the chunks read) */
     a->max_held = (uint64_t)128 << 20;
@@ -299,12 +332,17 @@ static int ahead_take(s3_ahead *a, int task, s3_it **out)
     ahead_slot *sl = &a->slots[task];
     if (sl->state == AHEAD_NONE)
         sl->state = AHEAD_TAKEN;
-    else
-        while (sl->state == AHEAD_RUNNING)
-            pthread_cond_wait(&a->cv, &a->mu);
+    while (sl->state == AHEAD_RUNNING) {
+        if (!sl->wanted) { /* its reservation may now exceed the bound */
+            sl->wanted = true;
+            pthread_cond_broadcast(&a->cv);
+        }
+        pthread_cond_wait(&a->cv, &a->mu);
+    }
     int rc = 1;
     if (sl->state == AHEAD_READY) {
-        a->held -= a->f->objs[task].size;
+        a->held -= sl->held;
+        sl->held = 0;
         pthread_cond_broadcast(&a->cv);
         sl->state = AHEAD_TAKEN;
         *out = sl->it;
@@ -329,14 +367,14 @@ static int s3_open(source *s, int task, const int *cols, int ncols, query_ctx *q
     s3_it *it = NULL;
     int rc = f->ahead ? ahead_take(f->ahead, task, &it) : 1;
     if (rc == 1)
-        rc = open_iter(f, task, cols, ncols, q, false, &it);
+        rc = open_iter(f, task, cols, ncols, q, &it);
     if (rc)
         return -1;
     *itp = it;
     return 0;
 }
 
-static int open_iter(s3_src *f, int task, const int *cols, int ncols, query_ctx *q, bool prefetch, s3_it **out)
+static int open_iter(s3_src *f, int task, const int *cols, int ncols, query_ctx *q, s3_it **out)
 {
     s3_it *it = xcalloc(1, sizeof *it);
     it->obj = &f->objs[task];
@@ -357,14 +395,18 @@ static int open_iter(s3_src *f, int task, const int *cols, int ncols, query_ctx 
     read_select_columns(it->reader, cols, ncols, it->nfile, f->coded);
     if (f->nffilters)
         fmt_reader_set_filters(it->reader, f->ffilters, f->nffilters);
-    if (prefetch && fmt_reader_prefetch(it->reader)) {
-        if (!strstr(err_msg(), it->path))
-            err_suffix(" (in object %s)", it->path);
-        s3_close(it);
-        return -1;
-    }
     *out = it;
     return 0;
+}
+
+/* Fetches what the first s3_next needs (the pool's threads do the waiting). */
+static int iter_prefetch(s3_it *it)
+{
+    if (!fmt_reader_prefetch(it->reader))
+        return 0;
+    if (!strstr(err_msg(), it->path))
+        err_suffix(" (in object %s)", it->path);
+    return -1;
 }
 
 static int s3_next(void *itp, block **out)
@@ -595,6 +637,7 @@ int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out)
         free(prefix);
         if (lrc)
             goto out;
+        http_trace_note("s3 listed");
         f->objs = xcalloc(n + 1, sizeof *f->objs);
         for (size_t i = 0; i < n; i++) {
             if (glob_match(u.key, all[i].key) && all[i].key[strlen(all[i].key) - 1] != '/') {
