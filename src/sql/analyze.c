@@ -2,6 +2,7 @@
 #include "sql/analyze.h"
 #include "sql/type_check.h"
 #include "sql/map_hof.h"
+#include "sql/set_ops.h"
 
 #include "func/supertype.h"
 
@@ -2705,7 +2706,7 @@ static int subquery_source(const ast *sub, query_ctx *q, source **out)
     sq->plan = plan;
     pthread_mutex_init(&sq->lock, NULL);
     pthread_cond_init(&sq->cond, NULL);
-    sq->piped = true;
+    sq->piped = plan->nsubs == 0;
     for (int i = 0; i < plan->nparts; i++) {
         const select_plan *p = plan->parts[i];
         sq->piped &= !p->aggregate && p->norder == 0 && !p->distinct && p->nlimit_by == 0;
@@ -4063,8 +4064,6 @@ static int collect_selects(const ast *q, const ast **out, int *n)
         return 0;
     }
     if (q->kind == AST_UNION) {
-        if (q->union_distinct)
-            return err_set(ERR_NOT_IMPLEMENTED, "UNION DISTINCT is not supported yet; use UNION ALL");
         for (int i = 0; i < q->args.n; i++)
             if (collect_selects(q->args.items[i], out, n))
                 return -1;
@@ -4101,6 +4100,11 @@ static void apply_limit_settings(select_plan *p, query_ctx *q)
 
 static int analyze_query_at(const ast *query, query_ctx *q, bool top, query_plan **out)
 {
+    const ast *u = query;
+    while (u->kind == AST_STMT_SELECT || u->kind == AST_SUBQUERY)
+        u = u->sub;
+    if (set_ops_needed(u))
+        return set_ops_analyze(u, q, top, analyze_query_at, out);
     const ast *sels[256];
     int n = 0;
     if (collect_selects(query, sels, &n))
@@ -4168,6 +4172,9 @@ void query_plan_free(query_plan *p)
     for (int i = 0; i < p->nparts; i++)
         select_plan_free(p->parts[i]);
     free(p->parts);
+    for (int i = 0; i < p->nsubs; i++)
+        query_plan_free(p->subs[i]);
+    free(p->subs);
     schema_free(p->out_schema);
     free(p);
 }
@@ -4212,8 +4219,20 @@ static int union_cast_totals(block_sink *s, block *b)
     return union_cast(u, b) ? -1 : u->inner->totals(u->inner, b);
 }
 
+int query_plan_run_as(query_plan *p, query_ctx *q, const schema *to, block_sink *sink)
+{
+    bool same = true;
+    for (int k = 0; k < to->n && k < p->out_schema->n; k++)
+        same &= p->out_schema->types[k] == to->types[k];
+    union_cast_sink u = {.base = {.write = union_cast_write, .totals = sink->totals ? union_cast_totals : NULL},
+                         .inner = sink, .from = p->out_schema, .to = to, .zone = q->env.timezone};
+    return query_plan_run(p, q, same ? sink : &u.base);
+}
+
 int query_plan_run(query_plan *p, query_ctx *q, block_sink *sink)
 {
+    if (p->nsubs)
+        return set_ops_run(p, q, sink);
     for (int i = 0; i < p->nparts; i++) {
         const schema *from = p->parts[i]->out_schema;
         bool same = true;
