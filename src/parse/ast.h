@@ -78,6 +78,17 @@ typedef enum lit_kind {
 
 typedef struct ast ast;
 
+/* AST_UNION's operators: a kind, or-ed with a mode (none written: the *_default_mode
+ * setting decides). */
+typedef enum ast_set_op {
+    SETOP_UNION = 0,
+    SETOP_EXCEPT = 1,
+    SETOP_INTERSECT = 2,
+    SETOP_KIND_MASK = 3,
+    SETOP_ALL = 4,
+    SETOP_DISTINCT = 8,
+} ast_set_op;
+
 typedef enum ast_group_by_mod { GB_PLAIN, GB_ROLLUP, GB_CUBE, GB_SETS } ast_group_by_mod;
 
 typedef enum window_frame_kind { WF_ROWS = 1, WF_RANGE, WF_GROUPS } window_frame_kind;
@@ -155,8 +166,10 @@ struct ast {
     ast_list limit_by;
     ast_list settings;     /* AST_SETTING (SELECT-level SETTINGS) */
 
-    /* AST_UNION: selects in `args`; union_all (only ALL supported; DISTINCT flagged) */
-    bool union_distinct;
+    /* AST_UNION: selects in `args`, as written (no precedence applied: the analyzer
+     * groups them as ClickHouse does); set_ops[i] (i >= 1) is the operator between
+     * args[i - 1] and args[i]: an ast_set_op kind | mode. */
+    unsigned char *set_ops;
 
     /* AST_TABLE: exactly one of table_name (with database), table_func (AST_FUNC), sub
      * (AST_SUBQUERY's query); join: the next table joined to this one (AST_JOIN). */
@@ -275,6 +288,8 @@ size_t sql_statement_end(const char *sql, size_t len, size_t pos);
 void ast_format_name(buf *out, const ast *e);
 /* Appends the statement formatted back as SQL (for EXPLAIN AST/SYNTAX, query log). */
 void ast_format_sql(buf *out, const ast *e);
+/* " UNION ALL ", " EXCEPT ", …: an AST_UNION operator (ast_set_op) between spaces. */
+void ast_format_set_op(buf *out, int op);
 /* The expression as ClickHouse prints it in SHOW CREATE TABLE (a * 2, concat(b, 'y')). */
 void ast_format_expr(buf *out, const ast *e);
 /* A comma-separated list of expressions, each as ast_format_expr prints it. */

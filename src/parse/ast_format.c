@@ -338,6 +338,13 @@ static void format_settings(buf *out, const ast_list *l)
     }
 }
 
+void ast_format_set_op(buf *out, int op)
+{
+    static const char *const kinds[] = {" UNION", " EXCEPT", " INTERSECT"};
+    buf_puts(out, kinds[op & SETOP_KIND_MASK]);
+    buf_puts(out, op & SETOP_ALL ? " ALL " : op & SETOP_DISTINCT ? " DISTINCT " : " ");
+}
+
 void ast_format_sql(buf *out, const ast *e)
 {
     if (!e)
@@ -448,7 +455,7 @@ void ast_format_sql(buf *out, const ast *e)
     case AST_UNION:
         for (int k = 0; k < e->args.n; k++) {
             if (k)
-                buf_puts(out, e->union_distinct ? " UNION DISTINCT " : " UNION ALL ");
+                ast_format_set_op(out, e->set_ops[k]);
             bool paren = e->args.items[k]->kind == AST_UNION;
             if (paren)
                 buf_putc(out, '(');
@@ -760,6 +767,9 @@ bool ast_dump(buf *out, const ast *e, int indent)
         break;
     }
     case AST_UNION:
+        /* ClickHouse nests INTERSECT / EXCEPT and mixed UNION modes in other nodes */
+        for (int k = 1; k < e->args.n; k++)
+            ok &= e->set_ops[k] == (SETOP_UNION | SETOP_ALL);
         dump_line(out, indent, "SelectWithUnionQuery", 1, NULL);
         dump_line(out, indent + 1, "ExpressionList", e->args.n, NULL);
         for (int k = 0; k < e->args.n; k++) {

@@ -321,10 +321,21 @@ static void query(fmt *f, const ast *q)
 {
     if (q->kind == AST_SELECT) {
         select_query(f, q);
-    } else if (q->kind == AST_UNION && !q->union_distinct) {
+    } else if (q->kind == AST_UNION) {
         for (int i = 0; i < q->args.n && f->ok; i++) {
-            if (i)
-                buf_puts(f->out, f->one_line ? " UNION ALL " : "\nUNION ALL\n");
+            if (i) {
+                /* ClickHouse parenthesises the parts around INTERSECT / EXCEPT: not done */
+                int op = q->set_ops[i];
+                const char *w = (op & SETOP_KIND_MASK) != SETOP_UNION ? NULL
+                                : op & SETOP_ALL                      ? "UNION ALL"
+                                : op & SETOP_DISTINCT                 ? "UNION DISTINCT"
+                                                                      : "UNION";
+                if (!w) {
+                    f->ok = false;
+                    break;
+                }
+                buf_printf(f->out, f->one_line ? " %s " : "\n%s\n", w);
+            }
             query(f, q->args.items[i]);
         }
     } else {

@@ -557,25 +557,45 @@ static ast *parse_select_term(parser *p)
     return r;
 }
 
+/* The operator before the next SELECT, or -1 when none follows. */
+static int parse_set_op(parser *p)
+{
+    int kind = p_accept(p, "UNION") ? SETOP_UNION : p_accept(p, "EXCEPT") ? SETOP_EXCEPT
+                                                 : p_accept(p, "INTERSECT") ? SETOP_INTERSECT : -1;
+    if (kind < 0)
+        return -1;
+    if (p_accept(p, "ALL"))
+        return kind | SETOP_ALL;
+    if (p_accept(p, "DISTINCT"))
+        return kind | SETOP_DISTINCT;
+    return kind;
+}
+
 ast *parse_select_union(parser *p)
 {
     int pos = p_cur(p)->start;
     ast *first = parse_select_term(p);
-    if (!first || !p_is(p, 0, "UNION")) {
-        if (first && (p_is(p, 0, "EXCEPT") || p_is(p, 0, "INTERSECT")))
-            return p_fail(p, "UNION (EXCEPT and INTERSECT are not supported)");
+    if (!first)
+        return NULL;
+    int op = parse_set_op(p);
+    if (op < 0)
         return first;
-    }
     ast *u = ast_new(p->a, AST_UNION, pos);
     ast_list_push(p->a, &u->args, first);
-    while (p_accept(p, "UNION")) {
-        if (p_accept(p, "DISTINCT"))
-            u->union_distinct = true;
-        else if (!p_accept(p, "ALL"))
-            u->union_distinct = true; /* bare UNION: union_default_mode decides; flagged */
+    int cap = 8;
+    u->set_ops = arena_alloc(p->a, (size_t)cap, 1);
+    u->set_ops[0] = 0;
+    for (; op >= 0; op = parse_set_op(p)) {
         ast *n = parse_select_term(p);
         if (!n)
             return NULL;
+        if (u->args.n == cap) {
+            unsigned char *grown = arena_alloc(p->a, (size_t)cap * 2, 1);
+            memcpy(grown, u->set_ops, (size_t)cap);
+            u->set_ops = grown;
+            cap *= 2;
+        }
+        u->set_ops[u->args.n] = (unsigned char)op;
         ast_list_push(p->a, &u->args, n);
     }
     u->end = prev_end(p);

@@ -2,6 +2,7 @@
 #include "sql/analyze.h"
 #include "sql/type_check.h"
 #include "sql/map_hof.h"
+#include "sql/set_ops.h"
 
 #include "func/supertype.h"
 
@@ -887,7 +888,7 @@ static int compile_interval_arith(actx *c, const ast *e, expr **out, bool *done)
 static int compile_window(actx *c, const ast *e, expr **out);
 static int window_kind_of(const char *name);
 static const ast *expand_aliases(actx *c, arena *a, const ast *e, int depth);
-static const ast *positional(const ast_list *select, const ast *e);
+static const ast *positional(actx *c, const ast_list *select, const ast *e);
 
 /* getSetting('name'): the setting's current value as a constant of its natural type. */
 static int compile_get_setting(actx *c, const ast *e, expr **out)
@@ -1384,7 +1385,7 @@ static int compile_hof(actx *c, const ast *e, const hof_def *d, expr **out)
 /* The name a GROUP BY key or a grouping set's item is matched by (aliases expanded). */
 static char *key_match_name(actx *c, const ast *e)
 {
-    ast bare = *expand_aliases(c, c->scratch, positional(&c->sel->select, e), 0);
+    ast bare = *expand_aliases(c, c->scratch, positional(c, &c->sel->select, e), 0);
     bare.alias = NULL;
     return name_of(&bare);
 }
@@ -2279,14 +2280,69 @@ static const ast *expand_aliases(actx *c, arena *a, const ast *e, int depth)
     return e;
 }
 
-static const ast *positional(const ast_list *select, const ast *e)
+/* ORDER BY 2 / GROUP BY 1 / LIMIT 1 BY 1: the select item at that position of the list
+ * as `*` expands it (ClickHouse counts the expanded columns). */
+static const ast *positional(actx *c, const ast_list *select, const ast *e)
 {
-    if (e->kind == AST_LITERAL && e->lit == LIT_UINT && e->u >= 1 && e->u <= (uint64_t)select->n) {
-        const ast *item = select->items[e->u - 1];
-        if (item->kind != AST_ASTERISK)
-            return item;
+    if (e->kind != AST_LITERAL || e->lit != LIT_UINT || e->u < 1)
+        return e;
+    uint64_t pos = e->u;
+    for (int i = 0; i < select->n; i++) {
+        const ast *item = select->items[i];
+        if (item->kind != AST_ASTERISK) {
+            if (--pos == 0)
+                return item;
+            continue;
+        }
+        /* `*` over one source: its visible columns by name (a join's or t.*: not mapped) */
+        if (item->nparts || c->qual || !c->src || !c->scratch)
+            return e;
+        if (pos <= (uint64_t)c->nvisible) {
+            ast *id = ARENA_NEW(c->scratch, ast);
+            id->kind = AST_IDENT;
+            id->pos = e->pos;
+            id->end = e->end;
+            id->nparts = 1;
+            id->parts = ARENA_ARRAY(c->scratch, const char *, 1);
+            id->parts[0] = c->src->names[pos - 1];
+            return id;
+        }
+        pos -= (uint64_t)c->nvisible;
     }
     return e;
+}
+
+/* ORDER BY / GROUP BY / LIMIT BY positions past the select list (as `*` expands it) are
+ * BAD_ARGUMENTS, as ClickHouse (not a constant key). Lists with t.* or a join's * are not
+ * counted. */
+static int check_positions(actx *c, const ast *sel)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < sel->select.n; i++) {
+        const ast *item = sel->select.items[i];
+        if (item->kind != AST_ASTERISK)
+            n++;
+        else if (item->nparts || c->qual)
+            return 0;
+        else
+            n += (uint64_t)c->nvisible;
+    }
+    const ast_list *lists[] = {&sel->order_by, sel->group_by_all ? NULL : &sel->group_by, &sel->limit_by};
+    for (int l = 0; l < 3; l++) {
+        for (int i = 0; lists[l] && i < lists[l]->n; i++) {
+            const ast *e = lists[l]->items[i];
+            if (e->kind == AST_ORDER_ITEM)
+                e = e->sub;
+            if (!e || e->kind != AST_LITERAL || e->lit != LIT_UINT || (e->u >= 1 && e->u <= n))
+                continue;
+            char scope[1024];
+            scope_text(c, scope, sizeof scope);
+            return err_set(ERR_BAD_ARGUMENTS,
+                           "Positional argument number %llu is out of bounds. Expected in range [1, %llu]. In scope %s.",
+                           (unsigned long long)e->u, (unsigned long long)n, scope);
+        }
+    }
+    return 0;
 }
 
 static int const_u64(actx *c, const ast *e, const char *what, uint64_t *v)
@@ -2705,7 +2761,7 @@ static int subquery_source(const ast *sub, query_ctx *q, source **out)
     sq->plan = plan;
     pthread_mutex_init(&sq->lock, NULL);
     pthread_cond_init(&sq->cond, NULL);
-    sq->piped = true;
+    sq->piped = plan->nsubs == 0;
     for (int i = 0; i < plan->nparts; i++) {
         const select_plan *p = plan->parts[i];
         sq->piped &= !p->aggregate && p->norder == 0 && !p->distinct && p->nlimit_by == 0;
@@ -3474,9 +3530,9 @@ static int plan_fill(actx *c, const ast *sel, const ast_list *order_by, const sc
             /* ClickHouse: a literal key after the fill keys that LIMIT BY also uses */
             bool limit_by_key = false;
             char *nm = name_of(o->sub);
-            bool literal = expand_aliases(c, c->scratch, positional(&sel->select, o->sub), 0)->kind == AST_LITERAL;
+            bool literal = expand_aliases(c, c->scratch, positional(c, &sel->select, o->sub), 0)->kind == AST_LITERAL;
             for (int j = 0; j < sel->limit_by.n && i > first && literal; j++) {
-                char *ln = name_of(positional(&sel->select, sel->limit_by.items[j]));
+                char *ln = name_of(positional(c, &sel->select, sel->limit_by.items[j]));
                 limit_by_key |= strcmp(ln, nm) == 0;
                 free(ln);
             }
@@ -3562,7 +3618,7 @@ static int plan_fill(actx *c, const ast *sel, const ast_list *order_by, const sc
         for (int i = 0; i < p->norder && f->src[j] == FILL_DEFAULT; i++) {
             if (!order_src[i])
                 continue;
-            const ast *key = positional(&sel->select, order_by->items[i]->sub);
+            const ast *key = positional(c, &sel->select, order_by->items[i]->sub);
             char *key_name = fill_match_name(c, key);
             bool same = (out_name && strcmp(out_name, key_name) == 0) ||
                         (key->kind == AST_IDENT && key->nparts == 1 && strcmp(key->parts[0], names->names[j]) == 0);
@@ -3659,6 +3715,8 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
     c->qual = p->src->col_qual;
     c->qual2 = p->src->col_qual2;
     c->bare = p->src->col_bare;
+    if (check_positions(c, sel))
+        goto done;
     c->src_map = xmalloc(sizeof(int) * (size_t)(c->src->n + 1));
     for (int i = 0; i < c->src->n; i++)
         c->src_map[i] = -1;
@@ -3771,7 +3829,7 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
     c->win_ctx = "in GROUP BY";
     if (agg) {
         for (int i = 0; i < group_by.n; i++) {
-            const ast *g = sel->group_by_all ? group_by.items[i] : positional(&sel->select, group_by.items[i]);
+            const ast *g = sel->group_by_all ? group_by.items[i] : positional(c, &sel->select, group_by.items[i]);
             if (c->nkeys == 256) {
                 err_set(ERR_TOO_MANY_ARGUMENTS_FOR_FUNCTION, "Too many GROUP BY keys");
                 goto done;
@@ -3908,7 +3966,7 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
     p->order_nulls = xcalloc((size_t)p->norder + 1, sizeof *p->order_nulls);
     for (int i = 0; i < p->norder; i++) {
         const ast *o = order_by.items[i];
-        const ast *key = positional(&sel->select, o->sub);
+        const ast *key = positional(c, &sel->select, o->sub);
         if (agg)
             key = expand_aliases(c, &scratch, key, 0);
         if (compile(c, key, &p->order[i])) {
@@ -3945,7 +4003,7 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
         p->nlimit_by = sel->limit_by.n;
         p->limit_by = xcalloc((size_t)p->nlimit_by, sizeof *p->limit_by);
         for (int i = 0; i < p->nlimit_by; i++) {
-            const ast *k = positional(&sel->select, sel->limit_by.items[i]);
+            const ast *k = positional(c, &sel->select, sel->limit_by.items[i]);
             char *nm = k->alias ? xstrdup(k->alias) : name_of(k);
             int idx = schema_find(names, nm);
             free(nm);
@@ -4063,8 +4121,6 @@ static int collect_selects(const ast *q, const ast **out, int *n)
         return 0;
     }
     if (q->kind == AST_UNION) {
-        if (q->union_distinct)
-            return err_set(ERR_NOT_IMPLEMENTED, "UNION DISTINCT is not supported yet; use UNION ALL");
         for (int i = 0; i < q->args.n; i++)
             if (collect_selects(q->args.items[i], out, n))
                 return -1;
@@ -4101,6 +4157,11 @@ static void apply_limit_settings(select_plan *p, query_ctx *q)
 
 static int analyze_query_at(const ast *query, query_ctx *q, bool top, query_plan **out)
 {
+    const ast *u = query;
+    while (u->kind == AST_STMT_SELECT || u->kind == AST_SUBQUERY)
+        u = u->sub;
+    if (set_ops_needed(u))
+        return set_ops_analyze(u, q, top, analyze_query_at, out);
     const ast *sels[256];
     int n = 0;
     if (collect_selects(query, sels, &n))
@@ -4168,6 +4229,9 @@ void query_plan_free(query_plan *p)
     for (int i = 0; i < p->nparts; i++)
         select_plan_free(p->parts[i]);
     free(p->parts);
+    for (int i = 0; i < p->nsubs; i++)
+        query_plan_free(p->subs[i]);
+    free(p->subs);
     schema_free(p->out_schema);
     free(p);
 }
@@ -4212,8 +4276,20 @@ static int union_cast_totals(block_sink *s, block *b)
     return union_cast(u, b) ? -1 : u->inner->totals(u->inner, b);
 }
 
+int query_plan_run_as(query_plan *p, query_ctx *q, const schema *to, block_sink *sink)
+{
+    bool same = true;
+    for (int k = 0; k < to->n && k < p->out_schema->n; k++)
+        same &= p->out_schema->types[k] == to->types[k];
+    union_cast_sink u = {.base = {.write = union_cast_write, .totals = sink->totals ? union_cast_totals : NULL},
+                         .inner = sink, .from = p->out_schema, .to = to, .zone = q->env.timezone};
+    return query_plan_run(p, q, same ? sink : &u.base);
+}
+
 int query_plan_run(query_plan *p, query_ctx *q, block_sink *sink)
 {
+    if (p->nsubs)
+        return set_ops_run(p, q, sink);
     for (int i = 0; i < p->nparts; i++) {
         const schema *from = p->parts[i]->out_schema;
         bool same = true;

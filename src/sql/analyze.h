@@ -12,16 +12,25 @@
 #include "exec/select.h"
 #include "parse/ast.h"
 
-/* A query: one or more SELECT plans whose results are concatenated (UNION ALL). */
+/* A query: one or more SELECT plans whose results are concatenated (UNION ALL), or
+ * (nparts == 0) a set operation over sub-plans (sql/set_ops.h). */
 typedef struct query_plan {
     int nparts;
     select_plan **parts;
     schema *out_schema; /* the first part's names, the common types */
+    /* set_op: SETOP_UNION (the subs concatenated), SETOP_INTERSECT or SETOP_EXCEPT
+     * (subs[0] against subs[1]); set_distinct: each result row once */
+    int set_op;
+    bool set_distinct;
+    int nsubs;
+    struct query_plan **subs;
 } query_plan;
 
 int analyze_query(const ast *query, query_ctx *q, query_plan **out);
 void query_plan_free(query_plan *p);
 int query_plan_run(query_plan *p, query_ctx *q, block_sink *sink);
+/* query_plan_run with the result converted to the types of `to` (a supertype of each). */
+int query_plan_run_as(query_plan *p, query_ctx *q, const schema *to, block_sink *sink);
 
 /* Runs a query into memory (subqueries, IN (SELECT …), scalar subqueries). */
 int run_query_to_blocks(const ast *query, query_ctx *q, schema **sch, block ***blocks, int *nblocks);

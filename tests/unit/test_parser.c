@@ -160,7 +160,8 @@ static void test_shapes(void)
     CHECK(st->settings.n == 1);
 
     st = parse1("SELECT 1 UNION ALL (SELECT 2 UNION ALL SELECT 3) UNION DISTINCT SELECT 4");
-    CHECK(st && st->sub->kind == AST_UNION && st->sub->args.n == 3 && st->sub->union_distinct);
+    CHECK(st && st->sub->kind == AST_UNION && st->sub->args.n == 3 &&
+          st->sub->set_ops[1] == (SETOP_UNION | SETOP_ALL) && st->sub->set_ops[2] == (SETOP_UNION | SETOP_DISTINCT));
     st = parse1("SELECT * FROM numbers(10) LIMIT 3 OFFSET 2");
     CHECK(st && st->sub->from->table_func && st->sub->limit->u == 3 && st->sub->offset->u == 2);
     st = parse1("SELECT x FROM (SELECT 1 AS x) GROUP BY ALL");
@@ -263,7 +264,7 @@ static void test_errors(void)
     CHECK(strstr(error_of("SELECT 'abc"), "Single quoted string is not closed") != NULL);
     const char *bad[] = {"SELEC 1", "SELECT (1", "SELECT [1", "SELECT f(1", "SELECT 1 FROM", "SELECT CAST(1 AS)",
                          "SELECT CASE END", "SELECT {x}", "SELECT 1 ARRAY JOIN [1] AS x",
-                         "SELECT x FROM t LEFT ARRAY a", "SELECT 1 EXCEPT SELECT 2",
+                         "SELECT x FROM t LEFT ARRAY a", "SELECT 1 EXCEPT",
                          "SELECT a FROM t JOIN u", "INSERT INTO t", "CREATE VIEW v", "DROP x",
                          "SELECT INTERVAL 1 FORTNIGHT", "SELECT 1 IS 2", "SELECT 1 BETWEEN 2", "SELECT `",
                          "SELECT \"\"", "SELECT 1 !", "SELECT 1 |", "SELECT $", "SELECT 1::", "SELECT (1,2).x.",

@@ -24,12 +24,15 @@
 #include <string.h>
 
 typedef enum { C_EQ, C_NE, C_LT, C_GT, C_LE, C_GE } cmpop;
-typedef enum { K_U64, K_I64, K_F64, K_LD, K_I128, K_STR, K_GENERIC } kind;
+/* K_U128: integers where one side is UInt128, loaded as Int128 bits and compared with the
+ * signs of their types (cmp_u128). */
+typedef enum { K_U64, K_I64, K_F64, K_LD, K_I128, K_U128, K_STR, K_GENERIC } kind;
 
 typedef struct cmp_state {
     cmpop op;
     kind k;
     int128_t mul_a, mul_b;   /* decimal rescaling / Date→seconds */
+    bool uns_a, uns_b;       /* K_U128: the sides' types are unsigned */
     double fdiv_a, fdiv_b;   /* decimal against float */
     bool has_lit[2];         /* a constant string parsed to a date value */
     int64_t lit[2];
@@ -192,7 +195,11 @@ static int cmp_resolve(fn_call *c, cmpop op)
             st->k = K_F64;
         else if (fa || fb)
             st->k = (num_size(a) == 16 || num_size(b) == 16) ? K_F64 : K_LD;
-        else if (num_size(a) == 16 || num_size(b) == 16)
+        else if (a->id == T_UINT128 || b->id == T_UINT128) {
+            st->k = K_U128;
+            st->uns_a = ua;
+            st->uns_b = ub;
+        } else if (num_size(a) == 16 || num_size(b) == 16)
             st->k = K_I128;
         else if (ua && ub)
             st->k = K_U64;
@@ -290,6 +297,18 @@ static int cmp_resolve(fn_call *c, cmpop op)
     case C_LE: LOOPC(T, X, Y, <=); break;                    \
     case C_GE: LOOPC(T, X, Y, >=); break;                    \
     }
+
+/* x and y hold Int128 bits; an unsigned type's value above INT128_MAX reads negative. */
+static inline int cmp_u128(int128_t x, bool x_unsigned, int128_t y, bool y_unsigned)
+{
+    if (x_unsigned && y_unsigned)
+        return (unsigned __int128)x < (unsigned __int128)y ? -1 : x != y;
+    if (x_unsigned && x < 0)
+        return 1;
+    if (y_unsigned && y < 0)
+        return -1;
+    return x < y ? -1 : x > y;
+}
 
 static inline bool op_result(cmpop op, int c)
 {
@@ -430,14 +449,15 @@ static bool int_const_fast(const cmp_state *st, const type *ta, const type *tb, 
 static void *load(const column *col, const type *t, size_t rows, kind k)
 {
     size_t n = num_rows(col, rows);
-    size_t w = (k == K_I128 || k == K_LD) ? 16 : 8;
+    size_t w = (k == K_I128 || k == K_U128 || k == K_LD) ? 16 : 8;
     void *p = mem_alloc((n ? n : 1) * w);
     switch (k) {
     case K_U64: num_load_u64(t, col->data.p, n, p); break;
     case K_I64: num_load_i64(t, col->data.p, n, p); break;
     case K_F64: num_load_f64(t, col->data.p, n, p); break;
     case K_LD: num_load_ld(t, col->data.p, n, p); break;
-    case K_I128: num_load_i128(t, col->data.p, n, p); break;
+    case K_I128:
+    case K_U128: num_load_i128(t, col->data.p, n, p); break;
     default: break;
     }
     return p;
@@ -524,6 +544,11 @@ static int cmp_exec(const fn_call *c, column **args, size_t n, column **out)
         BYOP(double, pa, pb);
         break;
     case K_LD: BYOP(long double, pa, pb); break;
+    case K_U128:
+        for (size_t i = 0; i < n; i++)
+            r[i] = op_result(st->op, cmp_u128(((const int128_t *)pa)[na == 1 ? 0 : i], st->uns_a,
+                                              ((const int128_t *)pb)[nb == 1 ? 0 : i], st->uns_b));
+        break;
     case K_I128:
         if (st->date_tz[0])
             for (size_t i = 0; i < na; i++)

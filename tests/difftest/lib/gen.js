@@ -18,6 +18,7 @@ const FEATURES = {
   join: 'INNER/LEFT/RIGHT/FULL/CROSS joins', semijoin: 'SEMI/ANTI joins', anyjoin: 'ANY joins',
   asof: 'ASOF JOIN', using: 'JOIN … USING', subquery: 'subqueries in FROM, WITH and scalar',
   in: 'IN (list) and IN (subquery)', union: 'UNION ALL', uniondistinct: 'UNION DISTINCT',
+  setops: 'INTERSECT / EXCEPT [ALL | DISTINCT] (with union)',
   window: 'window functions', nofrom: 'queries without FROM',
   // expression families
   arith: 'arithmetic', compare: 'comparisons and logic', string: 'string functions',
@@ -619,7 +620,9 @@ function genQuery(g, opts = {}) {
     const other = g.tables.filter(t => used.every(u => t.cols.some(c => c.name === u)));
     const t = rng.pick(other.length ? other : [from.table]);
     const w = f.where && rng.chance(0.5) ? g.expr({ scope: scopeOf(t, null), agg: false, keys: [] }, 'bool') : null;
-    q.union = { op: f.uniondistinct && rng.chance(0.3) ? 'DISTINCT' : 'ALL', from: `FROM ${t.name}`, where: w };
+    let op = f.uniondistinct && rng.chance(0.3) ? 'UNION DISTINCT' : 'UNION ALL';
+    if (f.setops && rng.chance(0.4)) op = `${rng.pick(['INTERSECT', 'EXCEPT'])}${rng.pick(['', ' ALL', ' DISTINCT'])}`;
+    q.union = { op, from: `FROM ${t.name}`, where: w };
   }
   return q;
 }
@@ -654,7 +657,7 @@ function renderQuery(q) {
   }
   if (q.settings && !q.union) s += ` SETTINGS ${q.settings}`;
   if (q.union) {
-    s += ` UNION ${q.union.op} SELECT ${q.items.map((n, i) => `${render(n)} AS c${i}`).join(', ')} ${q.union.from}`;
+    s += ` ${q.union.op} SELECT ${q.items.map((n, i) => `${render(n)} AS c${i}`).join(', ')} ${q.union.from}`;
     if (q.union.where) s += ` WHERE ${render(q.union.where)}`;
   }
   return s;
