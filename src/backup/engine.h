@@ -2,11 +2,11 @@
  * restore/verify (fetch blocks, check, decompress, write) of a backup's files.
  *
  * Push: files are handed out largest first to `concurrency` readers. Each reader is a pair
- * of threads: one reads a file into two aligned buffers of max(read_size, 1 MiB) in turn,
- * while the other checksums, compresses and writes the buffer read before (so reads and
- * compression overlap), with a compression buffer and one output object at a time
- * (bk_repo_writer: S3 multipart with parts_in_flight parts, or a local file); all buffers
- * together are what bk_settings_planned computed. A file is
+ * of threads: one reads files into a ring of BK_READ_AHEAD aligned buffers of
+ * max(read_size, 1 MiB) while the other checksums, compresses and writes the buffers read
+ * before (so reads and compression overlap), with a compression buffer and one output object
+ * at a time (bk_repo_writer: S3 multipart with parts_in_flight parts, or a local file written
+ * with O_DIRECT); all buffers together are what bk_settings_planned computed. A file is
  * opened with O_DIRECT when the settings ask; a file or filesystem that refuses it
  * (EINVAL on open or on the first read) is read buffered, counted and reported. Blocks are
  * 1 MiB; a delta file (a relation present in the parent) ships pgpage.h payloads instead.
