@@ -34,6 +34,7 @@
 typedef struct bk_push_stats {
     uint64_t bytes_read, bytes_stored;
     uint64_t files, files_direct, files_buffered_fallback, files_delta;
+    uint64_t files_aio; /* read to the end with several O_DIRECT reads in flight (native AIO) */
     uint64_t pages_shipped, pages_skipped;
     char fallback_example[512]; /* the first file that refused O_DIRECT, and why */
 } bk_push_stats;

@@ -543,9 +543,12 @@ int bk_pg_push(bk_repo *r, const bk_pg_push_opts *o)
         fprintf(log, "backup %s: complete at %s; %" PRIu64 " files, %s read in %.2f s (%.0f MB/s), %s stored (ratio %.2f)\n",
                 name, lsn, stats.files, a, read_s, read_s > 0 ? (double)stats.bytes_read / 1e6 / read_s : 0.0, b,
                 stats.bytes_stored ? (double)stats.bytes_read / (double)stats.bytes_stored : 0.0);
-        fprintf(log, "reads: %" PRIu64 " files with O_DIRECT, %" PRIu64 " buffered%s%s%s\n", stats.files_direct,
-                stats.files - stats.files_direct, stats.files_buffered_fallback ? " (O_DIRECT refused; first: " : "",
-                stats.fallback_example, stats.files_buffered_fallback ? ")" : "");
+        fprintf(log,
+                "reads: %" PRIu64 " files with O_DIRECT (%" PRIu64 " with up to %d reads in flight per reader), %" PRIu64
+                " buffered%s%s%s\n",
+                stats.files_direct, stats.files_aio, BK_READ_AHEAD, stats.files - stats.files_direct,
+                stats.files_buffered_fallback ? " (O_DIRECT refused; first: " : "", stats.fallback_example,
+                stats.files_buffered_fallback ? ")" : "");
         if (have_parent)
             fprintf(log, "delta: %" PRIu64 " relation files by page, %" PRIu64 " pages shipped, %" PRIu64 " unchanged\n",
                     stats.files_delta, stats.pages_shipped, stats.pages_skipped);
