@@ -69,6 +69,7 @@
 #define BK_BLOCK_SIZE (1u << 20) /* the unit of compression, checksums and fetch */
 #define BK_PAGE_SIZE 8192u       /* PostgreSQL's BLCKSZ */
 #define BK_PAGES_PER_BLOCK (BK_BLOCK_SIZE / BK_PAGE_SIZE)
+#define BK_READ_AHEAD 4          /* read buffers per reader (engine.h) */
 #define BK_TOOL_VERSION "shale-backup 0.1.0"
 
 #endif

@@ -2,11 +2,11 @@
  * restore/verify (fetch blocks, check, decompress, write) of a backup's files.
  *
  * Push: files are handed out largest first to `concurrency` readers. Each reader is a pair
- * of threads: one reads a file into two aligned buffers of max(read_size, 1 MiB) in turn,
- * while the other checksums, compresses and writes the buffer read before (so reads and
- * compression overlap), with a compression buffer and one output object at a time
- * (bk_repo_writer: S3 multipart with parts_in_flight parts, or a local file); all buffers
- * together are what bk_settings_planned computed. A file is
+ * of threads: one reads files into a ring of BK_READ_AHEAD aligned buffers of
+ * max(read_size, 1 MiB) while the other checksums, compresses and writes the buffers read
+ * before (so reads and compression overlap), with a compression buffer and one output object
+ * at a time (bk_repo_writer: S3 multipart with parts_in_flight parts, or a local file written
+ * with O_DIRECT); all buffers together are what bk_settings_planned computed. A file is
  * opened with O_DIRECT when the settings ask; a file or filesystem that refuses it
  * (EINVAL on open or on the first read) is read buffered, counted and reported. Blocks are
  * 1 MiB; a delta file (a relation present in the parent) ships pgpage.h payloads instead.
@@ -34,6 +34,7 @@
 typedef struct bk_push_stats {
     uint64_t bytes_read, bytes_stored;
     uint64_t files, files_direct, files_buffered_fallback, files_delta;
+    uint64_t files_aio; /* read to the end with several O_DIRECT reads in flight (native AIO) */
     uint64_t pages_shipped, pages_skipped;
     char fallback_example[512]; /* the first file that refused O_DIRECT, and why */
 } bk_push_stats;

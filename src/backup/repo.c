@@ -327,28 +327,49 @@ int bk_repo_read(bk_repo *r, const char *key, uint64_t off, size_t n, void *dst)
 /* ---- streaming writers ---- */
 
 /* A backup must not push the database's pages out of the page cache, and on a local repository
- * the objects it writes would (its reads are O_DIRECT, its writes are not): written pages are
- * charged to the backup's memory cgroup — the database's, when they share one — and stay there
- * until reclaimed. So the writer starts writeback for every WRITE_BEHIND bytes as they are
- * written and, one window later, waits for that range and drops it from the cache. The disk sees
- * a steady stream instead of one burst at fsync, and the cache holds at most two windows. */
+ * the objects it writes would: written pages are charged to the backup's memory cgroup — the
+ * database's, when they share one — and stay there until reclaimed. So objects are written with
+ * O_DIRECT from an aligned staging buffer of BK_REPO_STAGE bytes: the bytes go from the buffer to
+ * the disk, never through the page cache, which also saves the kernel's copy, its page-cache
+ * bookkeeping and the later writeback and invalidation (a tenth of a push's CPU with buffered
+ * writes). The tail that is not a multiple of the alignment is written buffered at close, after
+ * clearing O_DIRECT, then fsync'ed and dropped from the cache.
+ *
+ * Without O_DIRECT (a push with --buffered, or a filesystem that refuses it: EINVAL at open or
+ * at the first write, as some FUSE and network filesystems do) writes are buffered with
+ * write-behind: writeback starts for
+ * every WRITE_BEHIND bytes as they are written and, one window later, the writer waits for that
+ * range and drops it from the cache, so the cache holds at most two windows. */
 #define WRITE_BEHIND ((off_t)8 << 20)
+#define DIO_ALIGN 4096
 
 typedef struct file_out {
     outstream base;
     int fd;
     char *path;
-    off_t flushed; /* writeback started for [0, flushed) */
-    off_t dropped; /* [0, dropped) is on disk and out of the page cache */
+    bool direct;     /* O_DIRECT writes from stage */
+    uint8_t *stage;  /* direct: aligned, BK_REPO_STAGE bytes, [0, staged) not yet written */
+    size_t staged;
+    off_t written;   /* direct: [0, written) is on disk (a multiple of DIO_ALIGN) */
+    off_t flushed;   /* buffered: writeback started for [0, flushed) */
+    off_t dropped;   /* buffered: [0, dropped) is on disk and out of the page cache */
 } file_out;
 
-static int file_out_write(outstream *s, const void *p, size_t n)
+/* Buffered mode from here on: O_DIRECT cleared, write()s continue at f->written. */
+static int file_out_to_buffered(file_out *f)
 {
-    file_out *f = (file_out *)s;
+    int fl = fcntl(f->fd, F_GETFL);
+    if (fl < 0 || fcntl(f->fd, F_SETFL, fl & ~O_DIRECT) < 0 || lseek(f->fd, f->written, SEEK_SET) < 0)
+        return err_set(ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR, "Cannot switch %s to buffered writes: %s", f->path,
+                       strerror(errno));
+    f->direct = false;
+    return 0;
+}
+
+static int buffered_write(file_out *f, const void *p, size_t n, off_t end)
+{
     if (bk_write_all(f->fd, p, n, f->path))
         return -1;
-    s->offset += n;
-    off_t end = (off_t)s->offset;
     while (end - f->flushed >= WRITE_BEHIND) {
         /* errors here only lose the optimisation: fsync at close reports real write errors */
         (void)sync_file_range(f->fd, f->flushed, WRITE_BEHIND, SYNC_FILE_RANGE_WRITE);
@@ -363,10 +384,60 @@ static int file_out_write(outstream *s, const void *p, size_t n)
     return 0;
 }
 
+/* Writes the first n bytes of stage (a multiple of DIO_ALIGN) with O_DIRECT at f->written. A
+ * filesystem refusing it (EINVAL before anything was written) turns the writer buffered. */
+static int stage_flush(file_out *f, size_t n)
+{
+    size_t done = 0;
+    while (done < n) {
+        ssize_t w = pwrite(f->fd, f->stage + done, n - done, f->written + (off_t)done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && errno == EINVAL && f->written == 0 && done == 0) {
+            if (file_out_to_buffered(f))
+                return -1;
+            return buffered_write(f, f->stage, n, (off_t)n);
+        }
+        if (w <= 0)
+            return err_set(w < 0 && errno == ENOSPC ? ERR_NOT_ENOUGH_SPACE : ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR,
+                           "Cannot write %s: %s", f->path, w < 0 ? strerror(errno) : "no progress");
+        done += (size_t)w;
+        if (done % DIO_ALIGN) /* a short direct write left an unaligned offset */
+            return err_set(ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR, "Cannot write %s: a short direct write of %zu bytes",
+                           f->path, done);
+    }
+    f->written += (off_t)n;
+    return 0;
+}
+
+static int file_out_write(outstream *s, const void *p, size_t n)
+{
+    file_out *f = (file_out *)s;
+    const uint8_t *src = p;
+    while (n && f->direct) {
+        size_t take = BK_REPO_STAGE - f->staged < n ? BK_REPO_STAGE - f->staged : n;
+        memcpy(f->stage + f->staged, src, take);
+        f->staged += take;
+        src += take;
+        n -= take;
+        s->offset += take;
+        if (f->staged == BK_REPO_STAGE) {
+            f->staged = 0;
+            if (stage_flush(f, BK_REPO_STAGE))
+                return -1;
+        }
+    }
+    if (!n)
+        return 0;
+    s->offset += n;
+    return buffered_write(f, src, n, (off_t)s->offset);
+}
+
 static void file_out_free(file_out *f)
 {
     if (f->fd >= 0)
         close(f->fd);
+    free(f->stage);
     free(f->path);
     free(f);
 }
@@ -375,7 +446,15 @@ static int file_out_close(outstream *s)
 {
     file_out *f = (file_out *)s;
     int rc = 0;
-    if (fsync(f->fd))
+    if (f->direct && f->staged) {
+        size_t whole = f->staged - f->staged % DIO_ALIGN, tail = f->staged - whole;
+        rc = whole ? stage_flush(f, whole) : 0;
+        if (!rc && tail && f->direct)
+            rc = file_out_to_buffered(f);
+        if (!rc && tail)
+            rc = bk_write_all(f->fd, f->stage + whole, tail, f->path);
+    }
+    if (!rc && fsync(f->fd))
         rc = err_set(ERR_CANNOT_FSYNC, "Cannot fsync %s: %s", f->path, strerror(errno));
     if (!rc) {
         (void)posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED); /* see WRITE_BEHIND */
@@ -385,7 +464,7 @@ static int file_out_close(outstream *s)
     return rc;
 }
 
-int bk_repo_writer(bk_repo *r, const char *key, uint64_t part_size, int in_flight, outstream **out)
+int bk_repo_writer(bk_repo *r, const char *key, uint64_t part_size, int in_flight, bool direct, outstream **out)
 {
     if (r->s3) {
         char *k = s3_key(r, key);
@@ -404,7 +483,14 @@ int bk_repo_writer(bk_repo *r, const char *key, uint64_t part_size, int in_fligh
         file_out_free(f);
         return -1;
     }
-    f->fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    f->direct = direct && posix_memalign((void **)&f->stage, DIO_ALIGN, BK_REPO_STAGE) == 0;
+    if (!f->direct)
+        f->stage = NULL;
+    f->fd = f->direct ? open(f->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_DIRECT, 0600) : -1;
+    if (f->fd < 0 && (!f->direct || errno == EINVAL)) { /* no buffer, or O_DIRECT refused at open */
+        f->direct = false;
+        f->fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    }
     if (f->fd < 0) {
         err_set(ERR_CANNOT_OPEN_FILE, "Cannot create %s: %s", f->path, strerror(errno));
         file_out_free(f);

@@ -36,8 +36,12 @@ int bk_repo_get(bk_repo *r, const char *key, buf *out, bool *missing);
 int bk_repo_read(bk_repo *r, const char *key, uint64_t off, size_t n, void *dst);
 /* A streaming writer for large objects. S3: the multipart path of outstream_open_s3 with
  * parts of part_size bytes, at most in_flight uploading at once; local: a file written in
- * place and fsync'ed on close. bk_repo_writer_abort discards it (aborting the upload). */
-int bk_repo_writer(bk_repo *r, const char *key, uint64_t part_size, int in_flight, outstream **out);
+ * place, with O_DIRECT when direct (buffered with write-behind otherwise and where refused),
+ * and fsync'ed on close.
+ * bk_repo_writer_abort discards it (aborting the upload). */
+int bk_repo_writer(bk_repo *r, const char *key, uint64_t part_size, int in_flight, bool direct, outstream **out);
+/* The aligned staging buffer a local writer holds (its objects are written with O_DIRECT). */
+#define BK_REPO_STAGE ((size_t)1 << 20)
 void bk_repo_writer_abort(bk_repo *r, outstream *w);
 /* Keys under prefix (recursively), with sizes; arrays malloc'ed (bk_repo_list_free). */
 int bk_repo_list(bk_repo *r, const char *prefix, char ***keys, uint64_t **sizes, size_t *n);

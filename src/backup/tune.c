@@ -2,6 +2,7 @@
 #include "backup/tune.h"
 
 #include "backup/backup.h"
+#include "backup/repo.h"
 #include "base/err.h"
 #include "base/mem.h"
 
@@ -374,11 +375,13 @@ void bk_settings_write_env(const bk_settings *s, const bk_hw *hw, FILE *f)
 uint64_t bk_settings_planned(const bk_settings *s, bool s3)
 {
     uint64_t rd = s->read_size > BK_BLOCK_SIZE ? s->read_size : BK_BLOCK_SIZE;
-    /* two read buffers (one being read ahead while the other is compressed), a delta
-     * payload and a compressed block (the bound of either method) */
-    uint64_t per = 2 * rd + (BK_BLOCK_SIZE + 4096) + (BK_BLOCK_SIZE + 64 * 1024);
+    /* the ring of read buffers (read ahead while one is compressed), a delta payload and a
+     * compressed block (the bound of either method) */
+    uint64_t per = BK_READ_AHEAD * rd + (BK_BLOCK_SIZE + 4096) + (BK_BLOCK_SIZE + 64 * 1024);
     if (s3)
         per += 2 * s->part_size * (uint64_t)(s->parts_in_flight + 1);
+    else if (s->direct_io)
+        per += BK_REPO_STAGE; /* the local writer's O_DIRECT staging buffer */
     return per * (uint64_t)s->concurrency;
 }
 

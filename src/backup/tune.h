@@ -73,9 +73,9 @@ int bk_settings_read_env(bk_settings *s, const char *path);
 /* One KEY=VALUE setting (the env file's keys), validated. */
 int bk_settings_set(bk_settings *s, const char *key, const char *value);
 void bk_settings_write_env(const bk_settings *s, const bk_hw *hw, FILE *f);
-/* Bytes of buffers the settings need: per reader a read buffer (max(read_size, 1 MiB)), a
- * compression buffer and, for S3, (parts_in_flight + 1) parts of up to 2 × part_size (a
- * part's buffer grows by doubling). */
+/* Bytes of buffers the settings need: per reader BK_READ_AHEAD read buffers (max(read_size,
+ * 1 MiB)), a delta and a compression buffer and, for S3, (parts_in_flight + 1) parts of up to
+ * 2 × part_size (a part's buffer grows by doubling), locally the writer's staging buffer. */
 uint64_t bk_settings_planned(const bk_settings *s, bool s3);
 /* Lowers parts in flight, part size (to S3's 5 MiB minimum), concurrency and read size
  * until the plan fits buffer_limit; describes what it changed in note (may be ""). -1 if

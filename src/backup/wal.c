@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <lz4frame.h>
 #include <pthread.h>
 #include <signal.h>
@@ -40,6 +41,34 @@ void bk_wal_next(const char *name, uint64_t seg_size, char *out)
         seg++;
     }
     snprintf(out, 25, "%08X%08X%08X", tli, log, seg);
+}
+
+void bk_wal_history_name(uint32_t tli, uint64_t start_lsn, uint64_t seg_size, char *out)
+{
+    uint64_t seg = start_lsn / seg_size, per = 0x100000000ull / seg_size;
+    snprintf(out, 41, "%08X%08X%08X.%08X.backup", tli, (unsigned)(seg / per), (unsigned)(seg % per),
+             (unsigned)(start_lsn % seg_size));
+}
+
+/* 1 exists, 0 does not (ENOENT), -1 cannot tell */
+static int exists_in(const char *dir, const char *sub, const char *name, const char *suffix)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/%s%s%s", dir, sub, name, suffix);
+    struct stat st;
+    return stat(p, &st) == 0 ? 1 : errno == ENOENT ? 0 : -1;
+}
+
+bool bk_wal_archive_done(const char *pg_wal_dir, const char *name)
+{
+    if (exists_in(pg_wal_dir, "archive_status/", name, ".done") == 1)
+        return true;
+    if (exists_in(pg_wal_dir, "archive_status/", name, ".ready") == 1)
+        return false;
+    /* the archiver may have renamed .ready to .done between the two looks */
+    if (exists_in(pg_wal_dir, "archive_status/", name, ".done") == 1)
+        return true;
+    return exists_in(pg_wal_dir, "", name, "") == 0;
 }
 
 static char *wal_key(const char *name)

@@ -25,5 +25,12 @@ int bk_wal_fetch(bk_repo *r, const char *name, const char *dest, int prefetch);
 bool bk_wal_is_segment(const char *name);
 /* The segment after name for segments of seg_size bytes (out: 25 bytes). */
 void bk_wal_next(const char *name, uint64_t seg_size, char *out);
+/* The backup history file PostgreSQL writes at pg_backup_stop for a backup started at
+ * start_lsn on timeline tli: "TTTTTTTTLLLLLLLLSSSSSSSS.OOOOOOOO.backup" (out: 41 bytes). */
+void bk_wal_history_name(uint32_t tli, uint64_t start_lsn, uint64_t seg_size, char *out);
+/* Whether PostgreSQL's archiver is done with WAL file name, by its own rule (XLogArchiveIsBusy):
+ * archive_status/NAME.done exists, or neither NAME.ready nor the file itself remain in
+ * pg_wal_dir (a checkpoint removed it once archived). */
+bool bk_wal_archive_done(const char *pg_wal_dir, const char *name);
 
 #endif

@@ -526,7 +526,7 @@ static int store_file(op *o, const char *key, const char *path, uint64_t size)
     uint64_t done = 0;
     outstream *w = NULL;
     if (size > SMALL_FILE)
-        rc = bk_repo_writer(o->d.repo, key, 16 << 20, 2, &w);
+        rc = bk_repo_writer(o->d.repo, key, 16 << 20, 2, false, &w); /* buffered, as its reads are */
     while (!rc && done < size) {
         size_t want = size <= SMALL_FILE ? (size_t)(size - done) : COPY_CHUNK;
         if (want > size - done)

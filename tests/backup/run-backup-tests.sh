@@ -115,6 +115,11 @@ out=$(run env PGHOST=$SOCK PGPORT=$PORT PGUSER=postgres "$SHALE" backup pg push 
 echo "$out" | sed 's/^/  push: /'
 check_has "full push completes" "complete at" "$out"
 check_has "full push reads with O_DIRECT" "with O_DIRECT" "$out"
+# every file read to its end with several O_DIRECT reads in flight (native AIO), where the
+# kernel offers io_setup (the counts match: "N files with O_DIRECT (N with up to 4 …")
+aio=$(echo "$out" | sed -n 's/^reads: \([0-9]*\) files with O_DIRECT (\([0-9]*\) with up to.*/\1 \2/p')
+check_true "full push reads with several reads in flight (O_DIRECT files, with AIO: $aio)" \
+  "$(awk -v a="$aio" 'BEGIN { split(a, v, " "); print (v[1] > 0 && v[1] == v[2]) ? 1 : 0 }')" "$aio"
 check_has "full push reports the buffer bound" "of the" "$out"
 check_has "full push says what it did about the CPU weight" "cpu weight:" "$out"
 B1=$(last_name "$REPO")
@@ -203,12 +208,14 @@ KP=$!
 killed=0
 for _ in $(seq 300); do # until its first data object exists (at most 30 s)
   if ls "$tmp"/repo/backups/*/data/* 2>/dev/null | grep -qv -e "$B1" -e "$D1" -e "$D2"; then
-    pkill -9 -P $KP 2>/dev/null; kill -9 $KP 2>/dev/null; killed=1; break
+    # the push itself: as root it runs under runuser, a grandchild of $KP
+    kill -9 $(pgrep -f -- "--env $tmp/slow.env") 2>/dev/null; kill -9 $KP 2>/dev/null; killed=1; break
   fi
   sleep 0.1
 done
 wait $KP 2>/dev/null
 check "the push was killed while writing data" "1" "$killed"
+check "no push left running after kill -9" "" "$(pgrep -f -- "--env $tmp/slow.env")"
 check "a killed push is not listed" "$n_before" "$(run "$SHALE" backup pg list --repo "$REPO" | tail -n +2 | wc -l)"
 out=$(run env PGHOST=$SOCK PGPORT=$PORT PGUSER=postgres "$SHALE" backup pg push --pgdata "$tmp/src" --repo "$REPO" --delta-from LATEST 2>&1)
 check_has "the next push succeeds" "complete at" "$out"
