@@ -107,6 +107,11 @@ static int flush(merger *m, int (*emit)(xsort *, block *))
         const block *first = m->src[0];
         block *o = block_new(first->ncols, m->nout);
         for (int c = 0; c < first->ncols; c++) {
+            int e = block_twin_column(m->src, m->nout, c);
+            if (e >= 0) { /* shared again instead of a second copy */
+                o->cols[c] = col_ref(o->cols[e]);
+                continue;
+            }
             column *col = col_new(first->cols[c]->type);
             for (size_t i = 0; i < m->nout; i++)
                 col_push_from(col, m->src[i]->cols[c], m->rows[i]);
@@ -159,7 +164,7 @@ static int merge(xsort *s, cursor *cs, int nc, size_t out_rows, size_t limit, in
             sift_down(&m, 0);
         if (m.nout == m.out_cap) {
             rc = flush(&m, emit);
-            if (!rc)
+            if (!rc && s->q)
                 rc = query_check(s->q);
         }
     }
@@ -275,6 +280,8 @@ static int xsort_push(step *st, block *b)
     /* The held bytes past the threshold, or the query's memory (the readers, the blocks on
      * their way here) past it while the held blocks are a fair share of it (not a run
      * per block when the rest alone is above it). */
+    if (!s->threshold)
+        return 0; /* the in-memory sort (step_sort_new) */
     bool over = s->held_bytes > s->threshold ||
                 ((uint64_t)atomic_load(&s->q->mem.used) > s->threshold && s->held_bytes > s->threshold / 8);
     return over ? spill_run(s) : 0;
@@ -301,21 +308,15 @@ static int xsort_finish(step *st)
         if (!rc)
             rc = merge(s, cs, s->nruns, 65409, s->want, emit_next);
         free_cursors(cs, s->nruns);
-    } else if (!rc && s->n && s->q->mem.limit &&
-               atomic_load(&s->q->mem.used) + 2 * (int64_t)s->held_bytes > s->q->mem.limit) {
-        /* nothing spilled, but a copy of the held blocks would not fit under
-         * max_memory_usage: each block sorted on its own, then merged */
+    } else if (!rc && s->n) {
+        /* nothing spilled: each block sorted on its own (a permutation), then merged into
+         * blocks of bounded size — no concatenation of the input and no sorted copy of it,
+         * so memory stays at the held blocks plus their permutations */
         cursor *cs = held_cursors(s);
         int n = s->n;
         s->n = 0;
         rc = merge(s, cs, n, 65409, s->want, emit_next);
         free_cursors(cs, n);
-    } else if (!rc && s->n) { /* nothing spilled: the in-memory sort */
-        block *all = concat_blocks(s->held, s->n, s->held[0]->ncols, NULL);
-        for (int i = 0; i < s->n; i++)
-            block_free(s->held[i]);
-        s->n = 0;
-        rc = step_push(s->base.next, sort_rows(all, s->first, s->nkeys, s->desc, s->nulls, s->want));
     }
     if (rc == STEP_ENOUGH)
         rc = 0;
@@ -337,8 +338,9 @@ static void xsort_destroy(step *st)
 
 static const step_ops xsort_ops = {"external_sort", xsort_push, xsort_finish, xsort_destroy};
 
-step *step_external_sort_new(query_ctx *q, uint64_t threshold, int first, int nkeys, const bool *desc,
-                             const int *nulls, size_t want)
+/* threshold 0 (and q NULL): never spills — the in-memory sort of step_sort_new */
+static step *xsort_new(query_ctx *q, uint64_t threshold, int first, int nkeys, const bool *desc, const int *nulls,
+                       size_t want)
 {
     xsort *s = xcalloc(1, sizeof *s);
     s->base.ops = &xsort_ops;
@@ -350,6 +352,17 @@ step *step_external_sort_new(query_ctx *q, uint64_t threshold, int first, int nk
     s->nulls = nulls;
     s->want = want;
     return &s->base;
+}
+
+step *step_external_sort_new(query_ctx *q, uint64_t threshold, int first, int nkeys, const bool *desc,
+                             const int *nulls, size_t want)
+{
+    return xsort_new(q, threshold, first, nkeys, desc, nulls, want);
+}
+
+step *step_sort_new(int first, int nkeys, const bool *desc, const int *nulls, size_t want)
+{
+    return xsort_new(NULL, 0, first, nkeys, desc, nulls, want);
 }
 
 int external_sort_runs(const step *st)

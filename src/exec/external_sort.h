@@ -1,8 +1,9 @@
 /* external_sort: the ORDER BY step when max_bytes_before_external_sort (or its ratio)
  * gives a threshold — sorted runs spilled to a temporary file, then a k-way merge.
  *
- *  1. Blocks pushed are held as they come; without a spill, finish sorts them together
- *     exactly as the in-memory sort step does.
+ *  1. Blocks pushed are held as they come; without a spill, finish sorts each on its own
+ *     (a permutation) and merges them as in 3. — which is also the in-memory sort of
+ *     step_sort_new (step.h): this step with no threshold.
  *  2. When the held blocks pass the threshold (block_bytes) — or the query's tracked
  *     memory passes it while they hold at least an eighth of it —, each is sorted on its
  *     own (a permutation, no copy; cut to the LIMIT's rows) and they are merged into one

@@ -376,11 +376,14 @@ static void maybe_compact_top(worker *w)
     if (!p->norder || p->limit == UINT64_MAX || p->distinct || p->nlimit_by || p->windows)
         return;
     size_t want = (size_t)(p->offset + p->limit);
-    size_t rows = 0;
-    for (int i = 0; i < w->ncollected; i++)
+    size_t rows = 0, bytes = 0;
+    for (int i = 0; i < w->ncollected; i++) {
         rows += w->collected[i]->rows;
-    size_t bound = want * 2 > (1u << 18) ? want * 2 : (1u << 18);
-    if (rows <= bound || w->ncollected < 2)
+        bytes += block_bytes(w->collected[i]);
+    }
+    /* past twice the limit and past 2^18 rows or 32 MiB (long strings: a row count alone
+     * would let a worker hold hundreds of MiB for a LIMIT 10) */
+    if (rows <= want * 2 || (rows <= (1u << 18) && bytes <= ((size_t)32 << 20)) || w->ncollected < 2)
         return;
     block *all = concat_blocks(w->collected, w->ncollected, p->nout + p->norder, NULL);
     for (int i = 0; i < w->ncollected; i++)

@@ -215,23 +215,41 @@ step *step_distinct_new(int nkey, uint64_t max_rows, uint64_t max_bytes)
 
 /* ---- sort ---- */
 
+int block_twin_column(block *const *bs, size_t n, int c)
+{
+    for (int e = 0; n && e < c; e++) {
+        size_t i = 0;
+        while (i < n && bs[i]->cols[c] == bs[i]->cols[e])
+            i++;
+        if (i == n)
+            return e;
+    }
+    return -1;
+}
+
 block *concat_blocks(block **bs, int n, int ncols, const type *const *types)
 {
-    block *all = NULL;
-    for (int i = 0; i < n; i++) {
-        if (!all) {
-            all = block_new(ncols, 0);
-            for (int c = 0; c < ncols; c++)
-                all->cols[c] = col_new(bs[i]->cols[c]->type);
-        }
-        block_append(all, bs[i]);
-    }
-    if (!all) {
-        all = block_new(ncols, 0);
+    block *all = block_new(ncols, 0);
+    if (n == 0) { /* types is only needed (and may be NULL otherwise) when n == 0 */
         for (int c = 0; c < ncols; c++)
             all->cols[c] = col_new(types[c]);
+        return all;
     }
-    return all; /* types is only needed (and may be NULL otherwise) when n == 0 */
+    int *twin = xmalloc(sizeof *twin * (size_t)ncols);
+    for (int c = 0; c < ncols; c++)
+        if ((twin[c] = block_twin_column(bs, (size_t)n, c)) < 0)
+            all->cols[c] = col_new(bs[0]->cols[c]->type);
+    for (int i = 0; i < n; i++) {
+        for (int c = 0; c < ncols; c++)
+            if (twin[c] < 0)
+                col_push_range(all->cols[c], bs[i]->cols[c], 0, bs[i]->rows);
+        all->rows += bs[i]->rows;
+    }
+    for (int c = 0; c < ncols; c++) /* a shared column stays shared: one copy, not two */
+        if (twin[c] >= 0)
+            all->cols[c] = col_ref(all->cols[twin[c]]);
+    free(twin);
+    return all;
 }
 
 typedef struct sort_ctx {
@@ -273,70 +291,13 @@ block *sort_rows(block *b, int first, int nkeys, const bool *desc, const int *nu
     if (want > b->rows)
         want = b->rows;
     block *o = block_new(b->ncols, want);
-    for (int c = 0; c < b->ncols; c++)
-        o->cols[c] = col_gather(b->cols[c], perm, want);
+    for (int c = 0; c < b->ncols; c++) {
+        int e = block_twin_column(&b, 1, c);
+        o->cols[c] = e >= 0 ? col_ref(o->cols[e]) : col_gather(b->cols[c], perm, want);
+    }
     block_free(b);
     free(perm);
     return o;
-}
-
-typedef struct sort_step {
-    step base;
-    int first, nkeys;
-    const bool *desc;
-    const int *nulls;
-    size_t want;
-    block **held;
-    int n, cap;
-} sort_step;
-
-static int sort_push(step *s, block *b)
-{
-    sort_step *ss = (sort_step *)s;
-    if (ss->n == ss->cap) {
-        ss->cap = ss->cap ? ss->cap * 2 : 16;
-        ss->held = xrealloc(ss->held, sizeof *ss->held * (size_t)ss->cap);
-    }
-    ss->held[ss->n++] = b;
-    return 0;
-}
-
-static int sort_finish(step *s)
-{
-    sort_step *ss = (sort_step *)s;
-    int rc = 0;
-    if (ss->n) {
-        block *all = concat_blocks(ss->held, ss->n, ss->held[0]->ncols, NULL);
-        for (int i = 0; i < ss->n; i++)
-            block_free(ss->held[i]);
-        ss->n = 0;
-        all = sort_rows(all, ss->first, ss->nkeys, ss->desc, ss->nulls, ss->want);
-        rc = step_push(s->next, all);
-    }
-    return rc < 0 ? rc : step_finish(s->next);
-}
-
-static void sort_destroy(step *s)
-{
-    sort_step *ss = (sort_step *)s;
-    for (int i = 0; i < ss->n; i++)
-        block_free(ss->held[i]);
-    free(ss->held);
-    free(ss);
-}
-
-static const step_ops sort_ops = {"sort", sort_push, sort_finish, sort_destroy};
-
-step *step_sort_new(int first, int nkeys, const bool *desc, const int *nulls, size_t want)
-{
-    sort_step *s = xcalloc(1, sizeof *s);
-    s->base.ops = &sort_ops;
-    s->first = first;
-    s->nkeys = nkeys;
-    s->desc = desc;
-    s->nulls = nulls;
-    s->want = want;
-    return &s->base;
 }
 
 /* ---- LIMIT BY ---- */

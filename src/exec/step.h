@@ -58,7 +58,10 @@ step *step_project_new(expr *const *exprs, int n);
  * limit). */
 step *step_distinct_new(int nkey, uint64_t max_rows, uint64_t max_bytes);
 /* Sorts by the columns [first, first + nkeys) (desc / nulls per key, as select_plan's
- * order_desc / order_nulls) and keeps the first `want` rows (SIZE_MAX: all). */
+ * order_desc / order_nulls) and keeps the first `want` rows (SIZE_MAX: all). Each block is
+ * sorted on its own and the blocks are merged into blocks of at most 65409 rows, so memory
+ * stays at the input plus a row number per row (external_sort.c implements it: the
+ * external sort that never spills). */
 step *step_sort_new(int first, int nkeys, const bool *desc, const int *nulls, size_t want);
 /* LIMIT n OFFSET m BY keys: keys are evaluated over each block. */
 step *step_limit_by_new(expr *const *keys, int nkeys, uint64_t limit, uint64_t offset);
@@ -76,7 +79,11 @@ block *sort_rows(block *b, int first, int nkeys, const bool *desc, const int *nu
 /* The order of b's rows by those columns (stable), as a new array of b->rows row numbers
  * (free()); b's key columns are materialised in place. */
 uint32_t *sort_perm(block *b, int first, int nkeys, const bool *desc, const int *nulls);
-/* Concatenates blocks (not taken); with n == 0, an empty block of types' types. */
+/* The earlier column (< c) that column c of each of the n blocks is the same column as (a
+ * projection shares a column that is both an output and an ORDER BY key), or -1. */
+int block_twin_column(block *const *bs, size_t n, int c);
+/* Concatenates blocks (not taken); with n == 0, an empty block of types' types. Columns
+ * shared in every block (block_twin_column) stay shared in the result. */
 block *concat_blocks(block **bs, int n, int ncols, const type *const *types);
 
 #endif
