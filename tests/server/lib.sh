@@ -61,7 +61,33 @@ has() {
   case "$3" in *"$2"*) passed=$((passed+1)) ;; *) echo "FAIL: $1: expected '$2' in: $(printf '%s' "$3" | head -c 400)"; fail=1 ;; esac
 }
 
-chdb() { (cd "$WORK" && timeout 120 node -e "const {query}=require(process.argv[1]); try { process.stdout.write(query(process.argv[2], 'TSV')) } catch (e) { process.stdout.write('ERROR ' + e.message.split('\n')[0]); }" "$CHDB" "$1" 2>&1); }
+# chdb SQL: ClickHouse's answer in TSV (or "ERROR …"). After chdb_start (in the script's own
+# shell, once WORK and CHDB are set) one long-lived chdb process answers every query; without
+# it each query starts its own node process, seconds each on a loaded machine.
+chdb_start() {
+  mkfifo "$WORK/chdb.in" "$WORK/chdb.out" || return 1
+  (cd "$WORK" && exec node "$HERE/chdb-serve.js" "$CHDB" <"$WORK/chdb.in" >"$WORK/chdb.out" 2>/dev/null) &
+  CHDB_PID=$!
+  # the same order as the server's opens (in, then out): neither side waits on the other
+  exec {CHDB_IN}>"$WORK/chdb.in" {CHDB_OUT}<"$WORK/chdb.out"
+}
+chdb_stop() {
+  [ -n "${CHDB_PID:-}" ] || return 0
+  exec {CHDB_IN}>&- {CHDB_OUT}<&-
+  kill "$CHDB_PID" 2>/dev/null; wait "$CHDB_PID" 2>/dev/null
+  CHDB_PID=
+}
+chdb() {
+  if [ -n "${CHDB_PID:-}" ]; then
+    local out
+    printf '%s\0' "$1" >&"$CHDB_IN"
+    IFS= read -r -d '' -t 120 out <&"$CHDB_OUT" || out="ERROR chdb gave no answer within 120 s"
+    printf '%s' "$out"
+    return
+  fi
+  chdb_once "$1"
+}
+chdb_once() { (cd "$WORK" && timeout 120 node -e "const {query}=require(process.argv[1]); try { process.stdout.write(query(process.argv[2], 'TSV')) } catch (e) { process.stdout.write('ERROR ' + e.message.split('\n')[0]); }" "$CHDB" "$1" 2>&1); }
 
 nodes_ports() {
   HTTP=(); TCP=()

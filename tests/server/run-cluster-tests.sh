@@ -22,10 +22,12 @@ CHDB="$HERE/../queries/node_modules/chdb"
 . "$HERE/lib.sh" # free_port, stop_pids, check, has, chdb, nodes_*
 PIDS=()
 cleanup() {
+  chdb_stop
   stop_pids "${PIDS[@]}"
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+chdb_start || { echo "cannot start chdb"; exit 1; }
 fail=0; passed=0
 nodes_ports 3
 DEAD=$(free_port)

@@ -25,11 +25,13 @@ CHDB="$HERE/../queries/node_modules/chdb"
 PIDS=()
 RGW=
 cleanup() {
+  chdb_stop
   stop_pids "${PIDS[@]}"
   [ -z "$RGW" ] || "$HERE/../s3/stop-ceph.sh" "$RGW" >/dev/null 2>&1
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+chdb_start || { echo "cannot start chdb"; exit 1; }
 fail=0; passed=0
 nodes_ports 3
 DEAD=$(free_port)
