@@ -71,10 +71,8 @@ int main(void)
         "SELECT 1 SETTINGS max_result_rows = 10",
         "SELECT 1 SETTINGS date_time_input_format = 'best_effort'",
         "SELECT 1 SETTINGS date_time_output_format = 'iso'",
-        "SELECT 1 SETTINGS union_default_mode = 'ALL'",
         "SELECT count() FROM (SELECT number FROM numbers(10) SETTINGS limit = 3)",
         "SELECT x FROM (SELECT number AS x FROM numbers(3) SETTINGS transform_null_in = 1)",
-        "SELECT 1 UNION DISTINCT SELECT 1",
     };
     for (size_t i = 0; i < sizeof not_implemented / sizeof not_implemented[0]; i++) {
         int code = analyze_code(not_implemented[i]);
@@ -87,6 +85,9 @@ int main(void)
         "SELECT x FROM (SELECT number AS x FROM numbers(3) SETTINGS max_threads = 1)",
         "SELECT x FROM (SELECT number AS x FROM numbers(3) SETTINGS transform_null_in = 1) SETTINGS transform_null_in = 1",
         "SELECT number % 2 AS k, count() FROM numbers(4) GROUP BY ALL",
+        /* implemented since (set operations, 03580) */
+        "SELECT 1 SETTINGS union_default_mode = 'ALL'",
+        "SELECT 1 UNION DISTINCT SELECT 1",
     };
     for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
         int code = analyze_code(fine[i]);
