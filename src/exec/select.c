@@ -1012,7 +1012,7 @@ static step *build_chain(select_plan *p, query_ctx *q, block_sink *sink, bool pr
         s[n++] = step_fill_new(p->fill);
     if (p->offset || p->limit != UINT64_MAX)
         s[n++] = step_limit_new(p->offset, p->limit);
-    s[n++] = step_sink_new(sink, p->nout, streaming ? SIZE_MAX : 65409);
+    s[n++] = step_sink_new(sink, p->nout, streaming ? SIZE_MAX : 65409, &q->mem);
     step *chain = step_chain(s, n);
     free(s);
     return chain;

@@ -425,11 +425,19 @@ typedef struct sink_step {
     block_sink *sink;
     int ncols;
     size_t chunk;
+    mem_tracker *mem;
 } sink_step;
 
+/* Workers check the memory limit at their block boundaries, but what the steps after them
+ * allocate (merging the threads' states, a sort, a finalisation) has no later boundary:
+ * no block reaches the client once the query has passed max_memory_usage. */
 static int sink_push(step *s, block *b)
 {
     sink_step *k = (sink_step *)s;
+    if (mem_tracker_check(k->mem)) {
+        block_free(b);
+        return -1;
+    }
     if (b->rows == 0) {
         block_free(b);
         return 0;
@@ -454,16 +462,16 @@ static int sink_push(step *s, block *b)
 
 static int sink_finish(step *s)
 {
-    (void)s;
-    return 0;
+    return mem_tracker_check(((sink_step *)s)->mem);
 }
 
 static const step_ops sink_ops = {"sink", sink_push, sink_finish, plain_destroy};
 
-step *step_sink_new(struct block_sink *sink, int ncols, size_t chunk)
+step *step_sink_new(struct block_sink *sink, int ncols, size_t chunk, mem_tracker *mem)
 {
     sink_step *k = xcalloc(1, sizeof *k);
     k->base.ops = &sink_ops;
+    k->mem = mem;
     k->sink = sink;
     k->ncols = ncols;
     k->chunk = chunk;

@@ -19,6 +19,7 @@
 #ifndef SHALE_EXEC_STEP_H
 #define SHALE_EXEC_STEP_H
 
+#include "base/mem.h"
 #include "column/block.h"
 #include "exec/expr.h"
 
@@ -70,8 +71,9 @@ step *step_limit_new(uint64_t offset, uint64_t limit);
 
 struct block_sink;
 /* Writes the first ncols columns of each non-empty block to sink, in blocks of at most
- * chunk rows (SIZE_MAX: as received). */
-step *step_sink_new(struct block_sink *sink, int ncols, size_t chunk);
+ * chunk rows (SIZE_MAX: as received). With mem (may be NULL), every block and the finish
+ * first check the query's memory limit (MEMORY_LIMIT_EXCEEDED). */
+step *step_sink_new(struct block_sink *sink, int ncols, size_t chunk, mem_tracker *mem);
 
 /* Sorts b (taken) by its columns [first, first + nkeys) — stable: ties keep input order —
  * and returns its first `want` rows. Also used by workers to keep their top rows. */
