@@ -171,5 +171,18 @@ wait $holder
 check "status file removed at exit" "no" "$([ -e "$tmp/lock/status" ] && echo yes || echo no)"
 printf 'PID: 1\n' >"$tmp/lock/status"
 check "stale status file taken over" "1" "$("$SHALE" local --path "$tmp/lock" -q "SELECT 1")"
+# Views and detached tables across restarts of a data directory (metadata "ATTACH VIEW _ …";
+# DETACH keeps a table until the next start, DETACH … PERMANENTLY until ATTACH).
+D="$tmp/detach"
+"$SHALE" local --path "$D" -q "CREATE VIEW v AS SELECT 1 AS one; CREATE TABLE a (k UInt8) ENGINE = MergeTree ORDER BY k;
+  CREATE TABLE p (k UInt8) ENGINE = MergeTree ORDER BY k; INSERT INTO a VALUES (1); INSERT INTO p VALUES (2);
+  DETACH TABLE a; DETACH TABLE p PERMANENTLY"
+check "view after a restart" "1" "$("$SHALE" local --path "$D" -q "SELECT * FROM v")"
+check "detached table back after a restart" "1" "$("$SHALE" local --path "$D" -q "SELECT * FROM a")"
+"$SHALE" local --path "$D" -q "SELECT * FROM p" 2>/dev/null; check "permanently detached: still detached" "60" "$?"
+"$SHALE" local --path "$D" -q "CREATE TABLE p (s String) ENGINE = Memory" 2>"$tmp/err"
+check "permanently detached: its name is taken" "1" "$(grep -c 'already exists (detached permanently)' "$tmp/err")"
+check "permanently detached: ATTACH brings it back" "2" "$("$SHALE" local --path "$D" -q "ATTACH TABLE p; SELECT * FROM p")"
+check "and it stays" "2" "$("$SHALE" local --path "$D" -q "SELECT * FROM p")"
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

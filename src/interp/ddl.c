@@ -879,6 +879,57 @@ static int run_system_distributed(const char *text, query_ctx *q)
 }
 
 
+/* For DROP VIEW and DETACH VIEW: 0 when db.name is a view, 1 when it does not exist and
+ * if_exists says to do nothing, else -1 with the error (INCORRECT_QUERY: not a view). */
+static int check_view(query_ctx *q, const char *db, const char *name, bool if_exists)
+{
+    table *v;
+    if (catalog_get(q->catalog, db, name, &v)) {
+        if (!if_exists)
+            return -1;
+        err_clear();
+        return 1;
+    }
+    bool is_view = v->engine == &engine_view;
+    table_unref(v);
+    return is_view ? 0 : err_set(ERR_INCORRECT_QUERY, "Table %s.%s is not a View", db, name);
+}
+
+/* DETACH / ATTACH TABLE (the short form), as ClickHouse's Atomic databases (its default)
+ * behave; views are tables here. */
+static int run_detach_attach(const ast *st, query_ctx *q)
+{
+    bool detach = st->kind == AST_STMT_DETACH;
+    if (strcmp(st->show_what, "TABLE") && strcmp(st->show_what, "VIEW"))
+        return err_set(ERR_NOT_IMPLEMENTED, "%s %s is not supported", detach ? "DETACH" : "ATTACH", st->show_what);
+    if (st->temporary)
+        return err_set(ERR_SYNTAX_ERROR, "%s of TEMPORARY tables are not supported", detach ? "DETACH" : "ATTACH");
+    const char *db, *name;
+    name_of(st, q, &db, &name);
+    if (!detach) {
+        if (st->str)
+            return err_set(ERR_INCORRECT_QUERY,
+                           "Incorrect ATTACH TABLE query for Atomic database engine. Use one of the following "
+                           "queries instead:\n1. ATTACH TABLE %s;\n2. CREATE TABLE %s <table definition>;\n3. ATTACH "
+                           "TABLE %s FROM '/path/to/data/' <table definition>;\n4. ATTACH TABLE %s UUID '<uuid>' "
+                           "<table definition>;",
+                           name, name, name, name);
+        return catalog_attach_table(q->catalog, db, name, st->if_not_exists, q);
+    }
+    if (!st->database && q->temp_catalog) {
+        table *tt;
+        if (catalog_get(q->temp_catalog, "default", name, &tt) == 0) {
+            table_unref(tt);
+            return err_set(ERR_SYNTAX_ERROR, "DETACH of TEMPORARY tables are not supported");
+        }
+        err_clear();
+    }
+    int rc = strcmp(st->show_what, "VIEW") ? 0 : check_view(q, db, name, st->if_exists);
+    if (rc)
+        return rc < 0 ? -1 : 0;
+    return catalog_detach_table(q->catalog, db, name, st->if_exists, st->str != NULL);
+}
+
 int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
 {
     *sch = NULL;
@@ -911,20 +962,14 @@ int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
             /* DROP TABLE drops views too; DROP VIEW only views. */
             const char *db, *name;
             name_of(st, q, &db, &name);
-            table *v;
-            if (catalog_get(q->catalog, db, name, &v)) {
-                if (!st->if_exists)
-                    return -1;
-                err_clear();
-                return 0;
-            }
-            bool is_view = v->engine == &engine_view;
-            table_unref(v);
-            if (!is_view)
-                return err_set(ERR_INCORRECT_QUERY, "Table %s.%s is not a View", db, name);
+            int rc = check_view(q, db, name, st->if_exists);
+            if (rc)
+                return rc < 0 ? -1 : 0;
             return catalog_drop_table(q->catalog, db, name, st->if_exists);
         }
         return err_set(ERR_NOT_IMPLEMENTED, "DROP %s is not supported", st->show_what);
+    case AST_STMT_DETACH:
+    case AST_STMT_ATTACH: return run_detach_attach(st, q);
     case AST_STMT_TRUNCATE: return run_truncate(st, q);
     case AST_STMT_RENAME: return run_rename(st, q);
     case AST_STMT_SHOW: return run_show(st, q, sch, out);

@@ -527,6 +527,8 @@ static int run_statement(session *s, const interp_hooks *h, query_ctx *q, const 
     case AST_STMT_CREATE_TABLE:
     case AST_STMT_CREATE_DATABASE:
     case AST_STMT_DROP:
+    case AST_STMT_DETACH:
+    case AST_STMT_ATTACH:
     case AST_STMT_TRUNCATE:
     case AST_STMT_RENAME:
     case AST_STMT_SHOW:

@@ -49,6 +49,9 @@ typedef enum ast_kind {
     AST_STMT_CREATE_TABLE,
     AST_STMT_CREATE_DATABASE,
     AST_STMT_DROP,
+    AST_STMT_DETACH, /* DETACH TABLE|VIEW …: show_what, if_exists, str = "PERMANENTLY" or NULL */
+    AST_STMT_ATTACH, /* ATTACH TABLE …: show_what, if_not_exists, str = the text after the name
+                        (ATTACH's full form) or NULL */
     AST_STMT_TRUNCATE,
     AST_STMT_RENAME,
     AST_STMT_SHOW,

@@ -1098,6 +1098,41 @@ static ast *parse_statement(parser *p)
         p_accept(p, "SYNC");
         return st;
     }
+    if (p_is(p, 0, "DETACH") || p_is(p, 0, "ATTACH")) {
+        bool detach = p_is(p, 0, "DETACH");
+        st->kind = detach ? AST_STMT_DETACH : AST_STMT_ATTACH;
+        p_adv(p);
+        if (p_accept(p, "TEMPORARY"))
+            st->temporary = true;
+        if (p_is(p, 0, "TABLE") || p_is(p, 0, "DATABASE") || p_is(p, 0, "DICTIONARY") || (detach && p_is(p, 0, "VIEW"))) {
+            st->show_what = word_upper(p);
+            p_adv(p);
+        } else {
+            return p_fail(p, detach ? "one of: TABLE, VIEW, DICTIONARY, DATABASE" : "one of: TABLE, DICTIONARY, DATABASE");
+        }
+        if (p_is(p, 0, "IF") && p_is(p, 1, detach ? "EXISTS" : "NOT") && (detach || p_is(p, 2, "EXISTS"))) {
+            p_adv(p), p_adv(p);
+            if (detach)
+                st->if_exists = true;
+            else
+                p_adv(p), st->if_not_exists = true;
+        }
+        if (!strcmp(st->show_what, "DATABASE")) {
+            if (!(st->database = p_ident(p)))
+                return NULL;
+        } else if (parse_table_name(p, st) < 0) {
+            return NULL;
+        }
+        if (detach) {
+            if (p_accept(p, "PERMANENTLY"))
+                st->str = "PERMANENTLY";
+            p_accept(p, "SYNC");
+            return st;
+        }
+        if (p_kind(p) != TK_EOF && p_kind(p) != TK_SEMI)
+            return rest_as_text(p, st);
+        return st;
+    }
     if (p_accept(p, "TRUNCATE")) {
         st->kind = AST_STMT_TRUNCATE;
         p_accept(p, "TABLE");
@@ -1256,8 +1291,8 @@ static ast *parse_statement(parser *p)
         return parse_alter(p, st);
     if (p_accept(p, "DELETE"))
         return parse_delete(p, st);
-    return p_fail(p, "one of: SELECT, WITH, INSERT, SET, DESCRIBE, EXPLAIN, CREATE, DROP, TRUNCATE, RENAME, "
-                     "SHOW, EXISTS, USE, OPTIMIZE, SYSTEM, CHECK, ALTER, DELETE, EXCHANGE, KILL, BACKUP, RESTORE");
+    return p_fail(p, "one of: SELECT, WITH, INSERT, SET, DESCRIBE, EXPLAIN, CREATE, DROP, DETACH, ATTACH, TRUNCATE, "
+                     "RENAME, SHOW, EXISTS, USE, OPTIMIZE, SYSTEM, CHECK, ALTER, DELETE, EXCHANGE, KILL, BACKUP, RESTORE");
 }
 
 int sql_parse_statement(arena *a, const char *sql, size_t len, size_t *pos, int max_depth, ast **out)

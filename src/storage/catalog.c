@@ -282,10 +282,24 @@ static char *with_header(const char *create_sql, const char *lead, const char *d
     return s;
 }
 
+/* What a canonical text creates, as its header names it: "TABLE ", "VIEW " or
+ * "MATERIALIZED VIEW " (the words between "CREATE " and the name). */
+static const char *created_kind(const char *create_sql)
+{
+    static const char *const kinds[] = {"MATERIALIZED VIEW ", "VIEW ", "TABLE "};
+    const char *p = strncmp(create_sql, "CREATE ", 7) == 0 ? create_sql + 7 : create_sql;
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+        if (strncmp(p, kinds[k], strlen(kinds[k])) == 0)
+            return kinds[k];
+    return "TABLE ";
+}
+
 static int persist_table(catalog *c, const table *t)
 {
-    /* ClickHouse's metadata files: "ATTACH TABLE _ (…) ENGINE = …". */
-    char *text = with_header(t->create_sql, "ATTACH TABLE ", NULL, "_");
+    /* ClickHouse's metadata files: "ATTACH TABLE _ (…) ENGINE = …", "ATTACH VIEW _ …". */
+    char lead[32];
+    snprintf(lead, sizeof lead, "ATTACH %s", created_kind(t->create_sql));
+    char *text = with_header(t->create_sql, lead, NULL, "_");
     buf b = {0};
     buf_puts(&b, text);
     buf_putc(&b, '\n');
@@ -354,6 +368,40 @@ static char **list_sql(const char *dir, int *n)
     return names;
 }
 
+/* Loads and opens the table `name` of d from its metadata file at path ("ATTACH TABLE _ …"):
+ * 0 with *out, or -1 with the error. */
+static int load_table(catalog *c, database *d, const char *name, const char *path, query_ctx *q, table **out)
+{
+    char *text = read_text_file(path);
+    if (!text)
+        return err_set(ERR_CANNOT_OPEN_FILE, "Cannot read %s: %s", path, strerror(errno));
+    /* Back from "ATTACH <kind> _ …" to the canonical "CREATE <kind> db.name …". */
+    const char *kind = created_kind(strncmp(text, "ATTACH ", 7) == 0 ? text + 7 : text);
+    buf hb = {0};
+    buf_printf(&hb, "CREATE %s", kind);
+    ast_format_ident(&hb, d->name);
+    buf_putc(&hb, '.');
+    ast_format_ident(&hb, name);
+    const char *body = strchr(text, '\n');
+    buf_puts(&hb, body ? body : "");
+    free(text);
+    char *sql = xstrdup(buf_cstr(&hb));
+    buf_free(&hb);
+    size_t len = strlen(sql);
+    while (len && (sql[len - 1] == '\n' || sql[len - 1] == ' '))
+        sql[--len] = 0;
+    table *t = NULL;
+    int rc = table_build(c, d->name, name, sql, &t);
+    free(sql);
+    if (!rc && (rc = open_table(t, false, q))) {
+        t->engine = NULL; /* not opened: nothing to close */
+        table_unref(t);
+    }
+    if (!rc)
+        *out = t;
+    return rc;
+}
+
 static void load_database(catalog *c, database *d, query_ctx *q)
 {
     char *dir = path_printf(c, "metadata", d->name, NULL, "");
@@ -361,41 +409,15 @@ static void load_database(catalog *c, database *d, query_ctx *q)
     char **names = list_sql(dir, &n);
     for (int i = 0; i < n; i++) {
         char *path = path_printf(c, "metadata", d->name, names[i], ".sql");
-        char *text = read_text_file(path);
         table *t = NULL;
-        int rc = -1;
-        if (!text) {
-            err_set(ERR_CANNOT_OPEN_FILE, "Cannot read %s: %s", path, strerror(errno));
-        } else {
-            /* Back from "ATTACH TABLE _ …" to the canonical "CREATE TABLE db.name …". */
-            buf hb = {0};
-            buf_puts(&hb, "CREATE TABLE ");
-            ast_format_ident(&hb, d->name);
-            buf_putc(&hb, '.');
-            ast_format_ident(&hb, names[i]);
-            const char *body = strncmp(text, "ATTACH TABLE _", 14) == 0 ? text + 14 : text;
-            buf_puts(&hb, body);
-            char *sql = xstrdup(buf_cstr(&hb));
-            buf_free(&hb);
-            size_t len = strlen(sql);
-            while (len && (sql[len - 1] == '\n' || sql[len - 1] == ' '))
-                sql[--len] = 0;
-            rc = table_build(c, d->name, names[i], sql, &t);
-            free(sql);
-            if (!rc && (rc = open_table(t, false, q))) {
-                t->engine = NULL; /* not opened: nothing to close */
-                table_unref(t);
-            }
-        }
         /* ClickHouse refuses to start when a table cannot be loaded; for a local tool a
          * warning is friendlier: the other tables stay usable and the data stays on disk
          * for the user to repair. */
-        if (rc)
+        if (load_table(c, d, names[i], path, q, &t))
             fprintf(stderr, "shale: warning: cannot load table %s.%s (%s): %s\n", d->name, names[i], path, err_msg());
         else
             add_table(d, t);
         err_clear();
-        free(text);
         free(path);
         free(names[i]);
     }
@@ -606,6 +628,22 @@ int catalog_drop_database(catalog *c, const char *name, bool if_exists)
     return 0;
 }
 
+/* The metadata file of a table not in the catalog: ".sql" (detached until the next start, or
+ * not loadable) or ".sql.detached" (detached permanently); NULL when there is none. */
+static char *detached_metadata(catalog *c, const char *dbname, const char *name, bool *permanently)
+{
+    static const char *const suffixes[] = {".sql", ".sql.detached"};
+    for (int k = 0; k < 2; k++) {
+        char *path = path_printf(c, "metadata", dbname, name, suffixes[k]);
+        if (access(path, F_OK) == 0) {
+            *permanently = k == 1;
+            return path;
+        }
+        free(path);
+    }
+    return NULL;
+}
+
 int catalog_create_table(catalog *c, const char *dbname, const char *name, const char *create_sql,
                          bool if_not_exists, bool or_replace, query_ctx *q, table **out)
 {
@@ -620,6 +658,15 @@ int catalog_create_table(catalog *c, const char *dbname, const char *name, const
         return err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", dbname);
     }
     int i = find_table(d, name);
+    bool permanently;
+    char *detached = i < 0 ? detached_metadata(c, dbname, name, &permanently) : NULL;
+    free(detached);
+    if (detached) {
+        pthread_mutex_unlock(&c->mu);
+        return if_not_exists ? 0
+                             : err_set(ERR_TABLE_ALREADY_EXISTS, "Table `%s`.`%s` already exists (detached%s).", dbname,
+                                       name, permanently ? " permanently" : "");
+    }
     if (i >= 0) {
         if (or_replace) {
             drop_table_files(c, remove_table_at(d, i));
@@ -669,6 +716,66 @@ int catalog_drop_table(catalog *c, const char *dbname, const char *name, bool if
     drop_table_files(c, remove_table_at(d, i));
     pthread_mutex_unlock(&c->mu);
     return 0;
+}
+
+int catalog_detach_table(catalog *c, const char *dbname, const char *name, bool if_exists, bool permanently)
+{
+    pthread_mutex_lock(&c->mu);
+    database *d = find_db(c, dbname);
+    int i = d ? find_table(d, name) : -1;
+    int rc = 0;
+    if (i < 0) {
+        if (!if_exists)
+            rc = !d && strcmp(dbname, "system") != 0
+                     ? err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", dbname)
+                     : err_set(ERR_UNKNOWN_TABLE, "Table %s.%s does not exist", dbname, name);
+        pthread_mutex_unlock(&c->mu);
+        return rc;
+    }
+    if (permanently) {
+        char *from = path_printf(c, "metadata", dbname, name, ".sql");
+        char *to = path_printf(c, "metadata", dbname, name, ".sql.detached");
+        if (rename(from, to))
+            rc = err_set(ERR_CANNOT_OPEN_FILE, "Cannot rename %s to %s: %s", from, to, strerror(errno));
+        free(from);
+        free(to);
+    }
+    if (!rc)
+        table_unref(remove_table_at(d, i)); /* closed once the queries using it end */
+    pthread_mutex_unlock(&c->mu);
+    return rc;
+}
+
+int catalog_attach_table(catalog *c, const char *dbname, const char *name, bool if_not_exists, query_ctx *q)
+{
+    pthread_mutex_lock(&c->mu);
+    database *d = find_db(c, dbname);
+    int rc = 0;
+    bool permanently = false;
+    char *path = NULL;
+    if (!d)
+        rc = err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", dbname);
+    else if (find_table(d, name) >= 0)
+        rc = if_not_exists ? 0 : err_set(ERR_TABLE_ALREADY_EXISTS, "Table %s.%s already exists.", dbname, name);
+    else if (!(path = detached_metadata(c, dbname, name, &permanently)))
+        rc = err_set(ERR_CANNOT_GET_CREATE_TABLE_QUERY, "There is no metadata of table `%s` in database `%s`", name,
+                     dbname);
+    else {
+        table *t = NULL;
+        if (!(rc = load_table(c, d, name, path, q, &t))) {
+            char *sql = path_printf(c, "metadata", dbname, name, ".sql");
+            if (permanently && rename(path, sql)) {
+                rc = err_set(ERR_CANNOT_OPEN_FILE, "Cannot rename %s to %s: %s", path, sql, strerror(errno));
+                table_unref(t);
+            } else {
+                add_table(d, t);
+            }
+            free(sql);
+        }
+    }
+    free(path);
+    pthread_mutex_unlock(&c->mu);
+    return rc;
 }
 
 static int rename_locked(catalog *c, const char *dbname, const char *name, const char *to_db, const char *to_name,

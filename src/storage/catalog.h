@@ -58,6 +58,15 @@ int catalog_create_table(catalog *c, const char *database, const char *name, con
                          bool if_not_exists, bool or_replace, query_ctx *q, table **out);
 /* Removes the table from the catalog, its metadata and (has_data_dir) its data. */
 int catalog_drop_table(catalog *c, const char *database, const char *name, bool if_exists);
+/* DETACH TABLE: the table leaves the catalog (its engine is closed once the queries using it
+ * end); its metadata and data stay on disk and it is loaded again at the next start — unless
+ * permanently: then its metadata file is renamed to <table>.sql.detached. While detached, a
+ * CREATE of its name fails (TABLE_ALREADY_EXISTS) and ATTACH TABLE brings it back. */
+int catalog_detach_table(catalog *c, const char *database, const char *name, bool if_exists, bool permanently);
+/* ATTACH TABLE name (the short form): loads the table from its metadata file (.sql, or
+ * .sql.detached, which is renamed back) and opens it over its data.
+ * CANNOT_GET_CREATE_TABLE_QUERY when there is no metadata. */
+int catalog_attach_table(catalog *c, const char *database, const char *name, bool if_not_exists, query_ctx *q);
 /* RENAME TABLE db.name TO to_db.to_name: moves the metadata and the data directory
  * (engines with a data directory are closed and opened again at the new path). */
 int catalog_rename_table(catalog *c, const char *database, const char *name, const char *to_database,
