@@ -20,6 +20,7 @@ struct ast;
 struct expr;
 struct source;
 struct instream;
+struct table;
 
 typedef struct query_ctx {
     settings *st;                 /* owned: session settings + the query's SETTINGS */
@@ -66,6 +67,9 @@ typedef struct query_ctx {
      * it opens it (the native protocol sends them to its client first); else NULL. */
     const schema *input_schema;
     int (*compile_expr)(const struct ast *e, const struct source *src, struct query_ctx *q, struct expr **out);
+    /* Reads a view (the statement layer expands views; storage's Merge tables read views
+     * through this): takes the table reference; NULL where no statement layer runs. */
+    int (*read_view)(struct table *view, struct query_ctx *q, struct source **out);
     /* A worker's query of s3Cluster (a secondary query over the native protocol): asks the
      * initiator for the next object (ReadTaskRequest); *path is new, "" when none is left.
      * Thread-safe (requests are serialised). NULL for every other query. */

@@ -331,11 +331,13 @@ static int create_view(const ast *st, query_ctx *q)
     return rc;
 }
 
-/* Distributed(cluster, db, table, …): ClickHouse keeps the names as string literals in
- * the table's definition (SHOW CREATE prints Distributed('c', 'db', 't', key)). */
-static const ast *names_as_strings(arena *a, const ast *engine)
+/* Distributed(cluster, db, table, …) and Merge(db, regexp): ClickHouse keeps the names as
+ * string literals in the table's definition (SHOW CREATE prints Distributed('c', 'db', 't',
+ * key), Merge('default', '^t')), currentDatabase() evaluated. */
+static const ast *names_as_strings(arena *a, const ast *engine, const char *current_db)
 {
-    if (strcmp(engine->name, "Distributed") != 0)
+    bool merge = strcmp(engine->name, "Merge") == 0;
+    if (strcmp(engine->name, "Distributed") != 0 && !merge)
         return engine;
     ast *e = arena_alloc(a, sizeof *e, 8);
     *e = *engine;
@@ -343,11 +345,16 @@ static const ast *names_as_strings(arena *a, const ast *engine)
     for (int i = 0; i < engine->args.n; i++) {
         const ast *x = engine->args.items[i];
         ast *y = (ast *)x;
-        if (i < 3 && x->kind == AST_IDENT && x->nparts == 1) {
+        const char *as_string = NULL;
+        if (i < (merge ? 1 : 3) && x->kind == AST_IDENT && x->nparts == 1)
+            as_string = x->parts[0];
+        if (merge && i == 0 && x->kind == AST_FUNC && !strcasecmp(x->name, "currentDatabase") && !x->args.n)
+            as_string = current_db ? current_db : "default";
+        if (as_string) {
             y = ast_new(a, AST_LITERAL, x->pos);
             y->lit = LIT_STRING;
-            y->str = x->parts[0];
-            y->str_len = strlen(x->parts[0]);
+            y->str = arena_strdup(a, as_string);
+            y->str_len = strlen(as_string);
         }
         e->args.items[i] = y;
     }
@@ -446,7 +453,7 @@ static int create_table(const ast *st, query_ctx *q)
         buf text = {0};
         ast tmp = *storage;
         tmp.comment = st->comment ? st->comment : (storage != st ? storage->comment : NULL);
-        canonical_text(&text, db, name, cols, n, &tmp, names_as_strings(&a, engine));
+        canonical_text(&text, db, name, cols, n, &tmp, names_as_strings(&a, engine, q->database));
         rc = catalog_create_table(target, db, name, buf_cstr(&text), st->if_not_exists, st->or_replace, q, &t);
         buf_free(&text);
     }

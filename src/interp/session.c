@@ -181,6 +181,7 @@ query_ctx *query_new(session *s)
     q->user_files_path = s->inst->user_files_path;
     q->tmp_path = s->inst->tmp_path;
     q->compile_expr = analyze_expr_on;
+    q->read_view = analyze_view_source;
     q->start_time = clock_monotonic();
     rand_uuid_text(q->query_id); /* as ClickHouse names queries: a random UUID */
     s->query_seq++;

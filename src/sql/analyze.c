@@ -2807,6 +2807,8 @@ static int view_source(table *v, bool final, query_ctx *q, source **out)
     return 0;
 }
 
+int analyze_view_source(table *view, query_ctx *q, source **out) { return view_source(view, false, q, out); }
+
 /* One constant string argument of a table function. */
 static int const_string_arg(const ast *f, int i, query_ctx *q, char **out)
 {
@@ -2950,6 +2952,8 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
                 rc = tablefunc_format(args, n, q, out);
             else if (strcasecmp(f->name, "values") == 0)
                 rc = tablefunc_values(args, n, q, out);
+            else if (strcmp(f->name, "merge") == 0)
+                rc = tablefunc_merge(args, n, q, out);
             else if (strcmp(f->name, "input") == 0) {
                 size_t len = 0;
                 const char *st = n >= 1 && type_base(args[0]->type)->id == T_STRING ? col_str(args[0], 0, &len) : NULL;

@@ -80,6 +80,8 @@ int analyze_cluster_remote_args(const ast *f, query_ctx *q, remote_args *ra);
 
 /* Compiles an expression whose columns index src's schema directly (JOIN ON keys). */
 int analyze_expr_on(const ast *e, const source *src, query_ctx *q, expr **out);
+/* A source over a view's SELECT (query_ctx.read_view); takes the reference to view. */
+int analyze_view_source(struct table *view, query_ctx *q, source **out);
 
 /* Joins two sources as the AST_JOIN j says (sql/join.c); *out is a new in-memory source
  * whose columns are left's then right's (USING keys once), with qualifiers. where (may be

@@ -1,6 +1,7 @@
 /* Table lifetime (references), names for messages, and the registry of engines. */
 #include "storage/table.h"
 #include "storage/distributed.h"
+#include "storage/merge.h"
 
 #include "base/mem.h"
 
@@ -21,6 +22,7 @@ static const table_engine *const engines[] = {
     &engine_tinylog,
     &engine_stripelog,
     &engine_distributed,
+    &engine_merge,
 };
 
 const table_engine *table_engine_find(const char *name)

@@ -45,6 +45,9 @@ int tablefunc_url(column *const *args, int nargs, query_ctx *q, source **out);
 int tablefunc_stdin(const char *structure, query_ctx *q, source **out);
 /* values(['structure',] row, …): constant rows (storage/tablefunc/values.c). */
 int tablefunc_values(column *const *args, int nargs, query_ctx *q, source **out);
+/* merge([db,] 'regexp'): the tables of db (default: the current database) whose names
+ * match, as one source with the union of their columns (storage/merge.h). */
+int tablefunc_merge(column *const *args, int nargs, query_ctx *q, source **out);
 /* format(format, [structure,] data): the data argument parsed as a table. */
 int tablefunc_format(column *const *args, int nargs, query_ctx *q, source **out);
 
