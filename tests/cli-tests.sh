@@ -190,5 +190,8 @@ check "and it stays" "2" "$("$SHALE" local --path "$D" -q "SELECT * FROM p")"
   CREATE TABLE am (a UInt32, b UInt32) ENGINE = Merge(currentDatabase(), '^a1$'); SELECT b FROM am" 2>"$tmp/err" >/dev/null
 check "Merge over an ALIAS column: NOT_IMPLEMENTED" "48" "$?"
 check "Merge over an ALIAS column: it names the column" "1" "$(grep -c 'ALIAS column b of table default.a1' "$tmp/err")"
+# CREATE TABLE with a CONSTRAINT: refused (it would change what INSERT accepts), not skipped.
+"$SHALE" local -q "CREATE TABLE c (a UInt8, CONSTRAINT x CHECK a > 1) ENGINE = Memory" 2>"$tmp/err"
+check "CONSTRAINT: NOT_IMPLEMENTED" "48" "$?"
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

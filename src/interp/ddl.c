@@ -370,6 +370,9 @@ static int create_table(const ast *st, query_ctx *q)
     const char *db, *name;
     name_of(st, q, &db, &name);
     catalog *target = q->catalog;
+    if (st->constraint_pos)
+        return err_set(ERR_NOT_IMPLEMENTED, "CREATE TABLE %s: CONSTRAINT (CHECK / ASSUME) is not supported yet (at "
+                       "position %d)", name, st->constraint_pos);
     if (st->uuid)
         return err_set(ERR_NOT_IMPLEMENTED, "CREATE TABLE %s UUID '%s': shale tables have no UUIDs (RESTORE drops "
                        "the UUID of a table's metadata in a backup)", name, st->uuid);

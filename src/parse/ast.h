@@ -243,6 +243,9 @@ struct ast {
     bool or_replace;           /* CREATE OR REPLACE */
     bool temporary;            /* CREATE/DROP TEMPORARY TABLE */
     const char *uuid;          /* CREATE TABLE t UUID '…' */
+    int constraint_pos;        /* CREATE TABLE: byte offset of the first CONSTRAINT + 1, or 0
+                                  (INDEX and PROJECTION elements are skipped: they only
+                                  speed up reads; constraints would change INSERT) */
     /* AST_STMT_RENAME: pairs (from, to) of AST_TABLE in `args`. AST_STMT_SYSTEM /
      * AST_STMT_ALTER: the text after SYSTEM / after the table name in `str`.
      * AST_STMT_INSERT with VALUES: format = "Values", insert_data = the text after VALUES

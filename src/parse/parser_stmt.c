@@ -721,7 +721,10 @@ static ast *parse_create_table(parser *p, ast *st)
     if (p_accept_tok(p, TK_LPAREN)) {
         for (;;) {
             if (p_is(p, 0, "INDEX") || p_is(p, 0, "CONSTRAINT") || p_is(p, 0, "PROJECTION")) {
-                /* secondary indexes / constraints: skipped (not supported by the engine) */
+                /* data-skipping indexes and projections: skipped (they change no answer; see
+                 * docs/differences.md); constraints: refused at CREATE (interp/ddl.c) */
+                if (p_is(p, 0, "CONSTRAINT") && !st->constraint_pos)
+                    st->constraint_pos = p_cur(p)->start + 1;
                 int depth = 0;
                 while (p_kind(p) != TK_EOF && p_kind(p) != TK_ERROR &&
                        !(depth == 0 && (p_kind(p) == TK_COMMA || p_kind(p) == TK_RPAREN))) {
