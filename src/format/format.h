@@ -123,6 +123,16 @@ int fmt_reader_prefetch(fmt_reader *r);
  * memory of readers opened ahead): 0 when nothing, -1 when the format cannot tell. Call
  * after the column selection and filters are set. */
 int64_t fmt_reader_prefetch_bytes(fmt_reader *r);
+/* The byte ranges fmt_reader_prefetch would read through read_at, in order (Parquet: the
+ * coalesced column chunks of the first row group to read), so that a caller can fetch them
+ * concurrently beforehand: 0 with *out (malloc'ed, the caller frees; NULL when *n is 0), or
+ * -1 without an error when the format cannot tell. Call after the column selection and
+ * filters are set. */
+typedef struct fmt_range {
+    uint64_t off;
+    size_t len;
+} fmt_range;
+int fmt_reader_prefetch_ranges(fmt_reader *r, fmt_range **out, int *n);
 /* Only columns with needed[i] are parsed; the others come back as constant defaults (the
  * row structure is still checked). Text formats only; binary formats ignore it. */
 void fmt_reader_select(fmt_reader *r, const bool *needed);

@@ -37,6 +37,8 @@ typedef struct rd_bin {
     /* Optional: about how many bytes prefetch() would fetch (Parquet: the needed column
      * chunks of the first row group to read), 0 when nothing, -1 when unknown. */
     int64_t (*prefetch_bytes)(struct rd_bin *r);
+    /* Optional: the reads prefetch() would do (fmt_reader_prefetch_ranges). */
+    int (*prefetch_ranges)(struct rd_bin *r, fmt_range **out, int *n);
     /* Optional: only columns with needed[i] are decoded (others: constant defaults). */
     void (*select)(struct rd_bin *r, const bool *needed);
     /* Optional: the total row count without reading data; -1 if unknown. */

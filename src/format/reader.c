@@ -363,6 +363,13 @@ int64_t fmt_reader_prefetch_bytes(fmt_reader *r)
     return r->bin && r->bin->prefetch_bytes ? r->bin->prefetch_bytes(r->bin) : -1;
 }
 
+int fmt_reader_prefetch_ranges(fmt_reader *r, fmt_range **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    return r->bin && r->bin->prefetch_ranges ? r->bin->prefetch_ranges(r->bin, out, n) : -1;
+}
+
 void fmt_reader_free(fmt_reader *r)
 {
     if (r)

@@ -48,6 +48,14 @@ static struct {
     __typeof__(curl_easy_strerror) *easy_strerror;
     __typeof__(curl_slist_append) *slist_append;
     __typeof__(curl_slist_free_all) *slist_free_all;
+    __typeof__(curl_multi_init) *multi_init;
+    __typeof__(curl_multi_cleanup) *multi_cleanup;
+    __typeof__(curl_multi_add_handle) *multi_add_handle;
+    __typeof__(curl_multi_remove_handle) *multi_remove_handle;
+    __typeof__(curl_multi_perform) *multi_perform;
+    __typeof__(curl_multi_poll) *multi_poll;
+    __typeof__(curl_multi_wakeup) *multi_wakeup;
+    __typeof__(curl_multi_info_read) *multi_info_read;
 } curl;
 
 static const lazy_sym curl_syms[] = {
@@ -61,6 +69,14 @@ static const lazy_sym curl_syms[] = {
     {"curl_easy_strerror", (void **)&curl.easy_strerror},
     {"curl_slist_append", (void **)&curl.slist_append},
     {"curl_slist_free_all", (void **)&curl.slist_free_all},
+    {"curl_multi_init", (void **)&curl.multi_init},
+    {"curl_multi_cleanup", (void **)&curl.multi_cleanup},
+    {"curl_multi_add_handle", (void **)&curl.multi_add_handle},
+    {"curl_multi_remove_handle", (void **)&curl.multi_remove_handle},
+    {"curl_multi_perform", (void **)&curl.multi_perform},
+    {"curl_multi_poll", (void **)&curl.multi_poll},
+    {"curl_multi_wakeup", (void **)&curl.multi_wakeup},
+    {"curl_multi_info_read", (void **)&curl.multi_info_read},
     {NULL, NULL},
 };
 
@@ -335,6 +351,9 @@ typedef struct attempt {
     const http_request *r;
     http_response *resp;
     CURL *h;
+    bool ranged;            /* sent a Range header: range */
+    char range[64];
+    uint64_t t0;            /* when it started, for SHALE_HTTP_TRACE (0: no trace) */
     long status;            /* of the final response, once known */
     bool error_body;        /* status >= 300: collect the body for the message */
     buf err;
@@ -479,47 +498,49 @@ static bool short_body(const attempt *a, const http_response *resp)
     return expected >= 0 && a->got < (uint64_t)expected;
 }
 
-/* One attempt; ATT_RETRY leaves a message in the thread's error slot for the final error. */
-static attempt_result run_attempt(const http_request *r, http_response *resp, uint64_t from, bool ranged, uint64_t to)
+/* Prepares one attempt of r on h from byte `from` (ranged: up to `to`, UINT64_MAX for the
+ * end): the headers (r->prepare), the options and the callbacks into a, which must stay
+ * where it is until the attempt ends. *list: the header list to free after the attempt.
+ * Returns 0, or -1 with err_set (prepare failed). */
+static int attempt_setup(attempt *a, CURL *h, const http_request *r, http_response *resp, uint64_t from, bool ranged,
+                         uint64_t to, struct curl_slist **list)
 {
-    CURL *h = thread_handle();
-    attempt a = {.r = r, .resp = resp, .h = h, .expect_from = from, .want = UINT64_MAX};
-    attempt_result res = {.st = ATT_FAIL, .outcome = OUT_OTHER};
+    *a = (attempt){.r = r, .resp = resp, .h = h, .expect_from = from, .want = UINT64_MAX, .ranged = ranged};
     /* a resumed GET must continue the object it started on */
     const char *want = r->expect_etag ? r->expect_etag : resp->delivered ? resp->first_etag : "";
-    snprintf(a.want_etag, sizeof a.want_etag, "%s", want);
+    snprintf(a->want_etag, sizeof a->want_etag, "%s", want);
     resp->content_length = -1;
     resp->total_size = 0;
     resp->etag[0] = 0;
     resp->status = 0;
-    char range[64];
     const char *range_arg = NULL;
     if (ranged) {
         if (to == UINT64_MAX)
-            snprintf(range, sizeof range, "bytes=%llu-", (unsigned long long)from);
+            snprintf(a->range, sizeof a->range, "bytes=%llu-", (unsigned long long)from);
         else
-            snprintf(range, sizeof range, "bytes=%llu-%llu", (unsigned long long)from, (unsigned long long)to);
-        range_arg = range;
+            snprintf(a->range, sizeof a->range, "bytes=%llu-%llu", (unsigned long long)from, (unsigned long long)to);
+        range_arg = a->range;
         if (to != UINT64_MAX)
-            a.want = to - from + 1;
+            a->want = to - from + 1;
     }
     http_headers hs = {0};
     if (r->prepare) {
         if (r->prepare(r->prepare_ctx, r->method, range_arg, &hs)) {
             http_headers_free(&hs);
-            return res;
+            return -1;
         }
     } else if (range_arg) {
         http_headers_add(&hs, "Range", range_arg);
     }
-    struct curl_slist *list = NULL;
+    *list = NULL;
     for (int i = 0; i < hs.n; i++)
-        list = curl.slist_append(list, hs.v[i]);
-    list = curl.slist_append(list, "Expect:"); /* no 100-continue round trip */
+        *list = curl.slist_append(*list, hs.v[i]);
+    http_headers_free(&hs);
+    *list = curl.slist_append(*list, "Expect:"); /* no 100-continue round trip */
     if (r->body_len || strcmp(r->method, "POST") == 0 || strcmp(r->method, "PUT") == 0)
-        list = curl.slist_append(list, "Content-Type:");
+        *list = curl.slist_append(*list, "Content-Type:");
     curl.easy_setopt(h, CURLOPT_URL, r->url);
-    curl.easy_setopt(h, CURLOPT_HTTPHEADER, list);
+    curl.easy_setopt(h, CURLOPT_HTTPHEADER, *list);
     curl.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     curl.easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
     curl.easy_setopt(h, CURLOPT_BUFFERSIZE, 512L * 1024);
@@ -528,9 +549,9 @@ static attempt_result run_attempt(const http_request *r, http_response *resp, ui
     curl.easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl.easy_setopt(h, CURLOPT_LOW_SPEED_TIME, (stall + 999) / 1000);
     curl.easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-    curl.easy_setopt(h, CURLOPT_HEADERDATA, &a);
+    curl.easy_setopt(h, CURLOPT_HEADERDATA, a);
     curl.easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-    curl.easy_setopt(h, CURLOPT_WRITEDATA, &a);
+    curl.easy_setopt(h, CURLOPT_WRITEDATA, a);
     if (strcmp(r->method, "HEAD") == 0) {
         curl.easy_setopt(h, CURLOPT_NOBODY, 1L);
     } else if (strcmp(r->method, "GET") != 0) {
@@ -538,6 +559,13 @@ static attempt_result run_attempt(const http_request *r, http_response *resp, ui
         curl.easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)r->body_len);
         curl.easy_setopt(h, CURLOPT_CUSTOMREQUEST, r->method);
     }
+    return 0;
+}
+
+/* The attempt goes on the wire now: counted, and timed for the trace. */
+static void attempt_start(attempt *a)
+{
+    const http_request *r = a->r;
     count_request(r);
     if (r->counters) {
         uint64_t now = atomic_fetch_add(&r->counters->inflight, 1) + 1;
@@ -545,38 +573,45 @@ static attempt_result run_attempt(const http_request *r, http_response *resp, ui
         while (now > max && !atomic_compare_exchange_weak(&r->counters->max_inflight, &max, now))
             ;
     }
-    uint64_t t0 = trace_on() ? now_ns() : 0;
-    CURLcode rc = curl.easy_perform(h);
+    a->t0 = trace_on() ? now_ns() : 0;
+}
+
+/* Judges an attempt that ended with rc; ATT_RETRY leaves a message in the thread's error
+ * slot for the final error. */
+static attempt_result attempt_end(attempt *a, CURLcode rc)
+{
+    const http_request *r = a->r;
+    http_response *resp = a->resp;
+    uint64_t from = a->expect_from;
+    attempt_result res = {.st = ATT_FAIL, .outcome = OUT_OTHER};
     if (r->counters)
         atomic_fetch_sub(&r->counters->inflight, 1);
-    curl.slist_free_all(list);
-    http_headers_free(&hs);
     long status = 0;
-    curl.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-    if (t0)
-        trace_attempt(h, r->method, r->url, range_arg, t0, status, a.got);
+    curl.easy_getinfo(a->h, CURLINFO_RESPONSE_CODE, &status);
+    if (a->t0)
+        trace_attempt(a->h, r->method, r->url, a->ranged ? a->range : NULL, a->t0, status, a->got);
     resp->status = status;
     int out;
     const char *etag_now = resp->etag[0] ? resp->etag : "(none)";
-    if (a.callback_failed) {
-        err_restore(&a.cb_err);
+    if (a->callback_failed) {
+        err_restore(&a->cb_err);
         out = ATT_FAIL;
-    } else if (a.etag_changed) {
+    } else if (a->etag_changed) {
         err_set(ERR_S3_ERROR,
                 "Object %s changed while it was being read: bytes from %llu came with ETag %s, earlier ones with %s; "
                 "not mixing data of two versions",
-                r->url, (unsigned long long)from, etag_now, a.want_etag);
+                r->url, (unsigned long long)from, etag_now, a->want_etag);
         out = ATT_FAIL;
-    } else if (status == 412 && a.want_etag[0]) {
+    } else if (status == 412 && a->want_etag[0]) {
         err_set(ERR_S3_ERROR,
                 "Object %s changed while it was being read: the GET of bytes from %llu failed If-Match: %s "
                 "(412 PreconditionFailed); not mixing data of two versions",
-                r->url, (unsigned long long)from, a.want_etag);
+                r->url, (unsigned long long)from, a->want_etag);
         out = ATT_FAIL;
     } else if (status >= 300 || (rc == CURLE_OK && status < 200)) {
         buf msg = {0};
         bool slowdown = status == 429;
-        bool has_code = http_s3_error_text((const char *)a.err.p, a.err.len, &msg);
+        bool has_code = http_s3_error_text((const char *)a->err.p, a->err.len, &msg);
         if (has_code && status == 503 && strstr(buf_cstr(&msg), "(SlowDown)"))
             slowdown = true;
         bool retry = status >= 500 || status == 429 || status == 408 || status == 0;
@@ -590,13 +625,13 @@ static attempt_result run_attempt(const http_request *r, http_response *resp, ui
         /* 404 for HEAD and NoSuchKey etc. are definitive */
     } else if (rc != CURLE_OK) {
         err_set(ERR_NETWORK_ERROR, "%s for %s %s (after %llu bytes of the body)", curl.easy_strerror(rc), r->method,
-                r->url, (unsigned long long)a.got);
+                r->url, (unsigned long long)a->got);
         out = ATT_RETRY;
         res.outcome = OUT_NETWORK;
-        res.midbody = a.got > 0 || (status >= 200 && status < 300);
-    } else if (strcmp(r->method, "HEAD") != 0 && short_body(&a, resp)) {
+        res.midbody = a->got > 0 || (status >= 200 && status < 300);
+    } else if (strcmp(r->method, "HEAD") != 0 && short_body(a, resp)) {
         err_set(ERR_CANNOT_READ_ALL_DATA, "Truncated body for %s %s: got %llu of the bytes expected", r->method, r->url,
-                (unsigned long long)a.got);
+                (unsigned long long)a->got);
         out = ATT_RETRY;
         res.outcome = OUT_NETWORK;
         res.midbody = true;
@@ -605,12 +640,25 @@ static attempt_result run_attempt(const http_request *r, http_response *resp, ui
         res.outcome = OUT_OK;
     }
     if (out != ATT_OK || !resp->total_size) {
-        if (status == 200 && resp->content_length >= 0 && !ranged)
+        if (status == 200 && resp->content_length >= 0 && !a->ranged)
             resp->total_size = (uint64_t)resp->content_length;
     }
-    buf_free(&a.err);
+    buf_free(&a->err);
     res.st = out;
     return res;
+}
+
+/* One attempt in this thread's handle. */
+static attempt_result run_attempt(const http_request *r, http_response *resp, uint64_t from, bool ranged, uint64_t to)
+{
+    attempt a;
+    struct curl_slist *list;
+    if (attempt_setup(&a, thread_handle(), r, resp, from, ranged, to, &list))
+        return (attempt_result){.st = ATT_FAIL, .outcome = OUT_OTHER};
+    attempt_start(&a);
+    CURLcode rc = curl.easy_perform(a.h);
+    curl.slist_free_all(list);
+    return attempt_end(&a, rc);
 }
 
 int http_run(const http_request *r, http_response *resp)
@@ -666,4 +714,256 @@ int http_run(const http_request *r, http_response *resp)
         if (ms)
             usleep((useconds_t)(ms * 1000));
     }
+}
+
+/* ---- many first attempts from one thread (libcurl multi) ----
+ *
+ * Submitters prepare a transfer (headers signed, easy handle set up) in their own thread
+ * and queue it; the loop thread starts queued transfers while fewer than max_inflight run
+ * and the endpoint limiter lets them (limiter_try_enter: the loop never blocks on it),
+ * drives them all with curl_multi_perform/poll, and judges each with attempt_end, exactly
+ * as http_run judges an attempt. It never retries: a failure goes back to the submitter
+ * (done(ctx, false)), which runs the request with http_run. */
+
+typedef struct mtransfer {
+    struct mtransfer *next;
+    http_request r;         /* the submitter's, with url owned and on_data into dst */
+    char *url;
+    http_response resp;
+    attempt a;
+    struct curl_slist *headers;
+    endpoint *ep;
+    bool waited;            /* counted once in the limiter's waits */
+    uint64_t started_ns;
+    uint8_t *dst;
+    uint64_t want, got;
+    http_multi_done_fn done;
+    void *ctx;
+} mtransfer;
+
+struct http_multi {
+    pthread_mutex_t mu;
+    pthread_t thread;
+    CURLM *m;
+    int max_inflight;
+    int active;             /* started, not finished */
+    mtransfer *queued, *queued_tail;
+    mtransfer *live;        /* started */
+    CURL **idle;            /* easy handles of finished transfers, for reuse */
+    int nidle;
+    bool stop;
+};
+
+/* Lets one more request to e start now if the limiter allows (never waits). */
+static bool limiter_try_enter(endpoint *e, bool *waited)
+{
+    if (!e)
+        return true;
+    pthread_mutex_lock(&e->mu);
+    bool ok = now_ns() >= e->not_before_ns && e->inflight < (int)e->budget;
+    if (ok)
+        e->inflight++;
+    else if (!*waited)
+        e->waits++;
+    *waited |= !ok;
+    pthread_mutex_unlock(&e->mu);
+    return ok;
+}
+
+static int mt_data(void *ctx, const void *p, size_t n)
+{
+    mtransfer *t = ctx;
+    /* on_body never hands more than the range (a->want) */
+    memcpy(t->dst + t->got, p, n);
+    t->got += n;
+    return 0;
+}
+
+static void mt_free(http_multi *m, mtransfer *t)
+{
+    curl.slist_free_all(t->headers);
+    http_response_free(&t->resp);
+    free(t->url);
+    pthread_mutex_lock(&m->mu);
+    m->idle = xrealloc(m->idle, sizeof *m->idle * (size_t)(m->nidle + 1));
+    m->idle[m->nidle++] = t->a.h;
+    pthread_mutex_unlock(&m->mu);
+    free(t);
+}
+
+/* A started transfer ended with rc (loop thread, m->mu not held). */
+static void mt_finish(http_multi *m, mtransfer *t, CURLcode rc)
+{
+    curl.multi_remove_handle(m->m, t->a.h);
+    pthread_mutex_lock(&m->mu);
+    for (mtransfer **pp = &m->live; *pp; pp = &(*pp)->next)
+        if (*pp == t) {
+            *pp = t->next;
+            break;
+        }
+    m->active--;
+    pthread_mutex_unlock(&m->mu);
+    attempt_result ar = attempt_end(&t->a, rc);
+    const http_request *r = &t->r;
+    limiter_leave(t->ep, ar.outcome, t->started_ns, r->initial_backoff_ms ? r->initial_backoff_ms : 100,
+                  r->max_backoff_ms ? r->max_backoff_ms : 5000, r->slow_all_on_network_error);
+    bool ok = ar.st == ATT_OK && t->got == t->want && t->resp.status >= 200 && t->resp.status < 300;
+    if (!ok && ar.st == ATT_RETRY && r->counters)
+        atomic_fetch_add(&r->counters->retries, 1); /* the submitter's http_run retries it */
+    err_clear();
+    http_multi_done_fn done = t->done;
+    void *ctx = t->ctx;
+    mt_free(m, t);
+    done(ctx, ok);
+}
+
+static void *multi_main(void *arg)
+{
+    http_multi *m = arg;
+    pthread_mutex_lock(&m->mu);
+    while (!m->stop) {
+        bool limited = false;
+        while (m->queued && m->active < m->max_inflight) {
+            mtransfer *t = m->queued;
+            if (!limiter_try_enter(t->ep, &t->waited)) {
+                limited = true; /* "not before" or the budget: look again soon */
+                break;
+            }
+            m->queued = t->next;
+            if (!m->queued)
+                m->queued_tail = NULL;
+            t->next = m->live;
+            m->live = t;
+            m->active++;
+            t->started_ns = now_ns();
+            attempt_start(&t->a);
+            curl.multi_add_handle(m->m, t->a.h);
+        }
+        pthread_mutex_unlock(&m->mu);
+        int running;
+        curl.multi_perform(m->m, &running);
+        CURLMsg *msg;
+        int left;
+        bool ended = false;
+        while ((msg = curl.multi_info_read(m->m, &left)))
+            if (msg->msg == CURLMSG_DONE) {
+                mtransfer *t;
+                curl.easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&t);
+                mt_finish(m, t, msg->data.result);
+                ended = true;
+            }
+        pthread_mutex_lock(&m->mu);
+        if (ended && m->queued && m->active < m->max_inflight)
+            continue; /* room for the next ones: start them before waiting */
+        pthread_mutex_unlock(&m->mu);
+        curl.multi_poll(m->m, NULL, 0, limited ? 5 : 1000, NULL);
+        pthread_mutex_lock(&m->mu);
+    }
+    /* cancelled: what runs and what waits fails back to its submitter */
+    mtransfer *all = m->queued;
+    m->queued = m->queued_tail = NULL;
+    while (m->live) {
+        mtransfer *t = m->live;
+        m->live = t->next;
+        m->active--;
+        curl.multi_remove_handle(m->m, t->a.h);
+        if (t->r.counters)
+            atomic_fetch_sub(&t->r.counters->inflight, 1);
+        limiter_leave(t->ep, OUT_OTHER, t->started_ns, 100, 100, false);
+        t->next = all;
+        all = t;
+    }
+    pthread_mutex_unlock(&m->mu);
+    while (all) {
+        mtransfer *t = all;
+        all = t->next;
+        http_multi_done_fn done = t->done;
+        void *ctx = t->ctx;
+        buf_free(&t->a.err);
+        mt_free(m, t);
+        done(ctx, false);
+    }
+    return NULL;
+}
+
+http_multi *http_multi_new(int max_inflight)
+{
+    if (http_load())
+        return NULL;
+    http_multi *m = xcalloc(1, sizeof *m);
+    m->max_inflight = max_inflight > 0 ? max_inflight : 1;
+    m->m = curl.multi_init();
+    pthread_mutex_init(&m->mu, NULL);
+    if (!m->m || pthread_create(&m->thread, NULL, multi_main, m) != 0) {
+        if (m->m)
+            curl.multi_cleanup(m->m);
+        pthread_mutex_destroy(&m->mu);
+        free(m);
+        err_set(ERR_CANNOT_ALLOCATE_MEMORY, "Cannot start the HTTP transfer thread");
+        return NULL;
+    }
+    return m;
+}
+
+int http_multi_get(http_multi *m, const http_request *r, uint8_t *dst, http_multi_done_fn done, void *ctx)
+{
+    if (strcmp(r->method, "GET") != 0 || !r->has_range || r->range_to < r->range_from)
+        return err_set(ERR_LOGICAL_ERROR, "http_multi_get takes ranged GETs only");
+    mtransfer *t = xcalloc(1, sizeof *t);
+    t->url = xstrdup(r->url);
+    t->r = *r;
+    t->r.url = t->url;
+    t->r.on_data = mt_data;
+    t->r.data_ctx = t;
+    t->dst = dst;
+    t->want = r->range_to - r->range_from + 1;
+    t->done = done;
+    t->ctx = ctx;
+    t->ep = find_endpoint(r->url, true);
+    pthread_mutex_lock(&m->mu);
+    CURL *h = m->nidle ? m->idle[--m->nidle] : NULL;
+    pthread_mutex_unlock(&m->mu);
+    if (h)
+        curl.easy_reset(h);
+    else
+        h = curl.easy_init();
+    /* the headers (the signature) are made now, with r's prepare and context */
+    int rc = attempt_setup(&t->a, h, &t->r, &t->resp, r->range_from, true, r->range_to, &t->headers);
+    t->r.prepare = NULL;
+    t->r.prepare_ctx = NULL;
+    t->r.expect_etag = NULL; /* copied into the attempt (want_etag); r's are borrowed no longer */
+    if (rc) {
+        t->headers = NULL;
+        mt_free(m, t);
+        return -1;
+    }
+    curl.easy_setopt(h, CURLOPT_PRIVATE, (char *)t);
+    /* small ranges, many handles: curl's default buffer, not http_run's 512 KiB each */
+    curl.easy_setopt(h, CURLOPT_BUFFERSIZE, 64L * 1024);
+    pthread_mutex_lock(&m->mu);
+    if (m->queued_tail)
+        m->queued_tail->next = t;
+    else
+        m->queued = t;
+    m->queued_tail = t;
+    pthread_mutex_unlock(&m->mu);
+    curl.multi_wakeup(m->m);
+    return 0;
+}
+
+void http_multi_free(http_multi *m)
+{
+    if (!m)
+        return;
+    pthread_mutex_lock(&m->mu);
+    m->stop = true;
+    pthread_mutex_unlock(&m->mu);
+    curl.multi_wakeup(m->m);
+    pthread_join(m->thread, NULL);
+    for (int i = 0; i < m->nidle; i++)
+        curl.easy_cleanup(m->idle[i]);
+    free(m->idle);
+    curl.multi_cleanup(m->m);
+    pthread_mutex_destroy(&m->mu);
+    free(m);
 }

@@ -124,6 +124,30 @@ uint64_t http_backoff_ms_from(int attempt, uint64_t initial_ms, uint64_t cap_ms)
  * phases of a query). */
 void http_trace_note(const char *what);
 
+/* Many first attempts from one thread (libcurl's multi interface), so that a caller keeps
+ * a hundred small ranged GETs in flight without a thread each. http_multi_get queues one
+ * attempt of a ranged GET (its headers — the signature — made at once by r->prepare); the
+ * multi's thread starts it when fewer than max_inflight run and the endpoint limiter lets
+ * it (the same budget and "not before" as http_run; SlowDowns and network errors seen here
+ * count there), and judges it as http_run judges an attempt (status, ETag, Content-Range,
+ * body length). It never retries: done(ctx, true) when exactly the range arrived with a 2xx,
+ * done(ctx, false) for anything else (non-2xx, network error, short body, cancelled) — the
+ * caller then runs the request with http_run, whose retry, limiter and ETag rules apply, so
+ * behaviour under faults is http_run's. Attempts are counted (counters, in flight, trace)
+ * like http_run's; a retryable failure counts one retry.
+ *
+ * Ownership: dst (range_to - range_from + 1 bytes) and ctx must stay valid until done runs;
+ * r and what it points to are borrowed only during the call. Thread-safety: http_multi_get
+ * from any thread; done runs on the multi's thread (also for the transfers http_multi_free
+ * cancels, before it returns), without any lock of the multi held, and may submit again but
+ * must not free the multi. Errors: http_multi_new NULL and http_multi_get -1 with err_set
+ * (done is then not called). */
+typedef struct http_multi http_multi;
+typedef void (*http_multi_done_fn)(void *ctx, bool ok);
+http_multi *http_multi_new(int max_inflight);
+int http_multi_get(http_multi *m, const http_request *r, uint8_t *dst, http_multi_done_fn done, void *ctx);
+void http_multi_free(http_multi *m);
+
 /* The endpoint limiter (see above), exposed for tests and diagnostics. */
 typedef struct http_limiter_state {
     double budget;        /* concurrent requests allowed */

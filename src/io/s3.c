@@ -264,12 +264,14 @@ typedef struct s3_call {
     char *etag_out;         /* [136]: the ETag of the response (of the first bytes), may be NULL */
 } s3_call;
 
-static int s3_do(s3_client *c, const s3_call *call, http_response *resp)
+/* What to do with a built request: run it (http_run), or queue it on a multi. */
+typedef int (*s3_go_fn)(const http_request *r, void *arg);
+
+/* Builds the signed request of call and hands it to go (r lives during the call only). */
+static int s3_request(s3_client *c, const s3_call *call, s3_go_fn go, void *arg)
 {
-    if (crypto_load()) {
-        memset(resp, 0, sizeof *resp); /* callers free it whatever the outcome */
+    if (crypto_load())
         return -1;
-    }
     buf path = {0}, url = {0};
     canonical_path(c, call->key, &path);
     buf_printf(&url, "%s%s", c->u.endpoint, buf_cstr(&path));
@@ -294,13 +296,52 @@ static int s3_do(s3_client *c, const s3_call *call, http_response *resp)
                       .connect_timeout_ms = c->retry.connect_timeout_ms,
                       .stall_timeout_ms = c->retry.request_timeout_ms, .time_budget_ms = c->retry.time_budget_ms,
                       .slow_all_on_network_error = c->retry.slow_all_on_network_error};
-    memset(resp, 0, sizeof *resp);
-    int rc = http_run(&r, resp);
-    if (call->etag_out)
-        snprintf(call->etag_out, 136, "%s", resp->first_etag[0] ? resp->first_etag : resp->etag);
+    int rc = go(&r, arg);
     buf_free(&path);
     buf_free(&url);
     return rc;
+}
+
+typedef struct run_arg {
+    const s3_call *call;
+    http_response *resp;
+} run_arg;
+
+static int go_run(const http_request *r, void *arg)
+{
+    run_arg *a = arg;
+    int rc = http_run(r, a->resp);
+    if (a->call->etag_out)
+        snprintf(a->call->etag_out, 136, "%s", a->resp->first_etag[0] ? a->resp->first_etag : a->resp->etag);
+    return rc;
+}
+
+static int s3_do(s3_client *c, const s3_call *call, http_response *resp)
+{
+    memset(resp, 0, sizeof *resp); /* callers free it whatever the outcome */
+    run_arg a = {.call = call, .resp = resp};
+    return s3_request(c, call, go_run, &a);
+}
+
+typedef struct async_arg {
+    http_multi *m;
+    uint8_t *dst;
+    http_multi_done_fn done;
+    void *ctx;
+} async_arg;
+
+static int go_async(const http_request *r, void *arg)
+{
+    async_arg *a = arg;
+    return http_multi_get(a->m, r, a->dst, a->done, a->ctx);
+}
+
+int s3_get_range_async(s3_client *c, http_multi *m, const char *key, const char *etag, uint64_t from, uint64_t to,
+                       uint8_t *dst, http_multi_done_fn done, void *ctx)
+{
+    s3_call call = {.method = "GET", .key = key, .has_range = true, .from = from, .to = to, .etag = etag};
+    async_arg a = {.m = m, .dst = dst, .done = done, .ctx = ctx};
+    return s3_request(c, &call, go_async, &a);
 }
 
 static void *preload_main(void *arg)

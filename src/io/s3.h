@@ -86,6 +86,11 @@ int s3_head(s3_client *c, const char *key, uint64_t *size, char **etag);
  * changed while it was being read") instead of mixing versions. */
 int s3_get_range(s3_client *c, const char *key, const char *etag, uint64_t from, uint64_t to, http_data_fn on_data,
                  void *ctx);
+/* One attempt of the same GET on m (io/http.h: http_multi_get), into dst (to - from + 1
+ * bytes): done(ctx, false) means the caller reads the range with s3_get_range, under all
+ * the retry rules. 0, or -1 with err_set (done not called). */
+int s3_get_range_async(s3_client *c, http_multi *m, const char *key, const char *etag, uint64_t from, uint64_t to,
+                       uint8_t *dst, http_multi_done_fn done, void *ctx);
 int s3_put(s3_client *c, const char *key, const void *data, size_t n);
 int s3_multipart_create(s3_client *c, const char *key, char **upload_id);
 /* *etag is malloc'ed. */

@@ -115,7 +115,7 @@ q "INSERT INTO FUNCTION file('$L/rgbig.parquet') SELECT number AS id, hex(cityHa
 s3c -T "$L/rgbig.parquet" "$EP/bkt/pq/rgbig.parquet" >/dev/null || echo "upload rgbig.parquet failed"
 same "parquet row groups skipped by statistics: larger object" "s3('$EP/bkt/pq/rgbig.parquet', $K)" "file('$L/rgbig.parquet')" "SELECT count(), sum(id), max(pad) FROM __SRC__ WHERE id >= 350000"
 # Many Parquet objects with many requests in flight: the pool that opens objects ahead keeps
-# 4 × max_download_threads per worker in flight up to its bound (a wider setting must not
+# 16 × max_download_threads per worker in flight up to its bound (a wider setting must not
 # overrun it); 80 objects, so the object count does not bound it first.
 mkdir -p "$L/pqmany"
 for i in $(seq 0 79); do cp "$RG" "$L/pqmany/p$i.parquet"; done

@@ -1,6 +1,8 @@
 /* http_run against a scripted HTTP server in a thread (127.0.0.1, ephemeral port): retries of
  * SlowDown with the endpoint limiter, resumption of a cut body from the last byte received,
- * a changed ETag between attempts, If-Match failures, 4xx without retries, the time budget. */
+ * a changed ETag between attempts, If-Match failures, 4xx without retries, the time budget;
+ * and http_multi's single attempts: exact bytes on success, every kind of failure handed
+ * back (done(ctx, false)) with the counters and the limiter told. */
 #include "check.h"
 #include "base/err.h"
 #include "base/mem.h"
@@ -152,6 +154,44 @@ static int get(const char *url, int scenario, unsigned from, unsigned to, const 
     return http_run(&r, resp);
 }
 
+/* http_multi: n GETs of len bytes from `from` on, back to back into dst, at once; returns
+ * how many succeeded. */
+typedef struct mwait {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int left, ok;
+} mwait;
+
+static void on_mdone(void *ctx, bool ok)
+{
+    mwait *w = ctx;
+    pthread_mutex_lock(&w->mu);
+    w->left--;
+    w->ok += ok;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+static int mget(http_multi *m, const char *url, int scenario, int first_request, unsigned from, unsigned len, int n,
+                const char *etag, uint8_t *dst, http_counters *c)
+{
+    atomic_store(&g_scenario, scenario);
+    atomic_store(&g_requests, first_request);
+    mwait w = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .left = n};
+    for (int i = 0; i < n; i++) {
+        unsigned a = from + len * (unsigned)i;
+        http_request r = {.method = "GET", .url = url, .has_range = true, .range_from = a, .range_to = a + len - 1,
+                          .expect_etag = etag, .counters = c};
+        memset(dst + len * (unsigned)i, 0, len);
+        CHECK(http_multi_get(m, &r, dst + len * (unsigned)i, on_mdone, &w) == 0);
+    }
+    pthread_mutex_lock(&w.mu);
+    while (w.left)
+        pthread_cond_wait(&w.cv, &w.mu);
+    pthread_mutex_unlock(&w.mu);
+    return w.ok;
+}
+
 int main(void)
 {
     for (int i = 0; i < 100; i++)
@@ -231,6 +271,32 @@ int main(void)
     CHECK(strstr(err_msg(), "retry time budget of 0.3 s ran out") != NULL || (fprintf(stderr, "%s\n", err_msg()), 0));
     CHECK(atomic_load(&g_requests) >= 3);
     http_response_free(&resp);
+
+    /* http_multi: one attempt each, failures handed back to the caller */
+    http_multi *m = http_multi_new(4);
+    CHECK(m != NULL);
+    uint8_t dst[100];
+    http_counters mc = {0};
+    CHECK(mget(m, url, SC_SLOWDOWN3, 3, 0, 10, 8, NULL, dst, &mc) == 8); /* past the SlowDowns: data */
+    CHECK(memcmp(dst, g_data, 80) == 0);
+    CHECK(atomic_load(&mc.get) == 8 && atomic_load(&mc.retries) == 0 && atomic_load(&mc.inflight) == 0);
+    CHECK(atomic_load(&mc.max_inflight) >= 1 && atomic_load(&mc.max_inflight) <= 4);
+    CHECK(atomic_load(&mc.bytes_in) == 80);
+    http_counters mc2 = {0};
+    CHECK(mget(m, url, SC_TRUNCATE, 0, 0, 100, 1, NULL, dst, &mc2) == 0); /* a cut body: not retried here */
+    CHECK(atomic_load(&g_requests) == 1 && atomic_load(&mc2.retries) == 1);
+    http_limiter_state before, after;
+    CHECK(http_limiter_get(url, &before));
+    CHECK(mget(m, url, SC_SLOWDOWN3, 0, 0, 10, 1, NULL, dst, NULL) == 0); /* a SlowDown reaches the limiter */
+    CHECK(http_limiter_get(url, &after));
+    CHECK(after.slowdowns == before.slowdowns + 1 && after.inflight == 0);
+    http_counters mc3 = {0};
+    CHECK(mget(m, url, SC_NOSUCHKEY, 0, 0, 10, 1, NULL, dst, &mc3) == 0); /* a 4xx: no retry counted */
+    CHECK(atomic_load(&mc3.retries) == 0);
+    CHECK(mget(m, url, SC_SLOWDOWN3, 3, 0, 10, 1, "\"other\"", dst, NULL) == 0); /* another ETag */
+    CHECK(mget(m, url, SC_SLOWDOWN3, 3, 20, 10, 2, "\"e1\"", dst, NULL) == 2);
+    CHECK(memcmp(dst, g_data + 20, 20) == 0);
+    http_multi_free(m);
 
     shutdown(g_listen, SHUT_RDWR);
     close(g_listen);

@@ -1649,6 +1649,42 @@ static int cast_to(pq_rd *r, column *src, const type *t, column **out)
     return func_cast_column(src, t, &r->env, out);
 }
 
+/* The column chunks the query needs of row group g: their leaves in ord (sorted by offset),
+ * offsets in st and lengths in ln (by leaf); returns how many, or -1 with err_set. */
+static int locate_needed(pq_rd *r, const pq_row_group *g, int *ord, uint64_t *st, size_t *ln)
+{
+    int n = 0;
+    for (int i = 0; i < r->s->nleaves; i++)
+        if (r->need[i]) {
+            if (chunk_locate(&r->f, r->m, &r->s->leaves[i], &g->cols[i], &st[i], &ln[i]))
+                return -1;
+            ord[n++] = i;
+        }
+    for (int k = 1; k < n; k++) /* few columns: insertion sort by offset */
+        for (int j = k; j > 0 && st[ord[j]] < st[ord[j - 1]]; j--) {
+            int t = ord[j];
+            ord[j] = ord[j - 1];
+            ord[j - 1] = t;
+        }
+    return n;
+}
+
+/* The end of the read that starts with chunk ord[k]: chunks separated by at most
+ * r->min_seek bytes are read through. *k2 = the first chunk after the read. */
+static uint64_t coalesce(const pq_rd *r, const int *ord, const uint64_t *st, const size_t *ln, int n, int k, int *k2)
+{
+    uint64_t e = st[ord[k]] + ln[ord[k]];
+    int j = k + 1;
+    while (j < n && st[ord[j]] <= e + r->min_seek) {
+        uint64_t e2 = st[ord[j]] + ln[ord[j]];
+        if (e2 > e)
+            e = e2;
+        j++;
+    }
+    *k2 = j;
+    return e;
+}
+
 /* Reads the column chunks the query needs of row group r->rg: their byte ranges sorted,
  * ranges separated by at most r->min_seek bytes merged into one read, and each chunk
  * started over its part of the buffer. */
@@ -1658,28 +1694,12 @@ static int load_rg(pq_rd *r, const pq_row_group *g)
     int *ord = xmalloc(sizeof *ord * (size_t)(nl + 1));
     uint64_t *st = xmalloc(sizeof *st * (size_t)(nl + 1));
     size_t *ln = xmalloc(sizeof *ln * (size_t)(nl + 1));
-    int n = 0, rc = 0;
-    for (int i = 0; i < nl && !rc; i++)
-        if (r->need[i]) {
-            rc = chunk_locate(&r->f, r->m, &r->s->leaves[i], &g->cols[i], &st[i], &ln[i]);
-            ord[n++] = i;
-        }
-    for (int k = 1; k < n; k++) /* few columns: insertion sort by offset */
-        for (int j = k; j > 0 && st[ord[j]] < st[ord[j - 1]]; j--) {
-            int t = ord[j];
-            ord[j] = ord[j - 1];
-            ord[j - 1] = t;
-        }
+    int n = locate_needed(r, g, ord, st, ln);
+    int rc = n < 0 ? -1 : 0;
     r->nranges = 0;
     for (int k = 0; k < n && !rc;) {
-        uint64_t a = st[ord[k]], e = a + ln[ord[k]];
-        int k2 = k + 1;
-        while (k2 < n && st[ord[k2]] <= e + r->min_seek) {
-            uint64_t e2 = st[ord[k2]] + ln[ord[k2]];
-            if (e2 > e)
-                e = e2;
-            k2++;
-        }
+        int k2;
+        uint64_t a = st[ord[k]], e = coalesce(r, ord, st, ln, n, k, &k2);
         if (r->nranges == r->cap_ranges) {
             r->cap_ranges = r->cap_ranges ? r->cap_ranges * 2 : 8;
             r->ranges = xrealloc(r->ranges, sizeof *r->ranges * (size_t)r->cap_ranges);
@@ -2123,6 +2143,41 @@ static int64_t pq_prefetch_bytes(rd_bin *bp)
     return sum;
 }
 
+/* The reads pq_prefetch would do (load_rg of the first row group to read). */
+static int pq_prefetch_ranges(rd_bin *bp, fmt_range **out, int *nout)
+{
+    pq_rd *r = (pq_rd *)bp;
+    *out = NULL;
+    *nout = 0;
+    if (r->streaming || r->cur)
+        return 0;
+    int rg = r->rg;
+    while (rg < r->rg_end && rg_skippable(r, rg))
+        rg++;
+    if (rg >= r->rg_end)
+        return 0;
+    mark_needed_leaves(r);
+    int nl = r->s->nleaves;
+    int *ord = xmalloc(sizeof *ord * (size_t)(nl + 1));
+    uint64_t *st = xmalloc(sizeof *st * (size_t)(nl + 1));
+    size_t *ln = xmalloc(sizeof *ln * (size_t)(nl + 1));
+    int n = locate_needed(r, &r->m->rgs[rg], ord, st, ln);
+    if (n < 0)
+        err_clear(); /* the read itself reports it */
+    fmt_range *v = n > 0 ? xmalloc(sizeof *v * (size_t)n) : NULL;
+    for (int k = 0; k < n;) {
+        int k2;
+        uint64_t e = coalesce(r, ord, st, ln, n, k, &k2);
+        v[(*nout)++] = (fmt_range){.off = st[ord[k]], .len = (size_t)(e - st[ord[k]])};
+        k = k2;
+    }
+    free(ord);
+    free(st);
+    free(ln);
+    *out = v;
+    return n < 0 ? -1 : 0;
+}
+
 static void pq_free(rd_bin *bp)
 {
     pq_rd *r = (pq_rd *)bp;
@@ -2317,6 +2372,7 @@ static void reader_init(pq_rd *r, const schema *s, const fmt_settings *st)
     r->base.select = pq_select;
     r->base.prefetch = pq_prefetch;
     r->base.prefetch_bytes = pq_prefetch_bytes;
+    r->base.prefetch_ranges = pq_prefetch_ranges;
     r->base.count_rows = pq_count_rows;
     r->base.keep_codes = pq_keep_codes;
     r->base.set_filters = pq_set_filters;

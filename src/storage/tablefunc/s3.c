@@ -24,38 +24,57 @@
 struct s3_it;
 
 /* Open-ahead of objects read by ranges: each costs a couple of requests whose latency
- * (tens of ms on some servers) dwarfs the decoding, so a pool of threads opens the next
- * objects — footer, then the first row group's column chunks — while the workers decode,
- * keeping many requests in flight. Bounded to a window of objects past the last one taken
- * and to 128 MiB of prefetched column chunks not yet taken: a thread that has the footer
- * reserves the bytes its prefetch will hold (fmt_reader_prefetch_bytes) and waits while
- * they do not fit, unless nothing is held or a worker is waiting for that very object (so
- * the workers, which take objects in order, never wait on a reservation that waits on
- * them). */
-enum { AHEAD_NONE, AHEAD_RUNNING, AHEAD_READY, AHEAD_TAKEN };
+ * (tens of ms on some servers) dwarfs the decoding, so a pool opens the next objects —
+ * footer, then the first row group's column chunks — while the workers decode, keeping
+ * many requests in flight. A few opener threads read the footers (the Parquet metadata
+ * cache usually has them: no request) and ask the reader which byte ranges its first row
+ * group needs (fmt_reader_prefetch_ranges); those GETs go to one http_multi (io/http.h),
+ * whose single thread keeps up to the pool's request count in flight, instead of a thread
+ * per request blocked in curl. A GET that fails there (any status but 2xx, a network
+ * error, a short body) is simply not served from the prefetch: the reader's read of the
+ * range then runs it with s3_get_range, with every retry, limiter and ETag rule.
+ *
+ * Bounds: a window of objects past the last one taken, and 128 MiB of prefetched column
+ * chunks not yet taken: an opener that has the footer reserves the bytes its ranges will
+ * hold and waits while they do not fit, unless nothing is held or a worker is waiting for
+ * that very object (so the workers, which take objects in order, never wait on a
+ * reservation that waits on them). Openers exit when no object is left to open, so
+ * stopping joins nothing that still works; the multi's transfers still running are
+ * cancelled by ahead_stop.
+ *
+ * Slot states: NONE → RUNNING (an opener has it) → FETCHING (its ranges are on the multi)
+ * → READY (all ranges ended, or opened without ranges, or failed with err) → TAKEN (a
+ * worker took it; also NONE → TAKEN when a worker gets there first and opens it itself). */
+enum { AHEAD_NONE, AHEAD_RUNNING, AHEAD_FETCHING, AHEAD_READY, AHEAD_TAKEN };
 
 typedef struct ahead_slot {
     int state;
     bool wanted;            /* a worker waits for it: its reservation may exceed the bound */
+    int pending;            /* AHEAD_FETCHING: ranges not yet ended */
     uint64_t held;          /* bytes reserved for its prefetched chunks */
-    struct s3_it *it;       /* AHEAD_READY: the opened iterator, or NULL with err */
+    struct s3_it *it;       /* AHEAD_FETCHING/READY: the opened iterator, or NULL with err */
     err_saved err;
 } ahead_slot;
 
-/* The most requests the pool opening objects ahead keeps in flight (one thread each). */
-enum { AHEAD_MAX_REQUESTS = 64 };
+/* Requests in flight: AHEAD_PER_DOWNLOAD_THREAD × max_download_threads per worker, at most
+ * AHEAD_MAX_REQUESTS; one opener thread (footers, ranges) per 8 of them, 2 to AHEAD_OPENERS:
+ * a footer missing from the metadata cache is read by its opener. */
+enum { AHEAD_PER_DOWNLOAD_THREAD = 16, AHEAD_MAX_REQUESTS = 128, AHEAD_OPENERS = 16 };
 
 typedef struct s3_ahead {
     pthread_mutex_t mu;
-    pthread_cond_t cv;
+    pthread_cond_t open_cv; /* openers: the horizon moved, bytes were released, stop */
+    pthread_cond_t take_cv; /* workers: an object they want became READY */
     ahead_slot *slots;      /* per object */
     size_t next;            /* next object to open */
     size_t horizon;         /* open only objects below this */
     size_t window;
     uint64_t held, max_held;  /* bytes reserved by objects opened ahead and not yet taken */
+    int reserving;          /* openers waiting in ahead_reserve */
     int nthreads;
-    pthread_t threads[AHEAD_MAX_REQUESTS];
+    pthread_t threads[AHEAD_OPENERS];
     bool stop;
+    http_multi *multi;      /* the GETs of the prefetched ranges; NULL: openers read them */
     struct s3_src *f;
     query_ctx *q;
     int *cols;
@@ -84,6 +103,7 @@ typedef struct s3_src {
 
 typedef struct s3_it {
     fmt_reader *reader;
+    struct s3_ra *ra;      /* the reader's ranged reads (owned by the reader), or NULL when streamed */
     read_prefilter pre;    /* set_prefilter */
     const s3_object *obj;
     char *path;            /* bucket/key */
@@ -133,6 +153,19 @@ static int open_stream(s3_src *f, const s3_object *o, bool infer, rbuf **out)
     return 0;
 }
 
+/* A range the open-ahead pool fetched on its multi for an object's reader. */
+enum { PRE_PENDING, PRE_OK, PRE_FAILED };
+
+typedef struct ra_pre {
+    uint64_t off;
+    size_t len;
+    uint8_t *p;             /* PRE_OK: the bytes, freed once all were read out */
+    size_t served;
+    int state;              /* PRE_*, under the pool's mutex until the slot is READY */
+    s3_ahead *a;            /* for the completion (pre_done) */
+    size_t slot;
+} ra_pre;
+
 /* Ranged reads of one object for formats with random access (Parquet): the footer and
  * the needed column chunks are fetched, not the whole object. */
 typedef struct s3_ra {
@@ -140,6 +173,8 @@ typedef struct s3_ra {
     const char *key, *etag;   /* the source's object (outlives the reader) */
     uint8_t *dst;
     size_t want, got;
+    ra_pre *pre;              /* ranges fetched ahead (read only once the slot is READY) */
+    int npre;
 } s3_ra;
 
 static int ra_data(void *ctx, const void *p, size_t n)
@@ -152,10 +187,28 @@ static int ra_data(void *ctx, const void *p, size_t n)
     return 0;
 }
 
+/* Serves [off, off + n) from a range fetched ahead: true when one holds it. */
+static bool ra_from_pre(s3_ra *ra, uint64_t off, size_t n, uint8_t *dst)
+{
+    for (int i = 0; i < ra->npre; i++) {
+        ra_pre *pr = &ra->pre[i];
+        if (pr->state != PRE_OK || !pr->p || off < pr->off || off + n > pr->off + pr->len)
+            continue;
+        memcpy(dst, pr->p + (off - pr->off), n);
+        pr->served += n;
+        if (pr->served >= pr->len) {
+            free(pr->p);
+            pr->p = NULL;
+        }
+        return true;
+    }
+    return false;
+}
+
 static int ra_read(void *ctx, uint64_t off, size_t n, uint8_t *dst)
 {
     s3_ra *ra = ctx;
-    if (!n)
+    if (!n || ra_from_pre(ra, off, n, dst))
         return 0;
     ra->dst = dst;
     ra->want = n;
@@ -166,6 +219,15 @@ static int ra_read(void *ctx, uint64_t off, size_t n, uint8_t *dst)
         return err_set(ERR_CANNOT_READ_ALL_DATA, "Cannot read all data from %s: %zu of %zu bytes at offset %llu",
                        ra->key, ra->got, n, (unsigned long long)off);
     return 0;
+}
+
+static void ra_free(void *ctx)
+{
+    s3_ra *ra = ctx;
+    for (int i = 0; i < ra->npre; i++)
+        free(ra->pre[i].p);
+    free(ra->pre);
+    free(ra);
 }
 
 /* Opens the reader of object o: by ranges when the format allows (Parquet, uncompressed,
@@ -182,16 +244,20 @@ static char *cache_key(const s3_src *f, const s3_object *o, query_ctx *q, fmt_ca
     return url;
 }
 
-static int open_reader(s3_src *f, const s3_object *o, const char *name, query_ctx *q, fmt_reader **out)
+/* *ra: the reader's ranged reads when it reads by ranges, else NULL. */
+static int open_reader(s3_src *f, const s3_object *o, const char *name, query_ctx *q, fmt_reader **out, s3_ra **rap)
 {
+    *rap = NULL;
     if (strcmp(object_method(f, o), "none") == 0 && !f->ropts.sync && o->size) {
         s3_ra *ra = xcalloc(1, sizeof *ra);
         *ra = (s3_ra){.client = f->client, .key = o->key, .etag = o->etag};
         fmt_cache_key ck;
         char *url = cache_key(f, o, q, &ck);
-        int rc = fmt_reader_new_ra(f->format, name, o->size, ra_read, ra, free, url ? &ck : NULL, f->file_schema,
+        int rc = fmt_reader_new_ra(f->format, name, o->size, ra_read, ra, ra_free, url ? &ck : NULL, f->file_schema,
                                    &q->fmt, out);
         free(url);
+        if (rc == 0)
+            *rap = ra;
         if (rc <= 0)
             return rc;
         free(ra);
@@ -221,13 +287,100 @@ static bool ranged_mode(const s3_src *f)
 static bool ahead_reserve(s3_ahead *a, size_t i, uint64_t need)
 {
     ahead_slot *sl = &a->slots[i];
-    while (!a->stop && a->held && a->held + need > a->max_held && !sl->wanted)
-        pthread_cond_wait(&a->cv, &a->mu);
+    while (!a->stop && a->held && a->held + need > a->max_held && !sl->wanted) {
+        a->reserving++;
+        pthread_cond_wait(&a->open_cv, &a->mu);
+        a->reserving--;
+    }
     if (a->stop)
         return false;
     a->held += need;
     sl->held = need;
     return true;
+}
+
+/* Slot i is READY (a->mu held): wakes the workers if one waits for it. */
+static void ahead_ready(s3_ahead *a, ahead_slot *sl)
+{
+    sl->state = AHEAD_READY;
+    if (sl->wanted)
+        pthread_cond_broadcast(&a->take_cv);
+}
+
+/* A range fetched on the multi ended (the multi's thread). A failed one is read again,
+ * with every retry rule, when the reader gets to it (ra_read). */
+static void pre_done(void *ctx, bool ok)
+{
+    ra_pre *pr = ctx;
+    s3_ahead *a = pr->a;
+    pthread_mutex_lock(&a->mu);
+    pr->state = ok ? PRE_OK : PRE_FAILED;
+    if (!ok) {
+        free(pr->p);
+        pr->p = NULL;
+    }
+    ahead_slot *sl = &a->slots[pr->slot];
+    if (--sl->pending == 0)
+        ahead_ready(a, sl);
+    pthread_mutex_unlock(&a->mu);
+}
+
+/* Opens object i (an opener thread, a->mu not held): the footer, then its first row
+ * group's ranges queued on the multi (or, when the reader cannot tell them, read here). */
+static void ahead_open(s3_ahead *a, size_t i)
+{
+    ahead_slot *sl = &a->slots[i];
+    s3_it *it = NULL;
+    int rc = open_iter(a->f, (int)i, a->cols, a->ncols, a->q, &it);
+    fmt_range *rg = NULL;
+    int nr = 0;
+    bool async = !rc && a->multi && it->ra && fmt_reader_prefetch_ranges(it->reader, &rg, &nr) == 0;
+    uint64_t need = 0;
+    if (async) {
+        for (int k = 0; k < nr; k++)
+            need += rg[k].len;
+    } else if (!rc) { /* unknown: the whole object */
+        int64_t b = fmt_reader_prefetch_bytes(it->reader);
+        need = b < 0 ? a->f->objs[i].size : (uint64_t)b;
+    }
+    pthread_mutex_lock(&a->mu);
+    bool go = !rc && ahead_reserve(a, i, need);
+    if (go && async && nr) {
+        s3_ra *ra = it->ra;
+        ra->pre = xcalloc((size_t)nr, sizeof *ra->pre);
+        ra->npre = nr;
+        for (int k = 0; k < nr; k++)
+            ra->pre[k] = (ra_pre){.off = rg[k].off, .len = rg[k].len, .p = xmalloc(rg[k].len ? rg[k].len : 1),
+                                  .state = PRE_PENDING, .a = a, .slot = i};
+        sl->pending = nr;
+        sl->state = AHEAD_FETCHING;
+        sl->it = it;
+        pthread_mutex_unlock(&a->mu);
+        const s3_object *o = &a->f->objs[i];
+        for (int k = 0; k < nr; k++) {
+            ra_pre *pr = &ra->pre[k];
+            if (s3_get_range_async(a->f->client, a->multi, o->key, o->etag, pr->off, pr->off + pr->len - 1, pr->p,
+                                   pre_done, pr)) {
+                err_clear(); /* the reader's own read reports it */
+                pre_done(pr, false);
+            }
+        }
+        free(rg);
+        return;
+    }
+    pthread_mutex_unlock(&a->mu);
+    free(rg);
+    if (go && !async && iter_prefetch(it)) {
+        s3_close(it);
+        it = NULL;
+        rc = -1;
+    }
+    pthread_mutex_lock(&a->mu);
+    if (rc)
+        err_save(&sl->err);
+    sl->it = it; /* not prefetched when stopping: ahead_stop closes it */
+    ahead_ready(a, sl);
+    pthread_mutex_unlock(&a->mu);
 }
 
 static void *ahead_main(void *arg)
@@ -236,36 +389,17 @@ static void *ahead_main(void *arg)
     mem_tracker *prev = mem_tracker_attach(&a->q->mem);
     pthread_mutex_lock(&a->mu);
     for (;;) {
-        while (!a->stop && (a->next >= a->f->nobjs || a->next >= a->horizon))
-            pthread_cond_wait(&a->cv, &a->mu);
-        if (a->stop)
-            break;
+        while (!a->stop && a->next < a->f->nobjs && a->next >= a->horizon)
+            pthread_cond_wait(&a->open_cv, &a->mu);
+        if (a->stop || a->next >= a->f->nobjs)
+            break; /* nothing left to open: the thread ends */
         size_t i = a->next++;
         if (a->slots[i].state != AHEAD_NONE)
             continue;
         a->slots[i].state = AHEAD_RUNNING;
         pthread_mutex_unlock(&a->mu);
-        s3_it *it = NULL;
-        int rc = open_iter(a->f, (int)i, a->cols, a->ncols, a->q, &it);
-        bool go = true;
-        if (!rc) {
-            /* the footer is known: the chunks to fetch are (unknown: the whole object) */
-            int64_t need = fmt_reader_prefetch_bytes(it->reader);
-            pthread_mutex_lock(&a->mu);
-            go = ahead_reserve(a, i, need < 0 ? a->f->objs[i].size : (uint64_t)need);
-            pthread_mutex_unlock(&a->mu);
-            if (go && iter_prefetch(it)) {
-                s3_close(it);
-                it = NULL;
-                rc = -1;
-            }
-        }
+        ahead_open(a, i);
         pthread_mutex_lock(&a->mu);
-        if (rc)
-            err_save(&a->slots[i].err);
-        a->slots[i].it = it; /* not prefetched when stopping: ahead_stop closes it */
-        a->slots[i].state = AHEAD_READY;
-        pthread_cond_broadcast(&a->cv);
     }
     pthread_mutex_unlock(&a->mu);
     mem_tracker_attach(prev);
@@ -276,19 +410,20 @@ static void ahead_start(s3_src *f, const int *cols, int ncols, query_ctx *q)
 {
     s3_ahead *a = xcalloc(1, sizeof *a);
     pthread_mutex_init(&a->mu, NULL);
-    pthread_cond_init(&a->cv, NULL);
+    pthread_cond_init(&a->open_cv, NULL);
+    pthread_cond_init(&a->take_cv, NULL);
     a->slots = xcalloc(f->nobjs + 1, sizeof *a->slots);
     a->f = f;
     a->q = q;
     a->cols = read_cols_copy(cols, ncols);
     a->ncols = ncols;
-    /* requests in flight: 4 × max_download_threads per worker, at most AHEAD_MAX_REQUESTS. Each request
-     * costs ~25–50 ms of latency on a local radosgw and the rate grows with the requests in
-     * flight until the store saturates: 32 at max_threads 2 (parallel curl from the same
-     * radosgw: 16 in flight gave 63 % of its best rate, 32 gave 95 %;
-     * bench posts_q1_s3_rate). */
+    /* requests in flight: 16 × max_download_threads per worker, at most 128. Each request
+     * costs ~25–50 ms of latency on a local radosgw and its rate grows with the requests in
+     * flight: parallel curl fetching the posts set's 189 chunks from the same radosgw took
+     * 0.30 s with 32 in flight, 0.19 s with 64, 0.165 s with 128 (bench posts_q1_s3_rate).
+     * On the multi a request costs no thread, so the pool can keep that many. */
     int n = f->ropts.threads > 0 ? f->ropts.threads : 4;
-    n *= 4 * (q->max_threads > 0 ? q->max_threads : 1);
+    n *= AHEAD_PER_DOWNLOAD_THREAD * (q->max_threads > 0 ? q->max_threads : 1);
     if (n > AHEAD_MAX_REQUESTS)
         n = AHEAD_MAX_REQUESTS;
     if ((size_t)n > f->nobjs)
@@ -298,7 +433,17 @@ static void ahead_start(s3_src *f, const int *cols, int ncols, query_ctx *q)
     /* memory: what the objects ahead may hold (their size bounds the chunks read) */
     a->max_held = (uint64_t)128 << 20;
     a->horizon = a->window;
-    for (int i = 0; i < n; i++)
+    a->multi = http_multi_new(n);
+    if (!a->multi)
+        err_clear(); /* the openers read the ranges themselves */
+    int openers = a->multi ? n / 8 : n;
+    if (openers < 2)
+        openers = 2;
+    if (openers > AHEAD_OPENERS)
+        openers = AHEAD_OPENERS;
+    if ((size_t)openers > f->nobjs)
+        openers = (int)f->nobjs;
+    for (int i = 0; i < openers; i++)
         if (pthread_create(&a->threads[a->nthreads], NULL, ahead_main, a) == 0)
             a->nthreads++;
     f->ahead = a;
@@ -310,17 +455,19 @@ static void ahead_stop(s3_ahead *a)
         return;
     pthread_mutex_lock(&a->mu);
     a->stop = true;
-    pthread_cond_broadcast(&a->cv);
+    pthread_cond_broadcast(&a->open_cv);
     pthread_mutex_unlock(&a->mu);
     for (int i = 0; i < a->nthreads; i++)
         pthread_join(a->threads[i], NULL);
+    http_multi_free(a->multi); /* cancels what still runs: every slot becomes READY */
     for (size_t i = 0; i < a->f->nobjs; i++)
         if (a->slots[i].state == AHEAD_READY && a->slots[i].it)
             s3_close(a->slots[i].it);
     free(a->slots);
     free(a->cols);
     pthread_mutex_destroy(&a->mu);
-    pthread_cond_destroy(&a->cv);
+    pthread_cond_destroy(&a->open_cv);
+    pthread_cond_destroy(&a->take_cv);
     free(a);
 }
 
@@ -332,18 +479,20 @@ static int ahead_take(s3_ahead *a, int task, s3_it **out)
     ahead_slot *sl = &a->slots[task];
     if (sl->state == AHEAD_NONE)
         sl->state = AHEAD_TAKEN;
-    while (sl->state == AHEAD_RUNNING) {
-        if (!sl->wanted) { /* its reservation may now exceed the bound */
+    while (sl->state == AHEAD_RUNNING || sl->state == AHEAD_FETCHING) {
+        if (!sl->wanted) {
             sl->wanted = true;
-            pthread_cond_broadcast(&a->cv);
+            if (a->reserving) /* its reservation may now exceed the bound */
+                pthread_cond_broadcast(&a->open_cv);
         }
-        pthread_cond_wait(&a->cv, &a->mu);
+        pthread_cond_wait(&a->take_cv, &a->mu);
     }
     int rc = 1;
     if (sl->state == AHEAD_READY) {
         a->held -= sl->held;
+        if (sl->held && a->reserving)
+            pthread_cond_broadcast(&a->open_cv);
         sl->held = 0;
-        pthread_cond_broadcast(&a->cv);
         sl->state = AHEAD_TAKEN;
         *out = sl->it;
         sl->it = NULL;
@@ -351,7 +500,7 @@ static int ahead_take(s3_ahead *a, int task, s3_it **out)
     }
     if ((size_t)task + a->window > a->horizon) {
         a->horizon = (size_t)task + a->window; /* let the pool run further ahead */
-        pthread_cond_broadcast(&a->cv);
+        pthread_cond_broadcast(&a->open_cv); /* a few openers, not a thread per request */
     }
     pthread_mutex_unlock(&a->mu);
     return rc;
@@ -385,7 +534,7 @@ static int open_iter(s3_src *f, int task, const int *cols, int ncols, query_ctx 
     it->cols = read_cols_copy(cols, ncols);
     it->nfile = f->file_schema->n;
     it->q = q;
-    if (open_reader(f, it->obj, it->path, q, &it->reader)) {
+    if (open_reader(f, it->obj, it->path, q, &it->reader, &it->ra)) {
         err_suffix(" (in object %s)", it->path);
         free(it->path);
         free(it->cols);
