@@ -115,6 +115,15 @@ static size_t keys_add(mp_keys *k, const column *src, size_t j, size_t pos)
     return row;
 }
 
+/* The row of src[j] among the keys, added when new (*added: the caller then makes room in
+ * its per-row arrays up to k->cap). */
+static size_t keys_slot(mp_keys *k, const column *src, size_t j, bool *added)
+{
+    size_t row = 0;
+    *added = !(k->keys && keys_find(k, src, j, &row));
+    return *added ? keys_add(k, src, j, row) : row;
+}
+
 static void keys_free(mp_keys *k)
 {
     col_free(k->keys);
@@ -304,13 +313,10 @@ static void mp_destroy(const agg_call *a, void *st)
 /* The row of key src[j], added with NULL values when new. */
 static size_t mp_slot(const mp_data *d, mp_state *s, const column *src, size_t j)
 {
-    size_t row;
-    if (s->k.keys && keys_find(&s->k, src, j, &row))
+    bool added;
+    size_t cap = s->k.cap, row = keys_slot(&s->k, src, j, &added);
+    if (!added)
         return row;
-    if (!s->k.keys)
-        row = 0;
-    size_t cap = s->k.cap;
-    row = keys_add(&s->k, src, j, row);
     if (s->k.cap != cap)
         s->vals = mem_realloc(s->vals, s->k.cap * (size_t)d->nvals * sizeof *s->vals);
     for (int c = 0; c < d->nvals; c++)
@@ -596,13 +602,10 @@ static void mc_destroy(const agg_call *a, void *st)
 
 static char *mc_slot(const agg_call *a, mc_state *s, const column *src, size_t j)
 {
-    size_t row;
-    if (s->k.keys && keys_find(&s->k, src, j, &row))
+    bool added;
+    size_t cap = s->k.cap, row = keys_slot(&s->k, src, j, &added);
+    if (!added)
         return s->sts[row];
-    if (!s->k.keys)
-        row = 0;
-    size_t cap = s->k.cap;
-    row = keys_add(&s->k, src, j, row);
     if (s->k.cap != cap) {
         s->sts = mem_realloc(s->sts, s->k.cap * sizeof *s->sts);
         s->ul.hash = mem_realloc(s->ul.hash, s->k.cap * sizeof *s->ul.hash);
