@@ -69,6 +69,14 @@ static void test_types(void)
     err_clear();
     CHECK(T("SimpleAggregateFunction(sumMap, Tuple(Array(UInt8), Array(UInt8)))") == NULL &&
           err_code() == ERR_BAD_ARGUMENTS);
+    /* sumMap's array form is versioned: its state type names version 1, written or not;
+     * version 0 (values unpromoted) is not read */
+    t = T("AggregateFunction(sumMap, Array(UInt8), Array(UInt64))");
+    CHECK(t && t == T("AggregateFunction(1, sumMap, Array(UInt8), Array(UInt64))"));
+    CHECK_STR(t ? t->name : NULL, "AggregateFunction(1, sumMap, Array(UInt8), Array(UInt64))");
+    CHECK_STR(T("AggregateFunction(sumMap, Map(String, UInt8))")->name, "AggregateFunction(sumMap, Map(String, UInt8))");
+    err_clear();
+    CHECK(T("AggregateFunction(0, sumMap, Array(UInt8), Array(UInt64))") == NULL && err_code() == ERR_NOT_IMPLEMENTED);
     err_clear();
     const type *wide_map = T("Map(UInt128, UInt64)");
     CHECK(agg_resolve("sumMapState", 1, &wide_map, 0, NULL, &a) < 0 && err_code() == ERR_NOT_IMPLEMENTED);
