@@ -6,6 +6,7 @@
  * unrolled 128-byte loop above. Loads are little-endian (unaligned, via memcpy). */
 #include "base/cityhash.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static const uint64_t ck0 = 0xc3a5c85c97cb3127ull;
@@ -67,7 +68,8 @@ static uint64_t len17to32(const uint8_t *s, size_t len)
     return h16(rotr(a - b, 43) + rotr(c, 30) + d, a + rotr(b ^ ck3, 20) - c + len);
 }
 
-static uint64_t len33to64(const uint8_t *s, size_t len)
+/* libcxx: libc++'s variant adds the last word into z where v1.0.2 replaces z with it. */
+static uint64_t len33to64_v(const uint8_t *s, size_t len, bool libcxx)
 {
     uint64_t z = ld64(s + 24);
     uint64_t a = ld64(s) + (len + ld64(s + len - 16)) * ck0;
@@ -77,7 +79,7 @@ static uint64_t len33to64(const uint8_t *s, size_t len)
     a += ld64(s + 16);
     uint64_t vf = a + z, vs = b + rotr(a, 31) + c;
     a = ld64(s + 16) + ld64(s + len - 32);
-    z = ld64(s + len - 8);
+    z = libcxx ? z + ld64(s + len - 8) : ld64(s + len - 8);
     b = rotr(a + z, 52);
     c = rotr(a, 37);
     a += ld64(s + len - 24);
@@ -87,6 +89,8 @@ static uint64_t len33to64(const uint8_t *s, size_t len)
     uint64_t r = shift_mix((vf + ws) * ck2 + (wf + vs) * ck0);
     return shift_mix(r * ck0 + vs) * ck2;
 }
+
+static uint64_t len33to64(const uint8_t *s, size_t len) { return len33to64_v(s, len, false); }
 
 typedef struct pair64 {
     uint64_t first, second;
@@ -262,4 +266,37 @@ u128 mt_hasher_final(const mt_hasher *h)
     if (!h->fill)
         return h->state;
     return cityhash128_v102_seed(h->block, h->fill, h->state);
+}
+
+/* libc++'s std::hash of a string (__murmur2_or_cityhash<size_t, 64>): CityHash64 as of
+ * v1.1, which equals v1.0.2 up to 32 bytes and differs in the 33..64-byte mix and in the
+ * loop over longer strings. */
+uint64_t cityhash64_libcxx(const void *data, size_t len)
+{
+    const uint8_t *s = data;
+    if (len <= 32)
+        return cityhash64_v102(data, len);
+    if (len <= 64)
+        return len33to64_v(s, len, true);
+    uint64_t x = ld64(s + len - 40), y = ld64(s + len - 16) + ld64(s + len - 56);
+    uint64_t z = h16(ld64(s + len - 48) + len, ld64(s + len - 24));
+    pair64 v = weak32(s + len - 64, len, z);
+    pair64 w = weak32(s + len - 32, y + ck1, x);
+    x = x * ck1 + ld64(s);
+    size_t left = (len - 1) & ~(size_t)63;
+    do {
+        x = rotr(x + y + v.first + ld64(s + 8), 37) * ck1;
+        y = rotr(y + v.second + ld64(s + 48), 42) * ck1;
+        x ^= w.second;
+        y += v.first + ld64(s + 40);
+        z = rotr(z + w.first, 33) * ck1;
+        v = weak32(s, v.second * ck1, x + w.first);
+        w = weak32(s + 32, z + w.second, y + ld64(s + 16));
+        uint64_t t = z;
+        z = x;
+        x = t;
+        s += 64;
+        left -= 64;
+    } while (left != 0);
+    return h16(h16(v.first, w.first) + shift_mix(y) * ck1 + z, h16(v.second, w.second) + x);
 }

@@ -12,6 +12,9 @@ typedef struct u128 {
 u128 cityhash128_v102(const void *data, size_t len);
 u128 cityhash128_v102_seed(const void *data, size_t len, u128 seed);
 uint64_t cityhash64_v102(const void *data, size_t len);
+/* libc++'s std::hash<std::string_view> (CityHash64 v1.1): the order of ClickHouse's
+ * std::unordered_map of strings depends on it. */
+uint64_t cityhash64_libcxx(const void *data, size_t len);
 /* CityHash's Hash128to64(uint128(lo, hi)), which ClickHouse uses to combine hashes. */
 uint64_t cityhash_128to64(uint64_t lo, uint64_t hi);
 

@@ -306,7 +306,11 @@ const type *type_aggstate(const char *func, int nargs, const type *const *args)
     for (int i = 0; i < nargs; i++)
         cap += strlen(args[i]->name) + 2;
     char *name = xmalloc(cap);
-    size_t pos = (size_t)snprintf(name, cap, "AggregateFunction(%s", func);
+    /* a versioned function's state (sumMap...) names its version, as ClickHouse does */
+    const type_agg_hooks *vh = type_get_agg_hooks();
+    int version = vh && vh->version ? vh->version(func, nargs, args) : 0;
+    size_t pos = version > 0 ? (size_t)snprintf(name, cap, "AggregateFunction(%d, %s", version, func)
+                             : (size_t)snprintf(name, cap, "AggregateFunction(%s", func);
     for (int i = 0; i < nargs; i++)
         pos += (size_t)snprintf(name + pos, cap - pos, ", %s", args[i]->name);
     snprintf(name + pos, cap - pos, ")");
@@ -569,6 +573,15 @@ static int read_param(tparser *p, char *out, size_t cap)
 static const type *parse_aggregate_type(tparser *p, bool simple, int depth)
 {
     char fn[512];
+    skip_ws(p);
+    long version = -1; /* AggregateFunction(version, f, T...) */
+    if (!simple && p->pos < p->len && isdigit((unsigned char)p->s[p->pos])) {
+        version = 0;
+        while (p->pos < p->len && isdigit((unsigned char)p->s[p->pos]) && version < 1000)
+            version = version * 10 + (p->s[p->pos++] - '0');
+        if (!accept(p, ','))
+            return bad(p, "expected ',' after the version of the aggregate function state"), NULL;
+    }
     if (!read_ident(p, fn, 256))
         return bad(p, "expected an aggregate function name"), NULL;
     size_t fl = strlen(fn);
@@ -610,6 +623,10 @@ static const type *parse_aggregate_type(tparser *p, bool simple, int depth)
                            "and one argument data type"), NULL;
         return type_simple_agg(fn, args[0]);
     }
+    const type_agg_hooks *h = type_get_agg_hooks();
+    if (version >= 0 && h && h->version && version != h->version(fn, n, args))
+        return err_set(ERR_NOT_IMPLEMENTED, "Version %ld of the states of aggregate function %s is not supported",
+                       version, fn), NULL;
     return type_aggstate(fn, n, args);
 }
 

@@ -18,7 +18,7 @@
  *                a Tuple column of keys and values; `inner` is that Tuple type
  *   LowCardinality(T) has T's layout: the type is kept for names and output, values are
  *                stored plainly (type_phys strips it).
- *   AggregateFunction(f[(params)], T...) (T_AGGSTATE) has String's layout: each value is
+ *   AggregateFunction([version, ]f[(params)], T...) (T_AGGSTATE) has String's layout: each value is
  *                one state in ClickHouse's binary serialization (func/agg_state.h reads and
  *                writes them); `agg_func` is f with its parameters as ClickHouse prints
  *                them ("quantiles(0.5, 0.9)") and `fields` the argument types.
@@ -112,6 +112,9 @@ typedef struct type_agg_hooks {
     int (*validate_simple)(const char *func, const type *t);
     /* 0 when p[0..n) is exactly one well-formed state of t, else -1 with an error. */
     int (*check_state)(const type *t, const void *p, size_t n);
+    /* The serialization version a state of func(args) is written in (ClickHouse's
+     * versioned functions: 1 for sumMap's array form), 0 when not versioned. */
+    int (*version)(const char *func, int nargs, const type *const *args);
 } type_agg_hooks;
 void type_set_agg_hooks(const type_agg_hooks *h);
 const type_agg_hooks *type_get_agg_hooks(void);

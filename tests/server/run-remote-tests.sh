@@ -92,6 +92,8 @@ AGGQ=(
   "SELECT lc, count() FROM \$T GROUP BY lc ORDER BY lc LIMIT 1, 1"
   "SELECT lc, uniqCombined(k), uniqCombined64(s), uniqCombined(12)(f), uniqHLL12(s), uniqHLL12(k) FROM \$T GROUP BY lc ORDER BY lc"
   "SELECT uniqCombined(k, s), uniqHLL12(dt), quantileTDigest(k), quantilesTDigest(0.1, 0.9)(f) FROM \$T"
+  "SELECT lc, sumMap(a, a), minMap([e], [k]), maxMap([k % 5], [f]), sumMap(map(e, k)), sumMapWithOverflow([k % 3], [toUInt8(k * 20)]) FROM \$T GROUP BY lc ORDER BY lc"
+  "SELECT sumMap(map(s, k)), minMap(map(s, d)), maxMap([dt], [n]) FROM \$T"
 )
 for q in "${AGGQ[@]}"; do
   cref=$(chdb "${q//\$T/$LOCAL}")

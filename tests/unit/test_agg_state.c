@@ -24,7 +24,8 @@ static void test_types(void)
      * (uniq of arrays: ClickHouse keys them by a SipHash that shale does not compute) */
     static const char *const nyi[] = {"AggregateFunction(uniq, Array(String))", "AggregateFunction(uniqCombined, Array(UInt8))",
                                       "AggregateFunction(uniqExact, Array(UInt8))", "AggregateFunction(uniqHLL12, Array(String))",
-                                      "AggregateFunction(topK(3), String)"};
+                                      "AggregateFunction(topK(3), String)",
+                                      "AggregateFunction(sumMap, Map(UInt128, UInt64))"};
     for (size_t i = 0; i < sizeof nyi / sizeof nyi[0]; i++) {
         err_clear();
         CHECK(T(nyi[i]) == NULL && err_code() == ERR_NOT_IMPLEMENTED);
@@ -39,7 +40,12 @@ static void test_types(void)
                                        "AggregateFunction(uniq, UInt8, String)",
                                        "AggregateFunction(quantilesExact(0.5, 0.9), Float32)",
                                        "AggregateFunction(quantile(0.5), UInt64)",
-                                       "AggregateFunction(quantiles(0.5, 0.9), Float64)"};
+                                       "AggregateFunction(quantiles(0.5, 0.9), Float64)",
+                                       "AggregateFunction(sumMap, Array(UInt8), Array(UInt64))",
+                                       "AggregateFunction(minMap, Array(String), Array(Float32), Array(Int8))",
+                                       "AggregateFunction(sumMap, Map(String, UInt64))",
+                                       "AggregateFunction(maxMap, Map(Int8, Nullable(Float64)))",
+                                       "SimpleAggregateFunction(sumMap, Tuple(Array(UInt8), Array(UInt64)))"};
     for (size_t i = 0; i < sizeof done / sizeof done[0]; i++)
         CHECK(T(done[i]) != NULL);
     err_clear();
@@ -57,6 +63,24 @@ static void test_types(void)
     const type *str = T("String");
     CHECK(agg_resolve("topKState", 1, &str, 0, NULL, &a) < 0 && err_code() == ERR_NOT_IMPLEMENTED);
     CHECK(agg_resolve("topKState", 1, &u64, 0, NULL, &a) == 0);
+    agg_call_free(a);
+    /* sumMap's result type is what SimpleAggregateFunction(sumMap, T) must store: the
+     * values promoted (UInt8 sums are UInt64) */
+    err_clear();
+    CHECK(T("SimpleAggregateFunction(sumMap, Tuple(Array(UInt8), Array(UInt8)))") == NULL &&
+          err_code() == ERR_BAD_ARGUMENTS);
+    /* sumMap's array form is versioned: its state type names version 1, written or not;
+     * version 0 (values unpromoted) is not read */
+    t = T("AggregateFunction(sumMap, Array(UInt8), Array(UInt64))");
+    CHECK(t && t == T("AggregateFunction(1, sumMap, Array(UInt8), Array(UInt64))"));
+    CHECK_STR(t ? t->name : NULL, "AggregateFunction(1, sumMap, Array(UInt8), Array(UInt64))");
+    CHECK_STR(T("AggregateFunction(sumMap, Map(String, UInt8))")->name, "AggregateFunction(sumMap, Map(String, UInt8))");
+    err_clear();
+    CHECK(T("AggregateFunction(0, sumMap, Array(UInt8), Array(UInt64))") == NULL && err_code() == ERR_NOT_IMPLEMENTED);
+    err_clear();
+    const type *wide_map = T("Map(UInt128, UInt64)");
+    CHECK(agg_resolve("sumMapState", 1, &wide_map, 0, NULL, &a) < 0 && err_code() == ERR_NOT_IMPLEMENTED);
+    CHECK(agg_resolve("sumMap", 1, &wide_map, 0, NULL, &a) == 0); /* results without a state */
     agg_call_free(a);
     err_clear();
 }

@@ -63,6 +63,8 @@ static void reg_all(void)
     agg_register_collect();
     void agg_register_bitwise(void);
     agg_register_bitwise();
+    void agg_register_map(void);
+    agg_register_map();
 }
 
 void agg_registry_init(void) { pthread_once(&reg_once, reg_all); }

@@ -136,4 +136,23 @@ static inline type_id agg_tid(const type *t)
     }
 }
 
+/* The integer value of row i of c (UInt8..Int64 and the types stored as one, agg_tid), as
+ * ClickHouse widens it to 64 bits: unsigned zero-extended, signed sign-extended. Other
+ * types are read as 64-bit words. */
+static inline uint64_t agg_int_as_u64(const column *c, size_t i)
+{
+    size_t j = col_idx(c, i);
+    const void *p = c->data.p;
+    switch (agg_tid(c->type)) {
+    case T_UINT8: return ((const uint8_t *)p)[j];
+    case T_UINT16: return ((const uint16_t *)p)[j];
+    case T_UINT32: return ((const uint32_t *)p)[j];
+    case T_UINT64: return ((const uint64_t *)p)[j];
+    case T_INT8: return (uint64_t)(int64_t)((const int8_t *)p)[j];
+    case T_INT16: return (uint64_t)(int64_t)((const int16_t *)p)[j];
+    case T_INT32: return (uint64_t)(int64_t)((const int32_t *)p)[j];
+    default: return (uint64_t)((const int64_t *)p)[j];
+    }
+}
+
 #endif

@@ -253,27 +253,11 @@ static inline float value_at(const column *c, type_id t, size_t i)
     }
 }
 
-/* A weight as IColumn::getUInt reads it. */
-static inline uint64_t weight_at(const column *c, size_t i)
-{
-    size_t j = col_idx(c, i);
-    const void *p = c->data.p;
-    switch (agg_tid(c->type)) {
-    case T_UINT8: return ((const uint8_t *)p)[j];
-    case T_UINT16: return ((const uint16_t *)p)[j];
-    case T_UINT32: return ((const uint32_t *)p)[j];
-    case T_UINT64: return ((const uint64_t *)p)[j];
-    case T_INT8: return (uint64_t)(int64_t)((const int8_t *)p)[j];
-    case T_INT16: return (uint64_t)(int64_t)((const int16_t *)p)[j];
-    case T_INT32: return (uint64_t)(int64_t)((const int32_t *)p)[j];
-    default: return (uint64_t)((const int64_t *)p)[j];
-    }
-}
-
+/* The weight is read as IColumn::getUInt reads it (agg_int_as_u64). */
 static inline void td_row(const agg_call *a, void *st, column *const *args, size_t i)
 {
     const td_data *d = a->data;
-    td_add(st, value_at(args[0], d->tid, i), d->weighted ? weight_at(args[1], i) : 1);
+    td_add(st, value_at(args[0], d->tid, i), d->weighted ? agg_int_as_u64(args[1], i) : 1);
 }
 AGG_ROW_OPS(td, td_row)
 

@@ -458,7 +458,19 @@ static int hook_check_state(const type *t, const void *p, size_t n)
     return 0;
 }
 
-static const type_agg_hooks hooks = {.validate = hook_validate,
+/* sumMap, minMap, maxMap and sumMapWithOverflow over arrays are ClickHouse's versioned
+ * functions (their state format 1 promotes the values); their Map form is not. */
+static int hook_version(const char *func, int nargs, const type *const *args)
+{
+    static const char *const versioned[] = {"sumMap", "minMap", "maxMap", "sumMapWithOverflow"};
+    for (size_t i = 0; i < sizeof versioned / sizeof versioned[0]; i++)
+        if (strcmp(func, versioned[i]) == 0)
+            return nargs == 1 && type_base(args[0])->id == T_MAP ? 0 : 1;
+    return 0;
+}
+
+static const type_agg_hooks hooks = {.version = hook_version,
+                                     .validate = hook_validate,
                                      .default_state = hook_default,
                                      .validate_simple = hook_validate_simple,
                                      .check_state = hook_check_state};

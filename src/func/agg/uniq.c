@@ -31,26 +31,19 @@
 
 static inline uint64_t key64(const column *c, size_t i)
 {
-    size_t j = col_idx(c, i);
-    const void *p = c->data.p;
     switch (agg_tid(c->type)) {
-    case T_UINT8: return ((const uint8_t *)p)[j];
-    case T_UINT16: return ((const uint16_t *)p)[j];
-    case T_UINT32: return ((const uint32_t *)p)[j];
-    case T_UINT64: return ((const uint64_t *)p)[j];
-    case T_INT8: return (uint64_t)(int64_t)((const int8_t *)p)[j];
-    case T_INT16: return (uint64_t)(int64_t)((const int16_t *)p)[j];
-    case T_INT32: return (uint64_t)(int64_t)((const int32_t *)p)[j];
-    case T_INT64: return (uint64_t)((const int64_t *)p)[j];
+    case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64:
+    case T_INT8: case T_INT16: case T_INT32: case T_INT64:
+        return agg_int_as_u64(c, i);
     case T_FLOAT32: {
-        double d = ((const float *)p)[j];
+        double d = COL_DATA(c, float)[col_idx(c, i)];
         uint64_t u;
         memcpy(&u, &d, 8);
         return u;
     }
     case T_FLOAT64: {
         uint64_t u;
-        memcpy(&u, (const double *)p + j, 8);
+        memcpy(&u, COL_DATA(c, double) + col_idx(c, i), 8);
         return u;
     }
     case T_STRING:
