@@ -149,6 +149,7 @@ check "EXPLAIN AST of ARRAY JOIN: not implemented" "(NOT_IMPLEMENTED)" "$(err_na
 check "EXPLAIN AST of CREATE: not implemented" "(NOT_IMPLEMENTED)" "$(err_name "EXPLAIN AST CREATE TABLE t (a Int8) ENGINE = Memory")"
 check "EXPLAIN SYNTAX of a window function: not implemented" "(NOT_IMPLEMENTED)" "$(err_name "EXPLAIN SYNTAX SELECT sum(x) OVER () FROM t")"
 check "EXPLAIN QUERY TREE: not implemented" "(NOT_IMPLEMENTED)" "$(err_name "EXPLAIN QUERY TREE SELECT 1")"
+check "EXPLAIN SYNTAX with the old analyzer: not implemented" "(NOT_IMPLEMENTED)" "$(err_name "EXPLAIN SYNTAX SELECT 1 SETTINGS enable_analyzer = 0")"
 check "EXPLAIN PIPELINE: not implemented" "(NOT_IMPLEMENTED)" "$(err_name "EXPLAIN PIPELINE SELECT number FROM numbers(3)")"
 check "view with another column list" "(NOT_IMPLEMENTED)" "$(err_name "CREATE VIEW v (x UInt64) AS SELECT 1")"
 check "view with its own column list" "1" "$("$SHALE" local -q "CREATE VIEW v (x UInt8) AS SELECT 1 AS x; SELECT * FROM v")"

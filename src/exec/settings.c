@@ -71,6 +71,10 @@ static const own_def own[] = {
      "Cut a column name only when this many characters would go."},
     {"output_format_pretty_max_value_width_apply_for_single_value", SET_UINT, "0",
      "Cut a single value (one row, one column) to output_format_pretty_max_value_width too."},
+    {"output_format_pretty_grid_charset", SET_STRING, "UTF-8", "Pretty grid characters: 'ASCII' (+ - |), else UTF-8."},
+    {"output_format_pretty_squash_consecutive_ms", SET_UINT, "50",
+     "0: Pretty draws a table per block as it comes; otherwise one table per result (a local engine's "
+     "blocks all arrive within the wait)."},
     {"output_format_csv_crlf_end_of_line", SET_BOOL, "0", "Use CRLF line endings in CSV."},
     {"output_format_tsv_crlf_end_of_line", SET_BOOL, "0", "Use CRLF line endings in TSV."},
     {"output_format_parquet_row_group_size", SET_UINT, "1000000", "Target row group size in rows."},

@@ -27,7 +27,7 @@
 #include <math.h>
 #include <string.h>
 
-enum { P_FULL = 0, P_COMPACT = 1, P_SPACE = 2, P_NO_ESCAPES = 8 };
+enum { P_FULL = 0, P_COMPACT = 1, P_SPACE = 2, P_NO_ESCAPES = 8, P_MONO_BLOCK = 16 };
 
 #define GREY "\033[90m"
 #define RESET "\033[0m"
@@ -49,9 +49,19 @@ static pstate *state_of(fmt_writer *w)
     return ps;
 }
 
+static int pretty_table(fmt_writer *w, const block *b);
+
+/* output_format_pretty_squash_consecutive_ms = 0 (not the MonoBlock forms): a table per
+ * block as it comes, row numbers going on; otherwise one table at the end. */
 static int pretty_write(fmt_writer *w, const block *b)
 {
-    block_append(state_of(w)->all, b);
+    pstate *ps = state_of(w);
+    if (!w->s.pretty_squash && !(w->vt->variant & P_MONO_BLOCK)) {
+        if (b->rows)
+            return pretty_table(w, b);
+        return 0;
+    }
+    block_append(ps->all, b);
     return 0;
 }
 
@@ -65,17 +75,49 @@ static void pretty_free(fmt_writer *w)
     w->state = NULL;
 }
 
-static void rep(buf *o, const char *s, size_t n)
+static void put(bool ascii, buf *o, const char *s);
+
+static void rep(bool ascii, buf *o, const char *s, size_t n)
 {
-    size_t l = strlen(s);
     for (size_t i = 0; i < n; i++)
-        buf_append(o, s, l);
+        put(ascii, o, s);
 }
 
 static void spaces(buf *o, size_t n)
 {
     char *p = buf_grow(o, n);
     memset(p, ' ', n);
+}
+
+/* Appends grid text: with output_format_pretty_grid_charset = 'ASCII' every box-drawing
+ * character becomes + - or |, and ↴ ↳ ⋯ become \\ > ~, as ClickHouse's ASCII grid. */
+static void put(bool ascii, buf *o, const char *s)
+{
+    if (!ascii) {
+        buf_puts(o, s);
+        return;
+    }
+    static const char *const corners = "┏┳┓┡╇┩├┼┤└┴┘┢╈┪┗┻┛┌┬┐";
+    while (*s) {
+        size_t n = (*s & 0x80) ? ((*s & 0xE0) == 0xC0 ? 2 : (*s & 0xF0) == 0xE0 ? 3 : 4) : 1;
+        char ch[5] = {0};
+        memcpy(ch, s, n);
+        if (n == 3 && strstr(corners, ch))
+            buf_putc(o, '+');
+        else if (!strcmp(ch, "─") || !strcmp(ch, "━"))
+            buf_putc(o, '-');
+        else if (!strcmp(ch, "│") || !strcmp(ch, "┃"))
+            buf_putc(o, '|');
+        else if (!strcmp(ch, "↴"))
+            buf_putc(o, '\\');
+        else if (!strcmp(ch, "↳"))
+            buf_putc(o, '>');
+        else if (!strcmp(ch, "⋯"))
+            buf_putc(o, '~');
+        else
+            buf_append(o, s, n);
+        s += n;
+    }
 }
 
 /* Text of one cell into out. */
@@ -205,7 +247,7 @@ static bool plain_identifier(const char *s)
 
 /* The name as shown, cut in the middle to cut_to columns when it is longer than cut_to +
  * hysteresis and not an identifier; returns its width. */
-static size_t shown_name(const char *name, size_t cut_to, size_t hysteresis, buf *out)
+static size_t shown_name(const char *name, size_t cut_to, size_t hysteresis, bool ascii, buf *out)
 {
     size_t n = strlen(name), width = utf8_width(name, n);
     out->len = 0;
@@ -216,7 +258,7 @@ static size_t shown_name(const char *name, size_t cut_to, size_t hysteresis, buf
     size_t head = utf8_bytes_before_width(name, n, 0, cut_to / 2);
     size_t tail = utf8_bytes_before_width(name, n, 0, width - (cut_to - 1) / 2);
     buf_append(out, name, head);
-    buf_puts(out, "⋯");
+    put(ascii, out, "⋯");
     buf_append(out, name + tail, n - tail);
     return cut_to;
 }
@@ -232,6 +274,7 @@ typedef struct table {
     buf *o;
     int style;
     bool color;
+    bool ascii;        /* output_format_pretty_grid_charset = 'ASCII' */
     int nc;
     size_t row_number_width;
     size_t *width;     /* per column: max padded width */
@@ -249,36 +292,36 @@ static void write_names(table *t, bool is_top)
     if (t->w->s.pretty_row_numbers)
         spaces(o, t->row_number_width);
     if (t->style == P_FULL)
-        buf_puts(o, "┃ ");
+        put(t->ascii, o, "┃ ");
     else if (t->style == P_COMPACT)
-        buf_puts(o, is_top ? "┌─" : "└─");
+        put(t->ascii, o, is_top ? "┌─" : "└─");
     else
         buf_putc(o, ' ');
     for (int c = 0; c < t->nc; c++) {
         if (c) {
             if (t->style == P_FULL)
-                buf_puts(o, " ┃ ");
+                put(t->ascii, o, " ┃ ");
             else if (t->style == P_COMPACT)
-                buf_puts(o, is_top ? "─┬─" : "─┴─");
+                put(t->ascii, o, is_top ? "─┬─" : "─┴─");
             else
                 buf_puts(o, "   ");
         }
         size_t pad = t->width[c] - t->name_width[c];
         const char *padc = t->style == P_COMPACT ? "─" : " ";
         if (t->right[c])
-            rep(o, padc, pad);
+            rep(t->ascii, o, padc, pad);
         if (t->color)
             buf_puts(o, "\033[1m");
         buf_append(o, t->names[c].p, t->names[c].len);
         if (t->color)
             buf_puts(o, RESET);
         if (!t->right[c])
-            rep(o, padc, pad);
+            rep(t->ascii, o, padc, pad);
     }
     if (t->style == P_FULL)
-        buf_puts(o, " ┃");
+        put(t->ascii, o, " ┃");
     else if (t->style == P_COMPACT)
-        buf_puts(o, is_top ? "─┐" : "─┘");
+        put(t->ascii, o, is_top ? "─┐" : "─┘");
     buf_putc(o, '\n');
 }
 
@@ -287,13 +330,13 @@ static void write_rule(table *t, const char *l, const char *h, const char *m, co
 {
     if (t->w->s.pretty_row_numbers)
         spaces(t->o, t->row_number_width);
-    buf_puts(t->o, l);
+    put(t->ascii, t->o, l);
     for (int c = 0; c < t->nc; c++) {
         if (c)
-            buf_puts(t->o, m);
-        rep(t->o, h, t->width[c] + 2);
+            put(t->ascii, t->o, m);
+        rep(t->ascii, t->o, h, t->width[c] + 2);
     }
-    buf_puts(t->o, r);
+    put(t->ascii, t->o, r);
     buf_putc(t->o, '\n');
 }
 
@@ -335,16 +378,16 @@ static void write_cell_line(table *t, int c, const buf *val, size_t *off, size_t
         cut = true;
         text.len = utf8_bytes_before_width((const char *)text.p, text.len, prefix, (size_t)s->pretty_max_value_width);
         if (t->color)
-            buf_puts(&text, "\033[31;1m⋯" RESET);
+            put(t->ascii, &text, "\033[31;1m⋯" RESET);
         else
-            buf_puts(&text, "⋯");
+            put(t->ascii, &text, "⋯");
         fw = (size_t)s->pretty_max_value_width;
     }
     if (continuation) {
         if (t->color)
-            buf_puts(o, GREY "↳" RESET);
+            put(t->ascii, o, GREY "↳" RESET);
         else
-            buf_puts(o, "↳");
+            put(t->ascii, o, "↳");
     } else {
         buf_putc(o, ' ');
     }
@@ -358,9 +401,9 @@ static void write_cell_line(table *t, int c, const buf *val, size_t *off, size_t
     buf_free(&text);
     if (*off != val->len) {
         if (t->color)
-            buf_puts(o, GREY "↴" RESET);
+            put(t->ascii, o, GREY "↴" RESET);
         else
-            buf_puts(o, "↴");
+            put(t->ascii, o, "↴");
     } else if (!cut) {
         buf_putc(o, ' ');
     }
@@ -381,11 +424,12 @@ static int pretty_table(fmt_writer *w, const block *b)
     }
     table t = {.w = w, .o = &w->b, .style = w->vt->variant & 3, .nc = b->ncols};
     t.color = s->pretty_color && !(w->vt->variant & P_NO_ESCAPES);
+    t.ascii = s->pretty_ascii;
     int nc = t.nc;
-    size_t rows_before = 0; /* ClickHouse's total_rows: 0 for the first table */
+    size_t rows_before = ps->last_rows; /* ClickHouse's total_rows: the rows of earlier blocks */
     t.row_number_width = (size_t)floor(log10((double)(nrows + rows_before))) + 3;
     t.cut_to = (size_t)(s->pretty_max_value_width > 0 ? s->pretty_max_value_width : 0);
-    if (!s->pretty_max_value_width_single && nrows == 1 && nc == 1)
+    if (!s->pretty_max_value_width_single && nrows == 1 && nc == 1 && rows_before == 0)
         t.cut_to = 0;
     t.width = xcalloc((size_t)nc, sizeof *t.width);
     t.name_width = xcalloc((size_t)nc, sizeof *t.name_width);
@@ -440,7 +484,8 @@ static int pretty_table(fmt_writer *w, const block *b)
         size_t cut_to = s->pretty_name_cut_to > 0 ? (size_t)s->pretty_name_cut_to : 0;
         if (cut_to && t.width[c] > cut_to)
             cut_to = t.width[c];
-        size_t nw = shown_name(w->header->names[c], cut_to, (size_t)s->pretty_name_min_chars_to_cut, &t.names[c]);
+        size_t nw = shown_name(w->header->names[c], cut_to, (size_t)s->pretty_name_min_chars_to_cut, s->pretty_ascii,
+                                &t.names[c]);
         t.name_width[c] = nw < cap ? nw : cap;
         if (t.name_width[c] > t.width[c])
             t.width[c] = t.name_width[c];
@@ -497,7 +542,7 @@ static int pretty_table(fmt_writer *w, const block *b)
                     if (k % 2)
                         buf_putc(o, ' ');
                     else
-                        buf_puts(o, "─");
+                        put(t.ascii, o, "─");
                 }
                 buf_putc(o, '\n');
                 filler_written = true;
@@ -528,7 +573,7 @@ static int pretty_table(fmt_writer *w, const block *b)
             bool all_printed = true;
             for (int c = 0; c < nc; c++) {
                 if (t.style != P_SPACE)
-                    buf_puts(o, "│");
+                    put(t.ascii, o, "│");
                 else if (c)
                     buf_putc(o, ' ');
                 write_cell_line(&t, c, &vals[c], &off[c], roww[(size_t)c * shown + d]);
@@ -536,7 +581,7 @@ static int pretty_table(fmt_writer *w, const block *b)
                     all_printed = false;
             }
             if (t.style != P_SPACE)
-                buf_puts(o, "│");
+                put(t.ascii, o, "│");
             if (tip && !col_is_null(b->cols[nc - 1], r))
                 fmt_number_tip(o, (const char *)vals[nc - 1].p, vals[nc - 1].len, s, t.color);
             buf_putc(o, '\n');
@@ -605,17 +650,17 @@ static int pretty_finish(fmt_writer *w, const fmt_stats *st)
 #define PRETTY(name, variant) {name, NULL, pretty_write, pretty_finish, pretty_free, variant}
 const fmt_out_vt fmt_out_pretty[] = {
     PRETTY("Pretty", P_FULL),
-    PRETTY("PrettyMonoBlock", P_FULL),
+    PRETTY("PrettyMonoBlock", P_FULL | P_MONO_BLOCK),
     PRETTY("PrettyNoEscapes", P_FULL | P_NO_ESCAPES),
-    PRETTY("PrettyNoEscapesMonoBlock", P_FULL | P_NO_ESCAPES),
+    PRETTY("PrettyNoEscapesMonoBlock", P_FULL | P_NO_ESCAPES | P_MONO_BLOCK),
     PRETTY("PrettyCompact", P_COMPACT),
-    PRETTY("PrettyCompactMonoBlock", P_COMPACT),
+    PRETTY("PrettyCompactMonoBlock", P_COMPACT | P_MONO_BLOCK),
     PRETTY("PrettyCompactNoEscapes", P_COMPACT | P_NO_ESCAPES),
-    PRETTY("PrettyCompactNoEscapesMonoBlock", P_COMPACT | P_NO_ESCAPES),
+    PRETTY("PrettyCompactNoEscapesMonoBlock", P_COMPACT | P_NO_ESCAPES | P_MONO_BLOCK),
     PRETTY("PrettySpace", P_SPACE),
-    PRETTY("PrettySpaceMonoBlock", P_SPACE),
+    PRETTY("PrettySpaceMonoBlock", P_SPACE | P_MONO_BLOCK),
     PRETTY("PrettySpaceNoEscapes", P_SPACE | P_NO_ESCAPES),
-    PRETTY("PrettySpaceNoEscapesMonoBlock", P_SPACE | P_NO_ESCAPES),
+    PRETTY("PrettySpaceNoEscapesMonoBlock", P_SPACE | P_NO_ESCAPES | P_MONO_BLOCK),
     {0},
 };
 #undef PRETTY

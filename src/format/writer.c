@@ -33,6 +33,7 @@ void fmt_settings_default(fmt_settings *s)
     s->pretty_multiline_fields = true;
     s->pretty_name_cut_to = 24;
     s->pretty_name_min_chars_to_cut = 4;
+    s->pretty_squash = true;
     s->write_statistics = true;
     s->max_block_rows = 65536;
     s->max_block_bytes = 1 << 20;

@@ -249,6 +249,9 @@ static int explain_syntax(const ast *stmt, query_ctx *q, buf *text)
 {
     if (stmt->sub->kind != AST_STMT_SELECT)
         return err_set(ERR_NOT_IMPLEMENTED, "EXPLAIN SYNTAX supports SELECT queries");
+    if (!settings_bool(q->st, "enable_analyzer") || !settings_bool(q->st, "allow_experimental_analyzer"))
+        return err_set(ERR_NOT_IMPLEMENTED, "EXPLAIN SYNTAX with enable_analyzer = 0 (the old analyzer's rewrites) is "
+                                            "not supported");
     if (stmt->args.n || stmt->sub->settings.n || stmt->sub->outfile)
         return err_set(ERR_NOT_IMPLEMENTED, "EXPLAIN SYNTAX with options, or of a query with SETTINGS after FORMAT or INTO "
                                             "OUTFILE, is not supported");

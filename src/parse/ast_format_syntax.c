@@ -379,7 +379,11 @@ static void clause_list(sx *f, const char *kw, const ast_list *l, int level, boo
             refuse(f, "ORDER BY … COLLATE and WITH FILL bounds");
             return;
         }
-        expr(f, it->sub, level + 1);
+        const ast *k = it->sub;
+        if (l->n == 1 && k && k->kind == AST_IDENT && k->nparts == 1 && !k->alias && !strcasecmp(k->parts[0], "all"))
+            buf_puts(f->o, "ALL"); /* ORDER BY ALL */
+        else
+            expr(f, k, level + 1);
         buf_puts(f->o, it->desc ? " DESC" : " ASC");
         if (it->nulls)
             buf_puts(f->o, it->nulls > 0 ? " NULLS FIRST" : " NULLS LAST");
@@ -477,11 +481,15 @@ static void select_query(sx *f, const ast *s, int level)
         refuse(f, "GROUP BY ALL, GROUPING SETS, INTERPOLATE, WINDOW and non-constant LIMIT");
         return;
     }
-    for (int i = 0; i < s->settings.n; i++)
-        if (!strcasecmp(s->settings.items[i]->name, "limit") || !strcasecmp(s->settings.items[i]->name, "offset")) {
-            refuse(f, "the limit and offset settings");
+    for (int i = 0; i < s->settings.n; i++) {
+        const char *n = s->settings.items[i]->name;
+        if (!strcasecmp(n, "limit") || !strcasecmp(n, "offset") || !strcmp(n, "enable_analyzer") ||
+            !strcmp(n, "allow_experimental_analyzer")) {
+            /* the old analyzer's EXPLAIN SYNTAX shows its AST rewrites */
+            refuse(f, "the limit, offset and enable_analyzer settings");
             return;
         }
+    }
     if (s->with.n) {
         buf_puts(f->o, "WITH");
         for (int i = 0; i < s->with.n && !f->why; i++) {
