@@ -63,6 +63,18 @@ static const own_def own[] = {
     {"output_format_pretty_fallback_to_vertical_min_table_width", SET_UINT, "250", ""},
     {"output_format_pretty_row_numbers", SET_BOOL, "1", "Add row numbers before each row in Pretty formats."},
     {"output_format_pretty_color", SET_STRING, "auto", "Use ANSI escapes in Pretty formats (auto = on a terminal)."},
+    {"output_format_pretty_highlight_digit_groups", SET_BOOL, "1", "Underline thousands digit groups of numbers (with colour)."},
+    {"output_format_pretty_highlight_trailing_spaces", SET_BOOL, "1", "Highlight trailing spaces (with colour)."},
+    {"output_format_pretty_multiline_fields", SET_BOOL, "1", "Draw multi-line values inside their cell (↴ / ↳)."},
+    {"output_format_pretty_max_column_name_width_cut_to", SET_UINT, "24", "Cut longer column names to this width."},
+    {"output_format_pretty_max_column_name_width_min_chars_to_cut", SET_UINT, "4",
+     "Cut a column name only when this many characters would go."},
+    {"output_format_pretty_max_value_width_apply_for_single_value", SET_UINT, "0",
+     "Cut a single value (one row, one column) to output_format_pretty_max_value_width too."},
+    {"output_format_pretty_grid_charset", SET_STRING, "UTF-8", "Pretty grid characters: 'ASCII' (+ - |), else UTF-8."},
+    {"output_format_pretty_squash_consecutive_ms", SET_UINT, "50",
+     "0: Pretty draws a table per block as it comes; otherwise one table per result (a local engine's "
+     "blocks all arrive within the wait)."},
     {"output_format_csv_crlf_end_of_line", SET_BOOL, "0", "Use CRLF line endings in CSV."},
     {"output_format_tsv_crlf_end_of_line", SET_BOOL, "0", "Use CRLF line endings in TSV."},
     {"output_format_parquet_row_group_size", SET_UINT, "1000000", "Target row group size in rows."},
@@ -93,8 +105,9 @@ static const own_def own[] = {
     {"readonly", SET_UINT, "0", "1: only reading queries, no setting changes; 2: reading queries and setting changes."},
     {"send_logs_level", SET_STRING, "fatal", "Server log level sent to the client."},
     {"use_query_cache", SET_BOOL, "0", "Use the query cache (unsupported, ignored)."},
-    {"allow_experimental_analyzer", SET_BOOL, "1", "Compatibility; ignored."},
-    {"enable_analyzer", SET_BOOL, "1", "Compatibility; ignored."},
+    {"allow_experimental_analyzer", SET_BOOL, "1", "Alias of enable_analyzer."},
+    {"enable_analyzer", SET_BOOL, "1",
+     "0: the old analyzer's narrower name scope for joined tables (only their ordinary columns)."},
     {"prefer_column_name_to_alias", SET_BOOL, "0", "Prefer column names to aliases.", SETF_DEFAULT_ONLY},
     {"optimize_on_insert", SET_BOOL, "1", "Apply the engine's merge logic to inserted blocks."},
     {"insert_deduplicate", SET_BOOL, "1", "Deduplicate retried inserts of identical blocks."},
@@ -268,6 +281,7 @@ static const char *const no_effect_prefixes[] = {
     "min_external_", "min_joined_block_size", "max_joined_block_size", "min_table_rows_to_use_projection_index",
     "count_distinct_optimization", "min_chunk_bytes_for_parallel_parsing", "exact_rows_before_limit",
     "rewrite_count_distinct_if_with_count_distinct_implementation",
+    "ignore_data_skipping_indices", /* shale uses no data skipping index (a bad value: sql/analyze.c) */
 };
 
 /* Names matching a prefix above that do change results. */

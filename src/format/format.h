@@ -43,6 +43,14 @@ typedef struct fmt_settings {
     int64_t pretty_fallback_min_width;  /* output_format_pretty_fallback_to_vertical_min_table_width (250) */
     bool pretty_color;                  /* output_format_pretty_color: false when not a tty */
     int64_t pretty_single_large_number_tip_threshold; /* 1000000 */
+    bool pretty_highlight_digit_groups;    /* output_format_pretty_highlight_digit_groups (true) */
+    bool pretty_highlight_trailing_spaces; /* output_format_pretty_highlight_trailing_spaces (true) */
+    bool pretty_multiline_fields;       /* output_format_pretty_multiline_fields (true) */
+    int64_t pretty_name_cut_to;         /* output_format_pretty_max_column_name_width_cut_to (24) */
+    int64_t pretty_name_min_chars_to_cut; /* output_format_pretty_max_column_name_width_min_chars_to_cut (4) */
+    bool pretty_max_value_width_single; /* output_format_pretty_max_value_width_apply_for_single_value (0) */
+    bool pretty_ascii;                  /* output_format_pretty_grid_charset = 'ASCII' */
+    bool pretty_squash;                 /* output_format_pretty_squash_consecutive_ms != 0 (50): one table */
     bool write_statistics;              /* output_format_write_statistics (true) */
     int max_block_rows;                 /* rows per block produced by readers (65536) */
     int64_t max_block_bytes;            /* bytes per block produced by readers (1 MiB..) */

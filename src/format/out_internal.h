@@ -50,8 +50,18 @@ void fmt_json_value(fmt_writer *w, const column *c, size_t r, bool strings);
 /* Vertical writer entry points, reused by Pretty's fallback to vertical. */
 void vertical_write_rows(fmt_writer *w, const block *b, uint64_t first_row_number);
 
-/* Display width of UTF-8 text (East Asian wide characters count 2, combining marks 0). */
+/* Display width of UTF-8 text as ClickHouse computes it (East Asian wide characters count 2;
+ * combining marks, control characters and ANSI escape sequences 0; a tab reaches the next
+ * multiple of 8, counted from `prefix` columns left of the text in utf8_width_at). */
 size_t utf8_width(const char *s, size_t n);
+size_t utf8_width_at(const char *s, size_t n, size_t prefix);
+/* Bytes of s[0..n) that fit in `limit` columns (whole characters only). */
+size_t utf8_bytes_before_width(const char *s, size_t n, size_t prefix, size_t limit);
+
+/* The readable tip after a large number ("-- 12.35 million", grey with colour) for the
+ * number's text, when ClickHouse prints one: above the threshold, finite, and not in the
+ * range where most 64-bit hashes lie. */
+void fmt_number_tip(buf *o, const char *text, size_t n, const fmt_settings *s, bool color);
 
 /* "1.23 million": v scaled to thousands, millions, ... with two decimals (the tip that
  * Pretty and Vertical print after large numbers). */

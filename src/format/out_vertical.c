@@ -48,18 +48,8 @@ static void vertical_fields(fmt_writer *w, const block *b, size_t r)
                 size_t at = w->b.len;
                 text_write(&w->b, b->cols[c], r, TEXT_RAW, &w->to);
                 /* Large numbers get a readable tip, as in ClickHouse: "-- 1.50 million". */
-                if (w->s.pretty_single_large_number_tip_threshold > 0 && fmt_type_is_numeric(b->cols[c]->type)) {
-                    char tmp[64];
-                    size_t tl = w->b.len - at < sizeof tmp - 1 ? w->b.len - at : sizeof tmp - 1;
-                    memcpy(tmp, w->b.p + at, tl);
-                    tmp[tl] = 0;
-                    double v = strtod(tmp, NULL);
-                    if (isfinite(v) && fabs(v) > (double)w->s.pretty_single_large_number_tip_threshold) {
-                        fmt_quantity(v, tmp, sizeof tmp);
-                        buf_puts(&w->b, " -- ");
-                        buf_puts(&w->b, tmp);
-                    }
-                }
+                if (fmt_type_is_numeric(b->cols[c]->type))
+                    fmt_number_tip(&w->b, (const char *)w->b.p + at, w->b.len - at, &w->s, false);
             }
             buf_putc(&w->b, '\n');
         }

@@ -28,6 +28,12 @@ void fmt_settings_default(fmt_settings *s)
     s->pretty_fallback_min_width = 250;
     s->pretty_color = false;
     s->pretty_single_large_number_tip_threshold = 1000000;
+    s->pretty_highlight_digit_groups = true;
+    s->pretty_highlight_trailing_spaces = true;
+    s->pretty_multiline_fields = true;
+    s->pretty_name_cut_to = 24;
+    s->pretty_name_min_chars_to_cut = 4;
+    s->pretty_squash = true;
     s->write_statistics = true;
     s->max_block_rows = 65536;
     s->max_block_bytes = 1 << 20;
@@ -167,39 +173,83 @@ void fmt_writer_free(fmt_writer *w)
     free(w);
 }
 
-size_t utf8_width(const char *s, size_t n)
+/* Columns one code point takes on a terminal: 0 for control characters, combining marks and
+ * zero-width spaces, 2 for East Asian wide characters and emoji, 1 otherwise. */
+static size_t cp_width(unsigned cp)
 {
-    size_t w = 0;
-    const unsigned char *p = (const unsigned char *)s, *e = p + n;
-    while (p < e) {
-        unsigned c = *p;
-        if (c < 0x80) {
-            w++;
-            p++;
-            continue;
+    if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0))
+        return 0;
+    if ((cp >= 0x300 && cp <= 0x36F) || (cp >= 0x200B && cp <= 0x200F) || cp == 0xFE0F)
+        return 0;
+    bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) ||
+                (cp >= 0x3041 && cp <= 0x33FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+                (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF) ||
+                (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+                (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+                (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
+                (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD);
+    return wide ? 2 : 1;
+}
+
+/* One walk for both questions, as ClickHouse's UTF8::computeWidth and computeBytesBeforeWidth:
+ * ANSI escape sequences (ESC, then printable bytes up to a CSI final byte 0x40..0x7E that does
+ * not directly follow the ESC) take no room, a tab reaches the next multiple of 8 counted from
+ * `prefix` columns left of the text, invalid UTF-8 bytes take no room. With limit_mode the
+ * result is the number of bytes that fit in `limit` columns, else the width. */
+static size_t width_walk(const char *s, size_t n, size_t prefix, bool limit_mode, size_t limit)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t width = 0, pos = 0;
+    bool esc = false;
+    while (pos < n) {
+        unsigned c = p[pos];
+        size_t w, len = 1;
+        if (c >= 0x20 && c <= 0x7E) {
+            w = esc ? 0 : 1;
+            if (esc && c >= 0x40 && pos > 0 && p[pos - 1] != 0x1B)
+                esc = false; /* the end of a CSI sequence */
+        } else {
+            unsigned cp = c;
+            if (c >= 0x80) {
+                if ((c & 0xE0) == 0xC0) { cp = c & 0x1F; len = 2; }
+                else if ((c & 0xF0) == 0xE0) { cp = c & 0x0F; len = 3; }
+                else if ((c & 0xF8) == 0xF0) { cp = c & 0x07; len = 4; }
+                else len = 0;
+                for (size_t k = 1; len && k < len; k++) {
+                    if (pos + k >= n || (p[pos + k] & 0xC0) != 0x80)
+                        len = 0;
+                    else
+                        cp = (cp << 6) | (p[pos + k] & 0x3F);
+                }
+            }
+            if (!len) { /* invalid sequence: no room, as on modern terminals */
+                pos++;
+                continue;
+            }
+            if (cp == 0x1B) {
+                esc = true;
+                w = 0;
+            } else if (cp == '\t') {
+                w = 8 - (prefix + width) % 8;
+            } else {
+                w = cp_width(cp);
+            }
         }
-        unsigned cp;
-        int len;
-        if ((c & 0xE0) == 0xC0) { cp = c & 0x1F; len = 2; }
-        else if ((c & 0xF0) == 0xE0) { cp = c & 0x0F; len = 3; }
-        else if ((c & 0xF8) == 0xF0) { cp = c & 0x07; len = 4; }
-        else { w++; p++; continue; } /* stray byte: one column */
-        if (p + len > e) { w++; p++; continue; }
-        for (int k = 1; k < len; k++)
-            cp = (cp << 6) | (p[k] & 0x3F);
-        p += len;
-        if ((cp >= 0x300 && cp <= 0x36F) || (cp >= 0x200B && cp <= 0x200F) || cp == 0xFE0F)
-            continue; /* combining / zero width */
-        bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) ||
-                    (cp >= 0x3041 && cp <= 0x33FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
-                    (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF) ||
-                    (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-                    (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
-                    (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
-                    (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD);
-        w += wide ? 2 : 1;
+        if (limit_mode && width + w > limit)
+            return pos;
+        width += w;
+        pos += len;
     }
-    return w;
+    return limit_mode ? n : width;
+}
+
+size_t utf8_width_at(const char *s, size_t n, size_t prefix) { return width_walk(s, n, prefix, false, 0); }
+
+size_t utf8_width(const char *s, size_t n) { return width_walk(s, n, 0, false, 0); }
+
+size_t utf8_bytes_before_width(const char *s, size_t n, size_t prefix, size_t limit)
+{
+    return width_walk(s, n, prefix, true, limit);
 }
 
 bool fmt_type_is_numeric(const type *t)

@@ -459,6 +459,8 @@ static int create_table(const ast *st, query_ctx *q)
         canonical_text(&text, db, name, cols, n, &tmp, names_as_strings(&a, engine, q->database));
         rc = catalog_create_table(target, db, name, buf_cstr(&text), st->if_not_exists, st->or_replace, q, &t);
         buf_free(&text);
+        if (!rc && t)
+            t->has_skip_indexes = st->has_skip_indexes;
     }
     if (!rc && t && st->as_select && !st->create_empty) {
         /* CREATE … AS SELECT: the table is created, then filled (EMPTY AS: not). */

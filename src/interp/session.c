@@ -255,6 +255,13 @@ static const fmt_field fmt_fields[] = {
     FS_INT64("output_format_pretty_fallback_to_vertical_min_columns", pretty_fallback_min_columns),
     FS_INT64("output_format_pretty_fallback_to_vertical_min_table_width", pretty_fallback_min_width),
     FS_INT64("output_format_pretty_single_large_number_tip_threshold", pretty_single_large_number_tip_threshold),
+    FS_BOOL("output_format_pretty_highlight_digit_groups", pretty_highlight_digit_groups),
+    FS_BOOL("output_format_pretty_highlight_trailing_spaces", pretty_highlight_trailing_spaces),
+    FS_BOOL("output_format_pretty_multiline_fields", pretty_multiline_fields),
+    FS_INT64("output_format_pretty_max_column_name_width_cut_to", pretty_name_cut_to),
+    FS_INT64("output_format_pretty_max_column_name_width_min_chars_to_cut", pretty_name_min_chars_to_cut),
+    FS_NONZERO("output_format_pretty_max_value_width_apply_for_single_value", pretty_max_value_width_single),
+    FS_NONZERO("output_format_pretty_squash_consecutive_ms", pretty_squash),
     FS_BOOL("output_format_write_statistics", write_statistics),
     FS_NONZERO("schema_inference_make_columns_nullable", schema_inference_make_columns_nullable),
     FS_BOOL("input_format_try_infer_integers", try_infer_integers),
@@ -298,6 +305,7 @@ static void fill_fmt_settings(query_ctx *q, bool tty)
     f->csv_delimiter = d[0] ? d[0] : ',';
     const char *color = settings_str(st, "output_format_pretty_color");
     f->pretty_color = strcmp(color, "auto") == 0 ? tty : (strcmp(color, "1") == 0 || strcasecmp(color, "true") == 0);
+    f->pretty_ascii = strcmp(settings_str(st, "output_format_pretty_grid_charset"), "ASCII") == 0; /* else UTF-8 */
     f->timezone = q->env.timezone;
     int64_t bs = settings_int(st, "max_block_size");
     f->max_block_rows = bs > 0 ? (int)bs : 65409;

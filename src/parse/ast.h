@@ -140,6 +140,9 @@ struct ast {
 
     /* AST_SUBQUERY: query in `sub`; AST_PARAM: name in name, type in str */
     ast *sub;
+    /* AST_SUBQUERY of WITH name AS (SELECT …): a table for the query, not an expression
+     * (WITH (SELECT …) AS name is a scalar: both are tables, only this one a value) */
+    bool cte;
 
     /* AST_SELECT */
     ast_list with;         /* WITH expr AS x, WITH x AS (subquery): alias set on each */
@@ -270,6 +273,14 @@ struct ast {
      * from EXCHANGE TABLES a AND b: exchange (args hold the pair). */
     bool create_empty;
     bool exchange;
+    /* AST_ASTERISK: the EXCEPT column transformer (* EXCEPT [STRICT] name | 'regexp' |
+     * (name, …)): names as AST_IDENT, regular expressions as string literals; STRICT: every
+     * name must be a column. */
+    ast_list except_cols;
+    bool except_strict;
+    /* CREATE TABLE: data skipping indexes (INDEX name expr TYPE …) were declared; the
+     * parser skips their definitions (shale does not use them). */
+    bool has_skip_indexes;
     /* AST_STMT_BACKUP / AST_STMT_RESTORE: what in `args` — AST_TABLE nodes with show_what
      * "TABLE" (database, table_name) or "DATABASE" (database), each with the name in the
      * backup (AS …) as an AST_TABLE in `sub` or NULL; the destination or source as an
@@ -311,6 +322,16 @@ void ast_format_quoted(buf *out, const char *s, size_t n);
  * then meaningless — when the query has a construct whose ClickHouse form this does not
  * reproduce (ast_format_query.c lists them). */
 bool ast_format_query_ch(buf *out, const ast *q, const char *src, size_t src_len, const char *db, bool one_line);
+/* A float constant as ClickHouse prints it (1.5, 1000.); false for infinities, NaN and
+ * values ClickHouse prints in exponent form (not reproduced). */
+bool ast_format_float_ch(buf *out, double v);
+/* EXPLAIN SYNTAX: the query (AST_SELECT / AST_UNION) as ClickHouse 26.7 prints it, over
+ * several lines (ast_format_syntax.c has the rules); src[0..src_len) is the text it was
+ * parsed from; modes are the union, except and intersect default modes ("ALL",
+ * "DISTINCT" or ""). Returns false with *why naming the first construct whose form it
+ * does not reproduce (out is then meaningless). */
+bool ast_format_explain_syntax(buf *out, const ast *q, const char *src, size_t src_len, const char *const modes[3],
+                               const char **why);
 /* An ALTER command as ClickHouse formats it in system.mutations, without the enclosing
  * parentheses: "DELETE WHERE a = 1", "UPDATE b = 'q' WHERE 1", "RENAME COLUMN b TO c". */
 void ast_format_alter_cmd(buf *out, const ast *cmd);

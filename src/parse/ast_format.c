@@ -192,6 +192,11 @@ static void format_expr(buf *out, const ast *e, bool sql, bool top)
             buf_putc(out, '.');
         }
         buf_putc(out, '*');
+        if (e->except_cols.n) {
+            buf_puts(out, e->except_strict ? " EXCEPT STRICT (" : " EXCEPT (");
+            format_list(out, &e->except_cols, true);
+            buf_putc(out, ')');
+        }
         break;
     case AST_FUNC:
         if (!sql && !strcmp(e->name, "tuple") && !e->has_params && e->args.n == 1) {
@@ -659,7 +664,10 @@ bool ast_dump(buf *out, const ast *e, int indent)
         format_parts(&t, e->nparts, e->parts);
         dump_line(out, indent, buf_cstr(&t), 0, e->alias);
         break;
-    case AST_ASTERISK: dump_line(out, indent, e->nparts ? "QualifiedAsterisk" : "Asterisk", 0, NULL); break;
+    case AST_ASTERISK:
+        dump_line(out, indent, e->nparts ? "QualifiedAsterisk" : "Asterisk", 0, NULL);
+        ok &= !e->except_cols.n; /* column transformers are not dumped */
+        break;
     case AST_PARAM:
         buf_printf(&t, "QueryParameter %s:%s", e->name, e->str);
         dump_line(out, indent, buf_cstr(&t), 0, e->alias);

@@ -60,30 +60,32 @@ static void literal(fmt *f, const ast *e)
     case LIT_STRING: ast_format_quoted(f->out, e->str, e->str_len); break;
     case LIT_UINT: buf_printf(f->out, "%llu", (unsigned long long)e->u); break;
     case LIT_INT: buf_printf(f->out, "%lld", (long long)e->i); break;
-    case LIT_FLOAT: {
-        double v = e->f;
-        if (!isfinite(v)) {
+    case LIT_FLOAT:
+        if (!ast_format_float_ch(f->out, e->f))
             f->ok = false;
-            break;
-        }
-        if (v == floor(v) && fabs(v) < 1e15) {
-            buf_printf(f->out, "%.0f.", v);
-            break;
-        }
-        char b[40];
-        for (int prec = 1; prec <= 17; prec++) {
-            snprintf(b, sizeof b, "%.*g", prec, v);
-            if (strtod(b, NULL) == v)
-                break;
-        }
-        if (strchr(b, 'e'))
-            f->ok = false; /* ClickHouse's exponent form is not reproduced */
-        else
-            buf_puts(f->out, b);
         break;
-    }
     default: f->ok = false;
     }
+}
+
+bool ast_format_float_ch(buf *out, double v)
+{
+    if (!isfinite(v))
+        return false;
+    if (v == floor(v) && fabs(v) < 1e15) {
+        buf_printf(out, "%.0f.", v);
+        return true;
+    }
+    char b[40];
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(b, sizeof b, "%.*g", prec, v);
+        if (strtod(b, NULL) == v)
+            break;
+    }
+    if (strchr(b, 'e'))
+        return false; /* ClickHouse's exponent form is not reproduced */
+    buf_puts(out, b);
+    return true;
 }
 
 static int binary_op(const ast *e)
@@ -208,7 +210,7 @@ static void clause_list(fmt *f, const char *kw, const ast_list *l, bool order_it
             buf_puts(f->out, it->desc ? " DESC" : " ASC");
             if (it->nulls)
                 buf_puts(f->out, it->nulls > 0 ? " NULLS FIRST" : " NULLS LAST");
-        } else if (select_items && it->kind == AST_ASTERISK && !it->nparts && !it->alias) {
+        } else if (select_items && it->kind == AST_ASTERISK && !it->nparts && !it->alias && !it->except_cols.n) {
             buf_putc(f->out, '*');
         } else if (select_items && it->alias) {
             ast plain = *it;

@@ -696,6 +696,39 @@ static ast *parse_function(parser *p, tok *name_tok)
     return f;
 }
 
+/* Column transformers after * or t.*: EXCEPT [STRICT] name | 'regexp' | (name, …) |
+ * ('regexp'), any number of times. As in ClickHouse, EXCEPT right after an asterisk is
+ * always the transformer (`SELECT * EXCEPT SELECT 1` is a syntax error). */
+static bool parse_star_except(parser *p, ast *s)
+{
+    while (p_accept(p, "EXCEPT")) {
+        s->except_strict |= p_accept(p, "STRICT");
+        bool list = p_accept_tok(p, TK_LPAREN);
+        if (p_kind(p) == TK_STRING) {
+            tok *t = p_cur(p);
+            p_adv(p);
+            ast *re = string_literal(p, t);
+            if (!re)
+                return false;
+            ast_list_push(p->a, &s->except_cols, re);
+        } else {
+            do {
+                ast *item = ast_new(p->a, AST_IDENT, p_cur(p)->start);
+                item->nparts = 1;
+                item->parts = ARENA_ARRAY(p->a, const char *, 1);
+                item->parts[0] = p_ident(p);
+                if (!item->parts[0])
+                    return false;
+                ast_list_push(p->a, &s->except_cols, item);
+            } while (list && p_accept_tok(p, TK_COMMA));
+        }
+        if (list && !expect_tok(p, TK_RPAREN, "closing parenthesis"))
+            return false;
+        s->end = prev_end(p);
+    }
+    return true;
+}
+
 static ast *parse_primary(parser *p)
 {
     tok *t = p_cur(p);
@@ -791,7 +824,7 @@ static ast *parse_primary(parser *p)
         p_adv(p);
         ast *s = ast_new(p->a, AST_ASTERISK, pos);
         s->end = t->end;
-        return s;
+        return parse_star_except(p, s) ? s : NULL;
     }
     case TK_WORD:
     case TK_QIDENT: {
@@ -862,7 +895,7 @@ static ast *parse_primary(parser *p)
                 s->parts = ARENA_ARRAY(p->a, const char *, (size_t)np);
                 memcpy(s->parts, parts, sizeof(char *) * (size_t)np);
                 s->end = prev_end(p);
-                return s;
+                return parse_star_except(p, s) ? s : NULL;
             } else {
                 break;
             }

@@ -373,6 +373,7 @@ static ast *parse_select(parser *p)
                 ast *sq = ast_new(p->a, AST_SUBQUERY, cpos);
                 sq->sub = q;
                 sq->alias = nm;
+                sq->cte = true;
                 sq->end = prev_end(p);
                 ast_list_push(p->a, &s->with, sq);
             } else {
@@ -725,6 +726,7 @@ static ast *parse_create_table(parser *p, ast *st)
                  * docs/differences.md); constraints: refused at CREATE (interp/ddl.c) */
                 if (p_is(p, 0, "CONSTRAINT") && !st->constraint_pos)
                     st->constraint_pos = p_cur(p)->start + 1;
+                st->has_skip_indexes |= p_is(p, 0, "INDEX");
                 int depth = 0;
                 while (p_kind(p) != TK_EOF && p_kind(p) != TK_ERROR &&
                        !(depth == 0 && (p_kind(p) == TK_COMMA || p_kind(p) == TK_RPAREN))) {

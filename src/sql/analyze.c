@@ -18,6 +18,8 @@
 #include "func/hof.h"
 
 #include <limits.h>
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2280,6 +2282,45 @@ static const ast *expand_aliases(actx *c, arena *a, const ast *e, int depth)
     return e;
 }
 
+/* * EXCEPT …: 1 when column `name` is left out, 0 when not, -1 with an error for a bad
+ * regular expression. Names compare exactly; strings are regular expressions searched in
+ * the name (as ClickHouse's partial match). matched[i] is set for each item that hits. */
+static int star_excludes(const ast *star, const char *name, bool *matched)
+{
+    int hit = 0;
+    for (int i = 0; i < star->except_cols.n; i++) {
+        const ast *it = star->except_cols.items[i];
+        if (it->kind == AST_IDENT) {
+            if (strcmp(it->parts[0], name) == 0) {
+                hit = 1;
+                if (matched)
+                    matched[i] = true;
+            }
+            continue;
+        }
+        int ec;
+        PCRE2_SIZE eo;
+        pcre2_code *re = pcre2_compile((PCRE2_SPTR)it->str, it->str_len, PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &ec, &eo,
+                                       NULL);
+        if (!re) {
+            PCRE2_UCHAR msg[256];
+            pcre2_get_error_message(ec, msg, sizeof msg);
+            return err_set(ERR_CANNOT_COMPILE_REGEXP, "Cannot compile regular expression '%.*s': %s", (int)it->str_len,
+                           it->str, (const char *)msg);
+        }
+        pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
+        int m = pcre2_match(re, (PCRE2_SPTR)name, strlen(name), 0, 0, md, NULL);
+        pcre2_match_data_free(md);
+        pcre2_code_free(re);
+        if (m >= 0) {
+            hit = 1;
+            if (matched)
+                matched[i] = true;
+        }
+    }
+    return hit;
+}
+
 /* ORDER BY 2 / GROUP BY 1 / LIMIT 1 BY 1: the select item at that position of the list
  * as `*` expands it (ClickHouse counts the expanded columns). */
 static const ast *positional(actx *c, const ast_list *select, const ast *e)
@@ -2295,7 +2336,7 @@ static const ast *positional(actx *c, const ast_list *select, const ast *e)
             continue;
         }
         /* `*` over one source: its visible columns by name (a join's or t.*: not mapped) */
-        if (item->nparts || c->qual || !c->src || !c->scratch)
+        if (item->nparts || c->qual || !c->src || !c->scratch || item->except_cols.n)
             return e;
         if (pos <= (uint64_t)c->nvisible) {
             ast *id = ARENA_NEW(c->scratch, ast);
@@ -2318,7 +2359,12 @@ static const ast *positional(actx *c, const ast_list *select, const ast *e)
 static int check_positions(actx *c, const ast *sel)
 {
     uint64_t n = 0;
+    bool except = false;
     for (int i = 0; i < sel->select.n; i++) {
+        const ast *item = sel->select.items[i];
+        except |= item->kind == AST_ASTERISK && item->except_cols.n;
+    }
+    for (int i = 0; i < sel->select.n && !except; i++) {
         const ast *item = sel->select.items[i];
         if (item->kind != AST_ASTERISK)
             n++;
@@ -2333,8 +2379,11 @@ static int check_positions(actx *c, const ast *sel)
             const ast *e = lists[l]->items[i];
             if (e->kind == AST_ORDER_ITEM)
                 e = e->sub;
-            if (!e || e->kind != AST_LITERAL || e->lit != LIT_UINT || (e->u >= 1 && e->u <= n))
+            if (!e || e->kind != AST_LITERAL || e->lit != LIT_UINT || (!except && e->u >= 1 && e->u <= n))
                 continue;
+            if (except)
+                return err_set(ERR_NOT_IMPLEMENTED, "Positional arguments with * EXCEPT in the select list are not "
+                                                    "supported yet");
             char scope[1024];
             scope_text(c, scope, sizeof scope);
             return err_set(ERR_BAD_ARGUMENTS,
@@ -2490,6 +2539,23 @@ static uint64_t rows_needed(const ast *sel)
     return n >= l->u ? n : UINT64_MAX;
 }
 
+/* enable_analyzer = 0: ClickHouse's old analyzer offers only the ordinary columns of a
+ * table joined to another; its MATERIALIZED, ALIAS and virtual columns are unknown
+ * identifiers there (UNKNOWN_IDENTIFIER), so the right side drops them. */
+static void old_analyzer_joined_columns(source *s)
+{
+    for (int i = s->nvisible; i < s->sch->n; i++) {
+        free(s->sch->names[i]);
+        s->sch->names[i] = NULL;
+    }
+    s->sch->n = s->nvisible;
+    for (int i = 0; i < s->nalias; i++) {
+        free(s->alias_name[i]);
+        free(s->alias_sql[i]);
+    }
+    s->nalias = 0;
+}
+
 /* where: the SELECT's WHERE, whose equalities turn CROSS joins into INNER ones; need: the
  * rows the SELECT takes from the join's result at most (rows_needed). */
 static int analyze_from(const ast *t, const ast *where, uint64_t need, query_ctx *q, source **out)
@@ -2518,6 +2584,9 @@ static int analyze_from(const ast *t, const ast *where, uint64_t need, query_ctx
             source_free(cur);
             return -1;
         }
+        if (j->sub->table_name &&
+            (!settings_bool(q->st, "enable_analyzer") || !settings_bool(q->st, "allow_experimental_analyzer")))
+            old_analyzer_joined_columns(right);
         set_qualifiers(right, table_qualifier(j->sub));
         source *joined;
         int rc = join_sources(cur, right, j, where, q, &joined);
@@ -2782,6 +2851,22 @@ static int subquery_source(const ast *sub, query_ctx *q, source **out)
 
 int analyze_subquery_source(const ast *sub, query_ctx *q, source **out) { return subquery_source(sub, q, out); }
 
+/* ignore_data_skipping_indices, once set, must name at least one index of a table that has
+ * some: ClickHouse parses it when it selects a MergeTree table's granules (so only for a
+ * table with data) and refuses a value without an identifier. The indexes themselves are
+ * not used by shale, so the names need not exist. */
+static int check_ignored_indexes(source *src, query_ctx *q)
+{
+    int si = settings_index("ignore_data_skipping_indices");
+    if (si < 0 || !settings_changed_at(q->st, si) || !src->count_rows || src->count_rows(src, q) == 0)
+        return 0;
+    const char *v = settings_text_at(q->st, si);
+    for (const char *p = v; *p; p++)
+        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+            return 0;
+    return err_set(ERR_CANNOT_PARSE_TEXT, "Cannot parse string ('%s') into set of identifiers", v);
+}
+
 /* A view: its SELECT analyzed as a subquery in the view's own scope — no CTE of the
  * outer query, unqualified tables in the view's database. The source keeps the view
  * (whose AST the plan points into) until it is destroyed; takes the reference v. */
@@ -3007,6 +3092,8 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
         rc = err_set(ERR_ILLEGAL_FINAL, "Storage %s doesn't support FINAL", tbl->engine->name);
     else
         rc = tbl->engine->read(tbl, t->final, q, out);
+    if (!rc && tbl->has_skip_indexes)
+        rc = check_ignored_indexes(*out, q);
     /* SELECT * leaves MATERIALIZED columns out, as ClickHouse does: they go last. */
     int nmat = 0;
     for (int i = 0; !rc && i < tbl->ncols; i++)
@@ -3725,6 +3812,20 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
     for (int i = 0; i < c->src->n; i++)
         c->src_map[i] = -1;
 
+    /* Aliases of the enclosing queries' WITH (SELECT …) AS name:
+     * visible here as ClickHouse's enable_global_with_statement makes them, unless this
+     * query's own columns, ALIAS columns, WITH or select list use the name (added first:
+     * every later alias wins). A scalar subquery means the same in every scope. */
+    for (int i = 0; i < ctes_before && c->naliases < 512; i++) {
+        const ast *w = q->ctes[i];
+        bool column = schema_find(c->src, w->alias) >= 0;
+        for (int k = 0; !column && c->bare && k < c->src->n; k++)
+            column = c->bare[k] && strcmp(c->bare[k], w->alias) == 0;
+        if (w->kind == AST_SUBQUERY && w->alias && !w->cte && !column) {
+            c->alias_names[c->naliases] = w->alias;
+            c->alias_asts[c->naliases++] = w;
+        }
+    }
     /* Aliases: the table's ALIAS columns, then WITH, then the select list (later ones win). */
     for (int i = 0; i < p->src->nalias && c->naliases < 512; i++) {
         buf b = {0};
@@ -3741,10 +3842,11 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
         c->alias_names[c->naliases] = p->src->alias_name[i];
         c->alias_asts[c->naliases++] = st->sub->select.items[0];
     }
-    /* Aliases: WITH first, then the select list. */
+    /* Aliases: WITH first, then the select list. WITH name AS (SELECT …) names a table,
+     * not a value (UNKNOWN_IDENTIFIER as an expression, as in ClickHouse). */
     for (int i = 0; i < sel->with.n; i++) {
         const ast *w = sel->with.items[i];
-        if (w->alias && c->naliases < 512) {
+        if (w->alias && !w->cte && c->naliases < 512) {
             c->alias_names[c->naliases] = w->alias;
             c->alias_asts[c->naliases++] = w;
         }
@@ -3881,6 +3983,11 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
                         s->parts[1], scope);
                 goto done;
             }
+            bool hit[64] = {0};
+            if (s->except_cols.n > 64) {
+                err_set(ERR_NOT_IMPLEMENTED, "More than 64 names in * EXCEPT are not supported");
+                goto done;
+            }
             for (int k = 0; k < c->nvisible; k++) {
                 if (s->nparts == 1) {
                     const char *tq = s->parts[0];
@@ -3891,6 +3998,11 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
                         continue;
                     matched = true;
                 }
+                int ex = star_excludes(s, c->bare ? c->bare[k] : c->src->names[k], hit);
+                if (ex < 0)
+                    goto done;
+                if (ex)
+                    continue;
                 int shadow = -1;
                 for (int j = 0; j < c->naj; j++)
                     if (c->aj_shadow[j] && strcmp(c->aj_names[j], c->src->names[k]) == 0)
@@ -3907,6 +4019,12 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
                         scope);
                 goto done;
             }
+            for (int k = 0; s->except_strict && k < s->except_cols.n; k++)
+                if (s->except_cols.items[k]->kind == AST_IDENT && !hit[k]) {
+                    err_set(ERR_BAD_ARGUMENTS, "Column transformer EXCEPT expects column %s to be in the table",
+                            s->except_cols.items[k]->parts[0]);
+                    goto done;
+                }
             continue;
         }
         expr *e;
@@ -3952,6 +4070,13 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
         }
         if (all_items.n == 0) /* SELECT * ORDER BY ALL: the source's visible columns */
             for (int i = 0; i < c->nvisible; i++) {
+                int ex = 0;
+                for (int k = 0; k < sel->select.n && !ex; k++)
+                    ex = star_excludes(sel->select.items[k], c->src->names[i], NULL);
+                if (ex < 0)
+                    goto done;
+                if (ex)
+                    continue;
                 ast *o = ARENA_NEW(&scratch, ast);
                 *o = *tmpl;
                 ast *id = ARENA_NEW(&scratch, ast);

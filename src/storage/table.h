@@ -58,6 +58,9 @@ typedef struct table {
     void *impl;               /* the engine's state */
     _Atomic int refs;
     struct table_retired *retired; /* definitions replaced by ALTER (catalog.c), freed with the table */
+    /* CREATE TABLE declared data skipping indexes (not kept in create_sql, so not known
+     * after a restart): only ignore_data_skipping_indices' check reads it. */
+    bool has_skip_indexes;
 } table;
 
 /* The rows of system.parts for one table are appended through this (see mergetree). */

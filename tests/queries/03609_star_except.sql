@@ -1,0 +1,21 @@
+-- The EXCEPT column transformer: * EXCEPT name | 'regexp' | (name, …), STRICT, t.* EXCEPT;
+-- EXCEPT right after * is always the transformer (a set operation needs parentheses).
+CREATE TABLE t03609 (i Int32, j Int32, k Int32, a_bytes Int32, b_bytes Int32) ENGINE = Memory;
+INSERT INTO t03609 VALUES (100, 10, 324, 120, 8);
+SELECT * EXCEPT i FROM t03609;
+SELECT * EXCEPT (i, j) FROM t03609;
+SELECT * EXCEPT 'bytes' FROM t03609;
+SELECT * EXCEPT ('^[ij]$') FROM t03609;
+SELECT * EXCEPT ('^[ij]$', k) FROM t03609; -- { clientError SYNTAX_ERROR }
+SELECT * EXCEPT STRICT i FROM t03609;
+SELECT * EXCEPT STRICT (i, j) FROM t03609;
+SELECT * EXCEPT STRICT (i, j1) FROM t03609; -- { serverError BAD_ARGUMENTS }
+SELECT * EXCEPT (i, j1) FROM t03609;
+SELECT t03609.* EXCEPT (j) FROM t03609;
+SELECT x.* EXCEPT k, 1 AS one FROM t03609 AS x;
+SELECT * EXCEPT i EXCEPT j FROM t03609;
+SELECT * EXCEPT (i) FROM t03609 ORDER BY ALL;
+SELECT * FROM (SELECT 1 AS a, 2 AS b) EXCEPT SELECT 1, 3;
+SELECT count() FROM (SELECT * EXCEPT (a) FROM (SELECT 1 AS a, 2 AS b));
+SELECT * EXCEPT SELECT 1; -- { clientError SYNTAX_ERROR }
+(SELECT *) EXCEPT SELECT 1;
