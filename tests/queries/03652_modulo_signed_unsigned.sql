@@ -5,4 +5,4 @@ SELECT toInt32(-7) % toUInt32(2), toInt32(-7) % toUInt16(2), toInt64(-7) % toUIn
 SELECT toInt32(-7) % toUInt64(3), toTypeName(toInt32(-7) % toUInt32(3)), -7 % 3, toInt128(-7) % toUInt64(3);
 SELECT intDiv(toInt32(-7), toUInt64(2)), intDiv(toInt32(-7), toUInt32(2)), intDiv(toInt64(-7), toUInt32(2));
 SELECT moduloOrZero(toInt32(-7), toUInt64(3)), moduloOrZero(toInt32(-7), toUInt64(0)), toInt32(-7) % toUInt64(number + 3) FROM numbers(2);
-SELECT toInt32(number) - 3 AS a, a % toUInt32(5), a % toUInt64(4), a % 4 FROM numbers(6);
+SELECT toInt32(number) - 3 AS a, a % toUInt64(4), a % 4, toInt8(a) % toUInt32(1000), a % toUInt64(5000000000) FROM numbers(6);

@@ -37,8 +37,8 @@ typedef struct arith_state {
     fn_call *dt64;      /* DateTime64 ± integer: addSeconds/subtractSeconds(dt, n) */
     /* modulo of a signed A by an unsigned B of 4 or 8 bytes, at least A's size: ClickHouse
      * computes A % B in C++, whose conversions make A unsigned of B's size first
-     * (toInt32(-7) % toUInt32(2) is 1). The size, or 0. Not on the path of a column by a
-     * constant UInt32 (fast_exec), where ClickHouse's libdivide keeps A's sign. */
+     * (toInt32(-7) % toUInt32(2) is 1). The size, or 0. (ClickHouse's own path for an
+     * Int32 column by a constant UInt32 keeps A's sign: docs/differences.md.) */
     unsigned mod_uw;
     bool dt64_swap;     /* n + dt: the arguments are swapped */
 } arith_state;
@@ -455,7 +455,8 @@ static int fast_exec(const fn_call *c, column **args, size_t n, column **out)
 {
     const arith_state *st = c->state;
     const type *ta = c->arg_types[0], *tb = c->arg_types[1];
-    if (st->dec || st->k == K_F64 || st->k == K_I128 || !fast_int(ta) || !fast_int(tb) || !fast_int(c->ret))
+    if (st->dec || st->k == K_F64 || st->k == K_I128 || st->mod_uw || !fast_int(ta) || !fast_int(tb) ||
+        !fast_int(c->ret))
         return 0;
     bool ca = args[0]->is_const, cb = args[1]->is_const;
     if (ca && cb)
