@@ -1234,6 +1234,16 @@ static void aj_finish(actx *c)
 
 /* ---- lambdas and higher-order functions ---- */
 
+static bool ast_uses(const ast *e, const char *const *names, int n);
+
+static bool list_uses(const ast_list *l, const char *const *names, int n)
+{
+    for (int i = 0; i < l->n; i++)
+        if (ast_uses(l->items[i], names, n))
+            return true;
+    return false;
+}
+
 /* Whether e refers to one of names (parameters of the lambda being compiled), minding the
  * parameters of lambdas inside e that shadow them. */
 static bool ast_uses(const ast *e, const char *const *names, int n)
@@ -1259,21 +1269,9 @@ static bool ast_uses(const ast *e, const char *const *names, int n)
         return e->args.n && ast_uses(e->args.items[0], left, m);
     }
     case AST_FUNC:
-        for (int i = 0; i < e->args.n; i++)
-            if (ast_uses(e->args.items[i], names, n))
-                return true;
-        for (int i = 0; i < e->params.n; i++)
-            if (ast_uses(e->params.items[i], names, n))
-                return true;
-        return e->over && ast_uses(e->over, names, n);
-    case AST_WINDOW:
-        for (int i = 0; i < e->partition_by.n; i++)
-            if (ast_uses(e->partition_by.items[i], names, n))
-                return true;
-        for (int i = 0; i < e->order_by.n; i++)
-            if (ast_uses(e->order_by.items[i], names, n))
-                return true;
-        return false;
+        return list_uses(&e->args, names, n) || list_uses(&e->params, names, n) ||
+               (e->over && ast_uses(e->over, names, n));
+    case AST_WINDOW: return list_uses(&e->partition_by, names, n) || list_uses(&e->order_by, names, n);
     case AST_ORDER_ITEM: return ast_uses(e->sub, names, n);
     default: return false;
     }
