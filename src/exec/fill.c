@@ -166,6 +166,20 @@ static void push_value(column *dst, const column *v)
     }
 }
 
+/* ClickHouse fills the other columns with the column's zero, which an Enum without a 0
+ * element cannot print (UNKNOWN_ELEMENT_OF_ENUM); shale's default would be the first
+ * element, an answer ClickHouse does not give. */
+static int check_enum_zero(const column *dst)
+{
+    const type *t = type_phys(dst->type);
+    if (t->id != T_ENUM8 && t->id != T_ENUM16)
+        return 0;
+    for (int i = 0; i < t->nitems; i++)
+        if (t->items[i].value == 0)
+            return 0;
+    return err_set(ERR_UNKNOWN_ELEMENT_OF_ENUM, "Unexpected value 0 in enum");
+}
+
 /* Appends the filling row; `tmpl` is a row of the group (its prefix values), or -1. */
 static int insert_row(filler *f, long tmpl)
 {
@@ -201,7 +215,11 @@ static int insert_row(filler *f, long tmpl)
                 col_push_default(dst);
             }
             break;
-        case FILL_DEFAULT: col_push_default(dst); break;
+        case FILL_DEFAULT:
+            if (check_enum_zero(dst))
+                return -1;
+            col_push_default(dst);
+            break;
         }
     }
     o->rows++;

@@ -330,6 +330,22 @@ static void zero_null_rows(column *inner, const uint8_t *nulls, size_t rows)
             memset(inner->data.p + i * t->width, 0, t->width);
 }
 
+/* The values of Nullable column c with 1 (the raw value 1: an integer's one, a decimal's
+ * smallest step) in its NULL rows (FN_NULL_DIVISOR_ONE). */
+static column *divisor_nulls_one(const column *c)
+{
+    size_t w = type_phys(c->inner->type)->width;
+    if (!type_is_number(c->inner->type) && !type_is_decimal(c->inner->type))
+        return col_ref(c->inner);
+    column *v = col_clone(c->inner);
+    for (size_t r = 0; r < c->len; r++)
+        if (c->nulls.p[r]) {
+            memset(v->data.p + r * w, 0, w);
+            v->data.p[r * w] = 1; /* little-endian */
+        }
+    return v;
+}
+
 int fn_exec(const fn_call *call, column *const *args, size_t rows, column **out)
 {
     *out = NULL;
@@ -360,9 +376,13 @@ int fn_exec(const fn_call *call, column *const *args, size_t rows, column **out)
                 v = all_const || (call->def->flags & FN_CONST_ARGS_OK) ? const_of(c->inner, krows)
                                                                         : col_materialize(const_of(c->inner, krows));
             } else {
-                for (size_t r = 0; r < krows; r++)
+                bool any = false;
+                for (size_t r = 0; r < krows; r++) {
                     nulls[r] |= c->nulls.p[r];
-                v = col_ref(c->inner);
+                    any |= c->nulls.p[r] != 0;
+                }
+                v = any && i == 1 && (call->def->flags & FN_NULL_DIVISOR_ONE) ? divisor_nulls_one(c)
+                                                                              : col_ref(c->inner);
             }
         } else if (c->is_const) {
             if (all_const)

@@ -40,6 +40,9 @@ enum {
     FN_NO_LOWCARD_RESULT = 1 << 6,/* if, multiIf, and, or, xor: a LowCardinality argument
                                      does not make the result LowCardinality (ClickHouse
                                      evaluates them per row, not per dictionary entry) */
+    FN_NULL_DIVISOR_ONE = 1 << 7, /* intDiv, modulo, Decimal divide: the NULL rows of a
+                                     Nullable second argument reach the kernel as 1, not 0,
+                                     so they are no division by zero (as ClickHouse) */
 };
 
 /* Per-query facts a function may need. */

@@ -328,6 +328,44 @@ static column *cast_super(const column *c, const type *from, const type *to, con
     return cast_rows(c, from, to, c->len, zone, pad);
 }
 
+const type *type_supertype_consts(int n, const type *const *types, column *const *consts)
+{
+    const type *st = type_supertype(n, types);
+    if (st || !consts || n > 64)
+        return st;
+    const type *alt[64];
+    bool is_signed = false, changed = false;
+    for (int i = 0; i < n; i++) {
+        const type *b = type_base(types[i]);
+        alt[i] = types[i];
+        if (type_is_integer(b) && type_is_signed(b)) {
+            is_signed = true;
+        } else if (b->id == T_UINT64 && consts[i] && consts[i]->len > 0) {
+            const column *v = consts[i];
+            bool null = type_is_nullable(v->type) && col_is_null(v, 0);
+            const column *inner = type_is_nullable(v->type) ? v->inner : v;
+            if (null || col_get_u64(inner, col_idx(inner, 0)) <= INT64_MAX) {
+                const type *i64 = type_simple(T_INT64);
+                alt[i] = type_is_nullable(types[i]) ? type_nullable(i64) : i64;
+                changed = true;
+            }
+        }
+    }
+    if (!is_signed || !changed)
+        return NULL;
+    buf msg = {0}; /* the error of the types as written, should the retry fail too */
+    buf_printf(&msg, "%s", err_msg());
+    int code = err_code();
+    err_clear();
+    st = type_supertype(n, alt);
+    if (!st) {
+        err_clear();
+        err_set(code, "%s", buf_cstr(&msg));
+    }
+    buf_free(&msg);
+    return st;
+}
+
 column *type_cast_super(const column *c, const type *from, const type *to, const char *zone)
 {
     return cast_super(c, from, to, zone, false);

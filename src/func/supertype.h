@@ -24,6 +24,11 @@
 
 
 const type *type_supertype(int n, const type *const *types);
+/* type_supertype, except that with a signed integer among the types, a UInt64 argument
+ * known as a constant (consts[i] non-NULL) whose value fits Int64 counts as Int64: as
+ * ClickHouse's [-1, 4294967296] is Array(Int64) and if(c, -1, 4294967296) Int64.
+ * consts may be NULL (then it is type_supertype). */
+const type *type_supertype_consts(int n, const type *const *types, column *const *consts);
 column *type_cast_super(const column *c, const type *from, const type *to, const char *zone);
 column *type_cast_super_padded(const column *c, const type *from, const type *to, const char *zone);
 

@@ -764,8 +764,16 @@ static ast *parse_primary(parser *p)
     }
     case TK_LPAREN: {
         if (p_is_select_start(p, 1)) {
+            int save = p->i;
+            bool nested = p_peek(p, 1)->kind == TK_LPAREN;
             p_adv(p);
             ast *q = parse_select_union(p);
+            if (q && nested && p_kind(p) != TK_RPAREN) {
+                /* `((SELECT 1) + 1)`: a parenthesized expression that starts with a
+                 * subquery, not a subquery in parentheses */
+                p->i = save;
+                goto paren_expr;
+            }
             if (!q || !expect_tok(p, TK_RPAREN, "closing parenthesis"))
                 return NULL;
             ast *s = ast_new(p->a, AST_SUBQUERY, pos);
@@ -773,6 +781,7 @@ static ast *parse_primary(parser *p)
             s->end = prev_end(p);
             return s;
         }
+    paren_expr:
         p_adv(p);
         ast *f = mk_func(p, "tuple", pos);
         f->is_operator = true;

@@ -44,6 +44,11 @@ typedef struct lambda_scope {
  * their final numbers at the end (aj_finish). */
 #define AJ_BASE (1 << 24)
 #define AJ_MAX 64
+/* Placeholders of the post stage, each below the next: GROUPING calls from (1 << 22),
+ * window function results from (1 << 23) (compile_grouping, compile_window). They differ
+ * from AJ_BASE: the window results are placed after the ARRAY JOIN elements (aj_finish). */
+#define GROUPING_COL_BASE (1 << 22)
+#define WIN_COL_BASE (1 << 23)
 
 typedef struct actx {
     query_ctx *q;
@@ -1114,10 +1119,16 @@ static void aj_remap(expr *e, const int *map)
         aj_remap(e->args[i], map);
 }
 
+/* Marks the block columns e reads; the window results (placeholders until after
+ * aj_finish) are not columns of the joined block. */
 static void aj_mark_cols(const expr *e, uint8_t *used)
 {
-    if (e)
-        expr_columns(e, used);
+    if (!e)
+        return;
+    if (e->kind == EX_COL && e->col < GROUPING_COL_BASE)
+        used[e->col] = 1;
+    for (int i = 0; i < e->nargs; i++)
+        aj_mark_cols(e->args[i], used);
 }
 
 /* Calls f on every expression of the plan that may read the pre-stage block. */
@@ -1137,6 +1148,17 @@ static void aj_walk(select_plan *p, void (*mark)(const expr *, uint8_t *), uint8
             AJ_VISIT(p->out[i]);
         for (int i = 0; i < p->norder; i++)
             AJ_VISIT(p->order[i]);
+        /* without aggregation the window step reads the joined block */
+        const window_plan *w = p->windows;
+        for (int s = 0; w && s < w->nspecs; s++) {
+            for (int k = 0; k < w->specs[s].npart; k++)
+                AJ_VISIT(w->specs[s].part[k]);
+            for (int k = 0; k < w->specs[s].norder; k++)
+                AJ_VISIT(w->specs[s].order[k]);
+        }
+        for (int f = 0; w && f < w->nfuncs; f++)
+            for (int k = 0; k < w->funcs[f].nargs; k++)
+                AJ_VISIT(w->funcs[f].args[k]);
     }
     for (int s = 0; p->array_join && s < p->array_join->nsteps; s++)
         for (int k = 0; k < p->array_join->steps[s].narrays; k++)
@@ -1214,6 +1236,16 @@ static void aj_finish(actx *c)
 
 /* ---- lambdas and higher-order functions ---- */
 
+static bool ast_uses(const ast *e, const char *const *names, int n);
+
+static bool list_uses(const ast_list *l, const char *const *names, int n)
+{
+    for (int i = 0; i < l->n; i++)
+        if (ast_uses(l->items[i], names, n))
+            return true;
+    return false;
+}
+
 /* Whether e refers to one of names (parameters of the lambda being compiled), minding the
  * parameters of lambdas inside e that shadow them. */
 static bool ast_uses(const ast *e, const char *const *names, int n)
@@ -1239,13 +1271,10 @@ static bool ast_uses(const ast *e, const char *const *names, int n)
         return e->args.n && ast_uses(e->args.items[0], left, m);
     }
     case AST_FUNC:
-        for (int i = 0; i < e->args.n; i++)
-            if (ast_uses(e->args.items[i], names, n))
-                return true;
-        for (int i = 0; i < e->params.n; i++)
-            if (ast_uses(e->params.items[i], names, n))
-                return true;
-        return false;
+        return list_uses(&e->args, names, n) || list_uses(&e->params, names, n) ||
+               (e->over && ast_uses(e->over, names, n));
+    case AST_WINDOW: return list_uses(&e->partition_by, names, n) || list_uses(&e->order_by, names, n);
+    case AST_ORDER_ITEM: return ast_uses(e->sub, names, n);
     default: return false;
     }
 }
@@ -1382,7 +1411,6 @@ static int compile_hof(actx *c, const ast *e, const hof_def *d, expr **out)
  * not in the row's grouping set (force_grouping_standard_compatibility, the default).
  * The executor fills a post column per call (placeholder GROUPING_COL_BASE + i until the
  * width of the post block is known); with a plain GROUP BY it is 0. */
-#define GROUPING_COL_BASE (1 << 22)
 
 /* The name a GROUP BY key or a grouping set's item is matched by (aliases expanded). */
 static char *key_match_name(actx *c, const ast *e)
@@ -1738,12 +1766,20 @@ static int compile(actx *c, const ast *e, expr **out)
         if (rc)
             break;
         column *v = NULL;
+        size_t total = 0;
         for (int i = 0; i < nb; i++) {
             if (!v && bs[i]->rows > 0 && bs[i]->ncols > 0)
                 v = col_slice(bs[i]->cols[0], 0, 1);
+            total += bs[i]->rows;
             block_free(bs[i]);
         }
         free(bs);
+        if (total > 1) {
+            col_free(v);
+            schema_free(sch);
+            rc = err_set(ERR_INCORRECT_RESULT_OF_SCALAR_SUBQUERY, "Scalar subquery returned more than one row");
+            break;
+        }
         if (!v) {
             /* An empty scalar subquery is NULL (or the default for non-Nullable types). */
             const type *t = sch->n ? sch->types[0] : type_simple(T_UINT8);
@@ -1781,8 +1817,7 @@ static int compile(actx *c, const ast *e, expr **out)
 /* ---- window functions (exec/window.h) ---- */
 
 /* Window function columns are placeholders WIN_COL_BASE + i until the width of the block
- * they extend is known (remap_window_cols). */
-#define WIN_COL_BASE (1 << 24)
+ * they extend is known (remap_window_cols, after aj_finish). */
 
 static const struct {
     const char *name;
@@ -2065,6 +2100,14 @@ static int compile_window(actx *c, const ast *e, expr **out)
         free(name);
         return -1;
     }
+    if (c->lam) { /* one that does not is compiled outside the lambda (compile_captured) */
+        err_set(ERR_NOT_FOUND_COLUMN_IN_BLOCK,
+                "Window function %s inside a lambda uses the lambda's parameters, which are no columns of the block "
+                "windows are computed over",
+                name);
+        free(name);
+        return -1;
+    }
     for (int i = 0; i < c->nwins; i++)
         if (strcmp(c->win_names[i], name) == 0) {
             free(name);
@@ -2132,7 +2175,7 @@ static void remap_window_cols(expr *e, int base)
 {
     if (!e)
         return;
-    if (e->kind == EX_COL && e->col >= WIN_COL_BASE)
+    if (e->kind == EX_COL && e->col >= WIN_COL_BASE && e->col < AJ_BASE)
         e->col = base + (e->col - WIN_COL_BASE);
     for (int i = 0; i < e->nargs; i++)
         remap_window_cols(e->args[i], base);
@@ -4190,17 +4233,9 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
             remap_grouping_cols(p->order[i], p->nkeys + p->naggs);
         remap_grouping_cols(p->having, p->nkeys + p->naggs);
     }
-    if (p->windows) {
-        if (p->with_totals) {
-            err_set(ERR_NOT_IMPLEMENTED, "WITH TOTALS together with window functions is not supported yet");
-            goto done;
-        }
-        /* the window step extends the post block: [keys..., aggregates...] or the source block */
-        p->windows->base = agg ? p->nkeys + p->naggs : p->nsrc_cols;
-        for (int i = 0; i < p->nout; i++)
-            remap_window_cols(p->out[i], p->windows->base);
-        for (int i = 0; i < p->norder; i++)
-            remap_window_cols(p->order[i], p->windows->base);
+    if (p->windows && p->with_totals) {
+        err_set(ERR_NOT_IMPLEMENTED, "WITH TOTALS together with window functions is not supported yet");
+        goto done;
     }
     p->out_schema = names;
     names = NULL;
@@ -4208,7 +4243,16 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
                     strcasecmp(p->aggs[0]->name, "count") == 0 && !p->array_join;
     if (p->array_join)
         aj_finish(c); /* rows multiply before WHERE: nothing is pushed to the source */
-    else
+    if (p->windows) {
+        /* the window step extends the post block [keys..., aggregates...], or the source
+         * block with the ARRAY JOIN elements after its columns */
+        p->windows->base = agg ? p->nkeys + p->naggs : p->array_join ? p->array_join->nneeded : p->nsrc_cols;
+        for (int i = 0; i < p->nout; i++)
+            remap_window_cols(p->out[i], p->windows->base);
+        for (int i = 0; i < p->norder; i++)
+            remap_window_cols(p->order[i], p->windows->base);
+    }
+    if (!p->array_join)
         push_filters(c);
     rc = 0;
 done:

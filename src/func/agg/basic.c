@@ -84,6 +84,7 @@ typedef struct sum_data {
     int acc;
     bool avg;
     int scale;      /* Decimal scale, for avg */
+    bool u128;      /* UInt128: the 128-bit accumulator is unsigned */
 } sum_data;
 
 /* Float sum of one block in ClickHouse's order; m may be NULL. */
@@ -143,6 +144,7 @@ ISUM_BLOCK(isum_i64, int64_t, uint64_t)
 ISUM_BLOCK(dsum_i32, int32_t, uint128_t)
 ISUM_BLOCK(dsum_i64, int64_t, uint128_t)
 ISUM_BLOCK(dsum_i128, int128_t, uint128_t)
+ISUM_BLOCK(dsum_u128, uint128_t, uint128_t)
 
 static void sum_block(const agg_call *a, sum_state *s, const column *c, size_t rows, const uint8_t *m)
 {
@@ -169,6 +171,7 @@ static void sum_block(const agg_call *a, sum_state *s, const column *c, size_t r
             s->u += isum_i64(x, rows, m, k);
         break;
     case T_INT128: s->d += dsum_i128(x, rows, m, k); break;
+    case T_UINT128: s->d += dsum_u128(x, rows, m, k); break;
     case T_FLOAT32: s->f = fsum_float(x, rows, m, k, s->f); break;
     case T_FLOAT64: s->f = fsum_double(x, rows, m, k, s->f); break;
     default: break;
@@ -211,6 +214,7 @@ static inline void sum_one(const sum_data *sd, sum_state *s, const column *c, si
             s->u += (uint64_t)((const int64_t *)p)[i];
         break;
     case T_INT128: s->d += (uint128_t)((const int128_t *)p)[i]; break;
+    case T_UINT128: s->d += ((const uint128_t *)p)[i]; break;
     case T_FLOAT32: s->f += ((const float *)p)[i]; break;
     case T_FLOAT64: s->f += ((const double *)p)[i]; break;
     default: break;
@@ -255,7 +259,7 @@ static int sum_finalize(const agg_call *a, void *st, column *out)
         case ACC_F: num = s->f; break;
         case ACC_I: num = (double)(int64_t)s->u; break;
         case ACC_U: num = (double)s->u; break;
-        default: num = (double)(int128_t)s->d / pow(10, sd->scale); break;
+        default: num = (sd->u128 ? (double)s->d : (double)(int128_t)s->d) / pow(10, sd->scale); break;
         }
         double v = num / (double)s->count; /* 0/0 = nan, as ClickHouse */
         col_push_fixed(out, &v);
@@ -318,6 +322,11 @@ static int sum_avg_resolve(agg_call *a, bool avg)
         sd.acc = ACC_D;
         sd.scale = t->scale;
         a->ret = type_decimal(38, t->scale);
+        break;
+    case T_INT128: case T_UINT128: /* the 128-bit accumulator of decimals, scale 0, wrapping */
+        sd.acc = ACC_D;
+        sd.u128 = t->id == T_UINT128;
+        a->ret = t;
         break;
     default:
         return agg_bad_type(a, 0);

@@ -2,7 +2,8 @@
  *
  * quantileExact(level)(x) / medianExact: all values are kept (typed, in a tracked buffer);
  * the result is the element at index floor(level * n) (clamped to n-1) of the sorted
- * values, of the argument's type, like ClickHouse (quantileExact(0.5) of 1..4 is 3).
+ * values, of the argument's type, like ClickHouse (quantileExact(0.5) of 1..4 is 3); of no
+ * values nan for a float (the type's zero otherwise, and in quantilesExact's array).
  *
  * quantile(level)(x) / median: ClickHouse uses a reservoir sample of 8192 values and
  * interpolates linearly between neighbours; for up to 8192 values it is exact. shale keeps
@@ -293,6 +294,17 @@ static void push_level(const agg_call *a, qstate *s, double level, column *out)
     const qdata *d = a->data;
     if (d->exact) {
         size_t n = s->vals.len / d->width;
+        if (!n && !d->multi && (d->tid == T_FLOAT32 || d->tid == T_FLOAT64)) {
+            /* ClickHouse: quantileExact of no floats is nan; quantilesExact gives zeros */
+            if (d->tid == T_FLOAT32) {
+                float nanf = NAN;
+                col_push_fixed(out, &nanf);
+            } else {
+                double nand = NAN;
+                col_push_fixed(out, &nand);
+            }
+            return;
+        }
         if (!n) {
             col_push_default(out);
             return;

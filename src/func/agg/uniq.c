@@ -157,9 +157,9 @@ static bool hash_bytes(uint8_t *dst, size_t *len, const column *c, size_t i)
     case T_FIXEDSTRING:
         p = col_str(c, i, &n);
         break;
-    case T_TUPLE:
+    case T_TUPLE: /* the fields of a constant tuple hold its one row */
         for (int f = 0; f < c->nfields; f++)
-            if (!hash_bytes(dst, len, c->fields[f], i))
+            if (!hash_bytes(dst, len, c->fields[f], col_idx(c, i)))
                 return false;
         return true;
     default:

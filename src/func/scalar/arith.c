@@ -35,6 +35,11 @@ typedef struct arith_state {
     bool float_dec_a, float_dec_b; /* decimal operand used in a Float64 computation */
     double fdiv_a, fdiv_b;
     fn_call *dt64;      /* DateTime64 ± integer: addSeconds/subtractSeconds(dt, n) */
+    /* modulo of a signed A by an unsigned B of 4 or 8 bytes, at least A's size: ClickHouse
+     * computes A % B in C++, whose conversions make A unsigned of B's size first
+     * (toInt32(-7) % toUInt32(2) is 1). The size, or 0. (ClickHouse's own path for an
+     * Int32 column by a constant UInt32 keeps A's sign: docs/differences.md.) */
+    unsigned mod_uw;
     bool dt64_swap;     /* n + dt: the arguments are swapped */
 } arith_state;
 
@@ -152,6 +157,9 @@ static int binop_resolve(fn_call *c, binop op)
         bool fl = num_is_float(a) || num_is_float(b);
         bool sa = !num_is_uint(a), sb = !num_is_uint(b);
         unsigned za = num_size(a), zb = num_size(b), zmax = za > zb ? za : zb;
+        /* ClickHouse has no float ± × of a 128-bit integer (÷, %, intDiv it has) */
+        if (fl && zmax == 16 && (op == OP_PLUS || op == OP_MINUS || op == OP_MUL))
+            return fn_bad_types(c);
         switch (op) {
         case OP_PLUS: case OP_MUL:
             rt = fl ? type_simple(T_FLOAT64) : int_result(sa || sb, next_size(zmax));
@@ -188,6 +196,8 @@ static int binop_resolve(fn_call *c, binop op)
             k = K_I64;
         if ((op == OP_INTDIV || op == OP_INTDIV0) && fl)
             k = K_F64;
+        if ((op == OP_MOD || op == OP_MOD0) && !fl && sa && !sb && zb >= 4 && zb <= 8 && zb >= za)
+            st->mod_uw = zb;
     } else {
         return fn_bad_types(c);
     }
@@ -445,7 +455,8 @@ static int fast_exec(const fn_call *c, column **args, size_t n, column **out)
 {
     const arith_state *st = c->state;
     const type *ta = c->arg_types[0], *tb = c->arg_types[1];
-    if (st->dec || st->k == K_F64 || st->k == K_I128 || !fast_int(ta) || !fast_int(tb) || !fast_int(c->ret))
+    if (st->dec || st->k == K_F64 || st->k == K_I128 || st->mod_uw || !fast_int(ta) || !fast_int(tb) ||
+        !fast_int(c->ret))
         return 0;
     bool ca = args[0]->is_const, cb = args[1]->is_const;
     if (ca && cb)
@@ -515,6 +526,30 @@ static int binop_exec(const fn_call *c, column **args, size_t rows, column **out
     void *r = mem_alloc((n ? n : 1) * (st->k == K_I128 ? 16 : 8));
     int rc = 0;
     binop op = st->op;
+    if (st->mod_uw) { /* A as unsigned of B's size (the compute type holds it) */
+        size_t na = num_rows(args[0], rows);
+        for (size_t i = 0; i < na; i++) {
+            if (st->k == K_I128)
+                ((int128_t *)xa)[i] = (int128_t)(uint64_t)((int128_t *)xa)[i];
+            else
+                ((int64_t *)xa)[i] = st->mod_uw == 4 ? (int64_t)(uint32_t)((int64_t *)xa)[i] : ((int64_t *)xa)[i];
+        }
+    }
+    if (op == OP_GCD || op == OP_LCM) {
+        /* ClickHouse divides by both operands: a 0 on either side (also in a NULL row,
+         * whose value is the default) is ILLEGAL_DIVISION */
+        size_t w = st->k == K_I128 ? 16 : 8;
+        static const char zero[16];
+        for (size_t i = 0; i < n && !rc; i++)
+            if (!memcmp((const char *)xa + IDX(ca, i) * w, zero, w) || !memcmp((const char *)xb + IDX(cb, i) * w, zero, w))
+                rc = div_zero();
+        if (rc) {
+            mem_free(xa);
+            mem_free(xb);
+            mem_free(r);
+            return rc;
+        }
+    }
     switch (st->k) {
     case K_F64: {
         if (st->float_dec_a)
@@ -796,12 +831,12 @@ void func_register_arith(void)
         {"plus", FN_CONST_ARGS_OK, plus_resolve, arith_free, "a + b"},
         {"minus", FN_CONST_ARGS_OK, minus_resolve, arith_free, "a - b"},
         {"multiply", FN_CONST_ARGS_OK, multiply_resolve, free, "a * b"},
-        {"divide", FN_CONST_ARGS_OK, divide_resolve, free, "a / b (floating point)"},
-        {"intDiv", FN_CONST_ARGS_OK, intdiv_resolve, free, "integer division, rounding toward zero"},
+        {"divide", FN_CONST_ARGS_OK | FN_NULL_DIVISOR_ONE, divide_resolve, free, "a / b (floating point)"},
+        {"intDiv", FN_CONST_ARGS_OK | FN_NULL_DIVISOR_ONE, intdiv_resolve, free, "integer division, rounding toward zero"},
         {"intDivOrZero", FN_CONST_ARGS_OK, intdiv0_resolve, free, "intDiv, 0 when dividing by zero"},
-        {"modulo", FN_CONST_ARGS_OK, modulo_resolve, free, "remainder of a / b"},
+        {"modulo", FN_CONST_ARGS_OK | FN_NULL_DIVISOR_ONE, modulo_resolve, free, "remainder of a / b"},
         /* MOD is modulo in any case (modulo itself is case-sensitive), as in ClickHouse */
-        {"mod", FN_CONST_ARGS_OK | FN_CASE_INSENSITIVE, modulo_resolve, free, "remainder of a / b (modulo)"},
+        {"mod", FN_CONST_ARGS_OK | FN_NULL_DIVISOR_ONE | FN_CASE_INSENSITIVE, modulo_resolve, free, "remainder of a / b (modulo)"},
         {"moduloOrZero", FN_CONST_ARGS_OK, modulo0_resolve, free, "modulo, 0 when dividing by zero"},
         {"gcd", FN_CONST_ARGS_OK, gcd_resolve, free, "greatest common divisor"},
         {"lcm", FN_CONST_ARGS_OK, lcm_resolve, free, "least common multiple"},

@@ -68,7 +68,7 @@ static int array_resolve(fn_call *c)
         return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Too many arguments for function array: %d", c->nargs);
     const type *et = type_simple(T_NOTHING);
     if (c->nargs > 0) {
-        et = type_supertype(c->nargs, c->arg_types);
+        et = type_supertype_consts(c->nargs, c->arg_types, c->const_args);
         if (!et)
             return -1;
     }
@@ -195,7 +195,16 @@ static int search_resolve(fn_call *c)
     if (c->arg_types[0]->id != T_ARRAY)
         return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "First argument for function %s must be an array.", c->name);
     const type *pair[2] = {c->arg_types[0]->inner, c->arg_types[1]};
-    const type *sup = type_supertype(2, pair);
+    column *consts[2] = {NULL, c->const_args ? c->const_args[1] : NULL};
+    const type *sup = type_supertype_consts(2, pair, consts);
+    const type *eb = type_base(pair[0]), *vb = type_base(pair[1]);
+    if (!sup && num_is_int(eb) && num_is_int(vb) && num_size(eb) <= 8 && num_size(vb) <= 8) {
+        /* ClickHouse compares any two integers (Int32 with UInt64 too): Int128 holds both */
+        err_clear();
+        sup = type_simple(T_INT128);
+        if (type_is_nullable(pair[0]) || type_is_nullable(pair[1]))
+            sup = type_nullable(sup);
+    }
     if (!sup)
         return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Types of array and 2nd argument of function `%s` must be "
                        "identical up to nullability, cardinality, numeric types, or Enum and numeric type. "

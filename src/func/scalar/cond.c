@@ -148,7 +148,12 @@ static int multiif_resolve(fn_call *c)
         bt[nb++] = c->arg_types[i + 1];
     }
     bt[nb++] = c->arg_types[c->nargs - 1];
-    const type *rt = type_supertype(nb, bt);
+    column *bc[64] = {0}; /* the branches' constants */
+    for (int i = 1, k = 0; c->const_args && i < c->nargs; i += 2)
+        bc[k++] = c->const_args[i];
+    if (c->const_args)
+        bc[nb - 1] = c->const_args[c->nargs - 1];
+    const type *rt = type_supertype_consts(nb, bt, bc);
     if (!rt)
         return -1;
     c->ret = type_phys(rt);

@@ -130,6 +130,18 @@ static void load_utc(const column *c, const tz_info *tz, int64_t *out, size_t ro
     }
 }
 
+/* The start of local day `days` as a DateTime from a Date or DateTime: ClickHouse gives a
+ * day that starts before 1970-01-01 00:00 UTC (day 0 east of UTC, the day before day 0 of
+ * a DateTime west of it) the start of the first day that does not (Kolkata's day 0 is
+ * 1970-01-02 00:00:00, not a wrapped 2106 time). Date32 and DateTime64 wrap instead. */
+static int64_t day_start_unsigned(const tz_info *tz, int64_t days)
+{
+    int64_t r = tz_local_to_utc(tz, days * 86400);
+    for (int i = 0; r < 0 && i < 3; i++)
+        r = tz_local_to_utc(tz, ++days * 86400);
+    return r;
+}
+
 /* Local (civil) seconds of each row. */
 static void load_local(const column *c, const tz_info *tz, int64_t *out, size_t rows)
 {
@@ -341,6 +353,10 @@ static int x_exec(const fn_call *call, column **args, size_t rows, column **out)
             r = (uint16_t)r;
         else if (op >= X_START_MONTH && op <= X_START_WEEK)
             r = clamp64(r, 0, 65535);
+        else if (op >= X_START_DAY && type_phys(c->type)->id == T_DATETIME64)
+            r = (uint32_t)r; /* a DateTime64 out of DateTime's range wraps, as ClickHouse's cast */
+        else if (op == X_START_DAY && r < 0)
+            r = day_start_unsigned(st->tz, days);
         else if (op >= X_START_DAY)
             r = clamp64(r, 0, UINT32_MAX);
         v[i] = r;
@@ -531,6 +547,10 @@ static int conv_exec(const fn_call *call, column **args, size_t rows, column **o
                     v[i] = clamp64(v[i], -25567, 120529);
         } else {
             load_utc(c, st->tz, v, rows);
+            if (target == C_DATETIME && t->id == T_DATE)
+                for (size_t i = 0; i < rows; i++)
+                    if (v[i] < 0)
+                        v[i] = day_start_unsigned(st->tz, COL_DATA(c, uint16_t)[col_idx(c, i)]);
             if (target == C_DATETIME64) {
                 int64_t mul = p10[st->scale];
                 for (size_t i = 0; i < rows; i++)

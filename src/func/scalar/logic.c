@@ -113,8 +113,9 @@ static int logic_resolve(fn_call *c, lop op)
             nullable = true;
         /* ClickHouse returns Bool when some argument is exactly Bool (a Nullable(Bool)
          * argument does not count): true AND 1 is Bool, toNullable(true) OR 0 is
-         * Nullable(UInt8). */
-        if (c->arg_types[i]->id == T_BOOL)
+         * Nullable(UInt8). xor counts a Nullable(Bool) too: xor(toNullable(true),
+         * toNullable(false), 1) is Nullable(Bool). */
+        if (c->arg_types[i]->id == T_BOOL || (op == L_XOR && type_base(c->arg_types[i])->id == T_BOOL))
             is_bool = true;
     }
     const type *rt = type_simple(is_bool ? T_BOOL : T_UINT8);

@@ -6,7 +6,8 @@
  * integers keep their type, N < 0 rounds integers to tens/hundreds with wrap-around on
  * overflow, e.g. round(toUInt8(255), -1) = 4); the transcendental functions return
  * Float64; sign returns Int8. round() on floats rounds half to even (like nearbyint, as
- * ClickHouse does); on integers with N < 0 it rounds half away from zero. */
+ * ClickHouse does); on integers with N < 0 and on decimals (which keep their type) it
+ * rounds half away from zero. */
 #include "func/func.h"
 #include "func/scalar/num.h"
 
@@ -60,22 +61,25 @@ static int round_exec(const fn_call *c, column **a, size_t n, column **out)
         mem_free(v);
         return 0;
     }
-    /* integers */
+    /* integers, and decimals as their raw integers: N digits after the point are the raw
+     * value to a multiple of 10^(scale - N) */
     int128_t *v = mem_alloc((n ? n : 1) * 16);
     num_load_i128(t, a[0]->data.p, n, v);
-    if (N < 0) {
+    int64_t drop = type_is_decimal(t) ? (int64_t)t->scale - N : -N;
+    if (drop > 0) {
         int128_t p = 1;
-        for (int64_t k = 0; k < -N && k < 38; k++) p *= 10;
+        for (int64_t k = 0; k < drop && k < 38; k++) p *= 10;
         for (size_t i = 0; i < n; i++) {
+            /* r against p - r: 2r may overflow when p is 10^38 */
             int128_t x = v[i], q = x / p, r = x % p;
             switch (st->mode) {
-            case R_ROUND:
-                if (r * 2 >= p) q++;
-                else if (r * 2 <= -p) q--;
+            case R_ROUND: /* half away from zero */
+                if (r >= p - r) q++;
+                else if (-r >= p + r) q--;
                 break;
             case R_BANKERS: /* half to even */
-                if (r * 2 > p || (r * 2 == p && (q & 1))) q++;
-                else if (r * 2 < -p || (r * 2 == -p && (q & 1))) q--;
+                if (r > p - r || (r == p - r && (q & 1))) q++;
+                else if (-r > p + r || (-r == p + r && (q & 1))) q--;
                 break;
             case R_FLOOR: if (r < 0) q--; break;
             case R_CEIL: if (r > 0) q++; break;
@@ -95,7 +99,7 @@ static int round_resolve(fn_call *c)
         return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
                        "Number of arguments for function %s doesn't match: passed %d, should be 1 or 2", c->name, c->nargs);
     const type *t = c->arg_types[0];
-    if (!num_is_int(t) && !num_is_float(t))
+    if (!num_is_int(t) && !num_is_float(t) && !type_is_decimal(t))
         return fn_bad_types(c);
     round_state *st = xcalloc(1, sizeof *st);
     c->state = st;

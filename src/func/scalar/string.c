@@ -472,6 +472,9 @@ static int position_exec(const fn_call *c, column **a, size_t n, column **out)
     uintptr_t fl = (uintptr_t)c->state;
     bool ci = fl & 1;
     int hi = (fl & 2) ? 1 : 0;
+    /* ClickHouse searches a FixedString haystack only when it is a constant */
+    if (type_base(a[hi]->type)->id == T_FIXEDSTRING && !a[hi]->is_const)
+        return err_set(ERR_ILLEGAL_COLUMN, "Function '%s' doesn't support FixedString haystack argument", c->name);
     uint64_t *d;
     *out = new_u64(n, &d);
     for (size_t i = 0; i < n; i++) {
@@ -505,6 +508,9 @@ static int position_resolve(fn_call *c)
     uintptr_t fl = strcmp(c->def->name, "positionCaseInsensitive") == 0 ? 1 : 0;
     if (strcmp(c->def->name, "locate") == 0)
         fl |= 2;
+    const type *needle = c->arg_types[(fl & 2) ? 0 : 1];
+    if (type_base(needle)->id == T_FIXEDSTRING) /* as ClickHouse: the needle must be a String */
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of argument of function %s", needle->name, c->name);
     c->state = (void *)fl;
     c->ret = type_simple(T_UINT64);
     c->exec = position_exec;
@@ -567,6 +573,11 @@ static int repeat_resolve(fn_call *c)
         return fn_bad_nargs(c, "2");
     if (!is_str(c->arg_types[0]) || !num_is_int(c->arg_types[1]))
         return fn_bad_types(c);
+    if (type_base(c->arg_types[0])->id == T_FIXEDSTRING)
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+                       "A value of illegal type was provided as 1st argument 's' to function 'repeat'. Expected: String, "
+                       "got: %s",
+                       c->arg_types[0]->name);
     c->ret = type_simple(T_STRING);
     c->exec = repeat_exec;
     return 0;
