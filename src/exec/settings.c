@@ -183,6 +183,8 @@ static const own_def own[] = {
     {"union_default_mode", SET_STRING, "", "Default mode for UNION without ALL/DISTINCT."},
     {"intersect_default_mode", SET_STRING, "ALL", "Default mode for INTERSECT without ALL/DISTINCT."},
     {"except_default_mode", SET_STRING, "ALL", "Default mode for EXCEPT without ALL/DISTINCT."},
+    {"optimize_trivial_insert_select", SET_BOOL, "0",
+     "A trivial INSERT … SELECT reads in blocks of max_insert_block_size rows (what materialized views see)."},
     {"ignore_materialized_views_with_dropped_target_table", SET_BOOL, "0",
      "INSERT skips the materialized views whose target table was dropped (else it fails)."},
     {"materialized_views_ignore_errors", SET_BOOL, "0",

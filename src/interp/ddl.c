@@ -1265,7 +1265,7 @@ static int run_resumable(table *t, const ast *st, query_plan *first_plan, conver
         int64_t first;
         table_sink *dst = NULL;
         if (!(rc = mergetree_resume_begin(t, names[i], vers[i], &first))) {
-            rc = mview_table_sink(t, q, &dst);
+            rc = mview_table_sink(t, st, q, &dst);
             insert_sink sink = {.base = {.write = insert_write}, .cv = cv, .dst = dst};
             if (!rc) {
                 rc = query_plan_run(plan, q, &sink.base);
@@ -1557,7 +1557,7 @@ int ddl_insert(const ast *st, query_ctx *q, uint64_t *rows_out)
         if (rows_out)
             *rows_out = rows;
     } else if (!rc)
-        rc = mview_table_sink(t, q, &dst);
+        rc = mview_table_sink(t, st, q, &dst);
     insert_sink sink = {.base = {.write = insert_write}, .cv = &cv, .dst = dst};
     if (!rc && !resumable) {
         if (plan) {

@@ -23,6 +23,8 @@
  * through subqueries in FROM. False when it reads none (no FROM, a table function). */
 static bool select_source(const ast *q, const char *view_db, const char **db, const char **name)
 {
+    const ast *scopes[64]; /* the SELECTs passed through, for their WITH name AS (SELECT …) */
+    int nscopes = 0;
     for (int depth = 0; q && depth < 64; depth++) {
         if (q->kind == AST_UNION) {
             q = q->args.n ? q->args.items[0] : NULL;
@@ -30,8 +32,21 @@ static bool select_source(const ast *q, const char *view_db, const char **db, co
         }
         if (q->kind != AST_SELECT || !q->from || q->from->table_func)
             return false;
+        scopes[nscopes++] = q;
         if (q->from->sub) {
             q = q->from->sub;
+            continue;
+        }
+        /* a CTE: the table its SELECT reads (the innermost definition of the name) */
+        const ast *cte = NULL;
+        for (int s = nscopes - 1; s >= 0 && !cte && !q->from->database; s--)
+            for (int i = 0; i < scopes[s]->with.n && !cte; i++) {
+                const ast *w = scopes[s]->with.items[i];
+                if (w->kind == AST_SUBQUERY && w->alias && strcmp(w->alias, q->from->table_name) == 0)
+                    cte = w->sub;
+            }
+        if (cte) {
+            q = cte;
             continue;
         }
         *db = q->from->database ? q->from->database : view_db;
@@ -388,7 +403,7 @@ typedef struct mv_sink {
     view_push *views;
     block *pending;      /* rows not yet pushed (its own copy), or NULL */
     bool own_done;       /* the table's own sink was finished (a view failed) */
-    uint64_t min_rows, min_bytes;
+    uint64_t min_rows, min_bytes, max_rows;
     arena a;
 } mv_sink;
 
@@ -451,13 +466,9 @@ static int views_failed(mv_sink *s)
     return err_restore(&e);
 }
 
-static int mv_write(block_sink *bs, block *b)
+/* One piece of an inserted block through the squashing to the views. */
+static int squash_push(mv_sink *s, const block *b)
 {
-    mv_sink *s = (mv_sink *)bs;
-    if (s->own_done) {
-        block_free(b);
-        return err_set(ERR_LOGICAL_ERROR, "INSERT into %s went on after its views failed", table_full_name(s->t));
-    }
     int rc = 0;
     if (b->rows && !s->pending && enough(s, b)) {
         /* big enough alone: the views read it before the table's own sink takes it */
@@ -471,6 +482,27 @@ static int mv_write(block_sink *bs, block *b)
             block_free(s->pending);
             s->pending = NULL;
         }
+    }
+    return rc;
+}
+
+static int mv_write(block_sink *bs, block *b)
+{
+    mv_sink *s = (mv_sink *)bs;
+    if (s->own_done) {
+        block_free(b);
+        return err_set(ERR_LOGICAL_ERROR, "INSERT into %s went on after its views failed", table_full_name(s->t));
+    }
+    int rc = 0;
+    /* the blocks ClickHouse's INSERT reads (mview_table_sink): at most max_insert_block_size rows */
+    if (s->max_rows && b->rows > s->max_rows) {
+        for (size_t at = 0; at < b->rows && !rc; at += s->max_rows) {
+            block *piece = block_slice(b, at, b->rows - at < s->max_rows ? b->rows - at : s->max_rows);
+            rc = squash_push(s, piece);
+            block_free(piece);
+        }
+    } else {
+        rc = squash_push(s, b);
     }
     if (rc) {
         err_saved e;
@@ -588,7 +620,15 @@ static int views_of(table *t, query_ctx *q, view_push **out, int *nout)
     return rc;
 }
 
-int mview_table_sink(table *t, query_ctx *q, table_sink **out)
+/* ClickHouse's trivial INSERT … SELECT: one plain SELECT of columns from one table */
+static bool trivial_select(const ast *q)
+{
+    return q && q->kind == AST_SELECT && q->from && !q->from->sub && !q->from->join && !q->with.n &&
+           !q->select_distinct && !q->prewhere && !q->where && !q->group_by.n && !q->group_by_all && !q->having &&
+           !q->order_by.n && !q->limit && !q->limit_by.n && !q->array_joins.n && !q->windows.n;
+}
+
+int mview_table_sink(table *t, const ast *stmt, query_ctx *q, table_sink **out)
 {
     view_push *views;
     int nviews;
@@ -602,6 +642,8 @@ int mview_table_sink(table *t, query_ctx *q, table_sink **out)
     s->views = views;
     s->nviews = nviews;
     s->min_rows = (uint64_t)settings_int(q->st, "min_insert_block_size_rows");
+    if (!stmt->sub || (settings_bool(q->st, "optimize_trivial_insert_select") && trivial_select(stmt->sub)))
+        s->max_rows = (uint64_t)settings_int(q->st, "max_insert_block_size");
     s->min_bytes = (uint64_t)settings_int(q->st, "min_insert_block_size_bytes");
     arena_init(&s->a);
     /* Each view's output columns, from its SELECT analyzed over no rows (which also

@@ -26,8 +26,11 @@ int mview_create(const ast *st, query_ctx *q);
 
 /* The sink INSERT writes t's blocks (t->sch's columns) into: t's own, and when views
  * read t, one that also pushes each block through them. finish()/abort() end t's own
- * insert; the views' inserts are done block by block. */
-int mview_table_sink(table *t, query_ctx *q, table_sink **out);
+ * insert; the views' inserts are done block by block. stmt: the INSERT, whose kind
+ * decides the blocks the views see (ClickHouse reads inserted data, and the SELECT of a
+ * trivial INSERT … SELECT under optimize_trivial_insert_select, in blocks of at most
+ * max_insert_block_size rows; another SELECT's blocks are its own). */
+int mview_table_sink(table *t, const ast *stmt, query_ctx *q, table_sink **out);
 
 /* DROP of a materialized view: drops the view and then its inner table (not a TO target).
  * Returns 1, doing nothing, when db.name is not a materialized view. */

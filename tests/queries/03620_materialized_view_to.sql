@@ -32,5 +32,13 @@ DROP TABLE mv_to;
 INSERT INTO mv_src VALUES (5, 'e', 5);
 SELECT count() FROM mv_dst;
 EXISTS TABLE mv_dst;
+-- the source found through a CTE, and a scalar subquery over the source reading the block
+DROP TABLE IF EXISTS mv_cte;
+CREATE MATERIALIZED VIEW mv_cte TO mv_dst AS
+    WITH picked AS (SELECT id, name, v FROM mv_src WHERE id > 1000)
+    SELECT id + (SELECT count() FROM mv_src) AS id, name, v AS doubled FROM picked;
+INSERT INTO mv_src VALUES (1001, 'x', 1), (1002, 'y', 2);
+SELECT * FROM mv_dst WHERE id > 1000 ORDER BY id;
+DROP TABLE mv_cte;
 DROP TABLE mv_src;
 DROP TABLE mv_dst;

@@ -40,6 +40,12 @@ INSERT INTO mva_big SELECT number % 3, number FROM numbers(300000);
 SELECT k, c, s FROM mva_big_mv ORDER BY k;
 INSERT INTO mva_big SELECT number % 3, number FROM numbers(30) SETTINGS min_insert_block_size_rows_for_materialized_views = 10, max_block_size = 10;
 SELECT count(), sum(c), sum(s) FROM mva_big_mv;
+-- … a trivial INSERT … SELECT under optimize_trivial_insert_select reads blocks of at most
+-- max_insert_block_size rows
+INSERT INTO mva_big SELECT number % 3, number FROM numbers(2000) SETTINGS min_insert_block_size_rows = 1500, max_insert_block_size = 1500;
+SELECT count(), sum(c), sum(s) FROM mva_big_mv;
+INSERT INTO mva_big SELECT number % 3, number FROM numbers(2000) SETTINGS min_insert_block_size_rows = 1500, max_insert_block_size = 1500, optimize_trivial_insert_select = 1;
+SELECT count(), sum(c), sum(s) FROM mva_big_mv;
 DROP TABLE mva_big_mv;
 DROP TABLE mva_big;
 DROP TABLE mva_sum_mv;
