@@ -39,7 +39,8 @@ static int fl_open(source *s, int task, const int *cols, int ncols, query_ctx *q
     it->s = s;
     it->ncols = ncols;
     it->read = xmalloc(sizeof(int) * (size_t)(ncols + n + 1));
-    memcpy(it->read, cols, sizeof(int) * (size_t)ncols);
+    if (ncols)
+        memcpy(it->read, cols, sizeof(int) * (size_t)ncols);
     it->nread = ncols;
     for (int c = 0; c < n; c++) {
         bool have = false;
