@@ -51,6 +51,23 @@ check "Log table persists (committed blocks only)" $'2\tb\n1\ta' "$("$SHALE" loc
 check "Log table appends after a torn write" $'2\tb\n1\ta\n3\tc' "$("$SHALE" local --path "$tmp/data" -q "SELECT * FROM log_t")"
 "$SHALE" local --path "$tmp/data" -q "TRUNCATE TABLE log_t" >/dev/null
 check "Log table truncated" "0" "$("$SHALE" local --path "$tmp/data" -q "SELECT count() FROM log_t")"
+# views and materialized views survive a restart (metadata ATTACH VIEW / ATTACH
+# MATERIALIZED VIEW, as ClickHouse writes it) and a rename
+"$SHALE" local --path "$tmp/data" -q "CREATE TABLE mv_src (x UInt32) ENGINE = MergeTree ORDER BY x; CREATE VIEW v_src AS SELECT x * 2 AS y FROM mv_src; CREATE MATERIALIZED VIEW mv_in ENGINE = MergeTree ORDER BY x AS SELECT x + 100 AS x FROM mv_src; CREATE TABLE mv_dst (x UInt32) ENGINE = MergeTree ORDER BY x; CREATE MATERIALIZED VIEW mv_to TO mv_dst AS SELECT x FROM mv_src" >/dev/null
+check "view metadata" "ATTACH VIEW _" "$(head -1 "$tmp/data/metadata/default/v_src.sql")"
+check "materialized view metadata" "ATTACH MATERIALIZED VIEW _" "$(head -1 "$tmp/data/metadata/default/mv_in.sql")"
+"$SHALE" local --path "$tmp/data" -q "INSERT INTO mv_src VALUES (1), (2); RENAME TABLE mv_in TO mv_in2" >/dev/null
+check "views after a restart" $'2\n4\n101\n102\n1\n2' "$("$SHALE" local --path "$tmp/data" -q "SELECT y FROM v_src ORDER BY y; SELECT x FROM mv_in2 ORDER BY x; SELECT x FROM mv_dst ORDER BY x")"
+"$SHALE" local --path "$tmp/data" -q "INSERT INTO mv_src VALUES (3)" >/dev/null
+check "materialized views fire after a restart" $'3\t3' "$("$SHALE" local --path "$tmp/data" -q "SELECT (SELECT count() FROM mv_in2), (SELECT count() FROM mv_to)")"
+"$SHALE" local --path "$tmp/data" -q "DROP TABLE mv_in2" >/dev/null
+# what shale does not implement is refused, never accepted and ignored (ClickHouse runs these)
+for q in "CREATE TABLE ttl_c (d Date TTL d + INTERVAL 1 DAY) ENGINE = MergeTree ORDER BY d" \
+         "CREATE TABLE ttl_t (d Date) ENGINE = MergeTree ORDER BY d TTL d + INTERVAL 1 DAY DELETE" \
+         "CREATE MATERIALIZED VIEW mv_r REFRESH EVERY 1 HOUR ENGINE = Memory AS SELECT 1"; do
+  check "refused: $q" "1" "$("$SHALE" local --path "$tmp/data" -q "$q" 2>&1 | grep -c '(NOT_IMPLEMENTED)')"
+done
+check "inner table dropped with its view" "0" "$("$SHALE" local --path "$tmp/data" -q "SELECT count() FROM system.tables WHERE name LIKE '.inner%'")"
 # Parquet filter push-down: row groups whose statistics exclude the WHERE are not read
 # (read_rows in the query log counts only the row groups read; 8 groups of 1000 rows).
 pq="$(dirname "$SHALE")/../tests/data/parquet/ch_row_groups.parquet"
@@ -143,7 +160,7 @@ check "Values on stdin: rows" $'3\tz\n4\tw\n5\tq' "$("$SHALE" local --path "$tmp
 check "Values on stdin: bad data is an error" "1" "$(grep -c "Cannot parse the data after VALUES: (6,'q'.*rc=62" <<<"$(tr '\n' ' ' <<<"$out")")"
 # What shale refuses where ClickHouse would run it (no chdb reference possible): a clear error.
 err_name() { "$SHALE" local -q "$1" 2>&1 | grep -o '([A-Z_]*)$'; }
-check "materialized view: not implemented" "(NOT_IMPLEMENTED)" "$(err_name "CREATE TABLE t (a UInt8) ENGINE = Memory; CREATE MATERIALIZED VIEW mv ENGINE = Memory AS SELECT a FROM t")"
+check "materialized view over a UNION: not implemented" "(NOT_IMPLEMENTED)" "$(err_name "CREATE TABLE t (a UInt8) ENGINE = Memory; CREATE MATERIALIZED VIEW mv ENGINE = Memory AS SELECT a FROM t UNION ALL SELECT a + 1 FROM t")"
 check "EXPLAIN AST of a window function: not implemented" "(NOT_IMPLEMENTED)" "$(err_name "EXPLAIN AST SELECT sum(x) OVER () FROM t")"
 check "EXPLAIN AST of ARRAY JOIN: not implemented" "(NOT_IMPLEMENTED)" "$(err_name "EXPLAIN AST SELECT 1 FROM t ARRAY JOIN a")"
 check "EXPLAIN AST of CREATE: not implemented" "(NOT_IMPLEMENTED)" "$(err_name "EXPLAIN AST CREATE TABLE t (a Int8) ENGINE = Memory")"

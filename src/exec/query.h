@@ -55,6 +55,12 @@ typedef struct query_ctx {
     const char *stdin_structure;  /* --structure */
     int nctes;
     const void *ctes[64];
+    /* A materialized view's SELECT running over a block inserted into its source table
+     * (interp/mview.c): wherever the query names the table mv_source (a struct table *),
+     * the analyzer reads mv_block (t->sch's columns, borrowed) instead. NULL otherwise. */
+    const void *mv_source;
+    const struct block *mv_block;
+    int mv_depth;                 /* views nested in one INSERT (a chain), bounded */
     /* The analyzer's expression compiler (sql/analyze.h analyze_expr_on), installed by the
      * statement layer (interp/) when it creates the query: storage engines compile their
      * key, partition and default expressions through it without depending on the analyzer,

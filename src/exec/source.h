@@ -116,6 +116,18 @@ void source_free(source *s);
  * nvisible are what SELECT * shows. Takes inner. */
 source *source_reorder(source *inner, const int *perm, int nvisible);
 
+/* inner read under the schema sch (taken): outer column i is inner column map[i], cast to
+ * sch->types[i] where the types differ; map[i] = -1 marks a column inner lacks, and
+ * opening it fails with NOT_FOUND_COLUMN_IN_BLOCK naming `what` (a table). The first nvisible
+ * are what SELECT * shows. Takes inner. (A materialized view over its target table.) */
+source *source_convert(source *inner, schema *sch, const int *map, int nvisible, const char *what);
+
+/* inner's rows for which mask (an expression over inner's schema, taken) is true: the
+ * rows SAMPLE keeps. The mask's columns are read along with those a query asks for.
+ * Takes inner. */
+struct expr;
+source *source_filter(source *inner, struct expr *mask);
+
 /* A source over blocks already in memory (subquery results). Takes the blocks. */
 source *source_from_blocks(schema *sch, block **blocks, int nblocks);
 /* Block i of a source made by source_from_blocks (still owned by the source). */

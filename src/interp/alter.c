@@ -252,6 +252,19 @@ int alter_run(const ast *st, query_ctx *q)
     if (nmut && nmut != st->args.n) {
         rc = err_set(ERR_NOT_IMPLEMENTED, "Mixing mutation commands (DELETE, UPDATE) with column commands in one "
                                           "ALTER is not supported");
+    } else if (nmut && t->engine == &engine_materialized_view) {
+        /* as ClickHouse: mutations go to the view's inner table; a view with TO and a
+         * lightweight DELETE refuse */
+        table *target = NULL;
+        if (lightweight)
+            rc = err_set(ERR_BAD_ARGUMENTS, "Lightweight delete is not supported for materialized view %s",
+                         table_full_name(t));
+        else if (!mview_has_inner(t))
+            rc = err_set(ERR_INCORRECT_QUERY, "MATERIALIZED VIEW %s targets an existing table. Execute the statement "
+                         "directly on it.", table_full_name(t));
+        else if (!(rc = mview_target(t, q, &target)))
+            rc = run_mutations(target, &st->args, false, q);
+        table_unref(target);
     } else if (nmut) {
         rc = run_mutations(t, &st->args, lightweight, q);
     } else if (!mt_is_mergetree(t)) {

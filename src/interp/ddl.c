@@ -3,6 +3,7 @@
 
 #include "interp/alter.h"
 #include "interp/dist_insert.h"
+#include "interp/mview.h"
 #include "interp/session.h"
 
 #include "base/err.h"
@@ -181,6 +182,10 @@ static void canonical_text(buf *out, const char *db, const char *name, const col
             buf_putc(out, ')');
         }
     }
+    if (st->sample_by) {
+        buf_puts(out, "\nSAMPLE BY ");
+        ast_format_expr(out, st->sample_by);
+    }
     bool has_granularity = false;
     for (int i = 0; i < st->settings.n; i++)
         has_granularity |= strcmp(st->settings.items[i]->name, "index_granularity") == 0;
@@ -228,6 +233,8 @@ static int check_columns(const ast *st, query_ctx *q, arena *a, coldef **out, in
             if (cd->nullable == 1)
                 cols[i].type = type_nullable(cols[i].type);
         }
+        if (cd->ttl)
+            return err_set(ERR_NOT_IMPLEMENTED, "Column TTL (column %s) is not supported", cd->name);
         if (cd->default_kind && !cd->sub && strcmp(cd->default_kind, "EPHEMERAL") != 0)
             return err_set(ERR_SYNTAX_ERROR, "Column %s has %s without an expression", cd->name, cd->default_kind);
     }
@@ -361,12 +368,49 @@ static const ast *names_as_strings(arena *a, const ast *engine, const char *curr
     return e;
 }
 
+/* SAMPLE BY: as ClickHouse checks it, an unsigned integer expression that is one of the
+ * primary key's (the ORDER BY's when no PRIMARY KEY is given). */
+static int check_sample_by(const ast *st, const coldef *cols, int n, query_ctx *q)
+{
+    schema *sch = schema_new(n);
+    for (int i = 0; i < n; i++)
+        schema_set(sch, i, cols[i].name, cols[i].type);
+    expr *x;
+    int rc = compile_on(st->sample_by, sch, q, &x);
+    schema_free(sch);
+    if (rc)
+        return -1;
+    int id = x->type->id;
+    const char *tname = x->type->name;
+    expr_free(x);
+    if (id != T_UINT8 && id != T_UINT16 && id != T_UINT32 && id != T_UINT64)
+        return err_set(ERR_ILLEGAL_TYPE_OF_COLUMN_FOR_FILTER, "Invalid sampling column type in storage parameters: %s. "
+                       "Must be one unsigned integer type", tname);
+    const ast_list *pk = st->primary_key.n ? &st->primary_key : &st->order_by_key;
+    buf want = {0}, have = {0};
+    ast_format_name(&want, st->sample_by);
+    bool found = false;
+    for (int i = 0; i < pk->n && !found; i++) {
+        have.len = 0;
+        ast_format_name(&have, pk->items[i]);
+        found = have.len == want.len && memcmp(have.p, want.p, want.len) == 0;
+    }
+    buf_free(&want);
+    buf_free(&have);
+    return found ? 0 : err_set(ERR_BAD_ARGUMENTS, "Sampling expression must be present in the primary key");
+}
+
 static int create_table(const ast *st, query_ctx *q)
 {
+    if (st->ttl)
+        return err_set(ERR_NOT_IMPLEMENTED, "TTL is not supported (table %s)", st->table_name);
     if (st->show_what && strcmp(st->show_what, "VIEW") == 0)
         return create_view(st, q);
+    if (st->show_what && strcmp(st->show_what, "MATERIALIZED VIEW") == 0)
+        return mview_create(st, q);
     if (st->show_what)
-        return err_set(ERR_NOT_IMPLEMENTED, "CREATE %s is not supported (CREATE VIEW is)", st->show_what);
+        return err_set(ERR_NOT_IMPLEMENTED, "CREATE %s is not supported (CREATE VIEW and CREATE MATERIALIZED VIEW "
+                       "are)", st->show_what);
     const char *db, *name;
     name_of(st, q, &db, &name);
     catalog *target = q->catalog;
@@ -401,6 +445,22 @@ static int create_table(const ast *st, query_ctx *q)
         if (find_table(st->sub, q, &src)) {
             arena_free(&a);
             return -1;
+        }
+        if (src->engine == &engine_materialized_view) {
+            /* AS a materialized view: its inner table's structure; one with TO has none */
+            table *inner = NULL;
+            int mrc = mview_has_inner(src) ? mview_target(src, q, &inner)
+                                           : err_set(ERR_INCORRECT_QUERY, "Cannot CREATE a table AS %s, it is a "
+                                                     "Materialized View without storage. Use \"AS %s.%s\" instead",
+                                                     table_full_name(src), src->create->mv_to->database
+                                                         ? src->create->mv_to->database : src->database,
+                                                     src->create->mv_to->table_name);
+            table_unref(src);
+            src = inner;
+            if (mrc) {
+                arena_free(&a);
+                return -1;
+            }
         }
         rc = check_columns(src->create, q, &a, &cols, &n);
         if (!engine) {
@@ -437,7 +497,7 @@ static int create_table(const ast *st, query_ctx *q)
     if (!rc && !table_engine_find(engine->name))
         rc = err_set(ERR_UNKNOWN_STORAGE, "Unknown table engine %s", engine->name);
     if (!rc && !is_mergetree(engine->name) &&
-        (storage->order_by_key.n || storage->primary_key.n || storage->partition_key))
+        (storage->order_by_key.n || storage->primary_key.n || storage->partition_key || storage->sample_by))
         rc = err_set(ERR_BAD_ARGUMENTS, "Engine %s doesn't support PARTITION_BY, PRIMARY_KEY, ORDER_BY or "
                      "SAMPLE_BY clauses. Currently only the following engines have support for the feature: "
                      "[MergeTree, ReplacingMergeTree, SummingMergeTree, AggregatingMergeTree, "
@@ -451,6 +511,8 @@ static int create_table(const ast *st, query_ctx *q)
     if (!rc && (!engine->args.n || true) && strcmp(engine->name, "Memory") == 0 && engine->args.n)
         rc = err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Engine Memory doesn't support any arguments (%d given)",
                      engine->args.n);
+    if (!rc && storage->sample_by)
+        rc = check_sample_by(storage, cols, n, q);
     table *t = NULL;
     if (!rc) {
         buf text = {0};
@@ -516,6 +578,52 @@ static int one_column_result(const char *colname, const type *t, schema **sch, b
     schema_set(*sch, 0, colname, t);
     *out = block_new_empty(*sch);
     return 0;
+}
+
+/* SHOW CREATE of a materialized view, as ClickHouse prints it:
+ *   CREATE MATERIALIZED VIEW db.mv [TO db.target]\n(\n    `a` T\n)\n[ENGINE = … of the inner
+ *   table\n]AS <SELECT formatted> */
+static int show_create_mview(table *t, query_ctx *q, schema **sch, block **out)
+{
+    buf sel = {0}, text = {0};
+    bool ok = ast_format_query_ch(&sel, t->create->as_select, t->create_sql, strlen(t->create_sql), t->database,
+                                  false);
+    char *own = settings_bool(q->st, "print_pretty_type_names") ? pretty_create_sql(t) : xstrdup(t->create_sql);
+    const char *cols = strstr(own, "\n(\n"), *as = strstr(own, "\n)\nAS ");
+    table *target = NULL;
+    int rc = 0;
+    if (!ok || !cols || !as)
+        rc = err_set(ERR_NOT_IMPLEMENTED, "SHOW CREATE of materialized view %s: its SELECT has syntax whose ClickHouse "
+                     "formatting shale does not reproduce (subqueries, CTEs, CASE, CAST, …)", table_full_name(t));
+    else if (mview_has_inner(t))
+        rc = mview_target(t, q, &target);
+    if (!rc) {
+        buf_puts(&text, "CREATE MATERIALIZED VIEW ");
+        ast_format_ident(&text, t->database);
+        buf_putc(&text, '.');
+        ast_format_ident(&text, t->name);
+        if (!target) {
+            const ast *to = t->create->mv_to;
+            buf_puts(&text, " TO ");
+            ast_format_ident(&text, to->database ? to->database : t->database);
+            buf_putc(&text, '.');
+            ast_format_ident(&text, to->table_name);
+        }
+        buf_append(&text, cols, (size_t)(as - cols) + 3);
+        const char *engine = target ? strstr(target->create_sql, "\nENGINE = ") : NULL;
+        if (engine)
+            buf_puts(&text, engine + 1);
+        buf_puts(&text, engine ? "\nAS " : "AS ");
+        buf_append(&text, sel.p, sel.len);
+        one_column_result("statement", type_simple(T_STRING), sch, out);
+        push_s((*out)->cols[0], buf_cstr(&text));
+        (*out)->rows = 1;
+    }
+    table_unref(target);
+    free(own);
+    buf_free(&sel);
+    buf_free(&text);
+    return rc;
 }
 
 static int run_show(const ast *st, query_ctx *q, schema **sch, block **out)
@@ -601,6 +709,11 @@ static int run_show(const ast *st, query_ctx *q, schema **sch, block **out)
     table *t;
     if (find_table(st, q, &t))
         return -1;
+    if (t->engine == &engine_materialized_view) {
+        int rc = show_create_mview(t, q, sch, out);
+        table_unref(t);
+        return rc;
+    }
     if (t->engine == &engine_view) {
         /* ClickHouse prints the view's SELECT through its formatter; where shale does not
          * reproduce that formatting, an error rather than a different text. */
@@ -891,8 +1004,9 @@ static int run_system_distributed(const char *text, query_ctx *q)
 }
 
 
-/* For DROP VIEW and DETACH VIEW: 0 when db.name is a view, 1 when it does not exist and
- * if_exists says to do nothing, else -1 with the error (INCORRECT_QUERY: not a view). */
+/* For DROP VIEW and DETACH VIEW: 0 when db.name is a view, 2 when it is a materialized
+ * view, 1 when it does not exist and if_exists says to do nothing, else -1 with the error
+ * (INCORRECT_QUERY: not a view). */
 static int check_view(query_ctx *q, const char *db, const char *name, bool if_exists)
 {
     table *v;
@@ -902,8 +1016,10 @@ static int check_view(query_ctx *q, const char *db, const char *name, bool if_ex
         err_clear();
         return 1;
     }
-    bool is_view = v->engine == &engine_view;
+    bool is_view = v->engine == &engine_view, is_mview = v->engine == &engine_materialized_view;
     table_unref(v);
+    if (is_mview)
+        return 2;
     return is_view ? 0 : err_set(ERR_INCORRECT_QUERY, "Table %s.%s is not a View", db, name);
 }
 
@@ -937,7 +1053,7 @@ static int run_detach_attach(const ast *st, query_ctx *q)
         err_clear();
     }
     int rc = strcmp(st->show_what, "VIEW") ? 0 : check_view(q, db, name, st->if_exists);
-    if (rc)
+    if (rc == 1 || rc < 0)
         return rc < 0 ? -1 : 0;
     return catalog_detach_table(q->catalog, db, name, st->if_exists, st->str != NULL);
 }
@@ -968,6 +1084,9 @@ int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
             err_clear();
             if (st->temporary)
                 return st->if_exists ? 0 : err_set(ERR_UNKNOWN_TABLE, "Temporary table %s does not exist", name);
+            int mrc = mview_drop(db, name, q);
+            if (mrc != 1)
+                return mrc;
             return catalog_drop_table(q->catalog, db, name, st->if_exists);
         }
         if (strcmp(st->show_what, "VIEW") == 0) {
@@ -975,6 +1094,8 @@ int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
             const char *db, *name;
             name_of(st, q, &db, &name);
             int rc = check_view(q, db, name, st->if_exists);
+            if (rc == 2)
+                return mview_drop(db, name, q);
             if (rc)
                 return rc < 0 ? -1 : 0;
             return catalog_drop_table(q->catalog, db, name, st->if_exists);
@@ -1204,7 +1325,7 @@ static int run_resumable(table *t, const ast *st, query_plan *first_plan, conver
         int64_t first;
         table_sink *dst = NULL;
         if (!(rc = mergetree_resume_begin(t, names[i], vers[i], &first))) {
-            rc = t->engine->insert(t, q, &dst);
+            rc = mview_table_sink(t, st, q, &dst);
             insert_sink sink = {.base = {.write = insert_write}, .cv = cv, .dst = dst};
             if (!rc) {
                 rc = query_plan_run(plan, q, &sink.base);
@@ -1419,6 +1540,15 @@ int ddl_insert(const ast *st, query_ctx *q, uint64_t *rows_out)
     table *t;
     if (find_table(st, q, &t))
         return -1;
+    if (t->engine == &engine_materialized_view) {
+        /* INSERT INTO a materialized view writes its target (and the target's views) */
+        table *target;
+        int trc = mview_target(t, q, &target);
+        table_unref(t);
+        if (trc)
+            return -1;
+        t = target;
+    }
     int prc = dist_insert_parallel(t, st, q);
     if (prc != 1) {
         table_unref(t);
@@ -1487,7 +1617,7 @@ int ddl_insert(const ast *st, query_ctx *q, uint64_t *rows_out)
         if (rows_out)
             *rows_out = rows;
     } else if (!rc)
-        rc = t->engine->insert(t, q, &dst);
+        rc = mview_table_sink(t, st, q, &dst);
     insert_sink sink = {.base = {.write = insert_write}, .cv = &cv, .dst = dst};
     if (!rc && !resumable) {
         if (plan) {

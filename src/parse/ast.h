@@ -249,6 +249,17 @@ struct ast {
     int constraint_pos;        /* CREATE TABLE: byte offset of the first CONSTRAINT + 1, or 0
                                   (INDEX and PROJECTION elements are skipped: they only
                                   speed up reads; constraints would change INSERT) */
+    /* CREATE MATERIALIZED VIEW (show_what "MATERIALIZED VIEW"): TO [db.]target as an
+     * AST_TABLE (NULL: the view's own inner table, from the ENGINE clauses); POPULATE. */
+    ast *mv_to;
+    bool populate;
+    /* AST_COLUMN_DEF: the column's TTL expression, NULL when none */
+    ast *ttl;
+    /* AST_TABLE: SAMPLE k [OFFSET m], each ratio as written ("0.1", "1/10", "1000"), or
+     * NULL. CREATE TABLE: SAMPLE BY expression, or NULL. */
+    const char *sample_size;
+    const char *sample_offset;
+    ast *sample_by;
     /* AST_STMT_RENAME: pairs (from, to) of AST_TABLE in `args`. AST_STMT_SYSTEM /
      * AST_STMT_ALTER: the text after SYSTEM / after the table name in `str`.
      * AST_STMT_INSERT with VALUES: format = "Values", insert_data = the text after VALUES

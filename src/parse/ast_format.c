@@ -291,6 +291,10 @@ static void format_table(buf *out, const ast *t)
             buf_printf(out, " AS %s", t->alias);
         if (t->final)
             buf_puts(out, " FINAL");
+        if (t->sample_size)
+            buf_printf(out, " SAMPLE %s", t->sample_size);
+        if (t->sample_offset)
+            buf_printf(out, " OFFSET %s", t->sample_offset);
         const ast *j = t->join;
         if (!j)
             break;
@@ -644,7 +648,7 @@ static bool dump_table_expr(buf *out, const ast *t, int indent)
         ok = ast_dump(out, t->sub, indent + 2);
     }
     buf_free(&name);
-    return ok && !t->final; /* FINAL, SAMPLE: not in this dump */
+    return ok && !t->final && !t->sample_size; /* FINAL, SAMPLE: not in this dump */
 }
 
 bool ast_dump(buf *out, const ast *e, int indent)

@@ -244,6 +244,8 @@ static void table_ref(fmt *f, const ast *t)
     }
     if (t->final)
         buf_puts(f->out, " FINAL");
+    if (t->sample_size)
+        f->ok = false; /* ClickHouse's SAMPLE ratio form is not reproduced */
 }
 
 static void from_clause(fmt *f, const ast *t)

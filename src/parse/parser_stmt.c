@@ -81,6 +81,22 @@ static ast *parse_settings_list(parser *p, ast_list *out)
     }
 }
 
+/* SAMPLE's ratio: a number, or a number / a number, kept as written (exact: the
+ * analyzer reads it as a fraction, as ClickHouse's ASTSampleRatio). */
+static const char *parse_sample_ratio(parser *p)
+{
+    int start = p_cur(p)->start;
+    if (p_kind(p) != TK_NUMBER)
+        return p_fail(p, "number");
+    p_adv(p);
+    if (p_accept_tok(p, TK_SLASH)) {
+        if (p_kind(p) != TK_NUMBER)
+            return p_fail(p, "number");
+        p_adv(p);
+    }
+    return arena_strndup(p->a, p->s + start, (size_t)(prev_end(p) - start));
+}
+
 static ast *parse_table_elem(parser *p)
 {
     int pos = p_cur(p)->start;
@@ -130,6 +146,12 @@ static ast *parse_table_elem(parser *p)
     }
     if (p_accept(p, "FINAL"))
         t->final = true;
+    if (p_accept(p, "SAMPLE")) {
+        if (!(t->sample_size = parse_sample_ratio(p)))
+            return NULL;
+        if (p_accept(p, "OFFSET") && !(t->sample_offset = parse_sample_ratio(p)))
+            return NULL;
+    }
     t->end = prev_end(p);
     return t;
 }
@@ -682,7 +704,8 @@ ast *parse_column_def(parser *p, ast_list *primary_key, bool alter)
                 return NULL;
             c->comment = l->str;
         } else if (p_accept(p, "TTL")) {
-            if (!parse_expr(p))
+            /* kept so that the statement layer refuses it (column TTL is not implemented) */
+            if (!(c->ttl = parse_expr(p)))
                 return NULL;
         } else if (p_is(p, 0, "PRIMARY") && p_is(p, 1, "KEY")) {
             p_adv(p), p_adv(p);
@@ -699,7 +722,8 @@ ast *parse_column_def(parser *p, ast_list *primary_key, bool alter)
     return c;
 }
 
-static ast *parse_create_table(parser *p, ast *st)
+/* CREATE TABLE|VIEW|MATERIALIZED VIEW: [IF NOT EXISTS] [db.]name [UUID '…'] */
+static int parse_create_head(parser *p, ast *st)
 {
     st->kind = AST_STMT_CREATE_TABLE;
     if (p_is(p, 0, "IF") && p_is(p, 1, "NOT") && p_is(p, 2, "EXISTS")) {
@@ -707,11 +731,11 @@ static ast *parse_create_table(parser *p, ast *st)
         st->if_not_exists = true;
     }
     if (parse_table_name(p, st) < 0)
-        return NULL;
+        return -1;
     if (p_accept(p, "UUID")) {
         /* CREATE TABLE t UUID '…' (ClickHouse's metadata files and backups carry one). */
         if (p_kind(p) != TK_STRING)
-            return p_fail(p, "string literal");
+            return p_fail(p, "string literal"), -1;
         tok *t = p_cur(p);
         size_t n = (size_t)(t->end - t->start - 2);
         char *d = arena_alloc(p->a, n + 1, 1);
@@ -719,6 +743,14 @@ static ast *parse_create_table(parser *p, ast *st)
         st->uuid = d;
         p_adv(p);
     }
+    return 0;
+}
+
+/* What follows the name: [(columns)] [ENGINE …] [PARTITION BY …] [ORDER BY …] …
+ * [AS SELECT … | AS other]; POPULATE too for a materialized view. */
+static ast *parse_create_body(parser *p, ast *st)
+{
+    bool mv = st->show_what && strcmp(st->show_what, "MATERIALIZED VIEW") == 0;
     if (p_accept_tok(p, TK_LPAREN)) {
         for (;;) {
             if (p_is(p, 0, "INDEX") || p_is(p, 0, "CONSTRAINT") || p_is(p, 0, "PROJECTION")) {
@@ -798,6 +830,17 @@ static ast *parse_create_table(parser *p, ast *st)
             if (!l)
                 return NULL;
             st->comment = l->str;
+        } else if (p_is(p, 0, "SAMPLE") && p_is(p, 1, "BY")) {
+            p_adv(p), p_adv(p);
+            if (!(st->sample_by = parse_expr(p)))
+                return NULL;
+        } else if (p_is(p, 0, "TTL")) {
+            /* table TTL: the rest kept as text, st->ttl set, so that the statement layer
+             * refuses it (not implemented) */
+            st->ttl = ast_new(p->a, AST_LITERAL, p_cur(p)->start);
+            return rest_as_text(p, st);
+        } else if (mv && p_accept(p, "POPULATE")) {
+            st->populate = true;
         } else if (p_is(p, 0, "EMPTY") && p_is(p, 1, "AS") && p_is_select_start(p, 2)) {
             p_adv(p), p_adv(p);
             st->create_empty = true;
@@ -820,6 +863,41 @@ static ast *parse_create_table(parser *p, ast *st)
     }
     if (!st->columns.n && !st->as_select && !st->sub)
         return p_fail(p, "one of: opening parenthesis, AS");
+    return st;
+}
+
+static ast *parse_create_table(parser *p, ast *st)
+{
+    return parse_create_head(p, st) < 0 ? NULL : parse_create_body(p, st);
+}
+
+/* CREATE MATERIALIZED VIEW [IF NOT EXISTS] [db.]mv [TO [db.]target] [(columns)]
+ * [ENGINE = … ORDER BY …] [POPULATE] AS SELECT …: show_what "MATERIALIZED VIEW", the
+ * target in mv_to, the SELECT's text in str / str_len (as CREATE VIEW). A refreshable
+ * view (REFRESH …) and TO INNER UUID are kept as text: interp/ddl.c refuses them. */
+static ast *parse_create_mv(parser *p, ast *st)
+{
+    st->show_what = "MATERIALIZED VIEW";
+    if (parse_create_head(p, st) < 0)
+        return NULL;
+    if (p_is(p, 0, "REFRESH") || (p_is(p, 0, "TO") && p_is(p, 1, "INNER"))) {
+        st->show_what = p_is(p, 0, "REFRESH") ? "REFRESHABLE MATERIALIZED VIEW" : "MATERIALIZED VIEW TO INNER";
+        return rest_as_text(p, st);
+    }
+    if (p_accept(p, "TO")) {
+        ast *to = ast_new(p->a, AST_TABLE, p_cur(p)->start);
+        if (parse_table_name(p, to) < 0)
+            return NULL;
+        st->mv_to = to;
+    }
+    if (!parse_create_body(p, st))
+        return NULL;
+    if (st->ttl)
+        return st; /* refused by the statement layer */
+    if (!st->as_select)
+        return p_fail(p, "AS SELECT");
+    st->str = arena_strndup(p->a, p->s + st->as_select->pos, (size_t)(prev_end(p) - st->as_select->pos));
+    st->str_len = (size_t)(prev_end(p) - st->as_select->pos);
     return st;
 }
 
@@ -1051,10 +1129,14 @@ static ast *parse_statement(parser *p)
             v->str_len = (size_t)(prev_end(p) - v->as_select->pos);
             return v;
         }
-        if (p_is(p, 0, "MATERIALIZED") || p_is(p, 0, "LIVE") || p_is(p, 0, "WINDOW")) {
+        if (p_is(p, 0, "MATERIALIZED") && p_is(p, 1, "VIEW")) {
+            p_adv(p), p_adv(p);
+            return parse_create_mv(p, st);
+        }
+        if (p_is(p, 0, "LIVE") || p_is(p, 0, "WINDOW")) {
             /* kept as text: interp/ddl.c says they are not supported */
             st->kind = AST_STMT_CREATE_TABLE;
-            st->show_what = p_is(p, 0, "MATERIALIZED") ? "MATERIALIZED VIEW" : p_is(p, 0, "LIVE") ? "LIVE VIEW" : "WINDOW VIEW";
+            st->show_what = p_is(p, 0, "LIVE") ? "LIVE VIEW" : "WINDOW VIEW";
             return rest_as_text(p, st);
         }
         if (p_accept(p, "DATABASE")) {

@@ -1,5 +1,6 @@
 /* SELECT analysis: AST → select_plan. See analyze.h for the rules. */
 #include "sql/analyze.h"
+#include "sql/sample.h"
 #include "sql/type_check.h"
 #include "sql/map_hof.h"
 #include "sql/set_ops.h"
@@ -3051,8 +3052,79 @@ static int remote_table(const ast *f, query_ctx *q, source **out)
     return rc;
 }
 
+/* The block being inserted into a materialized view's source table (query_ctx.mv_block),
+ * as that table reads: a materialized view's SELECT runs over each inserted block. */
+static int inserted_block_source(const table *tbl, query_ctx *q, source **out)
+{
+    const block *b = q->mv_block;
+    block *copy = block_new(b->ncols, b->rows);
+    for (int i = 0; i < b->ncols; i++)
+        copy->cols[i] = col_ref(b->cols[i]);
+    block **blocks = xmalloc(sizeof *blocks);
+    blocks[0] = copy;
+    *out = source_from_blocks(schema_clone(tbl->sch), blocks, 1);
+    return 0;
+}
+
+static int analyze_one_table(const ast *t, query_ctx *q, source **out);
+
+/* A materialized view: its target table's rows, under the view's columns (matched by
+ * name; the target's other columns and virtual columns stay behind them, unseen by
+ * SELECT *). SAMPLE goes to the target. Takes the reference mv. */
+static int mview_source(table *mv, const ast *t, query_ctx *q, source **out)
+{
+    const ast *to = mv->create->mv_to;
+    ast target = *t;
+    target.database = to->database ? to->database : mv->database;
+    target.table_name = to->table_name;
+    target.join = NULL;
+    source *src;
+    if (analyze_one_table(&target, q, &src)) {
+        table_unref(mv);
+        return -1;
+    }
+    /* The view's columns by name; the target's others (and virtual ones) behind them. */
+    const schema *ts = src->sch;
+    int nv = mv->sch->n, n = ts->n, extra = 0;
+    int *map = xmalloc(sizeof(int) * (size_t)(nv + n + 1));
+    bool *used = xcalloc((size_t)n + 1, sizeof *used);
+    bool same = true;
+    for (int i = 0; i < nv; i++) {
+        map[i] = -1;
+        for (int j = 0; j < src->nvisible && map[i] < 0; j++)
+            if (strcmp(ts->names[j], mv->sch->names[i]) == 0)
+                map[i] = j;
+        same &= map[i] >= 0 && strcmp(ts->types[map[i]]->name, mv->sch->types[i]->name) == 0;
+        if (map[i] >= 0)
+            used[map[i]] = true;
+    }
+    for (int j = 0; j < n; j++)
+        if (!used[j])
+            map[nv + extra++] = j;
+    if (same && nv + extra == n) {
+        *out = source_reorder(src, map, nv);
+    } else {
+        /* missing columns fail when read; other types are cast, as ClickHouse does */
+        schema *sch = schema_new(nv + extra);
+        for (int i = 0; i < nv; i++)
+            schema_set(sch, i, mv->sch->names[i], mv->sch->types[i]);
+        for (int i = 0; i < extra; i++)
+            schema_set(sch, nv + i, ts->names[map[nv + i]], ts->types[map[nv + i]]);
+        char what[512];
+        snprintf(what, sizeof what, "%s.%s", target.database, target.table_name);
+        *out = source_convert(src, sch, map, nv, what);
+    }
+    free(map);
+    free(used);
+    table_unref(mv);
+    return 0;
+}
+
 static int analyze_one_table(const ast *t, query_ctx *q, source **out)
 {
+    if (t->sample_size && (t->sub || t->table_func))
+        return err_set(ERR_SAMPLING_NOT_SUPPORTED, "Illegal SAMPLE: %s doesn't support sampling",
+                       t->sub ? "a subquery" : "a table function");
     if (t->sub)
         return subquery_source(t->sub, q, out);
     if (t->table_func && (strcasecmp(t->table_func->name, "remote") == 0 ||
@@ -3128,10 +3200,25 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
     if (catalog_get_for_query(q, db, name, &tbl)) {
         return -1;
     }
+    if (tbl->engine == &engine_view && t->sample_size) {
+        int src = err_set(ERR_SAMPLING_NOT_SUPPORTED, "Illegal SAMPLE: table %s doesn't support sampling",
+                          table_full_name(tbl));
+        table_unref(tbl);
+        return src;
+    }
     if (tbl->engine == &engine_view)
         return view_source(tbl, t->final, q, out);
+    if (tbl->engine == &engine_materialized_view && t->final) {
+        int frc = err_set(ERR_ILLEGAL_FINAL, "Storage MaterializedView doesn't support FINAL");
+        table_unref(tbl);
+        return frc;
+    }
+    if (tbl->engine == &engine_materialized_view)
+        return mview_source(tbl, t, q, out);
     int rc;
-    if (t->final && !tbl->engine->supports_final)
+    if (q->mv_source == tbl)
+        rc = inserted_block_source(tbl, q, out);
+    else if (t->final && !tbl->engine->supports_final)
         rc = err_set(ERR_ILLEGAL_FINAL, "Storage %s doesn't support FINAL", tbl->engine->name);
     else
         rc = tbl->engine->read(tbl, t->final, q, out);
@@ -3173,6 +3260,8 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
         s->alias_sql[s->nalias++] = xstrdup(buf_cstr(&b));
         buf_free(&b);
     }
+    if (!rc && t->sample_size)
+        rc = sample_source(tbl, t, q, out);
     table_unref(tbl);
     return rc;
 }

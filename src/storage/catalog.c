@@ -254,7 +254,8 @@ static int table_build(catalog *c, const char *db, const char *name, const char 
     }
     const char *ename = st->engine ? st->engine->name : "";
     bool view = st->show_what && strcmp(st->show_what, "VIEW") == 0;
-    t->engine = view ? &engine_view : table_engine_find(ename);
+    bool mview = st->show_what && strcmp(st->show_what, "MATERIALIZED VIEW") == 0;
+    t->engine = view ? &engine_view : mview ? &engine_materialized_view : table_engine_find(ename);
     if (!t->engine) {
         err_set(ERR_UNKNOWN_STORAGE, "Unknown table engine %s", ename);
         table_unref(t);
@@ -264,12 +265,24 @@ static int table_build(catalog *c, const char *db, const char *name, const char 
     return 0;
 }
 
-/* The canonical text with the header "CREATE TABLE db.name" replaced. */
-static char *with_header(const char *create_sql, const char *lead, const char *db, const char *name)
+/* What the canonical text creates: "TABLE ", "VIEW " or "MATERIALIZED VIEW " (its first
+ * line is "CREATE <kind>db.name"; a materialized view's TO clause is on the next line). */
+static const char *create_kind(const char *create_sql)
+{
+    static const char *const kinds[] = {"VIEW ", "MATERIALIZED VIEW "};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strncmp(create_sql, "CREATE ", 7) == 0 && strncmp(create_sql + 7, kinds[i], strlen(kinds[i])) == 0)
+            return kinds[i];
+    return "TABLE ";
+}
+
+/* The canonical text with the header "CREATE <kind>db.name" replaced by
+ * "<verb> <kind>db.name" (the kind kept: a view stays a view). */
+static char *with_header(const char *create_sql, const char *verb, const char *db, const char *name)
 {
     const char *body = strchr(create_sql, '\n');
     buf b = {0};
-    buf_puts(&b, lead);
+    buf_printf(&b, "%s %s", verb, create_kind(create_sql));
     if (db) {
         ast_format_ident(&b, db);
         buf_putc(&b, '.');
@@ -282,24 +295,10 @@ static char *with_header(const char *create_sql, const char *lead, const char *d
     return s;
 }
 
-/* What a canonical text creates, as its header names it: "TABLE ", "VIEW " or
- * "MATERIALIZED VIEW " (the words between "CREATE " and the name). */
-static const char *created_kind(const char *create_sql)
-{
-    static const char *const kinds[] = {"MATERIALIZED VIEW ", "VIEW ", "TABLE "};
-    const char *p = strncmp(create_sql, "CREATE ", 7) == 0 ? create_sql + 7 : create_sql;
-    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
-        if (strncmp(p, kinds[k], strlen(kinds[k])) == 0)
-            return kinds[k];
-    return "TABLE ";
-}
-
 static int persist_table(catalog *c, const table *t)
 {
-    /* ClickHouse's metadata files: "ATTACH TABLE _ (…) ENGINE = …", "ATTACH VIEW _ …". */
-    char lead[32];
-    snprintf(lead, sizeof lead, "ATTACH %s", created_kind(t->create_sql));
-    char *text = with_header(t->create_sql, lead, NULL, "_");
+    /* ClickHouse's metadata files: "ATTACH TABLE _ (…) ENGINE = …" ("ATTACH VIEW _ …"). */
+    char *text = with_header(t->create_sql, "ATTACH", NULL, "_");
     buf b = {0};
     buf_puts(&b, text);
     buf_putc(&b, '\n');
@@ -375,15 +374,22 @@ static int load_table(catalog *c, database *d, const char *name, const char *pat
     char *text = read_text_file(path);
     if (!text)
         return err_set(ERR_CANNOT_OPEN_FILE, "Cannot read %s: %s", path, strerror(errno));
-    /* Back from "ATTACH <kind> _ …" to the canonical "CREATE <kind> db.name …". */
-    const char *kind = created_kind(strncmp(text, "ATTACH ", 7) == 0 ? text + 7 : text);
+    /* Back from "ATTACH <kind>_ …" to the canonical "CREATE <kind>db.name …". */
+    const char *body = text, *kind = "TABLE ";
+    static const char *const kinds[] = {"TABLE ", "VIEW ", "MATERIALIZED VIEW "};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        size_t kl = strlen(kinds[k]);
+        if (strncmp(text, "ATTACH ", 7) == 0 && strncmp(text + 7, kinds[k], kl) == 0 && text[7 + kl] == '_') {
+            kind = kinds[k];
+            body = text + 7 + kl + 1;
+        }
+    }
     buf hb = {0};
     buf_printf(&hb, "CREATE %s", kind);
     ast_format_ident(&hb, d->name);
     buf_putc(&hb, '.');
     ast_format_ident(&hb, name);
-    const char *body = strchr(text, '\n');
-    buf_puts(&hb, body ? body : "");
+    buf_puts(&hb, body);
     free(text);
     char *sql = xstrdup(buf_cstr(&hb));
     buf_free(&hb);
@@ -793,7 +799,7 @@ static int rename_locked(catalog *c, const char *dbname, const char *name, const
     if (rc)
         return rc;
     table *t = d->tables[i];
-    char *new_sql = with_header(t->create_sql, "CREATE TABLE ", to_db, to_name);
+    char *new_sql = with_header(t->create_sql, "CREATE", to_db, to_name);
     char *old_meta = path_printf(c, "metadata", dbname, name, ".sql");
     char *new_dir = path_printf(c, "data", to_db, to_name, "/");
     /* Write the new definition first: a crash then leaves both (the old one wins at the

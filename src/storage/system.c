@@ -263,6 +263,35 @@ static void create_sql_one_line(buf *out, const char *s)
     out->len--;
 }
 
+/* A materialized view with an inner table, on one line as ClickHouse shows it: its
+ * inner table's storage clauses where the canonical text names the table
+ * ("… mv TO db.`.inner_id.…` (…) AS SELECT" → "… mv (…) ENGINE = … AS SELECT"). */
+static void inner_storage_clauses(buf *text, const table *mv, query_ctx *q)
+{
+    table *inner;
+    if (mview_target(mv, q, &inner)) {
+        err_clear();
+        return;
+    }
+    buf one = {0}, out = {0};
+    create_sql_one_line(&one, inner->create_sql);
+    const char *s = (const char *)text->p, *to = strstr(s, " TO "), *cols = to ? strstr(to, " (") : NULL;
+    const char *as = cols ? strstr(cols, ") AS ") : NULL, *engine = strstr((const char *)one.p, " ENGINE = ");
+    if (as && engine) {
+        buf_append(&out, s, (size_t)(to - s));
+        buf_append(&out, cols, (size_t)(as - cols) + 1);
+        buf_puts(&out, engine);
+        buf_puts(&out, as + 1);
+        text->len = 0;
+        buf_append(text, out.p, out.len);
+        buf_putc(text, 0);
+        text->len--;
+    }
+    buf_free(&one);
+    buf_free(&out);
+    table_unref(inner);
+}
+
 /* system.tables (the usual subset) and system.columns, from the catalog. */
 static source *tables_table(query_ctx *q, bool columns)
 {
@@ -333,7 +362,7 @@ static source *tables_table(query_ctx *q, bool columns)
             /* system.tables shows the statement on one line, as ClickHouse does. */
             tmp.len = 0;
             create_sql_one_line(&tmp, t->create_sql);
-            if (t->engine == &engine_view) {
+            if (t->engine == &engine_view || t->engine == &engine_materialized_view) {
                 /* the SELECT as ClickHouse formats it, else as written (docs/differences.md) */
                 buf sel = {0};
                 char *as = strstr((char *)tmp.p, ") AS ");
@@ -346,6 +375,8 @@ static source *tables_table(query_ctx *q, bool columns)
                 }
                 buf_free(&sel);
             }
+            if (t->engine == &engine_materialized_view && mview_has_inner(t))
+                inner_storage_clauses(&tmp, t, q);
             col_push_str(b->cols[6], (const char *)tmp.p, tmp.len);
             /* engine_full: from the engine to the end, without the table's COMMENT */
             const char *eng = strstr((const char *)tmp.p, " ENGINE = ");
@@ -355,14 +386,22 @@ static source *tables_table(query_ctx *q, bool columns)
                 cm = c;
             if (cm)
                 eng_end = cm;
+            if (t->engine == &engine_materialized_view)
+                eng = NULL; /* ClickHouse shows no engine_full for a materialized view */
             col_push_str(b->cols[7], eng ? eng + 10 : "", eng ? (size_t)(eng_end - eng - 10) : 0);
             source *src = NULL;
             int64_t rows = -1;
-            if (t->engine->read(t, false, q, &src) == 0) {
+            /* a materialized view: its inner table's rows (none shown for a TO view) */
+            table *rows_of = t;
+            if (t->engine == &engine_materialized_view && (!mview_has_inner(t) || mview_target(t, q, &rows_of)))
+                rows_of = NULL;
+            if (rows_of && rows_of->engine->read(rows_of, false, q, &src) == 0) {
                 rows = src->count_rows ? src->count_rows(src, q) : -1;
                 source_free(src);
             }
             err_clear();
+            if (rows_of && rows_of != t)
+                table_unref(rows_of);
             if (rows >= 0) {
                 uint64_t v = (uint64_t)rows;
                 col_push_fixed(b->cols[8]->inner, &v);

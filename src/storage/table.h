@@ -121,6 +121,13 @@ extern const table_engine engine_stripelog;
 /* CREATE VIEW: not in the registry (no CREATE TABLE … ENGINE = View); the catalog gives it
  * to tables whose statement is CREATE VIEW, the analyzer expands it. */
 extern const table_engine engine_view;
+/* CREATE MATERIALIZED VIEW (engine_mview.c): likewise outside the registry. Its rows are
+ * its target's: mview_target gives the target table (a reference; UNKNOWN_TABLE when it
+ * was dropped), mview_has_inner whether the target is the view's own inner table
+ * (`.inner_id.<uuid>`, dropped with the view). */
+extern const table_engine engine_materialized_view;
+int mview_target(const table *mv, query_ctx *q, table **out);
+bool mview_has_inner(const table *mv);
 
 /* system.parts: every part of every MergeTree-family table (storage/mergetree). */
 int mergetree_system_parts(query_ctx *q, source **out);
