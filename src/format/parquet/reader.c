@@ -2116,17 +2116,27 @@ static int pq_prefetch(rd_bin *bp)
     return rc;
 }
 
-static int64_t pq_prefetch_bytes(rd_bin *bp)
+/* The row group a prefetch reads (the next one not skipped, its needed leaves marked), or
+ * -1 when there is none or the reader already started. */
+static int prefetch_row_group(pq_rd *r)
 {
-    pq_rd *r = (pq_rd *)bp;
     if (r->streaming || r->cur)
-        return 0;
+        return -1;
     int rg = r->rg;
     while (rg < r->rg_end && rg_skippable(r, rg))
         rg++;
     if (rg >= r->rg_end)
-        return 0;
+        return -1;
     mark_needed_leaves(r);
+    return rg;
+}
+
+static int64_t pq_prefetch_bytes(rd_bin *bp)
+{
+    pq_rd *r = (pq_rd *)bp;
+    int rg = prefetch_row_group(r);
+    if (rg < 0)
+        return 0;
     const pq_row_group *g = &r->m->rgs[rg];
     int64_t sum = 0;
     for (int i = 0; i < r->s->nleaves; i++) {
@@ -2149,14 +2159,9 @@ static int pq_prefetch_ranges(rd_bin *bp, fmt_range **out, int *nout)
     pq_rd *r = (pq_rd *)bp;
     *out = NULL;
     *nout = 0;
-    if (r->streaming || r->cur)
+    int rg = prefetch_row_group(r);
+    if (rg < 0)
         return 0;
-    int rg = r->rg;
-    while (rg < r->rg_end && rg_skippable(r, rg))
-        rg++;
-    if (rg >= r->rg_end)
-        return 0;
-    mark_needed_leaves(r);
     int nl = r->s->nleaves;
     int *ord = xmalloc(sizeof *ord * (size_t)(nl + 1));
     uint64_t *st = xmalloc(sizeof *st * (size_t)(nl + 1));
