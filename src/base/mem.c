@@ -4,6 +4,7 @@
 
 #include <malloc.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -159,6 +160,22 @@ void mem_format_binary(double bytes, char *out, size_t cap)
     snprintf(out, cap, "%s%.2f %s", bytes < 0 ? "-" : "", v, units[u]);
 }
 
+/* `exceeded` goes 0 → EXCEEDED_WRITING (one thread won the right to write the message)
+ * → EXCEEDED_READY (the message is complete): a reader that saw the flag before the
+ * message was written reported an empty error. */
+enum { EXCEEDED_WRITING = 1, EXCEEDED_READY = 2 };
+
+static void publish_exceeded(mem_tracker *t, const char *what, int64_t now, int64_t n, int64_t limit)
+{
+    char would[32], chunk[32], max[32];
+    mem_format_binary((double)now, would, sizeof would);
+    mem_format_binary((double)n, chunk, sizeof chunk);
+    mem_format_binary((double)limit, max, sizeof max);
+    snprintf(t->exceeded_msg, sizeof t->exceeded_msg,
+             "%s: would use %s (attempt to allocate chunk of %s), maximum: %s.", what, would, chunk, max);
+    atomic_store_explicit(&t->exceeded, EXCEEDED_READY, memory_order_release);
+}
+
 static void charge_one(mem_tracker *t, int64_t n)
 {
     int64_t now = atomic_fetch_add_explicit(&t->used, n, memory_order_relaxed) + n;
@@ -171,17 +188,10 @@ static void charge_one(mem_tracker *t, int64_t n)
         ;
     if (t->limit > 0 && now > t->limit && !atomic_load_explicit(&t->exceeded, memory_order_relaxed)) {
         int expected = 0;
-        if (atomic_compare_exchange_strong(&t->exceeded, &expected, 1)) {
-            char would[32], chunk[32], max[32];
-            mem_format_binary((double)now, would, sizeof would);
-            mem_format_binary((double)n, chunk, sizeof chunk);
-            mem_format_binary((double)t->limit, max, sizeof max);
+        if (atomic_compare_exchange_strong(&t->exceeded, &expected, EXCEEDED_WRITING))
             /* ClickHouse 26.7's wording (older releases said "Memory limit (for query)
              * exceeded"). */
-            snprintf(t->exceeded_msg, sizeof t->exceeded_msg,
-                     "Query memory limit exceeded: would use %s (attempt to allocate chunk of %s), maximum: %s.", would,
-                     chunk, max);
-        }
+            publish_exceeded(t, "Query memory limit exceeded", now, n, t->limit);
     }
 }
 
@@ -201,15 +211,8 @@ static void charge_total(mem_tracker *query, int64_t n)
     if (mem_global.limit > 0 && now > mem_global.limit && query &&
         !atomic_load_explicit(&query->exceeded, memory_order_relaxed)) {
         int expected = 0;
-        if (atomic_compare_exchange_strong(&query->exceeded, &expected, 1)) {
-            char would[32], chunk[32], max[32];
-            mem_format_binary((double)now, would, sizeof would);
-            mem_format_binary((double)n, chunk, sizeof chunk);
-            mem_format_binary((double)mem_global.limit, max, sizeof max);
-            snprintf(query->exceeded_msg, sizeof query->exceeded_msg,
-                     "(total) memory limit exceeded: would use %s (attempt to allocate chunk of %s), maximum: %s.", would,
-                     chunk, max);
-        }
+        if (atomic_compare_exchange_strong(&query->exceeded, &expected, EXCEEDED_WRITING))
+            publish_exceeded(query, "(total) memory limit exceeded", now, n, mem_global.limit);
     }
 }
 
@@ -227,9 +230,12 @@ void mem_charge(int64_t n)
 
 int mem_tracker_check(mem_tracker *t)
 {
-    if (t && atomic_load_explicit(&t->exceeded, memory_order_acquire))
-        return err_set(ERR_MEMORY_LIMIT_EXCEEDED, "%s", t->exceeded_msg);
-    return 0;
+    if (!t || !atomic_load_explicit(&t->exceeded, memory_order_acquire))
+        return 0;
+    /* The writer is between its flag and its store of READY: a few hundred nanoseconds. */
+    while (atomic_load_explicit(&t->exceeded, memory_order_acquire) != EXCEEDED_READY)
+        sched_yield();
+    return err_set(ERR_MEMORY_LIMIT_EXCEEDED, "%s", t->exceeded_msg);
 }
 
 /* A first touch of a page costs 10–30 µs on these (virtualised) machines, and a query

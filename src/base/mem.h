@@ -24,8 +24,8 @@ typedef struct mem_tracker {
     _Atomic int64_t used;
     _Atomic int64_t peak;
     int64_t limit;                /* bytes; 0 = unlimited */
-    _Atomic int exceeded;         /* set once the limit was crossed */
-    char exceeded_msg[512];       /* written by the thread that set `exceeded` */
+    _Atomic int exceeded;         /* nonzero once the limit was crossed (see mem.c) */
+    char exceeded_msg[512];       /* complete once mem_tracker_check reports it */
     struct mem_tracker *parent;   /* charged too (e.g. the process tracker) */
 } mem_tracker;
 
