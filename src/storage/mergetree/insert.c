@@ -342,7 +342,7 @@ static int write_batch(mt_table *m, batch *bt, insert_opts *o, int64_t max_parti
         block *piece = pieces[g];
         pieces[g] = NULL;
         char *pid = m->part_key.n ? mt_partition_id(&m->part_key, pvals[g]->cols, 0) : xstrdup("all");
-        if (collapse && !(piece = mt_collapse_sorted(m, piece, NULL)))
+        if (collapse && !(piece = mt_collapse_sorted(m, piece, NULL, false)))
             rc = -1;
         part_rows pr = {.b = piece, .bs = bt->bs, .nb = nb, .ids = gsorted[g], .n = gn[g], .last = g + 1 == ngroups};
         if (!rc)
