@@ -57,7 +57,32 @@ static const char *accepted_settings[] = {
     "number_of_free_entries_in_pool_to_execute_mutation", "ttl_only_drop_parts", "allow_experimental_block_number_column",
     /* storage layout, checks and indexes that change no result */
     "min_index_granularity_bytes", "string_serialization_version", "auto_statistics_types",
-    "add_minmax_index_for_numeric_columns", NULL};
+    "add_minmax_index_for_numeric_columns", "serialization_info_version", "nullable_serialization_version",
+    "dynamic_serialization_version", "map_serialization_version", "object_serialization_version",
+    "object_shared_data_serialization_version", "object_shared_data_serialization_version_for_zero_level_parts",
+    "object_shared_data_buckets_for_wide_part", "object_shared_data_buckets_for_compact_part",
+    "min_bytes_for_full_part_storage", "min_rows_for_full_part_storage", "write_marks_for_substreams_in_compact_parts",
+    "use_const_adaptive_granularity", "enable_index_granularity_compression", "marks_compress_block_size",
+    "primary_key_compress_block_size", "merge_max_block_size_bytes", "allow_vertical_merges_from_compact_to_wide_parts",
+    "allow_suspicious_indices", "distributed_index_analysis_min_parts_to_activate",
+    /* caches, locks and cleanup timing */
+    "use_primary_key_cache", "prewarm_mark_cache", "prewarm_primary_key_cache", "cleanup_delay_period",
+    "max_cleanup_delay_period", "lock_acquire_timeout_for_background_operations",
+    /* obsolete in ClickHouse 26.7, which accepts and ignores them */
+    "allow_experimental_reverse_key", "check_delay_period", "clean_deleted_rows", "cleanup_threads",
+    "in_memory_parts_enable_wal", "in_memory_parts_insert_sync", "kill_delay_period", "kill_delay_period_random_add",
+    "kill_threads", "max_digestion_size_per_segment", "max_part_loading_threads", "max_part_removal_threads",
+    "merge_tree_clear_old_broken_detached_parts_ttl_timeout_seconds", "merge_tree_enable_clear_old_broken_detached",
+    "min_relative_delay_to_yield_leadership", "min_rows_for_compact_part", "replicated_fetches_http_connection_timeout",
+    "replicated_fetches_http_receive_timeout", "replicated_fetches_http_send_timeout", "replicated_max_parallel_fetches",
+    "replicated_max_parallel_fetches_for_host", "replicated_max_parallel_fetches_for_table",
+    "replicated_max_parallel_sends", "replicated_max_parallel_sends_for_table", "use_async_block_ids_cache",
+    "use_metadata_cache", "write_ahead_log_bytes_to_fsync", "write_ahead_log_interval_ms_to_fsync",
+    "write_ahead_log_max_bytes", NULL};
+
+/* Settings accepted at their default only: another value adds what shale lacks (the
+ * persisted _block_number / _block_offset columns). */
+static const char *default_off_settings[] = {"enable_block_number_column", "enable_block_offset_column", NULL};
 
 static int literal_u64(const ast *v, uint64_t *out)
 {
@@ -95,6 +120,14 @@ static int parse_settings(mt_table *m, const ast_list *list)
             bool ok = false;
             for (int k = 0; accepted_settings[k]; k++)
                 ok |= !strcmp(accepted_settings[k], s->name);
+            for (int k = 0; default_off_settings[k]; k++) {
+                uint64_t v;
+                if (strcmp(default_off_settings[k], s->name))
+                    continue;
+                if (!s->sub || literal_u64(s->sub, &v) || v)
+                    return err_set(ERR_NOT_IMPLEMENTED, "MergeTree setting %s is not supported yet (only 0)", s->name);
+                ok = true;
+            }
             if (!ok)
                 return err_set(ERR_UNKNOWN_SETTING, "Unknown setting '%s': for storage %s", s->name,
                                m->t->engine->name);
