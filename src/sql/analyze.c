@@ -3224,24 +3224,27 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
         rc = tbl->engine->read(tbl, t->final, q, out);
     if (!rc && tbl->has_skip_indexes)
         rc = check_ignored_indexes(*out, q);
-    /* SELECT * leaves MATERIALIZED columns out, as ClickHouse does: they go last. */
+    /* SELECT * leaves MATERIALIZED columns out, as ClickHouse does: they go after the
+     * other stored columns, before the virtual ones (_part, …). */
     int nmat = 0;
     for (int i = 0; !rc && i < tbl->ncols; i++)
         nmat += tbl->cols[i].default_kind && !strcmp(tbl->cols[i].default_kind, "MATERIALIZED");
     if (!rc && nmat) {
         const schema *sch = (*out)->sch;
+        int nvis = (*out)->nvisible;
         int *perm = xmalloc(sizeof(int) * (size_t)(sch->n + 1));
         int k = 0;
-        for (int pass = 0; pass < 2; pass++)
+        for (int pass = 0; pass < 3; pass++)
             for (int c = 0; c < sch->n; c++) {
                 bool mat = false;
-                for (int i = 0; i < tbl->ncols; i++)
+                for (int i = 0; c < nvis && i < tbl->ncols; i++)
                     if (!strcmp(tbl->cols[i].name, sch->names[c]))
                         mat = tbl->cols[i].default_kind && !strcmp(tbl->cols[i].default_kind, "MATERIALIZED");
-                if (mat == (pass == 1))
+                int cls = c >= nvis ? 2 : mat ? 1 : 0;
+                if (cls == pass)
                     perm[k++] = c;
             }
-        *out = source_reorder(*out, perm, sch->n - nmat);
+        *out = source_reorder(*out, perm, nvis - nmat);
         free(perm);
     }
     /* ALIAS columns: their expressions, compiled by each query that names them */

@@ -689,7 +689,76 @@ static int check_join_limits(const block *R, query_ctx *q)
     return 0;
 }
 
+/* Which columns of the join's layout are virtual (_path, _part, …) or otherwise left out
+ * of SELECT * on their side: a side's columns from its nvisible on. */
+static bool *hidden_columns(const join_spec *s, const source *left, const source *right, int *nhidden)
+{
+    bool *hidden = xcalloc((size_t)s->out->n + 1, sizeof *hidden);
+    int o = 0;
+    *nhidden = 0;
+    for (int c = 0; c < left->sch->n; c++, o++)
+        *nhidden += hidden[o] = c >= left->nvisible;
+    for (int c = 0; c < right->sch->n; c++) {
+        bool key = false;
+        for (int u = 0; u < s->nusing; u++)
+            key |= s->using_right[u] == c;
+        if (!key)
+            *nhidden += hidden[o++] = c >= right->nvisible;
+    }
+    return hidden;
+}
+
+/* The join's result with its hidden columns moved behind the others, so that SELECT *
+ * leaves them out while qualified names still reach them. Takes src. */
+static source *hide_columns(source *src, const bool *hidden, int nhidden)
+{
+    int n = src->sch->n, k = 0;
+    int *perm = xmalloc(sizeof(int) * (size_t)(n + 1));
+    for (int pass = 0; pass < 2; pass++)
+        for (int c = 0; c < n; c++)
+            if (hidden[c] == (pass == 1))
+                perm[k++] = c;
+    char **qual = src->col_qual, **qual2 = src->col_qual2, **bare = src->col_bare;
+    src->col_qual = src->col_qual2 = src->col_bare = NULL;
+    source *o = source_reorder(src, perm, n - nhidden);
+    if (qual || qual2 || bare) {
+        o->col_qual = xcalloc((size_t)n + 1, sizeof *o->col_qual);
+        o->col_qual2 = xcalloc((size_t)n + 1, sizeof *o->col_qual2);
+        o->col_bare = xcalloc((size_t)n + 1, sizeof *o->col_bare);
+        for (int c = 0; c < n; c++) {
+            o->col_qual[c] = qual ? qual[perm[c]] : NULL;
+            o->col_qual2[c] = qual2 ? qual2[perm[c]] : NULL;
+            o->col_bare[c] = bare ? bare[perm[c]] : xstrdup(o->sch->names[c]);
+        }
+    }
+    free(qual);
+    free(qual2);
+    free(bare);
+    free(perm);
+    return o;
+}
+
+static int join_sources_all(source *left, source *right, const ast *j, const ast *where, query_ctx *q,
+                            source **out);
+
 int join_sources(source *left, source *right, const ast *j, const ast *where, query_ctx *q, source **out)
+{
+    join_spec s;
+    if (join_spec_init(&s, left, right, j, where, q))
+        return -1;
+    int nhidden;
+    bool *hidden = hidden_columns(&s, left, right, &nhidden);
+    join_spec_free(&s);
+    int rc = join_sources_all(left, right, j, where, q, out);
+    if (!rc && nhidden)
+        *out = hide_columns(*out, hidden, nhidden);
+    free(hidden);
+    return rc;
+}
+
+/* The join with every column of both sides in its layout (join_sources hides some). */
+static int join_sources_all(source *left, source *right, const ast *j, const ast *where, query_ctx *q,
+                            source **out)
 {
     join_spec s;
     if (join_spec_init(&s, left, right, j, where, q))

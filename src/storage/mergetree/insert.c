@@ -121,6 +121,8 @@ typedef struct part_rows {
     const uint64_t *ids;
     size_t n;
     bool last;  /* the last part of bs: free each column once written */
+    uint32_t level; /* 1 when the rows were collapsed on insert (optimize_on_insert), as
+                       ClickHouse names such parts (all_1_1_1), else 0 */
 } part_rows;
 
 static int write_part(mt_table *m, const part_rows *pr, const block *partition, const char *partition_id,
@@ -156,7 +158,7 @@ static int write_part(mt_table *m, const part_rows *pr, const block *partition, 
         } else {
             char *dir = xstrdup(mt_part_writer_dir(w));
             mt_part_writer_free(w);
-            rc = mt_commit_part(m, dir, partition_id, blk, blk, 0, NULL, 0, &done);
+            rc = mt_commit_part(m, dir, partition_id, blk, blk, pr->level, NULL, 0, &done);
             if (rc)
                 mt_remove_tree(dir);
             free(dir);
@@ -344,7 +346,8 @@ static int write_batch(mt_table *m, batch *bt, insert_opts *o, int64_t max_parti
         char *pid = m->part_key.n ? mt_partition_id(&m->part_key, pvals[g]->cols, 0) : xstrdup("all");
         if (collapse && !(piece = mt_collapse_sorted(m, piece, NULL, false)))
             rc = -1;
-        part_rows pr = {.b = piece, .bs = bt->bs, .nb = nb, .ids = gsorted[g], .n = gn[g], .last = g + 1 == ngroups};
+        part_rows pr = {.b = piece, .bs = bt->bs, .nb = nb, .ids = gsorted[g], .n = gn[g], .last = g + 1 == ngroups,
+                         .level = collapse ? 1 : 0};
         if (!rc)
             rc = write_part(m, &pr, pvals[g], pid, o);
         block_free(piece);

@@ -31,18 +31,123 @@ typedef struct mt_src {
     uint8_t **keep;       /* per part: granules that may match (NULL = all) */
     int max_block;
     bool *coded;          /* per table column: may come back dictionary-coded, or NULL */
+    const schema *sch;    /* the source's: stored columns, then the virtual ones */
 } mt_src;
 
 typedef struct mt_it {
     mt_src *s;
     query_ctx *q;
     int ncols;
-    int *cols;
+    int *cols;            /* asked for: stored columns, then virtual ones (>= the table's) */
+    int nstored;          /* how many of cols are stored columns (the reader's) */
+    bool virtuals;        /* some asked column is virtual */
+    uint64_t offset;      /* the row of the part the next block starts at */
     task t;
     mt_part_reader *r;
     block *final_result;  /* FINAL: the collapsed partition */
     bool done;
 } mt_it;
+
+/* ---- virtual columns ---- */
+
+/* ClickHouse's virtual columns of a MergeTree table, after its stored columns in the
+ * source's schema (SELECT * leaves them out). _partition_value exists only with a
+ * partition key. */
+enum { V_PART, V_PART_INDEX, V_PART_OFFSET, V_PARTITION_ID, V_PART_UUID, V_PART_DATA_VERSION,
+       V_PART_STARTING_OFFSET, V_TABLE, V_DATABASE, V_DISK_NAME, V_ROW_EXISTS, V_PARTITION_VALUE, V_COUNT };
+static const char *const virtual_names[V_COUNT] = {
+    "_part", "_part_index", "_part_offset", "_partition_id", "_part_uuid", "_part_data_version",
+    "_part_starting_offset", "_table", "_database", "_disk_name", "_row_exists", "_partition_value"};
+
+static const type *virtual_type(const mt_table *m, int v)
+{
+    switch (v) {
+    case V_PART: case V_PARTITION_ID: case V_TABLE: case V_DATABASE: case V_DISK_NAME:
+        return type_lowcard(type_simple(T_STRING));
+    case V_PART_UUID: return type_simple(T_UUID);
+    case V_ROW_EXISTS: return type_simple(T_UINT8);
+    case V_PARTITION_VALUE: return type_tuple(m->part_key.n, m->part_key.types, NULL);
+    default: return type_simple(T_UINT64);
+    }
+}
+
+static column *const_string(const type *t, const char *v, size_t rows)
+{
+    column *one = col_new(t);
+    col_push_str(one, v, strlen(v));
+    return col_new_const(one, rows);
+}
+
+static column *const_u64(uint64_t v, size_t rows)
+{
+    column *one = col_new(type_simple(T_UINT64));
+    col_push_fixed(one, &v);
+    return col_new_const(one, rows);
+}
+
+/* Virtual column v for `rows` rows of part i of the snapshot, from row `offset` on. */
+static column *virtual_column(const mt_src *s, int v, int i, uint64_t offset, size_t rows)
+{
+    const mt_part *p = s->parts[i];
+    const type *t = virtual_type(s->m, v);
+    switch (v) {
+    case V_PART: return const_string(t, p->name, rows);
+    case V_PARTITION_ID: return const_string(t, p->partition_id, rows);
+    case V_TABLE: return const_string(t, s->t->name, rows);
+    case V_DATABASE: return const_string(t, s->t->database, rows);
+    case V_DISK_NAME: return const_string(t, "default", rows);
+    case V_PART_INDEX: return const_u64((uint64_t)i, rows);
+    case V_PART_DATA_VERSION: return const_u64((uint64_t)(p->mutation ? p->mutation : p->min_block), rows);
+    case V_PART_STARTING_OFFSET: {
+        uint64_t start = 0;
+        for (int k = 0; k < i; k++)
+            start += s->parts[k]->rows;
+        return const_u64(start, rows);
+    }
+    case V_PART_OFFSET: {
+        column *c = col_new(type_simple(T_UINT64));
+        col_reserve(c, rows);
+        for (size_t r = 0; r < rows; r++) {
+            uint64_t x = offset + r;
+            col_push_fixed(c, &x);
+        }
+        return c;
+    }
+    case V_ROW_EXISTS: {
+        uint8_t one = 1;
+        column *c = col_new(t);
+        col_push_fixed(c, &one);
+        return col_new_const(c, rows);
+    }
+    case V_PARTITION_VALUE: {
+        column *one = col_new(t);
+        for (int f = 0; f < one->nfields; f++)
+            col_push_from(one->fields[f], p->partition->cols[f], 0);
+        one->len = 1;
+        return col_new_const(one, rows);
+    }
+    default: { /* V_PART_UUID: parts have none */
+        column *c = col_new(t);
+        col_push_default(c);
+        return col_new_const(c, rows);
+    }
+    }
+}
+
+/* b (the stored columns it->cols[0..nstored) of rows from part i) widened to every asked
+ * column. Takes b. */
+static block *with_virtuals(mt_it *it, int i, block *b)
+{
+    int n = it->s->t->sch->n;
+    block *o = block_new(it->ncols, b->rows);
+    int k = 0;
+    for (int c = 0; c < it->ncols; c++)
+        o->cols[c] = it->cols[c] < n ? col_ref(b->cols[k++])
+                                      : virtual_column(it->s, it->cols[c] - n, i, it->offset, b->rows);
+    it->offset += b->rows;
+    block_free(b);
+    return o;
+}
 
 /* ---- comparing index values with filter constants ---- */
 
@@ -467,15 +572,26 @@ static int read_final(mt_it *it)
     int *all = xmalloc(sizeof(int) * (size_t)(nall + 1));
     for (int i = 0; i < nall; i++)
         all[i] = i;
-    block *acc = block_new_empty(t->sch);
+    /* Stored columns, then (when the query asks for any) every virtual column, which the
+     * collapse carries along with its row. */
+    block *acc = block_new_empty(it->virtuals ? s->sch : t->sch);
     int rc = 0;
     for (int i = it->t.part; i < it->t.partition_end && !rc; i++) {
         mt_part_reader *r;
         if ((rc = mt_part_reader_open(m, s->parts[i], all, nall, 0, s->parts[i]->ngranules, &r)))
             break;
         block *b;
+        uint64_t offset = 0;
         while (!(rc = mt_part_reader_next(r, 1 << 20, &b)) && b) {
             query_add_read(it->q, b->rows, block_bytes(b));
+            if (it->virtuals) {
+                block *w = block_new(acc->ncols, b->rows);
+                for (int c = 0; c < acc->ncols; c++)
+                    w->cols[c] = c < nall ? col_ref(b->cols[c]) : virtual_column(s, c - nall, i, offset, b->rows);
+                offset += b->rows;
+                block_free(b);
+                b = w;
+            }
             block_append(acc, b);
             block_free(b);
         }
@@ -520,15 +636,28 @@ static int mt_open(source *src, int tk, const int *cols, int ncols, query_ctx *q
     if (ncols)
         memcpy(it->cols, cols, sizeof(int) * (size_t)ncols);
     it->t = s->tasks[tk];
+    /* The reader reads the stored columns; virtual ones are made for each block. */
+    int n = s->t->sch->n;
+    int *stored = xmalloc(sizeof(int) * (size_t)(ncols + 1));
+    for (int i = 0; i < ncols; i++) {
+        if (cols[i] < n)
+            stored[it->nstored++] = cols[i];
+        else
+            it->virtuals = true;
+    }
+    if (!s->final && it->t.g0 < s->parts[it->t.part]->ngranules)
+        it->offset = s->parts[it->t.part]->granule_start[it->t.g0];
     int rc = s->final ? read_final(it)
-                      : mt_part_reader_open(s->m, s->parts[it->t.part], cols, ncols, it->t.g0, it->t.g1, &it->r);
+                      : mt_part_reader_open(s->m, s->parts[it->t.part], stored, it->nstored, it->t.g0, it->t.g1,
+                                            &it->r);
     if (!rc && it->r && s->coded) {
         bool *want = xcalloc((size_t)ncols + 1, sizeof *want);
-        for (int i = 0; i < ncols; i++)
-            want[i] = s->coded[cols[i]];
+        for (int i = 0; i < it->nstored; i++)
+            want[i] = s->coded[stored[i]];
         mt_part_reader_accept_codes(it->r, want);
         free(want);
     }
+    free(stored);
     if (rc) {
         free(it->cols);
         free(it);
@@ -553,6 +682,8 @@ static int mt_next(void *itp, block **out)
         return -1;
     if (*out)
         query_add_read(it->q, (*out)->rows, mt_part_reader_block_bytes(it->r));
+    if (*out && it->virtuals)
+        *out = with_virtuals(it, it->t.part, *out);
     return 0;
 }
 
@@ -616,8 +747,14 @@ int mt_read_source(mt_table *m, bool final, query_ctx *q, source **out)
     s->nparts = mt_snapshot(m, &s->parts);
     build_tasks(s);
     source *src = xcalloc(1, sizeof *src);
-    src->sch = schema_clone(m->t->sch);
-    src->nvisible = src->sch->n;
+    int nstored = m->t->sch->n, nvirt = m->part_key.n ? V_COUNT : V_PARTITION_VALUE;
+    src->sch = schema_new(nstored + nvirt);
+    for (int c = 0; c < nstored; c++)
+        schema_set(src->sch, c, m->t->sch->names[c], m->t->sch->types[c]);
+    for (int v = 0; v < nvirt; v++)
+        schema_set(src->sch, nstored + v, virtual_names[v], virtual_type(m, v));
+    src->nvisible = nstored;
+    s->sch = src->sch;
     src->ntasks = s->ntasks;
     uint64_t total = 0;
     for (int i = 0; i < s->nparts; i++)
