@@ -61,6 +61,8 @@ static void reg_all(void)
     agg_register_stats();
     void agg_register_collect(void);
     agg_register_collect();
+    void agg_register_topk(void);
+    agg_register_topk();
     void agg_register_bitwise(void);
     agg_register_bitwise();
     void agg_register_map(void);
