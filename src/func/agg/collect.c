@@ -564,7 +564,7 @@ static int kahan_resolve(agg_call *a)
 void agg_register_collect(void)
 {
     static const agg_def defs[] = {
-        {"groupUniqArray", AGG_NULLS_KEEP_TYPE, gu_resolve, "Array of the distinct values"},
+        {"groupUniqArray", AGG_NULLS_KEEP_TYPE | AGG_NULL_NO_FLAG | AGG_NULL_LITERAL_NULL, gu_resolve, "Array of the distinct values"},
         {"sumKahan", 0, kahan_resolve, "Sum with Kahan compensation (Float64)"},
     };
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)

@@ -159,33 +159,24 @@ static void tk_sort3(tk_ctr *x, tk_ctr *y, tk_ctr *z)
         tk_swap(y, z);
 }
 
+/* Moves the last of x[0..n) down past the greater ones before it (libc++'s __sort4 and
+ * __sort5 after their first __sort3 / __sort4). */
+static void tk_sink(tk_ctr *const *x, int n)
+{
+    for (int i = n - 1; i > 0 && tk_gt(x[i], x[i - 1]); i--)
+        tk_swap(x[i - 1], x[i]);
+}
+
 static void tk_sort4(tk_ctr *x1, tk_ctr *x2, tk_ctr *x3, tk_ctr *x4)
 {
     tk_sort3(x1, x2, x3);
-    if (tk_gt(x4, x3)) {
-        tk_swap(x3, x4);
-        if (tk_gt(x3, x2)) {
-            tk_swap(x2, x3);
-            if (tk_gt(x2, x1))
-                tk_swap(x1, x2);
-        }
-    }
+    tk_sink((tk_ctr *const[]){x1, x2, x3, x4}, 4);
 }
 
 static void tk_sort5(tk_ctr *x1, tk_ctr *x2, tk_ctr *x3, tk_ctr *x4, tk_ctr *x5)
 {
     tk_sort4(x1, x2, x3, x4);
-    if (tk_gt(x5, x4)) {
-        tk_swap(x4, x5);
-        if (tk_gt(x4, x3)) {
-            tk_swap(x3, x4);
-            if (tk_gt(x3, x2)) {
-                tk_swap(x2, x3);
-                if (tk_gt(x2, x1))
-                    tk_swap(x1, x2);
-            }
-        }
-    }
+    tk_sink((tk_ctr *const[]){x1, x2, x3, x4, x5}, 5);
 }
 
 /* Insertion sort; unguarded relies on an element not greater than all at first[-1]. */
@@ -854,6 +845,10 @@ static int tk_resolve(agg_call *a)
         a->params[0] = 10; /* topK(x) = topK(10)(x); params always has room for one */
         a->nparams = 1;
     }
+    if (a->nparams > 1 && a->params[1] < 1)
+        return err_set(ERR_ARGUMENT_OUT_OF_BOUND,
+                       "Too small parameter 'load_factor' for aggregate function '%s' (got %g, minimum is 1)",
+                       a->def->name, a->params[1]);
     for (int p = 0; p < a->nparams; p++)
         if (a->params[p] < 1 || a->params[p] != floor(a->params[p]) || a->params[p] > 0xFFFFFF)
             return err_set(ERR_ARGUMENT_OUT_OF_BOUND, "Parameter %d is illegal for aggregate function '%s'", p,
@@ -889,8 +884,9 @@ static int tk_resolve(agg_call *a)
 void agg_register_topk(void)
 {
     static const agg_def defs[] = {
-        {"topK", AGG_NULLS_KEEP_TYPE | AGG_NULL_NO_FLAG, tk_resolve, "The (approximately) most frequent values"},
-        {"topKWeighted", AGG_NULLS_KEEP_TYPE | AGG_NULL_NO_FLAG, tk_resolve,
+        {"topK", AGG_NULLS_KEEP_TYPE | AGG_NULL_NO_FLAG | AGG_NULL_LITERAL_NULL, tk_resolve, "The (approximately) most frequent values"},
+        /* with Nullable arguments its state starts with a flag byte, always 1 (unlike topK's) */
+        {"topKWeighted", AGG_NULLS_KEEP_TYPE | AGG_NULL_LITERAL_NULL, tk_resolve,
          "The (approximately) most frequent values, each row counting its weight"},
     };
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
