@@ -17,3 +17,9 @@ SELECT finalizeAggregation(CAST(unhex('07013001000131010001320100013301000134010
 SELECT finalizeAggregation(CAST(unhex('020130010001310100200000000000000000000000000000000000000000000000000000000000000000'), 'AggregateFunction(topK(2), String)')); -- { serverError SIZES_OF_ARRAYS_DONT_MATCH }
 SELECT finalizeAggregation(CAST(unhex('0201300500013105020000'), 'AggregateFunction(topK(1), String)')); -- { serverError SIZES_OF_ARRAYS_DONT_MATCH }
 SELECT finalizeAggregation(CAST(unhex('0005000000000000'), 'AggregateFunction(topK(2), String)')); -- { serverError BAD_ARGUMENTS }
+-- an alpha map larger than the capacity's is read past and left zero; a smaller one fails
+SELECT hex(topKMergeState(3)(CAST(unhex('0101410100' || '40' || repeat('05', 64)), 'AggregateFunction(topK(3), String)'))), hex(topKMergeState(3)(CAST(unhex('01410100' || '41' || repeat('05', 65)), 'AggregateFunction(topK(3), UInt8)')));
+SELECT finalizeAggregation(CAST(unhex('012A03000000000000000300000000000000434343030000000000000041414104000000000000004141414101008002' || repeat('00', 256)), 'AggregateFunction(topK(3), Array(String))'));
+SELECT hex(topKMergeState(3)(CAST(unhex('0101410100' || '3F' || repeat('05', 63)), 'AggregateFunction(topK(3), String)'))); -- { serverError SIZES_OF_ARRAYS_DONT_MATCH }
+-- a key that is not a value of the type fails when finalized
+SELECT finalizeAggregation(CAST(unhex('012A030000000000000003000000000000004343430300000000000000414141040000000000000041414141010040' || repeat('00', 64)), 'AggregateFunction(topK(3), Array(Array(String)))')); -- { serverError CANNOT_READ_ALL_DATA }

@@ -756,7 +756,7 @@ static void tk_serialize(const agg_call *a, const void *st, buf *out)
 }
 
 /* SpaceSaving::read: at most capacity counters, appended in the order written; then the
- * alpha map, which must have this capacity's size (any size is skipped after 0 counters). */
+ * alpha map, of at least this capacity's size (any size is skipped after 0 counters). */
 static int tk_deserialize(const agg_call *a, void *st, agg_rd *in)
 {
     tk_state *s = st;
@@ -786,11 +786,13 @@ static int tk_deserialize(const agg_call *a, void *st, agg_rd *in)
     }
     if (agg_rd_varuint(in, &na) < 0)
         return -1;
-    if (n && na != s->nalpha)
+    if (n && na < s->nalpha)
         return err_set(ERR_SIZES_OF_ARRAYS_DONT_MATCH, "Found incorrect alpha vector size (Passed: %llu. Expected: %zu)",
                        (unsigned long long)na, s->nalpha);
+    /* a larger map (as older versions' states may have) is read past and left all zero,
+     * as ClickHouse 26.7 does */
     for (uint64_t i = 0; i < na; i++)
-        if (agg_rd_varuint(in, n ? &s->alpha[i] : &x) < 0)
+        if (agg_rd_varuint(in, n && na == s->nalpha ? &s->alpha[i] : &x) < 0)
             return -1;
     if (n)
         tk_truncate(s, cap, true);
