@@ -11,3 +11,5 @@ SELECT groupArray(NULL), groupUniqArray(NULL), uniq(NULL), count(NULL), topK(2)(
 SELECT toTypeName(groupArray(NULL)), toTypeName(topK(NULL)), toTypeName(topKWeighted(2)(NULL, 1));
 SELECT topK(0)(number) FROM numbers(3); -- { serverError ARGUMENT_OUT_OF_BOUND }
 SELECT topK(2, 0)(number) FROM numbers(3); -- { serverError ARGUMENT_OUT_OF_BOUND }
+-- a GROUP BY that spills its topK states to disk
+SELECT k, topK(2)(toString(number % 13)), topKWeighted(1)([number % 7], number % 3) FROM (SELECT number, number % 1000 k FROM numbers(200000)) GROUP BY k ORDER BY k LIMIT 3 SETTINGS max_bytes_before_external_group_by = 100000, max_threads = 1;
