@@ -296,14 +296,15 @@ static tk_ctr *tk_part_left(tk_ctr *first, tk_ctr *last)
 }
 
 /* Heap sort, introsort's fallback past its depth limit (libc++'s __partial_sort(first,
- * last, last): make_heap then sort_heap with Floyd's sift-down). */
+ * last, last): make_heap then sort_heap with Floyd's sift-down). As in libc++, "less" is
+ * tk_gt, so the heap's top is the counter that sorts last. */
 static void tk_sift_down(tk_ctr *v, ptrdiff_t len, ptrdiff_t start)
 {
     ptrdiff_t child = start;
     if (len < 2 || (len - 2) / 2 < child)
         return;
     child = 2 * child + 1;
-    if (child + 1 < len && tk_gt(&v[child + 1], &v[child]))
+    if (child + 1 < len && tk_gt(&v[child], &v[child + 1]))
         ++child;
     if (tk_gt(&v[child], &v[start]))
         return;
@@ -314,7 +315,7 @@ static void tk_sift_down(tk_ctr *v, ptrdiff_t len, ptrdiff_t start)
         if ((len - 2) / 2 < child)
             break;
         child = 2 * child + 1;
-        if (child + 1 < len && tk_gt(&v[child + 1], &v[child]))
+        if (child + 1 < len && tk_gt(&v[child], &v[child + 1]))
             ++child;
     } while (!tk_gt(&v[child], &top));
     v[start] = top;
@@ -332,7 +333,7 @@ static void tk_heap_sort(tk_ctr *v, ptrdiff_t len)
             ptrdiff_t c = 2 * hole + 1;
             if (c >= n)
                 break;
-            if (c + 1 < n && tk_gt(&v[c + 1], &v[c]))
+            if (c + 1 < n && tk_gt(&v[c], &v[c + 1]))
                 ++c;
             v[hole] = v[c];
             hole = c;
