@@ -811,7 +811,7 @@ static void tk_spill_read(const agg_call *a, void *st, const char **p)
 }
 
 /* ClickHouse's choice of implementation: AggregateFunctionTopK<T> for numbers (and Date,
- * Date32, DateTime, Enum, Bool), the generic one keyed by bytes otherwise. */
+ * Date32, DateTime, Enum, Bool, IPv4), the generic one keyed by bytes otherwise. */
 static tk_kind tk_kind_of(const type *t, int *width)
 {
     switch (t->id) {
