@@ -78,7 +78,11 @@ static size_t tk_alpha_size(size_t cap)
 
 static size_t tk_target(size_t cap) { return cap * 2 > 64 ? cap * 2 : 64; }
 
-static inline const uint8_t *tk_key(const tk_state *s, const tk_ctr *c) { return (const uint8_t *)s->keys.p + c->off; }
+/* (Only empty keys were stored while keys.p is NULL.) */
+static inline const uint8_t *tk_key(const tk_state *s, const tk_ctr *c)
+{
+    return s->keys.p ? (const uint8_t *)s->keys.p + c->off : (const uint8_t *)"";
+}
 
 /* Counter::operator>: count - error, then count. */
 static inline bool tk_gt(const tk_ctr *x, const tk_ctr *y)
@@ -588,6 +592,8 @@ static const void *tk_row_key(const agg_call *a, tk_state *s, const column *c, s
         *len = s->tmp.len;
         break;
     }
+    if (!p)
+        p = ""; /* an empty array's bytes */
     *h = ch_string_ref_hash(p, *len);
     return p;
 }
