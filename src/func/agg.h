@@ -70,6 +70,9 @@ enum {
                                       stays non-Nullable (count, uniq*, groupArray) */
     AGG_NULL_NO_FLAG = 1 << 2,     /* with Nullable arguments the serialized state has no
                                       leading "seen" byte (count, groupArray), as ClickHouse */
+    AGG_NULL_LITERAL_NULL = 1 << 3, /* with AGG_NULLS_KEEP_TYPE: a NULL literal argument still
+                                      gives NULL (ClickHouse's AggregateFunctionNothing), as
+                                      for groupArray(NULL), topK(NULL); count(NULL) stays 0 */
 };
 
 typedef struct agg_call {

@@ -1,6 +1,6 @@
--- topK states of numbers in ClickHouse's SpaceSaving layout (counters in list order: key,
--- VarUInt count, VarUInt error; then the alpha map): byte-identical while no value is
--- evicted; ClickHouse's states (with evictions too) read back and finalized.
+-- topK states of numbers in ClickHouse's SpaceSaving layout (counters best first: key,
+-- VarUInt count, VarUInt error; then the alpha map), byte-identical; ClickHouse's states
+-- (with evictions too) read back and finalized. Other types: 03720-03723.
 SELECT hex(topKState(2)(number % 3)), hex(topKState(3)(toInt32(number % 4) - 2)), hex(topKState(2, 2)(toFloat64(number % 2))), toTypeName(topKState(2)(number)) FROM numbers(10);
 SELECT hex(topKState(2)(number)), hex(topKState(toUInt16(number))) FROM numbers(0);
 SELECT hex(topKState(5)(toUInt16(number % 7 * number % 5))) FROM numbers(100);

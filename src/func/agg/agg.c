@@ -61,6 +61,8 @@ static void reg_all(void)
     agg_register_stats();
     void agg_register_collect(void);
     agg_register_collect();
+    void agg_register_topk(void);
+    agg_register_topk();
     void agg_register_bitwise(void);
     agg_register_bitwise();
     void agg_register_map(void);
@@ -439,7 +441,8 @@ static int flag_finalize(const agg_call *a, void *st, column *out)
         col_push_default(out); /* NULL for a Nullable result, 0 / '' / [] for -OrDefault */
         return 0;
     }
-    if (fd->or_default || type_is_nullable(a->nested->ret))
+    /* -OrNull of a result that cannot be Nullable (topKOrNull: an array) keeps its type */
+    if (fd->or_default || type_is_nullable(a->nested->ret) || !type_is_nullable(a->ret))
         return a->nested->ops.finalize(a->nested, st, out);
     int rc = a->nested->ops.finalize(a->nested, st, out->inner);
     col_nullable_commit(out, false);
@@ -462,6 +465,10 @@ static void flag_serialize(const agg_call *a, const void *st, buf *out)
         a->nested->ops.serialize(a->nested, st, out);
         return;
     }
+    /* AggregateFunctionNullBase::getFlag is always true when the result is not Nullable
+     * (uniqExact, topKWeighted): the nested state follows even if no row was seen */
+    if (fd->keep_type)
+        f = 1;
     buf_putc(out, (char)f);
     if (f)
         a->nested->ops.serialize(a->nested, st, out);
@@ -832,7 +839,7 @@ int agg_resolve(const char *name, int nargs, const type *const *arg_types, int n
         strstr(name + bn, "Distinct"))
         keep = true;
 
-    if (null_literal && !keep) {
+    if (null_literal && (!keep || (base->flags & AGG_NULL_LITERAL_NULL))) {
         /* sum(NULL): ClickHouse answers NULL of type Nullable(Nothing). */
         agg_call *a = call_new(base, name, nargs, arg_types, nparams, params);
         a->state_size = 1;

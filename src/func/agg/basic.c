@@ -892,7 +892,7 @@ static const agg_def defs[] = {
     {"anyLast", 0, anylast_resolve, "Last value encountered"},
     {"argMin", 0, argmin_resolve, "Value of the first argument at the minimum of the second"},
     {"argMax", 0, argmax_resolve, "Value of the first argument at the maximum of the second"},
-    {"groupArray", AGG_NULLS_KEEP_TYPE | AGG_NULL_NO_FLAG, ga_resolve, "Array of the values"},
+    {"groupArray", AGG_NULLS_KEEP_TYPE | AGG_NULL_LITERAL_NULL | AGG_NULL_NO_FLAG, ga_resolve, "Array of the values"},
 };
 
 void agg_register_basic(void)

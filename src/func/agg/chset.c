@@ -30,6 +30,7 @@ static uint32_t crc32c_u64(uint32_t crc, uint64_t x)
 }
 
 uint32_t ch_int_hash_crc32(uint64_t x) { return crc32c_u64(0xFFFFFFFFu, x); }
+uint32_t ch_crc32c_u64(uint32_t crc, uint64_t x) { return crc32c_u64(crc, x); }
 
 /* hashLessThan8 (CityHash's short-string step), truncated to 32 bits by the caller. */
 static uint64_t hash_less_than8(const uint8_t *d, size_t n)

@@ -47,6 +47,8 @@ void chset_each(const chset *s, void (*fn)(void *ctx, uint128_t k), void *ctx);
 
 /* ClickHouse's hashes (shared with uniq). */
 uint32_t ch_int_hash_crc32(uint64_t x);
+/* _mm_crc32_u64(crc, x): HashCRC32 of wider keys chains it over their 8-byte words. */
+uint32_t ch_crc32c_u64(uint32_t crc, uint64_t x);
 /* StringRefHash (CRC32Hash) of n bytes: the keys of ClickHouse's string hash sets. */
 uint32_t ch_string_ref_hash(const void *p, size_t n);
 uint64_t ch_int_hash64(uint64_t x);
