@@ -4,6 +4,7 @@
 #include "base/mem.h"
 #include "column/type.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 struct extremes {
@@ -41,6 +42,64 @@ static bool field_less(const column *a, size_t i, const column *b, size_t j)
     return col_compare(ia, i, ib, j, 1) < 0;
 }
 
+static bool is_number(const column *c)
+{
+    switch (type_phys(c->type)->id) {
+    case T_UINT8: case T_BOOL: case T_UINT16: case T_DATE: case T_UINT32: case T_DATETIME: case T_UINT64:
+    case T_INT8: case T_INT16: case T_INT32: case T_DATE32: case T_INT64: case T_DATETIME64:
+    case T_FLOAT32: case T_FLOAT64: return true;
+    default: return false;
+    }
+}
+
+static bool is_nan_at(const column *c, size_t r)
+{
+    int id = type_phys(c->type)->id;
+    if (id == T_FLOAT32)
+        return isnan(COL_DATA(c, float)[col_idx(c, r)]);
+    if (id == T_FLOAT64)
+        return isnan(COL_DATA(c, double)[col_idx(c, r)]);
+    return false;
+}
+
+/* The rows of the least and the greatest value of col[0..rows) into idx. Numbers (also
+ * Nullable ones) as ColumnVector::getExtremes and ColumnNullable's getExtremesWithNulls:
+ * NULLs and NaNs are skipped (all NULL: a NULL; all NaN: the first). Other types as
+ * IColumn::getExtremesImpl: NaN and NULL sort last for the minimum, first for the
+ * maximum. */
+static void find_extremes(const column *col, size_t rows, uint32_t idx[2])
+{
+    bool nullable = type_phys(col->type)->id == T_NULLABLE;
+    const column *v = nullable ? col->inner : col;
+    if (is_number(v)) {
+        bool has_value = false, has_number = false;
+        for (size_t r = 0; r < rows; r++) {
+            if (nullable && col_is_null(col, r))
+                continue;
+            bool nan = is_nan_at(v, r);
+            if (!has_value || (!has_number && !nan)) {
+                idx[0] = idx[1] = (uint32_t)r;
+                has_value = true;
+                has_number = !nan;
+                continue;
+            }
+            if (nan)
+                continue;
+            if (col_compare(v, r, v, idx[0], 1) < 0)
+                idx[0] = (uint32_t)r;
+            else if (col_compare(v, r, v, idx[1], 1) > 0)
+                idx[1] = (uint32_t)r;
+        }
+        return;
+    }
+    for (size_t r = 1; r < rows; r++) {
+        if (col_compare(col, r, col, idx[0], 1) < 0)
+            idx[0] = (uint32_t)r;
+        else if (col_compare(col, r, col, idx[1], -1) > 0)
+            idx[1] = (uint32_t)r;
+    }
+}
+
 void extremes_add(extremes *e, const block *b)
 {
     if (!b || !b->rows)
@@ -48,14 +107,7 @@ void extremes_add(extremes *e, const block *b)
     for (int c = 0; c < e->n && c < b->ncols; c++) {
         column *col = col_materialize(col_ref(b->cols[c]));
         uint32_t idx[2] = {0, 0};
-        /* IColumn::getExtremesImpl: NaN and NULL sort last for the minimum, first for the
-         * maximum, so they are kept only when nothing else is there. */
-        for (size_t r = 1; r < b->rows; r++) {
-            if (col_compare(col, r, col, idx[0], 1) < 0)
-                idx[0] = (uint32_t)r;
-            else if (col_compare(col, r, col, idx[1], -1) > 0)
-                idx[1] = (uint32_t)r;
-        }
+        find_extremes(col, b->rows, idx);
         column *cur = col_gather(col, idx, 2);
         col_free(col);
         column *old = e->cols[c];
