@@ -10,9 +10,10 @@
  * TRUNCATE empties the file. A file descriptor as the source (File(TSV, 0)) is
  * NOT_IMPLEMENTED.
  *
- * Thread-safety: the state is immutable after open(); concurrent INSERTs append to the
- * file as concurrent INSERT INTO FUNCTION file() do (no lock, as ClickHouse's own
- * writers take one per table: a gap, rare in the tests this engine serves). */
+ * Thread-safety: the paths are immutable after open(). INSERTs take turns (one writer at
+ * a time, from insert() to its finish() or abort(), as ClickHouse's table lock), so rows
+ * of two INSERTs never interleave; a SELECT running during an INSERT may see part of
+ * what it appended (ClickHouse's readers wait for the writer instead). */
 #include "base/err.h"
 #include "base/mem.h"
 #include "format/format.h"
@@ -20,6 +21,7 @@
 #include "storage/tablefunc.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +33,48 @@ typedef struct file_table {
     char *format;      /* as written (data.<format>) */
     char *path;        /* the data file */
     char *compression; /* NULL = from the path's extension */
+    pthread_mutex_t mu;
+    pthread_cond_t free_cv;
+    bool writing;      /* an INSERT holds the file (guarded by mu) */
 } file_table;
+
+/* An INSERT's sink: file_sink_open's, and the writer's turn released when it ends. */
+typedef struct turn_sink {
+    table_sink base;
+    table_sink *inner;
+    file_table *f;
+} turn_sink;
+
+static void release_turn(file_table *f)
+{
+    pthread_mutex_lock(&f->mu);
+    f->writing = false;
+    pthread_cond_signal(&f->free_cv);
+    pthread_mutex_unlock(&f->mu);
+}
+
+static int turn_write(block_sink *s, block *b)
+{
+    turn_sink *t = (turn_sink *)s;
+    return t->inner->base.write(&t->inner->base, b);
+}
+
+static int turn_finish(table_sink *s)
+{
+    turn_sink *t = (turn_sink *)s;
+    int rc = t->inner->finish(t->inner);
+    release_turn(t->f);
+    free(t);
+    return rc;
+}
+
+static void turn_abort(table_sink *s)
+{
+    turn_sink *t = (turn_sink *)s;
+    t->inner->abort(t->inner);
+    release_turn(t->f);
+    free(t);
+}
 
 /* Formats of ClickHouse that shale has no reader or writer for: CREATE names a real
  * format, so it is NOT_IMPLEMENTED rather than UNKNOWN_FORMAT. */
@@ -71,6 +114,8 @@ static void file_table_free(file_table *f)
     free(f->format);
     free(f->path);
     free(f->compression);
+    pthread_mutex_destroy(&f->mu);
+    pthread_cond_destroy(&f->free_cv);
     free(f);
 }
 
@@ -83,6 +128,8 @@ static int file_table_open(table *t, bool created, query_ctx *q)
         return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Storage File requires from 1 to 3 arguments: name of "
                        "used format, source and compression_method.");
     file_table *f = xcalloc(1, sizeof *f);
+    pthread_mutex_init(&f->mu, NULL);
+    pthread_cond_init(&f->free_cv, NULL);
     char *where = NULL;
     int rc = string_arg(t, 0, "format", &f->format);
     if (!rc && !fmt_input_canonical(f->format) && !fmt_output_canonical(f->format))
@@ -130,16 +177,38 @@ static int file_table_read(table *t, bool final, query_ctx *q, source **out)
 static int file_table_insert(table *t, query_ctx *q, table_sink **out)
 {
     file_table *f = t->impl;
-    return file_sink_open(f->path, f->format, f->compression, t->sch, q, out);
+    pthread_mutex_lock(&f->mu);
+    while (f->writing)
+        pthread_cond_wait(&f->free_cv, &f->mu);
+    f->writing = true;
+    pthread_mutex_unlock(&f->mu);
+    table_sink *inner;
+    if (file_sink_open(f->path, f->format, f->compression, t->sch, q, &inner)) {
+        release_turn(f);
+        return -1;
+    }
+    turn_sink *ts = xcalloc(1, sizeof *ts);
+    ts->base.base.write = turn_write;
+    ts->base.finish = turn_finish;
+    ts->base.abort = turn_abort;
+    ts->inner = inner;
+    ts->f = f;
+    *out = &ts->base;
+    return 0;
 }
 
 static int file_table_truncate(table *t, query_ctx *q)
 {
     (void)q;
     file_table *f = t->impl;
+    int rc = 0;
+    pthread_mutex_lock(&f->mu);
+    while (f->writing) /* not under an INSERT's feet */
+        pthread_cond_wait(&f->free_cv, &f->mu);
     if (truncate(f->path, 0) != 0 && errno != ENOENT)
-        return err_set(ERR_CANNOT_TRUNCATE_FILE, "Cannot truncate file %s: %s", f->path, strerror(errno));
-    return 0;
+        rc = err_set(ERR_CANNOT_TRUNCATE_FILE, "Cannot truncate file %s: %s", f->path, strerror(errno));
+    pthread_mutex_unlock(&f->mu);
+    return rc;
 }
 
 static void file_table_close(table *t)
