@@ -53,11 +53,14 @@ typedef struct fwd_sink {
     block_sink *to;
     uint64_t rows;
     uint64_t bytes;
+    extremes *ext; /* setting extremes = 1, else NULL */
 } fwd_sink;
 
 static int fwd_write(block_sink *bs, block *b)
 {
     fwd_sink *f = (fwd_sink *)bs;
+    if (f->ext)
+        extremes_add(f->ext, b);
     f->rows += b->rows;
     f->bytes += block_bytes(b);
     return f->to->write(f->to, b);
@@ -87,13 +90,20 @@ static int write_blocks(const interp_hooks *h, query_ctx *q, const ast *stmt, co
 {
     bool want_extremes = settings_bool(q->st, "extremes");
     if (h->open_blocks && !stmt->outfile) {
-        if (want_extremes)
-            return err_set(ERR_NOT_IMPLEMENTED, "extremes = 1 is not supported over the native protocol yet");
         block_sink *to;
         if (h->open_blocks(h->ctx, q, sch, &to))
             return -1;
-        fwd_sink f = {.base = {.write = fwd_write, .totals = fwd_totals}, .to = to};
+        if (want_extremes && !to->extremes)
+            return err_set(ERR_NOT_IMPLEMENTED, "extremes = 1 is not supported by this front end");
+        fwd_sink f = {.base = {.write = fwd_write, .totals = fwd_totals}, .to = to,
+                      .ext = want_extremes ? extremes_new(sch) : NULL};
         int rc = produce(ctx, &f.base);
+        if (!rc && f.ext) {
+            block *x = extremes_take(f.ext);
+            if (x)
+                rc = to->extremes(to, x);
+        }
+        extremes_free(f.ext);
         res->has_result = true;
         res->result_rows = f.rows;
         res->result_bytes = f.bytes;
