@@ -237,6 +237,7 @@ static int run_statement(client *cl, const char *sql, size_t len)
             break;
         case NS_DATA:
         case NS_TOTALS:
+        case NS_EXTREMES:
             if (pass) {
                 if (p.type == NS_DATA) {
                     rs.has_result = true;
@@ -281,13 +282,16 @@ static int run_statement(client *cl, const char *sql, size_t len)
                 if (p.type == NS_TOTALS) {
                     rc = fmt_writer_totals(rs.w, p.b);
                     p.b = NULL;
+                } else if (p.type == NS_EXTREMES) {
+                    rc = fmt_writer_extremes(rs.w, p.b);
+                    p.b = NULL;
                 } else {
                     rs.rows += p.b->rows;
                     rc = fmt_writer_write(rs.w, p.b);
                 }
             }
             break;
-        default: break; /* ProfileInfo, Log, ProfileEvents, TableColumns, Extremes */
+        default: break; /* ProfileInfo, Log, ProfileEvents, TableColumns */
         }
         nclient_packet_clear(&p);
     }

@@ -96,6 +96,9 @@ typedef struct block_sink {
     /* Optional: the WITH TOTALS row (one row of the result's columns), after the last
      * write; takes b. A sink without it drops totals, as a subquery does. */
     int (*totals)(struct block_sink *s, block *b);
+    /* Optional: the extremes (extremes = 1; two rows, minimums then maximums), after the
+     * totals; takes b. A front end's sink without it cannot show them (NOT_IMPLEMENTED). */
+    int (*extremes)(struct block_sink *s, block *b);
 } block_sink;
 
 int select_run(select_plan *p, query_ctx *q, block_sink *sink);

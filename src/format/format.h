@@ -67,6 +67,8 @@ typedef struct fmt_settings {
     int64_t parquet_row_group_bytes;    /* output_format_parquet_row_group_size_bytes (512 MiB) */
     bool parquet_verify_checksums;      /* input_format_parquet_verify_checksums (true) */
     int64_t parquet_prefer_block_bytes; /* input_format_parquet_prefer_block_bytes (16744704) */
+    bool skip_prefix;                   /* the writer leaves out its header (names and types lines):
+                                           a file with data is appended to (file(), ENGINE = File) */
     const char *parquet_compression;    /* output_format_parquet_compression_method ("zstd");
                                            points at a string that outlives the writer */
 } fmt_settings;
@@ -95,6 +97,10 @@ int fmt_writer_write(fmt_writer *w, const block *b);
  * fmt_writer_finish where the format prints totals (TabSeparated, CSV, JSON, JSONCompact,
  * Pretty, Vertical) and dropped by the others, as ClickHouse does. */
 int fmt_writer_totals(fmt_writer *w, block *b);
+/* The extremes (setting extremes = 1): two rows, the minimums then the maximums of the
+ * header's columns (takes b), printed by fmt_writer_finish after the totals where the
+ * format prints them (the same formats as totals) and dropped by the others. */
+int fmt_writer_extremes(fmt_writer *w, block *b);
 int fmt_writer_finish(fmt_writer *w, const fmt_stats *stats);
 void fmt_writer_free(fmt_writer *w);
 

@@ -26,6 +26,7 @@ struct fmt_writer {
     uint64_t rows;    /* rows written so far */
     void *state;      /* per-format state */
     block *totals;    /* the WITH TOTALS row, or NULL (fmt_writer_totals) */
+    block *extremes;  /* minimums and maximums (two rows), or NULL (fmt_writer_extremes) */
 };
 
 #define FMT_FLUSH_AT (64 * 1024)

@@ -117,34 +117,67 @@ static int json_write(fmt_writer *w, const block *b)
     return 0;
 }
 
+/* Row r of b as a JSON array on one line: totals and extremes of the Compact variants. */
+static void compact_row(fmt_writer *w, const block *b, size_t r)
+{
+    buf_putc(&w->b, '[');
+    for (int c = 0; c < b->ncols; c++) {
+        if (c)
+            buf_append(&w->b, ", ", 2);
+        json_value(w, b->cols[c], r, w->vt->variant, false);
+    }
+    buf_putc(&w->b, ']');
+}
+
+/* Row r of b as a JSON object, one member per line, the braces at `indent`. */
+static void object_row(fmt_writer *w, const block *b, size_t r, const char *indent)
+{
+    buf_puts(&w->b, indent);
+    buf_puts(&w->b, "{\n");
+    for (int c = 0; c < b->ncols; c++) {
+        buf_puts(&w->b, indent);
+        buf_putc(&w->b, '\t');
+        name_str(w, c);
+        buf_append(&w->b, ": ", 2);
+        json_value(w, b->cols[c], r, w->vt->variant, true);
+        buf_puts(&w->b, c + 1 < b->ncols ? ",\n" : "\n");
+    }
+    buf_puts(&w->b, indent);
+    buf_putc(&w->b, '}');
+}
+
 static int json_finish(fmt_writer *w, const fmt_stats *st)
 {
     if (!(w->vt->variant & J_WHOLE))
         return 0;
     char num[48];
     buf_puts(&w->b, "\n\t],\n\n");
+    int v = w->vt->variant;
     if (w->totals) {
-        const block *t = w->totals;
-        int v = w->vt->variant;
         if (v & J_COMPACT) {
-            buf_puts(&w->b, "\t\"totals\": [");
-            for (int c = 0; c < t->ncols; c++) {
-                if (c)
-                    buf_append(&w->b, ", ", 2);
-                json_value(w, t->cols[c], 0, v, false);
-            }
-            buf_puts(&w->b, "],\n\n");
+            buf_puts(&w->b, "\t\"totals\": ");
+            compact_row(w, w->totals, 0);
+            buf_puts(&w->b, ",\n\n");
         } else {
-            buf_puts(&w->b, "\t\"totals\":\n\t{\n");
-            for (int c = 0; c < t->ncols; c++) {
-                buf_append(&w->b, "\t\t", 2);
-                name_str(w, c);
-                buf_append(&w->b, ": ", 2);
-                json_value(w, t->cols[c], 0, v, true);
-                buf_puts(&w->b, c + 1 < t->ncols ? ",\n" : "\n");
-            }
-            buf_puts(&w->b, "\t},\n\n");
+            buf_puts(&w->b, "\t\"totals\":\n");
+            object_row(w, w->totals, 0, "\t");
+            buf_puts(&w->b, ",\n\n");
         }
+    }
+    if (w->extremes) {
+        buf_puts(&w->b, "\t\"extremes\":\n\t{\n");
+        for (size_t r = 0; r < 2; r++) {
+            buf_puts(&w->b, r ? "\t\t\"max\":" : "\t\t\"min\":");
+            if (v & J_COMPACT) {
+                buf_putc(&w->b, ' ');
+                compact_row(w, w->extremes, r);
+            } else {
+                buf_putc(&w->b, '\n');
+                object_row(w, w->extremes, r, "\t\t");
+            }
+            buf_puts(&w->b, r ? "\n" : ",\n");
+        }
+        buf_puts(&w->b, "\t},\n\n");
     }
     buf_puts(&w->b, "\t\"rows\": ");
     buf_append(&w->b, num, text_u64(w->rows, num));

@@ -638,6 +638,12 @@ static int pretty_finish(fmt_writer *w, const fmt_stats *st)
         if (pretty_table(w, w->totals) < 0)
             return -1;
     }
+    if (w->extremes) {
+        buf_puts(&w->b, "\nExtremes:\n");
+        ps->last_rows = 0;
+        if (pretty_table(w, w->extremes) < 0)
+            return -1;
+    }
     size_t max_rows = w->s.pretty_max_rows > 0 ? (size_t)w->s.pretty_max_rows : 0;
     if (ps->last_rows >= max_rows && ps->last_rows > 0) {
         if ((w->vt->variant & 3) == P_SPACE)

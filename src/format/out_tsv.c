@@ -51,13 +51,18 @@ static int tsv_write(fmt_writer *w, const block *b)
     return 0;
 }
 
-/* Totals: an empty line, then the row. */
+/* Totals: an empty line, then the row; extremes likewise (two rows). */
 static int tsv_finish(fmt_writer *w, const fmt_stats *st)
 {
-    if (!w->totals)
+    if (w->totals) {
+        eol(w);
+        if (tsv_write(w, w->totals) < 0)
+            return -1;
+    }
+    if (!w->extremes)
         return 0;
     eol(w);
-    return tsv_write(w, w->totals);
+    return tsv_write(w, w->extremes);
 }
 
 const fmt_out_vt fmt_out_tsv[] = {

@@ -62,13 +62,20 @@ static int vertical_write(fmt_writer *w, const block *b)
     return 0;
 }
 
-/* Totals: a "Totals:" section after an empty line. */
+/* Totals: a "Totals:" section after an empty line; extremes: "Min:" and "Max:" sections
+ * (ClickHouse's writeBeforeExtremes: one more empty line when no totals came before). */
 static int vertical_finish(fmt_writer *w, const fmt_stats *st)
 {
-    if (!w->totals)
-        return 0;
-    buf_puts(&w->b, "\n\nTotals:\n───────\n");
-    vertical_fields(w, w->totals, 0);
+    if (w->totals) {
+        buf_puts(&w->b, "\n\nTotals:\n───────\n");
+        vertical_fields(w, w->totals, 0);
+    }
+    if (w->extremes) {
+        buf_puts(&w->b, w->totals ? "\nMin:\n────\n" : "\n\nMin:\n────\n");
+        vertical_fields(w, w->extremes, 0);
+        buf_puts(&w->b, "\nMax:\n────\n");
+        vertical_fields(w, w->extremes, 1);
+    }
     return 0;
 }
 

@@ -132,6 +132,8 @@ int fmt_writer_new(const char *format, const schema *header, const fmt_settings 
         fmt_writer_free(w);
         return -1;
     }
+    if (w->s.skip_prefix)
+        w->b.len = 0; /* start() wrote the header into the pending bytes only */
     *wp = w;
     return 0;
 }
@@ -153,6 +155,13 @@ int fmt_writer_totals(fmt_writer *w, block *b)
     return 0;
 }
 
+int fmt_writer_extremes(fmt_writer *w, block *b)
+{
+    block_free(w->extremes);
+    w->extremes = b;
+    return 0;
+}
+
 int fmt_writer_finish(fmt_writer *w, const fmt_stats *stats)
 {
     fmt_stats zero = {0};
@@ -169,6 +178,7 @@ void fmt_writer_free(fmt_writer *w)
         w->vt->free_state(w);
     schema_free(w->header);
     block_free(w->totals);
+    block_free(w->extremes);
     buf_free(&w->b);
     free(w);
 }

@@ -339,12 +339,13 @@ static int create_view(const ast *st, query_ctx *q)
     return rc;
 }
 
-/* Distributed(cluster, db, table, …) and Merge(db, regexp): ClickHouse keeps the names as
- * string literals in the table's definition (SHOW CREATE prints Distributed('c', 'db', 't',
- * key), Merge('default', '^t')), currentDatabase() evaluated. */
+/* Distributed(cluster, db, table, …), Merge(db, regexp) and File(format, …): ClickHouse
+ * keeps the names as string literals in the table's definition (SHOW CREATE prints
+ * Distributed('c', 'db', 't', key), Merge('default', '^t'), File('TSV')), currentDatabase()
+ * evaluated. */
 static const ast *names_as_strings(arena *a, const ast *engine, const char *current_db)
 {
-    bool merge = strcmp(engine->name, "Merge") == 0;
+    bool merge = strcmp(engine->name, "Merge") == 0 || strcmp(engine->name, "File") == 0;
     if (strcmp(engine->name, "Distributed") != 0 && !merge)
         return engine;
     ast *e = arena_alloc(a, sizeof *e, 8);
@@ -356,7 +357,8 @@ static const ast *names_as_strings(arena *a, const ast *engine, const char *curr
         const char *as_string = NULL;
         if (i < (merge ? 1 : 3) && x->kind == AST_IDENT && x->nparts == 1)
             as_string = x->parts[0];
-        if (merge && i == 0 && x->kind == AST_FUNC && !strcasecmp(x->name, "currentDatabase") && !x->args.n)
+        if (merge && i == 0 && x->kind == AST_FUNC && !strcasecmp(x->name, "currentDatabase") && !x->args.n &&
+            strcmp(engine->name, "Merge") == 0)
             as_string = current_db ? current_db : "default";
         if (as_string) {
             y = ast_new(a, AST_LITERAL, x->pos);

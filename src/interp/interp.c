@@ -4,6 +4,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "column/extremes.h"
 #include "column/type_pretty.h"
 #include "exec/process_list.h"
 #include "exec/query_log.h"
@@ -12,6 +13,7 @@
 #include "interp/mask.h"
 #include "io/http.h"
 #include "sql/analyze.h"
+#include "sql/explain.h"
 #include "storage/catalog.h"
 #include "storage/tablefunc.h"
 
@@ -28,11 +30,14 @@ typedef struct out_sink {
     fmt_writer *w;
     uint64_t rows;
     uint64_t bytes;
+    extremes *ext; /* setting extremes = 1, else NULL */
 } out_sink;
 
 static int out_write(block_sink *bs, block *b)
 {
     out_sink *o = (out_sink *)bs;
+    if (o->ext)
+        extremes_add(o->ext, b);
     o->rows += b->rows;
     o->bytes += block_bytes(b);
     int rc = fmt_writer_write(o->w, b);
@@ -48,11 +53,14 @@ typedef struct fwd_sink {
     block_sink *to;
     uint64_t rows;
     uint64_t bytes;
+    extremes *ext; /* setting extremes = 1, else NULL */
 } fwd_sink;
 
 static int fwd_write(block_sink *bs, block *b)
 {
     fwd_sink *f = (fwd_sink *)bs;
+    if (f->ext)
+        extremes_add(f->ext, b);
     f->rows += b->rows;
     f->bytes += block_bytes(b);
     return f->to->write(f->to, b);
@@ -80,12 +88,22 @@ static const char *output_format(const interp_hooks *h, const ast *stmt)
 static int write_blocks(const interp_hooks *h, query_ctx *q, const ast *stmt, const schema *sch,
                         int (*produce)(void *ctx, block_sink *sink), void *ctx, interp_result *res)
 {
+    bool want_extremes = settings_bool(q->st, "extremes");
     if (h->open_blocks && !stmt->outfile) {
         block_sink *to;
         if (h->open_blocks(h->ctx, q, sch, &to))
             return -1;
-        fwd_sink f = {.base = {.write = fwd_write, .totals = fwd_totals}, .to = to};
+        if (want_extremes && !to->extremes)
+            return err_set(ERR_NOT_IMPLEMENTED, "extremes = 1 is not supported by this front end");
+        fwd_sink f = {.base = {.write = fwd_write, .totals = fwd_totals}, .to = to,
+                      .ext = want_extremes ? extremes_new(sch) : NULL};
         int rc = produce(ctx, &f.base);
+        if (!rc && f.ext) {
+            block *x = extremes_take(f.ext);
+            if (x)
+                rc = to->extremes(to, x);
+        }
+        extremes_free(f.ext);
         res->has_result = true;
         res->result_rows = f.rows;
         res->result_bytes = f.bytes;
@@ -110,8 +128,15 @@ static int write_blocks(const interp_hooks *h, query_ctx *q, const ast *stmt, co
         os->close(os);
         return -1;
     }
-    out_sink sink = {.base = {.write = out_write, .totals = out_totals}, .w = w};
+    out_sink sink = {.base = {.write = out_write, .totals = out_totals}, .w = w,
+                     .ext = want_extremes ? extremes_new(sch) : NULL};
     int rc = produce(ctx, &sink.base);
+    if (!rc && sink.ext) {
+        block *x = extremes_take(sink.ext);
+        if (x)
+            rc = fmt_writer_extremes(w, x);
+    }
+    extremes_free(sink.ext);
     if (!rc) {
         fmt_stats st = {.elapsed = clock_monotonic() - q->start_time,
                         .rows_read = atomic_load(&q->read_rows),
@@ -214,93 +239,13 @@ static int run_describe(const interp_hooks *h, query_ctx *q, const ast *stmt, in
     return rc;
 }
 
-static int explain_plan(const ast *stmt, query_ctx *q, const char *kind, buf *text)
-{
-    if (stmt->sub->kind != AST_STMT_SELECT)
-        return err_set(ERR_NOT_IMPLEMENTED, "EXPLAIN %s supports SELECT queries", kind);
-    query_plan *plan;
-    if (analyze_query(stmt->sub->sub, q, &plan))
-        return -1;
-    for (int i = 0; i < plan->nparts; i++) {
-        select_plan *p = plan->parts[i];
-        if (plan->nparts > 1)
-            buf_printf(text, "Union part %d\n", i + 1);
-        buf_printf(text, "Expression (Project names)\n");
-        if (p->limit != UINT64_MAX || p->offset)
-            buf_printf(text, "  Limit (preliminary LIMIT)\n");
-        if (p->norder)
-            buf_printf(text, "  Sorting (Sorting for ORDER BY)\n");
-        if (p->distinct)
-            buf_printf(text, "  Distinct\n");
-        if (p->having)
-            buf_printf(text, "  Filter (HAVING)\n");
-        if (p->aggregate)
-            buf_printf(text, "  Aggregating (%d keys, %d aggregates)\n", p->nkeys, p->naggs);
-        if (p->where)
-            buf_printf(text, "  Filter (WHERE)\n");
-        buf_printf(text, "  ReadFromSource (%d columns, %d tasks)\n", p->nsrc_cols, p->src->ntasks);
-    }
-    query_plan_free(plan);
-    return 0;
-}
-
-/* EXPLAIN SYNTAX of a SELECT: ClickHouse's formatting of the query (no analysis). */
-static int explain_syntax(const ast *stmt, query_ctx *q, buf *text)
-{
-    if (stmt->sub->kind != AST_STMT_SELECT)
-        return err_set(ERR_NOT_IMPLEMENTED, "EXPLAIN SYNTAX supports SELECT queries");
-    if (!settings_bool(q->st, "enable_analyzer") || !settings_bool(q->st, "allow_experimental_analyzer"))
-        return err_set(ERR_NOT_IMPLEMENTED, "EXPLAIN SYNTAX with enable_analyzer = 0 (the old analyzer's rewrites) is "
-                                            "not supported");
-    if (stmt->args.n || stmt->sub->settings.n || stmt->sub->outfile)
-        return err_set(ERR_NOT_IMPLEMENTED, "EXPLAIN SYNTAX with options, or of a query with SETTINGS after FORMAT or INTO "
-                                            "OUTFILE, is not supported");
-    const char *modes[3] = {settings_str(q->st, "union_default_mode"), settings_str(q->st, "except_default_mode"),
-                            settings_str(q->st, "intersect_default_mode")};
-    const char *why = NULL;
-    if (!ast_format_explain_syntax(text, stmt->sub->sub, q->sql_text, q->sql_len, modes, &why))
-        return err_set(ERR_NOT_IMPLEMENTED, "EXPLAIN SYNTAX of a query with %s is not supported", why);
-    buf_putc(text, '\n');
-    return 0;
-}
-
 static int run_explain(const interp_hooks *h, query_ctx *q, const ast *stmt, interp_result *res)
 {
-    const char *kind = stmt->explain_kind ? stmt->explain_kind : "PLAN";
-    buf text = {0};
-    int rc = 0;
-    if (strcasecmp(kind, "AST") == 0) {
-        if (!ast_dump(&text, stmt->sub, 0))
-            rc = err_set(ERR_NOT_IMPLEMENTED, "EXPLAIN AST of this statement or clause is not supported yet");
-    } else if (strcasecmp(kind, "SYNTAX") == 0) {
-        rc = explain_syntax(stmt, q, &text);
-    } else if (strcasecmp(kind, "PLAN") == 0) {
-        rc = explain_plan(stmt, q, kind, &text);
-    } else if (strcasecmp(kind, "PIPELINE") == 0) {
-        /* ClickHouse's text names its processors and their ports (Resize 1 → 4,
-         * AggregatingTransform × 4): shale's pipeline has other parts, and another text would
-         * be a silently different answer. */
-        rc = err_set(ERR_NOT_IMPLEMENTED, "EXPLAIN PIPELINE is not supported: it describes ClickHouse's processors");
-    } else {
-        rc = err_set(ERR_NOT_IMPLEMENTED, "EXPLAIN %s is not supported", kind);
-    }
-    if (rc) {
-        buf_free(&text);
+    schema *sch;
+    block *b;
+    if (explain_block(stmt, q, false, &sch, &b))
         return -1;
-    }
-    schema *sch = schema_new(1);
-    schema_set(sch, 0, "explain", type_simple(T_STRING));
-    block *b = block_new_empty(sch);
-    const char *p = buf_cstr(&text), *end = p + text.len;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        col_push_str(b->cols[0], p, n);
-        b->rows++;
-        p += n + 1;
-    }
-    buf_free(&text);
-    rc = write_one_block(h, q, stmt, sch, b, res);
+    int rc = write_one_block(h, q, stmt, sch, b, res);
     schema_free(sch);
     return rc;
 }

@@ -97,6 +97,8 @@ static const char *parse_sample_ratio(parser *p)
     return arena_strndup(p->a, p->s + start, (size_t)(prev_end(p) - start));
 }
 
+static ast *parse_statement(parser *p);
+
 static ast *parse_table_elem(parser *p)
 {
     int pos = p_cur(p)->start;
@@ -105,7 +107,8 @@ static ast *parse_table_elem(parser *p)
         return NULL;
     if (p_kind(p) == TK_LPAREN) {
         p_adv(p);
-        ast *q = parse_select_union(p);
+        /* FROM (EXPLAIN …): the statement's rows (sql/explain.h). */
+        ast *q = p_is(p, 0, "EXPLAIN") ? parse_statement(p) : parse_select_union(p);
         if (!q || !expect_tok(p, TK_RPAREN, "closing parenthesis")) {
             p_leave(p);
             return NULL;

@@ -11,7 +11,7 @@
  *      empty block; shale has no external tables, so only the empty block is accepted).
  *      The statement goes through interp_run with hooks:
  *        - a result goes out as blocks (open_blocks): first a Data packet with the header,
- *          then one per block, Totals for WITH TOTALS; then ProfileInfo, Progress, an empty
+ *          then one per block, Totals for WITH TOTALS, Extremes for extremes = 1; then ProfileInfo, Progress, an empty
  *          Data packet and EndOfStream, as ClickHouse's server ends a SELECT;
  *        - an INSERT whose data comes from the client (no inline data) reads it as Native
  *          blocks (open_input): our Data packet with the insert's columns (and TableColumns
@@ -467,6 +467,14 @@ static int sink_totals(block_sink *bs, block *b)
     return rc;
 }
 
+static int sink_extremes(block_sink *bs, block *b)
+{
+    nconn *c = ((data_sink *)bs)->c;
+    int rc = send_block(c, NS_EXTREMES, b);
+    block_free(b);
+    return rc;
+}
+
 static int open_blocks(void *ctx, query_ctx *q, const schema *header, block_sink **out)
 {
     nconn *c = ctx;
@@ -475,6 +483,7 @@ static int open_blocks(void *ctx, query_ctx *q, const schema *header, block_sink
     c->header = schema_clone(header);
     c->sink.base.write = sink_write;
     c->sink.base.totals = sink_totals;
+    c->sink.base.extremes = sink_extremes;
     c->sink.c = c;
     *out = &c->sink.base;
     /* The header first: the client prepares its output from it, even for no rows. */

@@ -1,5 +1,6 @@
 /* SELECT analysis: AST → select_plan. See analyze.h for the rules. */
 #include "sql/analyze.h"
+#include "sql/explain.h"
 #include "sql/sample.h"
 #include "sql/type_check.h"
 #include "sql/map_hof.h"
@@ -3125,6 +3126,8 @@ static int analyze_one_table(const ast *t, query_ctx *q, source **out)
     if (t->sample_size && (t->sub || t->table_func))
         return err_set(ERR_SAMPLING_NOT_SUPPORTED, "Illegal SAMPLE: %s doesn't support sampling",
                        t->sub ? "a subquery" : "a table function");
+    if (t->sub && t->sub->kind == AST_STMT_EXPLAIN)
+        return explain_source(t->sub, q, out);
     if (t->sub)
         return subquery_source(t->sub, q, out);
     if (t->table_func && (strcasecmp(t->table_func->name, "remote") == 0 ||

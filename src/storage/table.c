@@ -26,6 +26,7 @@ static const table_engine *const engines[] = {
     &engine_stripelog,
     &engine_distributed,
     &engine_merge,
+    &engine_file,
 };
 
 const table_engine *table_engine_find(const char *name)

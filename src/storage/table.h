@@ -121,6 +121,7 @@ extern const table_engine engine_coalescing_mergetree;  /* CoalescingMergeTree([
 extern const table_engine engine_log;                 /* Log, TinyLog, StripeLog (engine_log.c) */
 extern const table_engine engine_tinylog;
 extern const table_engine engine_stripelog;
+extern const table_engine engine_file;                /* File(format [, path [, compression]]) (engine_file.c) */
 /* CREATE VIEW: not in the registry (no CREATE TABLE … ENGINE = View); the catalog gives it
  * to tables whose statement is CREATE VIEW, the analyzer expands it. */
 extern const table_engine engine_view;

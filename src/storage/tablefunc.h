@@ -9,6 +9,11 @@
 
 int tablefunc_numbers(column *const *args, int nargs, bool is_system_numbers, query_ctx *q, source **out);
 int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out);
+/* file()'s reader over a path already resolved (query_file_path) or owned by an engine
+ * (ENGINE = File): format NULL = from the name; structure NULL = inferred (copied
+ * otherwise); compression NULL = "auto" (from the extension). */
+int file_source_open(const char *pattern, const char *format, const schema *structure, const char *compression,
+                     query_ctx *q, source **out);
 /* s3(url [, NOSIGN | key, secret [, token]] [, format] [, structure] [, compression]). */
 int tablefunc_s3(column *const *args, int nargs, query_ctx *q, source **out);
 /* The roles of s3()'s positional arguments v[0..n) as ClickHouse's TableFunctionS3 reads
@@ -96,6 +101,13 @@ typedef struct table_sink {
 
 /* INSERT INTO FUNCTION file(...): sch names the columns written. */
 int tablefunc_file_sink(column *const *args, int nargs, const schema *sch, query_ctx *q, table_sink **out);
+/* The same over a resolved path: format NULL = from the name, compression NULL = "auto".
+ * A file with data is appended to when the format allows it (without the header of
+ * *WithNames formats), truncated with engine_file_truncate_on_insert, written as the next
+ * free data.N.<ext> with engine_file_allow_create_multiple_files, else
+ * CANNOT_APPEND_TO_FILE. */
+int file_sink_open(const char *path, const char *format, const char *compression, const schema *sch, query_ctx *q,
+                   table_sink **out);
 /* INSERT INTO FUNCTION s3(url [, NOSIGN | key, secret [, token]] [, format [, structure
  * [, compression]]]): one object, PUT or multipart (io/s3.h); abort() aborts the upload. */
 int tablefunc_s3_sink(column *const *args, int nargs, const schema *sch, query_ctx *q, table_sink **out);

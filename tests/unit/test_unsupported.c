@@ -60,7 +60,6 @@ int main(void)
         "SELECT number % 2 AS k, count() AS c FROM numbers(4) GROUP BY ROLLUP(k) WITH TOTALS HAVING c > 1",
         "SELECT number % 2 AS k, row_number() OVER () FROM numbers(4) GROUP BY ROLLUP(k)",
         "SELECT toString(number) AS s FROM numbers(3) ORDER BY s COLLATE 'en'",
-        "SELECT 1 SETTINGS extremes = 1",
         "SELECT 1 SETTINGS aggregate_functions_null_for_empty = 1",
         "SELECT * FROM (SELECT toUInt8(1) AS id) AS a RIGHT JOIN (SELECT toUInt16(3) AS id) AS b USING (id)",
         "SELECT * FROM (SELECT toUInt8(1) AS id) AS a FULL JOIN (SELECT toNullable(toUInt8(3)) AS id) AS b USING (id)",
@@ -82,6 +81,7 @@ int main(void)
     }
     static const char *fine[] = {
         "SELECT 1 SETTINGS extremes = 0, join_use_nulls = 0, cast_keep_nullable = false",
+        "SELECT 1 SETTINGS extremes = 1", /* implemented since (03751) */
         "SELECT x FROM (SELECT number AS x FROM numbers(3) SETTINGS max_threads = 1)",
         "SELECT x FROM (SELECT number AS x FROM numbers(3) SETTINGS transform_null_in = 1) SETTINGS transform_null_in = 1",
         "SELECT number % 2 AS k, count() FROM numbers(4) GROUP BY ALL",

@@ -559,13 +559,31 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
     free(written);
     if (confined)
         return -1;
+    bool has_structure = nargs >= 3 && !(n[2] == 4 && memcmp(s[2], "auto", 4) == 0);
+    bool has_format = nargs >= 2 && !(n[1] == 4 && memcmp(s[1], "auto", 4) == 0);
+    char *format = has_format ? xstrndup(s[1], n[1]) : NULL;
+    char *compression = nargs >= 4 ? xstrndup(s[3], n[3]) : NULL;
+    schema *sch = NULL;
+    int rc = has_structure ? structure_parse(s[2], n[2], &sch) : 0;
+    if (!rc)
+        rc = file_source_open(pattern, format, sch, compression, q, out);
+    schema_free(sch);
+    free(format);
+    free(compression);
+    free(pattern);
+    return rc;
+}
+
+int file_source_open(const char *pattern, const char *format, const schema *structure, const char *compression,
+                     query_ctx *q, source **out)
+{
     file_src *f = xcalloc(1, sizeof *f);
-    f->compression = nargs >= 4 ? xstrndup(s[3], n[3]) : xstrdup("auto");
+    f->compression = xstrdup(compression ? compression : "auto");
     source *src = NULL;
     if (glob_expand_local(pattern, &f->paths, &f->npaths))
         goto fail;
-    bool has_structure = nargs >= 3 && !(n[2] == 4 && memcmp(s[2], "auto", 4) == 0);
-    bool has_format = nargs >= 2 && !(n[1] == 4 && memcmp(s[1], "auto", 4) == 0);
+    bool has_structure = structure != NULL;
+    bool has_format = format != NULL;
     if (f->npaths == 0) {
         /* ClickHouse's behaviour: a missing literal path is an error; a glob that matches
          * nothing reads as empty when the structure is known. */
@@ -579,44 +597,40 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
                 err_set(ERR_FILE_DOESNT_EXIST, "File %s doesn't exist", abs);
             else
                 err_set(ERR_CANNOT_STAT,
-                        "Cannot stat file %s: No such file or directory: The table structure cannot be extracted from a %.*s format file. You can specify the structure manually: (in file/uri %s)",
-                        abs, has_format ? (int)n[1] : 4, has_format ? s[1] : "auto", abs);
+                        "Cannot stat file %s: No such file or directory: The table structure cannot be extracted from a %s format file. You can specify the structure manually: (in file/uri %s)",
+                        abs, has_format ? format : "auto", abs);
             goto fail;
         }
         if (!has_structure) {
             if (has_format)
                 err_set(ERR_CANNOT_EXTRACT_TABLE_STRUCTURE,
-                        "Cannot extract table structure from %.*s format file, because there are no files with provided path. You can specify the structure manually",
-                        (int)n[1], s[1]);
+                        "Cannot extract table structure from %s format file, because there are no files with provided path. You can specify the structure manually",
+                        format);
             else
                 err_set(ERR_CANNOT_EXTRACT_TABLE_STRUCTURE,
                         "The data format cannot be detected by the contents of the files, because there are no files with provided path. You can specify the format manually");
             goto fail;
         }
     }
-    if (nargs >= 2 && !(n[1] == 4 && memcmp(s[1], "auto", 4) == 0)) {
-        char *fmt = xstrndup(s[1], n[1]);
-        const char *canon = fmt_input_canonical(fmt);
+    if (has_format) {
+        const char *canon = fmt_input_canonical(format);
         if (!canon) {
-            err_set(ERR_UNKNOWN_FORMAT, "Unknown input format %s", fmt);
-            free(fmt);
+            err_set(ERR_UNKNOWN_FORMAT, "Unknown input format %s", format);
             goto fail;
         }
-        free(fmt);
         f->format = xstrdup(canon);
     } else {
         const char *det = fmt_from_filename(f->npaths ? f->paths[0] : pattern);
         if (!det) {
             err_set(ERR_CANNOT_EXTRACT_TABLE_STRUCTURE,
                     "Cannot detect the format of file %s from its name; specify the format explicitly: file(path, format)",
-                    f->paths[0]);
+                    f->npaths ? f->paths[0] : pattern);
             goto fail;
         }
         f->format = xstrdup(det);
     }
     if (has_structure) {
-        if (structure_parse(s[2], n[2], &f->file_schema))
-            goto fail;
+        f->file_schema = schema_clone(structure);
     } else {
         /* Infer from the first file that has data, or take a cached inference of it. */
         bool use_cache = settings_bool(q->st, "schema_inference_use_cache_for_file");
@@ -659,7 +673,6 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
             src->impl = f;
             src->destroy = file_destroy;
             source_free(src);
-            free(pattern);
             return -1;
         }
     } else
@@ -677,11 +690,9 @@ int tablefunc_file(column *const *args, int nargs, query_ctx *q, source **out)
     src->set_prefilter = file_set_prefilter;
     if (strcmp(f->format, "Parquet") == 0) /* only Parquet can answer from metadata */
         src->count_rows = file_count_rows;
-    free(pattern);
     *out = src;
     return 0;
 fail:
-    free(pattern);
     for (size_t i = 0; i < f->npaths; i++)
         free(f->paths[i]);
     free(f->paths);

@@ -68,15 +68,42 @@ static void fs_abort(table_sink *s)
     fs_free(f);
 }
 
-/* Formats whose files can simply grow: no header, footer or global metadata. */
-static bool appendable(const char *format)
+/* Formats whose files can simply grow: no footer or global metadata. Those with a header
+ * line of names (and types) grow without it once the file has data, as in ClickHouse. */
+static bool appendable(const char *format, bool *has_prefix)
 {
     static const char *ok[] = {"TabSeparated", "TabSeparatedRaw", "CSV", "JSONEachRow", "JSONCompactEachRow",
                                "Values", "RawBLOB", "Native"};
+    static const char *with_prefix[] = {"TabSeparatedWithNames", "TabSeparatedWithNamesAndTypes",
+                                        "TabSeparatedRawWithNames", "TabSeparatedRawWithNamesAndTypes",
+                                        "CSVWithNames", "CSVWithNamesAndTypes", "JSONCompactEachRowWithNames",
+                                        "JSONCompactEachRowWithNamesAndTypes"};
+    *has_prefix = false;
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
         if (strcmp(ok[i], format) == 0)
             return true;
+    for (size_t i = 0; i < sizeof with_prefix / sizeof with_prefix[0]; i++)
+        if (strcmp(with_prefix[i], format) == 0)
+            return *has_prefix = true;
     return false;
+}
+
+/* engine_file_allow_create_multiple_files: the first of data.1.Parquet, data.2.Parquet, …
+ * (the number goes before the first dot of the file's name) that does not exist. */
+static char *next_free_name(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strchr(base, '.');
+    size_t head = dot ? (size_t)(dot - path) : strlen(path);
+    size_t cap = strlen(path) + 32;
+    char *out = xmalloc(cap);
+    for (unsigned i = 1;; i++) {
+        snprintf(out, cap, "%.*s.%u%s", (int)head, path, i, dot ? dot : "");
+        struct stat st;
+        if (stat(out, &st) != 0)
+            return out;
+    }
 }
 
 int tablefunc_file_sink(column *const *args, int nargs, const schema *sch, query_ctx *q, table_sink **out)
@@ -96,7 +123,19 @@ int tablefunc_file_sink(column *const *args, int nargs, const schema *sch, query
     if (confined)
         return -1;
     char *format_arg = nargs >= 2 ? (s = col_str(args[1], 0, &n), xstrndup(s, n)) : NULL;
-    char *compression = nargs >= 4 ? (s = col_str(args[3], 0, &n), xstrndup(s, n)) : xstrdup("auto");
+    char *compression = nargs >= 4 ? (s = col_str(args[3], 0, &n), xstrndup(s, n)) : NULL;
+    int rc = file_sink_open(path, format_arg, compression, sch, q, out);
+    free(path);
+    free(format_arg);
+    free(compression);
+    return rc;
+}
+
+int file_sink_open(const char *path, const char *format_arg, const char *compression, const schema *sch,
+                   query_ctx *q, table_sink **out)
+{
+    if (!compression)
+        compression = "auto";
     file_sink *f = NULL;
     int rc = -1;
     const char *format;
@@ -121,16 +160,26 @@ int tablefunc_file_sink(column *const *args, int nargs, const schema *sch, query
     struct stat st;
     bool exists = stat(path, &st) == 0 && st.st_size > 0;
     bool truncate = settings_bool(q->st, "engine_file_truncate_on_insert");
-    bool append = exists && !truncate;
-    if (append && (!appendable(format) || strcmp(method, "none") != 0)) {
-        err_set(ERR_BAD_ARGUMENTS,
-                "Cannot append data in format %s to file %s, because this format (or compression) doesn't support appends. "
-                "You can truncate the file before insert with setting engine_file_truncate_on_insert = 1",
-                format, path);
-        goto out;
+    bool append = exists && !truncate, has_prefix;
+    char *new_name = NULL;
+    if (append && (!appendable(format, &has_prefix) || strcmp(method, "none") != 0)) {
+        if (!settings_bool(q->st, "engine_file_allow_create_multiple_files")) {
+            err_set(ERR_CANNOT_APPEND_TO_FILE,
+                    "File %s already exists and data cannot be appended to this file as the %s format doesn't support "
+                    "appends. You can enable truncate on insertion with the `engine_file_truncate_on_insert` setting, "
+                    "or you can configure ClickHouse to create a new file on each insert by enabling the "
+                    "`engine_file_allow_create_multiple_files` setting",
+                    path, format);
+            goto out;
+        }
+        new_name = next_free_name(path);
+        append = false;
     }
+    fmt_settings fs = q->fmt;
+    fs.skip_prefix = append && has_prefix;
     f = xcalloc(1, sizeof *f);
-    f->path = xstrdup(path);
+    f->path = new_name ? new_name : xstrdup(path);
+    path = f->path;
     f->q = q;
     outstream *os;
     if (append) {
@@ -149,7 +198,7 @@ int tablefunc_file_sink(column *const *args, int nargs, const schema *sch, query
         goto out;
     }
     f->os = os;
-    if (fmt_writer_new(format, sch, &q->fmt, os, &f->w)) {
+    if (fmt_writer_new(format, sch, &fs, os, &f->w)) {
         os->close(os);
         if (f->tmp_path)
             unlink(f->tmp_path);
@@ -164,8 +213,5 @@ int tablefunc_file_sink(column *const *args, int nargs, const schema *sch, query
 out:
     if (f)
         fs_free(f);
-    free(path);
-    free(format_arg);
-    free(compression);
     return rc;
 }
