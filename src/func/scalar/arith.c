@@ -16,6 +16,7 @@
  * constant use a precomputed multiplicative inverse instead of a hardware division. */
 #include "func/func.h"
 #include "func/scalar/num.h"
+#include "func/scalar/wide_ops.h"
 
 #include "base/err.h"
 
@@ -90,6 +91,8 @@ static int binop_resolve(fn_call *c, binop op)
     arith_state *st = xcalloc(1, sizeof *st);
     st->op = op;
     c->state = st;
+    if (type_is_wide(a) || type_is_wide(b))
+        return wide_arith_resolve(c);
     bool da = type_is_decimal(a), db = type_is_decimal(b);
     bool ta = type_is_date_or_time(a), tb = type_is_date_or_time(b);
     const type *rt = NULL;
@@ -804,6 +807,8 @@ static int unary_resolve(fn_call *c, bool neg)
     if (c->nargs != 1)
         return fn_bad_nargs(c, "1");
     const type *t = c->arg_types[0];
+    if (type_is_wide(t))
+        return wide_unary_resolve(c);
     if (type_is_decimal(t) || num_is_float(t))
         c->ret = t;
     else if (num_is_int(t))

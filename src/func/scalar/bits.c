@@ -14,6 +14,7 @@
  * with truncation, which reproduces two's-complement results for every width. */
 #include "func/func.h"
 #include "func/scalar/num.h"
+#include "func/scalar/wide_ops.h"
 
 #include "base/err.h"
 
@@ -79,6 +80,8 @@ static int binary_resolve(fn_call *c)
     if (c->nargs != 2)
         return fn_bad_nargs(c, "2");
     const type *a = c->arg_types[0], *b = c->arg_types[1];
+    if ((type_is_wide(a) || type_is_wide(b)) && strncmp(c->def->name, "bitShift", 8) != 0)
+        return wide_bit_resolve(c);
     if (!is_int_arg(a) || !is_int_arg(b))
         return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal types %s and %s of arguments of function %s", a->name,
                        b->name, c->name);
@@ -123,6 +126,8 @@ static int not_resolve(fn_call *c)
     if (c->nargs != 1)
         return fn_bad_nargs(c, "1");
     const type *t = c->arg_types[0];
+    if (type_is_wide(t))
+        return wide_unary_resolve(c);
     if (num_is_float(t))
         c->ret = type_simple(t->id == T_FLOAT32 ? T_INT32 : T_INT64);
     else if (is_int_arg(t))

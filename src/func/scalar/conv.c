@@ -22,6 +22,7 @@
  * Thread-safety: resolved calls hold only immutable state (the target type). */
 #include "func/func.h"
 #include "func/scalar/num.h"
+#include "func/scalar/conv_wide.h"
 
 #include "base/err.h"
 #include "column/datetime.h"
@@ -115,6 +116,8 @@ static bool conv_ok(const type *from, const type *to)
         return true;
     }
     if (is_numeric_like(from) && is_numeric_like(to))
+        return true;
+    if (conv_wide_ok(from, to))
         return true;
     if (from->id == T_UUID && to->id == T_UINT128)
         return true;
@@ -916,6 +919,8 @@ static int conv(const conv_ctx *x, const column *src, const type *to_full, colum
         for (size_t i = 0; i < n; i++)
             d[i] = u[i] << 64 | u[i] >> 64;
         res->len = n;
+    } else if (type_is_wide(from) || type_is_wide(to)) {
+        rc = conv_wide(src, to, x->fail, x->skip, x->accurate, &res);
     } else if (is_numeric_like(from) && is_numeric_like(to)) {
         if (is_date(to))
             rc = to_datetime_family(x, src, to, &res);
@@ -1066,6 +1071,7 @@ static const named_conv named[] = {
     {"toUInt8", T_UINT8},   {"toUInt16", T_UINT16}, {"toUInt32", T_UINT32},   {"toUInt64", T_UINT64},
     {"toUInt128", T_UINT128}, {"toInt8", T_INT8},   {"toInt16", T_INT16},     {"toInt32", T_INT32},
     {"toInt64", T_INT64},   {"toInt128", T_INT128}, {"toFloat32", T_FLOAT32}, {"toFloat64", T_FLOAT64},
+    {"toUInt256", T_UINT256}, {"toInt256", T_INT256},
     {"toBool", T_BOOL},     {"toString", T_STRING}, {"toUUID", T_UUID},
     {"toIPv4", T_IPV4},     {"toIPv6", T_IPV6},
     /* only their OrZero / OrNull forms live here; toDate etc. are in date.c */
@@ -1144,7 +1150,7 @@ static int decimal_resolve(fn_call *c)
     else if (len > 6 && strcmp(nm + len - 6, "OrZero") == 0)
         mode = M_OR_ZERO;
     int bits = atoi(nm + 9);
-    int maxp = bits == 32 ? 9 : bits == 64 ? 18 : 38;
+    int maxp = bits == 32 ? 9 : bits == 64 ? 18 : bits == 128 ? 38 : 76;
     int64_t s;
     if (fn_const_int(c, 1, &s) < 0)
         return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of second argument of function %s",
@@ -1220,7 +1226,7 @@ static int or_default_resolve(fn_call *c)
 {
     if (c->nargs < 1 || c->nargs > 2)
         return fn_bad_nargs(c, "1 or 2");
-    const type *t = type_simple(strstr(c->def->name, "IPv6") ? T_IPV6 : T_IPV4);
+    const type *t = named_target(c->def->name, strlen(c->def->name) - 9); /* without "OrDefault" */
     const type *from = type_strip_nullable(c->arg_types[0]);
     if (!type_is_string(from) && from->id != T_NOTHING)
         return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
@@ -1309,6 +1315,17 @@ void func_register_conv(void)
         {"toDecimal32", FN_OWN_NULLS, decimal_resolve, conv_free, "toDecimal32(x, S)"},
         {"toDecimal64", FN_OWN_NULLS, decimal_resolve, conv_free, "toDecimal64(x, S)"},
         {"toDecimal128", FN_OWN_NULLS, decimal_resolve, conv_free, "toDecimal128(x, S)"},
+        {"toDecimal256", FN_OWN_NULLS, decimal_resolve, conv_free, "toDecimal256(x, S)"},
+        {"toDecimal256OrZero", FN_OWN_NULLS, decimal_resolve, conv_free, "parses Decimal256(S), 0 on error"},
+        {"toDecimal256OrNull", FN_OWN_NULLS, decimal_resolve, conv_free, "parses Decimal256(S), NULL on error"},
+        {"toInt256", FN_OWN_NULLS, named_resolve, conv_free, "converts to Int256"},
+        {"toUInt256", FN_OWN_NULLS, named_resolve, conv_free, "converts to UInt256"},
+        {"toInt256OrZero", FN_OWN_NULLS, named_resolve, conv_free, "parses Int256, 0 on error"},
+        {"toUInt256OrZero", FN_OWN_NULLS, named_resolve, conv_free, "parses UInt256, 0 on error"},
+        {"toInt256OrNull", FN_OWN_NULLS, named_resolve, conv_free, "parses Int256, NULL on error"},
+        {"toUInt256OrNull", FN_OWN_NULLS, named_resolve, conv_free, "parses UInt256, NULL on error"},
+        {"toInt256OrDefault", FN_OWN_NULLS, or_default_resolve, conv_free, "parses Int256, 0 or the default on error"},
+        {"toUInt256OrDefault", FN_OWN_NULLS, or_default_resolve, conv_free, "parses UInt256, 0 or the default on error"},
         {"toDecimal32OrZero", FN_OWN_NULLS, decimal_resolve, conv_free, "parses Decimal32(S), 0 on error"},
         {"toDecimal64OrZero", FN_OWN_NULLS, decimal_resolve, conv_free, "parses Decimal64(S), 0 on error"},
         {"toDecimal128OrZero", FN_OWN_NULLS, decimal_resolve, conv_free, "parses Decimal128(S), 0 on error"},
