@@ -80,7 +80,7 @@ static int binary_resolve(fn_call *c)
     if (c->nargs != 2)
         return fn_bad_nargs(c, "2");
     const type *a = c->arg_types[0], *b = c->arg_types[1];
-    if ((type_is_wide(a) || type_is_wide(b)) && strncmp(c->def->name, "bitShift", 8) != 0)
+    if (type_is_wide(a) || type_is_wide(b))
         return wide_bit_resolve(c);
     if (!is_int_arg(a) || !is_int_arg(b))
         return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal types %s and %s of arguments of function %s", a->name,

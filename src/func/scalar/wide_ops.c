@@ -116,7 +116,7 @@ static int arith_exec(const fn_call *c, column **args, size_t n, column **out)
     bool dec = is_dec(rt);
     int sa = scale_of(ta), sb = scale_of(tb), s = scale_of(rt);
     /* ± bring both to the result's scale; ÷ scales the dividend up by the divisor's */
-    i256 ma = pow10w(op == W_DIV ? sb : (op == W_MUL || !dec) ? 0 : s - sa);
+    i256 ma = pow10w(op == W_DIV ? sb + (is_dec(ta) ? 0 : sb) : (op == W_MUL || !dec) ? 0 : s - sa);
     i256 mb = pow10w((op == W_MUL || op == W_DIV || !dec) ? 0 : s - sb);
     /* intDiv and modulo compute in C++'s common type of the operands */
     bool common_signed;
@@ -170,7 +170,12 @@ int wide_arith_resolve(fn_call *c)
     if (is_dec(a) || is_dec(b)) {
         if (is_flt(a) || is_flt(b) || (op != W_PLUS && op != W_MINUS && op != W_MUL && op != W_DIV))
             return fn_bad_types(c);
-        int sa = scale_of(a), sb = scale_of(b), s;
+        /* a wide integer with a narrower decimal gives that decimal's precision in
+         * ClickHouse, computed in its storage type: not done here */
+        if ((!is_dec(a) && b->id != T_DECIMAL256) || (!is_dec(b) && a->id != T_DECIMAL256))
+            return err_set(ERR_NOT_IMPLEMENTED, "Arithmetic of %s and %s is not implemented", a->name, b->name);
+        /* an integer dividend takes the divisor's scale */
+        int sa = is_dec(a) ? scale_of(a) : scale_of(b), sb = scale_of(b), s;
         if (op == W_DIV && sa < sb)
             return err_set(ERR_ARGUMENT_OUT_OF_BOUND, "Decimal result's scale is less than argument's one");
         s = op == W_MUL ? sa + sb : op == W_DIV ? sa : sa > sb ? sa : sb;
@@ -301,10 +306,23 @@ static int bit_exec(const fn_call *c, column **args, size_t n, column **out)
 {
     const char *nm = c->def->name;
     const type *ta = base(c->arg_types[0]), *tb = base(c->arg_types[1]);
+    bool shl = strcmp(nm, "bitShiftLeft") == 0, shr = strcmp(nm, "bitShiftRight") == 0;
     column *r = result(type_base(c->ret), n);
     for (size_t i = 0; i < n; i++) {
-        i256 a = load(args[0], ta, i).v, b = load(args[1], tb, i).v;
-        put(r, i, nm[3] == 'A' ? i256_and(a, b) : nm[3] == 'O' ? i256_or(a, b) : i256_xor(a, b));
+        wv a = load(args[0], ta, i), b = load(args[1], tb, i);
+        i256 v;
+        if (shl || shr) {
+            if (b.neg) {
+                col_free(r);
+                return err_set(ERR_ARGUMENT_OUT_OF_BOUND, "The number of shift positions needs to be a non-negative value");
+            }
+            /* 256 or more positions clear every bit, as for the narrower types */
+            unsigned k = i256_cmp_u(b.v, i256_from_u64(256)) >= 0 ? 256 : (unsigned)b.v.w[0];
+            v = shl ? i256_shl(a.v, k) : k >= 256 ? i256_from_u64(0) : ta->id == T_INT256 ? i256_shr_s(a.v, k) : i256_shr_u(a.v, k);
+        } else {
+            v = nm[3] == 'A' ? i256_and(a.v, b.v) : nm[3] == 'O' ? i256_or(a.v, b.v) : i256_xor(a.v, b.v);
+        }
+        put(r, i, v);
     }
     *out = r;
     return 0;
@@ -316,9 +334,17 @@ int wide_bit_resolve(fn_call *c)
         return fn_bad_nargs(c, "2");
     const type *a = base(c->arg_types[0]), *b = base(c->arg_types[1]);
     const char *nm = c->def->name;
-    if (!is_int(a) || !is_int(b) || !(strcmp(nm, "bitAnd") == 0 || strcmp(nm, "bitOr") == 0 || strcmp(nm, "bitXor") == 0))
+    if (!is_int(a) || !is_int(b))
         return fn_bad_types(c);
-    c->ret = int_type(!is_uns(a) || !is_uns(b), 32);
+    if (strncmp(nm, "bitShift", 8) == 0) {
+        if (!type_is_wide(a))
+            return fn_bad_types(c);
+        c->ret = a;
+    } else if (strcmp(nm, "bitAnd") == 0 || strcmp(nm, "bitOr") == 0 || strcmp(nm, "bitXor") == 0) {
+        c->ret = int_type(!is_uns(a) || !is_uns(b), 32);
+    } else {
+        return fn_bad_types(c);
+    }
     c->exec = bit_exec;
     return 0;
 }
