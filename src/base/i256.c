@@ -374,3 +374,20 @@ i256 i256_from_double(double v)
     i256 r = from_long_double(a, true);
     return v < 0 ? i256_neg(r) : r;
 }
+
+int i256_from_double_exact(double v, i256 *out)
+{
+    if (!isfinite(v) || v != trunc(v) || fabs(v) >= 0x1p256)
+        return -1;
+    double a = fabs(v);
+    i256 r;
+    if (a < 0x1p63) {
+        r = i256_from_u64((uint64_t)a);
+    } else {
+        int e;
+        double m = frexp(a, &e); /* a = m * 2^e, 0.5 <= m < 1, e > 63 */
+        r = i256_shl(i256_from_u64((uint64_t)ldexp(m, 53)), (unsigned)(e - 53));
+    }
+    *out = v < 0 ? i256_neg(r) : r;
+    return 0;
+}

@@ -92,5 +92,9 @@ double i256_to_double_s(i256 a);
  * (including its long double approximations above 2^64 and its wrap-around past 2^256).
  * NaN and infinities give 0; callers that must refuse them check first. */
 i256 i256_from_double(double v);
+/* The exact value of an integral v with |v| < 2^256 (two's complement when negative):
+ * 0, or -1 for fractions, NaN, infinities and larger magnitudes. accurateCast compares
+ * it with i256_from_double's result, as ClickHouse compares the converted value with v. */
+int i256_from_double_exact(double v, i256 *out);
 
 #endif

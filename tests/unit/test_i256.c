@@ -143,6 +143,13 @@ static void test_double(void)
     CHECK(i256_to_double_u(i256_from_i64(-1)) == 0x1p256);
     CHECK(i256_to_double_s(i256_shl(i256_from_u64(1), 255)) == -0x1p255);
     CHECK(i256_to_double_s(parse_s("-12345678901234567890123")) == -1.2345678901234568e22);
+    i256 e;
+    CHECK(i256_from_double_exact(1e20, &e) == 0);
+    CHECK_STR(str_s(e), "100000000000000000000");
+    CHECK(i256_from_double_exact(-0x1p255, &e) == 0 && i256_eq(e, i256_shl(i256_from_u64(1), 255)));
+    CHECK(i256_from_double_exact(1.5, &e) == -1);
+    CHECK(i256_from_double_exact(0x1p256, &e) == -1);
+    CHECK(i256_from_double_exact(-7, &e) == 0 && i256_eq(e, i256_from_i64(-7)));
 }
 
 int main(void)

@@ -168,15 +168,19 @@ static inline uint64_t cvtu64(double v)
     int64_t a = cvt64(v), b = cvt64(v - 9223372036854775808.0);
     return (uint64_t)(a | (b & (a >> 63)));
 }
+/* (U)Int128 from a float: ClickHouse's wide-integer conversion (approximate above 2^63,
+ * wrapping past 2^128); its 256-bit form taken modulo 2^128 is the same value. */
 static inline int128_t cvt128(double v)
 {
-    const double two128 = 340282366920938463463374607431768211456.0, two127 = two128 / 2;
-    double r = fmod(v, two128);
-    if (r >= two127)
-        r -= two128;
-    else if (r < -two127)
-        r += two128;
-    return (int128_t)r;
+    return (int128_t)i256_low128(i256_from_double(v));
+}
+
+/* Whether ClickHouse's conversion of v to a wide integer is exact (accurateCast's test:
+ * the converted value must compare equal to v). */
+static bool float_exact(double v)
+{
+    i256 e;
+    return i256_from_double_exact(v, &e) == 0 && i256_eq(e, i256_from_double(v));
 }
 
 /* ---- helpers ---- */
@@ -313,7 +317,8 @@ static int to_int(const conv_ctx *x, const column *src, const type *to, column *
                         goto fail_d;
                 } else if (accurate && (d[i] != trunc(d[i]) || d[i] < (double)lo || d[i] > (double)hi ||
                                         (to->id == T_UINT64 && d[i] >= 18446744073709551616.0) ||
-                                        (to->id == T_INT64 && d[i] >= 9223372036854775808.0))) {
+                                        (to->id == T_INT64 && d[i] >= 9223372036854775808.0) ||
+                                        ((to->id == T_INT128 || to->id == T_UINT128) && !float_exact(d[i])))) {
                     d[i] = 0;
                     if (not_safe(x, i, f, to) < 0)
                         goto fail_d;

@@ -79,6 +79,14 @@ static bool fits(i256 v, bool v_neg, const type *to)
     return i256_eq(back, v) && i256_is_neg(back) == v_neg;
 }
 
+/* accurateCast from a float: the conversion must be exact (ClickHouse compares the result
+ * with the float) and fit the target. */
+static bool exact_fit(double d, const type *to)
+{
+    i256 e;
+    return i256_from_double_exact(d, &e) == 0 && i256_eq(e, i256_from_double(d)) && fits(e, d < 0, to);
+}
+
 static int row_error(uint8_t *fail, const uint8_t *skip, size_t i)
 {
     if ((skip && skip[i]) || fail) {
@@ -152,7 +160,7 @@ int conv_wide(const column *src, const type *to, uint8_t *fail, const uint8_t *s
             }
             double s = d * i256_to_double_u(pow10_256(ts));
             if (to_dec ? fabs(s) >= 0x1p255 || (to->width < 32 && !fits(i256_from_double(s), s < 0, storage))
-                       : accurate && (s != trunc(s) || !fits(i256_from_double(s), s < 0, to) || fabs(s) >= 0x1p256)) {
+                       : accurate && !exact_fit(s, to)) {
                 if (to_dec)
                     err_set(ERR_DECIMAL_OVERFLOW, "Decimal convert overflow. Float is out of Decimal range");
                 else
