@@ -53,6 +53,8 @@ static i256 mul_full(i256 a, i256 b, bool *spill)
 {
     uint64_t r[8] = {0};
     for (int i = 0; i < 4; i++) {
+        if (!a.w[i]) /* small operands are common: their zero limbs add nothing */
+            continue;
         u128 c = 0;
         for (int j = 0; j < 4; j++) {
             c += (u128)a.w[i] * b.w[j] + r[i + j];

@@ -759,6 +759,36 @@ i256 col_get_i256(const column *c, size_t i)
     }
 }
 
+void col_get_i256_n(const column *c, size_t n, i256 *v)
+{
+    size_t m = c->is_const ? (n ? 1 : 0) : n;
+    const void *p = c->data.p;
+#define LOAD(T, CONV)                                 \
+    for (size_t i = 0; i < m; i++)                    \
+        v[i] = CONV(((const T *)p)[i]);               \
+    break;
+    switch (type_phys(c->type)->id) {
+    case T_INT8: LOAD(int8_t, i256_from_i64)
+    case T_INT16: LOAD(int16_t, i256_from_i64)
+    case T_INT32: case T_DECIMAL32: LOAD(int32_t, i256_from_i64)
+    case T_INT64: case T_DECIMAL64: LOAD(int64_t, i256_from_i64)
+    case T_UINT8: case T_BOOL: LOAD(uint8_t, i256_from_u64)
+    case T_UINT16: LOAD(uint16_t, i256_from_u64)
+    case T_UINT32: LOAD(uint32_t, i256_from_u64)
+    case T_UINT64: LOAD(uint64_t, i256_from_u64)
+    case T_INT128: case T_DECIMAL128: LOAD(int128_t, i256_from_i128)
+    case T_UINT128: LOAD(uint128_t, i256_from_u128)
+    case T_INT256: case T_UINT256: case T_DECIMAL256: memcpy(v, p, m * sizeof *v); break;
+    default:
+        for (size_t i = 0; i < m; i++)
+            v[i] = col_get_i256(c, i);
+        break;
+    }
+#undef LOAD
+    for (size_t i = m; i < n; i++)
+        v[i] = v[0];
+}
+
 uint64_t col_get_u64(const column *c, size_t i)
 {
     if (type_phys(c->type)->id == T_UINT64)

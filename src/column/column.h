@@ -137,5 +137,8 @@ uint64_t col_get_u64(const column *c, size_t i);
 /* Any integer, Bool, Date/time or Decimal (its scaled integer) as a 256-bit value, sign- or
  * zero-extended by the type; floats truncate. The one reader for 256-bit code paths. */
 i256 col_get_i256(const column *c, size_t i);
+/* Rows [0, n) of c the same way into v (n values; a constant column repeats its value),
+ * with the type switch outside the loop. */
+void col_get_i256_n(const column *c, size_t n, i256 *v);
 
 #endif

@@ -16,6 +16,7 @@
 #include "func/scalar/wide_ops.h"
 
 #include "base/err.h"
+#include "base/mem.h"
 #include "func/scalar/num.h"
 
 #include <math.h>
@@ -49,6 +50,15 @@ static wv load(const column *c, const type *t, size_t i)
     wv r = {col_get_i256(c, i), false};
     r.neg = !is_uns(t) && i256_is_neg(r.v);
     return r;
+}
+
+/* All n values of c as i256 (a constant repeated): the kernels below run over these
+ * arrays. The caller frees the result (mem_free). */
+static i256 *load_all(const column *c, size_t n)
+{
+    i256 *v = mem_alloc((n ? n : 1) * sizeof *v);
+    col_get_i256_n(c, n, v);
+    return v;
 }
 
 static double load_f(const column *c, const type *t, size_t i)
@@ -126,11 +136,17 @@ static int arith_exec(const fn_call *c, column **args, size_t n, column **out)
         common_signed = !is_uns(size_of(ta) >= size_of(tb) ? ta : tb);
     if (op == W_INTDIV || op == W_INTDIV0)
         common_signed = !is_uns(rt);
+    bool scale_a = !i256_eq(ma, i256_from_u64(1)), scale_b = !i256_eq(mb, i256_from_u64(1));
+    i256 *A = load_all(args[0], n), *B = load_all(args[1], n);
     for (size_t i = 0; i < n; i++) {
-        i256 a = load(args[0], ta, i).v, b = load(args[1], tb, i).v, v, q, m;
+        i256 a = A[i], b = B[i], v, q, m;
+        if (scale_a && op != W_DIV)
+            a = i256_mul(a, ma);
+        if (scale_b)
+            b = i256_mul(b, mb);
         switch (op) {
-        case W_PLUS: v = i256_add(i256_mul(a, ma), i256_mul(b, mb)); break;
-        case W_MINUS: v = i256_sub(i256_mul(a, ma), i256_mul(b, mb)); break;
+        case W_PLUS: v = i256_add(a, b); break;
+        case W_MINUS: v = i256_sub(a, b); break;
         case W_MUL: v = i256_mul(a, b); break;
         case W_DIV: /* decimal ÷ */
         case W_INTDIV: case W_INTDIV0: case W_MOD: case W_MOD0:
@@ -140,9 +156,11 @@ static int arith_exec(const fn_call *c, column **args, size_t n, column **out)
                     break;
                 }
                 col_free(r);
+                mem_free(A);
+                mem_free(B);
                 return err_set(ERR_ILLEGAL_DIVISION, "Division by zero");
             }
-            if (op == W_DIV)
+            if (op == W_DIV && scale_a)
                 a = i256_mul(a, ma);
             if (common_signed || dec)
                 i256_divmod_s(a, b, &q, &m);
@@ -153,6 +171,8 @@ static int arith_exec(const fn_call *c, column **args, size_t n, column **out)
         }
         put(r, i, v);
     }
+    mem_free(A);
+    mem_free(B);
     *out = r;
     return 0;
 }
@@ -228,16 +248,17 @@ static int cmp_exec(const fn_call *c, column **args, size_t n, column **out)
     int sa = scale_of(ta), sb = scale_of(tb), s = sa > sb ? sa : sb;
     i256 ma = pow10w(s - sa), mb = pow10w(s - sb);
     column *r = result(type_simple(T_UINT8), n);
+    bool scale_a = sa != s, scale_b = sb != s, sign_a = !is_uns(ta), sign_b = !is_uns(tb);
+    i256 *A = flt ? NULL : load_all(args[0], n), *B = flt ? NULL : load_all(args[1], n);
     for (size_t i = 0; i < n; i++) {
         int k;
         if (flt) {
             double a = load_f(args[0], ta, i), b = load_f(args[1], tb, i);
             k = a < b ? -1 : a > b ? 1 : a == b ? 0 : 2; /* 2: NaN, unordered */
         } else {
-            wv a = load(args[0], ta, i), b = load(args[1], tb, i);
-            a.v = i256_mul(a.v, ma);
-            b.v = i256_mul(b.v, mb);
-            k = a.neg != b.neg ? (a.neg ? -1 : 1) : i256_cmp_u(a.v, b.v);
+            i256 a = scale_a ? i256_mul(A[i], ma) : A[i], b = scale_b ? i256_mul(B[i], mb) : B[i];
+            bool na = sign_a && i256_is_neg(A[i]), nb = sign_b && i256_is_neg(B[i]);
+            k = na != nb ? (na ? -1 : 1) : i256_cmp_u(a, b);
         }
         bool v;
         switch (op) {
@@ -250,6 +271,8 @@ static int cmp_exec(const fn_call *c, column **args, size_t n, column **out)
         }
         r->data.p[i] = v;
     }
+    mem_free(A);
+    mem_free(B);
     *out = r;
     return 0;
 }
