@@ -188,16 +188,26 @@ static int test_resolve(fn_call *c)
 static int count_exec(const fn_call *c, column **a, size_t n, column **out)
 {
     const type *t = c->arg_types[0];
-    uint8_t *d;
-    column *res = num_new_u8(n, &d);
     unsigned w = t->width;
     const uint8_t *p = a[0]->data.p;
+    /* 256 bits can all be set: UInt16 then, as ClickHouse */
+    column *res = col_new(c->ret);
+    uint8_t *d8 = NULL;
+    uint16_t *d16 = NULL;
+    if (c->ret->id == T_UINT16)
+        d16 = buf_grow(&res->data, n * 2);
+    else
+        d8 = buf_grow(&res->data, n);
+    res->len = n;
     for (size_t i = 0; i < n; i++) {
         unsigned cnt = 0;
         const uint8_t *v = p + i * w;
         for (unsigned b = 0; b < w; b++)
             cnt += (unsigned)__builtin_popcount(v[b]);
-        d[i] = (uint8_t)cnt;
+        if (d16)
+            d16[i] = (uint16_t)cnt;
+        else
+            d8[i] = (uint8_t)cnt;
     }
     *out = res;
     return 0;
@@ -208,9 +218,9 @@ static int count_resolve(fn_call *c)
     if (c->nargs != 1)
         return fn_bad_nargs(c, "1");
     const type *t = c->arg_types[0];
-    if (!is_int_arg(t) && !num_is_float(t))
+    if (!is_int_arg(t) && !num_is_float(t) && t->id != T_INT256 && t->id != T_UINT256)
         return fn_bad_types(c);
-    c->ret = type_simple(T_UINT8);
+    c->ret = type_simple(t->width == 32 ? T_UINT16 : T_UINT8);
     c->exec = count_exec;
     return 0;
 }

@@ -1255,7 +1255,8 @@ static int lowcard_resolve(fn_call *c)
     if (from->id == T_LOWCARDINALITY)
         return set_state(c, from, M_CAST, from);
     const type *b = type_strip_nullable(from);
-    if (!(type_is_number(b) || type_is_string(b) || type_is_date_or_time(b) || b->id == T_UUID || type_is_ip(b)))
+    if (!(type_is_number(b) || type_is_wide(b) || type_is_string(b) || type_is_date_or_time(b) || b->id == T_UUID ||
+          type_is_ip(b)))
         return fn_bad_types(c);
     const type *t = type_lowcard(from);
     return set_state(c, t, M_CAST, t);
