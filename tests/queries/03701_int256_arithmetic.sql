@@ -27,3 +27,4 @@ SELECT toDecimal256(2, 70) * toDecimal256(3, 6);
 SELECT toDecimal256(2, 70) * toDecimal256(3, 7); -- { serverError ARGUMENT_OUT_OF_BOUND }
 SELECT toDecimal256(1, 2) / toDecimal256(3, 3); -- { serverError ARGUMENT_OUT_OF_BOUND }
 SELECT toDecimal256(1, 2) / toDecimal128(3, 1), toDecimal128(1, 5) * toDecimal256(3, 1);
+SELECT abs(toUInt64(18446744073709551615)), abs(toUInt128('340282366920938463463374607431768211455')), abs(toInt64(-5)), abs(toInt128(-5));

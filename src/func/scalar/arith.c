@@ -780,11 +780,12 @@ static int unary_exec(const fn_call *c, column **args, size_t rows, column **out
         mem_free(v);
         return 0;
     }
+    bool uns = num_is_uint(t); /* abs of an unsigned value is the value */
     if (num_size(t) == 16) {
         int128_t *v = mem_alloc((n ? n : 1) * 16);
         num_load_i128(t, args[0]->data.p, n, v);
         for (size_t i = 0; i < n; i++)
-            v[i] = neg ? (int128_t)(0 - (uint128_t)v[i]) : i128_abs(v[i]);
+            v[i] = neg ? (int128_t)(0 - (uint128_t)v[i]) : uns ? v[i] : i128_abs(v[i]);
         *out = num_store_i128(c->ret, v, n);
         mem_free(v);
         return 0;
@@ -796,7 +797,7 @@ static int unary_exec(const fn_call *c, column **args, size_t rows, column **out
         num_load_i64(t, args[0]->data.p, n, v);
     }
     for (size_t i = 0; i < n; i++)
-        v[i] = neg ? (int64_t)(0 - (uint64_t)v[i]) : (v[i] < 0 ? (int64_t)(0 - (uint64_t)v[i]) : v[i]);
+        v[i] = neg ? (int64_t)(0 - (uint64_t)v[i]) : (v[i] < 0 && !uns ? (int64_t)(0 - (uint64_t)v[i]) : v[i]);
     *out = num_store_i64(c->ret, v, n);
     mem_free(v);
     return 0;
