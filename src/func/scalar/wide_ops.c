@@ -98,14 +98,20 @@ static const type *base(const type *t) { return type_base(t); }
 
 typedef enum { W_PLUS, W_MINUS, W_MUL, W_DIV, W_INTDIV, W_INTDIV0, W_MOD, W_MOD0 } wop;
 
+/* The index of name in names[0..n), or -1. */
+static int name_index(const char *name, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
 static int op_of(const char *name)
 {
     static const char *const names[] = {"plus", "minus", "multiply", "divide", "intDiv", "intDivOrZero", "modulo",
                                         "moduloOrZero"};
-    for (int i = 0; i < 8; i++)
-        if (strcmp(name, names[i]) == 0)
-            return i;
-    return -1;
+    return name_index(name, names, 8);
 }
 
 static int arith_exec(const fn_call *c, column **args, size_t n, column **out)
@@ -234,10 +240,7 @@ typedef enum { CW_EQ, CW_NE, CW_LT, CW_GT, CW_LE, CW_GE } cwop;
 static int cmp_op_of(const char *name)
 {
     static const char *const names[] = {"equals", "notEquals", "less", "greater", "lessOrEquals", "greaterOrEquals"};
-    for (int i = 0; i < 6; i++)
-        if (strcmp(name, names[i]) == 0)
-            return i;
-    return -1;
+    return name_index(name, names, 6);
 }
 
 static int cmp_exec(const fn_call *c, column **args, size_t n, column **out)
