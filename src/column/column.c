@@ -578,6 +578,8 @@ int col_compare(const column *a, size_t i, const column *b, size_t j, int nan_di
     case T_INT32: case T_DATE32: case T_DECIMAL32: return CMP(COL_DATA(a, int32_t)[i], COL_DATA(b, int32_t)[j]);
     case T_INT64: case T_DATETIME64: case T_DECIMAL64: return CMP(COL_DATA(a, int64_t)[i], COL_DATA(b, int64_t)[j]);
     case T_INT128: case T_DECIMAL128: return CMP(COL_DATA(a, int128_t)[i], COL_DATA(b, int128_t)[j]);
+    case T_UINT256: return i256_cmp_u(COL_DATA(a, i256)[i], COL_DATA(b, i256)[j]);
+    case T_INT256: case T_DECIMAL256: return i256_cmp_s(COL_DATA(a, i256)[i], COL_DATA(b, i256)[j]);
     case T_FLOAT32: return cmp_num(COL_DATA(a, float)[i], COL_DATA(b, float)[j], nan_direction);
     case T_FLOAT64: return cmp_num(COL_DATA(a, double)[i], COL_DATA(b, double)[j], nan_direction);
     case T_STRING: case T_FIXEDSTRING: case T_AGGSTATE: case T_IPV6: {
@@ -718,6 +720,8 @@ double col_get_f64(const column *c, size_t i)
     case T_UINT64: return (double)COL_DATA(c, uint64_t)[i];
     case T_UINT128: return (double)COL_DATA(c, uint128_t)[i];
     case T_INT128: case T_DECIMAL128: return (double)COL_DATA(c, int128_t)[i];
+    case T_UINT256: return i256_to_double_u(COL_DATA(c, i256)[i]);
+    case T_INT256: case T_DECIMAL256: return i256_to_double_s(COL_DATA(c, i256)[i]);
     default: return (double)col_get_i64(c, i);
     }
 }
@@ -736,10 +740,53 @@ int64_t col_get_i64(const column *c, size_t i)
     case T_INT64: case T_DATETIME64: case T_DECIMAL64: return COL_DATA(c, int64_t)[i];
     case T_INT128: case T_DECIMAL128: return (int64_t)COL_DATA(c, int128_t)[i];
     case T_UINT128: case T_UUID: return (int64_t)COL_DATA(c, uint128_t)[i];
+    case T_UINT256: case T_INT256: case T_DECIMAL256: return (int64_t)COL_DATA(c, i256)[i].w[0];
     case T_FLOAT32: return (int64_t)COL_DATA(c, float)[i];
     case T_FLOAT64: return (int64_t)COL_DATA(c, double)[i];
     default: return 0;
     }
+}
+
+i256 col_get_i256(const column *c, size_t i)
+{
+    switch (type_phys(c->type)->id) {
+    case T_UINT256: case T_INT256: case T_DECIMAL256: return COL_DATA(c, i256)[col_idx(c, i)];
+    case T_UINT128: case T_UUID: return i256_from_u128(COL_DATA(c, uint128_t)[col_idx(c, i)]);
+    case T_INT128: case T_DECIMAL128: return i256_from_i128(COL_DATA(c, int128_t)[col_idx(c, i)]);
+    case T_UINT64: return i256_from_u64(COL_DATA(c, uint64_t)[col_idx(c, i)]);
+    case T_FLOAT32: case T_FLOAT64: return i256_from_double(col_get_f64(c, i));
+    default: return i256_from_i64(col_get_i64(c, i));
+    }
+}
+
+void col_get_i256_n(const column *c, size_t n, i256 *v)
+{
+    size_t m = c->is_const ? (n ? 1 : 0) : n;
+    const void *p = c->data.p;
+#define LOAD(T, CONV)                                 \
+    for (size_t i = 0; i < m; i++)                    \
+        v[i] = CONV(((const T *)p)[i]);               \
+    break;
+    switch (type_phys(c->type)->id) {
+    case T_INT8: LOAD(int8_t, i256_from_i64)
+    case T_INT16: LOAD(int16_t, i256_from_i64)
+    case T_INT32: case T_DECIMAL32: LOAD(int32_t, i256_from_i64)
+    case T_INT64: case T_DECIMAL64: LOAD(int64_t, i256_from_i64)
+    case T_UINT8: case T_BOOL: LOAD(uint8_t, i256_from_u64)
+    case T_UINT16: LOAD(uint16_t, i256_from_u64)
+    case T_UINT32: LOAD(uint32_t, i256_from_u64)
+    case T_UINT64: LOAD(uint64_t, i256_from_u64)
+    case T_INT128: case T_DECIMAL128: LOAD(int128_t, i256_from_i128)
+    case T_UINT128: LOAD(uint128_t, i256_from_u128)
+    case T_INT256: case T_UINT256: case T_DECIMAL256: memcpy(v, p, m * sizeof *v); break;
+    default:
+        for (size_t i = 0; i < m; i++)
+            v[i] = col_get_i256(c, i);
+        break;
+    }
+#undef LOAD
+    for (size_t i = m; i < n; i++)
+        v[i] = v[0];
 }
 
 uint64_t col_get_u64(const column *c, size_t i)

@@ -31,6 +31,7 @@
 #define SHALE_COLUMN_COLUMN_H
 
 #include "base/buf.h"
+#include "base/i256.h"
 #include "column/type.h"
 
 #include <stdbool.h>
@@ -133,5 +134,11 @@ size_t col_bytes(const column *c);
 double col_get_f64(const column *c, size_t i);
 int64_t col_get_i64(const column *c, size_t i);
 uint64_t col_get_u64(const column *c, size_t i);
+/* Any integer, Bool, Date/time or Decimal (its scaled integer) as a 256-bit value, sign- or
+ * zero-extended by the type; floats truncate. The one reader for 256-bit code paths. */
+i256 col_get_i256(const column *c, size_t i);
+/* Rows [0, n) of c the same way into v (n values; a constant column repeats its value),
+ * with the type switch outside the loop. */
+void col_get_i256_n(const column *c, size_t n, i256 *v);
 
 #endif

@@ -9,6 +9,7 @@
 #include "column/ipaddr.h"
 
 #include "base/err.h"
+#include "base/i256.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -111,13 +112,15 @@ static int parse_bool(const char *s, size_t n, const type *t, uint8_t *out)
 
 /* Decimal text → scaled integer; extra fractional digits are truncated as ClickHouse's
  * text input does; too many integer digits is ARGUMENT_OUT_OF_BOUND. */
-static int parse_decimal(const char *s, size_t n, const type *t, int128_t *out)
+static int parse_decimal(const char *s, size_t n, const type *t, i256 *out)
 {
     size_t i = 0;
     bool neg = false;
     if (i < n && (s[i] == '-' || s[i] == '+'))
         neg = s[i++] == '-';
-    int128_t v = 0;
+    i256 v = i256_from_u64(0);
+    bool over = false; /* cannot happen: digits are bounded below 2^256 */
+    int maxdig = t->id == T_DECIMAL256 ? 76 : 38;
     int digits = 0, frac = 0;
     bool any = false, dot = false;
     int64_t exp = 0;
@@ -130,12 +133,12 @@ static int parse_decimal(const char *s, size_t n, const type *t, int128_t *out)
                     continue; /* truncated */
                 frac++;
             }
-            if (v == 0 && c == '0' && !dot)
+            if (i256_is_zero(v) && c == '0' && !dot)
                 continue;
-            if (digits >= 38)
+            if (digits >= maxdig)
                 return err_set(ERR_ARGUMENT_OUT_OF_BOUND, "Too many digits in decimal value '%.*s' for %s",
                                (int)(n > 200 ? 200 : n), s, t->name);
-            v = v * 10 + (c - '0');
+            v = i256_mul_small_add(v, 10, (uint64_t)(c - '0'), &over);
             digits++;
         } else if (c == '.' && !dot) {
             dot = true;
@@ -158,22 +161,23 @@ static int parse_decimal(const char *s, size_t n, const type *t, int128_t *out)
     /* bring to the type's scale, applying the exponent */
     int shift = t->scale - sc + (int)exp;
     while (shift > 0) {
-        if (digits >= 38)
+        if (digits >= maxdig)
             return err_set(ERR_ARGUMENT_OUT_OF_BOUND, "Too many digits in decimal value '%.*s' for %s",
                            (int)(n > 200 ? 200 : n), s, t->name);
-        v *= 10;
-        if (v)
+        v = i256_mul_small_add(v, 10, 0, &over);
+        if (!i256_is_zero(v))
             digits++;
         shift--;
     }
     while (shift < 0) {
-        v /= 10;
+        i256 r;
+        i256_divmod_u(v, i256_from_u64(10), &v, &r);
         shift++;
     }
     if (digits > t->precision)
         return err_set(ERR_ARGUMENT_OUT_OF_BOUND, "Too many digits (%d > %d) in decimal value '%.*s' for %s", digits,
                        t->precision, (int)(n > 200 ? 200 : n), s, t->name);
-    *out = neg ? -v : v;
+    *out = neg ? i256_neg(v) : v;
     return 0;
 }
 
@@ -286,10 +290,30 @@ int text_parse(column *dst, const char *s, size_t n, const text_opts *o)
         col_push_fixed(dst, &b);
         return 0;
     }
-    case T_DECIMAL32: case T_DECIMAL64: case T_DECIMAL128: {
-        int128_t v;
+    case T_UINT256: case T_INT256: {
+        i256 v;
+        int rc = t->id == T_UINT256 ? i256_from_str_u(s, n, &v) : i256_from_str_s(s, n, &v);
+        if (rc == -2)
+            return err_set(ERR_CANNOT_PARSE_NUMBER, "Unsigned type must not contain '-' symbol: value '%.*s' as %s",
+                           (int)(n > 200 ? 200 : n), s, t->name);
+        if (rc)
+            return bad(s, n, t, n && (s[0] >= '0' && s[0] <= '9') ? "syntax error at position of non-digit character"
+                                                             : "syntax error at begin of string");
+        col_push_fixed(dst, &v);
+        return 0;
+    }
+    case T_DECIMAL256: {
+        i256 v;
         if (parse_decimal(s, n, t, &v))
             return -1;
+        col_push_fixed(dst, &v);
+        return 0;
+    }
+    case T_DECIMAL32: case T_DECIMAL64: case T_DECIMAL128: {
+        i256 w;
+        if (parse_decimal(s, n, t, &w))
+            return -1;
+        int128_t v = (int128_t)i256_low128(w);
         int32_t v32 = (int32_t)v;
         int64_t v64 = (int64_t)v;
         col_push_fixed(dst, t->id == T_DECIMAL32 ? (const void *)&v32 : t->id == T_DECIMAL64 ? (const void *)&v64

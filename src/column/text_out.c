@@ -6,6 +6,7 @@
 #include "column/text.h"
 #include "column/ipaddr.h"
 #include "column/text_out_util.h"
+#include "base/i256.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -352,28 +353,27 @@ static const char *enum_name(const type *t, int v)
     return NULL;
 }
 
-static size_t format_decimal(int128_t v, int scale, char *out)
+/* A scaled decimal of any width (Decimal32..256 widen to i256) as ClickHouse prints it. */
+static size_t format_decimal(i256 v, int scale, char *out)
 {
     char *p = out;
-    uint128_t a;
-    if (v < 0) {
+    if (i256_is_neg(v)) {
         *p++ = '-';
-        a = (uint128_t)0 - (uint128_t)v;
-    } else {
-        a = (uint128_t)v;
+        v = i256_neg(v);
     }
-    uint128_t m = 1;
+    i256 m = i256_from_u64(1);
+    bool over = false;
     for (int i = 0; i < scale; i++)
-        m *= 10;
-    uint128_t ip = a / m, fp = a % m;
-    p += text_u128(ip, p);
-    if (scale > 0 && fp) {
+        m = i256_mul_small_add(m, 10, 0, &over);
+    i256 ip, fp;
+    i256_divmod_u(v, m, &ip, &fp);
+    p += i256_to_str_u(ip, p);
+    if (scale > 0 && !i256_is_zero(fp)) {
         /* ClickHouse drops trailing zeros (output_format_decimal_trailing_zeros = 0). */
-        char frac[48];
-        for (int i = scale - 1; i >= 0; i--) {
-            frac[i] = (char)('0' + (int)(fp % 10));
-            fp /= 10;
-        }
+        char digits[I256_STR_MAX], frac[I256_STR_MAX];
+        size_t nd = i256_to_str_u(fp, digits);
+        memset(frac, '0', (size_t)scale);
+        memcpy(frac + scale - nd, digits, nd);
         int k = scale;
         while (k > 0 && frac[k - 1] == '0')
             k--;
@@ -545,6 +545,17 @@ static void write_value(buf *out, const column *c, size_t i, text_style style, c
             return;
         }
         break;
+    case T_UINT256:
+    case T_INT256: {
+        i256 v;
+        memcpy(&v, c->data.p + (size_t)i * 32, 32);
+        n = t->id == T_UINT256 ? i256_to_str_u(v, tmp) : i256_to_str_s(v, tmp);
+        if (style == TEXT_JSON && o && o->json_quote_64bit_integers) {
+            put_token(out, tmp, n, style);
+            return;
+        }
+        break;
+    }
     case T_FLOAT32:
     case T_FLOAT64: {
         double v = t->id == T_FLOAT32 ? (double)COL_DATA(c, float)[i] : COL_DATA(c, double)[i];
@@ -595,10 +606,15 @@ static void write_value(buf *out, const column *c, size_t i, text_style style, c
     }
     case T_DECIMAL32:
     case T_DECIMAL64:
-    case T_DECIMAL128: {
-        int128_t v = t->id == T_DECIMAL32   ? COL_DATA(c, int32_t)[i]
-                     : t->id == T_DECIMAL64 ? COL_DATA(c, int64_t)[i]
-                                            : COL_DATA(c, int128_t)[i];
+    case T_DECIMAL128:
+    case T_DECIMAL256: {
+        i256 v;
+        if (t->id == T_DECIMAL256)
+            memcpy(&v, c->data.p + (size_t)i * 32, 32);
+        else
+            v = i256_from_i128(t->id == T_DECIMAL32   ? COL_DATA(c, int32_t)[i]
+                               : t->id == T_DECIMAL64 ? COL_DATA(c, int64_t)[i]
+                                                      : COL_DATA(c, int128_t)[i]);
         n = format_decimal(v, t->scale, tmp);
         if (style == TEXT_JSON && o && o->json_quote_decimals) {
             put_token(out, tmp, n, style);

@@ -85,6 +85,7 @@ static const struct {
     {T_FLOAT64, "Float64", 8},   {T_BOOL, "Bool", 1},         {T_STRING, "String", 0},
     {T_DATE, "Date", 2},         {T_DATE32, "Date32", 4},     {T_DATETIME, "DateTime", 4},
     {T_UUID, "UUID", 16},        {T_IPV4, "IPv4", 4},         {T_IPV6, "IPv6", 16},
+    {T_UINT256, "UInt256", 32},  {T_INT256, "Int256", 32},
 };
 
 const char *type_id_name(type_id id)
@@ -100,6 +101,7 @@ const char *type_id_name(type_id id)
     case T_DECIMAL32: return "Decimal32";
     case T_DECIMAL64: return "Decimal64";
     case T_DECIMAL128: return "Decimal128";
+    case T_DECIMAL256: return "Decimal256";
     case T_NULLABLE: return "Nullable";
     case T_LOWCARDINALITY: return "LowCardinality";
     case T_ARRAY: return "Array";
@@ -177,9 +179,12 @@ const type *type_decimal(int precision, int scale)
     } else if (precision <= 18) {
         p.id = T_DECIMAL64;
         p.width = 8;
-    } else {
+    } else if (precision <= 38) {
         p.id = T_DECIMAL128;
         p.width = 16;
+    } else {
+        p.id = T_DECIMAL256;
+        p.width = 32;
     }
     return intern(&p);
 }
@@ -410,6 +415,12 @@ bool type_is_ip(const type *t)
 {
     t = type_base(t);
     return t->id == T_IPV4 || t->id == T_IPV6;
+}
+
+bool type_is_wide(const type *t)
+{
+    t = type_base(t);
+    return t->id == T_UINT256 || t->id == T_INT256 || t->id == T_DECIMAL256;
 }
 
 bool type_can_be_nullable(const type *t)
@@ -671,11 +682,14 @@ static const type *parse_args_then(tparser *p, const char *name, int depth)
             scale = two ? (int)b : 0;
         } else {
             if (two)
-                return bad(p, "Decimal32/64/128 take only the scale"), NULL;
-            prec = strcmp(name, "Decimal32") == 0 ? 9 : strcmp(name, "Decimal64") == 0 ? 18 : 38;
+                return bad(p, "Decimal32/64/128/256 take only the scale"), NULL;
+            prec = strcmp(name, "Decimal32") == 0   ? 9
+                   : strcmp(name, "Decimal64") == 0 ? 18
+                   : strcmp(name, "Decimal128") == 0 ? 38
+                                                     : 76;
             scale = (int)a;
         }
-        if (prec < 1 || prec > 38)
+        if (prec < 1 || prec > 76)
             return err_set(ERR_ARGUMENT_OUT_OF_BOUND,
                            "Precision for Decimal data type is out of bounds: %d (in type '%.*s')", prec,
                            (int)p->len, p->s), NULL;

@@ -7,6 +7,7 @@
  *   fixed-width  numbers, Bool (UInt8), Date (UInt16 days), Date32 (Int32 days),
  *                DateTime (UInt32 seconds), DateTime64 (Int64 ticks), Enum8/16 (Int8/16),
  *                Decimal32/64/128 (scaled Int32/64/128), UUID (UInt128), Nothing (1 byte),
+ *                Int256/UInt256/Decimal256 (32 bytes, base/i256.h's little-endian limbs),
  *                IPv4 (UInt32, host order, as ClickHouse), IPv6 (16 bytes in network order,
  *                as ClickHouse keeps it in memory and on disk; ordered by memcmp)
  *   FixedString  `width` bytes per value
@@ -49,6 +50,10 @@ typedef enum type_id {
     T_NULLABLE, T_LOWCARDINALITY, T_ARRAY, T_TUPLE,
     T_MAP,
     T_AGGSTATE,              /* AggregateFunction(f, T...): serialized states, String's layout */
+    /* 256-bit kinds (base/i256.h layout, 32 bytes), kept out of the ranges above on purpose:
+     * range tests such as num_is_int() must not take them for narrower integers. Code that
+     * handles them says so explicitly (type_is_wide). */
+    T_UINT256, T_INT256, T_DECIMAL256,
     T__COUNT
 } type_id;
 
@@ -85,7 +90,7 @@ const type *type_nullable(const type *t);   /* idempotent */
 const type *type_lowcard(const type *t);
 const type *type_array(const type *t);
 const type *type_fixedstring(uint32_t n);
-const type *type_decimal(int precision, int scale); /* picks 32/64/128 from precision */
+const type *type_decimal(int precision, int scale); /* picks 32/64/128/256 from precision */
 const type *type_datetime(const char *tz);          /* tz may be NULL */
 const type *type_datetime64(int precision, const char *tz);
 /* items need not be sorted; names are copied. 8 or 16 selects Enum8/Enum16. */
@@ -138,6 +143,10 @@ bool type_is_number(const type *t);    /* ints, floats, Bool, decimals */
 bool type_is_string(const type *t);    /* String or FixedString */
 bool type_is_date_or_time(const type *t);
 bool type_is_ip(const type *t);       /* IPv4 or IPv6 */
+/* Int256, UInt256 or Decimal256 (under Nullable/LowCardinality too). These are not
+ * type_is_integer / type_is_decimal / type_is_number: code written for the narrower kinds
+ * reads values through 64- or 128-bit accessors, so it must opt in. */
+bool type_is_wide(const type *t);
 bool type_can_be_nullable(const type *t); /* false for Array, Tuple, Map, Nullable, LowCardinality */
 
 /* For Decimal: 10^scale as int128. */

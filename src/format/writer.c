@@ -265,5 +265,5 @@ size_t utf8_bytes_before_width(const char *s, size_t n, size_t prefix, size_t li
 bool fmt_type_is_numeric(const type *t)
 {
     t = type_base(t);
-    return type_is_integer(t) || type_is_float(t) || type_is_decimal(t);
+    return type_is_integer(t) || type_is_float(t) || type_is_decimal(t) || type_is_wide(t);
 }

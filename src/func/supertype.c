@@ -1,4 +1,5 @@
 #include "func/supertype.h"
+#include "func/scalar/conv_wide.h"
 #include "column/datetime.h"
 #include "func/scalar/num.h"
 
@@ -31,6 +32,7 @@ static int int_digits(const type *t)
     case T_UINT32: case T_INT32: return 10;
     case T_UINT64: return 20;
     case T_INT64: return 19;
+    case T_INT256: case T_UINT256: return 77; /* no Decimal holds them all */
     default: return 39;
     }
 }
@@ -73,8 +75,8 @@ const type *type_supertype(int n, const type *const *types)
                 const type *t = in[i];
                 if (type_is_string(t)) nstr++;
                 else if (num_is_float(t)) nfloat++, nnum++;
-                else if (num_is_int(t)) nnum++;
-                else if (type_is_decimal(t)) ndec++;
+                else if (num_is_int(t) || t->id == T_INT256 || t->id == T_UINT256) nnum++;
+                else if (type_is_decimal(t) || t->id == T_DECIMAL256) ndec++;
                 else if (is_date(t)) ndate++;
                 else if (t->id == T_ARRAY) narr++;
                 else if (t->id == T_TUPLE) ntup++;
@@ -143,8 +145,9 @@ const type *type_supertype(int n, const type *const *types)
                 else {
                     int digits = 0, scale = 0;
                     for (int i = 0; i < m; i++) {
-                        int d = type_is_decimal(in[i]) ? in[i]->precision - in[i]->scale : int_digits(in[i]);
-                        int s = type_is_decimal(in[i]) ? in[i]->scale : 0;
+                        bool dec = type_is_decimal(in[i]) || in[i]->id == T_DECIMAL256;
+                        int d = dec ? in[i]->precision - in[i]->scale : int_digits(in[i]);
+                        int s = dec ? in[i]->scale : 0;
                         if (d > digits) digits = d;
                         if (s > scale) scale = s;
                     }
@@ -157,7 +160,7 @@ const type *type_supertype(int n, const type *const *types)
                 for (int i = 0; i < m; i++) {
                     unsigned bits = num_size(in[i]) * 8;
                     if (num_is_float(in[i])) { if (bits > max_f) max_f = bits; }
-                    else if (num_is_uint(in[i])) { if (bits > max_u) max_u = bits; }
+                    else if (num_is_uint(in[i]) || in[i]->id == T_UINT256) { if (bits > max_u) max_u = bits; }
                     else if (bits > max_s) max_s = bits;
                 }
                 if (max_f) {
@@ -172,11 +175,11 @@ const type *type_supertype(int n, const type *const *types)
                     unsigned need = max_s;
                     if (max_u >= need)
                         need = max_u * 2;
-                    if (need > 128 || (need > 64 && max_u == 64))
+                    if (need > 256 || (need > 64 && max_u == 64 && max_s < 256))
                         return no_common(n, types, "because some of them are signed integers and some are unsigned integers, but there is no signed integer type, that can exactly represent all required unsigned integer values");
-                    r = num_int_type(true, need / 8);
+                    r = need == 256 ? type_simple(T_INT256) : num_int_type(true, need / 8);
                 } else {
-                    r = num_int_type(false, max_u / 8);
+                    r = max_u == 256 ? type_simple(T_UINT256) : num_int_type(false, max_u / 8);
                 }
             } else {
                 return no_common(n, types, "because they are not compatible");
@@ -199,6 +202,12 @@ static column *cast_fixed(const column *c, const type *from, const type *to, siz
 {
     from = type_phys(from);
     to = type_phys(to);
+    if (type_is_wide(from) || type_is_wide(to)) {
+        column *part = c->len == n ? col_ref((column *)c) : col_slice(c, 0, n), *r;
+        int rc = conv_wide(part, to, NULL, NULL, false, &r);
+        col_free(part);
+        return rc < 0 ? NULL : r;
+    }
     if (num_is_float(to)) {
         double *v = mem_alloc((n ? n : 1) * 8);
         num_load_f64(from, c->data.p, n, v);

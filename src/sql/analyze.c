@@ -445,7 +445,8 @@ static const type *array_leaf(const type *t)
 static column *in_exact_only(actx *c, column *orig, column *conv)
 {
     /* numbers, and arrays of numbers ([toUInt8(255)] IN [-1] matches nothing either) */
-    if (!type_is_number(array_leaf(orig->type)) || !type_is_number(array_leaf(conv->type)) || conv->len == 0)
+    const type *lo = array_leaf(orig->type), *lc = array_leaf(conv->type);
+    if (!(type_is_number(lo) || type_is_wide(lo)) || !(type_is_number(lc) || type_is_wide(lc)) || conv->len == 0)
         return conv;
     fn_call *call;
     column *ex[2] = {orig, conv}, *m = NULL, *text[2] = {NULL, NULL};
@@ -683,7 +684,8 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
                 col_free(val);
                 continue;
             }
-            if (type_is_decimal(type_base(val->type)) && !type_is_decimal(t) && type_is_number(t)) {
+            bool dec_val = type_is_decimal(type_base(val->type)) || type_base(val->type)->id == T_DECIMAL256;
+            if (dec_val && !type_is_decimal(t) && t->id != T_DECIMAL256 && (type_is_number(t) || type_is_wide(t))) {
                 /* As ClickHouse: a Decimal literal in the list of a non-Decimal number. */
                 const type *vt = type_base(val->type);
                 col_free(val);
@@ -693,7 +695,7 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
                 in_set_free(set);
                 expr_free(lhs);
                 return err_set(ERR_TYPE_MISMATCH, "Type mismatch in IN or VALUES section. Expected: %s. Got: %s", t->name,
-                               vt->id == T_DECIMAL32 ? "Decimal32" : vt->id == T_DECIMAL64 ? "Decimal64" : "Decimal128");
+                               type_id_name(vt->id));
             }
             if (type_strip_nullable(val->type) != t) {
                 /* Convert the literal to the left side's type; a value that does not fit

@@ -17,6 +17,11 @@ node difftest.js --shale "$SHALE" --seeds 1-6 --n 60 --features none,+window,+or
 node difftest.js --shale "$SHALE" --seeds 1-6 --n 60 \
   --features none,+where,+orderby,+limit,+distinct,+groupby,+agg,+nulls,+typename,+hash,+mergetree,+ipv4,+ipv6 \
   --minimize 3 --report "$(dirname "$SHALE")/difftest-ip-report.md"
+# Int256/UInt256 (and Decimal256) columns in MergeTree and Memory tables, keys, min/max,
+# DISTINCT, GROUP BY, hashes.
+node difftest.js --shale "$SHALE" --seeds 1-6 --n 60 \
+  --features none,+where,+orderby,+limit,+distinct,+groupby,+agg,+nulls,+typename,+hash,+mergetree,+int256 \
+  --minimize 3 --report "$(dirname "$SHALE")/difftest-int256-report.md"
 # Every default feature (all but the types shale lacks) on the seeds whose first 40 queries
 # pass (tests/difftest/DIVERGENCES.md, branch difftest5); fewer queries when N is small (ASan).
 NDEF=$(( N < 40 ? N : 40 ))

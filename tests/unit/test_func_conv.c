@@ -118,7 +118,8 @@ int main(void)
     CHECK_STR(f1("toUInt8", "Float64", "1e30"), "0|UInt8");
     CHECK_STR(f1("toInt8", "Float64", "1e10"), "0|Int8");
     CHECK_STR(f1("toInt16", "Float64", "70000.5"), "4464|Int16");
-    CHECK_STR(f1("toInt128", "Float64", "1e30"), "1000000000000000019884624838656|Int128");
+    /* ClickHouse's wide-integer conversion, not 1e30's exact value (checked with chdb) */
+    CHECK_STR(f1("toInt128", "Float64", "1e30"), "1000000000000000019899134206768|Int128");
     CHECK_STR(f1("toUInt128", "Float64", "-1"),
               "340282366920938463463374607431768211455|UInt128");
     CHECK_STR(f1("toInt64", "Float32", "-3e19"), "-9223372036854775808|Int64");

@@ -260,7 +260,7 @@ static const type *leaf_type(const pq_schema_el *e, const char *col)
     int prec = lt == PQ_LT_DECIMAL ? e->lt_precision : e->precision;
     int scale = lt == PQ_LT_DECIMAL ? e->lt_scale : e->scale;
     if (dec) {
-        if (prec < 1 || prec > 38 || scale < 0 || scale > prec)
+        if (prec < 1 || prec > 76 || scale < 0 || scale > prec)
             return err_set(ERR_NOT_IMPLEMENTED, "unsupported: column %s (Decimal(%d, %d))", col, prec, scale), NULL;
         return type_decimal(prec, scale);
     }
@@ -611,21 +611,29 @@ static inline uint64_t be64(const uint8_t *p)
     return v;
 }
 
-/* Big-endian two's complement of n bytes → int128. */
-static int128_t be_int(const uint8_t *p, size_t n)
+/* Big-endian two's complement of n bytes → a 256-bit value (the last 32 bytes when
+ * longer: the precision bounds the value). */
+static i256 be_int(const uint8_t *p, size_t n)
 {
-    if (n == 0)
-        return 0;
-    uint128_t v = (p[0] & 0x80) ? ~(uint128_t)0 : 0;
+    if (n > 32) {
+        p += n - 32;
+        n = 32;
+    }
+    i256 v;
+    memset(&v, n && (p[0] & 0x80) ? 0xff : 0, sizeof v);
+    uint8_t *le = (uint8_t *)&v; /* little-endian limbs on a little-endian host */
     for (size_t i = 0; i < n; i++)
-        v = v << 8 | p[i];
-    return (int128_t)v;
+        le[i] = p[n - 1 - i];
+    return v;
 }
 
-static void push_decimal(column *dst, int128_t v)
+static void push_decimal(column *dst, i256 w)
 {
     const type *t = type_phys(dst->type);
-    if (t->id == T_DECIMAL32) {
+    int128_t v = (int128_t)i256_low128(w);
+    if (t->id == T_DECIMAL256) {
+        buf_append(&dst->data, &w, 32);
+    } else if (t->id == T_DECIMAL32) {
         int32_t x = (int32_t)v;
         buf_append(&dst->data, &x, 4);
     } else if (t->id == T_DECIMAL64) {
@@ -683,7 +691,7 @@ static int conv_fixed(const pq_leaf *l, const uint8_t *p, size_t count, column *
                 o[i] = half_to_float((uint16_t)(p[i * 2] | p[i * 2 + 1] << 8));
         } else {
             for (size_t i = 0; i < count; i++)
-                push_decimal(dst, be_int(p + i * n, n > 16 ? 16 : n));
+                push_decimal(dst, be_int(p + i * n, n));
             return 0;
         }
         dst->len += count;
@@ -761,7 +769,7 @@ static void conv_bytes(const pq_leaf *l, const uint8_t *data, const uint64_t *en
         if (t->id == T_FIXEDSTRING)
             col_push_str(dst, (const char *)data + s, n);
         else
-            push_decimal(dst, be_int(data + s + (n > 16 ? n - 16 : 0), n > 16 ? 16 : n));
+            push_decimal(dst, be_int(data + s, n));
         s = ends[i];
     }
     (void)l;

@@ -217,8 +217,8 @@ static int add_leaf(pq_w *p, int top, const walk *wk, const type *t, int def, in
     case T_UINT32: case T_IPV4: /* ClickHouse writes an IPv4 as its UInt32 */
         l->phys = PQ_INT32; l->cv = CV_COPY; l->kind = K_U32; break;
     case T_UINT64: l->phys = PQ_INT64; l->cv = CV_COPY; l->kind = K_U64; break;
-    case T_INT128: case T_UINT128:
-        l->phys = PQ_FIXED_LEN_BYTE_ARRAY; l->type_length = 16; l->cv = CV_COPY; l->kind = K_BYTES; break;
+    case T_INT128: case T_UINT128: case T_INT256: case T_UINT256: /* their little-endian bytes, as ClickHouse */
+        l->phys = PQ_FIXED_LEN_BYTE_ARRAY; l->type_length = (int)t->width; l->cv = CV_COPY; l->kind = K_BYTES; break;
     case T_FLOAT32: l->phys = PQ_FLOAT; l->cv = CV_COPY; l->kind = K_F32; break;
     case T_FLOAT64: l->phys = PQ_DOUBLE; l->cv = CV_COPY; l->kind = K_F64; break;
     case T_BOOL: l->phys = PQ_BOOLEAN; l->cv = CV_BOOL; l->kind = K_BOOL; l->use_dict = false; break;
@@ -236,7 +236,7 @@ static int add_leaf(pq_w *p, int top, const walk *wk, const type *t, int def, in
             l->mul *= 10;
         break;
     }
-    case T_DECIMAL32: case T_DECIMAL64: case T_DECIMAL128:
+    case T_DECIMAL32: case T_DECIMAL64: case T_DECIMAL128: case T_DECIMAL256:
         l->phys = PQ_FIXED_LEN_BYTE_ARRAY; l->type_length = (int)t->width; l->cv = CV_DEC_BE; l->kind = K_SBE; break;
     case T_UUID: l->phys = PQ_FIXED_LEN_BYTE_ARRAY; l->type_length = 16; l->cv = CV_UUID; l->kind = K_BYTES; break;
     case T_ENUM8: case T_ENUM16: l->phys = PQ_BYTE_ARRAY; l->cv = CV_ENUM; l->kind = K_BYTES; break;
@@ -317,7 +317,7 @@ static int build(pq_w *p, int top, walk *wk, const char *name, const type *t, in
                 conv = t->scale <= 3 ? PQ_CT_TIMESTAMP_MILLIS : t->scale <= 6 ? PQ_CT_TIMESTAMP_MICROS : -1;
                 lt = lt_ts;
                 break;
-            case T_DECIMAL32: case T_DECIMAL64: case T_DECIMAL128: conv = PQ_CT_DECIMAL; lt = lt_decimal; break;
+            case T_DECIMAL32: case T_DECIMAL64: case T_DECIMAL128: case T_DECIMAL256: conv = PQ_CT_DECIMAL; lt = lt_decimal; break;
             case T_ENUM8: case T_ENUM16: conv = PQ_CT_ENUM; lt = lt_enum; break;
             case T_UUID: lt = lt_uuid; break;
             default: break;
@@ -887,6 +887,12 @@ static void convert(leaf *l, const column *c)
     }
 #undef CONV
     case CV_DEC_BE:
+        if (w == 32) { /* Decimal256: its little-endian bytes reversed */
+            for (size_t i = 0; i < n; i++)
+                for (size_t k = 0; k < 32; k++)
+                    o[i * 32 + k] = d[(size_t)ix[i] * 32 + 31 - k];
+            break;
+        }
         for (size_t i = 0; i < n; i++) {
             int128_t v;
             if (w == 4) { int32_t x; memcpy(&x, d + (size_t)ix[i] * 4, 4); v = x; }

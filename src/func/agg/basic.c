@@ -10,6 +10,7 @@
  * sum(Float32) over numbers(100007), with max_threads=1 and one block. avg uses the same
  * summation for its numerator. */
 #include "agg_impl.h"
+#include "sum_wide.h"
 #include "func/agg_state.h"
 
 #include <math.h>
@@ -328,6 +329,8 @@ static int sum_avg_resolve(agg_call *a, bool avg)
         sd.u128 = t->id == T_UINT128;
         a->ret = t;
         break;
+    case T_INT256: case T_UINT256: case T_DECIMAL256:
+        return agg_sum_wide_resolve(a, avg);
     default:
         return agg_bad_type(a, 0);
     }

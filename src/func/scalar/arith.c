@@ -16,6 +16,7 @@
  * constant use a precomputed multiplicative inverse instead of a hardware division. */
 #include "func/func.h"
 #include "func/scalar/num.h"
+#include "func/scalar/wide_ops.h"
 
 #include "base/err.h"
 
@@ -90,6 +91,8 @@ static int binop_resolve(fn_call *c, binop op)
     arith_state *st = xcalloc(1, sizeof *st);
     st->op = op;
     c->state = st;
+    if (type_is_wide(a) || type_is_wide(b))
+        return wide_arith_resolve(c);
     bool da = type_is_decimal(a), db = type_is_decimal(b);
     bool ta = type_is_date_or_time(a), tb = type_is_date_or_time(b);
     const type *rt = NULL;
@@ -777,11 +780,12 @@ static int unary_exec(const fn_call *c, column **args, size_t rows, column **out
         mem_free(v);
         return 0;
     }
+    bool uns = num_is_uint(t); /* abs of an unsigned value is the value */
     if (num_size(t) == 16) {
         int128_t *v = mem_alloc((n ? n : 1) * 16);
         num_load_i128(t, args[0]->data.p, n, v);
         for (size_t i = 0; i < n; i++)
-            v[i] = neg ? (int128_t)(0 - (uint128_t)v[i]) : i128_abs(v[i]);
+            v[i] = neg ? (int128_t)(0 - (uint128_t)v[i]) : uns ? v[i] : i128_abs(v[i]);
         *out = num_store_i128(c->ret, v, n);
         mem_free(v);
         return 0;
@@ -793,7 +797,7 @@ static int unary_exec(const fn_call *c, column **args, size_t rows, column **out
         num_load_i64(t, args[0]->data.p, n, v);
     }
     for (size_t i = 0; i < n; i++)
-        v[i] = neg ? (int64_t)(0 - (uint64_t)v[i]) : (v[i] < 0 ? (int64_t)(0 - (uint64_t)v[i]) : v[i]);
+        v[i] = neg ? (int64_t)(0 - (uint64_t)v[i]) : (v[i] < 0 && !uns ? (int64_t)(0 - (uint64_t)v[i]) : v[i]);
     *out = num_store_i64(c->ret, v, n);
     mem_free(v);
     return 0;
@@ -804,6 +808,8 @@ static int unary_resolve(fn_call *c, bool neg)
     if (c->nargs != 1)
         return fn_bad_nargs(c, "1");
     const type *t = c->arg_types[0];
+    if (type_is_wide(t))
+        return wide_unary_resolve(c);
     if (type_is_decimal(t) || num_is_float(t))
         c->ret = t;
     else if (num_is_int(t))

@@ -14,6 +14,7 @@
  * with truncation, which reproduces two's-complement results for every width. */
 #include "func/func.h"
 #include "func/scalar/num.h"
+#include "func/scalar/wide_ops.h"
 
 #include "base/err.h"
 
@@ -79,6 +80,8 @@ static int binary_resolve(fn_call *c)
     if (c->nargs != 2)
         return fn_bad_nargs(c, "2");
     const type *a = c->arg_types[0], *b = c->arg_types[1];
+    if (type_is_wide(a) || type_is_wide(b))
+        return wide_bit_resolve(c);
     if (!is_int_arg(a) || !is_int_arg(b))
         return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal types %s and %s of arguments of function %s", a->name,
                        b->name, c->name);
@@ -123,6 +126,8 @@ static int not_resolve(fn_call *c)
     if (c->nargs != 1)
         return fn_bad_nargs(c, "1");
     const type *t = c->arg_types[0];
+    if (type_is_wide(t))
+        return wide_unary_resolve(c);
     if (num_is_float(t))
         c->ret = type_simple(t->id == T_FLOAT32 ? T_INT32 : T_INT64);
     else if (is_int_arg(t))
@@ -183,16 +188,26 @@ static int test_resolve(fn_call *c)
 static int count_exec(const fn_call *c, column **a, size_t n, column **out)
 {
     const type *t = c->arg_types[0];
-    uint8_t *d;
-    column *res = num_new_u8(n, &d);
     unsigned w = t->width;
     const uint8_t *p = a[0]->data.p;
+    /* 256 bits can all be set: UInt16 then, as ClickHouse */
+    column *res = col_new(c->ret);
+    uint8_t *d8 = NULL;
+    uint16_t *d16 = NULL;
+    if (c->ret->id == T_UINT16)
+        d16 = buf_grow(&res->data, n * 2);
+    else
+        d8 = buf_grow(&res->data, n);
+    res->len = n;
     for (size_t i = 0; i < n; i++) {
         unsigned cnt = 0;
         const uint8_t *v = p + i * w;
         for (unsigned b = 0; b < w; b++)
             cnt += (unsigned)__builtin_popcount(v[b]);
-        d[i] = (uint8_t)cnt;
+        if (d16)
+            d16[i] = (uint16_t)cnt;
+        else
+            d8[i] = (uint8_t)cnt;
     }
     *out = res;
     return 0;
@@ -203,9 +218,9 @@ static int count_resolve(fn_call *c)
     if (c->nargs != 1)
         return fn_bad_nargs(c, "1");
     const type *t = c->arg_types[0];
-    if (!is_int_arg(t) && !num_is_float(t))
+    if (!is_int_arg(t) && !num_is_float(t) && t->id != T_INT256 && t->id != T_UINT256)
         return fn_bad_types(c);
-    c->ret = type_simple(T_UINT8);
+    c->ret = type_simple(t->width == 32 ? T_UINT16 : T_UINT8);
     c->exec = count_exec;
     return 0;
 }

@@ -12,6 +12,7 @@
 #include "func/supertype.h"
 #include "column/text.h"
 #include "func/scalar/num.h"
+#include "func/scalar/wide_ops.h"
 
 #include "base/err.h"
 
@@ -574,6 +575,8 @@ static int cmp_exec(const fn_call *c, column **args, size_t n, column **out)
 #define CMP(NAME, OP)                                \
     static int NAME##_resolve(fn_call *c)            \
     {                                                \
+        if (c->nargs == 2 && (type_is_wide(c->arg_types[0]) || type_is_wide(c->arg_types[1]))) \
+            return wide_cmp_resolve(c);              \
         if (cmp_resolve(c, OP) < 0)                  \
             return -1;                               \
         c->exec = cmp_exec;                          \

@@ -473,6 +473,18 @@ static int minmax_resolve(fn_call *c)
 {
     if (c->nargs < 1 || c->nargs > 64)
         return fn_bad_nargs(c, "at least 1");
+    /* ClickHouse computes least/greatest of numbers with its binary arithmetic, which has
+     * no 256-bit integer with a float, nor UInt256 with a signed integer. */
+    for (int i = 0; i < c->nargs; i++)
+        for (int j = 0; j < c->nargs; j++) {
+            const type *a = type_base(c->arg_types[i]), *b = type_base(c->arg_types[j]);
+            bool b_signed_int = num_is_int(b) && !num_is_uint(b) && b->id != T_BOOL;
+            if ((type_is_wide(a) && a->id != T_DECIMAL256 && num_is_float(b)) ||
+                (a->id == T_UINT256 && (b_signed_int || b->id == T_INT256)))
+                return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal types %s and %s of arguments of function %s",
+                               type_base(c->arg_types[i < j ? i : j])->name, type_base(c->arg_types[i < j ? j : i])->name,
+                               c->name);
+        }
     const type *st = type_supertype(c->nargs, c->arg_types);
     if (!st)
         return -1;

@@ -22,6 +22,7 @@
  * Thread-safety: resolved calls hold only immutable state (the target type). */
 #include "func/func.h"
 #include "func/scalar/num.h"
+#include "func/scalar/conv_wide.h"
 
 #include "base/err.h"
 #include "column/datetime.h"
@@ -116,6 +117,8 @@ static bool conv_ok(const type *from, const type *to)
     }
     if (is_numeric_like(from) && is_numeric_like(to))
         return true;
+    if (conv_wide_ok(from, to))
+        return true;
     if (from->id == T_UUID && to->id == T_UINT128)
         return true;
     return ip_conv_ok(from, to);
@@ -165,15 +168,19 @@ static inline uint64_t cvtu64(double v)
     int64_t a = cvt64(v), b = cvt64(v - 9223372036854775808.0);
     return (uint64_t)(a | (b & (a >> 63)));
 }
+/* (U)Int128 from a float: ClickHouse's wide-integer conversion (approximate above 2^63,
+ * wrapping past 2^128); its 256-bit form taken modulo 2^128 is the same value. */
 static inline int128_t cvt128(double v)
 {
-    const double two128 = 340282366920938463463374607431768211456.0, two127 = two128 / 2;
-    double r = fmod(v, two128);
-    if (r >= two127)
-        r -= two128;
-    else if (r < -two127)
-        r += two128;
-    return (int128_t)r;
+    return (int128_t)i256_low128(i256_from_double(v));
+}
+
+/* Whether ClickHouse's conversion of v to a wide integer is exact (accurateCast's test:
+ * the converted value must compare equal to v). */
+static bool float_exact(double v)
+{
+    i256 e;
+    return i256_from_double_exact(v, &e) == 0 && i256_eq(e, i256_from_double(v));
 }
 
 /* ---- helpers ---- */
@@ -310,7 +317,8 @@ static int to_int(const conv_ctx *x, const column *src, const type *to, column *
                         goto fail_d;
                 } else if (accurate && (d[i] != trunc(d[i]) || d[i] < (double)lo || d[i] > (double)hi ||
                                         (to->id == T_UINT64 && d[i] >= 18446744073709551616.0) ||
-                                        (to->id == T_INT64 && d[i] >= 9223372036854775808.0))) {
+                                        (to->id == T_INT64 && d[i] >= 9223372036854775808.0) ||
+                                        ((to->id == T_INT128 || to->id == T_UINT128) && !float_exact(d[i])))) {
                     d[i] = 0;
                     if (not_safe(x, i, f, to) < 0)
                         goto fail_d;
@@ -916,6 +924,8 @@ static int conv(const conv_ctx *x, const column *src, const type *to_full, colum
         for (size_t i = 0; i < n; i++)
             d[i] = u[i] << 64 | u[i] >> 64;
         res->len = n;
+    } else if (type_is_wide(from) || type_is_wide(to)) {
+        rc = conv_wide(src, to, x->fail, x->skip, x->accurate, &res);
     } else if (is_numeric_like(from) && is_numeric_like(to)) {
         if (is_date(to))
             rc = to_datetime_family(x, src, to, &res);
@@ -1066,6 +1076,7 @@ static const named_conv named[] = {
     {"toUInt8", T_UINT8},   {"toUInt16", T_UINT16}, {"toUInt32", T_UINT32},   {"toUInt64", T_UINT64},
     {"toUInt128", T_UINT128}, {"toInt8", T_INT8},   {"toInt16", T_INT16},     {"toInt32", T_INT32},
     {"toInt64", T_INT64},   {"toInt128", T_INT128}, {"toFloat32", T_FLOAT32}, {"toFloat64", T_FLOAT64},
+    {"toUInt256", T_UINT256}, {"toInt256", T_INT256},
     {"toBool", T_BOOL},     {"toString", T_STRING}, {"toUUID", T_UUID},
     {"toIPv4", T_IPV4},     {"toIPv6", T_IPV6},
     /* only their OrZero / OrNull forms live here; toDate etc. are in date.c */
@@ -1144,7 +1155,7 @@ static int decimal_resolve(fn_call *c)
     else if (len > 6 && strcmp(nm + len - 6, "OrZero") == 0)
         mode = M_OR_ZERO;
     int bits = atoi(nm + 9);
-    int maxp = bits == 32 ? 9 : bits == 64 ? 18 : 38;
+    int maxp = bits == 32 ? 9 : bits == 64 ? 18 : bits == 128 ? 38 : 76;
     int64_t s;
     if (fn_const_int(c, 1, &s) < 0)
         return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of second argument of function %s",
@@ -1220,7 +1231,7 @@ static int or_default_resolve(fn_call *c)
 {
     if (c->nargs < 1 || c->nargs > 2)
         return fn_bad_nargs(c, "1 or 2");
-    const type *t = type_simple(strstr(c->def->name, "IPv6") ? T_IPV6 : T_IPV4);
+    const type *t = named_target(c->def->name, strlen(c->def->name) - 9); /* without "OrDefault" */
     const type *from = type_strip_nullable(c->arg_types[0]);
     if (!type_is_string(from) && from->id != T_NOTHING)
         return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
@@ -1244,7 +1255,8 @@ static int lowcard_resolve(fn_call *c)
     if (from->id == T_LOWCARDINALITY)
         return set_state(c, from, M_CAST, from);
     const type *b = type_strip_nullable(from);
-    if (!(type_is_number(b) || type_is_string(b) || type_is_date_or_time(b) || b->id == T_UUID || type_is_ip(b)))
+    if (!(type_is_number(b) || type_is_wide(b) || type_is_string(b) || type_is_date_or_time(b) || b->id == T_UUID ||
+          type_is_ip(b)))
         return fn_bad_types(c);
     const type *t = type_lowcard(from);
     return set_state(c, t, M_CAST, t);
@@ -1309,6 +1321,17 @@ void func_register_conv(void)
         {"toDecimal32", FN_OWN_NULLS, decimal_resolve, conv_free, "toDecimal32(x, S)"},
         {"toDecimal64", FN_OWN_NULLS, decimal_resolve, conv_free, "toDecimal64(x, S)"},
         {"toDecimal128", FN_OWN_NULLS, decimal_resolve, conv_free, "toDecimal128(x, S)"},
+        {"toDecimal256", FN_OWN_NULLS, decimal_resolve, conv_free, "toDecimal256(x, S)"},
+        {"toDecimal256OrZero", FN_OWN_NULLS, decimal_resolve, conv_free, "parses Decimal256(S), 0 on error"},
+        {"toDecimal256OrNull", FN_OWN_NULLS, decimal_resolve, conv_free, "parses Decimal256(S), NULL on error"},
+        {"toInt256", FN_OWN_NULLS, named_resolve, conv_free, "converts to Int256"},
+        {"toUInt256", FN_OWN_NULLS, named_resolve, conv_free, "converts to UInt256"},
+        {"toInt256OrZero", FN_OWN_NULLS, named_resolve, conv_free, "parses Int256, 0 on error"},
+        {"toUInt256OrZero", FN_OWN_NULLS, named_resolve, conv_free, "parses UInt256, 0 on error"},
+        {"toInt256OrNull", FN_OWN_NULLS, named_resolve, conv_free, "parses Int256, NULL on error"},
+        {"toUInt256OrNull", FN_OWN_NULLS, named_resolve, conv_free, "parses UInt256, NULL on error"},
+        {"toInt256OrDefault", FN_OWN_NULLS, or_default_resolve, conv_free, "parses Int256, 0 or the default on error"},
+        {"toUInt256OrDefault", FN_OWN_NULLS, or_default_resolve, conv_free, "parses UInt256, 0 or the default on error"},
         {"toDecimal32OrZero", FN_OWN_NULLS, decimal_resolve, conv_free, "parses Decimal32(S), 0 on error"},
         {"toDecimal64OrZero", FN_OWN_NULLS, decimal_resolve, conv_free, "parses Decimal64(S), 0 on error"},
         {"toDecimal128OrZero", FN_OWN_NULLS, decimal_resolve, conv_free, "parses Decimal128(S), 0 on error"},

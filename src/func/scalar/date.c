@@ -494,7 +494,7 @@ static int conv_exec(const fn_call *call, column **args, size_t rows, column **o
     int rc = 0;
     if (type_is_string(t)) {
         rc = conv_from_string(call, c, rows, target, v);
-    } else if (type_is_number(t)) {
+    } else if (type_is_number(t) || type_is_wide(t)) {
         bool fl = type_is_float(t);
         int64_t mul = target == C_DATETIME64 ? p10[st->scale] : 1;
         for (size_t i = 0; i < rows; i++) {
@@ -510,6 +510,12 @@ static int conv_exec(const fn_call *call, column **args, size_t rows, column **o
                     continue;
                 }
                 x = f >= 9.2e18 ? INT64_MAX : f <= -9.2e18 ? INT64_MIN : (int64_t)f;
+            } else if (type_is_wide(t)) { /* 256-bit: saturated to Int64, like the floats */
+                i256 w = col_get_i256(c, i);
+                bool neg = t->id == T_INT256 && i256_is_neg(w);
+                bool fits = neg ? i256_cmp_s(w, i256_from_i64(INT64_MIN)) >= 0
+                                : i256_cmp_u(w, i256_from_i64(INT64_MAX)) <= 0;
+                x = fits ? (int64_t)w.w[0] : neg ? INT64_MIN : INT64_MAX;
             } else if (type_is_signed(t)) {
                 x = col_get_i64(c, col_idx(c, i));
             } else {
@@ -590,9 +596,9 @@ static int conv_resolve(fn_call *call)
             tz_arg = 1;
     }
     const type *t = call->arg_types[0];
-    if (!type_is_string(t) && !type_is_number(t) && !is_date(t) && !is_dt(t))
+    if (!type_is_string(t) && !type_is_number(t) && !is_date(t) && !is_dt(t) && !type_is_wide(t))
         return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type %s of first argument of function %s", t->name, call->name);
-    if (type_is_decimal(t))
+    if (type_is_decimal(t) || t->id == T_DECIMAL256)
         return err_set(ERR_NOT_IMPLEMENTED, "Conversion from %s in function %s is not supported", t->name, call->name);
     if (pick_tz(call, tz_arg, st) < 0)
         return -1;

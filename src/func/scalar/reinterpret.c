@@ -25,6 +25,7 @@ static bool numeric_target(const type *t)
     case T_INT8: case T_INT16: case T_INT32: case T_INT64: case T_INT128:
     case T_FLOAT32: case T_FLOAT64: case T_BOOL: case T_DATE: case T_DATETIME: case T_DATETIME64:
     case T_DECIMAL32: case T_DECIMAL64: case T_DECIMAL128: case T_UUID:
+    case T_UINT256: case T_INT256: case T_DECIMAL256:
         return true;
     default:
         return false;
@@ -167,6 +168,8 @@ void func_register_reinterpret(void)
         {"reinterpretAsInt32", 0, reinterpret_as_resolve, NULL, "the value's bytes read as Int32"},
         {"reinterpretAsInt64", 0, reinterpret_as_resolve, NULL, "the value's bytes read as Int64"},
         {"reinterpretAsInt128", 0, reinterpret_as_resolve, NULL, "the value's bytes read as Int128"},
+        {"reinterpretAsInt256", 0, reinterpret_as_resolve, NULL, "the value's bytes read as Int256"},
+        {"reinterpretAsUInt256", 0, reinterpret_as_resolve, NULL, "the value's bytes read as UInt256"},
         {"reinterpretAsFloat32", 0, reinterpret_as_resolve, NULL, "the value's bytes read as Float32"},
         {"reinterpretAsFloat64", 0, reinterpret_as_resolve, NULL, "the value's bytes read as Float64"},
         {"reinterpretAsDate", 0, reinterpret_as_resolve, NULL, "the value's bytes read as Date"},

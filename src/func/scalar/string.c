@@ -1115,14 +1115,14 @@ static int hex_exec(const fn_call *c, column **a, size_t n, column **out)
     for (size_t i = 0; i < n; i++) {
         size_t l;
         const unsigned char *s;
-        unsigned char be[16];
+        unsigned char be[32];
         tmp.len = 0;
         if (is_str(t) || t->id == T_AGGSTATE || t->id == T_IPV6) { /* a state: its serialized bytes, as ClickHouse;
                                                                      * an IPv6 its bytes in network order */
             s = (const unsigned char *)col_str(a[0], i, &l);
             for (size_t k = 0; k < l; k++)
                 put_byte(&tmp, s[k], binary);
-        } else if (num_is_int(t) || t->id == T_IPV4) {
+        } else if (num_is_int(t) || t->id == T_IPV4 || t->id == T_INT256 || t->id == T_UINT256) {
             /* big-endian without leading zero bytes (at least one byte); IPv4 as its UInt32 */
             const unsigned char *p = a[0]->data.p + i * t->width;
             size_t w = t->width;
@@ -1132,7 +1132,7 @@ static int hex_exec(const fn_call *c, column **a, size_t n, column **out)
             for (; k < w; k++)
                 put_byte(&tmp, be[k], binary);
         } else {
-            /* floats: the bytes in memory order */
+            /* floats and Decimal256: the bytes in memory order */
             const unsigned char *p = a[0]->data.p + i * t->width;
             for (size_t k = 0; k < t->width; k++)
                 put_byte(&tmp, p[k], binary);
@@ -1149,7 +1149,7 @@ static int hex_resolve(fn_call *c)
     if (c->nargs != 1)
         return fn_bad_nargs(c, "1");
     const type *t = c->arg_types[0];
-    if (!is_str(t) && !num_is_int(t) && !num_is_float(t) && t->id != T_AGGSTATE && !type_is_ip(t))
+    if (!is_str(t) && !num_is_int(t) && !num_is_float(t) && t->id != T_AGGSTATE && !type_is_ip(t) && !type_is_wide(t))
         return fn_bad_types(c);
     c->state = strcmp(c->def->name, "bin") == 0 ? (void *)1 : NULL;
     c->ret = type_simple(T_STRING);

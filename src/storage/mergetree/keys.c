@@ -259,6 +259,74 @@ static bool is_unsigned_field(const type *t)
     }
 }
 
+/* ClickHouse's Field::Types tags, which FieldVisitorHash writes before each value. */
+enum { F_NULL = 0, F_UINT64 = 1, F_INT64 = 2, F_FLOAT64 = 3, F_UINT128 = 4, F_INT128 = 5, F_STRING = 16, F_ARRAY = 17,
+       F_TUPLE = 18, F_DECIMAL32 = 19, F_DECIMAL64 = 20, F_DECIMAL128 = 21, F_DECIMAL256 = 23, F_UINT256 = 24,
+       F_INT256 = 25, F_MAP = 26, F_IPV4 = 30, F_IPV6 = 31 };
+
+static void tagged(buf *h, int tag, const void *p, size_t n)
+{
+    buf_putc(h, (char)tag);
+    buf_append(h, p, n);
+}
+
+/* Row `row` of c as ClickHouse's partition-ID visitor (LegacyFieldVisitorHash, which keeps
+ * IDs stable across versions) feeds its Field to SipHash: a type tag, then the value's
+ * native bytes (strings, arrays, tuples and maps: an 8-byte size first, then the bytes or
+ * the elements); a UUID as the UInt128 it once was, an IPv6 as a 16-byte String. Types not listed keep shale's own tag 99 and their
+ * MergeTree bytes: their partition IDs may differ from ClickHouse's (docs/mergetree.md). */
+static void field_hash(buf *h, const column *c, size_t row)
+{
+    if (col_is_null(c, row)) {
+        buf_putc(h, F_NULL);
+        return;
+    }
+    const column *in = c->type->id == T_NULLABLE || type_phys(c->type)->id == T_NULLABLE ? c->inner : c;
+    const type *t = type_phys(in->type);
+    size_t r = col_idx(in, row);
+    const uint8_t *p = in->data.p ? in->data.p + r * t->width : NULL;
+    if (type_is_string(t)) {
+        size_t n;
+        const char *s = col_str(in, row, &n);
+        uint64_t len = n;
+        tagged(h, F_STRING, &len, 8);
+        buf_append(h, s, n);
+    } else if (integral(t)) {
+        uint64_t v = is_unsigned_field(t) ? col_get_u64(in, row) : (uint64_t)col_get_i64(in, row);
+        tagged(h, is_unsigned_field(t) ? F_UINT64 : F_INT64, &v, 8);
+    } else if (t->id == T_FLOAT32 || t->id == T_FLOAT64) {
+        double d = col_get_f64(in, row);
+        tagged(h, F_FLOAT64, &d, 8);
+    } else if (t->id == T_ARRAY || t->id == T_MAP) {
+        const uint64_t *o = col_offs(in);
+        uint64_t n = o[r + 1] - o[r];
+        tagged(h, t->id == T_MAP ? F_MAP : F_ARRAY, &n, 8);
+        for (uint64_t e = o[r]; e < o[r + 1]; e++)
+            field_hash(h, in->inner, e);
+    } else if (t->id == T_TUPLE) {
+        uint64_t n = (uint64_t)t->nfields;
+        tagged(h, F_TUPLE, &n, 8);
+        for (int f = 0; f < t->nfields; f++)
+            field_hash(h, in->fields[f], r);
+    } else {
+        int tag = t->id == T_UINT128 ? F_UINT128 : t->id == T_INT128 ? F_INT128 : t->id == T_UINT256 ? F_UINT256
+                  : t->id == T_INT256 ? F_INT256 : t->id == T_DECIMAL32 ? F_DECIMAL32
+                  : t->id == T_DECIMAL64 || t->id == T_DATETIME64 ? F_DECIMAL64 : t->id == T_DECIMAL128 ? F_DECIMAL128
+                  : t->id == T_DECIMAL256 ? F_DECIMAL256 : t->id == T_UUID ? F_UINT128 : t->id == T_IPV4 ? F_IPV4
+                  : t->id == T_IPV6 ? F_IPV6 : -1;
+        if (tag == F_IPV6) { /* the legacy visitor hashes an IPv6 as a 16-byte String */
+            uint64_t len = 16;
+            tagged(h, F_STRING, &len, 8);
+            buf_append(h, p, 16);
+        } else if (tag >= 0) {
+            tagged(h, tag, p, t->width);
+        } else {
+            buf_putc(h, 99);
+            mt_value_write(in, row, h);
+        }
+    }
+}
+
 char *mt_partition_id(const mt_key *k, column *const *vals, size_t row)
 {
     if (k->n == 0)
@@ -288,34 +356,10 @@ char *mt_partition_id(const mt_key *k, column *const *vals, size_t row)
             }
         }
     } else {
-        /* A hash of the values as ClickHouse's FieldVisitorHash feeds them: a type tag,
-         * then the value (strings: 8-byte length and bytes). */
+        /* A hash of the values as ClickHouse's FieldVisitorHash feeds them (field_hash). */
         buf h = {0};
-        for (int i = 0; i < k->n; i++) {
-            const column *c = vals[i];
-            if (col_is_null(c, row)) {
-                buf_putc(&h, 0);
-                continue;
-            }
-            const column *in = c->type->id == T_NULLABLE || type_phys(c->type)->id == T_NULLABLE ? c->inner : c;
-            if (type_is_string(in->type)) {
-                size_t n;
-                const char *s = col_str(in, row, &n);
-                uint64_t len = n;
-                buf_putc(&h, 16);
-                buf_append(&h, &len, 8);
-                buf_append(&h, s, n);
-            } else if (integral(in->type)) {
-                uint64_t v = is_unsigned_field(in->type) ? col_get_u64(in, row) : (uint64_t)col_get_i64(in, row);
-                buf_putc(&h, is_unsigned_field(in->type) ? 1 : 2);
-                buf_append(&h, &v, 8);
-            } else {
-                /* Other types (UUID, decimals, arrays) hash their raw bytes with their own
-                 * tag; IDs of such keys may differ from ClickHouse's (docs/mergetree.md). */
-                buf_putc(&h, 99);
-                mt_value_write(in, row, &h);
-            }
-        }
+        for (int i = 0; i < k->n; i++)
+            field_hash(&h, vals[i], row);
         uint8_t d[16];
         siphash24_128(h.p, h.len, d);
         buf_free(&h);

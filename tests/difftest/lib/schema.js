@@ -84,7 +84,9 @@ function makeType(rng, flags, depth = 0) {
       break;
     }
     case 'dec': {
-      const p = rng.pick([9, 18, 38, rng.int(1, 38)]), s = rng.int(0, Math.min(p, 6));
+      // Decimal256 (P 39..76) comes with the int256 flag, the 256-bit kinds together
+      const p = rng.pick(flags.int256 ? [9, 18, 38, rng.int(1, 38), 76, rng.int(39, 76)] : [9, 18, 38, rng.int(1, 38)]),
+        s = rng.int(0, Math.min(p, 6));
       t = { sql: `Decimal(${p}, ${s})`, cls: 'dec', value: r => {
         const intDigits = p - s;
         const ip = r.chance(0.1) && intDigits > 0 ? '9'.repeat(intDigits) : String(r.int(0, Math.min(99, 10 ** Math.min(intDigits, 2) - 1)));

@@ -1,0 +1,21 @@
+-- Int256 / UInt256 / Decimal256 in MergeTree parts (through a merge), Nullable and Array
+-- columns, and the text and binary formats.
+DROP TABLE IF EXISTS t03703;
+CREATE TABLE t03703 (k Int256, u UInt256, d Decimal(60, 10), n Nullable(Int256), a Array(UInt256)) ENGINE = MergeTree ORDER BY k;
+INSERT INTO t03703 VALUES (-5, 5, '1.5', NULL, [1, 2]), (3, 115792089237316195423570985008687907853269984665640564039457584007913129639935, '-123456789012345678901234567890.0123456789', 7, []);
+INSERT INTO t03703 SELECT number, number, number, number, [number] FROM numbers(3);
+OPTIMIZE TABLE t03703 FINAL;
+SELECT * FROM t03703 ORDER BY k, u;
+SELECT k, u FROM t03703 WHERE k > 0 AND u < 10 ORDER BY k;
+SELECT sum(k), max(u), min(d), count(n) FROM t03703;
+DROP TABLE t03703;
+SELECT * FROM format(CSV, 'a Int256, b Decimal256(3)', '-5,1.25\n7,-0.5');
+SELECT * FROM format(JSONEachRow, 'a Int256, b UInt256', '{"a": -5, "b": "123"}');
+SELECT toInt256(-3) AS a, toUInt256(3) AS b, toDecimal256(3.5, 2) AS c FORMAT JSONEachRow;
+SELECT toInt256(-3) AS a, toUInt256(3) AS b, toDecimal256(3.5, 2) AS c FORMAT CSV;
+SELECT toInt256(-3) AS a, toUInt256(3) AS b, toDecimal256(3.5, 2) AS c FORMAT TSVWithNamesAndTypes;
+SELECT toInt256(-3) AS a, toUInt256(3) AS b, toDecimal256(3.5, 2) AS c FORMAT Vertical;
+SELECT toInt256(-3) AS a, toDecimal256(-3.5, 2) AS c FORMAT Values;
+SELECT toInt256(-3) AS a, toDecimal256(-3.5, 2) AS c FORMAT PrettyCompact;
+-- RowBinary: 32 little-endian bytes per value
+SELECT * FROM format(RowBinary, 'a Int256, b Decimal256(3), c UInt256', unhex('FDFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFE803000000000000000000000000000000000000000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF'));
