@@ -17,6 +17,7 @@
 #include "sql/type_check.h"
 #include "storage/catalog.h"
 #include "storage/distributed.h"
+#include "storage/mergetree/old_syntax.h"
 #include "codec/compress.h"
 
 #include <errno.h>
@@ -157,7 +158,8 @@ static void canonical_text(buf *out, const char *db, const char *name, const col
         ast_format_expr_list(out, &engine->args);
         buf_putc(out, ')');
     }
-    bool mt = is_mergetree(engine->name);
+    /* the deprecated MergeTree(date, key, granularity) stays as written, nothing added */
+    bool mt = is_mergetree(engine->name) && !mt_old_syntax(st, engine);
     if (st->partition_key) {
         buf_puts(out, "\nPARTITION BY ");
         ast_format_expr(out, st->partition_key);
@@ -511,7 +513,17 @@ static int create_table(const ast *st, query_ctx *q)
     if (!rc && (!engine->args.n || true) && strcmp(engine->name, "Memory") == 0 && engine->args.n)
         rc = err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Engine Memory doesn't support any arguments (%d given)",
                      engine->args.n);
-    if (!rc && storage->sample_by)
+    if (!rc && mt_old_syntax(storage, engine)) {
+        /* MergeTree(date, [sample,] key, granularity): refused without the setting, then
+         * checked as the storage clauses it stands for */
+        mt_old_args oa;
+        rc = mt_old_args_split(engine, settings_bool(q->st, "allow_deprecated_syntax_for_merge_tree"), &oa);
+        const ast *eff = storage;
+        if (!rc)
+            rc = mt_old_syntax_expand(storage, &a, &eff);
+        if (!rc && eff->sample_by)
+            rc = check_sample_by(eff, cols, n, q);
+    } else if (!rc && storage->sample_by)
         rc = check_sample_by(storage, cols, n, q);
     table *t = NULL;
     if (!rc) {

@@ -2,6 +2,7 @@
  * settings and codecs from the CREATE statement, its parts from disk), the part list,
  * committing parts, TRUNCATE, OPTIMIZE, CHECK and ALTER … ATTACH PART. */
 #include "storage/mergetree/mt.h"
+#include "storage/mergetree/old_syntax.h"
 
 #include "base/err.h"
 #include "base/mem.h"
@@ -151,7 +152,7 @@ static bool has_map(const type *t)
 
 static int compile_keys(mt_table *m, query_ctx *q)
 {
-    const ast *cr = m->t->create;
+    const ast *cr = m->cr;
     const ast_list *order = cr->order_by_key.n ? &cr->order_by_key : &cr->primary_key;
     if (mt_key_compile(m, order, &m->sort, q))
         return -1;
@@ -208,10 +209,28 @@ static int compile_keys(mt_table *m, query_ctx *q)
     return 0;
 }
 
+/* The old syntax's date column: a Date (its parts are named by dates), checked after
+ * the partition key toYYYYMM(date) compiled, as ClickHouse does. */
+static int check_date_column(mt_table *m)
+{
+    const ast *date = m->cr->partition_key->args.items[0];
+    const char *name = date->parts[date->nparts - 1];
+    m->date_col = schema_find(m->t->sch, name);
+    const type *ty = m->date_col >= 0 ? m->t->sch->types[m->date_col] : NULL;
+    if (ty && type_is_nullable(ty))
+        return err_set(ERR_ILLEGAL_COLUMN, "Partition key contains nullable columns, but merge tree setting "
+                       "`allow_nullable_key` is disabled: (while initializing MergeTree partition key from date "
+                       "column `%s`)", name);
+    if (!ty || ty->id != T_DATE)
+        return err_set(ERR_BAD_TYPE_OF_FIELD, "Could not find Date column: (while initializing MergeTree partition "
+                       "key from date column `%s`)", name);
+    return 0;
+}
+
 /* ClickHouse refuses columns to sum that a key uses: summing would change the key. */
 static int check_sum_outside_keys(const mt_table *m)
 {
-    const ast *cr = m->t->create;
+    const ast *cr = m->cr;
     const ast_list *order = cr->order_by_key.n ? &cr->order_by_key : &cr->primary_key;
     int *used = xcalloc((size_t)m->t->sch->n + 1, sizeof(int));
     int nused = 0;
@@ -237,7 +256,7 @@ static int check_sum_outside_keys(const mt_table *m)
 
 static int engine_args(mt_table *m)
 {
-    const ast *e = m->t->create->engine;
+    const ast *e = m->cr->engine;
     int nargs = e ? e->args.n : 0;
     m->replacing_ver = -1;
     if (m->kind == MT_PLAIN && nargs)
@@ -411,17 +430,17 @@ static bool covers(const mt_part *a, const mt_part *b)
             (a->level == b->level && a->mutation > b->mutation));
 }
 
-int mt_commit_part(mt_table *m, const char *tmp_dir, const char *partition_id, int64_t min_block,
+int mt_commit_part(mt_table *m, const char *tmp_dir, const char *name_prefix, int64_t min_block,
                    int64_t max_block, uint32_t level, mt_part **replaced, int nreplaced, mt_part **out)
 {
-    return mt_commit_part_ex(m, tmp_dir, partition_id, min_block, max_block, level, 0, replaced, nreplaced, out);
+    return mt_commit_part_ex(m, tmp_dir, name_prefix, min_block, max_block, level, 0, replaced, nreplaced, out);
 }
 
-int mt_commit_part_ex(mt_table *m, const char *tmp_dir, const char *partition_id, int64_t min_block,
+int mt_commit_part_ex(mt_table *m, const char *tmp_dir, const char *name_prefix, int64_t min_block,
                       int64_t max_block, uint32_t level, int64_t mutation, mt_part **replaced, int nreplaced,
                       mt_part **out)
 {
-    char *name = mt_part_name_ex(partition_id, min_block, max_block, level, mutation);
+    char *name = mt_part_name_ex(name_prefix, min_block, max_block, level, mutation);
     char *dir = mt_sprintf("%s%s/", m->t->data_dir, name);
     char *from = xstrdup(tmp_dir);
     size_t fl = strlen(from);
@@ -508,12 +527,12 @@ static int load_parts(mt_table *m)
             continue;
         }
         struct stat st;
-        int64_t a, b;
-        uint32_t l;
-        if (stat(path, &st) || !S_ISDIR(st.st_mode) || mt_parse_part_name(n, NULL, &a, &b, &l)) {
+        mt_name nm;
+        if (stat(path, &st) || !S_ISDIR(st.st_mode) || mt_name_parse(m, n, &nm)) {
             free(path);
             continue;
         }
+        mt_name_free(&nm);
         char *pdir = mt_sprintf("%s/", path);
         mt_part *p;
         if (mt_part_load(m, pdir, n, &p)) {
@@ -558,6 +577,7 @@ static void mt_free(mt_table *m)
     mt_key_free(&m->sort);
     mt_key_free(&m->part_key);
     free(m->minmax_cols);
+    arena_free(&m->cr_arena);
     for (int c = 0; m->codecs && c < m->t->sch->n; c++)
         mt_codec_free(m->codecs[c]);
     free(m->codecs);
@@ -584,9 +604,16 @@ static int open_kind(table *t, bool created, query_ctx *q, mt_kind kind)
     pthread_mutex_init(&m->lock, NULL);
     pthread_cond_init(&m->cond, NULL);
     pthread_mutex_init(&m->mutate_lock, NULL);
-    int rc = parse_settings(m, &t->create->settings);
+    arena_init(&m->cr_arena);
+    m->old_format = mt_old_syntax(t->create, NULL);
+    m->date_col = -1;
+    int rc = mt_old_syntax_expand(t->create, &m->cr_arena, &m->cr);
+    if (!rc)
+        rc = parse_settings(m, &m->cr->settings);
     if (!rc)
         rc = compile_keys(m, q);
+    if (!rc && m->old_format)
+        rc = check_date_column(m);
     if (!rc)
         rc = engine_args(m);
     if (!rc && created && kind == MT_AGGREGATING)
@@ -799,11 +826,10 @@ static int mt_check(table *t, query_ctx *q, block *out)
  * block number. `name` is the part's name where it came from (detached/, a backup). */
 static int adopt_part(mt_table *m, const char *tmpdir, const char *name)
 {
-    char *pid;
-    int64_t a, b;
-    uint32_t level;
-    if (mt_parse_part_name(name, &pid, &a, &b, &level))
+    mt_name nm;
+    if (mt_name_parse(m, name, &nm))
         return err_set(ERR_BAD_DATA_PART_NAME, "Unexpected part name: %s", name);
+    const char *pid = nm.partition_id;
     mt_part *probe = NULL;
     int rc = mt_part_load(m, tmpdir, name, &probe);
     if (rc)
@@ -822,9 +848,9 @@ static int adopt_part(mt_table *m, const char *tmpdir, const char *name)
         pthread_mutex_lock(&m->lock);
         int64_t blk = m->next_block++;
         pthread_mutex_unlock(&m->lock);
-        rc = mt_commit_part(m, tmpdir, pid, blk, blk, level, NULL, 0, NULL);
+        rc = mt_commit_part(m, tmpdir, nm.prefix, blk, blk, nm.level, NULL, 0, NULL);
     }
-    free(pid);
+    mt_name_free(&nm);
     return rc;
 }
 

@@ -155,8 +155,10 @@ static int write_part(mt_table *m, const part_rows *pr, const block *partition, 
             mt_part_writer_abort(w);
         } else {
             char *dir = xstrdup(mt_part_writer_dir(w));
+            char *prefix = mt_part_writer_prefix(w, partition_id);
             mt_part_writer_free(w);
-            rc = mt_commit_part(m, dir, partition_id, blk, blk, 0, NULL, 0, &done);
+            rc = mt_commit_part(m, dir, prefix, blk, blk, 0, NULL, 0, &done);
+            free(prefix);
             if (rc)
                 mt_remove_tree(dir);
             free(dir);
