@@ -731,7 +731,7 @@ static int mt_optimize(table *t, const ast *stmt, query_ctx *q)
     int rc = 0;
     if (!final) {
         mt_part **sel;
-        int n = mt_select_merge(m, &sel);
+        int n = mt_select_merge(m, true, &sel);
         if (n > 0 && (!only || !strcmp(sel[0]->partition_id, only))) {
             rc = mt_merge_parts(m, sel, n, false, q);
         } else if (n > 0) {

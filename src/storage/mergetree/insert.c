@@ -157,7 +157,10 @@ static int write_part(mt_table *m, const part_rows *pr, const block *partition, 
             char *dir = xstrdup(mt_part_writer_dir(w));
             char *prefix = mt_part_writer_prefix(w, partition_id);
             mt_part_writer_free(w);
-            rc = mt_commit_part(m, dir, prefix, blk, blk, 0, NULL, 0, &done);
+            /* a part collapsed on insert (Replacing/Summing/Aggregating with
+               optimize_on_insert) counts as merged: level 1, as ClickHouse names it */
+            uint32_t level = o->optimize_on_insert && m->kind != MT_PLAIN ? 1 : 0;
+            rc = mt_commit_part(m, dir, prefix, blk, blk, level, NULL, 0, &done);
             free(prefix);
             if (rc)
                 mt_remove_tree(dir);
@@ -347,7 +350,9 @@ static int write_batch(mt_table *m, batch *bt, insert_opts *o, int64_t max_parti
         if (collapse && !(piece = mt_collapse_sorted(m, piece, NULL)))
             rc = -1;
         part_rows pr = {.b = piece, .bs = bt->bs, .nb = nb, .ids = gsorted[g], .n = gn[g], .last = g + 1 == ngroups};
-        if (!rc)
+        /* rows that collapsed to nothing (a Summing table's sums all zero) make no part,
+           as in ClickHouse */
+        if (!rc && !(collapse && piece->rows == 0))
             rc = write_part(m, &pr, pvals[g], pid, o);
         block_free(piece);
         free(pid);

@@ -727,7 +727,7 @@ static double interpolate(double a, double b, double x) { return a + (b - a) * (
  * its total is large against its largest part — sum / max >= base, with base lowered from
  * 5 towards 2 as the partition's part count grows or the parts age — and among allowed
  * ranges the one with the least bytes written per part removed wins. */
-int mt_select_merge(mt_table *m, mt_part ***out)
+int mt_select_merge(mt_table *m, bool aggressive, mt_part ***out)
 {
     *out = NULL;
     const double fixed_cost = 5.0 * 1024 * 1024;
@@ -777,7 +777,8 @@ int mt_select_merge(mt_table *m, mt_part ***out)
                 double max_age = interpolate(10, 3600, size_pos);
                 double ratio = age / max_age + parts_ratio;
                 double base = interpolate(5, 2, ratio);
-                if (((double)sum + cnt * fixed_cost) / ((double)mx + fixed_cost) < base)
+                /* aggressive (OPTIMIZE): ClickHouse's base = 1, any range qualifies */
+                if (!aggressive && ((double)sum + cnt * fixed_cost) / ((double)mx + fixed_cost) < base)
                     continue;
                 double score = ((double)sum + cnt * fixed_cost) / (cnt - 1);
                 if (best_i < 0 || score < best_score) {
@@ -825,7 +826,7 @@ static void *merge_thread(void *arg)
         if (mt_mutate_step(m, NULL) > 0)
             continue;
         mt_part **sel;
-        int n = mt_select_merge(m, &sel);
+        int n = mt_select_merge(m, false, &sel);
         if (n >= 2) {
             pthread_mutex_lock(&m->lock);
             m->running_merges++;

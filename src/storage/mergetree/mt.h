@@ -316,8 +316,9 @@ char *mt_partition_id(const mt_key *k, column *const *vals, size_t row);
 /* Merges parts (all of one partition, adjacent, sorted by min_block) into one part. */
 int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q);
 /* Picks parts to merge in a partition (ClickHouse's simple merge selector); returns how
- * many (>= 2) with the chosen parts marked `merging` and referenced, or 0. */
-int mt_select_merge(mt_table *m, mt_part ***out);
+ * many (>= 2) with the chosen parts marked `merging` and referenced, or 0. aggressive
+ * (OPTIMIZE without FINAL): any adjacent parts may merge, however unequal their sizes. */
+int mt_select_merge(mt_table *m, bool aggressive, mt_part ***out);
 int mt_start_background(mt_table *m);
 void mt_stop_background(mt_table *m);
 /* Removes outdated parts older than old_parts_lifetime (or all with force). */
