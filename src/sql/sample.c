@@ -211,6 +211,18 @@ int sample_source(const table *tbl, const ast *t, query_ctx *q, source **src)
         *src = NULL;
         return err_set(ERR_ARGUMENT_OUT_OF_BOUND, "Sampling offset is incorrect because no sampling");
     }
+    /* parallel_replicas_count n > 1: this replica reads piece parallel_replica_offset of
+     * the sampled range cut in n (the whole range without sampling), as ClickHouse does */
+    int64_t nrep = settings_int(q->st, "parallel_replicas_count");
+    int64_t rep = settings_int(q->st, "parallel_replica_offset");
+    if (nrep > 1) {
+        if (size.num == 0)
+            size = (ratio){1, 1};
+        size.den *= (u128)nrep;
+        reduce(&size);
+        offset = (ratio){offset.num * size.den + size.num * (u128)rep * offset.den, offset.den * size.den};
+        reduce(&offset);
+    }
     if (size.num == 0)
         return 0;
     ratio end = {offset.num * size.den + size.num * offset.den, offset.den * size.den};

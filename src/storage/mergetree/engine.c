@@ -330,12 +330,24 @@ static int check_dimensions(mt_table *m)
 {
     if (m->set.allow_dimensions_outside_sorting_key)
         return 0;
+    /* as ClickHouse: columns the sorting key's expressions or the partition key use,
+       aggregates, and MATERIALIZED columns (computed from the others) are exempt */
+    const ast_list *order = m->cr->order_by_key.n ? &m->cr->order_by_key : &m->cr->primary_key;
+    int *used = xcalloc((size_t)m->t->sch->n + 1, sizeof(int));
+    int nused = 0;
+    for (int i = 0; i < order->n; i++)
+        collect_columns(order->items[i], m->t->sch, used, &nused);
     buf names = {0};
     for (int c = 0; c < m->t->sch->n; c++) {
         const type *ty = m->t->sch->types[c];
         bool in_key = type_phys(ty)->id == T_AGGSTATE || ty->simple_agg;
-        for (int k = 0; k < m->sort.n && !in_key; k++)
-            in_key = m->sort.src_col[k] == c;
+        for (int k = 0; k < nused && !in_key; k++)
+            in_key = used[k] == c;
+        for (int k = 0; k < m->nminmax && !in_key; k++)
+            in_key = m->minmax_cols[k] == c;
+        for (int k = 0; k < m->t->ncols && !in_key; k++)
+            in_key = !strcmp(m->t->cols[k].name, m->t->sch->names[c]) && m->t->cols[k].default_kind &&
+                     !strcmp(m->t->cols[k].default_kind, "MATERIALIZED");
         if (!in_key)
             buf_printf(&names, "%s%s", names.len ? ", " : "", m->t->sch->names[c]);
     }
@@ -351,6 +363,7 @@ static int check_dimensions(mt_table *m)
                      "sorting key)",
                      buf_cstr(&names));
     buf_free(&names);
+    free(used);
     return rc;
 }
 
