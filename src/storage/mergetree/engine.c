@@ -947,6 +947,32 @@ static int mt_backup(table *t, query_ctx *q, int (*fn)(void *ctx, const char *na
     return rc;
 }
 
+/* ALTERs that a table in the old engine syntax refuses (ClickHouse's BAD_ARGUMENTS): its
+ * storage clauses are the engine's arguments, which ALTER cannot rewrite. */
+static bool old_syntax_refuses(const char *s)
+{
+    static const struct {
+        const char *cmd, *msg;
+    } refused[] = {
+        {"ADD INDEX ", "ALTER ADD INDEX is not supported for tables with the old syntax."},
+        {"ADD PROJECTION ", "ALTER ADD PROJECTION is not supported for tables with the old syntax."},
+        {"MODIFY SETTING ", "Cannot alter settings, because table engine doesn't support settings changes."},
+        {"RESET SETTING ", "Cannot alter settings, because table engine doesn't support settings changes."},
+        {"MODIFY ORDER BY ", "ALTER MODIFY ORDER BY is not supported for default-partitioned tables created with "
+                             "the old syntax."},
+        {"MODIFY SAMPLE BY ", "ALTER MODIFY SAMPLE BY is not supported for default-partitioned tables created "
+                              "with the old syntax."},
+        {"MODIFY TTL ", "ALTER MODIFY TTL is not supported for default-partitioned tables created with the old "
+                        "syntax."},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+        if (!strncasecmp(s, refused[i].cmd, strlen(refused[i].cmd))) {
+            err_set(ERR_BAD_ARGUMENTS, "%s", refused[i].msg);
+            return true;
+        }
+    return false;
+}
+
 static int mt_alter(table *t, const ast *stmt, query_ctx *q)
 {
     mt_table *m = t->impl;
@@ -983,6 +1009,8 @@ static int mt_alter(table *t, const ast *stmt, query_ctx *q)
         free(pid);
         return rc;
     }
+    if (m->old_format && old_syntax_refuses(s))
+        return -1;
     return err_set(ERR_NOT_IMPLEMENTED, "ALTER TABLE %s is not supported yet for MergeTree tables", s);
 }
 
