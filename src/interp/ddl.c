@@ -374,6 +374,20 @@ static const ast *names_as_strings(arena *a, const ast *engine, const char *curr
  * primary key's (the ORDER BY's when no PRIMARY KEY is given). */
 static int check_sample_by(const ast *st, const coldef *cols, int n, query_ctx *q)
 {
+    /* in the primary key first, then the type, in ClickHouse's order */
+    const ast_list *pk = st->primary_key.n ? &st->primary_key : &st->order_by_key;
+    buf want = {0}, have = {0};
+    ast_format_name(&want, st->sample_by);
+    bool found = false;
+    for (int i = 0; i < pk->n && !found; i++) {
+        have.len = 0;
+        ast_format_name(&have, pk->items[i]);
+        found = have.len == want.len && memcmp(have.p, want.p, want.len) == 0;
+    }
+    buf_free(&want);
+    buf_free(&have);
+    if (!found)
+        return err_set(ERR_BAD_ARGUMENTS, "Sampling expression must be present in the primary key");
     schema *sch = schema_new(n);
     for (int i = 0; i < n; i++)
         schema_set(sch, i, cols[i].name, cols[i].type);
@@ -388,18 +402,7 @@ static int check_sample_by(const ast *st, const coldef *cols, int n, query_ctx *
     if (id != T_UINT8 && id != T_UINT16 && id != T_UINT32 && id != T_UINT64)
         return err_set(ERR_ILLEGAL_TYPE_OF_COLUMN_FOR_FILTER, "Invalid sampling column type in storage parameters: %s. "
                        "Must be one unsigned integer type", tname);
-    const ast_list *pk = st->primary_key.n ? &st->primary_key : &st->order_by_key;
-    buf want = {0}, have = {0};
-    ast_format_name(&want, st->sample_by);
-    bool found = false;
-    for (int i = 0; i < pk->n && !found; i++) {
-        have.len = 0;
-        ast_format_name(&have, pk->items[i]);
-        found = have.len == want.len && memcmp(have.p, want.p, want.len) == 0;
-    }
-    buf_free(&want);
-    buf_free(&have);
-    return found ? 0 : err_set(ERR_BAD_ARGUMENTS, "Sampling expression must be present in the primary key");
+    return 0;
 }
 
 static int create_table(const ast *st, query_ctx *q)

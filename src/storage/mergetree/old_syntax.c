@@ -93,10 +93,8 @@ int mt_old_args_split(const ast *engine, bool allow, mt_old_args *out)
     out->granularity = args[i++]->u;
     if (i != cnt)
         return err_set(ERR_BAD_ARGUMENTS, "Wrong number of engine arguments.");
-    /* ClickHouse's verifySortingKey: a key of constants sorts nothing */
-    const ast *k = out->key;
-    bool empty_tuple = k->kind == AST_FUNC && !strcmp(k->name, "tuple") && !k->args.n;
-    if (empty_tuple || is_literal(k))
+    /* ClickHouse's verifySortingKey: a constant sorts nothing (tuple() is no key at all) */
+    if (is_literal(out->key))
         return err_set(ERR_ILLEGAL_COLUMN, "Sorting key cannot contain constants: (while initializing MergeTree "
                        "partition key from date column `%s`)", out->date->parts[0]);
     return 0;
