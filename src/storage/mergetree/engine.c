@@ -761,6 +761,7 @@ static int mt_optimize(table *t, const ast *stmt, query_ctx *q)
     }
     /* FINAL: every partition (or the named one) into one part. Wait for merges running
      * on its parts, then take them all. */
+    bool skip_merged = settings_bool(q->st, "optimize_skip_merged_partitions");
     mt_part **snap;
     int ns = mt_snapshot(m, &snap);
     char **pids = xcalloc((size_t)ns + 1, sizeof *pids);
@@ -789,9 +790,9 @@ static int mt_optimize(table *t, const ast *stmt, query_ctx *q)
             }
         m->running_merges++;
         pthread_mutex_unlock(&m->lock);
-        /* One part is rewritten only when collapsing could change it (Replacing/Summing)
-         * or it came straight from an insert (level 0), as ClickHouse does. */
-        if (n > 1 || (n == 1 && (m->kind != MT_PLAIN || sel[0]->level == 0)))
+        /* FINAL rewrites even a lone part, as ClickHouse does, unless
+         * optimize_skip_merged_partitions and the part already came from a merge. */
+        if (n > 1 || (n == 1 && !(skip_merged && sel[0]->level > 0)))
             rc = mt_merge_parts(m, sel, n, true, q);
         pthread_mutex_lock(&m->lock);
         m->running_merges--;
@@ -861,7 +862,8 @@ static int adopt_part(mt_table *m, const char *tmpdir, const char *name)
         pthread_mutex_lock(&m->lock);
         int64_t blk = m->next_block++;
         pthread_mutex_unlock(&m->lock);
-        rc = mt_commit_part(m, tmpdir, nm.prefix, blk, blk, nm.level, NULL, 0, NULL);
+        /* a fresh block number, level 0 and no mutation, as ClickHouse names it */
+        rc = mt_commit_part(m, tmpdir, nm.prefix, blk, blk, 0, NULL, 0, NULL);
     }
     mt_name_free(&nm);
     return rc;
@@ -870,6 +872,8 @@ static int adopt_part(mt_table *m, const char *tmpdir, const char *name)
 static int attach_part(mt_table *m, const char *name, query_ctx *q)
 {
     (void)q;
+    if (mt_check_part_name(m, name))
+        return -1;
     char *src = mt_sprintf("%sdetached/%s", m->t->data_dir, name);
     struct stat st;
     if (stat(src, &st) || !S_ISDIR(st.st_mode)) {

@@ -192,6 +192,8 @@ typedef struct mt_name {
 /* -1 (no error set) when name is not one of m's part names; else 0, free with mt_name_free. */
 int mt_name_parse(const mt_table *m, const char *name, mt_name *out);
 void mt_name_free(mt_name *n);
+/* 0 when name is one of m's part names, else BAD_DATA_PART_NAME as ClickHouse words it. */
+int mt_check_part_name(const mt_table *m, const char *name);
 /* The name prefix of an existing part (new memory). */
 char *mt_part_prefix(const mt_table *m, const mt_part *p);
 /* "YYYYMMDD_YYYYMMDD" (new memory). */

@@ -193,6 +193,16 @@ int mt_name_parse(const mt_table *m, const char *name, mt_name *out)
     return 0;
 }
 
+int mt_check_part_name(const mt_table *m, const char *name)
+{
+    mt_name nm;
+    if (mt_name_parse(m, name, &nm))
+        return err_set(ERR_BAD_DATA_PART_NAME, "Unexpected part name: %s for format version: %d", name,
+                       m->old_format ? 0 : 1);
+    mt_name_free(&nm);
+    return 0;
+}
+
 void mt_name_free(mt_name *n)
 {
     free(n->prefix);
