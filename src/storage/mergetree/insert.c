@@ -121,6 +121,7 @@ typedef struct part_rows {
     const uint64_t *ids;
     size_t n;
     bool last;  /* the last part of bs: free each column once written */
+    const block *minmax_rows; /* rows (before collapsing) the part's min/max cover too, or NULL */
 } part_rows;
 
 static int write_part(mt_table *m, const part_rows *pr, const block *partition, const char *partition_id,
@@ -149,6 +150,8 @@ static int write_part(mt_table *m, const part_rows *pr, const block *partition, 
     int rc = mt_part_writer_open(m, tmp, &w);
     if (!rc) {
         rc = pr->b ? mt_part_writer_write(w, pr->b) : mt_part_writer_write_picked(w, pr->bs, pr->nb, pr->ids, pr->n, pr->last);
+        if (!rc && pr->minmax_rows)
+            mt_part_writer_widen_minmax(w, pr->minmax_rows);
         if (!rc)
             rc = mt_part_writer_finish(w, partition);
         if (rc) {
@@ -347,14 +350,24 @@ static int write_batch(mt_table *m, batch *bt, insert_opts *o, int64_t max_parti
         block *piece = pieces[g];
         pieces[g] = NULL;
         char *pid = m->part_key.n ? mt_partition_id(&m->part_key, pvals[g]->cols, 0) : xstrdup("all");
+        /* ClickHouse takes the part's min/max (and so an old-syntax part's dates) from the
+           rows inserted, before they collapse */
+        block *pre = NULL;
+        if (collapse && m->nminmax) {
+            pre = block_new(ncols, piece->rows);
+            for (int i = 0; i < m->nminmax; i++)
+                pre->cols[m->minmax_cols[i]] = col_clone(piece->cols[m->minmax_cols[i]]);
+        }
         if (collapse && !(piece = mt_collapse_sorted(m, piece, NULL)))
             rc = -1;
-        part_rows pr = {.b = piece, .bs = bt->bs, .nb = nb, .ids = gsorted[g], .n = gn[g], .last = g + 1 == ngroups};
+        part_rows pr = {.b = piece, .bs = bt->bs, .nb = nb, .ids = gsorted[g], .n = gn[g], .last = g + 1 == ngroups,
+                        .minmax_rows = pre};
         /* rows that collapsed to nothing (a Summing table's sums all zero) make no part,
            as in ClickHouse */
         if (!rc && !(collapse && piece->rows == 0))
             rc = write_part(m, &pr, pvals[g], pid, o);
         block_free(piece);
+        block_free(pre);
         free(pid);
     }
     for (size_t g = 0; g < ngroups; g++) {

@@ -269,6 +269,9 @@ int mt_part_writer_finish(mt_part_writer *w, const block *partition);
 void mt_part_writer_abort(mt_part_writer *w); /* removes the temporary directory */
 void mt_part_writer_free(mt_part_writer *w);
 uint64_t mt_part_writer_rows(const mt_part_writer *w);
+/* Widens the part's min/max (of the partition key's columns) to cover b's rows too; b
+ * needs only those columns. */
+void mt_part_writer_widen_minmax(mt_part_writer *w, const block *b);
 /* The name prefix of the part written (after finish): partition_id, or for the old syntax
  * the dates of its rows (new memory). */
 char *mt_part_writer_prefix(const mt_part_writer *w, const char *partition_id);

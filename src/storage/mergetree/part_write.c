@@ -437,6 +437,12 @@ static size_t picked_bytes(block *const *bs, int c, const uint64_t *ids, size_t 
     return total + (n + 1) * sizeof(uint64_t);
 }
 
+void mt_part_writer_widen_minmax(mt_part_writer *w, const block *b)
+{
+    if (b->rows)
+        update_minmax(w, b);
+}
+
 static const column *picked_col(block *const *bs, int c, uint64_t id) { return bs[id >> 32]->cols[c]; }
 
 /* update_minmax over picked rows: the same first lowest / first highest row. */
