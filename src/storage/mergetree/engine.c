@@ -186,7 +186,7 @@ static int compile_keys(mt_table *m, query_ctx *q)
                            m->t->sch->names[i], m->t->sch->types[i]->name);
     for (int i = 0; i < m->sort.n; i++) {
         type_id id = type_base(m->sort.types[i])->id;
-        if (id == T_ARRAY || id == T_TUPLE)
+        if (id == T_TUPLE)
             return err_set(ERR_ILLEGAL_COLUMN, "Sorting key cannot contain %s (column %s)", m->sort.types[i]->name,
                            m->sort.names[i]);
     }
