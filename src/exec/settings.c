@@ -297,6 +297,7 @@ static const char *const result_changing[] = {
     "http_write_exception_in_output_format", "http_response_headers", "max_size_to_preallocate_for_joins",
     "join_runtime_filter_exact_values_limit", "async_insert", "insert_quorum_parallel", "exact_rows_before_limit",
     "allow_nullable_tuple_in_extracted_subcolumns", "allow_custom_error_code_in_throwif",
+    "use_skip_indexes_if_final_exact_mode", /* 0: ClickHouse's FINAL may miss rows; shale never does */
 };
 
 /* allow_* (and the enable_* that admit an experimental type or statement): turning them on

@@ -74,6 +74,25 @@ static const type *coldef_type(const ast *cd)
     return ty;
 }
 
+/* MergeTree refuses to turn a Nullable column into a non-Nullable one unless a DEFAULT
+ * says what its NULLs become: the one of the MODIFY, or the column's own if it is not
+ * NULL (ClickHouse's checks, made before any part is touched). */
+static int null_to_not_null(const table *t, const ast *old, const ast *mod, const type *ot, const type *nt)
+{
+    if (!mt_is_mergetree(t) || !type_is_nullable(ot) || type_is_nullable(nt) || mod->default_kind)
+        return 0;
+    if (!old->default_kind)
+        return err_set(ERR_BAD_ARGUMENTS,
+                       "Cannot convert column '%s' from nullable type %s to non-nullable type %s. Please specify "
+                       "`DEFAULT` expression in ALTER MODIFY COLUMN statement.",
+                       old->name, ot->name, nt->name);
+    if (old->sub && old->sub->kind == AST_LITERAL && old->sub->lit == LIT_NULL)
+        return err_set(ERR_CANNOT_CONVERT_TYPE,
+                       "Cannot convert NULL to a non-nullable type: default expression and column type are "
+                       "incompatible.");
+    return 0;
+}
+
 /* Applies the column commands to a copy of the table's CREATE statement; *rewrite says
  * whether the parts must be rewritten (a dropped, renamed or retyped column), with the
  * text of the mutation in rw. */
@@ -159,6 +178,8 @@ static int apply_meta(table *t, const ast_list *cmds, arena *a, ast *st, bool *r
                     if (!nt)
                         return err_code() ? -1 : err_set(ERR_UNKNOWN_TYPE, "Unknown data type: %s", d->str);
                     if (ot != nt && strcmp(ot->name, nt->name)) {
+                        if (null_to_not_null(t, old, d, ot, nt))
+                            return -1;
                         if (in_key(t, name))
                             return err_set(ERR_ALTER_OF_COLUMN_IS_FORBIDDEN,
                                            "ALTER of key column %s from type %s to type %s is not safe because it "

@@ -16,6 +16,7 @@
 #include "sql/analyze.h"
 #include "sql/type_check.h"
 #include "storage/catalog.h"
+#include "storage/mergetree/mt.h"
 #include "storage/distributed.h"
 #include "storage/mergetree/old_syntax.h"
 #include "codec/compress.h"
@@ -975,32 +976,41 @@ static char *name_part(const char **p)
     return xstrndup(s, n);
 }
 
+/* The optional [db.]table after a SYSTEM command's words (rest): *name stays NULL when
+ * there is none. Both taken by the caller. */
+static int system_table_arg(const char *cmd, const char *rest, char **db, char **name)
+{
+    *db = *name = NULL;
+    const char *p = rest;
+    if (!*p || *p == ';')
+        return 0;
+    *name = name_part(&p);
+    if (*name && *p == '.') {
+        p++;
+        *db = *name;
+        *name = name_part(&p);
+    }
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == ';')
+        p++;
+    if (*name && !*p)
+        return 0;
+    free(*db);
+    free(*name);
+    *db = *name = NULL;
+    return err_set(ERR_SYNTAX_ERROR, "SYSTEM %s: expected [db.]table after %s, got '%s'", cmd, cmd, rest);
+}
+
 static int run_system_distributed(const char *text, query_ctx *q)
 {
     int cmd = 0;
     const char *rest = NULL;
     for (; cmd < 3 && !(rest = after_words(text, dist_cmds[cmd])); cmd++)
         ;
-    char *db = NULL, *name = NULL;
-    const char *p = rest;
-    if (*p && *p != ';') {
-        name = name_part(&p);
-        if (name && *p == '.') {
-            p++;
-            db = name;
-            name = name_part(&p);
-        }
-        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == ';')
-            p++;
-        if (!name || *p) {
-            free(db);
-            free(name);
-            return err_set(ERR_SYNTAX_ERROR, "SYSTEM %s: expected [db.]table after %s, got '%s'", dist_cmds[cmd],
-                           dist_cmds[cmd], rest);
-        }
-    } else if (cmd == 0) {
+    char *db, *name;
+    if (system_table_arg(dist_cmds[cmd], rest, &db, &name))
+        return -1;
+    if (!name && cmd == 0)
         return err_set(ERR_SYNTAX_ERROR, "SYSTEM FLUSH DISTRIBUTED needs a table: SYSTEM FLUSH DISTRIBUTED [db.]table");
-    }
     table *t = NULL;
     int rc = 0;
     if (name && !(rc = catalog_get(q->catalog, db ? db : q->database, name, &t)) && !table_is_distributed(t))
@@ -1018,6 +1028,44 @@ static int run_system_distributed(const char *text, query_ctx *q)
     return rc;
 }
 
+/* SYSTEM STOP / START MERGES [[db.]table]: without a table, every MergeTree table there is
+ * now (as ClickHouse's action locks). A stopped table's running merges are cancelled and
+ * it neither merges nor runs mutations in the background; OPTIMIZE fails with ABORTED. */
+static int run_system_merges(const char *rest, bool stop, query_ctx *q)
+{
+    char *db, *name;
+    if (system_table_arg(stop ? "STOP MERGES" : "START MERGES", rest, &db, &name))
+        return -1;
+    table **ts = NULL;
+    int n = 0;
+    if (name) {
+        /* ClickHouse accepts a table that does not exist (there is nothing to stop), not a
+         * database. */
+        if (db && !catalog_has_database(q->catalog, db)) {
+            err_set(ERR_UNKNOWN_DATABASE, "Database %s does not exist", db);
+            free(db);
+            free(name);
+            return -1;
+        }
+        table *t;
+        if (!catalog_get(q->catalog, db ? db : q->database, name, &t)) {
+            ts = xcalloc(1, sizeof *ts);
+            ts[n++] = t;
+        }
+        err_clear();
+    } else {
+        catalog_list(q->catalog, &ts, &n);
+    }
+    for (int i = 0; i < n; i++) {
+        if (mt_is_mergetree(ts[i]) && ts[i]->impl)
+            mt_set_merges_stopped(ts[i]->impl, stop);
+        table_unref(ts[i]);
+    }
+    free(ts);
+    free(db);
+    free(name);
+    return 0;
+}
 
 /* For DROP VIEW and DETACH VIEW: 0 when db.name is a view, 2 when it is a materialized
  * view, 1 when it does not exist and if_exists says to do nothing, else -1 with the error
@@ -1127,6 +1175,10 @@ int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
     case AST_STMT_SYSTEM:
         if (is_distributed_cmd(st->str))
             return run_system_distributed(st->str, q);
+        if (after_words(st->str, "STOP MERGES"))
+            return run_system_merges(after_words(st->str, "STOP MERGES"), true, q);
+        if (after_words(st->str, "START MERGES"))
+            return run_system_merges(after_words(st->str, "START MERGES"), false, q);
         /* query_log and text_log rows are buffered (exec/query_log.h); part_log is written as
          * each event happens. */
         if (strcasecmp(st->str, "FLUSH LOGS") == 0)

@@ -115,6 +115,9 @@ extern const table_engine engine_mergetree;           /* MergeTree */
 extern const table_engine engine_replacing_mergetree; /* ReplacingMergeTree([ver]) */
 extern const table_engine engine_summing_mergetree;   /* SummingMergeTree([cols]) */
 extern const table_engine engine_aggregating_mergetree; /* AggregatingMergeTree() */
+extern const table_engine engine_collapsing_mergetree;  /* CollapsingMergeTree(sign) */
+extern const table_engine engine_versioned_collapsing_mergetree; /* VersionedCollapsingMergeTree(sign, ver) */
+extern const table_engine engine_coalescing_mergetree;  /* CoalescingMergeTree([cols]) */
 extern const table_engine engine_log;                 /* Log, TinyLog, StripeLog (engine_log.c) */
 extern const table_engine engine_tinylog;
 extern const table_engine engine_stripelog;

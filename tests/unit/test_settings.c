@@ -41,6 +41,9 @@ int main(void)
     CHECK(set_code(s, "output_format_pretty_grid_charset", "UTF-8") == 0);
     CHECK(set_code(s, "output_format_pretty_grid_charset", "ASCII") == 0); /* implemented */
     CHECK(set_code(s, "max_rows_to_group_by", "10") == ERR_NOT_IMPLEMENTED);
+    /* use_skip_indexes_* tune speed, except exact_mode = 0: ClickHouse's FINAL may miss rows */
+    CHECK(set_code(s, "use_skip_indexes_if_final", "0") == 0);
+    CHECK(set_code(s, "use_skip_indexes_if_final_exact_mode", "0") == ERR_NOT_IMPLEMENTED);
     /* A feature switch on by default cannot be turned off. */
     CHECK(set_code(s, "allow_ddl", "1") == 0);
     CHECK(set_code(s, "allow_ddl", "0") == ERR_NOT_IMPLEMENTED);

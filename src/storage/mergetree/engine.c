@@ -58,7 +58,32 @@ static const char *accepted_settings[] = {
     "number_of_free_entries_in_pool_to_execute_mutation", "ttl_only_drop_parts", "allow_experimental_block_number_column",
     /* storage layout, checks and indexes that change no result */
     "min_index_granularity_bytes", "string_serialization_version", "auto_statistics_types",
-    "add_minmax_index_for_numeric_columns", NULL};
+    "add_minmax_index_for_numeric_columns", "serialization_info_version", "nullable_serialization_version",
+    "dynamic_serialization_version", "map_serialization_version", "object_serialization_version",
+    "object_shared_data_serialization_version", "object_shared_data_serialization_version_for_zero_level_parts",
+    "object_shared_data_buckets_for_wide_part", "object_shared_data_buckets_for_compact_part",
+    "min_bytes_for_full_part_storage", "min_rows_for_full_part_storage", "write_marks_for_substreams_in_compact_parts",
+    "use_const_adaptive_granularity", "enable_index_granularity_compression", "marks_compress_block_size",
+    "primary_key_compress_block_size", "merge_max_block_size_bytes", "allow_vertical_merges_from_compact_to_wide_parts",
+    "allow_suspicious_indices", "distributed_index_analysis_min_parts_to_activate",
+    /* caches, locks and cleanup timing */
+    "use_primary_key_cache", "prewarm_mark_cache", "prewarm_primary_key_cache", "cleanup_delay_period",
+    "max_cleanup_delay_period", "lock_acquire_timeout_for_background_operations",
+    /* obsolete in ClickHouse 26.7, which accepts and ignores them */
+    "allow_experimental_reverse_key", "check_delay_period", "clean_deleted_rows", "cleanup_threads",
+    "in_memory_parts_enable_wal", "in_memory_parts_insert_sync", "kill_delay_period", "kill_delay_period_random_add",
+    "kill_threads", "max_digestion_size_per_segment", "max_part_loading_threads", "max_part_removal_threads",
+    "merge_tree_clear_old_broken_detached_parts_ttl_timeout_seconds", "merge_tree_enable_clear_old_broken_detached",
+    "min_relative_delay_to_yield_leadership", "min_rows_for_compact_part", "replicated_fetches_http_connection_timeout",
+    "replicated_fetches_http_receive_timeout", "replicated_fetches_http_send_timeout", "replicated_max_parallel_fetches",
+    "replicated_max_parallel_fetches_for_host", "replicated_max_parallel_fetches_for_table",
+    "replicated_max_parallel_sends", "replicated_max_parallel_sends_for_table", "use_async_block_ids_cache",
+    "use_metadata_cache", "write_ahead_log_bytes_to_fsync", "write_ahead_log_interval_ms_to_fsync",
+    "write_ahead_log_max_bytes", NULL};
+
+/* Settings accepted at their default only: another value adds what shale lacks (the
+ * persisted _block_number / _block_offset columns). */
+static const char *default_off_settings[] = {"enable_block_number_column", "enable_block_offset_column", NULL};
 
 static int literal_u64(const ast *v, uint64_t *out)
 {
@@ -96,6 +121,14 @@ static int parse_settings(mt_table *m, const ast_list *list)
             bool ok = false;
             for (int k = 0; accepted_settings[k]; k++)
                 ok |= !strcmp(accepted_settings[k], s->name);
+            for (int k = 0; default_off_settings[k]; k++) {
+                uint64_t v;
+                if (strcmp(default_off_settings[k], s->name))
+                    continue;
+                if (!s->sub || literal_u64(s->sub, &v) || v)
+                    return err_set(ERR_NOT_IMPLEMENTED, "MergeTree setting %s is not supported yet (only 0)", s->name);
+                ok = true;
+            }
             if (!ok)
                 return err_set(ERR_UNKNOWN_SETTING, "Unknown setting '%s': for storage %s", s->name,
                                m->t->engine->name);
@@ -254,11 +287,67 @@ static int check_sum_outside_keys(const mt_table *m)
     return rc;
 }
 
+/* The version column of Replacing / VersionedCollapsing, as ClickHouse checks it. */
+static int version_column(mt_table *m, const ast *a, int *out)
+{
+    const char *engine = m->t->engine->name;
+    if (a->kind != AST_IDENT)
+        return err_set(ERR_BAD_ARGUMENTS, "Version column for %s must be a column name", engine);
+    const char *name = a->parts[a->nparts - 1];
+    *out = schema_find(m->t->sch, name);
+    if (*out < 0)
+        return err_set(ERR_NO_SUCH_COLUMN_IN_TABLE, "Version column %s does not exist in table declaration", name);
+    const type *vt = type_base(m->t->sch->types[*out]);
+    if (!(type_is_integer(vt) || vt->id == T_DATE || vt->id == T_DATE32 || vt->id == T_DATETIME ||
+          vt->id == T_DATETIME64))
+        return err_set(ERR_BAD_TYPE_OF_FIELD,
+                       "The column %s cannot be used as a version column for storage %s because it is of type %s "
+                       "(must be of an integer type or of type Date/DateTime/DateTime64)",
+                       name, engine, m->t->sch->types[*out]->name);
+    return 0;
+}
+
+/* CollapsingMergeTree(sign) and VersionedCollapsingMergeTree(sign, version): the sign is
+ * an Int8 column; the version joins the end of the sorting key (not the primary key)
+ * unless the key already holds it, so that a key's rows meet in version order. */
+static int collapsing_args(mt_table *m, const ast *e, int nargs)
+{
+    bool versioned = m->kind == MT_VERSIONED;
+    const char *engine = m->t->engine->name;
+    if (nargs != (versioned ? 2 : 1))
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                       "With extended storage definition syntax storage %s requires %d parameters: %s", engine,
+                       versioned ? 2 : 1, versioned ? "sign column, version" : "sign column");
+    const ast *a = e->args.items[0];
+    if (a->kind != AST_IDENT)
+        return err_set(ERR_BAD_ARGUMENTS, "Sign column name must be an unquoted string");
+    const char *name = a->parts[a->nparts - 1];
+    m->sign_col = schema_find(m->t->sch, name);
+    if (m->sign_col < 0)
+        return err_set(ERR_NO_SUCH_COLUMN_IN_TABLE, "Sign column %s does not exist in table declaration.", name);
+    const type *st = m->t->sch->types[m->sign_col];
+    if (st->id != T_INT8)
+        return err_set(ERR_BAD_TYPE_OF_FIELD,
+                       "Sign column (%s) for storage %s must have type Int8. Provided column of type %s.", name,
+                       engine, st->name);
+    if (!versioned)
+        return 0;
+    int ver;
+    if (version_column(m, e->args.items[1], &ver))
+        return -1;
+    for (int k = 0; k < m->sort.n; k++)
+        if (m->sort.src_col[k] == ver)
+            return 0;
+    mt_key_append_column(m, &m->sort, ver);
+    return 0;
+}
+
 static int engine_args(mt_table *m)
 {
     const ast *e = m->cr->engine;
     int nargs = e ? e->args.n : 0;
     m->replacing_ver = -1;
+    m->sign_col = -1;
     if (m->kind == MT_PLAIN && nargs)
         return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Engine MergeTree expects no parameters, got %d", nargs);
     if (m->kind == MT_AGGREGATING && nargs)
@@ -269,29 +358,18 @@ static int engine_args(mt_table *m)
             return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
                            "ReplacingMergeTree supports one parameter (the version column); is_deleted is not "
                            "supported yet");
-        if (nargs == 1) {
-            const ast *a = e->args.items[0];
-            if (a->kind != AST_IDENT)
-                return err_set(ERR_BAD_ARGUMENTS, "Version column for ReplacingMergeTree must be a column name");
-            const char *name = a->parts[a->nparts - 1];
-            m->replacing_ver = schema_find(m->t->sch, name);
-            if (m->replacing_ver < 0)
-                return err_set(ERR_NO_SUCH_COLUMN_IN_TABLE, "Version column %s does not exist in table declaration",
-                               name);
-            const type *vt = type_base(m->t->sch->types[m->replacing_ver]);
-            if (!(type_is_integer(vt) || vt->id == T_DATE || vt->id == T_DATE32 || vt->id == T_DATETIME ||
-                  vt->id == T_DATETIME64))
-                return err_set(ERR_BAD_TYPE_OF_FIELD,
-                               "The column %s cannot be used as a version column for storage ReplacingMergeTree "
-                               "because it is of type %s (must be of an integer type or of type Date/DateTime/"
-                               "DateTime64)",
-                               name, m->t->sch->types[m->replacing_ver]->name);
-        }
+        if (nargs == 1 && version_column(m, e->args.items[0], &m->replacing_ver))
+            return -1;
     }
-    if (m->kind == MT_SUMMING) {
+    if (m->kind == MT_COLLAPSING || m->kind == MT_VERSIONED)
+        return collapsing_args(m, e, nargs);
+    if (m->kind == MT_SUMMING || m->kind == MT_COALESCING) {
         m->sum_cols = xcalloc((size_t)m->t->sch->n + 1, sizeof(int));
         if (nargs > 1)
-            return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "SummingMergeTree expects at most one parameter");
+            return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                           "With extended storage definition syntax storage %s requires 0 to 1 parameters: "
+                           "[list of columns to sum]",
+                           m->t->engine->name);
         if (nargs == 1) {
             const ast *a = e->args.items[0];
             const ast_list *l = a->kind == AST_FUNC && !strcmp(a->name, "tuple") ? &a->args : NULL;
@@ -315,8 +393,11 @@ static int engine_args(mt_table *m)
                 for (int k = 0; k < m->sort.n; k++)
                     in_key |= m->sort.src_col[k] == c;
                 const type *ty = type_phys(m->t->sch->types[c]);
-                /* SimpleAggregateFunction columns take their own function (aggregating.c) */
-                if (!in_key && type_is_number(ty) && ty->id != T_BOOL && !m->t->sch->types[c]->simple_agg)
+                /* SimpleAggregateFunction and AggregateFunction columns take their own
+                 * function (aggregating.c); Coalescing takes every other column. */
+                bool own = m->t->sch->types[c]->simple_agg || ty->id == T_AGGSTATE;
+                bool numeric = type_is_number(ty) && ty->id != T_BOOL;
+                if (!in_key && !own && (numeric || m->kind == MT_COALESCING))
                     m->sum_cols[m->nsum++] = c;
             }
         }
@@ -677,6 +758,9 @@ static int open_aggregating(table *t, bool created, query_ctx *q)
 {
     return open_kind(t, created, q, MT_AGGREGATING);
 }
+static int open_collapsing(table *t, bool created, query_ctx *q) { return open_kind(t, created, q, MT_COLLAPSING); }
+static int open_versioned(table *t, bool created, query_ctx *q) { return open_kind(t, created, q, MT_VERSIONED); }
+static int open_coalescing(table *t, bool created, query_ctx *q) { return open_kind(t, created, q, MT_COALESCING); }
 
 static void mt_close_table(table *t)
 {
@@ -738,6 +822,8 @@ static int mt_optimize(table *t, const ast *stmt, query_ctx *q)
 {
     mt_table *m = t->impl;
     bool final = stmt->final;
+    if (atomic_load(&m->merges_stopped))
+        return err_set(ERR_ABORTED, "Cancelled merging parts");
     char *only = NULL;
     if (partition_arg(m, stmt->str, q, &only))
         return -1;
@@ -1039,3 +1125,6 @@ MT_ENGINE(engine_mergetree, "MergeTree", open_plain);
 MT_ENGINE(engine_replacing_mergetree, "ReplacingMergeTree", open_replacing);
 MT_ENGINE(engine_summing_mergetree, "SummingMergeTree", open_summing);
 MT_ENGINE(engine_aggregating_mergetree, "AggregatingMergeTree", open_aggregating);
+MT_ENGINE(engine_collapsing_mergetree, "CollapsingMergeTree", open_collapsing);
+MT_ENGINE(engine_versioned_collapsing_mergetree, "VersionedCollapsingMergeTree", open_versioned);
+MT_ENGINE(engine_coalescing_mergetree, "CoalescingMergeTree", open_coalescing);

@@ -358,7 +358,7 @@ static int write_batch(mt_table *m, batch *bt, insert_opts *o, int64_t max_parti
             for (int i = 0; i < m->nminmax; i++)
                 pre->cols[m->minmax_cols[i]] = col_clone(piece->cols[m->minmax_cols[i]]);
         }
-        if (collapse && !(piece = mt_collapse_sorted(m, piece, NULL)))
+        if (collapse && !(piece = mt_collapse_sorted(m, piece, NULL, false)))
             rc = -1;
         part_rows pr = {.b = piece, .bs = bt->bs, .nb = nb, .ids = gsorted[g], .n = gn[g], .last = g + 1 == ngroups,
                         .minmax_rows = pre};

@@ -66,6 +66,22 @@ int mt_key_compile(mt_table *m, const ast_list *exprs, mt_key *out, query_ctx *q
     return 0;
 }
 
+void mt_key_append_column(mt_table *m, mt_key *k, int col)
+{
+    size_t n = (size_t)k->n + 2;
+    k->exprs = xrealloc(k->exprs, n * sizeof *k->exprs);
+    k->types = xrealloc(k->types, n * sizeof *k->types);
+    k->names = xrealloc(k->names, n * sizeof *k->names);
+    k->src_col = xrealloc(k->src_col, n * sizeof *k->src_col);
+    k->mono_col = xrealloc(k->mono_col, n * sizeof *k->mono_col);
+    k->types[k->n] = m->t->sch->types[col];
+    k->exprs[k->n] = expr_col(col, k->types[k->n]);
+    k->names[k->n] = xstrdup(m->t->sch->names[col]);
+    k->src_col[k->n] = col;
+    k->mono_col[k->n] = -1;
+    k->n++;
+}
+
 void mt_key_free(mt_key *k)
 {
     for (int i = 0; i < k->n; i++) {

@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- collapsing (Replacing / Summing) ---- */
+/* ---- collapsing (Replacing / Summing / Coalescing; the others' rules are in collapsing.c) ---- */
 
 static bool same_key(column *const *keys, int n, size_t a, size_t b)
 {
@@ -86,7 +86,7 @@ static bool is_zero(const column *c, size_t r)
     return true;
 }
 
-block *mt_collapse_sorted(mt_table *m, block *b, const uint32_t *perm)
+block *mt_collapse_sorted(mt_table *m, block *b, const uint32_t *perm, bool final)
 {
     size_t rows = b->rows;
     uint32_t *order = xmalloc(sizeof *order * (rows + 1));
@@ -122,14 +122,39 @@ block *mt_collapse_sorted(mt_table *m, block *b, const uint32_t *perm)
             sums[k] = col_new(sum_ok[k] ? c->type : type_simple(T_UINT8));
         }
     }
-    /* Aggregating (and Summing, for its AggregateFunction columns): each group's rows. */
-    size_t *bounds = m->kind != MT_REPLACING ? xmalloc(sizeof *bounds * (rows + 1)) : NULL;
+    /* Aggregating (and Summing and Coalescing, for their AggregateFunction columns): each
+     * group's rows. */
+    size_t *bounds = m->kind == MT_AGGREGATING || m->kind == MT_SUMMING || m->kind == MT_COALESCING
+                         ? xmalloc(sizeof *bounds * (rows + 1))
+                         : NULL;
+    /* Coalescing: for each coalesced column, the row each group takes its value from. */
+    uint32_t **picks = NULL;
+    if (m->kind == MT_COALESCING) {
+        picks = xcalloc((size_t)m->nsum + 1, sizeof *picks);
+        for (int k = 0; k < m->nsum; k++)
+            picks[k] = xmalloc(sizeof **picks * (rows + 1));
+    }
+    const column *sign = m->sign_col >= 0 ? b->cols[m->sign_col] : NULL;
+    int group_rc = 0;
     size_t gs = 0;
-    while (gs < rows) {
+    while (gs < rows && !group_rc) {
         size_t ge = gs + 1;
         while (ge < rows && same_key(keys, m->sort.n, order[gs], order[ge]))
             ge++;
-        if (m->kind == MT_AGGREGATING) {
+        if (m->kind == MT_COLLAPSING) {
+            long kept = mt_collapsing_group(sign, order + gs, ge - gs, final, keep + nkeep);
+            if (kept < 0)
+                group_rc = -1;
+            else
+                nkeep += (size_t)kept;
+        } else if (m->kind == MT_VERSIONED) {
+            nkeep += mt_versioned_group(sign, order + gs, ge - gs, keep + nkeep);
+        } else if (m->kind == MT_COALESCING) {
+            for (int k = 0; k < m->nsum; k++)
+                picks[k][nkeep] = mt_coalesce_pick(b->cols[m->sum_cols[k]], order + gs, ge - gs);
+            bounds[nkeep] = gs;
+            keep[nkeep++] = order[gs];
+        } else if (m->kind == MT_AGGREGATING) {
             bounds[nkeep] = gs;
             keep[nkeep++] = order[gs];
         } else if (m->kind == MT_REPLACING) {
@@ -164,12 +189,21 @@ block *mt_collapse_sorted(mt_table *m, block *b, const uint32_t *perm)
     block *o = block_new(b->ncols, nkeep);
     for (int c = 0; c < b->ncols; c++)
         o->cols[c] = col_gather(b->cols[c], keep, nkeep);
-    int agg_rc = 0;
-    if (bounds) {
+    if (picks) {
+        for (int k = 0; k < m->nsum; k++) {
+            column **dst = &o->cols[m->sum_cols[k]];
+            col_free(*dst);
+            *dst = col_gather(b->cols[m->sum_cols[k]], picks[k], nkeep);
+            free(picks[k]);
+        }
+        free(picks);
+    }
+    int agg_rc = group_rc;
+    if (bounds && !agg_rc) {
         bounds[nkeep] = rows;
         agg_rc = mt_aggregate_groups(b, order, bounds, nkeep, o);
-        free(bounds);
     }
+    free(bounds);
     if (agg_rc < 0) {
         block_free(o);
         o = NULL;
@@ -637,7 +671,7 @@ int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q
                     block_free(o);
                     o = head;
                 }
-                o = mt_collapse_sorted(m, o, NULL);
+                o = mt_collapse_sorted(m, o, NULL, false);
                 if (!o) {
                     rc = -1;
                     break;
@@ -776,9 +810,8 @@ int mt_select_merge(mt_table *m, bool aggressive, mt_part ***out)
                 double size_pos = log2((double)sum / (1024.0 * 1024) + 1) / 10.0;
                 double max_age = interpolate(10, 3600, size_pos);
                 double ratio = age / max_age + parts_ratio;
-                double base = interpolate(5, 2, ratio);
-                /* aggressive (OPTIMIZE): ClickHouse's base = 1, any range qualifies */
-                if (!aggressive && ((double)sum + cnt * fixed_cost) / ((double)mx + fixed_cost) < base)
+                double base = aggressive ? 1 : interpolate(5, 2, ratio);
+                if (((double)sum + cnt * fixed_cost) / ((double)mx + fixed_cost) < base)
                     continue;
                 double score = ((double)sum + cnt * fixed_cost) / (cnt - 1);
                 if (best_i < 0 || score < best_score) {
@@ -823,6 +856,10 @@ static void *merge_thread(void *arg)
         pthread_mutex_unlock(&m->lock);
         if (stop)
             break;
+        if (atomic_load(&m->merges_stopped)) {
+            mt_remove_outdated(m, false);
+            continue;
+        }
         if (mt_mutate_step(m, NULL) > 0)
             continue;
         mt_part **sel;
@@ -864,6 +901,21 @@ int mt_start_background(mt_table *m)
         if (pthread_create(&m->threads[m->nthreads], NULL, merge_thread, m) == 0)
             m->nthreads++;
     return 0;
+}
+
+void mt_set_merges_stopped(mt_table *m, bool stop)
+{
+    pthread_mutex_lock(&m->lock);
+    atomic_store(&m->merges_stopped, stop);
+    if (stop) {
+        atomic_store(&m->stopping_merges, 1);
+        while (m->running_merges)
+            pthread_cond_wait(&m->cond, &m->lock);
+        if (!m->stopping) /* closing keeps its own request to abort */
+            atomic_store(&m->stopping_merges, 0);
+    }
+    pthread_cond_broadcast(&m->cond);
+    pthread_mutex_unlock(&m->lock);
 }
 
 void mt_stop_background(mt_table *m)

@@ -27,7 +27,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef enum mt_kind { MT_PLAIN, MT_REPLACING, MT_SUMMING, MT_AGGREGATING } mt_kind;
+typedef enum mt_kind {
+    MT_PLAIN, MT_REPLACING, MT_SUMMING, MT_AGGREGATING,
+    MT_COLLAPSING,  /* CollapsingMergeTree(sign) */
+    MT_VERSIONED,   /* VersionedCollapsingMergeTree(sign, version) */
+    MT_COALESCING,  /* CoalescingMergeTree([cols]) */
+} mt_kind;
 
 /* Table-level settings (SETTINGS of CREATE TABLE), ClickHouse's names and defaults. */
 typedef struct mt_settings {
@@ -91,7 +96,9 @@ mt_part *mt_part_ref(mt_part *p);
 static inline bool mt_is_mergetree(const table *t)
 {
     return t->engine == &engine_mergetree || t->engine == &engine_replacing_mergetree ||
-           t->engine == &engine_summing_mergetree || t->engine == &engine_aggregating_mergetree;
+           t->engine == &engine_summing_mergetree || t->engine == &engine_aggregating_mergetree ||
+           t->engine == &engine_collapsing_mergetree || t->engine == &engine_versioned_collapsing_mergetree ||
+           t->engine == &engine_coalescing_mergetree;
 }
 void mt_part_unref(mt_part *p);
 
@@ -139,8 +146,9 @@ typedef struct mt_table {
     mt_codec **codecs;           /* per stored column */
     mt_codec *default_codec;
     int replacing_ver;           /* ReplacingMergeTree(ver): column, or -1 */
-    int nsum;                    /* SummingMergeTree columns to sum */
+    int nsum;                    /* Summing: columns to sum; Coalescing: columns to coalesce */
     int *sum_cols;
+    int sign_col;                /* (Versioned)Collapsing: the Int8 sign column, or -1 */
 
     pthread_mutex_t lock;        /* guards everything below */
     pthread_cond_t cond;
@@ -160,6 +168,7 @@ typedef struct mt_table {
     pthread_t *threads;
     bool stopping;
     _Atomic int stopping_merges;   /* running merges abort when set */
+    _Atomic int merges_stopped;    /* SYSTEM STOP MERGES: no background merges or mutations */
     int running_merges;
     /* ALTER: compiled defaults per stored column (NULL: type default or not compilable,
        default_ok says which) and the table's mutations (mutate.c) */
@@ -307,6 +316,8 @@ int mt_read_source(mt_table *m, bool final, query_ctx *q, source **out);
 /* ---- keys and sorting (keys.c) ---- */
 int mt_key_compile(mt_table *m, const ast_list *exprs, mt_key *out, query_ctx *q);
 void mt_key_free(mt_key *k);
+/* Appends stored column col to the key (VersionedCollapsing's version). */
+void mt_key_append_column(mt_table *m, mt_key *k, int col);
 /* Evaluates the key over b: k->n columns (owned by the caller). */
 int mt_key_eval(const mt_key *k, const block *b, column **out);
 /* Stable permutation sorting b by the first n key columns (ascending, NULLs last). */
@@ -320,18 +331,30 @@ char *mt_partition_id(const mt_key *k, column *const *vals, size_t row);
 /* ---- merges (merge.c) ---- */
 /* Merges parts (all of one partition, adjacent, sorted by min_block) into one part. */
 int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q);
-/* Picks parts to merge in a partition (ClickHouse's simple merge selector); returns how
- * many (>= 2) with the chosen parts marked `merging` and referenced, or 0. aggressive
- * (OPTIMIZE without FINAL): any adjacent parts may merge, however unequal their sizes. */
+/* Picks parts to merge in a partition (ClickHouse's simple merge selector; aggressive, for
+ * OPTIMIZE, takes any range whatever the parts' sizes and ages); returns how many (>= 2)
+ * with the chosen parts marked `merging` and referenced, or 0. */
 int mt_select_merge(mt_table *m, bool aggressive, mt_part ***out);
 int mt_start_background(mt_table *m);
+/* SYSTEM STOP / START MERGES: stopping cancels the running merges and waits for them. */
+void mt_set_merges_stopped(mt_table *m, bool stop);
 void mt_stop_background(mt_table *m);
 /* Removes outdated parts older than old_parts_lifetime (or all with force). */
 void mt_remove_outdated(mt_table *m, bool force);
 
-/* Collapsing rows with equal sorting keys (Replacing/Summing/Aggregating) in a sorted
- * block. Returns NULL with an error (e.g. a malformed aggregate state). */
-block *mt_collapse_sorted(mt_table *m, block *b, const uint32_t *perm);
+/* Collapsing rows with equal sorting keys (Replacing/Summing/Aggregating/Collapsing/…) in
+ * a sorted block; final: for a SELECT … FINAL (CollapsingMergeTree then shows no cancel
+ * row). Takes b. Returns NULL with an error (a malformed aggregate state, a sign that is
+ * not ±1). */
+block *mt_collapse_sorted(mt_table *m, block *b, const uint32_t *perm, bool final);
+
+/* The row rules of the collapsing engines over one group of equal keys (collapsing.c):
+ * rows[0..n) in merge order; the kept rows are written to keep (room for n), their count
+ * returned. mt_collapsing_group fails (-1, INCORRECT_DATA) on a sign other than ±1. */
+long mt_collapsing_group(const column *sign, const uint32_t *rows, size_t n, bool only_positive, uint32_t *keep);
+size_t mt_versioned_group(const column *sign, const uint32_t *rows, size_t n, uint32_t *keep);
+/* Coalescing: the row holding column c's last non-NULL value in the group. */
+uint32_t mt_coalesce_pick(const column *c, const uint32_t *rows, size_t n);
 /* AggregatingMergeTree (aggregating.c): o holds the first row of each group of b (the
  * rows order[bounds[g] .. bounds[g+1])); its AggregateFunction / SimpleAggregateFunction
  * columns are replaced by the groups' merged states / values. */

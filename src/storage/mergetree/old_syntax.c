@@ -28,12 +28,22 @@ static const char *const *own_params(const char *engine, int *nmandatory)
 {
     static const char *const summing[] = {"[list of columns to sum]", NULL};
     static const char *const replacing[] = {"[is_deleted column]", "[version]", NULL};
+    static const char *const collapsing[] = {"sign column", NULL};
+    static const char *const versioned[] = {"sign column", "version", NULL};
     static const char *const none[] = {NULL};
     *nmandatory = 0;
-    if (!strcmp(engine, "SummingMergeTree"))
+    if (!strcmp(engine, "SummingMergeTree") || !strcmp(engine, "CoalescingMergeTree"))
         return summing;
     if (!strcmp(engine, "ReplacingMergeTree"))
         return replacing;
+    if (!strcmp(engine, "CollapsingMergeTree")) {
+        *nmandatory = 1;
+        return collapsing;
+    }
+    if (!strcmp(engine, "VersionedCollapsingMergeTree")) {
+        *nmandatory = 2;
+        return versioned;
+    }
     return none;
 }
 
@@ -47,7 +57,7 @@ int mt_old_args_split(const ast *engine, bool allow, mt_old_args *out)
     int nown = 0;
     while (own[nown])
         nown++;
-    int lo = 3 + nmand, hi = 4 + nown;
+    int lo = 3 + nmand, hi = 4 + nown; /* the mandatory ones are among the own */
     int n = engine->args.n;
     ast *const *args = engine->args.items;
     if (n < lo || n > hi) {
@@ -68,10 +78,17 @@ int mt_old_args_split(const ast *engine, bool allow, mt_old_args *out)
         return err_set(ERR_BAD_ARGUMENTS, "This syntax for *MergeTree engine is deprecated. Use extended storage "
                        "definition syntax with ORDER BY/PRIMARY KEY clause. See also "
                        "`allow_deprecated_syntax_for_merge_tree` setting.");
-    /* A last argument that is not a literal (the granularity is one) is the engine's own:
-     * Replacing's version column, Summing's columns to sum. */
+    /* The engine's own parameters come last: Collapsing's sign, VersionedCollapsing's sign
+     * and version, always; Replacing's version column or Summing's (Coalescing's) columns
+     * when the last argument is not a literal (the granularity is one). */
     int cnt = n;
-    if (nown && !is_literal(args[cnt - 1])) {
+    if (nmand) {
+        for (int k = 0; k < nmand; k++)
+            if (args[cnt - 1 - k]->kind != AST_IDENT)
+                return err_set(ERR_BAD_ARGUMENTS, "%s column name must be an unquoted string",
+                               k == 0 && nmand == 2 ? "Version" : "Sign");
+        cnt -= nmand;
+    } else if (nown && !is_literal(args[cnt - 1])) {
         if (!strcmp(engine->name, "ReplacingMergeTree") && args[cnt - 1]->kind != AST_IDENT)
             return err_set(ERR_BAD_ARGUMENTS, "Version column name must be an identifier");
         cnt--;

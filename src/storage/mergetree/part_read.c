@@ -177,6 +177,24 @@ static int cast_column(column *src, const type *t, column **out)
     return func_cast_column(src, t, &env, out);
 }
 
+/* Replaces the rows of full's column c where the Nullable column `was` held NULL by the
+ * value of the column's default expression. */
+static int fill_nulls_with_default(expr *def, block *full, int c, const column *was)
+{
+    column *v;
+    if (expr_eval(def, full, &v))
+        return -1;
+    column *conv = full->cols[c];
+    column *o = col_new(conv->type);
+    col_reserve(o, full->rows);
+    for (size_t i = 0; i < full->rows; i++)
+        col_push_from(o, col_is_null(was, i) ? v : conv, i);
+    col_free(v);
+    col_free(conv);
+    full->cols[c] = o;
+    return 0;
+}
+
 /* The requested columns from the columns read (b, nread columns in read_col order):
  * old types cast, missing columns computed from their defaults. */
 static int convert_block(mt_part_reader *r, block *b, block **out)
@@ -185,12 +203,21 @@ static int convert_block(mt_part_reader *r, block *b, block **out)
     const schema *sch = m->t->sch;
     size_t rows = b->rows;
     block *full = block_new(sch->n, rows);
+    /* A Nullable column made non-Nullable by MODIFY COLUMN … DEFAULT: its NULL rows take
+     * the default (ClickHouse's rule); the rows are cast without them first. */
+    column **nulls_of = xcalloc((size_t)sch->n + 1, sizeof *nulls_of);
     int rc = 0;
     for (int i = 0; i < r->nread && !rc; i++) {
         int c = r->read_col[i];
         const type *pt = r->p->psch->types[r->p->colmap[c]];
         if (strcmp(pt->name, sch->types[c]->name)) {
-            rc = cast_column(b->cols[i], sch->types[c], &full->cols[c]);
+            column *from = b->cols[i];
+            if (type_is_nullable(pt) && !type_is_nullable(sch->types[c]) && m->defaults && m->defaults[c] &&
+                !from->is_const && from->nulls.p) {
+                nulls_of[c] = col_ref(from);
+                from = from->inner;
+            }
+            rc = cast_column(from, sch->types[c], &full->cols[c]);
             if (rc)
                 err_prefix("While converting column %s of part %s from %s to %s: ", sch->names[c], r->p->name,
                            pt->name, sch->types[c]->name);
@@ -215,6 +242,12 @@ static int convert_block(mt_part_reader *r, block *b, block **out)
             }
         }
     }
+    for (int c = 0; c < sch->n; c++) {
+        if (!rc && nulls_of[c])
+            rc = fill_nulls_with_default(m->defaults[c], full, c, nulls_of[c]);
+        col_free(nulls_of[c]);
+    }
+    free(nulls_of);
     block *o = NULL;
     if (!rc) {
         o = block_new(r->ncols, rows);

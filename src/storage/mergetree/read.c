@@ -497,7 +497,7 @@ static int read_final(mt_it *it)
     for (int k = 0; k < m->sort.n; k++)
         col_free(keys[k]);
     free(keys);
-    block *res = mt_collapse_sorted(m, acc, perm);
+    block *res = mt_collapse_sorted(m, acc, perm, true);
     free(perm);
     if (!res)
         return -1;
