@@ -177,6 +177,20 @@ void mt_key_texts(const ast *create, buf out[4])
             ast_format_expr(&out[0], cr->partition_key);
         const ast_list *order = cr->order_by_key.n ? &cr->order_by_key : &cr->primary_key;
         key_list_text(&out[1], order);
+        /* VersionedCollapsingMergeTree sorts by its version column last (not in the
+           primary key) when the key does not name it */
+        const ast *ver = cr->engine->args.n == 2 ? cr->engine->args.items[1] : NULL;
+        if (!strcmp(engine->name, "VersionedCollapsingMergeTree") && ver && ver->kind == AST_IDENT) {
+            bool named = false;
+            for (int i = 0; i < order->n && !named; i++)
+                named = order->items[i]->kind == AST_IDENT &&
+                        !strcmp(order->items[i]->parts[order->items[i]->nparts - 1], ver->parts[ver->nparts - 1]);
+            if (!named) {
+                if (out[1].len)
+                    buf_puts(&out[1], ", ");
+                ast_format_expr(&out[1], ver);
+            }
+        }
         key_list_text(&out[2], cr->primary_key.n ? &cr->primary_key : order);
         if (cr->sample_by)
             ast_format_expr(&out[3], cr->sample_by);
