@@ -18,6 +18,7 @@
 #include "storage/catalog.h"
 #include "storage/mergetree/mt.h"
 #include "storage/distributed.h"
+#include "storage/mergetree/old_syntax.h"
 #include "codec/compress.h"
 
 #include <errno.h>
@@ -158,7 +159,8 @@ static void canonical_text(buf *out, const char *db, const char *name, const col
         ast_format_expr_list(out, &engine->args);
         buf_putc(out, ')');
     }
-    bool mt = is_mergetree(engine->name);
+    /* the deprecated MergeTree(date, key, granularity) stays as written, nothing added */
+    bool mt = is_mergetree(engine->name) && !mt_old_syntax(st, engine);
     if (st->partition_key) {
         buf_puts(out, "\nPARTITION BY ");
         ast_format_expr(out, st->partition_key);
@@ -375,6 +377,20 @@ static const ast *names_as_strings(arena *a, const ast *engine, const char *curr
  * primary key's (the ORDER BY's when no PRIMARY KEY is given). */
 static int check_sample_by(const ast *st, const coldef *cols, int n, query_ctx *q)
 {
+    /* in the primary key first, then the type, in ClickHouse's order */
+    const ast_list *pk = st->primary_key.n ? &st->primary_key : &st->order_by_key;
+    buf want = {0}, have = {0};
+    ast_format_name(&want, st->sample_by);
+    bool found = false;
+    for (int i = 0; i < pk->n && !found; i++) {
+        have.len = 0;
+        ast_format_name(&have, pk->items[i]);
+        found = have.len == want.len && memcmp(have.p, want.p, want.len) == 0;
+    }
+    buf_free(&want);
+    buf_free(&have);
+    if (!found)
+        return err_set(ERR_BAD_ARGUMENTS, "Sampling expression must be present in the primary key");
     schema *sch = schema_new(n);
     for (int i = 0; i < n; i++)
         schema_set(sch, i, cols[i].name, cols[i].type);
@@ -389,18 +405,7 @@ static int check_sample_by(const ast *st, const coldef *cols, int n, query_ctx *
     if (id != T_UINT8 && id != T_UINT16 && id != T_UINT32 && id != T_UINT64)
         return err_set(ERR_ILLEGAL_TYPE_OF_COLUMN_FOR_FILTER, "Invalid sampling column type in storage parameters: %s. "
                        "Must be one unsigned integer type", tname);
-    const ast_list *pk = st->primary_key.n ? &st->primary_key : &st->order_by_key;
-    buf want = {0}, have = {0};
-    ast_format_name(&want, st->sample_by);
-    bool found = false;
-    for (int i = 0; i < pk->n && !found; i++) {
-        have.len = 0;
-        ast_format_name(&have, pk->items[i]);
-        found = have.len == want.len && memcmp(have.p, want.p, want.len) == 0;
-    }
-    buf_free(&want);
-    buf_free(&have);
-    return found ? 0 : err_set(ERR_BAD_ARGUMENTS, "Sampling expression must be present in the primary key");
+    return 0;
 }
 
 static int create_table(const ast *st, query_ctx *q)
@@ -514,7 +519,17 @@ static int create_table(const ast *st, query_ctx *q)
     if (!rc && (!engine->args.n || true) && strcmp(engine->name, "Memory") == 0 && engine->args.n)
         rc = err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Engine Memory doesn't support any arguments (%d given)",
                      engine->args.n);
-    if (!rc && storage->sample_by)
+    if (!rc && mt_old_syntax(storage, engine)) {
+        /* MergeTree(date, [sample,] key, granularity): refused without the setting, then
+         * checked as the storage clauses it stands for */
+        mt_old_args oa;
+        rc = mt_old_args_split(engine, settings_bool(q->st, "allow_deprecated_syntax_for_merge_tree"), &oa);
+        const ast *eff = storage;
+        if (!rc)
+            rc = mt_old_syntax_expand(storage, &a, &eff);
+        if (!rc && eff->sample_by)
+            rc = check_sample_by(eff, cols, n, q);
+    } else if (!rc && storage->sample_by)
         rc = check_sample_by(storage, cols, n, q);
     table *t = NULL;
     if (!rc) {

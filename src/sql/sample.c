@@ -5,6 +5,7 @@
 #include "base/err.h"
 #include "exec/expr.h"
 #include "sql/analyze.h"
+#include "storage/mergetree/old_syntax.h"
 
 #include <string.h>
 
@@ -158,6 +159,14 @@ int sample_source(const table *tbl, const ast *t, query_ctx *q, source **src)
     size_t enl = strlen(en);
     bool mergetree = enl >= 9 && strcmp(en + enl - 9, "MergeTree") == 0;
     const ast *key = mergetree ? tbl->create->sample_by : NULL;
+    mt_old_args oa;
+    if (mergetree && mt_old_syntax(tbl->create, NULL)) {
+        /* MergeTree(date, sample, key, granularity) */
+        if (mt_old_args_split(tbl->create->engine, true, &oa) == 0)
+            key = oa.sample_by;
+        else
+            err_clear(); /* the table opened, so its arguments split before */
+    }
     int rc = 0;
     ratio size, offset = {0, 1};
     if (!key)
@@ -201,6 +210,18 @@ int sample_source(const table *tbl, const ast *t, query_ctx *q, source **src)
         source_free(*src);
         *src = NULL;
         return err_set(ERR_ARGUMENT_OUT_OF_BOUND, "Sampling offset is incorrect because no sampling");
+    }
+    /* parallel_replicas_count n > 1: this replica reads piece parallel_replica_offset of
+     * the sampled range cut in n (the whole range without sampling), as ClickHouse does */
+    int64_t nrep = settings_int(q->st, "parallel_replicas_count");
+    int64_t rep = settings_int(q->st, "parallel_replica_offset");
+    if (nrep > 1) {
+        if (size.num == 0)
+            size = (ratio){1, 1};
+        size.den *= (u128)nrep;
+        reduce(&size);
+        offset = (ratio){offset.num * size.den + size.num * (u128)rep * offset.den, offset.den * size.den};
+        reduce(&offset);
     }
     if (size.num == 0)
         return 0;

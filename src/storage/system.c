@@ -16,6 +16,7 @@
 #include "storage/catalog.h"
 #include "storage/cluster.h"
 #include "storage/dist_queue.h"
+#include "storage/mergetree/old_syntax.h"
 #include "storage/schema_cache.h"
 
 #include <stdlib.h>
@@ -305,9 +306,9 @@ static source *tables_table(query_ctx *q, bool columns)
     } else {
         static const char *names[] = {"database", "name", "engine", "is_temporary", "data_paths",
                                       "metadata_path", "create_table_query", "engine_full", "total_rows",
-                                      "comment"};
-        sch = schema_new(10);
-        for (int i = 0; i < 10; i++)
+                                      "comment", "partition_key", "sorting_key", "primary_key", "sampling_key"};
+        sch = schema_new(14);
+        for (int i = 0; i < 14; i++)
             schema_set(sch, i, names[i], type_simple(T_STRING));
         schema_set(sch, 3, "is_temporary", type_simple(T_UINT8));
         schema_set(sch, 4, "data_paths", type_array(type_simple(T_STRING)));
@@ -410,6 +411,13 @@ static source *tables_table(query_ctx *q, bool columns)
                 col_push_null(b->cols[8]);
             }
             push_cstr(b->cols[9], t->create->comment ? t->create->comment : "");
+            buf keys[4] = {{0}};
+            if (t->engine != &engine_materialized_view && t->engine != &engine_view)
+                mt_key_texts(t->create, keys);
+            for (int k = 0; k < 4; k++) {
+                col_push_str(b->cols[10 + k], (const char *)keys[k].p, keys[k].len);
+                buf_free(&keys[k]);
+            }
             b->rows++;
         }
         table_unref(t);

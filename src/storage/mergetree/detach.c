@@ -80,6 +80,8 @@ static int take_parts(mt_table *m, const char *name, const char *partition_id, m
 
 int mt_detach_part(mt_table *m, const char *name, bool drop)
 {
+    if (mt_check_part_name(m, name))
+        return -1;
     mt_part **sel;
     int n = take_parts(m, name, NULL, &sel);
     int rc = n ? detach_locked_parts(m, sel, n, drop)

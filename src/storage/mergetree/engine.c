@@ -2,6 +2,7 @@
  * settings and codecs from the CREATE statement, its parts from disk), the part list,
  * committing parts, TRUNCATE, OPTIMIZE, CHECK and ALTER … ATTACH PART. */
 #include "storage/mergetree/mt.h"
+#include "storage/mergetree/old_syntax.h"
 
 #include "base/err.h"
 #include "base/mem.h"
@@ -184,7 +185,7 @@ static bool has_map(const type *t)
 
 static int compile_keys(mt_table *m, query_ctx *q)
 {
-    const ast *cr = m->t->create;
+    const ast *cr = m->cr;
     const ast_list *order = cr->order_by_key.n ? &cr->order_by_key : &cr->primary_key;
     if (mt_key_compile(m, order, &m->sort, q))
         return -1;
@@ -218,7 +219,7 @@ static int compile_keys(mt_table *m, query_ctx *q)
                            m->t->sch->names[i], m->t->sch->types[i]->name);
     for (int i = 0; i < m->sort.n; i++) {
         type_id id = type_base(m->sort.types[i])->id;
-        if (id == T_ARRAY || id == T_TUPLE)
+        if (id == T_TUPLE)
             return err_set(ERR_ILLEGAL_COLUMN, "Sorting key cannot contain %s (column %s)", m->sort.types[i]->name,
                            m->sort.names[i]);
     }
@@ -241,10 +242,28 @@ static int compile_keys(mt_table *m, query_ctx *q)
     return 0;
 }
 
+/* The old syntax's date column: a Date (its parts are named by dates), checked after
+ * the partition key toYYYYMM(date) compiled, as ClickHouse does. */
+static int check_date_column(mt_table *m)
+{
+    const ast *date = m->cr->partition_key->args.items[0];
+    const char *name = date->parts[date->nparts - 1];
+    m->date_col = schema_find(m->t->sch, name);
+    const type *ty = m->date_col >= 0 ? m->t->sch->types[m->date_col] : NULL;
+    if (ty && type_is_nullable(ty))
+        return err_set(ERR_ILLEGAL_COLUMN, "Partition key contains nullable columns, but merge tree setting "
+                       "`allow_nullable_key` is disabled: (while initializing MergeTree partition key from date "
+                       "column `%s`)", name);
+    if (!ty || ty->id != T_DATE)
+        return err_set(ERR_BAD_TYPE_OF_FIELD, "Could not find Date column: (while initializing MergeTree partition "
+                       "key from date column `%s`)", name);
+    return 0;
+}
+
 /* ClickHouse refuses columns to sum that a key uses: summing would change the key. */
 static int check_sum_outside_keys(const mt_table *m)
 {
-    const ast *cr = m->t->create;
+    const ast *cr = m->cr;
     const ast_list *order = cr->order_by_key.n ? &cr->order_by_key : &cr->primary_key;
     int *used = xcalloc((size_t)m->t->sch->n + 1, sizeof(int));
     int nused = 0;
@@ -325,7 +344,7 @@ static int collapsing_args(mt_table *m, const ast *e, int nargs)
 
 static int engine_args(mt_table *m)
 {
-    const ast *e = m->t->create->engine;
+    const ast *e = m->cr->engine;
     int nargs = e ? e->args.n : 0;
     m->replacing_ver = -1;
     m->sign_col = -1;
@@ -392,12 +411,24 @@ static int check_dimensions(mt_table *m)
 {
     if (m->set.allow_dimensions_outside_sorting_key)
         return 0;
+    /* as ClickHouse: columns the sorting key's expressions or the partition key use,
+       aggregates, and MATERIALIZED columns (computed from the others) are exempt */
+    const ast_list *order = m->cr->order_by_key.n ? &m->cr->order_by_key : &m->cr->primary_key;
+    int *used = xcalloc((size_t)m->t->sch->n + 1, sizeof(int));
+    int nused = 0;
+    for (int i = 0; i < order->n; i++)
+        collect_columns(order->items[i], m->t->sch, used, &nused);
     buf names = {0};
     for (int c = 0; c < m->t->sch->n; c++) {
         const type *ty = m->t->sch->types[c];
         bool in_key = type_phys(ty)->id == T_AGGSTATE || ty->simple_agg;
-        for (int k = 0; k < m->sort.n && !in_key; k++)
-            in_key = m->sort.src_col[k] == c;
+        for (int k = 0; k < nused && !in_key; k++)
+            in_key = used[k] == c;
+        for (int k = 0; k < m->nminmax && !in_key; k++)
+            in_key = m->minmax_cols[k] == c;
+        for (int k = 0; k < m->t->ncols && !in_key; k++)
+            in_key = !strcmp(m->t->cols[k].name, m->t->sch->names[c]) && m->t->cols[k].default_kind &&
+                     !strcmp(m->t->cols[k].default_kind, "MATERIALIZED");
         if (!in_key)
             buf_printf(&names, "%s%s", names.len ? ", " : "", m->t->sch->names[c]);
     }
@@ -413,6 +444,7 @@ static int check_dimensions(mt_table *m)
                      "sorting key)",
                      buf_cstr(&names));
     buf_free(&names);
+    free(used);
     return rc;
 }
 
@@ -492,17 +524,17 @@ static bool covers(const mt_part *a, const mt_part *b)
             (a->level == b->level && a->mutation > b->mutation));
 }
 
-int mt_commit_part(mt_table *m, const char *tmp_dir, const char *partition_id, int64_t min_block,
+int mt_commit_part(mt_table *m, const char *tmp_dir, const char *name_prefix, int64_t min_block,
                    int64_t max_block, uint32_t level, mt_part **replaced, int nreplaced, mt_part **out)
 {
-    return mt_commit_part_ex(m, tmp_dir, partition_id, min_block, max_block, level, 0, replaced, nreplaced, out);
+    return mt_commit_part_ex(m, tmp_dir, name_prefix, min_block, max_block, level, 0, replaced, nreplaced, out);
 }
 
-int mt_commit_part_ex(mt_table *m, const char *tmp_dir, const char *partition_id, int64_t min_block,
+int mt_commit_part_ex(mt_table *m, const char *tmp_dir, const char *name_prefix, int64_t min_block,
                       int64_t max_block, uint32_t level, int64_t mutation, mt_part **replaced, int nreplaced,
                       mt_part **out)
 {
-    char *name = mt_part_name_ex(partition_id, min_block, max_block, level, mutation);
+    char *name = mt_part_name_ex(name_prefix, min_block, max_block, level, mutation);
     char *dir = mt_sprintf("%s%s/", m->t->data_dir, name);
     char *from = xstrdup(tmp_dir);
     size_t fl = strlen(from);
@@ -589,12 +621,12 @@ static int load_parts(mt_table *m)
             continue;
         }
         struct stat st;
-        int64_t a, b;
-        uint32_t l;
-        if (stat(path, &st) || !S_ISDIR(st.st_mode) || mt_parse_part_name(n, NULL, &a, &b, &l)) {
+        mt_name nm;
+        if (stat(path, &st) || !S_ISDIR(st.st_mode) || mt_name_parse(m, n, &nm)) {
             free(path);
             continue;
         }
+        mt_name_free(&nm);
         char *pdir = mt_sprintf("%s/", path);
         mt_part *p;
         if (mt_part_load(m, pdir, n, &p)) {
@@ -639,6 +671,7 @@ static void mt_free(mt_table *m)
     mt_key_free(&m->sort);
     mt_key_free(&m->part_key);
     free(m->minmax_cols);
+    arena_free(&m->cr_arena);
     for (int c = 0; m->codecs && c < m->t->sch->n; c++)
         mt_codec_free(m->codecs[c]);
     free(m->codecs);
@@ -665,9 +698,16 @@ static int open_kind(table *t, bool created, query_ctx *q, mt_kind kind)
     pthread_mutex_init(&m->lock, NULL);
     pthread_cond_init(&m->cond, NULL);
     pthread_mutex_init(&m->mutate_lock, NULL);
-    int rc = parse_settings(m, &t->create->settings);
+    arena_init(&m->cr_arena);
+    m->old_format = mt_old_syntax(t->create, NULL);
+    m->date_col = -1;
+    int rc = mt_old_syntax_expand(t->create, &m->cr_arena, &m->cr);
+    if (!rc)
+        rc = parse_settings(m, &m->cr->settings);
     if (!rc)
         rc = compile_keys(m, q);
+    if (!rc && m->old_format)
+        rc = check_date_column(m);
     if (!rc)
         rc = engine_args(m);
     if (!rc && created && kind == MT_AGGREGATING)
@@ -807,6 +847,7 @@ static int mt_optimize(table *t, const ast *stmt, query_ctx *q)
     }
     /* FINAL: every partition (or the named one) into one part. Wait for merges running
      * on its parts, then take them all. */
+    bool skip_merged = settings_bool(q->st, "optimize_skip_merged_partitions");
     mt_part **snap;
     int ns = mt_snapshot(m, &snap);
     char **pids = xcalloc((size_t)ns + 1, sizeof *pids);
@@ -835,9 +876,9 @@ static int mt_optimize(table *t, const ast *stmt, query_ctx *q)
             }
         m->running_merges++;
         pthread_mutex_unlock(&m->lock);
-        /* One part is rewritten only when collapsing could change it (Replacing/Summing)
-         * or it came straight from an insert (level 0), as ClickHouse does. */
-        if (n > 1 || (n == 1 && (m->kind != MT_PLAIN || sel[0]->level == 0)))
+        /* FINAL rewrites even a lone part, as ClickHouse does, unless
+         * optimize_skip_merged_partitions and the part already came from a merge. */
+        if (n > 1 || (n == 1 && !(skip_merged && sel[0]->level > 0)))
             rc = mt_merge_parts(m, sel, n, true, q);
         pthread_mutex_lock(&m->lock);
         m->running_merges--;
@@ -885,11 +926,10 @@ static int mt_check(table *t, query_ctx *q, block *out)
  * block number. `name` is the part's name where it came from (detached/, a backup). */
 static int adopt_part(mt_table *m, const char *tmpdir, const char *name)
 {
-    char *pid;
-    int64_t a, b;
-    uint32_t level;
-    if (mt_parse_part_name(name, &pid, &a, &b, &level))
+    mt_name nm;
+    if (mt_name_parse(m, name, &nm))
         return err_set(ERR_BAD_DATA_PART_NAME, "Unexpected part name: %s", name);
+    const char *pid = nm.partition_id;
     mt_part *probe = NULL;
     int rc = mt_part_load(m, tmpdir, name, &probe);
     if (rc)
@@ -908,15 +948,18 @@ static int adopt_part(mt_table *m, const char *tmpdir, const char *name)
         pthread_mutex_lock(&m->lock);
         int64_t blk = m->next_block++;
         pthread_mutex_unlock(&m->lock);
-        rc = mt_commit_part(m, tmpdir, pid, blk, blk, level, NULL, 0, NULL);
+        /* a fresh block number, level 0 and no mutation, as ClickHouse names it */
+        rc = mt_commit_part(m, tmpdir, nm.prefix, blk, blk, 0, NULL, 0, NULL);
     }
-    free(pid);
+    mt_name_free(&nm);
     return rc;
 }
 
 static int attach_part(mt_table *m, const char *name, query_ctx *q)
 {
     (void)q;
+    if (mt_check_part_name(m, name))
+        return -1;
     char *src = mt_sprintf("%sdetached/%s", m->t->data_dir, name);
     struct stat st;
     if (stat(src, &st) || !S_ISDIR(st.st_mode)) {
@@ -994,6 +1037,32 @@ static int mt_backup(table *t, query_ctx *q, int (*fn)(void *ctx, const char *na
     return rc;
 }
 
+/* ALTERs that a table in the old engine syntax refuses (ClickHouse's BAD_ARGUMENTS): its
+ * storage clauses are the engine's arguments, which ALTER cannot rewrite. */
+static bool old_syntax_refuses(const char *s)
+{
+    static const struct {
+        const char *cmd, *msg;
+    } refused[] = {
+        {"ADD INDEX ", "ALTER ADD INDEX is not supported for tables with the old syntax."},
+        {"ADD PROJECTION ", "ALTER ADD PROJECTION is not supported for tables with the old syntax."},
+        {"MODIFY SETTING ", "Cannot alter settings, because table engine doesn't support settings changes."},
+        {"RESET SETTING ", "Cannot alter settings, because table engine doesn't support settings changes."},
+        {"MODIFY ORDER BY ", "ALTER MODIFY ORDER BY is not supported for default-partitioned tables created with "
+                             "the old syntax."},
+        {"MODIFY SAMPLE BY ", "ALTER MODIFY SAMPLE BY is not supported for default-partitioned tables created "
+                              "with the old syntax."},
+        {"MODIFY TTL ", "ALTER MODIFY TTL is not supported for default-partitioned tables created with the old "
+                        "syntax."},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+        if (!strncasecmp(s, refused[i].cmd, strlen(refused[i].cmd))) {
+            err_set(ERR_BAD_ARGUMENTS, "%s", refused[i].msg);
+            return true;
+        }
+    return false;
+}
+
 static int mt_alter(table *t, const ast *stmt, query_ctx *q)
 {
     mt_table *m = t->impl;
@@ -1030,6 +1099,8 @@ static int mt_alter(table *t, const ast *stmt, query_ctx *q)
         free(pid);
         return rc;
     }
+    if (m->old_format && old_syntax_refuses(s))
+        return -1;
     return err_set(ERR_NOT_IMPLEMENTED, "ALTER TABLE %s is not supported yet for MergeTree tables", s);
 }
 

@@ -121,8 +121,7 @@ typedef struct part_rows {
     const uint64_t *ids;
     size_t n;
     bool last;  /* the last part of bs: free each column once written */
-    uint32_t level; /* 1 when the rows were collapsed on insert (optimize_on_insert), as
-                       ClickHouse names such parts (all_1_1_1), else 0 */
+    const block *minmax_rows; /* rows (before collapsing) the part's min/max cover too, or NULL */
 } part_rows;
 
 static int write_part(mt_table *m, const part_rows *pr, const block *partition, const char *partition_id,
@@ -151,14 +150,21 @@ static int write_part(mt_table *m, const part_rows *pr, const block *partition, 
     int rc = mt_part_writer_open(m, tmp, &w);
     if (!rc) {
         rc = pr->b ? mt_part_writer_write(w, pr->b) : mt_part_writer_write_picked(w, pr->bs, pr->nb, pr->ids, pr->n, pr->last);
+        if (!rc && pr->minmax_rows)
+            mt_part_writer_widen_minmax(w, pr->minmax_rows);
         if (!rc)
             rc = mt_part_writer_finish(w, partition);
         if (rc) {
             mt_part_writer_abort(w);
         } else {
             char *dir = xstrdup(mt_part_writer_dir(w));
+            char *prefix = mt_part_writer_prefix(w, partition_id);
             mt_part_writer_free(w);
-            rc = mt_commit_part(m, dir, partition_id, blk, blk, pr->level, NULL, 0, &done);
+            /* a part collapsed on insert (Replacing/Summing/Aggregating with
+               optimize_on_insert) counts as merged: level 1, as ClickHouse names it */
+            uint32_t level = o->optimize_on_insert && m->kind != MT_PLAIN ? 1 : 0;
+            rc = mt_commit_part(m, dir, prefix, blk, blk, level, NULL, 0, &done);
+            free(prefix);
             if (rc)
                 mt_remove_tree(dir);
             free(dir);
@@ -344,13 +350,24 @@ static int write_batch(mt_table *m, batch *bt, insert_opts *o, int64_t max_parti
         block *piece = pieces[g];
         pieces[g] = NULL;
         char *pid = m->part_key.n ? mt_partition_id(&m->part_key, pvals[g]->cols, 0) : xstrdup("all");
+        /* ClickHouse takes the part's min/max (and so an old-syntax part's dates) from the
+           rows inserted, before they collapse */
+        block *pre = NULL;
+        if (collapse && m->nminmax) {
+            pre = block_new(ncols, piece->rows);
+            for (int i = 0; i < m->nminmax; i++)
+                pre->cols[m->minmax_cols[i]] = col_clone(piece->cols[m->minmax_cols[i]]);
+        }
         if (collapse && !(piece = mt_collapse_sorted(m, piece, NULL, false)))
             rc = -1;
         part_rows pr = {.b = piece, .bs = bt->bs, .nb = nb, .ids = gsorted[g], .n = gn[g], .last = g + 1 == ngroups,
-                         .level = collapse ? 1 : 0};
-        if (!rc)
+                        .minmax_rows = pre};
+        /* rows that collapsed to nothing (a Summing table's sums all zero) make no part,
+           as in ClickHouse */
+        if (!rc && !(collapse && piece->rows == 0))
             rc = write_part(m, &pr, pvals[g], pid, o);
         block_free(piece);
+        block_free(pre);
         free(pid);
     }
     for (size_t g = 0; g < ngroups; g++) {

@@ -513,6 +513,22 @@ static void merge_unregister(mt_table *m, mt_merge_info *g)
     free(g);
 }
 
+/* The merged part's name prefix: the partition ID, or for the old syntax the dates from
+ * the earliest to the latest of the parts' (YYYYMMDD compares as text). */
+static char *merged_prefix(const mt_table *m, mt_part *const *parts, int n)
+{
+    if (!m->old_format)
+        return xstrdup(parts[0]->partition_id);
+    const char *lo = parts[0]->name, *hi = parts[0]->name + 9;
+    for (int i = 1; i < n; i++) {
+        if (strncmp(parts[i]->name, lo, 8) < 0)
+            lo = parts[i]->name;
+        if (strncmp(parts[i]->name + 9, hi, 8) > 0)
+            hi = parts[i]->name + 9;
+    }
+    return mt_sprintf("%.8s_%.8s", lo, hi);
+}
+
 int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q)
 {
     (void)final;
@@ -537,7 +553,8 @@ int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q
     pthread_mutex_unlock(&m->lock);
     char *tmp = mt_sprintf("tmp_merge_%s_%" PRId64 "_%" PRId64 "_%u_%" PRIu64, parts[0]->partition_id, min_block,
                            max_block, level, seq);
-    char *result = mt_part_name_ex(parts[0]->partition_id, min_block, max_block, level, mutation);
+    char *prefix = merged_prefix(m, parts, n);
+    char *result = mt_part_name_ex(prefix, min_block, max_block, level, mutation);
     merger g = {.m = m, .n = n, .info = merge_register(m, parts, n, result)};
     g.cur = xcalloc((size_t)n + 1, sizeof *g.cur);
     g.heap = xcalloc((size_t)n + 1, sizeof *g.heap);
@@ -715,12 +732,13 @@ int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q
             mt_log_event(m, PART_LOG_MERGE, result, parts[0]->partition_id, 0, 0, elapsed, parts, n, read_rows,
                          err_code(), err_msg(), algorithm);
         free(result);
+        free(prefix);
         return -1;
     }
     char *dir = xstrdup(mt_part_writer_dir(w));
     mt_part_writer_free(w);
     mt_part *done = NULL;
-    rc = mt_commit_part_ex(m, dir, parts[0]->partition_id, min_block, max_block, level, mutation, parts, n, &done);
+    rc = mt_commit_part_ex(m, dir, prefix, min_block, max_block, level, mutation, parts, n, &done);
     if (rc)
         mt_remove_tree(dir);
     if (done) {
@@ -731,6 +749,7 @@ int mt_merge_parts(mt_table *m, mt_part **parts, int n, bool final, query_ctx *q
     free(dir);
     free(tmp);
     free(result);
+    free(prefix);
     return rc;
 }
 

@@ -131,6 +131,12 @@ typedef struct mt_merge_info {
 typedef struct mt_table {
     table *t;
     mt_kind kind;
+    const ast *cr;               /* the CREATE's storage clauses: t->create, or for the old
+                                    engine syntax what it stands for (old_syntax.h) */
+    arena cr_arena;              /* holds cr's nodes then */
+    bool old_format;             /* old syntax: parts named by their dates, no partition.dat
+                                    nor minmax file */
+    int date_col;                /* old syntax: the date column (stored column index) */
     mt_settings set;
     mt_key sort;                 /* ORDER BY (empty = tuple()) */
     int nprimary;                /* PRIMARY KEY: a prefix of the sorting key */
@@ -182,6 +188,25 @@ typedef struct mt_table {
 /* Parses "<partition>_<min>_<max>_<level>[_<mutation>]"; -1 if not a part name. */
 int mt_parse_part_name(const char *name, char **partition_id, int64_t *min_block, int64_t *max_block,
                        uint32_t *level);
+/* A part name as table m names its parts. */
+typedef struct mt_name {
+    char *prefix;                /* what precedes the block numbers: the partition ID, or for
+                                    the old syntax "<min date>_<max date>" (YYYYMMDD) */
+    char *partition_id;
+    int64_t min_block, max_block;
+    uint32_t level;
+    int64_t mutation;            /* 0 = none */
+    int32_t min_date, max_date;  /* old syntax: days since 1970-01-01 */
+} mt_name;
+/* -1 (no error set) when name is not one of m's part names; else 0, free with mt_name_free. */
+int mt_name_parse(const mt_table *m, const char *name, mt_name *out);
+void mt_name_free(mt_name *n);
+/* 0 when name is one of m's part names, else BAD_DATA_PART_NAME as ClickHouse words it. */
+int mt_check_part_name(const mt_table *m, const char *name);
+/* The name prefix of an existing part (new memory). */
+char *mt_part_prefix(const mt_table *m, const mt_part *p);
+/* "YYYYMMDD_YYYYMMDD" (new memory). */
+char *mt_date_prefix(int32_t min_date, int32_t max_date);
 /* The mutation version of a part name (the fifth field), 0 when absent. */
 int64_t mt_part_name_mutation(const char *name);
 char *mt_part_name(const char *partition_id, int64_t min_block, int64_t max_block, uint32_t level);
@@ -253,14 +278,21 @@ int mt_part_writer_finish(mt_part_writer *w, const block *partition);
 void mt_part_writer_abort(mt_part_writer *w); /* removes the temporary directory */
 void mt_part_writer_free(mt_part_writer *w);
 uint64_t mt_part_writer_rows(const mt_part_writer *w);
+/* Widens the part's min/max (of the partition key's columns) to cover b's rows too; b
+ * needs only those columns. */
+void mt_part_writer_widen_minmax(mt_part_writer *w, const block *b);
+/* The name prefix of the part written (after finish): partition_id, or for the old syntax
+ * the dates of its rows (new memory). */
+char *mt_part_writer_prefix(const mt_part_writer *w, const char *partition_id);
 const char *mt_part_writer_dir(const mt_part_writer *w);
 
 /* Renames tmp dir into place as a part with this name and adds it to the active set,
- * replacing `replaced` (merges) — all under the table lock, after fsync. */
-int mt_commit_part(mt_table *m, const char *tmp_dir, const char *partition_id, int64_t min_block,
+ * replacing `replaced` (merges) — all under the table lock, after fsync. name_prefix:
+ * the name before the block numbers (mt_name's prefix: the partition ID, or the dates). */
+int mt_commit_part(mt_table *m, const char *tmp_dir, const char *name_prefix, int64_t min_block,
                    int64_t max_block, uint32_t level, mt_part **replaced, int nreplaced, mt_part **out);
 /* The same with a mutation version in the name (merges of mutated parts, mutations). */
-int mt_commit_part_ex(mt_table *m, const char *tmp_dir, const char *partition_id, int64_t min_block,
+int mt_commit_part_ex(mt_table *m, const char *tmp_dir, const char *name_prefix, int64_t min_block,
                       int64_t max_block, uint32_t level, int64_t mutation, mt_part **replaced, int nreplaced,
                       mt_part **out);
 

@@ -511,7 +511,9 @@ static int mutate_part(mt_table *m, mt_part *p, const mt_mutation *const *mus, i
     char *dir = xstrdup(mt_part_writer_dir(w));
     mt_part_writer_free(w);
     mt_part *done = NULL;
-    rc = mt_commit_part_ex(m, dir, p->partition_id, p->min_block, p->max_block, p->level, version, &p, 1, &done);
+    char *prefix = mt_part_prefix(m, p);
+    rc = mt_commit_part_ex(m, dir, prefix, p->min_block, p->max_block, p->level, version, &p, 1, &done);
+    free(prefix);
     if (rc)
         mt_remove_tree(dir);
     if (done) {

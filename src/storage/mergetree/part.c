@@ -4,6 +4,7 @@
 
 #include "base/err.h"
 #include "base/mem.h"
+#include "column/datetime.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -137,6 +138,89 @@ int64_t mt_part_name_mutation(const char *name)
     if (n != 4 || !parse_i64(last, strlen(last), &v))
         return 0;
     return v;
+}
+
+/* An old-format name: YYYYMMDD_YYYYMMDD_<min>_<max>_<level>[_<mutation>], both dates in
+ * one month (ClickHouse's MergeTreePartInfo for format version 0). */
+static int parse_old_name(const char *name, mt_name *out)
+{
+    const char *f[7];
+    size_t len[7];
+    int nf = 0;
+    for (const char *p = name; nf < 7;) {
+        const char *u = strchr(p, '_');
+        f[nf] = p;
+        len[nf++] = u ? (size_t)(u - p) : strlen(p);
+        if (!u)
+            break;
+        p = u + 1;
+    }
+    int64_t v[6] = {0};
+    if (nf < 5 || nf > 6 || len[0] != 8 || len[1] != 8)
+        return -1;
+    for (int i = 0; i < nf; i++)
+        if (!parse_i64(f[i], len[i], &v[i]))
+            return -1;
+    int32_t days[2];
+    for (int i = 0; i < 2; i++) {
+        unsigned mo = (unsigned)(v[i] / 100 % 100), d = (unsigned)(v[i] % 100);
+        if (mo < 1 || mo > 12 || d < 1 || d > 31)
+            return -1;
+        days[i] = (int32_t)dt_days_from_civil(v[i] / 10000, mo, d);
+    }
+    if (v[0] / 100 != v[1] / 100 || days[0] > days[1] || v[2] > v[3] || v[4] > UINT32_MAX)
+        return -1;
+    out->prefix = xstrndup(name, 17);
+    out->partition_id = xstrndup(name, 6);
+    out->min_date = days[0];
+    out->max_date = days[1];
+    out->min_block = v[2];
+    out->max_block = v[3];
+    out->level = (uint32_t)v[4];
+    out->mutation = nf == 6 ? v[5] : 0;
+    return 0;
+}
+
+int mt_name_parse(const mt_table *m, const char *name, mt_name *out)
+{
+    memset(out, 0, sizeof *out);
+    if (m->old_format)
+        return parse_old_name(name, out);
+    if (mt_parse_part_name(name, &out->partition_id, &out->min_block, &out->max_block, &out->level))
+        return -1;
+    out->prefix = xstrdup(out->partition_id);
+    out->mutation = mt_part_name_mutation(name);
+    return 0;
+}
+
+int mt_check_part_name(const mt_table *m, const char *name)
+{
+    mt_name nm;
+    if (mt_name_parse(m, name, &nm))
+        return err_set(ERR_BAD_DATA_PART_NAME, "Unexpected part name: %s for format version: %d", name,
+                       m->old_format ? 0 : 1);
+    mt_name_free(&nm);
+    return 0;
+}
+
+void mt_name_free(mt_name *n)
+{
+    free(n->prefix);
+    free(n->partition_id);
+}
+
+char *mt_part_prefix(const mt_table *m, const mt_part *p)
+{
+    return m->old_format ? xstrndup(p->name, 17) : xstrdup(p->partition_id);
+}
+
+char *mt_date_prefix(int32_t min_date, int32_t max_date)
+{
+    int64_t y[2];
+    unsigned mo[2], d[2];
+    dt_civil_from_days(min_date, &y[0], &mo[0], &d[0]);
+    dt_civil_from_days(max_date, &y[1], &mo[1], &d[1]);
+    return mt_sprintf("%04" PRId64 "%02u%02u_%04" PRId64 "%02u%02u", y[0], mo[0], d[0], y[1], mo[1], d[1]);
 }
 
 /* columns.txt: "columns format version: 1\nN columns:\n`name` Type\n…" */
@@ -731,16 +815,44 @@ static void parse_serialization_json(const char *js, const schema *sch, mt_seria
     }
 }
 
+/* The partition value toYYYYMM(date) and the date's min/max of an old-format part. */
+static void old_format_keys(const mt_table *m, mt_part *p, const char *name)
+{
+    mt_name nm;
+    if (parse_old_name(name, &nm))
+        return; /* checked by the caller */
+    p->partition = block_new(1, 1);
+    p->partition->cols[0] = col_new(m->part_key.types[0]);
+    uint32_t yyyymm = (uint32_t)strtoul(nm.partition_id, NULL, 10);
+    col_push_fixed(p->partition->cols[0], &yyyymm);
+    p->minmax = xcalloc((size_t)m->nminmax + 1, sizeof *p->minmax);
+    for (int i = 0; i < m->nminmax; i++) {
+        p->minmax[i] = col_new(m->t->sch->types[m->minmax_cols[i]]);
+        uint16_t lo = (uint16_t)nm.min_date, hi = (uint16_t)nm.max_date;
+        col_push_fixed(p->minmax[i], &lo);
+        col_push_fixed(p->minmax[i], &hi);
+    }
+    mt_name_free(&nm);
+}
+
 int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out)
 {
     mt_part *p = xcalloc(1, sizeof *p);
     p->refs = 1;
     p->name = xstrdup(name);
     p->dir = xstrdup(dir);
-    if (mt_parse_part_name(name, &p->partition_id, &p->min_block, &p->max_block, &p->level)) {
+    mt_name pn;
+    if (mt_name_parse(m, name, &pn)) {
         mt_part_unref(p);
         return err_set(ERR_BAD_DATA_PART_NAME, "Unexpected part name: %s", name);
     }
+    p->partition_id = pn.partition_id;
+    pn.partition_id = NULL;
+    p->min_block = pn.min_block;
+    p->max_block = pn.max_block;
+    p->level = pn.level;
+    p->mutation = pn.mutation;
+    mt_name_free(&pn);
     /* ClickHouse writes small parts in its Compact layout (every column in one data.bin);
      * shale reads the Wide layout only. */
     bool is_compact = false;
@@ -758,7 +870,6 @@ int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out)
     }
     buf b = {0};
     int rc = 0;
-    p->mutation = mt_part_name_mutation(name);
     /* The part's own columns: an ALTER may have added, dropped, renamed or retyped
      * columns since it was written. */
     table *t = m->t;
@@ -836,8 +947,10 @@ int mt_part_load(mt_table *m, const char *dir, const char *name, mt_part **out)
                          p->nindex, p->ngranules);
         buf_free(&idx);
     }
-    /* Partition value and minmax. */
-    if (!rc && m->part_key.n) {
+    /* Partition value and minmax: an old-format part has them in its name. */
+    if (!rc && m->old_format)
+        old_format_keys(m, p, name);
+    else if (!rc && m->part_key.n) {
         buf pd = {0};
         rc = mt_read_small_file(dir, "partition.dat", &pd);
         column **vals = NULL;

@@ -60,6 +60,15 @@ static bool special_stream(const char *name)
 
 static void sink_write(void *ctx, const void *p, size_t n) { mt_cwriter_write(ctx, p, n); }
 
+char *mt_part_writer_prefix(const mt_part_writer *w, const char *partition_id)
+{
+    const mt_table *m = w->m;
+    for (int i = 0; m->old_format && i < m->nminmax; i++)
+        if (m->minmax_cols[i] == m->date_col && w->min[i] && w->max[i])
+            return mt_date_prefix(*(const uint16_t *)w->min[i]->data.p, *(const uint16_t *)w->max[i]->data.p);
+    return xstrdup(partition_id);
+}
+
 uint64_t mt_part_writer_rows(const mt_part_writer *w) { return w->rows; }
 const char *mt_part_writer_dir(const mt_part_writer *w) { return w->dir; }
 
@@ -428,6 +437,12 @@ static size_t picked_bytes(block *const *bs, int c, const uint64_t *ids, size_t 
     return total + (n + 1) * sizeof(uint64_t);
 }
 
+void mt_part_writer_widen_minmax(mt_part_writer *w, const block *b)
+{
+    if (b->rows)
+        update_minmax(w, b);
+}
+
 static const column *picked_col(block *const *bs, int c, uint64_t id) { return bs[id >> 32]->cols[c]; }
 
 /* update_minmax over picked rows: the same first lowest / first highest row. */
@@ -569,7 +584,8 @@ int mt_part_writer_finish(mt_part_writer *w, const block *partition)
     snprintf(num, sizeof num, "%" PRIu64, w->rows);
     if (!rc)
         rc = mt_write_small_file(w->dir, "count.txt", num, strlen(num), &cs);
-    if (!rc && m->part_key.n && partition) {
+    /* An old-syntax table's part has its partition and date range in its name. */
+    if (!rc && m->part_key.n && partition && !m->old_format) {
         buf pd = {0};
         for (int i = 0; i < m->part_key.n; i++)
             mt_value_write(partition->cols[i], 0, &pd);

@@ -250,7 +250,8 @@ static bool exact_comparable(const column *a, const column *b)
     const type *ta = type_phys(a->type), *tb = type_phys(b->type);
     if (ta->id == T_NULLABLE || tb->id == T_NULLABLE)
         return false;
-    if (ta == tb || (ta->id == tb->id && !type_is_decimal(ta) && ta->id != T_DATETIME64 && ta->id != T_FIXEDSTRING))
+    if (ta == tb || (ta->id == tb->id && !type_is_decimal(ta) && ta->id != T_DATETIME64 && ta->id != T_FIXEDSTRING &&
+                     ta->id != T_ARRAY && ta->id != T_TUPLE && ta->id != T_MAP))
         return true;
     return type_is_number(ta) && type_is_number(tb) && !type_is_float(ta) && !type_is_float(tb) &&
            !type_is_decimal(ta) && !type_is_decimal(tb);

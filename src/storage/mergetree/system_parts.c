@@ -64,6 +64,19 @@ int mt_system_table(query_ctx *q, const char *const *names, const type *const *t
     return 0;
 }
 
+/* The minmax column of type id, when the partition key uses exactly one such column. */
+static int minmax_of_type(const mt_table *m, type_id id)
+{
+    int found = -1;
+    for (int i = 0; i < m->nminmax; i++)
+        if (m->t->sch->types[m->minmax_cols[i]]->id == id) {
+            if (found >= 0)
+                return -1;
+            found = i;
+        }
+    return found;
+}
+
 static void part_rows(const table *t, mt_table *m, block *b)
 {
     for (int i = 0; i < m->nparts; i++) {
@@ -93,6 +106,22 @@ static void part_rows(const table *t, mt_table *m, block *b)
         push_s(b->cols[15], t->name);
         push_s(b->cols[16], t->engine->name);
         push_s(b->cols[17], p->dir);
+        for (int k = 0; k < 2; k++) {
+            /* min_date/max_date, min_time/max_time: the partition key's Date (DateTime)
+             * column's range, when it has exactly one; else zero */
+            int mc = minmax_of_type(m, k ? T_DATETIME : T_DATE);
+            const column *c = mc >= 0 && p->minmax ? p->minmax[mc] : NULL;
+            bool have = c && c->len == 2;
+            if (k) {
+                uint32_t lo = have ? ((const uint32_t *)c->data.p)[0] : 0, hi = have ? ((const uint32_t *)c->data.p)[1] : 0;
+                col_push_fixed(b->cols[20], &lo);
+                col_push_fixed(b->cols[21], &hi);
+            } else {
+                uint16_t lo = have ? ((const uint16_t *)c->data.p)[0] : 0, hi = have ? ((const uint16_t *)c->data.p)[1] : 0;
+                col_push_fixed(b->cols[18], &lo);
+                col_push_fixed(b->cols[19], &hi);
+            }
+        }
         b->rows++;
     }
 }
@@ -102,9 +131,10 @@ int mergetree_system_parts(query_ctx *q, source **out)
     static const char *const names[] = {
         "partition", "name", "part_type", "active", "marks", "rows", "bytes_on_disk", "data_compressed_bytes",
         "data_uncompressed_bytes", "modification_time", "min_block_number", "max_block_number", "level",
-        "partition_id", "database", "table", "engine", "path"};
+        "partition_id", "database", "table", "engine", "path", "min_date", "max_date", "min_time", "max_time"};
     const type *s = type_simple(T_STRING), *u64 = type_simple(T_UINT64);
     const type *types[] = {s, s, s, type_simple(T_UINT8), u64, u64, u64, u64, u64, type_simple(T_DATETIME),
-                           type_simple(T_INT64), type_simple(T_INT64), type_simple(T_UINT32), s, s, s, s, s};
+                           type_simple(T_INT64), type_simple(T_INT64), type_simple(T_UINT32), s, s, s, s, s,
+                           type_simple(T_DATE), type_simple(T_DATE), type_simple(T_DATETIME), type_simple(T_DATETIME)};
     return mt_system_table(q, names, types, (int)(sizeof names / sizeof *names), part_rows, out);
 }
