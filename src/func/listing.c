@@ -66,6 +66,8 @@ static void build(void)
         const func_def *d;
         const char *name = func_entry_at(i, &d);
         bool alias = strcmp(name, d->name) != 0;
+        if (!strncmp(name, "__", 2)) /* the analyzer's internal helpers (__joinGetLookup) */
+            continue;
         add(name, alias ? d->name : "", d->description, false, (d->flags & FN_CASE_INSENSITIVE) != 0);
     }
     for (int i = 0; i < hof_count(); i++)

@@ -503,7 +503,8 @@ static int create_table(const ast *st, query_ctx *q)
                      "[MergeTree, ReplacingMergeTree, SummingMergeTree, AggregatingMergeTree, "
                      "CollapsingMergeTree, VersionedCollapsingMergeTree, GraphiteMergeTree, CoalescingMergeTree]",
                      engine->name);
-    if (!rc && !is_mergetree(engine->name) && storage->settings.n)
+    if (!rc && !is_mergetree(engine->name) && strcmp(engine->name, "Join") && strcmp(engine->name, "Set") &&
+        storage->settings.n)
         rc = err_set(ERR_BAD_ARGUMENTS, "Engine %s doesn't support SETTINGS clause. Currently only the "
                      "following engines have support for the feature: [MergeTree, ReplacingMergeTree, "
                      "SummingMergeTree, AggregatingMergeTree, CollapsingMergeTree, VersionedCollapsingMergeTree, "

@@ -1,0 +1,362 @@
+/* Join and Set tables in queries (sql/join_engine.h).
+ *
+ * A JOIN with a Join table on its right reads the table's rows (one per key where the
+ * table's strictness keeps one) and joins them with the ordinary hash join (sql/join.c):
+ * with the strictness and kind equal to the table's, that gives what ClickHouse's join
+ * over the stored hash table gives. The checks are ClickHouse's: same strictness and
+ * kind, same join_use_nulls for LEFT and FULL, ON/USING naming exactly the table's keys.
+ *
+ * joinGet reads the rows the same way and hands them to __joinGetLookup
+ * (func/scalar/join_get.c) as constant arrays. */
+#include "sql/join_engine.h"
+
+#include "base/err.h"
+#include "base/mem.h"
+#include "exec/settings.h"
+#include "func/func.h"
+#include "storage/catalog.h"
+#include "storage/joinset.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* The table a plain name refers to (not a CTE, a table function or a system table), or
+ * NULL with no error. */
+static table *named_table(const char *db, const char *name, query_ctx *q)
+{
+    if (!name || (db && !strcmp(db, "system")))
+        return NULL;
+    if (!db)
+        for (int i = 0; i < q->nctes; i++)
+            if (!strcmp(((const ast *)q->ctes[i])->alias, name))
+                return NULL;
+    table *t;
+    if (catalog_get_for_query(q, db, name, &t)) {
+        err_clear();
+        return NULL;
+    }
+    return t;
+}
+
+static bool is_key(const join_engine_spec *s, const table *t, const char *name)
+{
+    for (int k = 0; k < s->nkeys; k++)
+        if (!strcmp(t->sch->names[s->key_cols[k]], name))
+            return true;
+    return false;
+}
+
+/* The right side's column an ON operand names: `k`, `t.k` or `alias.k` (NULL: another). */
+static const char *right_column(const ast *e, const ast *right, const table *t)
+{
+    if (e->kind != AST_IDENT || e->nparts < 1 || e->nparts > 3)
+        return NULL;
+    const char *col = e->parts[e->nparts - 1];
+    if (schema_find(t->sch, col) < 0)
+        return NULL;
+    if (e->nparts == 1)
+        return col;
+    const char *qual = e->parts[e->nparts - 2];
+    if ((right->alias && !strcmp(qual, right->alias)) || (!right->alias && !strcmp(qual, t->name)))
+        return col;
+    return NULL;
+}
+
+/* The ON clause's AND-ed equalities, each naming one right column (names[i]). */
+static int on_keys(const ast *on, const ast *right, const table *t, const char **names, int *n)
+{
+    if (on->kind == AST_FUNC && !strcmp(on->name, "and")) {
+        for (int i = 0; i < on->args.n; i++)
+            if (on_keys(on->args.items[i], right, t, names, n))
+                return -1;
+        return 0;
+    }
+    if (on->kind != AST_FUNC || strcmp(on->name, "equals") || on->args.n != 2)
+        return err_set(ERR_INCOMPATIBLE_TYPE_OF_JOIN, "ON section of JOIN with filter conditions is not implemented");
+    const char *a = right_column(on->args.items[0], right, t), *b = right_column(on->args.items[1], right, t);
+    if (*n >= JOIN_ENGINE_MAX_KEYS)
+        return err_set(ERR_INCOMPATIBLE_TYPE_OF_JOIN, "Too many keys in JOIN ON section");
+    names[(*n)++] = a ? a : b ? b : "";
+    return 0;
+}
+
+static int check_keys(const ast *j, const table *t, const join_engine_spec *s)
+{
+    const char *names[JOIN_ENGINE_MAX_KEYS];
+    int n = 0;
+    if (j->using_cols.n) {
+        for (int i = 0; i < j->using_cols.n && n < JOIN_ENGINE_MAX_KEYS; i++) {
+            const ast *u = j->using_cols.items[i];
+            names[n++] = u->kind == AST_IDENT && u->nparts ? u->parts[u->nparts - 1] : "";
+        }
+    } else if (j->on && on_keys(j->on, j->sub, t, names, &n)) {
+        return -1;
+    }
+    if (n != s->nkeys)
+        return err_set(ERR_INCOMPATIBLE_TYPE_OF_JOIN,
+                       "Number of keys in JOIN ON section (%d) doesn't match number of keys in Join engine (%d)", n,
+                       s->nkeys);
+    for (int k = 0; k < s->nkeys; k++) {
+        const char *key = t->sch->names[s->key_cols[k]];
+        bool found = false;
+        for (int i = 0; i < n; i++)
+            found |= !strcmp(names[i], key);
+        if (!found) {
+            buf all = {0};
+            for (int i = 0; i < s->nkeys; i++)
+                buf_printf(&all, "%s%s", i ? ", " : "", t->sch->names[s->key_cols[i]]);
+            buf_putc(&all, 0);
+            err_set(ERR_INCOMPATIBLE_TYPE_OF_JOIN,
+                    "Key '%s' not found in JOIN ON section. Join engine key%s '%s' have to be used", key,
+                    s->nkeys > 1 ? "s" : "", (const char *)all.p);
+            buf_free(&all);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int join_engine_check(const ast *j, query_ctx *q, table **out)
+{
+    *out = NULL;
+    const ast *r = j->sub;
+    if (!r || r->kind != AST_TABLE || r->table_func || r->sub || !r->table_name)
+        return 0;
+    table *t = named_table(r->database, r->table_name, q);
+    if (!t)
+        return 0;
+    if (t->engine != &engine_join) {
+        table_unref(t);
+        return 0;
+    }
+    const join_engine_spec *s = join_engine_spec_of(t);
+    const char *kind = j->join_kind ? j->join_kind : "INNER";
+    const char *strict = j->join_strictness ? j->join_strictness : "ALL";
+    bool left_or_full = !strcasecmp(kind, "LEFT") || !strcasecmp(kind, "FULL");
+    bool force_nullable = left_or_full && settings_bool(q->st, "join_use_nulls");
+    int rc = 0;
+    if (strcasecmp(kind, s->kind) || strcasecmp(strict, s->strictness))
+        rc = err_set(ERR_INCOMPATIBLE_TYPE_OF_JOIN, "Table '%s' has incompatible type of JOIN", table_full_name(t));
+    else if (force_nullable != (left_or_full && s->use_nulls))
+        rc = err_set(ERR_INCOMPATIBLE_TYPE_OF_JOIN,
+                     "Table %s needs the same join_use_nulls setting as present in LEFT or FULL JOIN", table_full_name(t));
+    else
+        rc = check_keys(j, t, s);
+    if (rc) {
+        table_unref(t);
+        return -1;
+    }
+    *out = t;
+    return 0;
+}
+
+/* ---- joinGet ---- */
+
+/* A constant one-row Array whose elements are c (taken). */
+static column *array_of(column *c)
+{
+    column *a = col_new(type_array(c->type));
+    col_free(a->inner);
+    a->inner = c;
+    col_array_commit(a);
+    return a;
+}
+
+static const type *plain_key_type(const type *t)
+{
+    t = type_phys(t);
+    if (t->id == T_LOWCARDINALITY)
+        t = type_phys(t->inner);
+    return type_strip_nullable(t);
+}
+
+/* The table argument: a constant string or an identifier, "db.name" or "name". */
+static int table_arg(const ast *a, char *db, char *name, size_t cap)
+{
+    const char *text = NULL;
+    char joined[512];
+    if (a->kind == AST_LITERAL && a->lit == LIT_STRING)
+        text = a->str;
+    else if (a->kind == AST_IDENT && a->nparts == 1)
+        text = a->parts[0];
+    else if (a->kind == AST_IDENT && a->nparts == 2) {
+        snprintf(joined, sizeof joined, "%s.%s", a->parts[0], a->parts[1]);
+        text = joined;
+    }
+    if (!text)
+        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type of first argument of function joinGet, "
+                                                     "expected a const string");
+    const char *dot = strchr(text, '.');
+    db[0] = 0;
+    if (dot) {
+        snprintf(db, cap, "%.*s", (int)(dot - text), text);
+        text = dot + 1;
+    }
+    snprintf(name, cap, "%s", text);
+    return 0;
+}
+
+int join_get_compile(const ast *e, expr **keys, int nkeys, query_ctx *q, expr **out)
+{
+    bool or_null = !strcmp(e->name, "joinGetOrNull");
+    table *t = NULL;
+    block *rows = NULL;
+    column **cargs = NULL;
+    const type **types = NULL;
+    fn_call *call = NULL;
+    int rc = -1;
+    char db[256], name[256];
+    const ast *colarg = e->args.n > 1 ? e->args.items[1] : NULL;
+    if (e->args.n < 3) {
+        err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                "Number of arguments for function %s doesn't match: passed %d, should be greater or equal to 3", e->name,
+                e->args.n);
+        goto out;
+    }
+    if (table_arg(e->args.items[0], db, name, sizeof db))
+        goto out;
+    if (!colarg || colarg->kind != AST_LITERAL || colarg->lit != LIT_STRING) {
+        err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type of second argument of function %s, expected a const string",
+                e->name);
+        goto out;
+    }
+    if (catalog_get_for_query(q, db[0] ? db : NULL, name, &t))
+        goto out;
+    if (t->engine != &engine_join) {
+        err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Table %s should have engine StorageJoin", table_full_name(t));
+        goto out;
+    }
+    const join_engine_spec *s = join_engine_spec_of(t);
+    if (nkeys != s->nkeys) {
+        err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                "Number of join_keys and number of right table key columns for function %s don't match: passed %d, "
+                "should be equal to %d",
+                e->name, nkeys, s->nkeys);
+        goto out;
+    }
+    for (int k = 0; k < nkeys; k++) {
+        const type *l = plain_key_type(keys[k]->type), *r = plain_key_type(t->sch->types[s->key_cols[k]]);
+        if (l != r && strcmp(l->name, r->name)) {
+            err_set(ERR_TYPE_MISMATCH, "Type mismatch in joinGet key %d: found type %s, while the needed type is %s", k,
+                    l->name, r->name);
+            goto out;
+        }
+    }
+    int vcol = schema_find(t->sch, colarg->str);
+    if (vcol < 0 || is_key(s, t, colarg->str)) {
+        err_set(ERR_NO_SUCH_COLUMN_IN_TABLE, "StorageJoin doesn't contain column %s", colarg->str);
+        goto out;
+    }
+    if (strcmp(s->strictness, "ANY") || strcmp(s->kind, "LEFT")) {
+        err_set(ERR_INCOMPATIBLE_TYPE_OF_JOIN, "joinGet only supports StorageJoin of type Left Any");
+        goto out;
+    }
+    if (join_engine_rows(t, true, &rows))
+        goto out;
+    /* The stored column's type, Nullable when the table keeps NULLs for LEFT joins
+     * (join_use_nulls) or for joinGetOrNull (types that cannot be Nullable stay). */
+    const type *vt = t->sch->types[vcol];
+    if ((s->use_nulls || or_null) && type_can_be_nullable(vt) && !type_is_nullable(vt)) {
+        if (type_phys(vt)->id == T_LOWCARDINALITY)
+            vt = type_is_nullable(type_phys(vt)->inner) ? vt : type_lowcard(type_nullable(type_phys(vt)->inner));
+        else
+            vt = type_nullable(vt);
+    }
+    int nargs = 2 * nkeys + 1;
+    cargs = xcalloc((size_t)nargs, sizeof *cargs);
+    types = xcalloc((size_t)nargs, sizeof *types);
+    for (int k = 0; k < nkeys; k++) {
+        column *kc = col_materialize(col_ref(rows->cols[s->key_cols[k]]));
+        const type *pt = plain_key_type(kc->type);
+        if (kc->type != pt) {
+            column *cast;
+            if (func_cast_column(kc, pt, &q->env, &cast)) {
+                col_free(kc);
+                goto out;
+            }
+            col_free(kc);
+            kc = cast;
+        }
+        cargs[nkeys + k] = array_of(kc);
+        types[k] = keys[k]->type;
+        types[nkeys + k] = cargs[nkeys + k]->type;
+    }
+    column *vc = col_materialize(col_ref(rows->cols[vcol]));
+    if (vc->type != vt) {
+        column *cast;
+        if (func_cast_column(vc, vt, &q->env, &cast)) {
+            col_free(vc);
+            goto out;
+        }
+        col_free(vc);
+        vc = cast;
+    }
+    cargs[nargs - 1] = array_of(vc);
+    types[nargs - 1] = cargs[nargs - 1]->type;
+    if (func_resolve("__joinGetLookup", nargs, types, cargs, &q->env, &call))
+        goto out;
+    expr *ex = xcalloc(1, sizeof *ex);
+    ex->kind = EX_FUNC;
+    ex->nargs = nargs;
+    ex->args = xcalloc((size_t)nargs, sizeof *ex->args);
+    for (int k = 0; k < nkeys; k++) {
+        ex->args[k] = keys[k];
+        keys[k] = NULL;
+    }
+    for (int k = nkeys; k < nargs; k++) {
+        ex->args[k] = expr_const(cargs[k]);
+        cargs[k] = NULL;
+    }
+    ex->call = call;
+    ex->type = call->result_type;
+    *out = ex;
+    rc = 0;
+out:
+    for (int k = 0; k < nkeys; k++)
+        if (keys[k])
+            expr_free(keys[k]);
+    for (int k = 0; cargs && k < 2 * nkeys + 1; k++)
+        if (cargs[k])
+            col_free(cargs[k]);
+    free(cargs);
+    free(types);
+    block_free(rows);
+    if (t)
+        table_unref(t);
+    return rc;
+}
+
+/* ---- IN table ---- */
+
+int in_table_rows(const ast *name, query_ctx *q, schema **sch, block ***bs, int *nb)
+{
+    if (name->kind != AST_IDENT || name->nparts < 1 || name->nparts > 2)
+        return 0;
+    const char *db = name->nparts == 2 ? name->parts[0] : NULL, *tn = name->parts[name->nparts - 1];
+    table *t = named_table(db, tn, q);
+    if (!t)
+        return 0;
+    source *src = NULL;
+    int rc = t->engine == &engine_set ? set_engine_read(t, q, &src) : t->engine->read(t, false, q, &src);
+    table_unref(t);
+    if (rc)
+        return -1;
+    block *all = NULL;
+    rc = source_read_all(src, q, &all);
+    if (!rc) {
+        *sch = schema_new(src->nvisible ? src->nvisible : src->sch->n);
+        for (int i = 0; i < (*sch)->n; i++)
+            schema_set(*sch, i, src->sch->names[i], src->sch->types[i]);
+        for (int c = (*sch)->n; c < all->ncols; c++) /* virtual columns are not the table's rows */
+            col_free(all->cols[c]);
+        if (all->ncols > (*sch)->n)
+            all->ncols = (*sch)->n;
+        *bs = xcalloc(1, sizeof **bs);
+        (*bs)[0] = all;
+        *nb = 1;
+    }
+    source_free(src);
+    return rc ? -1 : 1;
+}

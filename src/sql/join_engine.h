@@ -1,0 +1,28 @@
+/* What the analyzer does with Join and Set tables (storage/joinset.h): the checks a JOIN
+ * whose right side is a Join table must pass (ClickHouse's StorageJoin::getJoinLocked),
+ * joinGet / joinGetOrNull, and the rows of a table named on the right of IN.
+ *
+ * Ownership: returned tables are references (table_unref), blocks and columns the
+ * caller's. Errors: -1 with err_set. */
+#ifndef SHALE_SQL_JOIN_ENGINE_H
+#define SHALE_SQL_JOIN_ENGINE_H
+
+#include "exec/expr.h"
+#include "parse/ast.h"
+#include "storage/table.h"
+
+/* The JOIN clause j (its right side j->sub): when that is a Join table, checks that the
+ * JOIN matches the table (strictness and kind, join_use_nulls, the keys) and gives the
+ * table in *out; *out = NULL when the right side is something else. */
+int join_engine_check(const ast *j, query_ctx *q, table **out);
+
+/* joinGet(table, column, keys…) or joinGetOrNull: e is the call, keys the compiled key
+ * arguments (taken, also on error). *out is the compiled lookup. */
+int join_get_compile(const ast *e, expr **keys, int nkeys, query_ctx *q, expr **out);
+
+/* `x IN name` where name (an identifier, maybe db.name) is a table: its rows (a Set
+ * table's for IN, which allows no SELECT). 1 with *out set when name is a table, 0 when
+ * there is no such table (nothing set), -1 on error. */
+int in_table_rows(const ast *name, query_ctx *q, schema **sch, block ***bs, int *nb);
+
+#endif
