@@ -555,6 +555,11 @@ static int in_set_from_blocks(actx *c, schema *sch, block **bs, int nb, const ty
                 src = col_materialize(col_ref(bs[i]->cols[0]));
             }
             column *casted = src;
+            for (size_t r = 0; r < src->len; r++)
+                if (col_is_null(src, r)) {
+                    in_set_mark_null(set);
+                    break;
+                }
             if (src->type != t && type_strip_nullable(src->type) != t) {
                 /* NULLs stay NULL (they mark the set, below) */
                 const type *to = type_is_nullable(src->type) && type_can_be_nullable(t) ? type_nullable(t) : t;
@@ -566,11 +571,6 @@ static int in_set_from_blocks(actx *c, schema *sch, block **bs, int nb, const ty
                 casted = in_exact_only(c, src, casted);
                 col_free(src);
             }
-            for (size_t r = 0; r < casted->len; r++)
-                if (col_is_null(casted, r)) {
-                    in_set_mark_null(set);
-                    break;
-                }
             in_set_add_column(set, casted);
             col_free(casted);
         }
@@ -1656,17 +1656,48 @@ static int check_nulls_action(const ast *e)
     return 0;
 }
 
-/* joinGet(table, column, keys…): the keys compiled here, the rest in sql/join_engine.c. */
+/* A constant String argument of joinGet (the table may also be a bare identifier, db.name
+ * or name), in out (cap bytes). */
+static int join_get_name_arg(actx *c, const ast *a, bool table, char *out, size_t cap)
+{
+    if (table && a->kind == AST_IDENT && a->nparts <= 2) {
+        snprintf(out, cap, "%s%s%s", a->nparts == 2 ? a->parts[0] : "", a->nparts == 2 ? "." : "", a->parts[a->nparts - 1]);
+        return 0;
+    }
+    expr *x;
+    if (compile(c, a, &x))
+        return -1;
+    bool ok = x->kind == EX_CONST && type_is_string(type_base(x->type));
+    if (ok) {
+        const column *v = x->value;
+        size_t len;
+        const char *p = col_str(v, 0, &len);
+        snprintf(out, cap, "%.*s", (int)len, p);
+    }
+    expr_free(x);
+    return ok ? 0 : err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type of %s argument of function joinGet, expected a const string",
+                            table ? "first" : "second");
+}
+
+/* joinGet(table, column, keys…): the arguments compiled here, the rest in sql/join_engine.c. */
 static int compile_join_get(actx *c, const ast *e, expr **out)
 {
-    int n = e->args.n > 2 ? e->args.n - 2 : 0;
+    if (e->args.n < 3)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                       "Number of arguments for function %s doesn't match: passed %d, should be greater or equal to 3",
+                       e->name, e->args.n);
+    char tname[512], cname[512];
+    if (join_get_name_arg(c, e->args.items[0], true, tname, sizeof tname) ||
+        join_get_name_arg(c, e->args.items[1], false, cname, sizeof cname))
+        return -1;
+    int n = e->args.n - 2;
     expr **keys = xcalloc((size_t)n + 1, sizeof *keys);
     int rc = 0;
     for (int i = 0; i < n && !rc; i++)
         rc = compile(c, e->args.items[i + 2], &keys[i]);
     expr *ex = NULL;
     if (!rc)
-        rc = join_get_compile(e, keys, n, c->q, &ex);
+        rc = join_get_compile(e->name, tname, cname, keys, n, c->q, &ex);
     else
         for (int i = 0; i < n; i++)
             if (keys[i])
@@ -2702,10 +2733,10 @@ static int analyze_from(const ast *t, const ast *where, uint64_t need, query_ctx
         if (join_table)
             q->join_right_table = join_table;
         int arc = analyze_one_table(j->sub, q, &right);
-        q->join_right_table = saved_right;
-        if (join_table)
-            table_unref(join_table);
         if (arc) {
+            q->join_right_table = saved_right;
+            if (join_table)
+                table_unref(join_table);
             source_free(cur);
             return -1;
         }
@@ -2715,6 +2746,9 @@ static int analyze_from(const ast *t, const ast *where, uint64_t need, query_ctx
         set_qualifiers(right, table_qualifier(j->sub));
         source *joined;
         int rc = join_sources(cur, right, j, where, q, &joined);
+        q->join_right_table = saved_right;
+        if (join_table)
+            table_unref(join_table);
         source_free(cur);
         source_free(right);
         if (rc)

@@ -20,6 +20,7 @@
 #include "exec/spill.h"
 #include "sql/analyze.h"
 #include "sql/join.h"
+#include "sql/join_engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -694,6 +695,10 @@ int join_sources(source *left, source *right, const ast *j, const ast *where, qu
     join_spec s;
     if (join_spec_init(&s, left, right, j, where, q))
         return -1;
+    if (q->join_right_table && join_engine_check_keys(&s, right, q->join_right_table)) {
+        join_spec_free(&s);
+        return -1;
+    }
     int algo = s.is_cross ? 0 : choose_algorithm(q);
     if (algo < 0) {
         join_spec_free(&s);

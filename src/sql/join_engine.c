@@ -16,6 +16,7 @@
 #include "func/func.h"
 #include "storage/catalog.h"
 #include "storage/joinset.h"
+#include "sql/join.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,61 +49,20 @@ static bool is_key(const join_engine_spec *s, const table *t, const char *name)
     return false;
 }
 
-/* The right side's column an ON operand names: `k`, `t.k` or `alias.k` (NULL: another). */
-static const char *right_column(const ast *e, const ast *right, const table *t)
+int join_engine_check_keys(const join_spec *js, const source *right, const table *t)
 {
-    if (e->kind != AST_IDENT || e->nparts < 1 || e->nparts > 3)
-        return NULL;
-    const char *col = e->parts[e->nparts - 1];
-    if (schema_find(t->sch, col) < 0)
-        return NULL;
-    if (e->nparts == 1)
-        return col;
-    const char *qual = e->parts[e->nparts - 2];
-    if ((right->alias && !strcmp(qual, right->alias)) || (!right->alias && !strcmp(qual, t->name)))
-        return col;
-    return NULL;
-}
-
-/* The ON clause's AND-ed equalities, each naming one right column (names[i]). */
-static int on_keys(const ast *on, const ast *right, const table *t, const char **names, int *n)
-{
-    if (on->kind == AST_FUNC && !strcmp(on->name, "and")) {
-        for (int i = 0; i < on->args.n; i++)
-            if (on_keys(on->args.items[i], right, t, names, n))
-                return -1;
-        return 0;
-    }
-    if (on->kind != AST_FUNC || strcmp(on->name, "equals") || on->args.n != 2)
+    const join_engine_spec *s = join_engine_spec_of(t);
+    if (js->nresidual)
         return err_set(ERR_INCOMPATIBLE_TYPE_OF_JOIN, "ON section of JOIN with filter conditions is not implemented");
-    const char *a = right_column(on->args.items[0], right, t), *b = right_column(on->args.items[1], right, t);
-    if (*n >= JOIN_ENGINE_MAX_KEYS)
-        return err_set(ERR_INCOMPATIBLE_TYPE_OF_JOIN, "Too many keys in JOIN ON section");
-    names[(*n)++] = a ? a : b ? b : "";
-    return 0;
-}
-
-static int check_keys(const ast *j, const table *t, const join_engine_spec *s)
-{
-    const char *names[JOIN_ENGINE_MAX_KEYS];
-    int n = 0;
-    if (j->using_cols.n) {
-        for (int i = 0; i < j->using_cols.n && n < JOIN_ENGINE_MAX_KEYS; i++) {
-            const ast *u = j->using_cols.items[i];
-            names[n++] = u->kind == AST_IDENT && u->nparts ? u->parts[u->nparts - 1] : "";
-        }
-    } else if (j->on && on_keys(j->on, j->sub, t, names, &n)) {
-        return -1;
-    }
-    if (n != s->nkeys)
+    if (js->nkeys != s->nkeys)
         return err_set(ERR_INCOMPATIBLE_TYPE_OF_JOIN,
-                       "Number of keys in JOIN ON section (%d) doesn't match number of keys in Join engine (%d)", n,
-                       s->nkeys);
+                       "Number of keys in JOIN ON section (%d) doesn't match number of keys in Join engine (%d)",
+                       js->nkeys, s->nkeys);
     for (int k = 0; k < s->nkeys; k++) {
         const char *key = t->sch->names[s->key_cols[k]];
         bool found = false;
-        for (int i = 0; i < n; i++)
-            found |= !strcmp(names[i], key);
+        for (int i = 0; i < js->nkeys; i++)
+            found |= js->rk[i]->kind == EX_COL && !strcmp(right->sch->names[js->rk[i]->col], key);
         if (!found) {
             buf all = {0};
             for (int i = 0; i < s->nkeys; i++)
@@ -142,8 +102,6 @@ int join_engine_check(const ast *j, query_ctx *q, table **out)
     else if (force_nullable != (left_or_full && s->use_nulls))
         rc = err_set(ERR_INCOMPATIBLE_TYPE_OF_JOIN,
                      "Table %s needs the same join_use_nulls setting as present in LEFT or FULL JOIN", table_full_name(t));
-    else
-        rc = check_keys(j, t, s);
     if (rc) {
         table_unref(t);
         return -1;
@@ -172,56 +130,21 @@ static const type *plain_key_type(const type *t)
     return type_strip_nullable(t);
 }
 
-/* The table argument: a constant string or an identifier, "db.name" or "name". */
-static int table_arg(const ast *a, char *db, char *name, size_t cap)
+int join_get_compile(const char *fname, const char *table_name, const char *colname, expr **keys, int nkeys,
+                     query_ctx *q, expr **out)
 {
-    const char *text = NULL;
-    char joined[512];
-    if (a->kind == AST_LITERAL && a->lit == LIT_STRING)
-        text = a->str;
-    else if (a->kind == AST_IDENT && a->nparts == 1)
-        text = a->parts[0];
-    else if (a->kind == AST_IDENT && a->nparts == 2) {
-        snprintf(joined, sizeof joined, "%s.%s", a->parts[0], a->parts[1]);
-        text = joined;
-    }
-    if (!text)
-        return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type of first argument of function joinGet, "
-                                                     "expected a const string");
-    const char *dot = strchr(text, '.');
-    db[0] = 0;
-    if (dot) {
-        snprintf(db, cap, "%.*s", (int)(dot - text), text);
-        text = dot + 1;
-    }
-    snprintf(name, cap, "%s", text);
-    return 0;
-}
-
-int join_get_compile(const ast *e, expr **keys, int nkeys, query_ctx *q, expr **out)
-{
-    bool or_null = !strcmp(e->name, "joinGetOrNull");
+    bool or_null = !strcmp(fname, "joinGetOrNull");
     table *t = NULL;
     block *rows = NULL;
     column **cargs = NULL;
     const type **types = NULL;
     fn_call *call = NULL;
     int rc = -1;
-    char db[256], name[256];
-    const ast *colarg = e->args.n > 1 ? e->args.items[1] : NULL;
-    if (e->args.n < 3) {
-        err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
-                "Number of arguments for function %s doesn't match: passed %d, should be greater or equal to 3", e->name,
-                e->args.n);
-        goto out;
-    }
-    if (table_arg(e->args.items[0], db, name, sizeof db))
-        goto out;
-    if (!colarg || colarg->kind != AST_LITERAL || colarg->lit != LIT_STRING) {
-        err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type of second argument of function %s, expected a const string",
-                e->name);
-        goto out;
-    }
+    char db[256] = "", name[256];
+    const char *dot = strchr(table_name, '.');
+    if (dot)
+        snprintf(db, sizeof db, "%.*s", (int)(dot - table_name), table_name);
+    snprintf(name, sizeof name, "%s", dot ? dot + 1 : table_name);
     if (catalog_get_for_query(q, db[0] ? db : NULL, name, &t))
         goto out;
     if (t->engine != &engine_join) {
@@ -233,7 +156,7 @@ int join_get_compile(const ast *e, expr **keys, int nkeys, query_ctx *q, expr **
         err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
                 "Number of join_keys and number of right table key columns for function %s don't match: passed %d, "
                 "should be equal to %d",
-                e->name, nkeys, s->nkeys);
+                fname, nkeys, s->nkeys);
         goto out;
     }
     for (int k = 0; k < nkeys; k++) {
@@ -244,9 +167,9 @@ int join_get_compile(const ast *e, expr **keys, int nkeys, query_ctx *q, expr **
             goto out;
         }
     }
-    int vcol = schema_find(t->sch, colarg->str);
-    if (vcol < 0 || is_key(s, t, colarg->str)) {
-        err_set(ERR_NO_SUCH_COLUMN_IN_TABLE, "StorageJoin doesn't contain column %s", colarg->str);
+    int vcol = schema_find(t->sch, colname);
+    if (vcol < 0 || is_key(s, t, colname)) {
+        err_set(ERR_NO_SUCH_COLUMN_IN_TABLE, "StorageJoin doesn't contain column %s", colname);
         goto out;
     }
     if (strcmp(s->strictness, "ANY") || strcmp(s->kind, "LEFT")) {

@@ -12,13 +12,19 @@
 #include "storage/table.h"
 
 /* The JOIN clause j (its right side j->sub): when that is a Join table, checks that the
- * JOIN matches the table (strictness and kind, join_use_nulls, the keys) and gives the
- * table in *out; *out = NULL when the right side is something else. */
+ * JOIN matches the table (strictness and kind, join_use_nulls) and gives the table in
+ * *out; *out = NULL when the right side is something else. */
 int join_engine_check(const ast *j, query_ctx *q, table **out);
+/* Once the JOIN's keys are known (js, over right, the rows of the Join table t): they
+ * must be the table's keys, and ON may hold nothing else. */
+struct join_spec;
+struct source;
+int join_engine_check_keys(const struct join_spec *js, const struct source *right, const table *t);
 
-/* joinGet(table, column, keys…) or joinGetOrNull: e is the call, keys the compiled key
- * arguments (taken, also on error). *out is the compiled lookup. */
-int join_get_compile(const ast *e, expr **keys, int nkeys, query_ctx *q, expr **out);
+/* joinGet(table, column, keys…) or joinGetOrNull (fname): table_name "db.name" or "name",
+ * keys the compiled key arguments (taken, also on error). *out is the compiled lookup. */
+int join_get_compile(const char *fname, const char *table_name, const char *colname, expr **keys, int nkeys,
+                     query_ctx *q, expr **out);
 
 /* `x IN name` where name (an identifier, maybe db.name) is a table: its rows (a Set
  * table's for IN, which allows no SELECT). 1 with *out set when name is a table, 0 when
