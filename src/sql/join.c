@@ -416,6 +416,7 @@ int join_spec_init(join_spec *s, const source *left, const source *right, const 
     s->any = strcasecmp(strict, "ANY") == 0;
     s->semi = strcasecmp(strict, "SEMI") == 0;
     s->anti = strcasecmp(strict, "ANTI") == 0;
+    s->take_last = settings_bool(q->st, "join_any_take_last_row");
     if (strcasecmp(strict, "ASOF") == 0)
         return err_set(ERR_NOT_IMPLEMENTED, "ASOF JOIN is not supported yet");
     if (s->any && s->is_full)
@@ -522,7 +523,9 @@ int join_table_probe(const join_spec *s, join_table *t, const block *L, query_ct
             for (size_t i = h & mask; t->ht.slots[i].states; i = (i + 1) & mask) {
                 agg_slot *sl = &t->ht.slots[i];
                 if (sl->hash == h && sl->key_len == key.len && memcmp(agg_slot_key(sl), key.p, key.len) == 0) {
-                    first = ((uint32_t *)(void *)sl->states)[0];
+                    /* the last row instead where one row per key is taken */
+                    bool last = s->take_last && (s->semi || (s->any && !s->is_right));
+                    first = ((uint32_t *)(void *)sl->states)[last];
                     break;
                 }
             }
