@@ -16,6 +16,7 @@
 #include "sql/analyze.h"
 #include "sql/type_check.h"
 #include "storage/catalog.h"
+#include "storage/joinset.h"
 #include "storage/distributed.h"
 #include "codec/compress.h"
 
@@ -1599,7 +1600,12 @@ int ddl_insert(const ast *st, query_ctx *q, uint64_t *rows_out)
     }
     query_plan *plan = NULL;
     if (!rc && st->sub) {
-        if (!(rc = analyze_query(st->sub, q, &plan)) && plan->out_schema->n != nin)
+        const void *saved_target = q->insert_join_target;
+        if (t->engine == &engine_join)
+            q->insert_join_target = t;
+        rc = analyze_query(st->sub, q, &plan);
+        q->insert_join_target = saved_target;
+        if (!rc && plan->out_schema->n != nin)
             rc = err_set(ERR_NUMBER_OF_COLUMNS_DOESNT_MATCH, "Number of columns doesn't match (source: %d and result: %d)",
                          plan->out_schema->n, nin);
         if (!rc)

@@ -16,6 +16,7 @@
 #include "func/func.h"
 #include "storage/catalog.h"
 #include "storage/joinset.h"
+#include "sql/analyze.h"
 #include "sql/join.h"
 
 #include <stdio.h>
@@ -249,6 +250,50 @@ out:
     if (t)
         table_unref(t);
     return rc;
+}
+
+/* ---- ALTER TABLE … DELETE ---- */
+
+int join_engine_mutate(table *t, const ast_list *cmds, query_ctx *q)
+{
+    for (int i = 0; i < cmds->n; i++)
+        if (strcmp(cmds->items[i]->name, "DELETE") != 0)
+            return err_set(ERR_NOT_IMPLEMENTED, "Table engine Join supports only DELETE mutations");
+    /* As ClickHouse: the rows its hash table holds, less those deleted, become the table. */
+    block *b;
+    if (join_engine_rows(t, true, &b))
+        return -1;
+    source *layout = source_from_blocks(schema_clone(t->sch), xcalloc(1, sizeof(block *)), 0);
+    int rc = 0;
+    for (int i = 0; i < cmds->n && !rc; i++) {
+        expr *ex;
+        if ((rc = analyze_expr_on(cmds->items[i]->where, layout, q, &ex)))
+            break;
+        column *m;
+        if (!(rc = expr_eval(ex, b, &m))) {
+            m = col_materialize(m);
+            uint8_t *keep = xmalloc(b->rows + 1);
+            size_t deleted = expr_truth_mask(m, keep);
+            for (size_t r = 0; r < b->rows; r++)
+                keep[r] = !keep[r];
+            if (deleted)
+                for (int c = 0; c < b->ncols; c++) {
+                    column *f = col_filter(b->cols[c], keep, b->rows - deleted);
+                    col_free(b->cols[c]);
+                    b->cols[c] = f;
+                }
+            b->rows -= deleted;
+            free(keep);
+            col_free(m);
+        }
+        expr_free(ex);
+    }
+    source_free(layout);
+    if (rc) {
+        block_free(b);
+        return -1;
+    }
+    return join_engine_replace(t, b);
 }
 
 /* ---- IN table ---- */

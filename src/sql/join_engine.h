@@ -26,6 +26,9 @@ int join_engine_check_keys(const struct join_spec *js, const struct source *righ
 int join_get_compile(const char *fname, const char *table_name, const char *colname, expr **keys, int nkeys,
                      query_ctx *q, expr **out);
 
+/* ALTER TABLE t DELETE WHERE … (cmds) on a Join table; other commands are NOT_IMPLEMENTED. */
+int join_engine_mutate(table *t, const ast_list *cmds, query_ctx *q);
+
 /* `x IN name` where name (an identifier, maybe db.name) is a table: its rows (a Set
  * table's for IN, which allows no SELECT). 1 with *out set when name is a table, 0 when
  * there is no such table (nothing set), -1 on error. */

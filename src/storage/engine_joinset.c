@@ -227,10 +227,15 @@ int join_engine_rows(table *t, bool drop_null_keys, block **out)
     return 0;
 }
 
+int join_engine_replace(table *t, block *b) { return log_store_replace(t, b); }
+
 static int join_read(table *t, bool final, query_ctx *q, source **out)
 {
     if (final)
         return err_set(ERR_ILLEGAL_FINAL, "Storage Join doesn't support FINAL");
+    if (q->insert_join_target == t)
+        return err_set(ERR_DEADLOCK_AVOIDED,
+                       "StorageJoin: cannot insert data because current query tries to read from this storage");
     /* A SELECT walks ClickHouse's hash table, which holds no row with a NULL key; a RIGHT
      * or FULL JOIN also gives the right rows with NULL keys, which it keeps aside. */
     block *b;
@@ -243,11 +248,25 @@ static int join_read(table *t, bool final, query_ctx *q, source **out)
     return 0;
 }
 
+/* OPTIMIZE: ClickHouse accepts it on a Join table and has nothing to merge; nor has shale. */
+static int join_optimize(table *t, const ast *stmt, query_ctx *q)
+{
+    (void)t, (void)q;
+    if (stmt->final)
+        return err_set(ERR_NOT_IMPLEMENTED, "FINAL cannot be specified when optimizing table of type Join");
+    if (stmt->deduplicate)
+        return err_set(ERR_NOT_IMPLEMENTED, "DEDUPLICATE cannot be specified when optimizing table of type Join");
+    if (stmt->str)
+        return err_set(ERR_NOT_IMPLEMENTED, "PARTITION cannot be specified when optimizing table of type Join");
+    return 0;
+}
+
 const table_engine engine_join = {
     .name = "Join",
     .has_data_dir = true,
     .open = join_open,
     .read = join_read,
+    .optimize = join_optimize,
     .insert = log_store_insert,
     .truncate = log_store_truncate,
     .close = log_store_close,

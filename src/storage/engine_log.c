@@ -138,13 +138,12 @@ static int write_committed(const table *t, uint64_t size)
     return 0;
 }
 
-/* Appends the sink's blocks to data.native after the committed prefix; *end is the new
- * length. Caller holds the table's mutex. */
-static int append_blocks(collect_sink *s, uint64_t start, uint64_t *end)
+/* Writes blocks bs[0..n) to `file` of the table's directory after its first `start`
+ * bytes (what follows is cut); *end is the new length. Caller holds the table's mutex. */
+static int append_blocks(table *t, const char *file, block **bs, int n, uint64_t start, uint64_t *end)
 {
-    table *t = s->t;
     char path[4096];
-    path_of(t, "data.native", path, sizeof path);
+    path_of(t, file, path, sizeof path);
     int fd = open(path, O_WRONLY | O_CREAT, 0644);
     if (fd < 0)
         return err_set(ERR_CANNOT_OPEN_FILE, "Cannot open %s: %s", path, strerror(errno));
@@ -157,8 +156,8 @@ static int append_blocks(collect_sink *s, uint64_t start, uint64_t *end)
     fmt_settings_default(&fs);
     fmt_writer *w;
     int rc = fmt_writer_new("Native", t->sch, &fs, os, &w);
-    for (int i = 0; !rc && i < s->n; i++)
-        rc = fmt_writer_write(w, s->blocks[i]);
+    for (int i = 0; !rc && i < n; i++)
+        rc = fmt_writer_write(w, bs[i]);
     if (!rc)
         rc = fmt_writer_finish(w, NULL);
     if (w)
@@ -179,7 +178,7 @@ static int log_finish(table_sink *ts)
     log_table *m = s->t->impl;
     pthread_mutex_lock(&m->store.mu);
     uint64_t end = m->committed;
-    int rc = s->n && m->persistent ? append_blocks(s, m->committed, &end) : 0;
+    int rc = s->n && m->persistent ? append_blocks(s->t, "data.native", s->blocks, s->n, m->committed, &end) : 0;
     if (!rc && s->n && m->persistent)
         rc = write_committed(s->t, end);
     if (!rc) {
@@ -214,6 +213,40 @@ int log_store_truncate(table *t, query_ctx *q)
     if (!rc) {
         block_store_clear_locked(&m->store);
         m->committed = 0;
+    }
+    pthread_mutex_unlock(&m->store.mu);
+    return rc;
+}
+
+int log_store_replace(table *t, block *b)
+{
+    log_table *m = t->impl;
+    pthread_mutex_lock(&m->store.mu);
+    uint64_t end = 0;
+    int rc = 0;
+    if (m->persistent) {
+        /* The new stream goes beside the old one and replaces it whole; size.txt follows.
+         * A crash between the two renames leaves a length that does not fit the new file,
+         * which loading reports (as ClickHouse, a mutation of a Join table is not atomic). */
+        char from[4096], to[4096];
+        path_of(t, "data.native.tmp", from, sizeof from);
+        path_of(t, "data.native", to, sizeof to);
+        rc = append_blocks(t, "data.native.tmp", &b, b->rows ? 1 : 0, 0, &end);
+        if (!rc && rename(from, to) != 0)
+            rc = err_set(ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR, "Cannot rename %s: %s", from, strerror(errno));
+        if (!rc)
+            rc = write_committed(t, end);
+    }
+    if (!rc) {
+        m->committed = end;
+        block_store_clear_locked(&m->store);
+        if (b->rows)
+            block_store_append_locked(&m->store, &b, 1);
+        else
+            block_free(b);
+    } else {
+        block_free(b);
+        err_prefix("Table %s: ", table_full_name(t));
     }
     pthread_mutex_unlock(&m->store.mu);
     return rc;

@@ -37,6 +37,8 @@ bool join_engine_one_per_key(const join_engine_spec *s);
 /* The rows a JOIN or joinGet sees, in one block of t->sch (insertion order of the rows
  * kept); rows with a NULL key are left out when drop_null_keys. */
 int join_engine_rows(table *t, bool drop_null_keys, block **out);
+/* Makes b (taken) the Join table's rows (a mutation's result). */
+int join_engine_replace(table *t, block *b);
 /* The rows of a Set table, for IN (a SELECT from it is NOT_IMPLEMENTED, as in ClickHouse). */
 int set_engine_read(table *t, query_ctx *q, source **out);
 

@@ -20,5 +20,7 @@ void *log_store_extra(const table *t);
 int log_store_insert(table *t, query_ctx *q, table_sink **out);
 int log_store_truncate(table *t, query_ctx *q);
 void log_store_close(table *t);
+/* Makes b (taken, t->sch's columns) the table's only rows: a mutation's result. */
+int log_store_replace(table *t, block *b);
 
 #endif
