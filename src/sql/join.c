@@ -8,7 +8,7 @@
  * Rows without a partner get default values, or with join_use_nulls = 1 NULL, the other
  * side's columns becoming Nullable (LowCardinality(Nullable) for LowCardinality; Array and
  * Map columns keep defaults, as in ClickHouse).
- * Supported: INNER, LEFT, RIGHT, FULL (ALL and ANY), LEFT SEMI / ANTI, CROSS; ON with
+ * Supported: INNER, LEFT, RIGHT, FULL (ALL and ANY), LEFT and RIGHT SEMI / ANTI, CROSS; ON with
  * equalities joined by AND, or USING. NULL keys never match. join_algorithm = 'grace_hash'
  * partitions both sides to temporary files first (join_grace.c) and joins bucket by
  * bucket with the same pieces; 'partial_merge' and 'prefer_partial_merge' alone are not
@@ -424,8 +424,8 @@ int join_spec_init(join_spec *s, const source *left, const source *right, const 
     if (s->any && s->is_right && !strcmp(settings_str(q->st, "join_algorithm"), "partial_merge"))
         return err_set(ERR_NOT_IMPLEMENTED, "Can't execute any of specified algorithms for specified strictness/kind "
                                             "and right storage type");
-    if ((s->semi || s->anti) && !s->is_left)
-        return err_set(ERR_NOT_IMPLEMENTED, "Only LEFT SEMI and LEFT ANTI joins are supported");
+    if ((s->semi || s->anti) && !s->is_left && !s->is_right)
+        return err_set(ERR_NOT_IMPLEMENTED, "Only LEFT and RIGHT SEMI and ANTI joins are supported");
     bool use_nulls = settings_bool(q->st, "join_use_nulls") && (s->is_left || s->is_right || s->is_full);
     if (use_nulls && (s->semi || s->anti))
         return err_set(ERR_NOT_IMPLEMENTED, "join_use_nulls = 1 with SEMI or ANTI JOIN is not supported yet");
@@ -530,6 +530,19 @@ int join_table_probe(const join_spec *s, join_table *t, const block *L, query_ct
                 }
             }
         }
+        if ((s->semi || s->anti) && s->is_right) {
+            /* RIGHT SEMI: each right row once, with the first left row that reaches it;
+             * RIGHT ANTI: the right rows no left row reaches (join_table_unmatched). */
+            for (uint32_t r = first; r != NO_ROW; r = t->next[r])
+                if (!t->matched[r]) {
+                    t->matched[r] = 1;
+                    if (s->semi) {
+                        rv_push(li, (uint32_t)l);
+                        rv_push(ri, r);
+                    }
+                }
+            continue;
+        }
         if (s->semi || s->anti) {
             if ((first != NO_ROW) == s->semi) {
                 rv_push(li, (uint32_t)l);
@@ -566,7 +579,7 @@ int join_table_probe(const join_spec *s, join_table *t, const block *L, query_ct
 
 void join_table_unmatched(const join_spec *s, const join_table *t, rowvec *li, rowvec *ri)
 {
-    if (!s->is_right && !s->is_full)
+    if ((!s->is_right && !s->is_full) || (s->is_right && s->semi))
         return;
     for (size_t r = 0; r < t->R->rows; r++)
         if (!t->matched[r]) {
