@@ -706,6 +706,24 @@ static int check_join_limits(const block *R, query_ctx *q)
     return 0;
 }
 
+/* join_any_take_last_row picks a key's last right row; but ClickHouse's planner may swap
+ * the sides of the join (query_plan_join_swap_table = 'auto': a right side estimated
+ * larger than the left), when "last" means the last left row instead — by estimates shale
+ * cannot reproduce. So with a right side larger than the left, unless the swap is off, the
+ * setting is NOT_IMPLEMENTED rather than a different answer. A Join table is never swapped. */
+static int join_take_last_unsure(const join_spec *s, const block *L, const block *R, query_ctx *q)
+{
+    /* (L, R NULL: a grace hash join, whose sides' sizes are not known here) */
+    if (!s->take_last || !(s->semi || (s->any && !s->is_right)) || q->join_right_table || (R && R->rows <= L->rows))
+        return 0;
+    const char *swap = settings_str(q->st, "query_plan_join_swap_table");
+    if (swap && (!strcmp(swap, "0") || !strcasecmp(swap, "false")))
+        return 0;
+    return err_set(ERR_NOT_IMPLEMENTED, "join_any_take_last_row = 1 with a right side larger than the left, whose "
+                                        "sides ClickHouse may swap, is not supported (query_plan_join_swap_table = 0 "
+                                        "makes it supported)");
+}
+
 int join_sources(source *left, source *right, const ast *j, const ast *where, query_ctx *q, source **out)
 {
     join_spec s;
@@ -717,6 +735,10 @@ int join_sources(source *left, source *right, const ast *j, const ast *where, qu
     }
     int algo = s.is_cross ? 0 : choose_algorithm(q);
     if (algo < 0) {
+        join_spec_free(&s);
+        return -1;
+    }
+    if (algo == 1 && join_take_last_unsure(&s, NULL, NULL, q)) {
         join_spec_free(&s);
         return -1;
     }
@@ -736,11 +758,19 @@ int join_sources(source *left, source *right, const ast *j, const ast *where, qu
         goto out;
     if (source_read_until(right, q, threshold ? right_too_big : NULL, &threshold, &R, &resume))
         goto out;
+    if (!R && join_take_last_unsure(&s, NULL, NULL, q)) {
+        block_free(resume.pre);
+        if (resume.it)
+            right->close(resume.it);
+        goto out;
+    }
     if (!R)
         return join_grace(&s, left, right, &resume, q, out);
     if (!s.is_cross && check_join_limits(R, q))
         goto out;
     if (source_read_all(left, q, &L))
+        goto out;
+    if (!s.is_cross && join_take_last_unsure(&s, L, R, q))
         goto out;
     if (L->rows >= NO_ROW || R->rows >= NO_ROW) {
         err_set(ERR_TOO_MANY_ROWS_OR_BYTES, "A side of the JOIN has too many rows for the in-memory hash join");

@@ -83,7 +83,9 @@ int join_engine_check(const ast *j, query_ctx *q, table **out)
 {
     *out = NULL;
     const ast *r = j->sub;
-    if (!r || r->kind != AST_TABLE || r->table_func || r->sub || !r->table_name)
+    /* CROSS (and comma) joins read a Join table like any other, as ClickHouse */
+    if (!r || r->kind != AST_TABLE || r->table_func || r->sub || !r->table_name ||
+        (j->join_kind && !strcasecmp(j->join_kind, "CROSS")))
         return 0;
     table *t = named_table(r->database, r->table_name, q);
     if (!t)
