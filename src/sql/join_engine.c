@@ -125,6 +125,17 @@ static column *array_of(column *c)
     return a;
 }
 
+/* A one-row Array of c's rows converted to t (NULL with an error). */
+static column *array_as(column *c, const type *t, query_ctx *q)
+{
+    column *m = col_materialize(col_ref(c)), *cast = m;
+    if (m->type != t && func_cast_column(m, t, &q->env, &cast))
+        cast = NULL;
+    if (cast != m)
+        col_free(m);
+    return cast ? array_of(cast) : NULL;
+}
+
 static const type *plain_key_type(const type *t)
 {
     t = type_phys(t);
@@ -194,32 +205,14 @@ int join_get_compile(const char *fname, const char *table_name, const char *coln
     cargs = xcalloc((size_t)nargs, sizeof *cargs);
     types = xcalloc((size_t)nargs, sizeof *types);
     for (int k = 0; k < nkeys; k++) {
-        column *kc = col_materialize(col_ref(rows->cols[s->key_cols[k]]));
-        const type *pt = plain_key_type(kc->type);
-        if (kc->type != pt) {
-            column *cast;
-            if (func_cast_column(kc, pt, &q->env, &cast)) {
-                col_free(kc);
-                goto out;
-            }
-            col_free(kc);
-            kc = cast;
-        }
-        cargs[nkeys + k] = array_of(kc);
+        column *kc = rows->cols[s->key_cols[k]];
+        if (!(cargs[nkeys + k] = array_as(kc, plain_key_type(kc->type), q)))
+            goto out;
         types[k] = keys[k]->type;
         types[nkeys + k] = cargs[nkeys + k]->type;
     }
-    column *vc = col_materialize(col_ref(rows->cols[vcol]));
-    if (vc->type != vt) {
-        column *cast;
-        if (func_cast_column(vc, vt, &q->env, &cast)) {
-            col_free(vc);
-            goto out;
-        }
-        col_free(vc);
-        vc = cast;
-    }
-    cargs[nargs - 1] = array_of(vc);
+    if (!(cargs[nargs - 1] = array_as(rows->cols[vcol], vt, q)))
+        goto out;
     types[nargs - 1] = cargs[nargs - 1]->type;
     if (func_resolve("__joinGetLookup", nargs, types, cargs, &q->env, &call))
         goto out;
