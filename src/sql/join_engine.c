@@ -59,6 +59,11 @@ int join_engine_check_keys(const join_spec *js, const source *right, const table
         return err_set(ERR_INCOMPATIBLE_TYPE_OF_JOIN,
                        "Number of keys in JOIN ON section (%d) doesn't match number of keys in Join engine (%d)",
                        js->nkeys, s->nkeys);
+    for (int i = 0; i < js->nkeys; i++) /* the stored keys are hashed as they are */
+        if (type_strip_nullable(js->common[i]) != type_strip_nullable(js->rk[i]->type))
+            return err_set(ERR_INCOMPATIBLE_TYPE_OF_JOIN,
+                           "JOIN with 'Join' table engine should be performed by storage keys, but key %d would be "
+                           "converted from %s to %s", i, js->rk[i]->type->name, js->common[i]->name);
     for (int k = 0; k < s->nkeys; k++) {
         const char *key = t->sch->names[s->key_cols[k]];
         bool found = false;

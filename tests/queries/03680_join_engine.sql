@@ -113,3 +113,21 @@ SHOW CREATE TABLE lower_case;
 TRUNCATE TABLE lower_case;
 SELECT count() FROM lower_case;
 DROP TABLE lower_case;
+
+SELECT 'null keys';
+CREATE TABLE j_null_right (k Nullable(UInt64), v String) ENGINE = Join(ALL, RIGHT, k);
+INSERT INTO j_null_right VALUES (1, 'a'), (NULL, 'n'), (3, 'c');
+SELECT * FROM j_null_right ORDER BY ALL;
+SELECT k, v FROM (SELECT toNullable(toUInt64(number)) AS k FROM numbers(2)) AS t ALL RIGHT JOIN j_null_right USING (k) ORDER BY ALL;
+CREATE TABLE j_null_left (k Nullable(UInt64), v String) ENGINE = Join(ANY, LEFT, k);
+INSERT INTO j_null_left VALUES (1, 'a'), (NULL, 'n'), (3, 'c');
+SELECT * FROM j_null_left ORDER BY ALL;
+SELECT k, v FROM (SELECT arrayJoin([1, NULL, 3]::Array(Nullable(UInt64))) AS k) AS t ANY LEFT JOIN j_null_left USING (k) ORDER BY ALL;
+
+SELECT 'key types';
+CREATE TABLE j_u32 (k UInt32, v String) ENGINE = Join(ANY, LEFT, k);
+INSERT INTO j_u32 VALUES (1, 'a'), (3, 'c');
+SELECT k, v FROM (SELECT toUInt8(arrayJoin([1, 2, 3])) AS k) AS t ANY LEFT JOIN j_u32 USING (k) ORDER BY ALL;
+SELECT k, v FROM (SELECT toNullable(toUInt32(arrayJoin([1, 2, 3]))) AS k) AS t ANY LEFT JOIN j_u32 USING (k) ORDER BY ALL;
+SELECT k, v FROM (SELECT toUInt64(arrayJoin([1, 2, 3])) AS k) AS t ANY LEFT JOIN j_u32 USING (k); -- { serverError INCOMPATIBLE_TYPE_OF_JOIN }
+SELECT k, v FROM (SELECT toInt32(arrayJoin([1, 2, 3])) AS k) AS t ANY LEFT JOIN j_u32 USING (k); -- { serverError INCOMPATIBLE_TYPE_OF_JOIN }
