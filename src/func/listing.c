@@ -19,6 +19,8 @@ static const struct {
     const char *description;
 } analyzer_names[] = {
     {"arrayJoin", false, "one row per element of an array"},
+    {"joinGet", false, "a column of the row of a Join(ANY, LEFT, …) table with the given keys"},
+    {"joinGetOrNull", false, "joinGet, NULL where the table has no row with the keys"},
     {"mapFilter", false, "the entries of a map for which a lambda is true"},
     {"mapApply", false, "a map with a lambda applied to each entry"},
     {"mapExists", false, "1 if a lambda is true for some entry of a map"},
