@@ -60,6 +60,12 @@ typedef struct query_ctx {
      * the analyzer reads mv_block (t->sch's columns, borrowed) instead. NULL otherwise. */
     const void *mv_source;
     const struct block *mv_block;
+    /* The Join table (struct table *) being read as a JOIN's right side (sql/join_engine.h),
+     * whose rows with NULL keys the JOIN sees and a SELECT does not; NULL otherwise. */
+    const void *join_right_table;
+    /* The Join table an INSERT … SELECT writes into while its SELECT is analyzed: reading
+     * it then fails with DEADLOCK_AVOIDED, as in ClickHouse (storage/joinset.h). */
+    const void *insert_join_target;
     int mv_depth;                 /* views nested in one INSERT (a chain), bounded */
     /* The analyzer's expression compiler (sql/analyze.h analyze_expr_on), installed by the
      * statement layer (interp/) when it creates the query: storage engines compile their

@@ -85,6 +85,7 @@ static const own_def own[] = {
     {"engine_file_empty_if_not_exists", SET_BOOL, "0", "A File table whose file does not exist reads as empty."},
     {"session_timezone", SET_STRING, "", "The session time zone (empty = the server's)."},
     {"join_use_nulls", SET_BOOL, "0", "Fill non-matched rows of outer joins with NULLs instead of defaults."},
+    {"join_any_take_last_row", SET_BOOL, "0", "ANY joins (and Join tables) take the last right row of a key instead of the first."},
     {"join_algorithm", SET_STRING, "direct,parallel_hash,hash", "The join algorithm: 'grace_hash' alone partitions both sides to tmp_path and joins bucket by bucket; 'partial_merge' alone is not implemented; the others join in memory."},
     {"grace_hash_join_initial_buckets", SET_UINT, "1", "Buckets a grace hash join starts with (rounded up to a power of two)."},
     {"grace_hash_join_max_buckets", SET_UINT, "1024", "Buckets a grace hash join may grow to when a bucket's right side passes its budget."},

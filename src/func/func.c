@@ -89,6 +89,7 @@ static void registry_init_once(void)
     func_register_hof();
     func_register_aggstate();
     func_register_transform();
+    func_register_join_get();
     func_register_uuid();
     func_register_map_fn();
     func_register_format();

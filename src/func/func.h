@@ -156,6 +156,7 @@ void func_register_map(void);
 void func_register_aggstate(void); /* finalizeAggregation, initializeAggregation */
 void func_register_hof(void); /* arrayAvg, arrayProduct (func/scalar/hof.c) */
 void func_register_transform(void);
+void func_register_join_get(void); /* __joinGetLookup, joinGet's kernel (func/scalar/join_get.c) */
 void func_register_uuid(void);
 void func_register_map_fn(void);
 void func_register_format(void); /* formatReadable*, randomString (func/scalar/format.c) */

@@ -19,6 +19,8 @@ static const struct {
     const char *description;
 } analyzer_names[] = {
     {"arrayJoin", false, "one row per element of an array"},
+    {"joinGet", false, "a column of the row of a Join(ANY, LEFT, …) table with the given keys"},
+    {"joinGetOrNull", false, "joinGet, NULL where the table has no row with the keys"},
     {"mapFilter", false, "the entries of a map for which a lambda is true"},
     {"mapApply", false, "a map with a lambda applied to each entry"},
     {"mapExists", false, "1 if a lambda is true for some entry of a map"},
@@ -66,6 +68,8 @@ static void build(void)
         const func_def *d;
         const char *name = func_entry_at(i, &d);
         bool alias = strcmp(name, d->name) != 0;
+        if (!strncmp(name, "__", 2)) /* the analyzer's internal helpers (__joinGetLookup) */
+            continue;
         add(name, alias ? d->name : "", d->description, false, (d->flags & FN_CASE_INSENSITIVE) != 0);
     }
     for (int i = 0; i < hof_count(); i++)

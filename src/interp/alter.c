@@ -8,6 +8,9 @@
 #include "storage/catalog.h"
 #include "storage/mergetree/mt.h"
 
+#include "sql/join_engine.h"
+#include "storage/joinset.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,6 +240,8 @@ static int mutations_sync(query_ctx *q) { return (int)settings_int(q->st, "mutat
 
 static int run_mutations(table *t, const ast_list *cmds, bool lightweight, query_ctx *q)
 {
+    if (t->engine == &engine_join)
+        return join_engine_mutate(t, cmds, q);
     if (!mt_is_mergetree(t))
         return err_set(ERR_NOT_IMPLEMENTED, "Table engine %s doesn't support mutations", t->engine->name);
     buf text = {0};

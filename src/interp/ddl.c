@@ -17,6 +17,7 @@
 #include "sql/type_check.h"
 #include "storage/catalog.h"
 #include "storage/mergetree/mt.h"
+#include "storage/joinset.h"
 #include "storage/distributed.h"
 #include "storage/mergetree/old_syntax.h"
 #include "codec/compress.h"
@@ -511,7 +512,8 @@ static int create_table(const ast *st, query_ctx *q)
                      "[MergeTree, ReplacingMergeTree, SummingMergeTree, AggregatingMergeTree, "
                      "CollapsingMergeTree, VersionedCollapsingMergeTree, GraphiteMergeTree, CoalescingMergeTree]",
                      engine->name);
-    if (!rc && !is_mergetree(engine->name) && storage->settings.n)
+    if (!rc && !is_mergetree(engine->name) && strcmp(engine->name, "Join") && strcmp(engine->name, "Set") &&
+        storage->settings.n)
         rc = err_set(ERR_BAD_ARGUMENTS, "Engine %s doesn't support SETTINGS clause. Currently only the "
                      "following engines have support for the feature: [MergeTree, ReplacingMergeTree, "
                      "SummingMergeTree, AggregatingMergeTree, CollapsingMergeTree, VersionedCollapsingMergeTree, "
@@ -1667,7 +1669,12 @@ int ddl_insert(const ast *st, query_ctx *q, uint64_t *rows_out)
     }
     query_plan *plan = NULL;
     if (!rc && st->sub) {
-        if (!(rc = analyze_query(st->sub, q, &plan)) && plan->out_schema->n != nin)
+        const void *saved_target = q->insert_join_target;
+        if (t->engine == &engine_join)
+            q->insert_join_target = t;
+        rc = analyze_query(st->sub, q, &plan);
+        q->insert_join_target = saved_target;
+        if (!rc && plan->out_schema->n != nin)
             rc = err_set(ERR_NUMBER_OF_COLUMNS_DOESNT_MATCH, "Number of columns doesn't match (source: %d and result: %d)",
                          plan->out_schema->n, nin);
         if (!rc)

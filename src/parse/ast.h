@@ -253,6 +253,7 @@ struct ast {
      * AST_TABLE (NULL: the view's own inner table, from the ENGINE clauses); POPULATE. */
     ast *mv_to;
     bool populate;
+    bool deduplicate;          /* OPTIMIZE … DEDUPLICATE [BY …] */
     /* AST_COLUMN_DEF: the column's TTL expression, NULL when none */
     ast *ttl;
     /* AST_TABLE: SAMPLE k [OFFSET m], each ratio as written ("0.1", "1/10", "1000"), or

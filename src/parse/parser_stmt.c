@@ -1340,7 +1340,7 @@ static ast *parse_statement(parser *p)
         }
         if (p_accept(p, "FINAL"))
             st->final = true;
-        if (p_accept(p, "DEDUPLICATE") && p_accept(p, "BY") && !parse_expr(p))
+        if ((st->deduplicate = p_accept(p, "DEDUPLICATE")) && p_accept(p, "BY") && !parse_expr(p))
             return NULL;
         return parse_stmt_tail(p, st) < 0 ? NULL : st;
     }

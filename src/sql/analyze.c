@@ -5,6 +5,7 @@
 #include "sql/type_check.h"
 #include "sql/map_hof.h"
 #include "sql/set_ops.h"
+#include "sql/join_engine.h"
 
 #include "func/supertype.h"
 
@@ -514,13 +515,24 @@ static int type_depth(const type *t)
 
 /* Adds the rows of the subquery sub to set, converted to t, the left side's type (without
  * Nullable); several columns are the elements of t, a tuple. */
+static int in_set_from_blocks(actx *c, schema *sch, block **bs, int nb, const type *t, in_set *set,
+                              bool *tuple_null_misses);
+
 static int in_set_from_subquery(actx *c, const ast *sub, const type *t, in_set *set, bool *tuple_null_misses)
 {
     schema *sch;
     block **bs;
-    int nb, nb_done;
+    int nb;
     if (run_query_to_blocks(sub, c->q, &sch, &bs, &nb))
         return -1;
+    return in_set_from_blocks(c, sch, bs, nb, t, set, tuple_null_misses);
+}
+
+/* in_set_from_subquery over rows already read (sch, bs: taken). */
+static int in_set_from_blocks(actx *c, schema *sch, block **bs, int nb, const type *t, in_set *set,
+                              bool *tuple_null_misses)
+{
+    int nb_done;
     /* several columns are the elements of the left side's tuple */
     int ncols = sch->n;
     if (ncols > 1 && (t->id != T_TUPLE || t->nfields != ncols)) {
@@ -545,8 +557,15 @@ static int in_set_from_subquery(actx *c, const ast *sub, const type *t, in_set *
                 src = col_materialize(col_ref(bs[i]->cols[0]));
             }
             column *casted = src;
+            for (size_t r = 0; r < src->len; r++)
+                if (col_is_null(src, r)) {
+                    in_set_mark_null(set);
+                    break;
+                }
             if (src->type != t && type_strip_nullable(src->type) != t) {
-                if (func_cast_column(src, t, &c->q->env, &casted)) {
+                /* NULLs stay NULL (they mark the set, below) */
+                const type *to = type_is_nullable(src->type) && type_can_be_nullable(t) ? type_nullable(t) : t;
+                if (func_cast_column(src, to, &c->q->env, &casted)) {
                     col_free(src);
                     nb_done = i;
                     goto fail;
@@ -554,11 +573,6 @@ static int in_set_from_subquery(actx *c, const ast *sub, const type *t, in_set *
                 casted = in_exact_only(c, src, casted);
                 col_free(src);
             }
-            for (size_t r = 0; r < casted->len; r++)
-                if (col_is_null(casted, r)) {
-                    in_set_mark_null(set);
-                    break;
-                }
             in_set_add_column(set, casted);
             col_free(casted);
         }
@@ -573,6 +587,21 @@ fail: /* blocks before nb_done are freed already */
     free(bs);
     schema_free(sch);
     return -1;
+}
+
+/* Whether the identifier e names something of the expression's scope (a column, an
+ * alias): on the right of IN, a name that does not is a table's. */
+static bool ident_resolves(actx *c, const ast *e)
+{
+    expr *x;
+    if (compile(c, e, &x) == 0) {
+        expr_free(x);
+        return true;
+    }
+    if (err_code() != ERR_UNKNOWN_IDENTIFIER)
+        return true; /* the compile that follows reports it */
+    err_clear();
+    return false;
 }
 
 static int compile_in(actx *c, const ast *e, bool negate, expr **out)
@@ -603,7 +632,26 @@ static int compile_in(actx *c, const ast *e, bool negate, expr **out)
     /* Gather the right side as a column of lhs's type: a subquery's first column, a
      * tuple of literals, or one literal. */
     column *vals = NULL, *lit = NULL;
-    if (rhs->kind == AST_SUBQUERY) {
+    /* `x IN name`: a column or alias first, else a table (a Set table's rows: storage/joinset.h) */
+    int table_rows = 0;
+    if (rhs->kind == AST_IDENT && !ident_resolves(c, rhs)) {
+        schema *tsch;
+        block **tbs;
+        int tnb;
+        table_rows = in_table_rows(rhs, c->q, &tsch, &tbs, &tnb);
+        if (table_rows > 0) {
+            tuple_null_misses = false;
+            table_rows = in_set_from_blocks(c, tsch, tbs, tnb, t, set, &tuple_null_misses) ? -1 : 1;
+        }
+        if (table_rows < 0) {
+            in_set_free(set);
+            expr_free(lhs);
+            return -1;
+        }
+    }
+    if (table_rows) {
+        ; /* the set is filled */
+    } else if (rhs->kind == AST_SUBQUERY) {
         if (in_set_from_subquery(c, rhs->sub, t, set, &tuple_null_misses)) {
             in_set_free(set);
             expr_free(lhs);
@@ -1611,6 +1659,56 @@ static int check_nulls_action(const ast *e)
     return 0;
 }
 
+/* A constant String argument of joinGet (the table may also be a bare identifier, db.name
+ * or name), in out (cap bytes). */
+static int join_get_name_arg(actx *c, const ast *a, bool table, char *out, size_t cap)
+{
+    if (table && a->kind == AST_IDENT && a->nparts <= 2) {
+        snprintf(out, cap, "%s%s%s", a->nparts == 2 ? a->parts[0] : "", a->nparts == 2 ? "." : "", a->parts[a->nparts - 1]);
+        return 0;
+    }
+    expr *x;
+    if (compile(c, a, &x))
+        return -1;
+    bool ok = x->kind == EX_CONST && type_is_string(type_base(x->type));
+    if (ok) {
+        const column *v = x->value;
+        size_t len;
+        const char *p = col_str(v, 0, &len);
+        snprintf(out, cap, "%.*s", (int)len, p);
+    }
+    expr_free(x);
+    return ok ? 0 : err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT, "Illegal type of %s argument of function joinGet, expected a const string",
+                            table ? "first" : "second");
+}
+
+/* joinGet(table, column, keys…): the arguments compiled here, the rest in sql/join_engine.c. */
+static int compile_join_get(actx *c, const ast *e, expr **out)
+{
+    if (e->args.n < 3)
+        return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                       "Number of arguments for function %s doesn't match: passed %d, should be greater or equal to 3",
+                       e->name, e->args.n);
+    char tname[512], cname[512];
+    if (join_get_name_arg(c, e->args.items[0], true, tname, sizeof tname) ||
+        join_get_name_arg(c, e->args.items[1], false, cname, sizeof cname))
+        return -1;
+    int n = e->args.n - 2;
+    expr **keys = xcalloc((size_t)n + 1, sizeof *keys);
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++)
+        rc = compile(c, e->args.items[i + 2], &keys[i]);
+    expr *ex = NULL;
+    if (!rc)
+        rc = join_get_compile(e->name, tname, cname, keys, n, c->q, &ex);
+    else
+        for (int i = 0; i < n; i++)
+            if (keys[i])
+                expr_free(keys[i]);
+    free(keys);
+    return rc ? -1 : fold_if_const(c, ex, out);
+}
+
 static int compile_func(actx *c, const ast *e, expr **out)
 {
     if (e->nulls_action && check_nulls_action(e))
@@ -1651,6 +1749,8 @@ static int compile_func(actx *c, const ast *e, expr **out)
         return compile_in(c, e, true, out);
     if (strcasecmp(e->name, "grouping") == 0 && !e->over && !e->over_name)
         return compile_grouping(c, e, out);
+    if (!strcmp(e->name, "joinGet") || !strcmp(e->name, "joinGetOrNull"))
+        return compile_join_get(c, e, out);
     if (!func_lookup(e->name) && agg_exists(e->name)) {
         if (c->lam)
             return err_set(ERR_ILLEGAL_AGGREGATION,
@@ -2627,7 +2727,19 @@ static int analyze_from(const ast *t, const ast *where, uint64_t need, query_ctx
         cur->set_limit(cur, need);
     for (const ast *j = t->join; j; j = j->sub->join) {
         source *right;
-        if (analyze_one_table(j->sub, q, &right)) {
+        table *join_table; /* a Join table on the right (storage/joinset.h) */
+        if (join_engine_check(j, q, &join_table)) {
+            source_free(cur);
+            return -1;
+        }
+        const void *saved_right = q->join_right_table;
+        if (join_table)
+            q->join_right_table = join_table;
+        int arc = analyze_one_table(j->sub, q, &right);
+        if (arc) {
+            q->join_right_table = saved_right;
+            if (join_table)
+                table_unref(join_table);
             source_free(cur);
             return -1;
         }
@@ -2637,6 +2749,9 @@ static int analyze_from(const ast *t, const ast *where, uint64_t need, query_ctx
         set_qualifiers(right, table_qualifier(j->sub));
         source *joined;
         int rc = join_sources(cur, right, j, where, q, &joined);
+        q->join_right_table = saved_right;
+        if (join_table)
+            table_unref(join_table);
         source_free(cur);
         source_free(right);
         if (rc)

@@ -8,7 +8,7 @@
  * Rows without a partner get default values, or with join_use_nulls = 1 NULL, the other
  * side's columns becoming Nullable (LowCardinality(Nullable) for LowCardinality; Array and
  * Map columns keep defaults, as in ClickHouse).
- * Supported: INNER, LEFT, RIGHT, FULL (ALL and ANY), LEFT SEMI / ANTI, CROSS; ON with
+ * Supported: INNER, LEFT, RIGHT, FULL (ALL and ANY), LEFT and RIGHT SEMI / ANTI, CROSS; ON with
  * equalities joined by AND, or USING. NULL keys never match. join_algorithm = 'grace_hash'
  * partitions both sides to temporary files first (join_grace.c) and joins bucket by
  * bucket with the same pieces; 'partial_merge' and 'prefer_partial_merge' alone are not
@@ -20,6 +20,7 @@
 #include "exec/spill.h"
 #include "sql/analyze.h"
 #include "sql/join.h"
+#include "sql/join_engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -415,6 +416,7 @@ int join_spec_init(join_spec *s, const source *left, const source *right, const 
     s->any = strcasecmp(strict, "ANY") == 0;
     s->semi = strcasecmp(strict, "SEMI") == 0;
     s->anti = strcasecmp(strict, "ANTI") == 0;
+    s->take_last = settings_bool(q->st, "join_any_take_last_row");
     if (strcasecmp(strict, "ASOF") == 0)
         return err_set(ERR_NOT_IMPLEMENTED, "ASOF JOIN is not supported yet");
     if (s->any && s->is_full)
@@ -422,8 +424,8 @@ int join_spec_init(join_spec *s, const source *left, const source *right, const 
     if (s->any && s->is_right && !strcmp(settings_str(q->st, "join_algorithm"), "partial_merge"))
         return err_set(ERR_NOT_IMPLEMENTED, "Can't execute any of specified algorithms for specified strictness/kind "
                                             "and right storage type");
-    if ((s->semi || s->anti) && !s->is_left)
-        return err_set(ERR_NOT_IMPLEMENTED, "Only LEFT SEMI and LEFT ANTI joins are supported");
+    if ((s->semi || s->anti) && !s->is_left && !s->is_right)
+        return err_set(ERR_NOT_IMPLEMENTED, "Only LEFT and RIGHT SEMI and ANTI joins are supported");
     bool use_nulls = settings_bool(q->st, "join_use_nulls") && (s->is_left || s->is_right || s->is_full);
     if (use_nulls && (s->semi || s->anti))
         return err_set(ERR_NOT_IMPLEMENTED, "join_use_nulls = 1 with SEMI or ANTI JOIN is not supported yet");
@@ -521,10 +523,25 @@ int join_table_probe(const join_spec *s, join_table *t, const block *L, query_ct
             for (size_t i = h & mask; t->ht.slots[i].states; i = (i + 1) & mask) {
                 agg_slot *sl = &t->ht.slots[i];
                 if (sl->hash == h && sl->key_len == key.len && memcmp(agg_slot_key(sl), key.p, key.len) == 0) {
-                    first = ((uint32_t *)(void *)sl->states)[0];
+                    /* the last row instead where one row per key is taken */
+                    bool last = s->take_last && (s->semi || (s->any && !s->is_right));
+                    first = ((uint32_t *)(void *)sl->states)[last];
                     break;
                 }
             }
+        }
+        if ((s->semi || s->anti) && s->is_right) {
+            /* RIGHT SEMI: each right row once, with the first left row that reaches it;
+             * RIGHT ANTI: the right rows no left row reaches (join_table_unmatched). */
+            for (uint32_t r = first; r != NO_ROW; r = t->next[r])
+                if (!t->matched[r]) {
+                    t->matched[r] = 1;
+                    if (s->semi) {
+                        rv_push(li, (uint32_t)l);
+                        rv_push(ri, r);
+                    }
+                }
+            continue;
         }
         if (s->semi || s->anti) {
             if ((first != NO_ROW) == s->semi) {
@@ -562,7 +579,7 @@ int join_table_probe(const join_spec *s, join_table *t, const block *L, query_ct
 
 void join_table_unmatched(const join_spec *s, const join_table *t, rowvec *li, rowvec *ri)
 {
-    if (!s->is_right && !s->is_full)
+    if ((!s->is_right && !s->is_full) || (s->is_right && s->semi))
         return;
     for (size_t r = 0; r < t->R->rows; r++)
         if (!t->matched[r]) {
@@ -741,6 +758,24 @@ static source *hide_columns(source *src, const bool *hidden, int nhidden)
 static int join_sources_all(source *left, source *right, const ast *j, const ast *where, query_ctx *q,
                             source **out);
 
+/* join_any_take_last_row picks a key's last right row; but ClickHouse's planner may swap
+ * the sides of the join (query_plan_join_swap_table = 'auto': a right side estimated
+ * larger than the left), when "last" means the last left row instead — by estimates shale
+ * cannot reproduce. So with a right side larger than the left, unless the swap is off, the
+ * setting is NOT_IMPLEMENTED rather than a different answer. A Join table is never swapped. */
+static int join_take_last_unsure(const join_spec *s, const block *L, const block *R, query_ctx *q)
+{
+    /* (L, R NULL: a grace hash join, whose sides' sizes are not known here) */
+    if (!s->take_last || !(s->semi || (s->any && !s->is_right)) || q->join_right_table || (R && R->rows <= L->rows))
+        return 0;
+    const char *swap = settings_str(q->st, "query_plan_join_swap_table");
+    if (swap && (!strcmp(swap, "0") || !strcasecmp(swap, "false")))
+        return 0;
+    return err_set(ERR_NOT_IMPLEMENTED, "join_any_take_last_row = 1 with a right side larger than the left, whose "
+                                        "sides ClickHouse may swap, is not supported (query_plan_join_swap_table = 0 "
+                                        "makes it supported)");
+}
+
 int join_sources(source *left, source *right, const ast *j, const ast *where, query_ctx *q, source **out)
 {
     join_spec s;
@@ -763,8 +798,16 @@ static int join_sources_all(source *left, source *right, const ast *j, const ast
     join_spec s;
     if (join_spec_init(&s, left, right, j, where, q))
         return -1;
+    if (q->join_right_table && join_engine_check_keys(&s, right, q->join_right_table)) {
+        join_spec_free(&s);
+        return -1;
+    }
     int algo = s.is_cross ? 0 : choose_algorithm(q);
     if (algo < 0) {
+        join_spec_free(&s);
+        return -1;
+    }
+    if (algo == 1 && join_take_last_unsure(&s, NULL, NULL, q)) {
         join_spec_free(&s);
         return -1;
     }
@@ -784,11 +827,19 @@ static int join_sources_all(source *left, source *right, const ast *j, const ast
         goto out;
     if (source_read_until(right, q, threshold ? right_too_big : NULL, &threshold, &R, &resume))
         goto out;
+    if (!R && join_take_last_unsure(&s, NULL, NULL, q)) {
+        block_free(resume.pre);
+        if (resume.it)
+            right->close(resume.it);
+        goto out;
+    }
     if (!R)
         return join_grace(&s, left, right, &resume, q, out);
     if (!s.is_cross && check_join_limits(R, q))
         goto out;
     if (source_read_all(left, q, &L))
+        goto out;
+    if (!s.is_cross && join_take_last_unsure(&s, L, R, q))
         goto out;
     if (L->rows >= NO_ROW || R->rows >= NO_ROW) {
         err_set(ERR_TOO_MANY_ROWS_OR_BYTES, "A side of the JOIN has too many rows for the in-memory hash join");

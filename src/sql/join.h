@@ -32,6 +32,7 @@ typedef struct rowvec {
 
 typedef struct join_spec {
     bool is_left, is_right, is_full, is_cross, any, semi, anti, null_left, null_right;
+    bool take_last; /* join_any_take_last_row: ANY LEFT/INNER and SEMI pick a key's last right row */
     int nkeys, nusing, nresidual;
     expr *lk[JOIN_MAX_KEYS], *rk[JOIN_MAX_KEYS];
     const type *common[JOIN_MAX_KEYS];

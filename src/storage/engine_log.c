@@ -11,6 +11,9 @@
  * The blocks are also kept in memory (loaded at start, appended by INSERT), as the Memory
  * engine keeps them: these engines hold small tables.
  *
+ * The Join and Set engines (engine_joinset.c) keep their inserted rows in the same store
+ * (storage/log_store.h), on disk only with their setting persistent = 1.
+ *
  * Thread-safety: storage/block_store.h; the store's mutex also serialises INSERTs' file
  * writes and TRUNCATE. */
 #include "base/err.h"
@@ -18,6 +21,7 @@
 #include "format/format.h"
 #include "io/stream.h"
 #include "storage/block_store.h"
+#include "storage/log_store.h"
 #include "storage/table.h"
 
 #include <errno.h>
@@ -32,6 +36,8 @@
 typedef struct log_table {
     block_store store;  /* its mutex also serialises the INSERTs' file writes */
     uint64_t committed; /* bytes of data.native that hold committed blocks */
+    bool persistent;    /* false: memory only (Join and Set with persistent = 0) */
+    void *extra;        /* the engine's own state (log_store_open), freed with the table */
 } log_table;
 
 static void path_of(const table *t, const char *file, char *out, size_t cap)
@@ -83,16 +89,27 @@ static int load_blocks(table *t, log_table *m)
     return rc ? err_prefix("Table %s, file %s: ", table_full_name(t), path) : 0;
 }
 
+int log_store_open(table *t, bool created, bool persistent, void *extra)
+{
+    log_table *m = xcalloc(1, sizeof *m);
+    block_store_init(&m->store);
+    m->persistent = persistent;
+    m->extra = extra;
+    t->impl = m;
+    return created || !persistent ? 0 : load_blocks(t, m);
+}
+
+block_store *log_store_blocks(table *t) { return &((log_table *)t->impl)->store; }
+
+void *log_store_extra(const table *t) { return ((const log_table *)t->impl)->extra; }
+
 static int log_open(table *t, bool created, query_ctx *q)
 {
     (void)q;
     if (t->create->engine && t->create->engine->args.n)
         return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Engine %s doesn't support any arguments (%d given)",
                        t->engine->name, t->create->engine->args.n);
-    log_table *m = xcalloc(1, sizeof *m);
-    block_store_init(&m->store);
-    t->impl = m;
-    return created ? 0 : load_blocks(t, m);
+    return log_store_open(t, created, true, NULL);
 }
 
 static int log_read(table *t, bool final, query_ctx *q, source **out)
@@ -121,13 +138,12 @@ static int write_committed(const table *t, uint64_t size)
     return 0;
 }
 
-/* Appends the sink's blocks to data.native after the committed prefix; *end is the new
- * length. Caller holds the table's mutex. */
-static int append_blocks(collect_sink *s, uint64_t start, uint64_t *end)
+/* Writes blocks bs[0..n) to `file` of the table's directory after its first `start`
+ * bytes (what follows is cut); *end is the new length. Caller holds the table's mutex. */
+static int append_blocks(table *t, const char *file, block **bs, int n, uint64_t start, uint64_t *end)
 {
-    table *t = s->t;
     char path[4096];
-    path_of(t, "data.native", path, sizeof path);
+    path_of(t, file, path, sizeof path);
     int fd = open(path, O_WRONLY | O_CREAT, 0644);
     if (fd < 0)
         return err_set(ERR_CANNOT_OPEN_FILE, "Cannot open %s: %s", path, strerror(errno));
@@ -140,8 +156,8 @@ static int append_blocks(collect_sink *s, uint64_t start, uint64_t *end)
     fmt_settings_default(&fs);
     fmt_writer *w;
     int rc = fmt_writer_new("Native", t->sch, &fs, os, &w);
-    for (int i = 0; !rc && i < s->n; i++)
-        rc = fmt_writer_write(w, s->blocks[i]);
+    for (int i = 0; !rc && i < n; i++)
+        rc = fmt_writer_write(w, bs[i]);
     if (!rc)
         rc = fmt_writer_finish(w, NULL);
     if (w)
@@ -162,8 +178,8 @@ static int log_finish(table_sink *ts)
     log_table *m = s->t->impl;
     pthread_mutex_lock(&m->store.mu);
     uint64_t end = m->committed;
-    int rc = s->n ? append_blocks(s, m->committed, &end) : 0;
-    if (!rc && s->n)
+    int rc = s->n && m->persistent ? append_blocks(s->t, "data.native", s->blocks, s->n, m->committed, &end) : 0;
+    if (!rc && s->n && m->persistent)
         rc = write_committed(s->t, end);
     if (!rc) {
         m->committed = end;
@@ -178,7 +194,7 @@ static int log_finish(table_sink *ts)
 
 static void log_abort(table_sink *ts) { collect_sink_free((collect_sink *)ts, true); }
 
-static int log_insert(table *t, query_ctx *q, table_sink **out)
+int log_store_insert(table *t, query_ctx *q, table_sink **out)
 {
     (void)q;
     collect_sink *s = collect_sink_new(t, sizeof *s);
@@ -188,12 +204,12 @@ static int log_insert(table *t, query_ctx *q, table_sink **out)
     return 0;
 }
 
-static int log_truncate(table *t, query_ctx *q)
+int log_store_truncate(table *t, query_ctx *q)
 {
     (void)q;
     log_table *m = t->impl;
     pthread_mutex_lock(&m->store.mu);
-    int rc = write_committed(t, 0);
+    int rc = m->persistent ? write_committed(t, 0) : 0;
     if (!rc) {
         block_store_clear_locked(&m->store);
         m->committed = 0;
@@ -202,12 +218,47 @@ static int log_truncate(table *t, query_ctx *q)
     return rc;
 }
 
-static void log_close(table *t)
+int log_store_replace(table *t, block *b)
+{
+    log_table *m = t->impl;
+    pthread_mutex_lock(&m->store.mu);
+    uint64_t end = 0;
+    int rc = 0;
+    if (m->persistent) {
+        /* The new stream goes beside the old one and replaces it whole; size.txt follows.
+         * A crash between the two renames leaves a length that does not fit the new file,
+         * which loading reports (as ClickHouse, a mutation of a Join table is not atomic). */
+        char from[4096], to[4096];
+        path_of(t, "data.native.tmp", from, sizeof from);
+        path_of(t, "data.native", to, sizeof to);
+        rc = append_blocks(t, "data.native.tmp", &b, b->rows ? 1 : 0, 0, &end);
+        if (!rc && rename(from, to) != 0)
+            rc = err_set(ERR_CANNOT_WRITE_TO_FILE_DESCRIPTOR, "Cannot rename %s: %s", from, strerror(errno));
+        if (!rc)
+            rc = write_committed(t, end);
+    }
+    if (!rc) {
+        m->committed = end;
+        block_store_clear_locked(&m->store);
+        if (b->rows)
+            block_store_append_locked(&m->store, &b, 1);
+        else
+            block_free(b);
+    } else {
+        block_free(b);
+        err_prefix("Table %s: ", table_full_name(t));
+    }
+    pthread_mutex_unlock(&m->store.mu);
+    return rc;
+}
+
+void log_store_close(table *t)
 {
     log_table *m = t->impl;
     if (!m)
         return;
     block_store_destroy(&m->store);
+    free(m->extra);
     free(m);
     t->impl = NULL;
 }
@@ -218,9 +269,9 @@ static void log_close(table *t)
         .has_data_dir = true,                                                                                \
         .open = log_open,                                                                                    \
         .read = log_read,                                                                                    \
-        .insert = log_insert,                                                                                \
-        .truncate = log_truncate,                                                                            \
-        .close = log_close,                                                                                  \
+        .insert = log_store_insert,                                                                          \
+        .truncate = log_store_truncate,                                                                      \
+        .close = log_store_close,                                                                            \
     }
 
 LOG_ENGINE(engine_log, "Log");

@@ -1,6 +1,7 @@
 /* Table lifetime (references), names for messages, and the registry of engines. */
 #include "storage/table.h"
 #include "storage/distributed.h"
+#include "storage/joinset.h"
 #include "storage/merge.h"
 
 #include "base/mem.h"
@@ -27,6 +28,8 @@ static const table_engine *const engines[] = {
     &engine_distributed,
     &engine_merge,
     &engine_file,
+    &engine_join,
+    &engine_set,
 };
 
 const table_engine *table_engine_find(const char *name)

@@ -7,7 +7,7 @@
 set -euo pipefail
 SHALE=$(realpath "${1:?usage: run-fixed.sh path/to/shale [queries-per-seed]}")
 N=${2:-150}
-SEEDS=1,3,5,6,8-10,13,14,16,19,21
+SEEDS=1,3,5,6,8,10,13,14,16,19,21,24
 FEATURES=none,+where,+orderby,+limit,+limitby,+distinct,+join,+semijoin,+union,+setops,+nofrom,+hash,+typename,+nulls,+agg,+aggif,+groupby,+having,+mergetree,+lambda,+arrayjoin
 cd "$(dirname "$0")"
 # Window functions (over tables, numbers() and GROUP BY) on seeds of their own.
