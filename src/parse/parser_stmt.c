@@ -635,9 +635,8 @@ int parse_stmt_tail(parser *p, ast *st)
             return p_fail(p, "string literal"), -1;
         ast *l = mk_string(p, "", 0, 0);
         tok *t = p_cur(p);
-        size_t n = (size_t)(t->end - t->start - 2);
-        char *d = arena_alloc(p->a, n + 1, 1);
-        d[lexer_unescape(p->s + t->start + 1, n, p->s[t->start], d)] = 0;
+        char *d = arena_alloc(p->a, (size_t)(t->end - t->start) + 1, 1);
+        d[lexer_string_value(p->s, t, d)] = 0;
         (void)l;
         st->outfile = d;
         p_adv(p);
@@ -737,9 +736,8 @@ static int parse_create_head(parser *p, ast *st)
         if (p_kind(p) != TK_STRING)
             return p_fail(p, "string literal"), -1;
         tok *t = p_cur(p);
-        size_t n = (size_t)(t->end - t->start - 2);
-        char *d = arena_alloc(p->a, n + 1, 1);
-        d[lexer_unescape(p->s + t->start + 1, n, p->s[t->start], d)] = 0;
+        char *d = arena_alloc(p->a, (size_t)(t->end - t->start) + 1, 1);
+        d[lexer_string_value(p->s, t, d)] = 0;
         st->uuid = d;
         p_adv(p);
     }
@@ -898,6 +896,28 @@ static ast *parse_create_mv(parser *p, ast *st)
         return p_fail(p, "AS SELECT");
     st->str = arena_strndup(p->a, p->s + st->as_select->pos, (size_t)(prev_end(p) - st->as_select->pos));
     st->str_len = (size_t)(prev_end(p) - st->as_select->pos);
+    return st;
+}
+
+/* CREATE [OR REPLACE] FUNCTION, at the name: [IF NOT EXISTS] name AS lambda. */
+static ast *parse_create_function(parser *p, ast *st)
+{
+    st->kind = AST_STMT_CREATE_FUNCTION;
+    if (p_is(p, 0, "IF") && p_is(p, 1, "NOT") && p_is(p, 2, "EXISTS")) {
+        p_adv(p), p_adv(p), p_adv(p);
+        st->if_not_exists = true;
+    }
+    if (!(st->name = p_ident(p)))
+        return NULL;
+    if (p_is(p, 0, "ON") && p_is(p, 1, "CLUSTER"))
+        return p_fail(p, "AS (ON CLUSTER is not supported)");
+    if (!expect_word(p, "AS"))
+        return NULL;
+    int start = p_cur(p)->start;
+    if (!(st->sub = parse_expr(p)))
+        return NULL;
+    st->str = arena_strndup(p->a, p->s + start, (size_t)(prev_end(p) - start));
+    st->str_len = (size_t)(prev_end(p) - start);
     return st;
 }
 
@@ -1112,6 +1132,8 @@ static ast *parse_statement(parser *p)
             p_adv(p), p_adv(p);
             st->or_replace = true;
         }
+        if (p_accept(p, "FUNCTION"))
+            return parse_create_function(p, st);
         if (p_accept(p, "TEMPORARY"))
             st->temporary = true;
         if (p_accept(p, "TABLE"))
@@ -1161,6 +1183,19 @@ static ast *parse_statement(parser *p)
             return st;
         }
         return p_fail(p, "one of: TABLE, VIEW, DATABASE, TEMPORARY, OR REPLACE");
+    }
+    if (p_is(p, 0, "DROP") && p_is(p, 1, "FUNCTION")) {
+        p_adv(p), p_adv(p);
+        st->kind = AST_STMT_DROP_FUNCTION;
+        if (p_is(p, 0, "IF") && p_is(p, 1, "EXISTS")) {
+            p_adv(p), p_adv(p);
+            st->if_exists = true;
+        }
+        if (!(st->name = p_ident(p)))
+            return NULL;
+        if (p_is(p, 0, "ON") && p_is(p, 1, "CLUSTER"))
+            return p_fail(p, "end of query (ON CLUSTER is not supported)");
+        return st;
     }
     if (p_accept(p, "DROP")) {
         st->kind = AST_STMT_DROP;
