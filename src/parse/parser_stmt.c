@@ -186,8 +186,13 @@ static ast *parse_tables(parser *p)
                     p_accept(p, "OUTER");
                 }
             }
-            if (p_is(p, 0, "ARRAY") || p_is(p, 0, "PASTE"))
-                return p_fail(p, "JOIN (ARRAY JOIN and PASTE JOIN are not supported)");
+            if (p_is(p, 0, "ARRAY"))
+                return p_fail(p, "JOIN (ARRAY JOIN is not supported)");
+            if (!kind && !strict && p_is(p, 0, "PASTE") && p_is(p, 1, "JOIN")) {
+                /* rows joined by position: parsed, refused by sql/join.c */
+                p_adv(p);
+                kind = "PASTE";
+            }
             if (!p_accept(p, "JOIN")) {
                 if (p->i != save)
                     return p_fail(p, "JOIN");
@@ -202,7 +207,7 @@ static ast *parse_tables(parser *p)
         j->sub = parse_table_elem(p);
         if (!j->sub)
             return NULL;
-        if (strcmp(kind, "CROSS") != 0) {
+        if (strcmp(kind, "CROSS") != 0 && strcmp(kind, "PASTE") != 0) {
             if (p_accept(p, "ON")) {
                 j->on = parse_expr(p);
                 if (!j->on)

@@ -2285,6 +2285,16 @@ static const ast *expand_aliases(actx *c, arena *a, const ast *e, int depth)
 {
     if (!e || depth > 64)
         return e;
+    if (depth == 0 && e->alias) {
+        /* `f(x) AS x`: inside its own expression, x is the column, never the alias itself */
+        int k = find_alias(c, e->alias);
+        if (k >= 0 && c->alias_asts[k] == e && !c->alias_active[k]) {
+            c->alias_active[k] = true;
+            const ast *r = expand_aliases(c, a, e, 1);
+            c->alias_active[k] = false;
+            return r;
+        }
+    }
     if (e->kind == AST_IDENT && e->nparts == 1) {
         int k = find_alias(c, e->parts[0]);
         if (k >= 0 && !c->alias_active[k]) {

@@ -415,6 +415,8 @@ int join_spec_init(join_spec *s, const source *left, const source *right, const 
     s->any = strcasecmp(strict, "ANY") == 0;
     s->semi = strcasecmp(strict, "SEMI") == 0;
     s->anti = strcasecmp(strict, "ANTI") == 0;
+    if (strcasecmp(kind, "PASTE") == 0)
+        return err_set(ERR_NOT_IMPLEMENTED, "PASTE JOIN is not supported");
     if (strcasecmp(strict, "ASOF") == 0)
         return err_set(ERR_NOT_IMPLEMENTED, "ASOF JOIN is not supported yet");
     if (s->any && s->is_full)
