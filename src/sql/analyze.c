@@ -2688,6 +2688,16 @@ static int udf_expand(actx *c, const ast *e, ast **out, const char **stack, int 
     char *text = udf_lambda(e->name);
     if (!text)
         return 0;
+    /* ClickHouse counts every SQL user-defined function as non-deterministic for the query
+     * cache; shale has no cache, but refuses what ClickHouse refuses */
+    if (settings_bool(c->q->st, "use_query_cache") &&
+        !strcmp(settings_str(c->q->st, "query_cache_nondeterministic_function_handling"), "throw")) {
+        free(text);
+        return err_set(ERR_QUERY_CACHE_USED_WITH_NONDETERMINISTIC_FUNCTIONS,
+                       "The query result was not cached because the query contains a non-deterministic function. Use "
+                       "setting `query_cache_nondeterministic_function_handling = 'save'` or `= 'ignore'` to cache the "
+                       "query result regardless, or omit caching.");
+    }
     const ast *lam = NULL, *body = NULL;
     const char **params = NULL;
     int np = 0;
@@ -2883,6 +2893,12 @@ int analyze_table_args(const ast *f, query_ctx *q, column ***out)
     for (int i = 0; i < n && !rc; i++) {
         expr *x;
         const ast *arg = f->args.items[i];
+        /* WITH (SELECT …) AS s … format(TSVRaw, s): the scalar subquery's value */
+        for (int k = q->nctes - 1; arg->kind == AST_IDENT && arg->nparts == 1 && k >= 0; k--) {
+            const ast *w = q->ctes[k];
+            if (w->kind == AST_SUBQUERY && !w->cte && w->alias && strcmp(w->alias, arg->parts[0]) == 0)
+                arg = w;
+        }
         /* file('x.csv', CSV, 'a Int32'): a bare identifier names a format. */
         if (arg->kind == AST_IDENT && arg->nparts == 1) {
             args[i] = col_new(type_simple(T_STRING));

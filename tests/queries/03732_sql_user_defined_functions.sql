@@ -38,3 +38,8 @@ DROP FUNCTION h_03732;
 DROP FUNCTION g_03732;
 DROP FUNCTION 03732_rec;
 SELECT count() FROM system.functions WHERE origin = 'SQLUserDefined' AND name LIKE '%03732%';
+-- ClickHouse counts SQL user-defined functions as non-deterministic for the query cache
+CREATE FUNCTION q_03732 AS (a) -> a + 1;
+SELECT q_03732(1) SETTINGS use_query_cache = true; -- { serverError QUERY_CACHE_USED_WITH_NONDETERMINISTIC_FUNCTIONS }
+SELECT q_03732(1) SETTINGS use_query_cache = true, query_cache_nondeterministic_function_handling = 'save';
+DROP FUNCTION q_03732;
