@@ -727,7 +727,7 @@ static ast *parse_apply_func(parser *p)
 {
     bool paren = p_accept_tok(p, TK_LPAREN);
     ast *f;
-    if (paren && p_is_ident(p) && p_peek(p, 1)->kind == TK_ARROW) {
+    if (p_is_ident(p) && p_peek(p, 1)->kind == TK_ARROW) {
         f = parse_expr(p);
     } else if (paren && p_kind(p) == TK_LPAREN) {
         f = parse_expr(p);
@@ -1324,8 +1324,9 @@ static ast *parse_ternary(parser *p)
 
 static ast *parse_lambda_or_ternary(parser *p)
 {
-    /* x -> body | (x, y) -> body */
+    /* x -> body | (x, y) -> body | () -> body */
     int np = 0;
+    bool none = p_kind(p) == TK_LPAREN && p_peek(p, 1)->kind == TK_RPAREN && p_peek(p, 2)->kind == TK_ARROW;
     if (p_is_ident(p) && p_peek(p, 1)->kind == TK_ARROW) {
         np = 1;
     } else if (p_kind(p) == TK_LPAREN) {
@@ -1344,7 +1345,7 @@ static ast *parse_lambda_or_ternary(parser *p)
             break;
         }
     }
-    if (!np)
+    if (!np && !none)
         return parse_ternary(p);
     int pos = p_cur(p)->start;
     ast *l = ast_new(p->a, AST_LAMBDA, pos);

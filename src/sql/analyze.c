@@ -2442,6 +2442,13 @@ static int apply_transformer(actx *c, const ast *t, mcol *cols, int *n)
         return 0;
     }
     if (!strcmp(t->name, "REPLACE")) {
+        for (int k = 0; k < t->args.n; k++)
+            for (int j = 0; j < k; j++)
+                if (strcmp(t->args.items[j]->alias, t->args.items[k]->alias) == 0)
+                    return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+                                   "Expressions in column transformer replace should not contain same replacement %s "
+                                   "more than once",
+                                   t->args.items[k]->alias);
         for (int k = 0; k < t->args.n; k++) {
             const ast *r = t->args.items[k];
             bool hit = false;

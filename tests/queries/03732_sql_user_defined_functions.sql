@@ -43,3 +43,6 @@ CREATE FUNCTION q_03732 AS (a) -> a + 1;
 SELECT q_03732(1) SETTINGS use_query_cache = true; -- { serverError QUERY_CACHE_USED_WITH_NONDETERMINISTIC_FUNCTIONS }
 SELECT q_03732(1) SETTINGS use_query_cache = true, query_cache_nondeterministic_function_handling = 'save';
 DROP FUNCTION q_03732;
+CREATE FUNCTION z_03732 AS () -> 42;
+SELECT z_03732(), create_query FROM system.functions WHERE name = 'z_03732';
+DROP FUNCTION z_03732;
