@@ -157,6 +157,13 @@ tok lexer_next(lexer *lx)
                 if (memcmp(s + q, s + p, tag) == 0)
                     return mk(lx, TK_STRING, p, q + tag);
         }
+        /* no heredoc: `$` and the word characters after it are an identifier ($a$b$) */
+        if (p + 1 < len && is_word_char((unsigned char)s[p + 1])) {
+            size_t e = p + 1;
+            while (e < len && is_word_char((unsigned char)s[e]))
+                e++;
+            return mk(lx, TK_WORD, p, e);
+        }
     }
     switch (c) {
     case '\'': {

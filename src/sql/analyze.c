@@ -2606,6 +2606,9 @@ static int expand_select_matchers(actx *c, const ast **selp)
     bool any = false;
     for (int i = 0; i < sel->select.n && !any; i++)
         any = has_matcher(sel->select.items[i], 0);
+    const ast *conds0[] = {sel->where, sel->prewhere, sel->having};
+    for (int i = 0; i < 3 && !any; i++)
+        any = conds0[i] && has_matcher(conds0[i], 0);
     if (!any)
         return 0;
     ast *ns = ARENA_NEW(c->scratch, ast);
@@ -2625,6 +2628,11 @@ static int expand_select_matchers(actx *c, const ast **selp)
     }
     if (!ns->select.n)
         return err_set(ERR_EMPTY_LIST_OF_COLUMNS_QUERIED, "Empty list of columns in projection");
+    /* WHERE NOT ignore(COLUMNS('.+')): matchers among function arguments elsewhere */
+    ast **conds[] = {&ns->where, &ns->prewhere, &ns->having};
+    for (int i = 0; i < 3; i++)
+        if (*conds[i] && expand_in_args(c, *conds[i], conds[i], 0))
+            return -1;
     *selp = ns;
     c->sel = ns;
     return 0;

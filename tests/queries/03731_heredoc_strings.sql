@@ -9,3 +9,6 @@ line$a$, '!');
 SELECT $1$one$1$;
 SELECT x FROM (SELECT $$a$$ AS x UNION ALL SELECT $$b$$) ORDER BY x;
 SELECT 'a' || $$b$$ || 'c';
+-- without a closing tag, `$` starts an identifier
+SELECT 1 AS $alias$name$ FORMAT TSVWithNames;
+SELECT 2 AS $x, $x + 1;
