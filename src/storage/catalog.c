@@ -461,16 +461,17 @@ int catalog_store_function(catalog *c, const char *name, const char *create_quer
     return rc;
 }
 
-/* Registers every function stored under <path>/user_defined (a file that does not parse
- * as CREATE FUNCTION is an error naming it). */
-static int load_functions(catalog *c)
+/* Registers every function stored under <path>/user_defined; one that does not load is a
+ * warning, as a table's metadata (the instance still opens). */
+static void load_functions(catalog *c)
 {
     buf dir = {0};
     buf_printf(&dir, "%s/user_defined", c->path);
-    int n, rc = 0;
+    int n;
     char **names = list_sql(buf_cstr(&dir), &n);
     for (int i = 0; i < n; i++) {
-        if (!rc && strncmp(names[i], "function_", 9) == 0) {
+        if (strncmp(names[i], "function_", 9) == 0) {
+            int rc;
             buf file = {0};
             function_file(c, names[i] + 9, &file);
             char *text = read_text_file(buf_cstr(&file));
@@ -484,6 +485,8 @@ static int load_functions(catalog *c)
                 rc = err_set(ERR_INCORRECT_DATA, "Cannot load user-defined function from %s", buf_cstr(&file));
             else
                 rc = udf_add(st->name, st->str, text, true, false, &added);
+            if (rc)
+                fprintf(stderr, "shale: warning: cannot load function %s: %s\n", buf_cstr(&file), err_msg());
             arena_free(&a);
             free(text);
             buf_free(&file);
@@ -492,7 +495,6 @@ static int load_functions(catalog *c)
     }
     free(names);
     buf_free(&dir);
-    return rc;
 }
 
 int catalog_open(const char *data_path, query_ctx *q, catalog **out)
@@ -523,7 +525,7 @@ int catalog_open(const char *data_path, query_ctx *q, catalog **out)
         for (int i = 0; !rc && i < c->ndb; i++)
             load_database(c, &c->dbs[i], q);
         if (!rc)
-            rc = load_functions(c);
+            load_functions(c);
     }
     free(meta);
     free(data);
