@@ -57,6 +57,9 @@ check "Log table truncated" "0" "$("$SHALE" local --path "$tmp/data" -q "SELECT 
 check "view metadata" "ATTACH VIEW _" "$(head -1 "$tmp/data/metadata/default/v_src.sql")"
 check "materialized view metadata" "ATTACH MATERIALIZED VIEW _" "$(head -1 "$tmp/data/metadata/default/mv_in.sql")"
 "$SHALE" local --path "$tmp/data" -q "INSERT INTO mv_src VALUES (1), (2); RENAME TABLE mv_in TO mv_in2" >/dev/null
+"$SHALE" local --path "$tmp/data" -q "CREATE FUNCTION udf_p AS (a, b) -> a * b + 1; CREATE FUNCTION udf_q AS x -> x" >/dev/null
+check "SQL user-defined functions persist" $'7\tCREATE FUNCTION udf_p AS (a, b) -> ((a * b) + 1)' "$("$SHALE" local --path "$tmp/data" -q "DROP FUNCTION udf_q; SELECT udf_p(2, 3), create_query FROM system.functions WHERE name = 'udf_p'")"
+check "a dropped SQL user-defined function stays dropped" "0" "$("$SHALE" local --path "$tmp/data" -q "SELECT count() FROM system.functions WHERE name = 'udf_q'")"
 check "views after a restart" $'2\n4\n101\n102\n1\n2' "$("$SHALE" local --path "$tmp/data" -q "SELECT y FROM v_src ORDER BY y; SELECT x FROM mv_in2 ORDER BY x; SELECT x FROM mv_dst ORDER BY x")"
 "$SHALE" local --path "$tmp/data" -q "INSERT INTO mv_src VALUES (3)" >/dev/null
 check "materialized views fire after a restart" $'3\t3' "$("$SHALE" local --path "$tmp/data" -q "SELECT (SELECT count() FROM mv_in2), (SELECT count() FROM mv_to)")"

@@ -784,6 +784,9 @@ static const type *parse_args_then(tparser *p, const char *name, int depth)
         int n = 0;
         bool named = false;
         const type *r = NULL;
+        skip_ws(p);
+        if (accept(p, ')'))
+            return type_tuple(0, NULL, NULL); /* Tuple(): the empty tuple */
         do {
             if (n >= 256) {
                 bad(p, "too many tuple elements");

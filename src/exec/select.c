@@ -285,7 +285,8 @@ static int aggregate_block(worker *w, block *b, const uint8_t *mask)
                 buf_append(key, &(uint16_t){(uint16_t)set}, sizeof(uint16_t));
         }
         koff[rows] = (uint32_t)key->len;
-        const char *kp = (const char *)key->p;
+        /* keys of no bytes (GROUP BY of an empty tuple) leave the buffer unallocated */
+        const char *kp = key->p ? (const char *)key->p : "";
         for (size_t i = 0; i < rows; i++)
             hashes[i] = agg_key_hash(kp + koff[i], koff[i + 1] - koff[i]);
         agg_table *bk = w->buckets;

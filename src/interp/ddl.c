@@ -5,6 +5,7 @@
 #include "interp/dist_insert.h"
 #include "interp/mview.h"
 #include "interp/session.h"
+#include "interp/udf_ddl.h"
 
 #include "base/err.h"
 #include "base/mem.h"
@@ -1168,6 +1169,8 @@ int ddl_run(const ast *st, query_ctx *q, schema **sch, block **out)
             return catalog_drop_table(q->catalog, db, name, st->if_exists);
         }
         return err_set(ERR_NOT_IMPLEMENTED, "DROP %s is not supported", st->show_what);
+    case AST_STMT_CREATE_FUNCTION: return udf_ddl_create(st, q);
+    case AST_STMT_DROP_FUNCTION: return udf_ddl_drop(st, q);
     case AST_STMT_DETACH:
     case AST_STMT_ATTACH: return run_detach_attach(st, q);
     case AST_STMT_TRUNCATE: return run_truncate(st, q);

@@ -499,6 +499,8 @@ static int run_statement(session *s, const interp_hooks *h, query_ctx *q, const 
     case AST_STMT_CREATE_TABLE:
     case AST_STMT_CREATE_DATABASE:
     case AST_STMT_DROP:
+    case AST_STMT_CREATE_FUNCTION:
+    case AST_STMT_DROP_FUNCTION:
     case AST_STMT_DETACH:
     case AST_STMT_ATTACH:
     case AST_STMT_TRUNCATE:

@@ -63,6 +63,12 @@ typedef enum ast_kind {
     AST_STMT_KILL,   /* KILL QUERY WHERE cond: `where`; str = "SYNC", "ASYNC" or "TEST" */
     AST_STMT_BACKUP, /* BACKUP … TO dest / RESTORE … FROM dest (see below) */
     AST_STMT_RESTORE,
+    /* CREATE [OR REPLACE] FUNCTION [IF NOT EXISTS] name AS lambda: name in `name`, the
+     * lambda (or whatever expression was written, refused by interp) in `sub`, its text in
+     * str / str_len; or_replace, if_not_exists. DROP FUNCTION [IF EXISTS] name: `name`,
+     * if_exists. */
+    AST_STMT_CREATE_FUNCTION,
+    AST_STMT_DROP_FUNCTION,
     AST_ALTER_CMD,   /* one ALTER TABLE command (see below) */
     AST_COLUMN_DEF,  /* CREATE TABLE column: name in `name`, type text in `str`,
                         default_kind + default expression in `sub`, codec (AST_FUNC list)
@@ -290,6 +296,16 @@ struct ast {
      * name must be a column. */
     ast_list except_cols;
     bool except_strict;
+    /* AST_ASTERISK with APPLY or REPLACE among its transformers: all of them in order (then
+     * except_cols stays empty), as AST_FUNC nodes named "APPLY" (args[0]: the function, an
+     * AST_FUNC without arguments, with params when parametric, or an AST_LAMBDA),
+     * "REPLACE" (args: the expressions, each with its alias) or "EXCEPT" (args as in
+     * except_cols); `distinct` on REPLACE / EXCEPT means STRICT. COLUMNS('regexp') and
+     * COLUMNS(a, b) are AST_ASTERISK with columns_matcher set and the regexp (a string
+     * literal) or the names (AST_IDENT) in matcher_cols. The analyzer expands them. */
+    ast_list col_transforms;
+    ast_list matcher_cols;
+    bool columns_matcher;
     /* CREATE TABLE: data skipping indexes (INDEX name expr TYPE …) were declared; the
      * parser skips their definitions (shale does not use them). */
     bool has_skip_indexes;
@@ -321,6 +337,9 @@ void ast_format_sql(buf *out, const ast *e);
 void ast_format_set_op(buf *out, int op);
 /* The expression as ClickHouse prints it in SHOW CREATE TABLE (a * 2, concat(b, 'y')). */
 void ast_format_expr(buf *out, const ast *e);
+/* A lambda as ClickHouse prints it in a user-defined function's create_query: operators
+ * inside operators and an operator body in parentheses ((x, y) -> (x + (y * 2))). */
+void ast_format_lambda_ch(buf *out, const ast *e);
 /* A comma-separated list of expressions, each as ast_format_expr prints it. */
 void ast_format_expr_list(buf *out, const ast_list *l);
 /* An identifier as ClickHouse prints it: bare when it is [A-Za-z_][A-Za-z0-9_]*, else in

@@ -191,10 +191,32 @@ static void format_expr(buf *out, const ast *e, bool sql, bool top)
             format_parts(out, e->nparts, e->parts);
             buf_putc(out, '.');
         }
-        buf_putc(out, '*');
+        if (e->columns_matcher) {
+            buf_puts(out, "COLUMNS(");
+            format_list(out, &e->matcher_cols, true);
+            buf_putc(out, ')');
+        } else {
+            buf_putc(out, '*');
+        }
         if (e->except_cols.n) {
             buf_puts(out, e->except_strict ? " EXCEPT STRICT (" : " EXCEPT (");
             format_list(out, &e->except_cols, true);
+            buf_putc(out, ')');
+        }
+        for (int i = 0; i < e->col_transforms.n; i++) {
+            const ast *t = e->col_transforms.items[i];
+            buf_printf(out, " %s%s(", t->name, t->distinct ? " STRICT " : "");
+            if (!strcmp(t->name, "APPLY") && t->args.items[0]->kind == AST_FUNC) {
+                const ast *f = t->args.items[0];
+                buf_puts(out, f->name);
+                if (f->has_params) {
+                    buf_putc(out, '(');
+                    format_list(out, &f->params, true);
+                    buf_putc(out, ')');
+                }
+            } else {
+                format_list(out, &t->args, true);
+            }
             buf_putc(out, ')');
         }
         break;
@@ -670,7 +692,8 @@ bool ast_dump(buf *out, const ast *e, int indent)
         break;
     case AST_ASTERISK:
         dump_line(out, indent, e->nparts ? "QualifiedAsterisk" : "Asterisk", 0, NULL);
-        ok &= !e->except_cols.n; /* column transformers are not dumped */
+        /* column transformers are not dumped */
+        ok &= !e->except_cols.n && !e->col_transforms.n && !e->columns_matcher;
         break;
     case AST_PARAM:
         buf_printf(&t, "QueryParameter %s:%s", e->name, e->str);

@@ -24,6 +24,24 @@ static const op_def ops[] = {
     {"negate", "-", 7, 1},
 };
 
+/* ast_format_lambda_ch: every operator below another operator, and a lambda's body, in
+ * parentheses, as ClickHouse prints a user-defined function's create_query
+ * ((x, y) -> (x + (y * 2))). Per thread: set only for the length of that call. */
+static _Thread_local bool paren_all;
+
+static void format_lambda_params(buf *out, const ast *e)
+{
+    if (e->nparts == 1) {
+        buf_puts(out, e->parts[0]);
+    } else {
+        buf_putc(out, '(');
+        for (int i = 0; i < e->nparts; i++)
+            buf_printf(out, "%s%s", i ? ", " : "", e->parts[i]);
+        buf_putc(out, ')');
+    }
+    buf_puts(out, " -> ");
+}
+
 static const op_def *find_op(const ast *e)
 {
     if (e->kind != AST_FUNC || e->has_params)
@@ -84,6 +102,12 @@ void ast_format_expr_list(buf *out, const ast_list *l)
 
 static void fmt_expr(buf *out, const ast *e, int parent_prec)
 {
+    if (paren_all && e->kind == AST_LAMBDA && e->args.n) {
+        /* the body in parentheses when it is an operator (x -> (x + 1)) */
+        format_lambda_params(out, e);
+        fmt_expr(out, e->args.items[0], 1);
+        return;
+    }
     switch (e->kind) {
     case AST_LITERAL:
         switch (e->lit) {
@@ -105,7 +129,7 @@ static void fmt_expr(buf *out, const ast *e, int parent_prec)
     case AST_FUNC: {
         const op_def *op = find_op(e);
         if (op) {
-            bool paren = op->prec <= parent_prec && parent_prec;
+            bool paren = parent_prec && (op->prec <= parent_prec || paren_all);
             if (paren)
                 buf_putc(out, '(');
             if (op->arity == 1) {
@@ -131,7 +155,7 @@ static void fmt_expr(buf *out, const ast *e, int parent_prec)
             buf_putc(out, arr ? ']' : ')');
             break;
         }
-        buf_puts(out, e->name);
+        ast_format_ident(out, e->name);
         if (e->has_params) {
             buf_putc(out, '(');
             ast_format_expr_list(out, &e->params);
@@ -145,15 +169,7 @@ static void fmt_expr(buf *out, const ast *e, int parent_prec)
         break;
     }
     case AST_LAMBDA:
-        if (e->nparts == 1) {
-            buf_puts(out, e->parts[0]);
-        } else {
-            buf_putc(out, '(');
-            for (int i = 0; i < e->nparts; i++)
-                buf_printf(out, "%s%s", i ? ", " : "", e->parts[i]);
-            buf_putc(out, ')');
-        }
-        buf_puts(out, " -> ");
+        format_lambda_params(out, e);
         if (e->args.n)
             fmt_expr(out, e->args.items[0], 0);
         break;
@@ -162,3 +178,10 @@ static void fmt_expr(buf *out, const ast *e, int parent_prec)
 }
 
 void ast_format_expr(buf *out, const ast *e) { fmt_expr(out, e, 0); }
+
+void ast_format_lambda_ch(buf *out, const ast *e)
+{
+    paren_all = true;
+    fmt_expr(out, e, 0);
+    paren_all = false;
+}

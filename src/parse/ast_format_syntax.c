@@ -326,7 +326,7 @@ static void expr(sx *f, const ast *e, int level)
         }
         break;
     case AST_ASTERISK:
-        if (e->nparts > 1 || e->except_cols.n) {
+        if (e->nparts > 1 || e->except_cols.n || e->col_transforms.n || e->columns_matcher) {
             refuse(f, "db.table.* and column transformers");
             return;
         }

@@ -147,6 +147,24 @@ tok lexer_next(lexer *lx)
             e++;
         return mk(lx, TK_WORD, p, e);
     }
+    if (c == '$') {
+        /* A heredoc, as ClickHouse's lexer reads it: the tag runs from this `$` to the next
+         * `$` (any bytes), and the string ends at the next occurrence of the whole tag. */
+        const char *tag_end = memchr(s + p + 1, '$', len - p - 1);
+        if (tag_end) {
+            size_t tag = (size_t)(tag_end - (s + p)) + 1;
+            for (size_t q = p + tag; q + tag <= len; q++)
+                if (memcmp(s + q, s + p, tag) == 0)
+                    return mk(lx, TK_STRING, p, q + tag);
+        }
+        /* no heredoc: `$` and the word characters after it are an identifier ($a$b$) */
+        if (p + 1 < len && is_word_char((unsigned char)s[p + 1])) {
+            size_t e = p + 1;
+            while (e < len && is_word_char((unsigned char)s[e]))
+                e++;
+            return mk(lx, TK_WORD, p, e);
+        }
+    }
     switch (c) {
     case '\'': {
         size_t e = scan_quoted(s, len, p, '\'');
@@ -200,6 +218,19 @@ tok lexer_next(lexer *lx)
     case '>': return n1 == '=' ? mk(lx, TK_GE, p, p + 2) : mk(lx, TK_GT, p, p + 1);
     default: return mkerr(lx, p, p + 1, "Unrecognized token");
     }
+}
+
+size_t lexer_string_value(const char *s, const tok *t, char *dst)
+{
+    const char *src = s + t->start;
+    size_t n = (size_t)(t->end - t->start);
+    if (src[0] == '$') {
+        /* heredoc: the bytes between the tags, raw */
+        size_t tag = (size_t)((const char *)memchr(src + 1, '$', n - 1) - src) + 1;
+        memcpy(dst, src + tag, n - 2 * tag);
+        return n - 2 * tag;
+    }
+    return lexer_unescape(src + 1, n - 2, src[0], dst);
 }
 
 static int hexv(char c) { return isdigit((unsigned char)c) ? c - '0' : (tolower((unsigned char)c) - 'a' + 10); }

@@ -17,7 +17,7 @@ typedef enum tok_kind {
     TK_WORD,       /* bare identifier or keyword */
     TK_QIDENT,     /* `quoted` or "quoted" identifier */
     TK_NUMBER,
-    TK_STRING,     /* '...' (escapes not yet decoded) */
+    TK_STRING,     /* '...' (escapes not yet decoded) or a heredoc $tag$...$tag$ */
     TK_LPAREN, TK_RPAREN, TK_LBRACKET, TK_RBRACKET, TK_LBRACE, TK_RBRACE,
     TK_COMMA, TK_DOT, TK_SEMI, TK_COLON, TK_DCOLON, TK_QUESTION, TK_ARROW,
     TK_PLUS, TK_MINUS, TK_STAR, TK_SLASH, TK_PERCENT, TK_CONCAT,
@@ -46,6 +46,9 @@ size_t lexer_skip_space(const char *s, size_t len, size_t pos);
  * escape such as \_ keeps its backslash) and the doubling of `quote`, the literal's own quote
  * character ('it''s', "a""b"; a "" inside '…' stays two characters); returns the decoded length. */
 size_t lexer_unescape(const char *src, size_t n, char quote, char *dst);
+/* The value of a TK_STRING token: a quoted literal decoded by lexer_unescape, a heredoc's
+ * bytes between its tags as they are. dst needs t->end - t->start bytes; returns the length. */
+size_t lexer_string_value(const char *s, const tok *t, char *dst);
 /* Case-insensitive comparison of a token's text with a keyword. */
 bool lexer_is_word(const char *s, const tok *t, const char *kw);
 

@@ -250,9 +250,8 @@ static ast *number_literal(parser *p, const tok *t, bool neg, int pos)
 
 static ast *string_literal(parser *p, const tok *t)
 {
-    size_t n = (size_t)(t->end - t->start - 2);
-    char *d = arena_alloc(p->a, n + 1, 1);
-    size_t m = lexer_unescape(p->s + t->start + 1, n, p->s[t->start], d);
+    char *d = arena_alloc(p->a, (size_t)(t->end - t->start) + 1, 1);
+    size_t m = lexer_string_value(p->s, t, d);
     d[m] = 0;
     ast *l = ast_new(p->a, AST_LITERAL, t->start);
     l->lit = LIT_STRING;
@@ -358,6 +357,7 @@ char *parse_type_text(parser *p)
 /* ---- expressions ---- */
 
 static ast *parse_lambda_or_ternary(parser *p);
+static ast *attach_alias(parser *p, ast *e);
 static ast *parse_unary(parser *p);
 
 static const char *interval_unit(parser *p, int k)
@@ -696,37 +696,145 @@ static ast *parse_function(parser *p, tok *name_tok)
     return f;
 }
 
-/* Column transformers after * or t.*: EXCEPT [STRICT] name | 'regexp' | (name, …) |
- * ('regexp'), any number of times. As in ClickHouse, EXCEPT right after an asterisk is
- * always the transformer (`SELECT * EXCEPT SELECT 1` is a syntax error). */
+/* EXCEPT's operand: name | 'regexp' | (name, …) | ('regexp'), into `out`. */
+static bool parse_except_list(parser *p, ast_list *out)
+{
+    bool list = p_accept_tok(p, TK_LPAREN);
+    if (p_kind(p) == TK_STRING) {
+        tok *t = p_cur(p);
+        p_adv(p);
+        ast *re = string_literal(p, t);
+        if (!re)
+            return false;
+        ast_list_push(p->a, out, re);
+    } else {
+        do {
+            ast *item = ast_new(p->a, AST_IDENT, p_cur(p)->start);
+            item->nparts = 1;
+            item->parts = ARENA_ARRAY(p->a, const char *, 1);
+            item->parts[0] = p_ident(p);
+            if (!item->parts[0])
+                return false;
+            ast_list_push(p->a, out, item);
+        } while (list && p_accept_tok(p, TK_COMMA));
+    }
+    return !list || expect_tok(p, TK_RPAREN, "closing parenthesis");
+}
+
+/* APPLY's operand, as ClickHouse's ParserColumnsTransformers: (x -> expr) | f | (f) |
+ * (f(params)), the parentheses optional. */
+static ast *parse_apply_func(parser *p)
+{
+    bool paren = p_accept_tok(p, TK_LPAREN);
+    ast *f;
+    if (p_is_ident(p) && p_peek(p, 1)->kind == TK_ARROW) {
+        f = parse_expr(p);
+    } else if (paren && p_kind(p) == TK_LPAREN) {
+        f = parse_expr(p);
+        if (f && f->kind != AST_LAMBDA)
+            return p_fail(p, "lambda or function name");
+    } else {
+        int pos = p_cur(p)->start;
+        const char *name = p_ident(p);
+        if (!name)
+            return NULL;
+        f = mk_func(p, name, pos);
+        if (p_accept_tok(p, TK_LPAREN)) {
+            if (parse_call_args(p, f, &f->params) < 0)
+                return NULL;
+            f->has_params = true;
+        }
+        f->end = prev_end(p);
+    }
+    if (!f || (paren && !expect_tok(p, TK_RPAREN, "closing parenthesis")))
+        return NULL;
+    return f;
+}
+
+/* Column transformers after *, t.* or COLUMNS(…): EXCEPT [STRICT] …, APPLY …, REPLACE
+ * [STRICT] (expr AS name, …), any number of times. As in ClickHouse, EXCEPT right after an
+ * asterisk is always the transformer (`SELECT * EXCEPT SELECT 1` is a syntax error). A
+ * list of EXCEPTs alone goes to except_cols, anything else to col_transforms. */
 static bool parse_star_except(parser *p, ast *s)
 {
-    while (p_accept(p, "EXCEPT")) {
-        s->except_strict |= p_accept(p, "STRICT");
-        bool list = p_accept_tok(p, TK_LPAREN);
-        if (p_kind(p) == TK_STRING) {
-            tok *t = p_cur(p);
-            p_adv(p);
-            ast *re = string_literal(p, t);
-            if (!re)
+    ast_list all = {0};
+    bool only_except = true;
+    for (;;) {
+        int pos = p_cur(p)->start;
+        ast *t;
+        if (p_accept(p, "EXCEPT")) {
+            t = mk_func(p, "EXCEPT", pos);
+            t->distinct = p_accept(p, "STRICT");
+            if (!parse_except_list(p, &t->args))
                 return false;
-            ast_list_push(p->a, &s->except_cols, re);
-        } else {
+        } else if (p_accept(p, "APPLY")) {
+            t = mk_func(p, "APPLY", pos);
+            ast *f = parse_apply_func(p);
+            if (!f)
+                return false;
+            ast_list_push(p->a, &t->args, f);
+            only_except = false;
+        } else if (p_is(p, 0, "REPLACE") && (p_peek(p, 1)->kind == TK_LPAREN || p_is(p, 1, "STRICT"))) {
+            p_adv(p);
+            t = mk_func(p, "REPLACE", pos);
+            t->distinct = p_accept(p, "STRICT");
+            bool list = p_accept_tok(p, TK_LPAREN);
             do {
-                ast *item = ast_new(p->a, AST_IDENT, p_cur(p)->start);
-                item->nparts = 1;
-                item->parts = ARENA_ARRAY(p->a, const char *, 1);
-                item->parts[0] = p_ident(p);
-                if (!item->parts[0])
+                ast *e = parse_expr(p);
+                if (!e)
                     return false;
-                ast_list_push(p->a, &s->except_cols, item);
+                if (!p_accept(p, "AS"))
+                    return p_fail(p, "AS");
+                if (!attach_alias(p, e))
+                    return false;
+                ast_list_push(p->a, &t->args, e);
             } while (list && p_accept_tok(p, TK_COMMA));
+            if (list && !expect_tok(p, TK_RPAREN, "closing parenthesis"))
+                return false;
+            only_except = false;
+        } else {
+            break;
         }
-        if (list && !expect_tok(p, TK_RPAREN, "closing parenthesis"))
-            return false;
+        t->end = prev_end(p);
+        ast_list_push(p->a, &all, t);
         s->end = prev_end(p);
     }
+    if (!only_except) {
+        s->col_transforms = all;
+        return true;
+    }
+    for (int i = 0; i < all.n; i++) {
+        s->except_strict |= all.items[i]->distinct;
+        for (int k = 0; k < all.items[i]->args.n; k++)
+            ast_list_push(p->a, &s->except_cols, all.items[i]->args.items[k]);
+    }
     return true;
+}
+
+/* COLUMNS('regexp') | COLUMNS(name, …) and its transformers; at COLUMNS. */
+static ast *parse_columns_matcher(parser *p)
+{
+    ast *s = ast_new(p->a, AST_ASTERISK, p_cur(p)->start);
+    s->columns_matcher = true;
+    p_adv(p), p_adv(p);
+    if (p_kind(p) == TK_STRING) {
+        tok *t = p_cur(p);
+        p_adv(p);
+        ast_list_push(p->a, &s->matcher_cols, string_literal(p, t));
+    } else {
+        do {
+            ast *id = parse_expr(p);
+            if (!id)
+                return NULL;
+            if (id->kind != AST_IDENT)
+                return p_fail(p, "column name");
+            ast_list_push(p->a, &s->matcher_cols, id);
+        } while (p_accept_tok(p, TK_COMMA));
+    }
+    if (!expect_tok(p, TK_RPAREN, "closing parenthesis"))
+        return NULL;
+    s->end = prev_end(p);
+    return parse_star_except(p, s) ? s : NULL;
 }
 
 static ast *parse_primary(parser *p)
@@ -839,6 +947,8 @@ static ast *parse_primary(parser *p)
     case TK_QIDENT: {
         if (t->kind == TK_WORD) {
             tok *n1 = p_peek(p, 1);
+            if (p_is(p, 0, "COLUMNS") && n1->kind == TK_LPAREN)
+                return parse_columns_matcher(p);
             if (p_is(p, 0, "NULL") && n1->kind != TK_LPAREN) {
                 p_adv(p);
                 ast *l = ast_new(p->a, AST_LITERAL, pos);
@@ -1214,8 +1324,9 @@ static ast *parse_ternary(parser *p)
 
 static ast *parse_lambda_or_ternary(parser *p)
 {
-    /* x -> body | (x, y) -> body */
+    /* x -> body | (x, y) -> body | () -> body */
     int np = 0;
+    bool none = p_kind(p) == TK_LPAREN && p_peek(p, 1)->kind == TK_RPAREN && p_peek(p, 2)->kind == TK_ARROW;
     if (p_is_ident(p) && p_peek(p, 1)->kind == TK_ARROW) {
         np = 1;
     } else if (p_kind(p) == TK_LPAREN) {
@@ -1234,7 +1345,7 @@ static ast *parse_lambda_or_ternary(parser *p)
             break;
         }
     }
-    if (!np)
+    if (!np && !none)
         return parse_ternary(p);
     int pos = p_cur(p)->start;
     ast *l = ast_new(p->a, AST_LAMBDA, pos);

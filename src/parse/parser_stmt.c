@@ -189,8 +189,13 @@ static ast *parse_tables(parser *p)
                     p_accept(p, "OUTER");
                 }
             }
-            if (p_is(p, 0, "ARRAY") || p_is(p, 0, "PASTE"))
-                return p_fail(p, "JOIN (ARRAY JOIN and PASTE JOIN are not supported)");
+            if (p_is(p, 0, "ARRAY"))
+                return p_fail(p, "JOIN (ARRAY JOIN is not supported)");
+            if (!kind && !strict && p_is(p, 0, "PASTE") && p_is(p, 1, "JOIN")) {
+                /* rows joined by position: parsed, refused by sql/join.c */
+                p_adv(p);
+                kind = "PASTE";
+            }
             if (!p_accept(p, "JOIN")) {
                 if (p->i != save)
                     return p_fail(p, "JOIN");
@@ -205,7 +210,7 @@ static ast *parse_tables(parser *p)
         j->sub = parse_table_elem(p);
         if (!j->sub)
             return NULL;
-        if (strcmp(kind, "CROSS") != 0) {
+        if (strcmp(kind, "CROSS") != 0 && strcmp(kind, "PASTE") != 0) {
             if (p_accept(p, "ON")) {
                 j->on = parse_expr(p);
                 if (!j->on)
@@ -638,9 +643,8 @@ int parse_stmt_tail(parser *p, ast *st)
             return p_fail(p, "string literal"), -1;
         ast *l = mk_string(p, "", 0, 0);
         tok *t = p_cur(p);
-        size_t n = (size_t)(t->end - t->start - 2);
-        char *d = arena_alloc(p->a, n + 1, 1);
-        d[lexer_unescape(p->s + t->start + 1, n, p->s[t->start], d)] = 0;
+        char *d = arena_alloc(p->a, (size_t)(t->end - t->start) + 1, 1);
+        d[lexer_string_value(p->s, t, d)] = 0;
         (void)l;
         st->outfile = d;
         p_adv(p);
@@ -740,9 +744,8 @@ static int parse_create_head(parser *p, ast *st)
         if (p_kind(p) != TK_STRING)
             return p_fail(p, "string literal"), -1;
         tok *t = p_cur(p);
-        size_t n = (size_t)(t->end - t->start - 2);
-        char *d = arena_alloc(p->a, n + 1, 1);
-        d[lexer_unescape(p->s + t->start + 1, n, p->s[t->start], d)] = 0;
+        char *d = arena_alloc(p->a, (size_t)(t->end - t->start) + 1, 1);
+        d[lexer_string_value(p->s, t, d)] = 0;
         st->uuid = d;
         p_adv(p);
     }
@@ -901,6 +904,28 @@ static ast *parse_create_mv(parser *p, ast *st)
         return p_fail(p, "AS SELECT");
     st->str = arena_strndup(p->a, p->s + st->as_select->pos, (size_t)(prev_end(p) - st->as_select->pos));
     st->str_len = (size_t)(prev_end(p) - st->as_select->pos);
+    return st;
+}
+
+/* CREATE [OR REPLACE] FUNCTION, at the name: [IF NOT EXISTS] name AS lambda. */
+static ast *parse_create_function(parser *p, ast *st)
+{
+    st->kind = AST_STMT_CREATE_FUNCTION;
+    if (p_is(p, 0, "IF") && p_is(p, 1, "NOT") && p_is(p, 2, "EXISTS")) {
+        p_adv(p), p_adv(p), p_adv(p);
+        st->if_not_exists = true;
+    }
+    if (!(st->name = p_ident(p)))
+        return NULL;
+    if (p_is(p, 0, "ON") && p_is(p, 1, "CLUSTER"))
+        return p_fail(p, "AS (ON CLUSTER is not supported)");
+    if (!expect_word(p, "AS"))
+        return NULL;
+    int start = p_cur(p)->start;
+    if (!(st->sub = parse_expr(p)))
+        return NULL;
+    st->str = arena_strndup(p->a, p->s + start, (size_t)(prev_end(p) - start));
+    st->str_len = (size_t)(prev_end(p) - start);
     return st;
 }
 
@@ -1115,6 +1140,8 @@ static ast *parse_statement(parser *p)
             p_adv(p), p_adv(p);
             st->or_replace = true;
         }
+        if (p_accept(p, "FUNCTION"))
+            return parse_create_function(p, st);
         if (p_accept(p, "TEMPORARY"))
             st->temporary = true;
         if (p_accept(p, "TABLE"))
@@ -1164,6 +1191,19 @@ static ast *parse_statement(parser *p)
             return st;
         }
         return p_fail(p, "one of: TABLE, VIEW, DATABASE, TEMPORARY, OR REPLACE");
+    }
+    if (p_is(p, 0, "DROP") && p_is(p, 1, "FUNCTION")) {
+        p_adv(p), p_adv(p);
+        st->kind = AST_STMT_DROP_FUNCTION;
+        if (p_is(p, 0, "IF") && p_is(p, 1, "EXISTS")) {
+            p_adv(p), p_adv(p);
+            st->if_exists = true;
+        }
+        if (!(st->name = p_ident(p)))
+            return NULL;
+        if (p_is(p, 0, "ON") && p_is(p, 1, "CLUSTER"))
+            return p_fail(p, "end of query (ON CLUSTER is not supported)");
+        return st;
     }
     if (p_accept(p, "DROP")) {
         st->kind = AST_STMT_DROP;

@@ -19,6 +19,7 @@
 #include "exec/array_join.h"
 #include "format/format.h"
 #include "func/hof.h"
+#include "func/udf.h"
 
 #include <limits.h>
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -2387,6 +2388,16 @@ static const ast *expand_aliases(actx *c, arena *a, const ast *e, int depth)
 {
     if (!e || depth > 64)
         return e;
+    if (depth == 0 && e->alias) {
+        /* `f(x) AS x`: inside its own expression, x is the column, never the alias itself */
+        int k = find_alias(c, e->alias);
+        if (k >= 0 && c->alias_asts[k] == e && !c->alias_active[k]) {
+            c->alias_active[k] = true;
+            const ast *r = expand_aliases(c, a, e, 1);
+            c->alias_active[k] = false;
+            return r;
+        }
+    }
     if (e->kind == AST_IDENT && e->nparts == 1) {
         int k = find_alias(c, e->parts[0]);
         if (k >= 0 && !c->alias_active[k]) {
@@ -2466,6 +2477,429 @@ static int star_excludes(const ast *star, const char *name, bool *matched)
         }
     }
     return hit;
+}
+
+/* ---- COLUMNS(…) matchers and the APPLY / REPLACE transformers ----
+ * A select item `*`, `t.*` or COLUMNS(…) with APPLY or REPLACE, and any COLUMNS(…), is
+ * expanded into ordinary select items before the query is analyzed, so that `* APPLY(sum)`
+ * makes an aggregating query of sum(a), sum(b)… with ClickHouse's column names. Plain `*`
+ * and `* EXCEPT` stay for the select list's own expansion (it knows ARRAY JOIN shadows). */
+
+static bool is_matcher(const ast *e)
+{
+    return e->kind == AST_ASTERISK && (e->columns_matcher || e->col_transforms.n);
+}
+
+/* A copy of e with its identifiers params[i] replaced by by[i], all at once (an APPLY
+ * lambda's body, a user-defined function's body); a lambda inside that names one of them
+ * as a parameter hides it. */
+static ast *subst_params(arena *a, const ast *e, const char *const *params, ast *const *by, int n)
+{
+    if (e->kind == AST_IDENT && e->nparts == 1)
+        for (int i = 0; i < n; i++)
+            if (strcmp(e->parts[0], params[i]) == 0)
+                return by[i];
+    if ((e->kind != AST_FUNC && e->kind != AST_LAMBDA) || !e->args.n)
+        return (ast *)e;
+    if (e->kind == AST_LAMBDA)
+        for (int k = 0; k < e->nparts; k++)
+            for (int i = 0; i < n; i++)
+                if (strcmp(e->parts[k], params[i]) == 0)
+                    return (ast *)e; /* shadowed (one hidden name hides all here: rare) */
+    ast *copy = ARENA_NEW(a, ast);
+    *copy = *e;
+    copy->args.items = ARENA_ARRAY(a, ast *, (size_t)e->args.n);
+    for (int i = 0; i < e->args.n; i++)
+        copy->args.items[i] = subst_params(a, e->args.items[i], params, by, n);
+    return copy;
+}
+
+/* One column of a matcher as it goes through the transformers. */
+typedef struct mcol {
+    const char *name; /* as EXCEPT / REPLACE match it: the column's, after APPLY the result's */
+    ast *e;
+    bool replaced;    /* REPLACE took it (a later REPLACE leaves it, as ClickHouse) */
+} mcol;
+
+static int apply_transformer(actx *c, const ast *t, mcol *cols, int *n)
+{
+    arena *a = c->scratch;
+    if (!strcmp(t->name, "EXCEPT")) {
+        ast star = {.kind = AST_ASTERISK, .except_cols = t->args};
+        bool hit[64] = {0};
+        if (t->args.n > 64)
+            return err_set(ERR_NOT_IMPLEMENTED, "More than 64 names in EXCEPT are not supported");
+        int m = 0;
+        for (int i = 0; i < *n; i++) {
+            int ex = star_excludes(&star, cols[i].name, hit);
+            if (ex < 0)
+                return -1;
+            if (!ex)
+                cols[m++] = cols[i];
+        }
+        *n = m;
+        for (int k = 0; t->distinct && k < t->args.n; k++)
+            if (t->args.items[k]->kind == AST_IDENT && !hit[k])
+                return err_set(ERR_BAD_ARGUMENTS, "Column transformer EXCEPT expects column %s to be in the table",
+                               t->args.items[k]->parts[0]);
+        return 0;
+    }
+    if (!strcmp(t->name, "REPLACE")) {
+        for (int k = 0; k < t->args.n; k++)
+            for (int j = 0; j < k; j++)
+                if (strcmp(t->args.items[j]->alias, t->args.items[k]->alias) == 0)
+                    return err_set(ERR_ILLEGAL_TYPE_OF_ARGUMENT,
+                                   "Expressions in column transformer replace should not contain same replacement %s "
+                                   "more than once",
+                                   t->args.items[k]->alias);
+        for (int k = 0; k < t->args.n; k++) {
+            const ast *r = t->args.items[k];
+            bool hit = false;
+            for (int i = 0; i < *n; i++)
+                if (!cols[i].replaced && strcmp(cols[i].name, r->alias) == 0) {
+                    cols[i].e = (ast *)r;
+                    cols[i].replaced = hit = true;
+                }
+            if (!hit && t->distinct)
+                return err_set(ERR_BAD_ARGUMENTS,
+                               "Strict REPLACE column transformer expects following column(s) : %s", r->alias);
+        }
+        return 0;
+    }
+    /* APPLY: f(column) or the lambda's body with the column for its parameter */
+    const ast *f = t->args.items[0];
+    if (f->kind == AST_LAMBDA && f->nparts != 1)
+        return err_set(ERR_BAD_ARGUMENTS, "APPLY column transformer lambda must have exactly one argument, got %d",
+                       f->nparts);
+    for (int i = 0; i < *n; i++) {
+        ast *arg = ARENA_NEW(a, ast);
+        *arg = *cols[i].e;
+        arg->alias = NULL;
+        ast *r;
+        if (f->kind == AST_LAMBDA) {
+            r = subst_params(a, f->args.items[0], f->parts, &arg, 1);
+        } else {
+            r = ARENA_NEW(a, ast);
+            *r = *f;
+            r->args = (ast_list){0};
+            ast_list_push(a, &r->args, arg);
+        }
+        if (r == arg) { /* x -> x */
+            r = ARENA_NEW(a, ast);
+            *r = *arg;
+        }
+        r->alias = NULL;
+        cols[i].e = r;
+        char *nm = name_of(r);
+        cols[i].name = arena_strdup(a, nm);
+        free(nm);
+    }
+    return 0;
+}
+
+/* Appends the items that matcher `m` stands for to `out`. */
+static int expand_matcher(actx *c, const ast *m, ast_list *out)
+{
+    arena *a = c->scratch;
+    if (m->nparts > 1)
+        return err_set(ERR_NOT_IMPLEMENTED, "db.table.* with column transformers is not supported");
+    int cap = c->nvisible + (m->columns_matcher ? m->matcher_cols.n : 0) + 1;
+    mcol *cols = ARENA_ARRAY(a, mcol, (size_t)cap);
+    int n = 0;
+    bool by_name = m->columns_matcher && (m->matcher_cols.n != 1 || m->matcher_cols.items[0]->kind != AST_LITERAL);
+    if (by_name) {
+        /* COLUMNS(a, b): those columns, in that order, resolved as written */
+        for (int i = 0; i < m->matcher_cols.n; i++) {
+            const ast *id = m->matcher_cols.items[i];
+            cols[n] = (mcol){.name = id->parts[id->nparts - 1], .e = (ast *)id};
+            n++;
+        }
+    } else {
+        ast re = {.kind = AST_ASTERISK};
+        if (m->columns_matcher)
+            re.except_cols = m->matcher_cols;
+        bool matched = m->nparts == 0;
+        for (int k = 0; k < c->nvisible; k++) {
+            if (m->nparts == 1) {
+                const char *tq = m->parts[0];
+                bool mine = c->qual ? has_qualifier(c, k, tq)
+                                    : (c->table_alias && strcmp(tq, c->table_alias) == 0) ||
+                                          (c->table_name && strcmp(tq, c->table_name) == 0);
+                if (!mine)
+                    continue;
+                matched = true;
+            }
+            const char *name = c->bare ? c->bare[k] : c->src->names[k];
+            if (m->columns_matcher) {
+                int hit = star_excludes(&re, name, NULL);
+                if (hit < 0)
+                    return -1;
+                if (!hit)
+                    continue;
+            }
+            ast *id = ARENA_NEW(a, ast);
+            id->kind = AST_IDENT;
+            id->pos = m->pos;
+            id->end = m->end;
+            id->nparts = 1;
+            id->parts = ARENA_ARRAY(a, const char *, 1);
+            id->parts[0] = c->src->names[k];
+            cols[n] = (mcol){.name = name, .e = id};
+            n++;
+        }
+        if (!matched) {
+            char scope[1024];
+            scope_text(c, scope, sizeof scope);
+            return err_set(ERR_UNKNOWN_IDENTIFIER, "Qualified matcher %s.* does not find table. In scope %s.",
+                           m->parts[0], scope);
+        }
+    }
+    for (int i = 0; i < m->col_transforms.n; i++)
+        if (apply_transformer(c, m->col_transforms.items[i], cols, &n))
+            return -1;
+    for (int i = 0; i < n; i++)
+        ast_list_push(a, out, cols[i].e);
+    return 0;
+}
+
+static bool has_matcher(const ast *e, int depth)
+{
+    if (is_matcher(e))
+        return true;
+    if (e->kind != AST_FUNC || depth > 64)
+        return false;
+    for (int i = 0; i < e->args.n; i++)
+        if (has_matcher(e->args.items[i], depth + 1))
+            return true;
+    return false;
+}
+
+/* e with the matchers among its function arguments spliced in (plus(COLUMNS('a')) is
+ * plus(a, ab)). */
+static int expand_in_args(actx *c, const ast *e, ast **out, int depth)
+{
+    if (!has_matcher(e, depth)) {
+        *out = (ast *)e;
+        return 0;
+    }
+    ast *copy = ARENA_NEW(c->scratch, ast);
+    *copy = *e;
+    copy->args = (ast_list){0};
+    for (int i = 0; i < e->args.n; i++) {
+        const ast *x = e->args.items[i];
+        ast *y;
+        if (is_matcher(x)) {
+            if (expand_matcher(c, x, &copy->args))
+                return -1;
+        } else if (expand_in_args(c, x, &y, depth + 1)) {
+            return -1;
+        } else {
+            ast_list_push(c->scratch, &copy->args, y);
+        }
+    }
+    *out = copy;
+    return 0;
+}
+
+/* The SELECT with its matchers expanded (itself when it has none); the copy lives in
+ * c->scratch. */
+static int expand_select_matchers(actx *c, const ast **selp)
+{
+    const ast *sel = *selp;
+    bool any = false;
+    for (int i = 0; i < sel->select.n && !any; i++)
+        any = has_matcher(sel->select.items[i], 0);
+    const ast *conds0[] = {sel->where, sel->prewhere, sel->having};
+    for (int i = 0; i < 3 && !any; i++)
+        any = conds0[i] && has_matcher(conds0[i], 0);
+    if (!any)
+        return 0;
+    ast *ns = ARENA_NEW(c->scratch, ast);
+    *ns = *sel;
+    ns->select = (ast_list){0};
+    for (int i = 0; i < sel->select.n; i++) {
+        const ast *it = sel->select.items[i];
+        ast *y;
+        if (is_matcher(it)) {
+            if (expand_matcher(c, it, &ns->select))
+                return -1;
+        } else if (expand_in_args(c, it, &y, 0)) {
+            return -1;
+        } else {
+            ast_list_push(c->scratch, &ns->select, y);
+        }
+    }
+    if (!ns->select.n)
+        return err_set(ERR_EMPTY_LIST_OF_COLUMNS_QUERIED, "Empty list of columns in projection");
+    /* WHERE NOT ignore(COLUMNS('.+')): matchers among function arguments elsewhere */
+    ast **conds[] = {&ns->where, &ns->prewhere, &ns->having};
+    for (int i = 0; i < 3; i++)
+        if (*conds[i] && expand_in_args(c, *conds[i], conds[i], 0))
+            return -1;
+    *selp = ns;
+    c->sel = ns;
+    return 0;
+}
+
+/* ---- SQL user-defined functions (func/udf.h) ----
+ * Calls are replaced by the function's body with the arguments substituted, before the
+ * query is analyzed (as ClickHouse's UserDefinedSQLFunctionVisitor): an aggregate in the
+ * body makes an aggregating query. A select item keeps the name it had as written
+ * (f(1), plus(f(x), 1)). */
+
+/* The parameters and body of a stored definition (x -> …, or lambda(tuple(x), …)). */
+static int udf_parse(actx *c, const char *name, const char *text, const ast **lam, const char ***params, int *np,
+                     const ast **body)
+{
+    char *sql = arena_printf(c->scratch, "SELECT %s", text);
+    size_t pos = 0;
+    ast *st;
+    if (sql_parse_statement(c->scratch, sql, strlen(sql), &pos, 1000, &st) || !st || st->kind != AST_STMT_SELECT ||
+        st->sub->kind != AST_SELECT || st->sub->select.n != 1)
+        return err_prefix("user-defined function %s: ", name), -1;
+    const ast *l = st->sub->select.items[0];
+    *lam = l;
+    if (l->kind == AST_LAMBDA && l->args.n) {
+        *params = l->parts;
+        *np = l->nparts;
+        *body = l->args.items[0];
+        return 0;
+    }
+    if (l->kind == AST_FUNC && !strcmp(l->name, "lambda") && l->args.n == 2 && l->args.items[0]->kind == AST_FUNC) {
+        const ast *t = l->args.items[0];
+        const char **ps = ARENA_ARRAY(c->scratch, const char *, (size_t)t->args.n + 1);
+        for (int i = 0; i < t->args.n; i++)
+            ps[i] = t->args.items[i]->kind == AST_IDENT ? t->args.items[i]->parts[0] : "";
+        *params = ps;
+        *np = t->args.n;
+        *body = l->args.items[1];
+        return 0;
+    }
+    return err_set(ERR_BAD_ARGUMENTS, "Lambda must have valid arguments");
+}
+
+/* e with every call of a user-defined function expanded (e itself when there is none);
+ * `stack` holds the functions being expanded, to refuse recursion as ClickHouse does. */
+static int udf_expand(actx *c, const ast *e, ast **out, const char **stack, int nstack)
+{
+    *out = (ast *)e;
+    if (!e || (e->kind != AST_FUNC && e->kind != AST_LAMBDA) || nstack >= 64)
+        return nstack >= 64 ? err_set(ERR_TOO_DEEP_AST, "User-defined functions nest too deep") : 0;
+    ast *copy = NULL;
+    for (int i = 0; i < e->args.n; i++) {
+        ast *y;
+        if (udf_expand(c, e->args.items[i], &y, stack, nstack))
+            return -1;
+        if (y != e->args.items[i] && !copy) {
+            copy = ARENA_NEW(c->scratch, ast);
+            *copy = *e;
+            copy->args.items = ARENA_ARRAY(c->scratch, ast *, (size_t)e->args.n);
+            memcpy(copy->args.items, e->args.items, sizeof(ast *) * (size_t)e->args.n);
+        }
+        if (copy)
+            copy->args.items[i] = y;
+    }
+    const ast *call = copy ? copy : e;
+    *out = (ast *)call;
+    if (e->kind != AST_FUNC || e->has_params)
+        return 0;
+    char *text = udf_lambda(e->name);
+    if (!text)
+        return 0;
+    /* ClickHouse counts every SQL user-defined function as non-deterministic for the query
+     * cache; shale has no cache, but refuses what ClickHouse refuses */
+    if (settings_bool(c->q->st, "use_query_cache") &&
+        !strcmp(settings_str(c->q->st, "query_cache_nondeterministic_function_handling"), "throw")) {
+        free(text);
+        return err_set(ERR_QUERY_CACHE_USED_WITH_NONDETERMINISTIC_FUNCTIONS,
+                       "The query result was not cached because the query contains a non-deterministic function. Use "
+                       "setting `query_cache_nondeterministic_function_handling = 'save'` or `= 'ignore'` to cache the "
+                       "query result regardless, or omit caching.");
+    }
+    const ast *lam = NULL, *body = NULL;
+    const char **params = NULL;
+    int np = 0;
+    int rc = udf_parse(c, e->name, text, &lam, &params, &np, &body);
+    free(text);
+    if (rc)
+        return -1;
+    buf lt = {0};
+    for (int i = 0; i < nstack; i++)
+        if (strcmp(stack[i], e->name) == 0) {
+            ast_format_lambda_ch(&lt, lam);
+            rc = err_set(ERR_UNSUPPORTED_METHOD, "Recursive lambda %s", buf_cstr(&lt));
+            buf_free(&lt);
+            return rc;
+        }
+    if (np != call->args.n) {
+        ast_format_lambda_ch(&lt, lam);
+        rc = err_set(ERR_BAD_ARGUMENTS, "Lambda %s expect %d arguments. Actual: %d", buf_cstr(&lt), np,
+                     call->args.n);
+        buf_free(&lt);
+        return rc;
+    }
+    ast *r = subst_params(c->scratch, body, params, call->args.items, np);
+    stack[nstack] = e->name;
+    if (udf_expand(c, r, &r, stack, nstack + 1))
+        return -1;
+    /* a copy to carry the call's own alias (the body and the arguments are shared) */
+    ast *top = ARENA_NEW(c->scratch, ast);
+    *top = *r;
+    top->alias = e->alias;
+    r = top;
+    *out = r;
+    return 0;
+}
+
+static int udf_expand_list(actx *c, ast_list *l, bool keep_names)
+{
+    const char *stack[64];
+    ast_list nl = {0};
+    bool changed = false;
+    for (int i = 0; i < l->n; i++) {
+        const ast *it = l->items[i];
+        const ast *x = it->kind == AST_ORDER_ITEM ? it->sub : it;
+        ast *y, *item = (ast *)it;
+        if (udf_expand(c, x, &y, stack, 0))
+            return -1;
+        if (y != x) {
+            changed = true;
+            if (keep_names && !y->alias) {
+                char *nm = name_of(x);
+                y->alias = arena_strdup(c->scratch, nm);
+                free(nm);
+            }
+            item = y;
+            if (it->kind == AST_ORDER_ITEM) {
+                item = ARENA_NEW(c->scratch, ast);
+                *item = *it;
+                item->sub = y;
+            }
+        }
+        ast_list_push(c->scratch, &nl, item);
+    }
+    if (changed)
+        *l = nl;
+    return 0;
+}
+
+/* The SELECT with user-defined functions expanded in its clauses (itself when there are
+ * none); the copy lives in c->scratch. */
+static int expand_select_udfs(actx *c, const ast **selp)
+{
+    if (!udf_count())
+        return 0;
+    ast *ns = ARENA_NEW(c->scratch, ast);
+    *ns = **selp;
+    const char *stack[64];
+    if (udf_expand_list(c, &ns->select, true) || udf_expand_list(c, &ns->group_by, false) ||
+        udf_expand_list(c, &ns->order_by, false) || udf_expand_list(c, &ns->limit_by, false) ||
+        udf_expand(c, ns->where, &ns->where, stack, 0) || udf_expand(c, ns->prewhere, &ns->prewhere, stack, 0) ||
+        udf_expand(c, ns->having, &ns->having, stack, 0))
+        return -1;
+    *selp = ns;
+    c->sel = ns;
+    return 0;
 }
 
 /* ORDER BY 2 / GROUP BY 1 / LIMIT 1 BY 1: the select item at that position of the list
@@ -2577,6 +3011,12 @@ int analyze_table_args(const ast *f, query_ctx *q, column ***out)
     for (int i = 0; i < n && !rc; i++) {
         expr *x;
         const ast *arg = f->args.items[i];
+        /* WITH (SELECT …) AS s … format(TSVRaw, s): the scalar subquery's value */
+        for (int k = q->nctes - 1; arg->kind == AST_IDENT && arg->nparts == 1 && k >= 0; k--) {
+            const ast *w = q->ctes[k];
+            if (w->kind == AST_SUBQUERY && !w->cte && w->alias && strcmp(w->alias, arg->parts[0]) == 0)
+                arg = w;
+        }
         /* file('x.csv', CSV, 'a Int32'): a bare identifier names a format. */
         if (arg->kind == AST_IDENT && arg->nparts == 1) {
             args[i] = col_new(type_simple(T_STRING));
@@ -4061,6 +4501,8 @@ static int analyze_select_src(const ast *sel, query_ctx *q, bool top, source *gi
     c->qual = p->src->col_qual;
     c->qual2 = p->src->col_qual2;
     c->bare = p->src->col_bare;
+    if (expand_select_matchers(c, &sel) || expand_select_udfs(c, &sel))
+        goto done;
     if (check_positions(c, sel))
         goto done;
     c->src_map = xmalloc(sizeof(int) * (size_t)(c->src->n + 1));

@@ -417,6 +417,8 @@ int join_spec_init(join_spec *s, const source *left, const source *right, const 
     s->semi = strcasecmp(strict, "SEMI") == 0;
     s->anti = strcasecmp(strict, "ANTI") == 0;
     s->take_last = settings_bool(q->st, "join_any_take_last_row");
+    if (strcasecmp(kind, "PASTE") == 0)
+        return err_set(ERR_NOT_IMPLEMENTED, "PASTE JOIN is not supported");
     if (strcasecmp(strict, "ASOF") == 0)
         return err_set(ERR_NOT_IMPLEMENTED, "ASOF JOIN is not supported yet");
     if (s->any && s->is_full)

@@ -5,6 +5,8 @@
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/mem.h"
+#include "func/udf.h"
+#include "parse/ast.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -431,6 +433,70 @@ static void load_database(catalog *c, database *d, query_ctx *q)
     free(dir);
 }
 
+/* ---- SQL user-defined functions: <path>/user_defined/function_<name>.sql ---- */
+
+static void function_file(const catalog *c, const char *name, buf *out)
+{
+    buf_printf(out, "%s/user_defined/function_", c->path);
+    catalog_escape_name(out, name);
+    buf_puts(out, ".sql");
+}
+
+int catalog_store_function(catalog *c, const char *name, const char *create_query)
+{
+    buf dir = {0}, file = {0};
+    buf_printf(&dir, "%s/user_defined", c->path);
+    function_file(c, name, &file);
+    int rc = 0;
+    pthread_mutex_lock(&c->mu);
+    if (!create_query) {
+        if (unlink(buf_cstr(&file)) != 0 && errno != ENOENT)
+            rc = err_set(ERR_CANNOT_OPEN_FILE, "Cannot remove file %s: %s", buf_cstr(&file), strerror(errno));
+    } else {
+        rc = mkdir_p(buf_cstr(&dir)) ? -1 : write_file_atomic(buf_cstr(&file), create_query);
+    }
+    pthread_mutex_unlock(&c->mu);
+    buf_free(&dir);
+    buf_free(&file);
+    return rc;
+}
+
+/* Registers every function stored under <path>/user_defined; one that does not load is a
+ * warning, as a table's metadata (the instance still opens). */
+static void load_functions(catalog *c)
+{
+    buf dir = {0};
+    buf_printf(&dir, "%s/user_defined", c->path);
+    int n;
+    char **names = list_sql(buf_cstr(&dir), &n);
+    for (int i = 0; i < n; i++) {
+        if (strncmp(names[i], "function_", 9) == 0) {
+            int rc;
+            buf file = {0};
+            function_file(c, names[i] + 9, &file);
+            char *text = read_text_file(buf_cstr(&file));
+            arena a;
+            arena_init(&a);
+            size_t pos = 0;
+            ast *st = NULL;
+            bool added;
+            if (!text || sql_parse_statement(&a, text, strlen(text), &pos, 1000, &st) || !st ||
+                st->kind != AST_STMT_CREATE_FUNCTION)
+                rc = err_set(ERR_INCORRECT_DATA, "Cannot load user-defined function from %s", buf_cstr(&file));
+            else
+                rc = udf_add(st->name, st->str, text, true, false, &added);
+            if (rc)
+                fprintf(stderr, "shale: warning: cannot load function %s: %s\n", buf_cstr(&file), err_msg());
+            arena_free(&a);
+            free(text);
+            buf_free(&file);
+        }
+        free(names[i]);
+    }
+    free(names);
+    buf_free(&dir);
+}
+
 int catalog_open(const char *data_path, query_ctx *q, catalog **out)
 {
     catalog *c = xcalloc(1, sizeof *c);
@@ -458,6 +524,8 @@ int catalog_open(const char *data_path, query_ctx *q, catalog **out)
             rc = catalog_create_database(c, "default", true);
         for (int i = 0; !rc && i < c->ndb; i++)
             load_database(c, &c->dbs[i], q);
+        if (!rc)
+            load_functions(c);
     }
     free(meta);
     free(data);

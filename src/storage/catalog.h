@@ -27,6 +27,10 @@ void catalog_escape_name(buf *out, const char *s);
 char *catalog_unescape_name(const char *s, size_t n);
 
 int catalog_open(const char *data_path, query_ctx *q, catalog **out);
+/* SQL user-defined functions persist as <path>/user_defined/function_<name>.sql holding
+ * the create query (ClickHouse's layout); catalog_open registers them (func/udf.h).
+ * create_query NULL removes the file. */
+int catalog_store_function(catalog *c, const char *name, const char *create_query);
 /* Closes every table (stops background merges) and frees the catalog. */
 void catalog_close(catalog *c);
 

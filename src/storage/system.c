@@ -4,6 +4,7 @@
 #include "base/err.h"
 #include "base/mem.h"
 #include "func/agg.h"
+#include "func/udf.h"
 #include <stdio.h>
 #include "exec/query_log.h"
 #include "exec/text_log.h"
@@ -88,45 +89,57 @@ static source *settings_table(query_ctx *q)
     return one_block_source(sch, b);
 }
 
+/* One row of system.functions; origin: 0 System, 1 SQLUserDefined. */
+static void function_row(block *b, const char *name, int is_agg, int ci, const char *alias_to,
+                         const char *create_query, int8_t origin, const char *description)
+{
+    push_cstr(b->cols[0], name);
+    push_u8(b->cols[1], is_agg);
+    push_u8(b->cols[2], ci);
+    push_cstr(b->cols[3], alias_to);
+    push_cstr(b->cols[4], create_query);
+    col_push_fixed(b->cols[5], &origin);
+    push_cstr(b->cols[6], description);
+    b->rows++;
+}
+
 static source *functions_table(void)
 {
     func_registry_init();
-    schema *sch = schema_new(5);
+    schema *sch = schema_new(7);
     schema_set(sch, 0, "name", type_simple(T_STRING));
     schema_set(sch, 1, "is_aggregate", type_simple(T_UINT8));
     schema_set(sch, 2, "case_insensitive", type_simple(T_UINT8));
     schema_set(sch, 3, "alias_to", type_simple(T_STRING));
-    schema_set(sch, 4, "description", type_simple(T_STRING));
+    schema_set(sch, 4, "create_query", type_simple(T_STRING));
+    schema_set(sch, 5, "origin", type_parse_cstr("Enum8('System' = 0, 'SQLUserDefined' = 1, 'ExecutableUserDefined' = 2)"));
+    schema_set(sch, 6, "description", type_simple(T_STRING));
     block *b = empty_block(sch);
     for (int i = 0; i < func_listing_count(); i++) {
         const func_listing *d = func_listing_at(i);
-        push_cstr(b->cols[0], d->name);
-        push_u8(b->cols[1], d->is_aggregate);
-        push_u8(b->cols[2], d->case_insensitive);
-        push_cstr(b->cols[3], d->alias_to);
-        push_cstr(b->cols[4], d->description);
-        b->rows++;
+        function_row(b, d->name, d->is_aggregate, d->case_insensitive, d->alias_to, "", 0, d->description);
     }
     for (int i = 0; i < agg_count(); i++) {
         const agg_def *d = agg_at(i);
-        push_cstr(b->cols[0], d->name);
-        push_u8(b->cols[1], 1);
-        push_u8(b->cols[2], (d->flags & FN_CASE_INSENSITIVE) != 0);
-        push_cstr(b->cols[3], "");
-        push_cstr(b->cols[4], d->description ? d->description : "");
-        b->rows++;
+        function_row(b, d->name, 1, (d->flags & FN_CASE_INSENSITIVE) != 0, "", "", 0,
+                     d->description ? d->description : "");
     }
     for (int i = 0; i < agg_alias_count(); i++) {
         const char *to;
         bool ci;
         const char *alias = agg_alias_at(i, &to, &ci);
-        push_cstr(b->cols[0], alias);
-        push_u8(b->cols[1], 1);
-        push_u8(b->cols[2], ci);
-        push_cstr(b->cols[3], to);
-        push_cstr(b->cols[4], "");
-        b->rows++;
+        function_row(b, alias, 1, ci, to, "", 0, "");
     }
+    char **names, **queries;
+    int n;
+    udf_list(&names, &queries, &n);
+    for (int i = 0; i < n; i++) {
+        function_row(b, names[i], 0, 0, "", queries[i], 1, "");
+        free(names[i]);
+        free(queries[i]);
+    }
+    free(names);
+    free(queries);
     return one_block_source(sch, b);
 }
 

@@ -110,6 +110,8 @@ static int cmp_resolve(fn_call *c, cmpop op)
     if (c->nargs != 2)
         return fn_bad_nargs(c, "2");
     const type *a = c->arg_types[0], *b = c->arg_types[1];
+    if ((a->id == T_TUPLE && !a->nfields) || (b->id == T_TUPLE && !b->nfields))
+        return err_set(ERR_NOT_IMPLEMENTED, "Comparison of zero-sized tuples is not implemented");
     cmp_state *st = xcalloc(1, sizeof *st);
     c->state = st;
     st->op = op;

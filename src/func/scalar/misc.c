@@ -258,9 +258,7 @@ static int tuple_exec(const fn_call *c, column **a, size_t n, column **out)
 
 static int tuple_resolve(fn_call *c)
 {
-    if (c->nargs < 1)
-        return fn_bad_nargs(c, "at least 1");
-    c->ret = type_tuple(c->nargs, c->arg_types, NULL);
+    c->ret = type_tuple(c->nargs, c->arg_types, NULL); /* tuple() is the empty Tuple() */
     c->exec = tuple_exec;
     return 0;
 }
