@@ -52,6 +52,12 @@ static inline uint64_t key64(const column *c, size_t i)
         const char *s = col_str(c, i, &n);
         return cityhash64_v102(s, n); /* ClickHouse's key for uniq of strings */
     }
+    case T_UINT128:
+    case T_INT128: { /* and UUID: ClickHouse's DefaultHash64, intHash64 of the halves' xor */
+        uint64_t h[2];
+        memcpy(h, c->data.p + col_idx(c, i) * 16, 16);
+        return ch_int_hash64(h[0] ^ h[1]);
+    }
     default: return col_hash_row(c, i);
     }
 }
@@ -453,7 +459,7 @@ static uint64_t us_estimate(const uset *s)
 
 static void uq_init(const agg_call *a, void *st) { *(uset **)st = NULL; }
 /* How uniq keys a row. UQ_ONE: one number or string argument, key64 hashed by intHash64
- * (ClickHouse's UniquesHashSet<DefaultHash>); UQ_VAR: several arguments or one tuple whose
+ * (ClickHouse's UniquesHashSet<DefaultHash>; also (U)Int128 and UUID); UQ_VAR: several arguments or one tuple whose
  * values are contiguous bytes (numbers, strings), ClickHouse's variadic CityHash chain used
  * as the hash itself (TrivialHash); UQ_OTHER: shale's own key, no state format. */
 enum { UQ_ONE, UQ_VAR, UQ_OTHER };
@@ -621,7 +627,7 @@ static int uq_mode(const agg_call *a)
         switch (agg_tid(t0)) {
         case T_UINT8: case T_UINT16: case T_UINT32: case T_UINT64:
         case T_INT8: case T_INT16: case T_INT32: case T_INT64:
-        case T_FLOAT32: case T_FLOAT64: case T_STRING: case T_FIXEDSTRING:
+        case T_FLOAT32: case T_FLOAT64: case T_STRING: case T_FIXEDSTRING: case T_UINT128: case T_INT128:
             return type_is_decimal(t0) || t0->id == T_DATETIME64 ? UQ_OTHER : UQ_ONE;
         default: return UQ_OTHER;
         }
