@@ -102,6 +102,9 @@ check "a broken table is skipped with a warning" "1" "$("$SHALE" local --path "$
 check "warning names the table" "1" "$(grep -c 'cannot load table d1.bad' "$tmp/err")"
 "$SHALE" local --path "$tmp/cat" -q "DROP DATABASE d1"
 check "drop database persists" "0" "$("$SHALE" local --path "$tmp/cat" -q "SELECT count() FROM system.tables")"
+# inline data of a non-Values format in a script ends at an empty line (ClickHouse's
+# clients split scripts so); the statements after it run
+check "inline CSV data ends at an empty line" "3	2" "$(printf 'CREATE TABLE ic (a UInt8) ENGINE = Memory;\nINSERT INTO ic FORMAT CSV\n1\n2\n\nSELECT sum(a), count() FROM ic;\n' | "$SHALE" local)"
 check "insert format from stdin streams" "100000" "$(seq 1 100000 | "$SHALE" local -q "CREATE TABLE s (a UInt64) ENGINE = Memory" -q "INSERT INTO s FORMAT CSV" -q "SELECT count() FROM s")"
 # MergeTree across runs: parts persist, a broken part is detached, tmp_ leftovers removed,
 # background merges reduce the part count while the process lives.

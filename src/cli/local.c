@@ -5,6 +5,7 @@
 #include "base/mem.h"
 #include "cli/progress.h"
 #include "interp/interp.h"
+#include "parse/lexer.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -164,6 +165,34 @@ void print_error(int code, const char *msg)
             err_name(code));
 }
 
+/* Where the data inline after INSERT … FORMAT x ends in a script, as ClickHouse's clients
+ * split scripts: Values data at a ';' outside quotes and brackets, other formats at an
+ * empty line (a ';' before it is data); the statements after it still run. */
+static size_t inline_data_end(const ast *stmt, const char *sql, size_t len)
+{
+    size_t from = (size_t)(stmt->insert_data - sql);
+    if (stmt->format && strcasecmp(stmt->format, "Values") == 0) {
+        lexer lx;
+        lexer_init(&lx, sql, len, from);
+        int depth = 0;
+        for (;;) {
+            tok t = lexer_next(&lx);
+            if (t.kind == TK_EOF || t.kind == TK_ERROR)
+                return len;
+            if (t.kind == TK_LPAREN || t.kind == TK_LBRACKET || t.kind == TK_LBRACE)
+                depth++;
+            else if (t.kind == TK_RPAREN || t.kind == TK_RBRACKET || t.kind == TK_RBRACE)
+                depth--;
+            else if (t.kind == TK_SEMI && depth <= 0)
+                return (size_t)t.start;
+        }
+    }
+    for (size_t i = from; i + 1 < len; i++)
+        if (sql[i] == '\n' && sql[i + 1] == '\n')
+            return i + 1;
+    return len;
+}
+
 int local_run_script(local_shell *l, const char *sql, size_t len)
 {
     size_t pos = 0;
@@ -177,6 +206,12 @@ int local_run_script(local_shell *l, const char *sql, size_t len)
         int parse_rc = sql_parse_statement(&a, sql, len, &pos, max_depth, &stmt);
         if (parse_rc == 0 && !stmt)
             break;
+        if (!parse_rc && stmt->kind == AST_STMT_INSERT && stmt->insert_data && stmt->insert_data_len &&
+            stmt->insert_data + stmt->insert_data_len == sql + len) {
+            size_t data_end = inline_data_end(stmt, sql, len);
+            stmt->insert_data_len = data_end - (size_t)(stmt->insert_data - sql);
+            pos = data_end;
+        }
         size_t stmt_end = pos;
         if (parse_rc) {
             stmt_end = sql_statement_end(sql, len, start);
