@@ -72,8 +72,8 @@ same('two shards, aggregation on the initiator',
 same('two shards, aggregation in the shards (WithMergeableState)',
      'SELECT lc, count(), sum(k) FROM full GROUP BY lc ORDER BY lc',
      `SELECT lc, count(), sum(k) FROM ${two} GROUP BY lc ORDER BY lc`);
-error('two shards, an aggregate without a state in shale', `SELECT topK(s) FROM ${two}`,
-      'topK', 'NOT_IMPLEMENTED');
+error('two shards, an aggregate without a state in shale', `SELECT uniq([s]) FROM ${two}`,
+      'uniq', 'NOT_IMPLEMENTED');
 // Errors found by shale reach ClickHouse with shale's code and message.
 error('shale error code and message', `SELECT * FROM remote('127.0.0.1:${A}', system.no_such_table)`,
       'Received from 127.0.0.1:' + A, 'UNKNOWN_TABLE', 'no_such_table');

@@ -850,10 +850,10 @@ static int tk_resolve(agg_call *a)
     if (a->nparams > 2)
         return err_set(ERR_NUMBER_OF_ARGUMENTS_DOESNT_MATCH, "Aggregate function %s requires two parameters or less",
                        a->def->name);
-    if (a->nparams == 0) {
-        a->params[0] = 10; /* topK(x) = topK(10)(x); params always has room for one */
-        a->nparams = 1;
-    }
+    /* topK(x) = topK(10)(x); params always has room for one. nparams stays 0: the state's
+     * type is AggregateFunction(topK, T), as ClickHouse names it. */
+    if (a->nparams == 0)
+        a->params[0] = 10;
     if (a->nparams > 1 && a->params[1] < 1)
         return err_set(ERR_ARGUMENT_OUT_OF_BOUND,
                        "Too small parameter 'load_factor' for aggregate function '%s' (got %g, minimum is 1)",
