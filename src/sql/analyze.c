@@ -2676,6 +2676,8 @@ static bool has_matcher(const ast *e, int depth)
 
 /* e with the matchers among its function arguments spliced in (plus(COLUMNS('a')) is
  * plus(a, ab)). */
+static int expand_list(actx *c, const ast_list *in, ast_list *out, int depth);
+
 static int expand_in_args(actx *c, const ast *e, ast **out, int depth)
 {
     if (!has_matcher(e, depth)) {
@@ -2685,19 +2687,28 @@ static int expand_in_args(actx *c, const ast *e, ast **out, int depth)
     ast *copy = ARENA_NEW(c->scratch, ast);
     *copy = *e;
     copy->args = (ast_list){0};
-    for (int i = 0; i < e->args.n; i++) {
-        const ast *x = e->args.items[i];
+    if (expand_list(c, &e->args, &copy->args, depth + 1))
+        return -1;
+    *out = copy;
+    return 0;
+}
+
+/* in's items into out: a matcher becomes the columns it names, other items have the
+ * matchers among their arguments expanded. */
+static int expand_list(actx *c, const ast_list *in, ast_list *out, int depth)
+{
+    for (int i = 0; i < in->n; i++) {
+        const ast *x = in->items[i];
         ast *y;
         if (is_matcher(x)) {
-            if (expand_matcher(c, x, &copy->args))
+            if (expand_matcher(c, x, out))
                 return -1;
-        } else if (expand_in_args(c, x, &y, depth + 1)) {
+        } else if (expand_in_args(c, x, &y, depth)) {
             return -1;
         } else {
-            ast_list_push(c->scratch, &copy->args, y);
+            ast_list_push(c->scratch, out, y);
         }
     }
-    *out = copy;
     return 0;
 }
 
@@ -2717,18 +2728,8 @@ static int expand_select_matchers(actx *c, const ast **selp)
     ast *ns = ARENA_NEW(c->scratch, ast);
     *ns = *sel;
     ns->select = (ast_list){0};
-    for (int i = 0; i < sel->select.n; i++) {
-        const ast *it = sel->select.items[i];
-        ast *y;
-        if (is_matcher(it)) {
-            if (expand_matcher(c, it, &ns->select))
-                return -1;
-        } else if (expand_in_args(c, it, &y, 0)) {
-            return -1;
-        } else {
-            ast_list_push(c->scratch, &ns->select, y);
-        }
-    }
+    if (expand_list(c, &sel->select, &ns->select, 0))
+        return -1;
     if (!ns->select.n)
         return err_set(ERR_EMPTY_LIST_OF_COLUMNS_QUERIED, "Empty list of columns in projection");
     /* WHERE NOT ignore(COLUMNS('.+')): matchers among function arguments elsewhere */
